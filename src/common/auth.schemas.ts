@@ -1,0 +1,77 @@
+import { z } from 'zod';
+
+/** Spec §8 texts, word for word. The client shows them; the server maps its refusals to them. */
+export const authMessages = {
+  incorrectCredentials: 'Incorrect email or password. Please try again.',
+  tooManyAttempts: 'Too many login attempts. Please wait and try again later.',
+  somethingWentWrong: 'Something went wrong. Please try again later.',
+  verifyFirst: 'Please verify your email before logging in. Check your inbox or spam folder.',
+  loggedInWithGoogle: 'Logged in with Google!',
+  welcome: (name: string) =>
+    `Welcome, ${name}! Please check your email inbox or spam folder to verify your account.`,
+  signedUpWithGoogle: (name: string) => `Signed up with Google as ${name}!`,
+  resetSent: 'Password reset email sent! Check your inbox.',
+  invalidEmail: 'Invalid email address. Please enter a valid email.',
+  userNotFound: 'No user found with that email address.',
+  resetFailed: 'Failed to send password reset email. Please try again.',
+  emailRequired: 'Please enter your email address.',
+  logoutConfirm: 'Are you sure you want to log out?',
+  logoutFailed: 'Failed to log out. Please try again.',
+} as const;
+
+export const limits = {
+  nameMax: 100,
+  /** Long enough for any passphrase; bounded so hashing cannot be used to burn CPU. */
+  passwordMax: 128,
+  passwordMin: 8,
+  emailMax: 254,
+} as const;
+
+const email = z
+  .string()
+  .trim()
+  .min(1, authMessages.emailRequired)
+  .max(limits.emailMax, `Email must be at most ${limits.emailMax} characters.`)
+  .pipe(z.email(authMessages.invalidEmail));
+
+const password = z
+  .string()
+  .min(limits.passwordMin, `Password must be at least ${limits.passwordMin} characters.`)
+  .max(limits.passwordMax, `Password must be at most ${limits.passwordMax} characters.`);
+
+export const signUpInputSchema = z.strictObject({
+  name: z
+    .string()
+    .trim()
+    .min(1, 'Please enter your name.')
+    .max(limits.nameMax, `Name must be at most ${limits.nameMax} characters.`),
+  email,
+  password,
+});
+export type SignUpInput = z.infer<typeof signUpInputSchema>;
+
+export const loginInputSchema = z.strictObject({
+  email,
+  password: z.string().min(1, 'Please enter your password.').max(limits.passwordMax, `Password must be at most ${limits.passwordMax} characters.`),
+});
+export type LoginInput = z.infer<typeof loginInputSchema>;
+
+export const passwordResetRequestSchema = z.strictObject({ email });
+export type PasswordResetRequest = z.infer<typeof passwordResetRequestSchema>;
+
+export const newPasswordSchema = z.strictObject({ token: z.string().min(1), newPassword: password });
+export type NewPasswordInput = z.infer<typeof newPasswordSchema>;
+
+/** Turns a zod error into `{ field: firstMessage }` for showing next to form fields. */
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length > 0 ? String(issue.path[0]) : '_form';
+    if (issue.code === 'unrecognized_keys') {
+      out._form ??= `Unknown field${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}.`;
+      continue;
+    }
+    out[key] ??= issue.message;
+  }
+  return out;
+}

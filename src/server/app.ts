@@ -1,0 +1,53 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { Logger } from 'pino';
+import type { Auth } from './auth/auth.ts';
+import { createAuthRoutes } from './auth/auth.routes.ts';
+import { createSessionReader } from './auth/auth.session.ts';
+import type { Db } from './db/create-db.ts';
+import type { Env } from './env.ts';
+import { errorHandler } from './http/error-handler.ts';
+import { createError } from './http/errors.ts';
+import { requestLog } from './http/request-log.ts';
+import { securityHeaders } from './http/security-headers.ts';
+import { createStaticRoutes } from './http/static.ts';
+import { createConfigRoutes } from './modules/config/config.routes.ts';
+import { createHealthRoutes } from './modules/health/health.routes.ts';
+import { createMeRoutes } from './modules/me/me.routes.ts';
+
+export interface AppDeps {
+  env: Env;
+  db: Db;
+  auth: Auth;
+  logger: Logger;
+  clientDir: string;
+}
+
+export function createApp(deps: AppDeps) {
+  const readSession = createSessionReader(deps);
+  const app = new Hono();
+
+  app.use(requestLog(deps.logger));
+  app.use(securityHeaders(deps.env.production));
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: 64 * 1024,
+      onError: () => {
+        throw createError({ code: 'request.too_large', message: 'The request is too large.', status: 413 });
+      },
+    }),
+  );
+
+  app.route('/api/auth', createAuthRoutes(deps));
+  app.route('/api/health', createHealthRoutes(deps));
+  app.route('/api/config', createConfigRoutes(deps));
+  app.route('/api/me', createMeRoutes({ readSession }));
+  app.all('/api/*', () => {
+    throw createError({ code: 'request.not_found', message: 'There is no such API route.', status: 404 });
+  });
+
+  app.route('/', createStaticRoutes(deps.clientDir));
+  app.onError(errorHandler(deps.logger));
+  return app;
+}

@@ -1,0 +1,124 @@
+import { APIError, betterAuth } from 'better-auth';
+import { createAuthMiddleware } from 'better-auth/api';
+import { authMessages } from '../../common/auth.schemas.ts';
+import { brand } from '../../common/brand.ts';
+import type { Db, DbKind } from '../db/create-db.ts';
+import type { Env } from '../env.ts';
+import { passwordResetEmail, staffInvitationEmail, verificationEmail, welcomeEmail } from '../mail/mail.templates.ts';
+import type { Outbox } from '../mail/outbox.ts';
+
+/** The header our HTTP layer sets from the connection; better-auth rate-limits by it. */
+export const clientIpHeader = 'x-tutorbook-client-ip';
+
+const day = 24 * 60 * 60;
+const timestamps = { createdAt: 'created_at', updatedAt: 'updated_at' } as const;
+
+export type Auth = ReturnType<typeof createAuth>;
+
+export function createAuth(deps: { db: Db; kind: DbKind; env: Env; secret: string; outbox: Outbox }) {
+  const { db, env, outbox } = deps;
+
+  const queueWelcome = (user: { id: string; name: string; email: string }) =>
+    outbox.enqueue({ kind: 'welcome', to: user.email, dedupeKey: `welcome:${user.id}`, ...welcomeEmail(user.name, env.publicUrl) });
+
+  return betterAuth({
+    appName: brand.name,
+    baseURL: env.publicUrl,
+    basePath: '/api/auth',
+    secret: deps.secret,
+    trustedOrigins: [env.publicUrl],
+    database: { db, type: deps.kind },
+    user: {
+      modelName: 'users',
+      fields: { emailVerified: 'email_verified', ...timestamps },
+      additionalFields: { role: { type: 'string', required: false, defaultValue: 'student', input: false } },
+    },
+    session: {
+      modelName: 'sessions',
+      fields: { userId: 'user_id', expiresAt: 'expires_at', ipAddress: 'ip_address', userAgent: 'user_agent', ...timestamps },
+    },
+    account: {
+      modelName: 'accounts',
+      fields: {
+        userId: 'user_id',
+        accountId: 'account_id',
+        providerId: 'provider_id',
+        accessToken: 'access_token',
+        refreshToken: 'refresh_token',
+        idToken: 'id_token',
+        accessTokenExpiresAt: 'access_token_expires_at',
+        refreshTokenExpiresAt: 'refresh_token_expires_at',
+        ...timestamps,
+      },
+    },
+    verification: { modelName: 'verifications', fields: { expiresAt: 'expires_at', ...timestamps } },
+    emailAndPassword: {
+      enabled: true,
+      requireEmailVerification: true,
+      minPasswordLength: 8,
+      maxPasswordLength: 128,
+      revokeSessionsOnPasswordReset: true,
+      // Long enough for a staff invitation, which uses the same link (see sendResetPassword).
+      resetPasswordTokenExpiresIn: day,
+      async sendResetPassword({ user, url }) {
+        const hasPassword = await db
+          .selectFrom('accounts')
+          .select('id')
+          .where('user_id', '=', user.id)
+          .where('provider_id', '=', 'credential')
+          .executeTakeFirst();
+        const email = hasPassword ? passwordResetEmail(user.name, url) : staffInvitationEmail(user.name, url);
+        await outbox.enqueue({ kind: hasPassword ? 'password-reset' : 'invitation', to: user.email, ...email });
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      expiresIn: day,
+      async sendVerificationEmail({ user, url }) {
+        await outbox.enqueue({ kind: 'verification', to: user.email, ...verificationEmail(user.name, url) });
+        // Spec §4: the verification e-mail, then the welcome e-mail, once per account.
+        await queueWelcome(user);
+      },
+    },
+    socialProviders: env.google ? { google: { clientId: env.google.clientId, clientSecret: env.google.clientSecret } } : {},
+    databaseHooks: {
+      user: {
+        create: {
+          // Google accounts arrive verified and get no verification e-mail; welcome them here.
+          after: async (user) => {
+            if (user.emailVerified) await queueWelcome(user);
+          },
+        },
+      },
+    },
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== '/request-password-reset') return;
+        const email = String((ctx.body as { email?: unknown } | undefined)?.email ?? '').toLowerCase();
+        const user = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+        // Spec §8 asks for this message; sign-up already tells whether an address is taken.
+        if (!user) throw new APIError('NOT_FOUND', { code: 'USER_NOT_FOUND', message: authMessages.userNotFound });
+      }),
+    },
+    rateLimit: {
+      enabled: env.rateLimit,
+      storage: 'database',
+      modelName: 'rate_limits',
+      fields: { lastRequest: 'last_request' },
+      window: 60,
+      max: 100,
+      customRules: {
+        '/sign-in/email': { window: 60, max: 5 },
+        '/sign-up/email': { window: 60, max: 5 },
+        '/request-password-reset': { window: 60, max: 3 },
+        '/reset-password': { window: 60, max: 5 },
+      },
+    },
+    advanced: {
+      ipAddress: { ipAddressHeaders: [clientIpHeader] },
+      database: { generateId: () => crypto.randomUUID() },
+      useSecureCookies: env.publicUrl.startsWith('https://'),
+    },
+    telemetry: { enabled: false },
+  });
+}

@@ -1,0 +1,35 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { Kysely, PostgresDialect, type Dialect } from 'kysely';
+import { Migrator } from 'kysely/migration';
+import pg from 'pg';
+import type { Database } from './database.ts';
+import { migrations } from './migrations/index.ts';
+import { createNodeSqliteDialect } from './node-sqlite-dialect.ts';
+
+export type Db = Kysely<Database>;
+export type DbKind = 'sqlite' | 'postgres';
+
+export function createDb(databaseUrl: string): { db: Db; kind: DbKind } {
+  const { dialect, kind } = createDialect(databaseUrl);
+  return { db: new Kysely<Database>({ dialect }), kind };
+}
+
+function createDialect(databaseUrl: string): { dialect: Dialect; kind: DbKind } {
+  if (databaseUrl.startsWith('file:')) {
+    const file = databaseUrl.slice('file:'.length);
+    mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    return { dialect: createNodeSqliteDialect(file).dialect, kind: 'sqlite' };
+  }
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  return { dialect: new PostgresDialect({ pool }), kind: 'postgres' };
+}
+
+export async function migrateToLatest(db: Db): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
+  }
+}

@@ -1,0 +1,14 @@
+import type { AccountsTable, SessionsTable, UsersTable, VerificationsTable } from '../auth/auth.table.ts';
+import type { EmailOutboxTable } from '../mail/mail.table.ts';
+import type { TutorCategoriesTable } from '../modules/staff/staff.table.ts';
+
+/** Assembles the table interfaces that sit beside their features. */
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  accounts: AccountsTable;
+  verifications: VerificationsTable;
+  rate_limits: { id: string; key: string; count: number; last_request: number | string };
+  tutor_categories: TutorCategoriesTable;
+  email_outbox: EmailOutboxTable;
+}

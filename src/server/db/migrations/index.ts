@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely/migration';
+import * as m0001 from './0001-accounts-and-mail.ts';
+
+/** Every migration, in order. Append only: a landed migration is never edited. */
+export const migrations: Record<string, Migration> = {
+  '0001-accounts-and-mail': m0001,
+};

@@ -1,0 +1,41 @@
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+
+/**
+ * Kysely's SqliteDialect speaks better-sqlite3's interface; this adapts Node's built-in `node:sqlite`
+ * to it, so the project needs no native addon tied to one Node version.
+ */
+export function createNodeSqliteDialect(file: string): { dialect: SqliteDialect; raw: DatabaseSync } {
+  const raw = new DatabaseSync(file);
+  raw.exec('PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;');
+  const database: SqliteDatabase = {
+    close: () => raw.close(),
+    prepare: (sql) => adaptStatement(raw.prepare(sql)),
+  };
+  return { dialect: new SqliteDialect({ database }), raw };
+}
+
+type Params = ReadonlyArray<unknown>;
+
+function adaptStatement(stmt: StatementSync): SqliteStatement {
+  // A leading `{}` is the (empty) named-parameter object: without it node:sqlite would read an
+  // object first positional parameter as named parameters.
+  const bind = (params: Params) => [{}, ...params.map(toSqlite)] as Parameters<StatementSync['all']>;
+  return {
+    reader: stmt.columns().length > 0,
+    all: (params: Params) => stmt.all(...bind(params)),
+    run: (params: Params) => {
+      const r = stmt.run(...bind(params));
+      return { changes: r.changes, lastInsertRowid: r.lastInsertRowid };
+    },
+    iterate: (params: Params) => stmt.iterate(...bind(params)) as IterableIterator<unknown>,
+  };
+}
+
+/** node:sqlite binds only null, numbers, bigints, strings and buffers. */
+function toSqlite(value: unknown) {
+  if (value === undefined) return null;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (value instanceof Date) return value.toISOString();
+  return value;
+}

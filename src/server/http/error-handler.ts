@@ -1,0 +1,19 @@
+import type { ErrorHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { Logger } from 'pino';
+import { isAppError } from './errors.ts';
+
+/** The one place errors become responses: expected ones keep their code; the rest are logged and hidden. */
+export function errorHandler(logger: Logger): ErrorHandler {
+  return (error, c) => {
+    if (isAppError(error)) {
+      return c.json({ error: { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) } }, error.status);
+    }
+    if (error instanceof HTTPException && error.status < 500) {
+      const code = error.status === 413 ? 'request.too_large' : 'request.invalid';
+      return c.json({ error: { code, message: error.message || 'The request is not valid.' } }, error.status);
+    }
+    logger.error({ err: error, path: c.req.path }, 'unhandled error');
+    return c.json({ error: { code: 'internal', message: 'Something went wrong on our side. Please try again later.' } }, 500);
+  };
+}

@@ -1,0 +1,34 @@
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+
+/** An expected failure: the error handler turns it into `{ error: { code, message, fields? } }`. */
+export class AppError extends Error {
+  readonly code: string;
+  readonly status: ContentfulStatusCode;
+  readonly fields: Record<string, string> | undefined;
+
+  constructor(args: { code: string; message: string; status: ContentfulStatusCode; fields?: Record<string, string> }) {
+    super(args.message);
+    this.name = 'AppError';
+    this.code = args.code;
+    this.status = args.status;
+    this.fields = args.fields;
+  }
+}
+
+export const createError = (args: ConstructorParameters<typeof AppError>[0]) => new AppError(args);
+
+export const isAppError = (error: unknown): error is AppError => error instanceof AppError;
+
+export const createUnauthenticatedError = () =>
+  createError({ code: 'auth.unauthenticated', message: 'Please log in to continue.', status: 401 });
+
+export const createForbiddenError = () =>
+  createError({ code: 'auth.forbidden', message: 'You are not allowed to do this.', status: 403 });
+
+export const createValidationError = (fields: Record<string, string>) =>
+  createError({
+    code: 'request.invalid',
+    message: fields._form ?? Object.values(fields)[0] ?? 'The request is not valid.',
+    status: 400,
+    fields,
+  });

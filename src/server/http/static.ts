@@ -1,0 +1,38 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono } from 'hono';
+import { isKnownPagePath } from '../../common/routes.ts';
+
+const noCache = 'no-cache';
+const yearLong = 'public, max-age=31536000, immutable';
+/** Files whose names do not change between releases: the browser must check them every time. */
+const unhashed = /^\/(index\.html|sw\.js|registerSW\.js|workbox-[^/]*\.js|manifest\.webmanifest)$/;
+
+/**
+ * Serves the built PWA: hashed assets cached for a year, the shell and the service worker never,
+ * and index.html for every page path (status 404 for paths the app does not know).
+ */
+export function createStaticRoutes(clientDir: string) {
+  const app = new Hono();
+  const indexFile = path.join(clientDir, 'index.html');
+  if (!existsSync(indexFile)) return app;
+  const indexHtml = readFileSync(indexFile, 'utf8');
+
+  app.use(
+    '*',
+    serveStatic({
+      root: path.relative(process.cwd(), clientDir),
+      onFound: (filePath, c) => {
+        const name = `/${path.relative(clientDir, filePath)}`;
+        c.header('cache-control', name.startsWith('/assets/') && !unhashed.test(name) ? yearLong : noCache);
+      },
+    }),
+  );
+
+  app.get('*', (c) => {
+    c.header('cache-control', noCache);
+    return c.html(indexHtml, isKnownPagePath(c.req.path) ? 200 : 404);
+  });
+  return app;
+}

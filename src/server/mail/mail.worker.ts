@@ -1,0 +1,108 @@
+import type { Logger } from 'pino';
+import type { Db } from '../db/create-db.ts';
+import { claimEmail, findDueEmailIds, markEmailAttemptFailed, markEmailSent } from './mail.repository.ts';
+import type { MailTransport } from './mail.transports.ts';
+
+export const maxEmailAttempts = 10;
+
+/** 30 s, 1 min, 2 min, … capped at one hour; `undefined` once the attempts are used up. */
+export function nextAttemptDelayMs(attemptsSoFar: number): number | undefined {
+  if (attemptsSoFar + 1 >= maxEmailAttempts) return undefined;
+  return Math.min(30_000 * 2 ** attemptsSoFar, 60 * 60_000);
+}
+
+export interface MailWorker {
+  /** Sends everything that is due now; resolves when done. */
+  runOnce(): Promise<number>;
+  /** Asks for a run soon (after an e-mail was queued). */
+  wake(): void;
+  stop(): Promise<void>;
+}
+
+export function createMailWorker(deps: {
+  db: Db;
+  transport: MailTransport;
+  from: string;
+  logger: Logger;
+  now?: () => Date;
+  pollMs?: number;
+}): MailWorker {
+  const now = deps.now ?? (() => new Date());
+  const pollMs = deps.pollMs ?? 5_000;
+  let running: Promise<number> | undefined;
+  let again = false;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  async function sendDue(): Promise<number> {
+    let sent = 0;
+    for (;;) {
+      const ids = await findDueEmailIds(deps.db, now(), 20);
+      if (ids.length === 0) return sent;
+      for (const id of ids) {
+        const row = await claimEmail(deps.db, id, now(), 60_000);
+        if (!row) continue;
+        try {
+          await deps.transport.send({
+            id: row.id,
+            from: deps.from,
+            to: row.to_address,
+            subject: row.subject,
+            text: row.text_body,
+            html: row.html_body,
+          });
+          await markEmailSent(deps.db, row.id, now());
+          sent++;
+        } catch (error) {
+          const delay = nextAttemptDelayMs(row.attempts);
+          const message = error instanceof Error ? error.message : String(error);
+          deps.logger.warn({ emailId: row.id, attempt: row.attempts + 1, err: message }, 'e-mail send failed');
+          await markEmailAttemptFailed(deps.db, row.id, {
+            error: message,
+            nextAttemptAt: delay === undefined ? undefined : new Date(now().getTime() + delay),
+          });
+        }
+      }
+      if (ids.length < 20) return sent;
+    }
+  }
+
+  function runOnce(): Promise<number> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = sendDue()
+      .catch((error: unknown) => {
+        deps.logger.error({ err: error }, 'mail worker run failed');
+        return 0;
+      })
+      .finally(() => {
+        running = undefined;
+        if (again && !stopped) {
+          again = false;
+          void runOnce();
+        }
+      });
+    return running;
+  }
+
+  function schedule() {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      void runOnce().finally(schedule);
+    }, pollMs);
+    timer.unref();
+  }
+  schedule();
+
+  return {
+    runOnce,
+    wake: () => void runOnce(),
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

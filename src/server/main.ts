@@ -1,0 +1,33 @@
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { loadEnv } from './env.ts';
+import { createServices } from './server.ts';
+
+const env = loadEnv();
+const services = await createServices(env);
+const { logger } = services;
+
+const server = serve({ fetch: services.app.fetch, port: env.port, hostname: env.host }, (info: AddressInfo) => {
+  logger.info({ url: `http://${info.address}:${info.port}`, publicUrl: env.publicUrl, database: services.kind }, 'listening');
+});
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'shutting down: finishing open requests');
+  // Stop accepting, let requests in flight finish, then close the database. Idle keep-alive
+  // connections would hold close() open, so they are closed now and any stragglers after 10 s.
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  if ('closeIdleConnections' in server) server.closeIdleConnections();
+  const force = setTimeout(() => {
+    if ('closeAllConnections' in server) server.closeAllConnections();
+  }, 10_000);
+  force.unref();
+  await closed;
+  await services.close();
+  logger.info('stopped');
+  process.exit(0);
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));
