@@ -20,6 +20,8 @@ export async function createServices(env: Env, options: { clientDir?: string; ma
   const worker = createMailWorker({ db, transport, from: env.mailFrom, logger, pollMs: options.mailPollMs });
   const outbox = createOutbox({ db, onQueued: () => worker.wake() });
   const auth = createAuth({ db, kind, env, secret: resolveAuthSecret(env), outbox });
+  // Fails fast when the migrations and better-auth disagree about a table or column.
+  await (await auth.$context).checkSchema?.();
   const clientDir = options.clientDir ?? path.resolve('dist/client');
   const app = createApp({ env, db, auth, logger, clientDir });
 

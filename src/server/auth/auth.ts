@@ -73,6 +73,8 @@ export function createAuth(deps: { db: Db; kind: DbKind; env: Env; secret: strin
     },
     emailVerification: {
       sendOnSignUp: true,
+      // A refused login of an unverified account sends a fresh link (rate-limited with sign-in).
+      sendOnSignIn: true,
       expiresIn: day,
       async sendVerificationEmail({ user, url }) {
         await outbox.enqueue({ kind: 'verification', to: user.email, ...verificationEmail(user.name, url) });

@@ -1,0 +1,62 @@
+import { Download } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { useRegisterSW } from 'virtual:pwa-register/react';
+
+/** "A new version is available — Reload", shown when a new service worker is waiting. */
+export function UpdatePrompt() {
+  const {
+    needRefresh: [needRefresh, setNeedRefresh],
+    updateServiceWorker,
+  } = useRegisterSW();
+  if (!needRefresh) return null;
+  return (
+    <div role="status" className="fixed inset-x-4 bottom-4 z-40 mx-auto flex max-w-md items-center justify-between gap-3 rounded-xl bg-slate-900 p-4 text-white shadow-lg dark:bg-slate-800">
+      <span>A new version is available.</span>
+      <div className="flex gap-2">
+        <button type="button" className="btn min-h-10 px-3 text-slate-200 hover:text-white" onClick={() => setNeedRefresh(false)}>
+          Later
+        </button>
+        <button type="button" className="btn min-h-10 bg-white px-3 text-slate-900 hover:bg-slate-100" onClick={() => void updateServiceWorker(true)}>
+          Reload
+        </button>
+      </div>
+    </div>
+  );
+}
+
+interface BeforeInstallPromptEvent extends Event {
+  prompt(): Promise<void>;
+  userChoice: Promise<{ outcome: 'accepted' | 'dismissed' }>;
+}
+
+/** Shown only where the browser offers installation. */
+export function InstallButton({ className }: { className?: string }) {
+  const [prompt, setPrompt] = useState<BeforeInstallPromptEvent | null>(null);
+  useEffect(() => {
+    const onPrompt = (event: Event) => {
+      event.preventDefault();
+      setPrompt(event as BeforeInstallPromptEvent);
+    };
+    const onInstalled = () => setPrompt(null);
+    window.addEventListener('beforeinstallprompt', onPrompt);
+    window.addEventListener('appinstalled', onInstalled);
+    return () => {
+      window.removeEventListener('beforeinstallprompt', onPrompt);
+      window.removeEventListener('appinstalled', onInstalled);
+    };
+  }, []);
+  if (!prompt) return null;
+  return (
+    <button
+      type="button"
+      className={className}
+      onClick={async () => {
+        await prompt.prompt();
+        await prompt.userChoice;
+        setPrompt(null);
+      }}
+    >
+      <Download aria-hidden size={18} /> Install app
+    </button>
+  );
+}

@@ -1,0 +1,52 @@
+import { createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { RequireRole, RequireUser } from './guards.tsx';
+import { NotFoundPage } from './error-pages.tsx';
+import { BareLayout, RootLayout } from './root-layout.tsx';
+
+/** Code-split by page: each route loads its own chunk. */
+const page = (load: () => Promise<Record<string, unknown>>, name: string): Pick<RouteObject, 'lazy'> => ({
+  lazy: async () => ({ Component: (await load())[name] as React.ComponentType }),
+});
+
+const home = page(() => import('../features/public/home-page.tsx'), 'HomePage');
+const signedInPlaceholder = page(() => import('./coming-soon-page.tsx'), 'ComingSoonPage');
+
+export const router = createBrowserRouter([
+  {
+    element: <RootLayout />,
+    children: [
+      { path: '/', ...home },
+      { path: '/home', ...home },
+      { path: '/about', ...page(() => import('../features/public/about-page.tsx'), 'AboutPage') },
+      { path: '/testimonials', ...page(() => import('../features/public/testimonials-page.tsx'), 'TestimonialsPage') },
+      { path: '/privacy-policy', ...page(() => import('../features/public/privacy-page.tsx'), 'PrivacyPage') },
+      { path: '/signup', ...page(() => import('../features/auth/signup-page.tsx'), 'SignupPage') },
+      { path: '/login', ...page(() => import('../features/auth/login-page.tsx'), 'LoginPage') },
+      { path: '/change-password', ...page(() => import('../features/auth/change-password-page.tsx'), 'ChangePasswordPage') },
+      {
+        element: <RequireUser />,
+        children: [
+          { path: '/offers', ...signedInPlaceholder },
+          { path: '/modules/:slug', ...signedInPlaceholder },
+          { path: '/qa', ...signedInPlaceholder },
+          { path: '/booking', ...signedInPlaceholder },
+          { path: '/student-dashboard', ...page(() => import('../features/dashboards/student-dashboard-page.tsx'), 'StudentDashboardPage') },
+        ],
+      },
+      { element: <RequireUser redirectTo="/login" />, children: [{ path: '/profile', ...signedInPlaceholder }] },
+      {
+        element: <RequireRole role="tutor" />,
+        children: [{ path: '/tutor-dashboard', ...page(() => import('../features/dashboards/staff-dashboard-pages.tsx'), 'TutorDashboardPage') }],
+      },
+      {
+        element: <RequireRole role="admin" />,
+        children: [{ path: '/admin-dashboard', ...page(() => import('../features/dashboards/staff-dashboard-pages.tsx'), 'AdminDashboardPage') }],
+      },
+      { path: '*', Component: NotFoundPage },
+    ],
+  },
+  {
+    element: <BareLayout />,
+    children: [{ path: '/verify_login', ...page(() => import('../features/auth/verify-login-page.tsx'), 'VerifyLoginPage') }],
+  },
+]);

@@ -1,0 +1,112 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { toast } from 'sonner';
+import { authMessages, limits, newPasswordSchema, passwordResetRequestSchema } from '../../../common/auth.schemas.ts';
+import { FormField, PasswordField } from '../../components/form-field.tsx';
+import { PageMeta } from '../../components/page-meta.tsx';
+import { ApiError } from '../../lib/api.ts';
+import { authApi, toFormErrors, validate, type FormErrors } from './auth-api.ts';
+import { AuthCard, FormAlert } from './auth-card.tsx';
+
+/**
+ * /change-password: the forgot-password form; opened from the e-mailed link (`?token=`) it sets the
+ * new password instead.
+ */
+export function ChangePasswordPage() {
+  const [params] = useSearchParams();
+  const token = params.get('token');
+  return token ? <NewPasswordForm token={token} /> : <ForgotPasswordForm expired={params.has('error')} />;
+}
+
+function ForgotPasswordForm({ expired }: { expired: boolean }) {
+  const [email, setEmail] = useState('');
+  const [errors, setErrors] = useState<FormErrors>({ fields: {} });
+  const [sent, setSent] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const checked = validate(passwordResetRequestSchema, { email });
+    if (checked.errors) return setErrors(checked.errors);
+    setBusy(true);
+    setErrors({ fields: {} });
+    setSent(false);
+    try {
+      await authApi.requestPasswordReset(checked.data.email);
+      setSent(true);
+    } catch (error) {
+      const known = error instanceof ApiError && (error.status === 404 || error.status === 400 || error.status === 429);
+      setErrors(known ? toFormErrors(error) : { form: authMessages.resetFailed, fields: {} });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <AuthCard title="Forgot your password?" intro="Enter the email you signed up with and we will send you a link to choose a new password.">
+      <PageMeta title="Reset password" description="Get a link to choose a new TutorBook password." />
+      {expired && <FormAlert message="That link is invalid or has expired. Ask for a new one below." />}
+      <FormAlert message={errors.form} />
+      {sent && (
+        <p role="status" className="mb-4 rounded-lg border border-green-200 bg-green-50 p-3 text-sm font-medium text-green-900 dark:border-green-900 dark:bg-green-950 dark:text-green-100">
+          {authMessages.resetSent}
+        </p>
+      )}
+      <form onSubmit={submit} noValidate className="flex flex-col gap-4">
+        <FormField label="Email" name="email" type="email" autoComplete="email" maxLength={limits.emailMax} value={email} onChange={(e) => setEmail(e.target.value)} error={errors.fields.email} />
+        <button type="submit" className="btn-primary w-full" disabled={busy}>
+          {busy ? 'Sending…' : 'Send reset link'}
+        </button>
+      </form>
+      <p className="mt-6 text-center text-sm">
+        <Link to="/login" className="link">Back to login</Link>
+      </p>
+    </AuthCard>
+  );
+}
+
+function NewPasswordForm({ token }: { token: string }) {
+  const navigate = useNavigate();
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<FormErrors>({ fields: {} });
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const checked = validate(newPasswordSchema, { token, newPassword: password });
+    if (checked.errors) return setErrors(checked.errors);
+    setBusy(true);
+    setErrors({ fields: {} });
+    try {
+      await authApi.resetPassword(checked.data);
+      toast.success('Your password has been changed. You can log in now.');
+      navigate('/login');
+    } catch (error) {
+      setErrors(toFormErrors(error));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <AuthCard title="Choose a new password">
+      <PageMeta title="Choose a new password" description="Set a new password for your TutorBook account." />
+      <FormAlert message={errors.form} />
+      <form onSubmit={submit} noValidate className="flex flex-col gap-4">
+        <PasswordField
+          label="New password"
+          name="newPassword"
+          autoComplete="new-password"
+          maxLength={limits.passwordMax}
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={errors.fields.newPassword}
+          hint={`At least ${limits.passwordMin} characters.`}
+        />
+        <button type="submit" className="btn-primary w-full" disabled={busy}>
+          {busy ? 'Saving…' : 'Save new password'}
+        </button>
+      </form>
+    </AuthCard>
+  );
+}

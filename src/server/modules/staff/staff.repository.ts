@@ -1,0 +1,44 @@
+import type { Category, Role } from '../../../common/roles.ts';
+import type { Db } from '../../db/create-db.ts';
+
+export async function findUserByEmail(db: Db, email: string) {
+  return db.selectFrom('users').select(['id', 'name', 'email', 'role']).where('email', '=', email).executeTakeFirst();
+}
+
+export async function insertInvitedUser(db: Db, user: { id: string; name: string; email: string; role: Role }, now: Date) {
+  // The invitation link proves the address, so the account starts verified.
+  await db
+    .insertInto('users')
+    .values({ ...user, email_verified: true, image: null, created_at: now, updated_at: now })
+    .execute();
+}
+
+/** Sets the role and replaces the tutor categories in one transaction. */
+export async function setRole(db: Db, userId: string, role: Role, categories: readonly Category[], now: Date) {
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('users').set({ role, updated_at: now }).where('id', '=', userId).execute();
+    await trx.deleteFrom('tutor_categories').where('user_id', '=', userId).execute();
+    if (categories.length > 0) {
+      await trx.insertInto('tutor_categories').values(categories.map((category) => ({ user_id: userId, category }))).execute();
+    }
+  });
+}
+
+export async function listStaff(db: Db) {
+  const rows = await db
+    .selectFrom('users')
+    .leftJoin('tutor_categories', 'tutor_categories.user_id', 'users.id')
+    .select(['users.email', 'users.name', 'users.role', 'tutor_categories.category'])
+    .where('users.role', 'in', ['admin', 'tutor'])
+    .orderBy('users.role')
+    .orderBy('users.email')
+    .orderBy('tutor_categories.category')
+    .execute();
+  const byEmail = new Map<string, { email: string; name: string; role: Role; categories: Category[] }>();
+  for (const row of rows) {
+    const entry = byEmail.get(row.email) ?? { email: row.email, name: row.name, role: row.role, categories: [] };
+    if (row.category) entry.categories.push(row.category);
+    byEmail.set(row.email, entry);
+  }
+  return [...byEmail.values()];
+}

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { categories, type Category } from '../../../common/roles.ts';
+import type { Auth } from '../../auth/auth.ts';
+import type { Db } from '../../db/create-db.ts';
+import { createError } from '../../http/errors.ts';
+import { findUserByEmail, insertInvitedUser, listStaff, setRole } from './staff.repository.ts';
+
+export const addStaffInputSchema = z
+  .object({
+    email: z.string().trim().toLowerCase().pipe(z.email('Give a valid e-mail address.')),
+    role: z.enum(['admin', 'tutor']),
+    categories: z.array(z.enum(categories, `Category must be one of: ${categories.join(', ')}.`)).default([]),
+    name: z.string().trim().min(1).max(100).optional(),
+  })
+  .refine((v) => v.role !== 'tutor' || v.categories.length > 0, { message: 'A tutor needs at least one --category.', path: ['categories'] })
+  .refine((v) => v.role !== 'admin' || v.categories.length === 0, { message: 'Categories are for tutors only.', path: ['categories'] });
+export type AddStaffInput = z.input<typeof addStaffInputSchema>;
+
+interface Deps {
+  db: Db;
+  auth: Auth;
+  publicUrl: string;
+  now?: () => Date;
+}
+
+/** Promotes an existing account, or creates one and e-mails an invitation to set a password. */
+export async function addStaff(deps: Deps, input: AddStaffInput): Promise<{ created: boolean; email: string }> {
+  const parsed = addStaffInputSchema.safeParse(input);
+  if (!parsed.success) {
+    throw createError({ code: 'staff.invalid', message: parsed.error.issues.map((i) => i.message).join(' '), status: 400 });
+  }
+  const { email, role, name } = parsed.data;
+  const cats = [...new Set(parsed.data.categories)] as Category[];
+  const now = (deps.now ?? (() => new Date()))();
+
+  const existing = await findUserByEmail(deps.db, email);
+  if (existing) {
+    await setRole(deps.db, existing.id, role, cats, now);
+    return { created: false, email };
+  }
+  const id = crypto.randomUUID();
+  await insertInvitedUser(deps.db, { id, email, name: name ?? email.split('@')[0]!, role: 'student' }, now);
+  await setRole(deps.db, id, role, cats, now);
+  await deps.auth.api.requestPasswordReset({ body: { email, redirectTo: `${deps.publicUrl}/change-password` } });
+  return { created: true, email };
+}
+
+/** Makes a staff member a student again; their account stays. */
+export async function removeStaff(deps: Deps, rawEmail: string): Promise<void> {
+  const email = rawEmail.trim().toLowerCase();
+  const user = await findUserByEmail(deps.db, email);
+  if (!user) throw createError({ code: 'staff.not_found', message: `No account with the e-mail ${email}.`, status: 404 });
+  await setRole(deps.db, user.id, 'student', [], (deps.now ?? (() => new Date()))());
+}
+
+export const listStaffMembers = (deps: Pick<Deps, 'db'>) => listStaff(deps.db);

@@ -1,0 +1,61 @@
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
+import { brand } from './src/common/brand.ts';
+
+export default defineConfig({
+  root: 'src/client',
+  publicDir: 'public',
+  build: {
+    outDir: '../../dist/client',
+    emptyOutDir: true,
+    sourcemap: true,
+    target: 'es2022',
+    rolldownOptions: {
+      output: {
+        // Form validation (zod and our schemas) is needed only by pages with forms: keep it out of the
+        // first load, which Rolldown would otherwise do for modules shared by several lazy pages.
+        codeSplitting: { groups: [{ name: 'forms', test: /node_modules[\\/]zod[\\/]|src[\\/]common[\\/][^\\/]*schemas/ }] },
+      },
+    },
+  },
+  server: { port: 5173, proxy: { '/api': 'http://127.0.0.1:3000' } },
+  plugins: [
+    react(),
+    tailwindcss(),
+    VitePWA({
+      registerType: 'prompt',
+      injectRegister: false,
+      includeAssets: ['favicon.svg', 'apple-touch-icon.png'],
+      manifest: {
+        name: `${brand.name}: tutoring for students`,
+        short_name: brand.name,
+        description: brand.tagline,
+        lang: 'en-ZA',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        background_color: '#ffffff',
+        theme_color: brand.themeColor,
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+          { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+        shortcuts: [
+          { name: 'Courses', url: '/offers', icons: [{ src: '/icons/icon-192.png', sizes: '192x192' }] },
+          { name: 'Dashboard', url: '/student-dashboard', icons: [{ src: '/icons/icon-192.png', sizes: '192x192' }] },
+          { name: 'Community Q&A', url: '/qa', icons: [{ src: '/icons/icon-192.png', sizes: '192x192' }] },
+        ],
+      },
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,svg,png,ico,webmanifest}'],
+        navigateFallback: '/index.html',
+        // The API is never answered by the worker: data lives in IndexedDB, and /api/* must reach the server.
+        navigateFallbackDenylist: [/^\/api\//],
+        cleanupOutdatedCaches: true,
+      },
+    }),
+  ],
+});
