@@ -1,0 +1,90 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { defineConfig, globalIgnores } from 'eslint/config';
+import importPlugin from 'eslint-plugin-import';
+import tseslint from 'typescript-eslint';
+
+/**
+ * Lint: typescript-eslint's recommended rules (not type-checked, for speed) plus the import directions of
+ * docs/DESIGN "Architecture" and CONVENTIONS §7, and "nothing but src/server/env.ts reads process.env"
+ * (CONVENTIONS §2).
+ */
+const root = import.meta.dirname;
+
+// Every feature folder gets its own zone: it may import itself, no other feature.
+const features = readdirSync(path.join(root, 'src/client/features'), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+
+const boundaries = [
+  {
+    target: './src/common',
+    from: ['./src/server', './src/client'],
+    message: 'src/common is shared by both sides: it imports neither the server nor the client.',
+  },
+  { target: './src/server', from: './src/client', message: 'The server does not import client code.' },
+  {
+    target: ['./src/client/offline', './src/client/lib', './src/client/components'],
+    from: ['./src/client/features', './src/client/app'],
+    message: 'offline/, lib/ and components/ sit below features/ and app/: they may not import them.',
+  },
+  ...features.map((feature) => ({
+    target: `./src/client/features/${feature}`,
+    from: './src/client/features',
+    except: [`./${feature}`],
+    message: 'Features do not import each other: move what they share to lib/ or components/, or compose them in app/.',
+  })),
+];
+
+const processEnvMessage = 'Read configuration through src/server/env.ts (CONVENTIONS §2).';
+const processEnvImports = ['process', 'node:process'].map((name) => ({ name, importNames: ['env'], message: processEnvMessage }));
+
+export default defineConfig(
+  globalIgnores(['dist/', 'node_modules/', 'test-results/', 'playwright-report/', 'data/']),
+  tseslint.configs.recommended,
+  {
+    files: ['**/*.{ts,tsx,js}'],
+    plugins: { import: importPlugin },
+    settings: { 'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js'] } } },
+    rules: {
+      'import/no-restricted-paths': ['error', { basePath: root, zones: boundaries }],
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: processEnvMessage }],
+      '@typescript-eslint/no-restricted-imports': ['error', { paths: processEnvImports }],
+    },
+  },
+  {
+    // The client may use the API's types (`import type`, erased from the bundle), never server code.
+    // import/no-restricted-paths cannot tell a type import from a value import, so this boundary uses
+    // typescript-eslint's rule, which can; it matches relative imports that climb into src/server.
+    files: ['src/client/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: processEnvImports,
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(src/)?server(/|$)',
+              allowTypeImports: true,
+              message: 'The client does not import server code; `import type` of the API types is the one exception.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Migrations take `Kysely<any>` on purpose: they are frozen and must not depend on today's table types
+    // (CONVENTIONS §6).
+    files: ['src/server/db/migrations/**'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // Outside the app, tools and tests set up their own environment.
+    files: ['src/server/env.ts', 'e2e/**', 'bench/**', 'scripts/**', '*.config.ts', '*.config.js'],
+    rules: {
+      'no-restricted-properties': 'off',
+      '@typescript-eslint/no-restricted-imports': 'off',
+    },
+  },
+);
