@@ -16,8 +16,9 @@ const unhashed = /^\/(index\.html|sw\.js|registerSW\.js|workbox-[^/]*\.js|manife
 export function createStaticRoutes(clientDir: string) {
   const app = new Hono();
   const indexFile = path.join(clientDir, 'index.html');
-  if (!existsSync(indexFile)) return app;
-  const indexHtml = readFileSync(indexFile, 'utf8');
+  // Read on first use, not at start-up: a build finished after the server started is still served.
+  let indexHtml: string | undefined;
+  const readIndex = () => (indexHtml ??= existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : undefined);
 
   app.use(
     '*',
@@ -31,8 +32,10 @@ export function createStaticRoutes(clientDir: string) {
   );
 
   app.get('*', (c) => {
+    const html = readIndex();
+    if (!html) return c.text('The client is not built yet: run `npm run build`.', 503);
     c.header('cache-control', noCache);
-    return c.html(indexHtml, isKnownPagePath(c.req.path) ? 200 : 404);
+    return c.html(html, isKnownPagePath(c.req.path) ? 200 : 404);
   });
   return app;
 }

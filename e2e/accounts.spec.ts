@@ -1,0 +1,106 @@
+import { expect, test } from '@playwright/test';
+import { linkFromEmail, password, signUpAndVerify, uniqueEmail, origin } from './fixtures.ts';
+
+test('a visitor signs up from the home page, verifies with the e-mailed link and logs in', async ({ page }) => {
+  const email = uniqueEmail('nomsa');
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Sign Up' }).first().click();
+  await expect(page).toHaveURL(/\/signup$/);
+
+  await page.getByLabel('Name').fill('Nomsa Khumalo');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Show password' }).click();
+  await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute('type', 'text');
+  await page.getByRole('button', { name: 'Create Account' }).click();
+
+  await expect(page.getByText('Welcome, Nomsa Khumalo! Please check your email inbox or spam folder to verify your account.')).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+
+  await page.goto(await linkFromEmail(email, /Verify/));
+  await expect(page).toHaveURL(/\/login\?verified=1$/);
+  await expect(page.getByText('Your email is verified. You can log in now.')).toBeVisible();
+
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page).toHaveURL(/\/offers$/);
+  await expect(page.getByRole('link', { name: 'Community' })).toBeVisible();
+  await linkFromEmail(email, /Welcome/);
+});
+
+test('login before verifying is refused with the spec message and goes to /home', async ({ page }) => {
+  const email = uniqueEmail('unverified');
+  const res = await page.request.post('/api/auth/sign-up/email', { data: { name: 'Zanele', email, password }, headers: { origin } });
+  expect(res.status()).toBe(200);
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page.getByText('Please verify your email before logging in. Check your inbox or spam folder.')).toBeVisible();
+  await expect(page).toHaveURL(/\/home$/);
+  await expect(page.getByRole('link', { name: 'Sign In' })).toBeVisible();
+});
+
+test('a wrong password shows the spec message and keeps what was typed', async ({ page }) => {
+  const account = await signUpAndVerify(page.request);
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password', { exact: true }).fill('not the password');
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Incorrect email or password. Please try again.');
+  await expect(page.getByLabel('Email')).toHaveValue(account.email);
+});
+
+test('sign-up errors appear next to the field and keep the form filled in', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Sign Up' }).first().click();
+  await page.getByLabel('Name').fill('Short Password');
+  await page.getByLabel('Email').fill(uniqueEmail('short'));
+  await page.getByLabel('Password', { exact: true }).fill('abc');
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await expect(page.getByText('Password must be at least 8 characters.')).toBeVisible();
+  await expect(page.getByLabel('Name')).toHaveValue('Short Password');
+});
+
+test('forgot password: the e-mailed link sets a new password that works', async ({ page }) => {
+  const account = await signUpAndVerify(page.request, 'Pieter van Wyk');
+  await page.goto('/login');
+  await page.getByRole('link', { name: 'Forgot Password?' }).click();
+  await expect(page).toHaveURL(/\/change-password$/);
+
+  await page.getByRole('button', { name: 'Send reset link' }).click();
+  await expect(page.getByText('Please enter your email address.')).toBeVisible();
+  await page.getByLabel('Email').fill('nobody-here@example.com');
+  await page.getByRole('button', { name: 'Send reset link' }).click();
+  await expect(page.getByRole('alert')).toHaveText('No user found with that email address.');
+
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByRole('button', { name: 'Send reset link' }).click();
+  await expect(page.getByText('Password reset email sent! Check your inbox.')).toBeVisible();
+
+  await page.goto(await linkFromEmail(account.email, /Reset/));
+  await expect(page).toHaveURL(/\/change-password\?token=/);
+  await page.getByLabel('New password').fill('a brand new passphrase');
+  await page.getByRole('button', { name: 'Save new password' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password', { exact: true }).fill('a brand new passphrase');
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page).toHaveURL(/\/offers$/);
+});
+
+test('/signup without the visited-home flag goes back to /', async ({ page }) => {
+  await page.goto('/signup');
+  await expect(page).toHaveURL(`${origin}/`);
+});
+
+test('/verify_login shows an e-mail login form without navbar or footer', async ({ page }) => {
+  await page.goto('/verify_login');
+  await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Main' })).toHaveCount(0);
+  await expect(page.locator('footer')).toHaveCount(0);
+  // Google is not configured in this run: its button is absent.
+  await expect(page.getByRole('button', { name: 'Continue with Google' })).toHaveCount(0);
+});

@@ -1,0 +1,82 @@
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { simpleParser } from 'mailparser';
+import { e2eDataDir, e2ePort } from '../playwright.config.ts';
+
+export const origin = `http://127.0.0.1:${e2ePort}`;
+const mailDir = path.join(e2eDataDir, 'mail');
+export const password = 'correct horse battery';
+
+export const uniqueEmail = (label: string) => `${label}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+
+/** Waits for an e-mail to `to` (written by the server's mail-folder transport) and returns its first link. */
+export async function linkFromEmail(to: string, subject: RegExp): Promise<string> {
+  let link: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        for (const file of safeList(mailDir)) {
+          const mail = await simpleParser(readFileSync(path.join(mailDir, file)));
+          const recipients = Array.isArray(mail.to) ? mail.to : [mail.to];
+          if (recipients.some((r) => r?.text.includes(to)) && subject.test(mail.subject ?? '')) {
+            link = /https?:\/\/\S+/.exec(mail.text ?? '')?.[0];
+            if (link) return true;
+          }
+        }
+        return false;
+      },
+      { timeout: 15_000, message: `e-mail to ${to} matching ${subject}` },
+    )
+    .toBe(true);
+  return link!;
+}
+
+function safeList(dir: string): string[] {
+  try {
+    return readdirSync(dir).filter((f) => f.endsWith('.eml'));
+  } catch {
+    return [];
+  }
+}
+
+/** Signs up through the API and follows the e-mailed verification link: a ready, verified student. */
+export async function signUpAndVerify(request: APIRequestContext, name = 'Thandi Mokoena') {
+  const email = uniqueEmail(name.split(' ')[0]!.toLowerCase());
+  const res = await request.post('/api/auth/sign-up/email', { data: { name, email, password }, headers: { origin } });
+  expect(res.status()).toBe(200);
+  const link = await linkFromEmail(email, /Verify/);
+  const verified = await request.get(link, { maxRedirects: 0 });
+  expect(verified.status()).toBe(302);
+  return { name, email, password };
+}
+
+/** Makes an account staff through the real CLI, as an operator would. */
+export function makeStaff(email: string, role: 'admin' | 'tutor', categories: string[] = []) {
+  const args = ['src/server/cli.ts', 'staff', 'add', email, '--role', role, ...(categories.length ? ['--category', ...categories] : [])];
+  execFileSync(process.execPath, args, { env: { ...process.env, DATA_DIR: e2eDataDir, PUBLIC_URL: origin, LOG_LEVEL: 'error' } });
+}
+
+export async function logIn(page: Page, account: { email: string; password: string }) {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page).toHaveURL(/\/offers$/);
+}
+
+export async function loginAs(page: Page, role: 'student' | 'tutor' | 'admin', categories: string[] = ['Mathematics']) {
+  const account = await signUpAndVerify(page.request, role === 'student' ? 'Sipho Dlamini' : role === 'tutor' ? 'Lerato Tutor' : 'Ayanda Admin');
+  if (role !== 'student') makeStaff(account.email, role, role === 'tutor' ? categories : []);
+  await logIn(page, account);
+  return account;
+}
+
+export async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+export const viewports = { phone: { width: 360, height: 740 }, desktop: { width: 1280, height: 800 } } as const;

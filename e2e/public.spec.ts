@@ -1,0 +1,72 @@
+import { expect, test } from '@playwright/test';
+import { expectNoAxeViolations, loginAs, viewports } from './fixtures.ts';
+
+const publicPages = [
+  { path: '/', name: 'home' },
+  { path: '/about', name: 'about' },
+  { path: '/testimonials', name: 'testimonials' },
+  { path: '/privacy-policy', name: 'privacy-policy' },
+  { path: '/login', name: 'login' },
+  { path: '/change-password', name: 'change-password' },
+  { path: '/verify_login', name: 'verify-login' },
+  { path: '/no-such-page', name: 'not-found' },
+];
+
+for (const { path, name } of publicPages) {
+  test(`${path}: own title and description, no axe violations, screenshots at phone and desktop size`, async ({ page }) => {
+    for (const [size, viewport] of Object.entries(viewports)) {
+      await page.setViewportSize(viewport);
+      await page.goto(path);
+      await expect(page.locator('h1')).toHaveCount(1);
+      await expectNoAxeViolations(page);
+      await page.screenshot({ path: `test-results/screenshots/${name}-${size}.png`, fullPage: true });
+    }
+    await expect(page).toHaveTitle(/TutorBook/);
+    expect(await page.locator('meta[name="description"]').getAttribute('content')).toBeTruthy();
+  });
+}
+
+test('/signup has no axe violations once the visitor came from Home', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Sign Up' }).first().click();
+  await expect(page).toHaveURL(/\/signup$/);
+  await expectNoAxeViolations(page);
+  for (const [size, viewport] of Object.entries(viewports)) {
+    await page.setViewportSize(viewport);
+    await page.screenshot({ path: `test-results/screenshots/signup-${size}.png`, fullPage: true });
+  }
+});
+
+test('the signed-in shell at phone size: the menu opens and has no axe violations', async ({ page }) => {
+  await page.setViewportSize(viewports.phone);
+  await loginAs(page, 'student');
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await expect(page.getByRole('link', { name: 'Dashboard' })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.screenshot({ path: 'test-results/screenshots/signed-in-menu-phone.png', fullPage: true });
+});
+
+test('after one visit, a public page opens with no connection', async ({ page, context }) => {
+  await page.goto('/about');
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  // The first load is not yet controlled by the worker; a reload is.
+  await page.reload();
+  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+  const heading = await page.locator('h1').textContent();
+
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.locator('h1')).toHaveText(heading!);
+  await page.goto('/testimonials');
+  await expect(page.locator('h1')).toBeVisible();
+  await context.setOffline(false);
+});
+
+test('the manifest names the app and lists its icons', async ({ request }) => {
+  const manifest = await (await request.get('/manifest.webmanifest')).json();
+  expect(manifest.short_name).toBe('TutorBook');
+  expect(manifest.icons.map((i: { sizes: string }) => i.sizes)).toEqual(['192x192', '512x512', '512x512']);
+  for (const icon of manifest.icons) expect((await request.get(icon.src)).status()).toBe(200);
+});

@@ -1,0 +1,13 @@
+import { rmSync } from 'node:fs';
+import { e2eDataDir, e2ePort } from '../playwright.config.ts';
+
+// A fresh data folder per run: e-mails go to its mail folder, where the fixtures read them.
+rmSync(e2eDataDir, { recursive: true, force: true });
+Object.assign(process.env, {
+  DATA_DIR: e2eDataDir,
+  PORT: String(e2ePort),
+  HOST: '127.0.0.1',
+  PUBLIC_URL: `http://127.0.0.1:${e2ePort}`,
+  LOG_LEVEL: 'warn',
+});
+await import('../src/server/main.ts');
