@@ -1,1 +1,51 @@
-export function TestimonialsPage() { return <section className="container-page py-10"><h1>TestimonialsPage</h1></section>; }
+import { brand } from '../../../common/brand.ts';
+import { PageMeta } from '../../components/page-meta.tsx';
+import { testimonials } from './content.ts';
+import { SignUpButton } from './sign-up-button.tsx';
+import { TestimonialCard } from './testimonial-card.tsx';
+
+export function TestimonialsPage() {
+  return (
+    <>
+      <PageMeta
+        title="Testimonials"
+        description={`What ${testimonials.length} students say about tutoring with ${brand.name} in programming, statistics and mathematics.`}
+      />
+
+      <div className="bg-linear-to-b from-brand-50 to-slate-50 dark:from-slate-900 dark:to-slate-950">
+        <div className="container-page pt-12 pb-8 sm:pt-16 sm:pb-10">
+          <p className="text-sm font-semibold tracking-wide text-brand-800 uppercase dark:text-brand-200">Testimonials</p>
+          <h1 className="mt-3 max-w-3xl text-4xl font-bold tracking-tight text-slate-900 sm:text-5xl dark:text-white">
+            What students say
+          </h1>
+          <p className="mt-4 max-w-2xl text-lg text-slate-700 dark:text-slate-300">
+            University students and FET learners on their sessions with {brand.name}.
+          </p>
+        </div>
+      </div>
+
+      <div className="container-page py-6 sm:py-10">
+        <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          {testimonials.map((t) => (
+            <li key={t.name}>
+              <TestimonialCard testimonial={t} />
+            </li>
+          ))}
+        </ul>
+
+        <section
+          aria-labelledby="cta-title"
+          className="mt-12 flex flex-col items-start gap-6 rounded-2xl bg-brand-800 px-6 py-10 text-white sm:px-10 md:flex-row md:items-center md:justify-between dark:bg-brand-900"
+        >
+          <div>
+            <h2 id="cta-title" className="text-2xl font-bold tracking-tight sm:text-3xl">
+              Your turn to pass with confidence
+            </h2>
+            <p className="mt-2 max-w-xl text-brand-50">Rates as low as R80/hour. Pay only when booking, by EFT.</p>
+          </div>
+          <SignUpButton label="Sign Up Now" className="btn w-full shrink-0 bg-white px-6 text-brand-900 hover:bg-brand-50 sm:w-auto" />
+        </section>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,196 @@
+/**
+ * Static text of the public pages (spec §1, §2, §9): claims, promo, FAQ, services, rules, modules and the
+ * twelve testimonials. Brand name, phone and e-mail are not here: they come from common/brand.ts.
+ */
+
+/** Spec §1 home page claims, word for word. */
+export const homeClaims = [
+  'Rates as low as R80/hour',
+  'A once-off monthly payment is cheaper',
+  'Reschedule with at least 24 hours notice',
+  'Group sessions offered',
+  'Payment by EFT',
+  'Pay only when booking',
+] as const;
+
+/** Spec §1 home page promo; spec §9: live session fee R100. */
+export const promo = {
+  module: 'COMP102',
+  title: 'Live COMP102 session',
+  day: 'Friday the 12th',
+  time: '16:00-19:00 SAST',
+  fee: 'R100',
+  agenda: ['Hour one: practice test', 'Then: 2D arrays and OOP'],
+} as const;
+
+export type Testimonial = { name: string; course: string; quote: string };
+
+/** Spec §2 /testimonials: exactly 12 static quotes. */
+export const testimonials: readonly Testimonial[] = [
+  {
+    name: 'Thandiwe Mokoena',
+    course: 'COMP102',
+    quote: 'I was failing my Java practicals before I started sessions. Now I actually understand loops and arrays, and I passed my test with 74%.',
+  },
+  {
+    name: 'Lerato Dlamini',
+    course: 'MATHS130',
+    quote: 'Limits and derivatives finally make sense. The tutor explained everything step by step and never made me feel stupid for asking.',
+  },
+  {
+    name: 'Pieter van der Merwe',
+    course: 'STATS130',
+    quote: 'Hypothesis testing used to scare me. Two sessions before the exam and I knew exactly which test to use and why.',
+  },
+  {
+    name: 'Aisha Patel',
+    course: 'COMP107',
+    quote: 'Booking was easy and the price is fair for a student budget. I now plan my study week around my sessions.',
+  },
+  {
+    name: 'Sibusiso Khumalo',
+    course: 'FET Mathematics',
+    quote: 'My Grade 12 maths mark went from 52% to 71%. Trigonometry is no longer my worst section.',
+  },
+  {
+    name: 'Naledi Mahlangu',
+    course: 'MATHS140',
+    quote: 'The group session with friends from my class was great value, and we all worked through the past paper together.',
+  },
+  {
+    name: 'Kagiso Molefe',
+    course: 'COMP201',
+    quote: 'Linked lists and recursion clicked after one session. The tutor drew everything out and made me write the code myself.',
+  },
+  {
+    name: 'Zanele Ngcobo',
+    course: 'ISTN212',
+    quote: 'I needed help with SQL joins and normalisation for my project. Clear explanations and patient with my questions.',
+  },
+  {
+    name: 'Ruan Botha',
+    course: 'MATHS195',
+    quote: 'I could reschedule when my test date moved, no stress. Friendly, reliable and on time every session.',
+  },
+  {
+    name: 'Nomvula Zulu',
+    course: 'FET Physical Science',
+    quote: 'Newton\u2019s laws and momentum problems are so much easier now. I feel confident going into my finals.',
+  },
+  {
+    name: 'Tshepo Sithole',
+    course: 'MATHS246',
+    quote: 'Linear algebra proofs felt impossible. Working through examples together showed me how to start each one.',
+  },
+  {
+    name: 'Ayanda Mthembu',
+    course: 'STATS130',
+    quote: 'Paying by EFT only when I book suits me. The monthly option saved me money during exam season.',
+  },
+];
+
+export type Service = { title: string; text: string; icon: 'code' | 'laptop' | 'stats' | 'maths' };
+
+/** Spec §1: programming, IT, statistics and mathematics. */
+export const services: readonly Service[] = [
+  { title: 'Programming', text: 'Python and Java, from your first program to OOP, GUIs, data structures and algorithms.', icon: 'code' },
+  { title: 'Information Technology', text: 'Databases, SQL and information systems modules such as ISTN212.', icon: 'laptop' },
+  { title: 'Statistics', text: 'Descriptive statistics, probability, distributions and hypothesis testing.', icon: 'stats' },
+  { title: 'Mathematics', text: 'Calculus, linear algebra and FET Mathematics for Grades 10 to 12.', icon: 'maths' },
+];
+
+export const howItWorks = [
+  { title: 'Create your free account', text: 'Sign up with your e-mail address or Google and verify your e-mail.' },
+  { title: 'Choose a module and book', text: 'Pick your course, give three times that suit you and tell us which concepts you need help with.' },
+  { title: 'Get your confirmed time', text: 'Your tutor confirms one of your times. Pay by EFT for the session you booked.' },
+  { title: 'Learn and improve', text: 'Work through your questions one-on-one or in a group, and keep asking on the community board.' },
+] as const;
+
+export type Faq = { question: string; answer: string };
+
+export const faqs: readonly Faq[] = [
+  {
+    question: 'How much does a session cost?',
+    answer: 'Rates as low as R80/hour, depending on the module (R80 to R100 per hour). A once-off monthly payment is cheaper than paying per session.',
+  },
+  {
+    question: 'How do I pay?',
+    answer: 'Payment by EFT. You pay only when booking, so there is no sign-up fee and no subscription.',
+  },
+  {
+    question: 'Can I reschedule a session?',
+    answer: 'Yes. Reschedule with at least 24 hours notice. Cancellations later than 24 hours before the session are billed at 50% of the fee.',
+  },
+  {
+    question: 'Do you offer group sessions?',
+    answer: 'Yes, group sessions are offered by arrangement. They are a good way to prepare for a test with classmates and share the cost.',
+  },
+  {
+    question: 'How far ahead should I book?',
+    answer: 'Please book at least 48 hours in advance so that a tutor can confirm one of your preferred times.',
+  },
+  {
+    question: 'Which subjects can I get help with?',
+    answer: 'Programming, IT, statistics and mathematics, for university modules and for FET (Grades 10 to 12) learners.',
+  },
+];
+
+/** Spec §2 /about: modules covered in the second semester. */
+export const secondSemesterModules = [
+  'COMP102',
+  'COMP107',
+  'COMP201',
+  'MATHS130',
+  'MATHS140',
+  'MATHS195',
+  'MATHS196',
+  'MATHS246',
+  'ISTN212',
+  'STATS130',
+] as const;
+
+export type RuleGroup = { title: string; icon: 'booking' | 'cancel' | 'noshow' | 'payment' | 'conduct' | 'prepare'; rules: readonly string[] };
+
+/** Spec §9 policy text on the About page, in six groups. */
+export const ruleGroups: readonly RuleGroup[] = [
+  {
+    title: 'Booking',
+    icon: 'booking',
+    rules: [
+      'Book at least 48 hours in advance.',
+      'Give three preferred time slots; your tutor confirms one of them.',
+      'Say which concepts you need help with so the session can be prepared.',
+    ],
+  },
+  {
+    title: 'Cancellation and rescheduling',
+    icon: 'cancel',
+    rules: [
+      'Cancel or reschedule up to 24 hours before the session.',
+      'Late cancellation (less than 24 hours before) is billed at 50% of the fee.',
+    ],
+  },
+  {
+    title: 'No-shows',
+    icon: 'noshow',
+    rules: ['No-shows are billed in full.', 'If you are running late, let your tutor know as soon as possible.'],
+  },
+  {
+    title: 'Payment',
+    icon: 'payment',
+    rules: ['Payment is due before the session unless agreed otherwise.', 'Pay by EFT and use your name and module as the reference.'],
+  },
+  {
+    title: 'Conduct',
+    icon: 'conduct',
+    rules: ['Treat tutors and other students with respect.', 'Disrespect leads to a permanent ban.'],
+  },
+  {
+    title: 'Session preparation and group sessions',
+    icon: 'prepare',
+    rules: [
+      'Bring your notes, the questions you are stuck on and any past papers.',
+      'Group sessions are arranged in advance; every member of the group follows these rules.',
+    ],
+  },
+];

@@ -1,0 +1,27 @@
+import { UserPlus } from 'lucide-react';
+import { useNavigate } from 'react-router-dom';
+import { markVisitedHome } from '../../lib/visited-home.ts';
+
+/**
+ * The shared btn-primary turns brand-600 in dark mode, which is below 4.5:1 against white text;
+ * this keeps brand-700 (AA in both schemes).
+ */
+const primary = 'btn bg-brand-700 text-white hover:bg-brand-800';
+
+/** Spec §2: sets the visited-home flag first, so /signup does not send the visitor back to /. */
+export function SignUpButton({ label = 'Sign Up', className = primary }: { label?: string; className?: string }) {
+  const navigate = useNavigate();
+  return (
+    <button
+      type="button"
+      className={className}
+      onClick={() => {
+        markVisitedHome();
+        navigate('/signup');
+      }}
+    >
+      <UserPlus aria-hidden size={20} />
+      {label}
+    </button>
+  );
+}
