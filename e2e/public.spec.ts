@@ -70,3 +70,26 @@ test('the manifest names the app and lists its icons', async ({ request }) => {
   expect(manifest.icons.map((i: { sizes: string }) => i.sizes)).toEqual(['192x192', '512x512', '512x512']);
   for (const icon of manifest.icons) expect((await request.get(icon.src)).status()).toBe(200);
 });
+
+test('hashed assets are cached for a year; the shell and the service worker are always revalidated', async ({ request }) => {
+  const shell = await request.get('/');
+  expect(shell.headers()['cache-control']).toBe('no-cache');
+  const script = /src="(\/assets\/[^"]+\.js)"/.exec(await shell.text())?.[1];
+  expect(script).toBeTruthy();
+  expect((await request.get(script!)).headers()['cache-control']).toBe('public, max-age=31536000, immutable');
+  expect((await request.get('/sw.js')).headers()['cache-control']).toBe('no-cache');
+  expect((await request.get('/api/health')).headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+});
+
+test('a signed-in student is still recognised offline after a reload', async ({ page, context }) => {
+  const account = await loginAs(page, 'student');
+  await page.goto('/student-dashboard');
+  await expect(page.getByRole('heading', { name: `Welcome, ${account.name}!` })).toBeVisible();
+  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.getByRole('heading', { name: `Welcome, ${account.name}!` })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' })).toBeVisible();
+  await context.setOffline(false);
+});

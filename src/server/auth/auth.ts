@@ -117,6 +117,10 @@ export function createAuth(deps: { db: Db; kind: DbKind; env: Env; secret: strin
       },
     },
     advanced: {
+      // Said explicitly: left unset, better-auth turns its origin, CSRF and callback-URL checks off whenever
+      // NODE_ENV=test or TEST is set in the process (Vitest sets both), so tests would not see the real server.
+      disableOriginCheck: false,
+      disableCSRFCheck: false,
       ipAddress: { ipAddressHeaders: [clientIpHeader] },
       database: { generateId: () => crypto.randomUUID() },
       useSecureCookies: env.publicUrl.startsWith('https://'),
