@@ -1,0 +1,125 @@
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { loadEnv, resolveAuthSecret } from './env.ts';
+
+describe('loadEnv', () => {
+  test('an empty environment gets the documented defaults', () => {
+    const env = loadEnv({});
+    expect(env).toMatchObject({
+      production: false,
+      test: false,
+      port: 3000,
+      host: '127.0.0.1',
+      dataDir: path.resolve('data'),
+      databaseUrl: `file:${path.resolve('data', 'app.db')}`,
+      publicUrl: 'http://localhost:3000',
+      authSecret: undefined,
+      smtpUrl: undefined,
+      mailFrom: 'TutorBook <no-reply@tutorbook.co.za>',
+      google: undefined,
+      bookingMinLeadHours: 48,
+      trustProxy: false,
+      logLevel: 'info',
+      rateLimit: false,
+    });
+  });
+
+  test('reads the values given, and treats empty strings as unset', () => {
+    const env = loadEnv({
+      NODE_ENV: 'test',
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      DATA_DIR: '/srv/tutorbook',
+      DATABASE_URL: 'postgres://u:p@db:5432/tutorbook',
+      PUBLIC_URL: 'https://tutorbook.co.za/',
+      SMTP_URL: 'smtps://user:pass@smtp.example.com',
+      GOOGLE_CLIENT_ID: 'id',
+      GOOGLE_CLIENT_SECRET: 'secret',
+      BOOKING_MIN_LEAD_HOURS: '24',
+      TRUST_PROXY: 'yes',
+      RATE_LIMIT: '1',
+      LOG_LEVEL: 'warn',
+      MAIL_FROM: '',
+    });
+    expect(env).toMatchObject({
+      test: true,
+      port: 8080,
+      host: '0.0.0.0',
+      dataDir: '/srv/tutorbook',
+      databaseUrl: 'postgres://u:p@db:5432/tutorbook',
+      publicUrl: 'https://tutorbook.co.za',
+      smtpUrl: 'smtps://user:pass@smtp.example.com',
+      mailFrom: 'TutorBook <no-reply@tutorbook.co.za>',
+      google: { clientId: 'id', clientSecret: 'secret' },
+      bookingMinLeadHours: 24,
+      trustProxy: true,
+      rateLimit: true,
+      logLevel: 'warn',
+    });
+    expect(loadEnv({ PORT: '' }).port).toBe(3000);
+  });
+
+  test.each([
+    ['1', true],
+    ['on', true],
+    ['true', true],
+    ['0', false],
+    ['off', false],
+    ['no', false],
+    ['', false],
+  ])('TRUST_PROXY=%j is %s', (value, expected) => {
+    expect(loadEnv({ TRUST_PROXY: value }).trustProxy).toBe(expected);
+  });
+
+  test('production requires AUTH_SECRET and always rate-limits', () => {
+    expect(() => loadEnv({ NODE_ENV: 'production' })).toThrow(/AUTH_SECRET: required in production/);
+    const env = loadEnv({ NODE_ENV: 'production', AUTH_SECRET: 's'.repeat(32), RATE_LIMIT: 'off' });
+    expect(env.production).toBe(true);
+    expect(env.rateLimit).toBe(true);
+  });
+
+  test.each([
+    ['PORT', { PORT: 'eighty' }],
+    ['PORT', { PORT: '70000' }],
+    ['PORT', { PORT: '80.5' }],
+    ['NODE_ENV', { NODE_ENV: 'staging' }],
+    ['PUBLIC_URL', { PUBLIC_URL: 'tutorbook.co.za' }],
+    ['AUTH_SECRET', { AUTH_SECRET: 'too-short' }],
+    ['SMTP_URL', { SMTP_URL: 'not a url' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'maybe' }],
+    ['RATE_LIMIT', { RATE_LIMIT: 'sometimes' }],
+    ['BOOKING_MIN_LEAD_HOURS', { BOOKING_MIN_LEAD_HOURS: '-1' }],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://localhost/tutorbook' }],
+    ['GOOGLE_CLIENT_ID', { GOOGLE_CLIENT_ID: 'only-the-id' }],
+    ['GOOGLE_CLIENT_SECRET', { GOOGLE_CLIENT_SECRET: 'only-the-secret' }],
+  ])('a bad %s stops start-up with a message naming it', (name, source) => {
+    expect(() => loadEnv(source)).toThrow(/^Invalid environment:\n/);
+    expect(() => loadEnv(source)).toThrow(name);
+  });
+
+  test('all problems are reported at once', () => {
+    expect(() => loadEnv({ PORT: 'x', LOG_LEVEL: 'loud' })).toThrow(/PORT[\s\S]*LOG_LEVEL|LOG_LEVEL[\s\S]*PORT/);
+  });
+});
+
+describe('resolveAuthSecret', () => {
+  test('outside production a secret is generated once into the data folder and reused', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tutorbook-env-'));
+    try {
+      const env = loadEnv({ DATA_DIR: path.join(dataDir, 'nested') });
+      const first = resolveAuthSecret(env);
+      expect(first.length).toBeGreaterThanOrEqual(32);
+      expect(resolveAuthSecret(env)).toBe(first);
+      const file = path.join(dataDir, 'nested', 'auth-secret');
+      expect(await readFile(file, 'utf8')).toBe(first);
+      expect((await stat(file)).mode & 0o777).toBe(0o600);
+      // A given AUTH_SECRET wins over the file.
+      expect(resolveAuthSecret(loadEnv({ DATA_DIR: env.dataDir, AUTH_SECRET: 'x'.repeat(40) }))).toBe('x'.repeat(40));
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});

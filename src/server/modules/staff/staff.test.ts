@@ -1,0 +1,193 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { isAppError } from '../../http/errors.ts';
+import {
+  createClient,
+  firstLink,
+  logIn,
+  signUpAndVerify,
+  startSmtpServer,
+  startTestServer,
+  uniqueEmail,
+  type TestServer,
+  type TestSmtpServer,
+} from '../../test/harness.ts';
+import { addStaff, listStaffMembers, removeStaff, type AddStaffInput } from './staff.usecases.ts';
+
+let smtp: TestSmtpServer;
+let server: TestServer;
+let deps: Parameters<typeof addStaff>[0];
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  server = await startTestServer({ smtpUrl: smtp.url });
+  deps = { db: server.services.db, auth: server.services.auth, publicUrl: server.url };
+});
+
+afterAll(async () => {
+  await server?.close();
+  await smtp?.close();
+});
+
+const me = async (account: { email: string; password: string }) => (await (await logIn(server, account)).get('/api/me')).body;
+
+/** Follows an invitation (or reset) link to the change-password page and sets the password there. */
+async function setPasswordFromEmail(email: string, subject: string, newPassword: string) {
+  const message = await smtp.waitForEmail({ to: email, subject });
+  const link = firstLink(message.text);
+  expect(link.startsWith(`${server.url}/api/auth/reset-password/`)).toBe(true);
+  const browser = createClient(server.url);
+  const opened = await browser.get(link);
+  expect(opened.status).toBe(302);
+  const location = new URL(opened.headers.get('location')!);
+  expect(`${location.origin}${location.pathname}`).toBe(`${server.url}/change-password`);
+  const reset = await browser.post('/api/auth/reset-password', { token: location.searchParams.get('token'), newPassword });
+  expect(reset.status).toBe(200);
+  return message;
+}
+
+async function expectRefused(input: AddStaffInput, message: string) {
+  const error = await addStaff(deps, input).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(isAppError(error)).toBe(true);
+  expect(error).toMatchObject({ code: 'staff.invalid', status: 400 });
+  expect((error as Error).message).toContain(message);
+}
+
+describe('adding staff', () => {
+  test('an existing student becomes a tutor of the given categories, and their session shows it', async () => {
+    const account = await signUpAndVerify(server, smtp);
+    const client = await logIn(server, account);
+    expect((await client.get('/api/me')).body).toMatchObject({ role: 'student', categories: [] });
+
+    // Addresses are matched however they are typed.
+    const result = await addStaff(deps, { email: `  ${account.email.toUpperCase()} `, role: 'tutor', categories: ['Statistics', 'Mathematics', 'Statistics'] });
+    expect(result).toEqual({ created: false, email: account.email });
+    // The same session sees the new role at once.
+    expect((await client.get('/api/me')).body).toMatchObject({ email: account.email, role: 'tutor', categories: ['Mathematics', 'Statistics'] });
+
+    // Adding again replaces the categories.
+    await addStaff(deps, { email: account.email, role: 'tutor', categories: ['Computer Science'] });
+    expect((await client.get('/api/me')).body.categories).toEqual(['Computer Science']);
+
+    // Promoting sends no e-mail.
+    expect(smtp.unclaimed({ to: account.email, subject: 'invited' })).toHaveLength(0);
+  });
+
+  test('a new address gets an invitation e-mail whose link lets them set a password and log in as staff', async () => {
+    const email = uniqueEmail('admin');
+    const result = await addStaff(deps, { email, role: 'admin', name: 'Lerato Khumalo' });
+    expect(result).toEqual({ created: true, email });
+
+    // No password yet: nobody can log in to the account before following the invitation.
+    const early = await createClient(server.url).post('/api/auth/sign-in/email', { email, password: 'any password at all' });
+    expect(early.status).toBe(401);
+
+    const invitation = await setPasswordFromEmail(email, 'You have been invited to TutorBook', 'lerato staff passphrase');
+    expect(invitation.text).toContain('Hi Lerato Khumalo,');
+    expect(invitation.html).toContain('Set my password');
+
+    expect(await me({ email, password: 'lerato staff passphrase' })).toMatchObject({ email, name: 'Lerato Khumalo', role: 'admin', categories: [], emailVerified: true });
+    // An invited account gets the invitation only, no verification or welcome-as-a-student e-mail.
+    const queued = await server.services.db.selectFrom('email_outbox').select('kind').where('to_address', '=', email).execute();
+    expect(queued.map((r) => r.kind)).toEqual(['invitation']);
+  });
+
+  test('an invited tutor without a name is named after their address and sees their category', async () => {
+    const email = uniqueEmail('tutor');
+    await addStaff(deps, { email, role: 'tutor', categories: ['Mathematics'] });
+    await setPasswordFromEmail(email, 'You have been invited', 'tutor passphrase 1');
+    expect(await me({ email, password: 'tutor passphrase 1' })).toMatchObject({ name: email.split('@')[0], role: 'tutor', categories: ['Mathematics'] });
+  });
+
+  test('bad input is refused and changes nothing', async () => {
+    const email = uniqueEmail('refused');
+    await expectRefused({ email, role: 'tutor' }, 'A tutor needs at least one --category.');
+    await expectRefused({ email, role: 'tutor', categories: ['Astrology' as never] }, 'Category must be one of: Computer Science, Mathematics, Statistics.');
+    await expectRefused({ email, role: 'admin', categories: ['Mathematics'] }, 'Categories are for tutors only.');
+    await expectRefused({ email: 'not-an-address', role: 'admin' }, 'Give a valid e-mail address.');
+    await expectRefused({ email, role: 'student' as never }, '');
+
+    const row = await server.services.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+    expect(row).toBeUndefined();
+    expect(smtp.unclaimed({ to: email })).toHaveLength(0);
+  });
+});
+
+describe('removing and listing staff', () => {
+  test('a removed tutor is a student again and keeps their account', async () => {
+    const account = await signUpAndVerify(server, smtp);
+    await addStaff(deps, { email: account.email, role: 'tutor', categories: ['Statistics'] });
+    const client = await logIn(server, account);
+    const before = (await client.get('/api/me')).body;
+    expect(before).toMatchObject({ role: 'tutor', categories: ['Statistics'] });
+
+    await removeStaff(deps, account.email.toUpperCase());
+    expect((await client.get('/api/me')).body).toMatchObject({ id: before.id, role: 'student', categories: [] });
+    const categories = await server.services.db.selectFrom('tutor_categories').selectAll().where('user_id', '=', before.id).execute();
+    expect(categories).toEqual([]);
+    // Still able to log in with the same password.
+    await logIn(server, account);
+  });
+
+  test('removing an unknown address says so', async () => {
+    await expect(removeStaff(deps, 'nobody-here@example.com')).rejects.toMatchObject({ code: 'staff.not_found', status: 404 });
+  });
+
+  test('the staff list shows admins and tutors with their categories, and no students', async () => {
+    const student = await signUpAndVerify(server, smtp);
+    const tutor = await signUpAndVerify(server, smtp, { name: 'Ayanda Zulu' });
+    const admin = await signUpAndVerify(server, smtp, { name: 'Pieter Botha' });
+    await addStaff(deps, { email: tutor.email, role: 'tutor', categories: ['Statistics', 'Computer Science'] });
+    await addStaff(deps, { email: admin.email, role: 'admin' });
+
+    const members = await listStaffMembers({ db: server.services.db });
+    expect(members).toContainEqual({ email: tutor.email, name: 'Ayanda Zulu', role: 'tutor', categories: ['Computer Science', 'Statistics'] });
+    expect(members).toContainEqual({ email: admin.email, name: 'Pieter Botha', role: 'admin', categories: [] });
+    expect(members.some((m) => m.email === student.email)).toBe(false);
+    expect(members.every((m) => m.role === 'admin' || m.role === 'tutor')).toBe(true);
+    // Admins first, then tutors; each group by address.
+    const roles = members.map((m) => m.role);
+    expect(roles).toEqual([...roles].sort());
+    expect(new Set(members.map((m) => m.email)).size).toBe(members.length);
+  });
+});
+
+describe('the staff command line', () => {
+  const cli = (args: string[]) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        [path.resolve('src/server/cli.ts'), ...args],
+        // Only the test server's variables: the CLI must find the same data, database and mail server.
+        { env: { ...server.envVars }, timeout: 30_000 },
+        (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
+      );
+    });
+
+  test('`staff add --role admin` invites a new admin, who can then log in', async () => {
+    const email = uniqueEmail('cli-admin');
+    const added = await cli(['staff', 'add', email, '--role', 'admin', '--name', 'Nomsa Admin']);
+    expect(added.stderr).toBe('');
+    expect(added.stdout.trim()).toBe(`Invited ${email} as admin; an e-mail to set a password is on its way.`);
+    expect(added.code).toBe(0);
+
+    await setPasswordFromEmail(email, 'You have been invited to TutorBook', 'nomsa admin passphrase');
+    expect(await me({ email, password: 'nomsa admin passphrase' })).toMatchObject({ role: 'admin', name: 'Nomsa Admin' });
+
+    const listed = await cli(['staff', 'list']);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(new RegExp(`^admin\\s+${email.replace(/[.+]/g, '\\$&')}\\s+Nomsa Admin$`, 'm'));
+  });
+
+  test('`staff add` of a tutor without a category fails with a clear message and exit code 1', async () => {
+    const email = uniqueEmail('cli-tutor');
+    const result = await cli(['staff', 'add', email, '--role', 'tutor']);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toBe('Error: A tutor needs at least one --category.');
+    expect(await server.services.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()).toBeUndefined();
+  });
+});

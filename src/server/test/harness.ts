@@ -1,0 +1,388 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { serve } from '@hono/node-server';
+import { simpleParser } from 'mailparser';
+import pg from 'pg';
+import { SMTPServer } from 'smtp-server';
+import { loadEnv } from '../env.ts';
+import { createServices, type Services } from '../server.ts';
+
+/**
+ * Test helpers: a real SMTP server, the real app on a real port, and a fetch client with a cookie jar.
+ * Nothing here is a mock: the tests talk HTTP to the server, which talks SMTP to `startSmtpServer`.
+ */
+
+// ---------------------------------------------------------------------------------------------------------
+// SMTP
+
+export interface ReceivedEmail {
+  /** Arrival order across this SMTP server, starting at 1. */
+  seq: number;
+  /** Envelope recipients (RCPT TO), lower-cased. */
+  to: string[];
+  from: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface EmailQuery {
+  to: string;
+  /** A part of the subject, or a pattern. */
+  subject?: string | RegExp;
+  timeoutMs?: number;
+}
+
+export interface TestSmtpServer {
+  port: number;
+  url: string;
+  /** Every message received, in arrival order. */
+  messages: ReceivedEmail[];
+  /**
+   * The first received message that matches and was not returned before; polls until it arrives.
+   * Each message is returned once, so two calls for the same query give two different e-mails.
+   */
+  waitForEmail(query: EmailQuery): Promise<ReceivedEmail>;
+  /** Messages that match and were not yet returned by `waitForEmail`. */
+  unclaimed(query: Omit<EmailQuery, 'timeoutMs'>): ReceivedEmail[];
+  close(): Promise<void>;
+}
+
+export async function startSmtpServer(): Promise<TestSmtpServer> {
+  const messages: ReceivedEmail[] = [];
+  const claimed = new Set<ReceivedEmail>();
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      simpleParser(stream)
+        .then((mail) => {
+          messages.push({
+            seq: messages.length + 1,
+            to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            subject: mail.subject ?? '',
+            text: mail.text ?? '',
+            html: typeof mail.html === 'string' ? mail.html : '',
+          });
+          callback();
+        })
+        .catch((error: unknown) => callback(error as Error));
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const port = ((server as unknown as { server: net.Server }).server.address() as net.AddressInfo).port;
+
+  const matches = (m: ReceivedEmail, q: Omit<EmailQuery, 'timeoutMs'>) =>
+    m.to.includes(q.to.toLowerCase()) &&
+    (q.subject === undefined || (typeof q.subject === 'string' ? m.subject.includes(q.subject) : q.subject.test(m.subject)));
+  const unclaimed = (q: Omit<EmailQuery, 'timeoutMs'>) => messages.filter((m) => !claimed.has(m) && matches(m, q));
+
+  return {
+    port,
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    unclaimed,
+    async waitForEmail(query) {
+      const deadline = Date.now() + (query.timeoutMs ?? 10_000);
+      for (;;) {
+        const found = unclaimed(query)[0];
+        if (found) {
+          claimed.add(found);
+          return found;
+        }
+        if (Date.now() > deadline) {
+          const seen = messages.map((m) => `${m.to.join(',')}: ${m.subject}`).join('\n  ');
+          throw new Error(`No e-mail to ${query.to}${query.subject ? ` with subject ${String(query.subject)}` : ''} arrived. Received:\n  ${seen || '(none)'}`);
+        }
+        await delay(50);
+      }
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The first http(s) link in a text body. */
+export function firstLink(text: string): string {
+  const link = text.match(/https?:\/\/\S+/)?.[0];
+  if (!link) throw new Error(`No link in:\n${text}`);
+  return link;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Server
+
+export interface TestServerOptions {
+  /** Where the worker sends mail; usually `smtp.url`. */
+  smtpUrl: string;
+  rateLimit?: boolean;
+  trustProxy?: boolean;
+  /** Extra environment variables, e.g. GOOGLE_CLIENT_ID. */
+  env?: Record<string, string>;
+}
+
+export interface TestServer {
+  /** The server's origin, which is also its PUBLIC_URL. */
+  url: string;
+  services: Services;
+  /** The variables `loadEnv` was given: also what a child process (the CLI) needs to reach the same data. */
+  envVars: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/**
+ * The real app on 127.0.0.1 with a fresh data folder and database. The HTTP server listens first so that
+ * PUBLIC_URL can be its real origin (better-auth checks the Origin header against it).
+ */
+export async function startTestServer(options: TestServerOptions): Promise<TestServer> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tutorbook-test-'));
+  const clientDir = path.join(dataDir, 'client');
+  await mkdir(clientDir);
+  // A stand-in for the built PWA, so the tests do not depend on `npm run build`.
+  await writeFile(path.join(clientDir, 'index.html'), '<!doctype html><html lang="en"><title>TutorBook</title><div id="root"></div></html>');
+
+  const database = await createTestDatabase(dataDir);
+
+  const app: { fetch?: (request: Request, env: unknown) => Response | Promise<Response> } = {};
+  const server = serve({
+    fetch: (request, env) => (app.fetch ? app.fetch(request, env) : new Response('starting', { status: 503 })),
+    port: 0,
+    hostname: '127.0.0.1',
+  }) as Server;
+  await new Promise<void>((resolve, reject) => {
+    if (server.listening) return resolve();
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const port = (server.address() as net.AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+
+  const envVars: Record<string, string> = {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_URL: url,
+    DATA_DIR: dataDir,
+    DATABASE_URL: database.url,
+    SMTP_URL: options.smtpUrl,
+    RATE_LIMIT: options.rateLimit ? 'on' : 'off',
+    TRUST_PROXY: options.trustProxy ? 'on' : 'off',
+    ...options.env,
+  };
+  let services: Services;
+  try {
+    services = await createServices(loadEnv(envVars), { mailPollMs: 200, clientDir });
+  } catch (error) {
+    await closeHttpServer(server);
+    await database.drop();
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  app.fetch = services.app.fetch;
+
+  return {
+    url,
+    services,
+    envVars,
+    async close() {
+      await closeHttpServer(server);
+      await services.close();
+      await database.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function closeHttpServer(server: Server): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeAllConnections();
+  return closed;
+}
+
+/**
+ * SQLite: a file in the test's data folder. PostgreSQL (TEST_DATABASE_URL): a new database per test
+ * server, dropped afterwards, so no test sees another's rows.
+ */
+async function createTestDatabase(dataDir: string): Promise<{ url: string; drop(): Promise<void> }> {
+  // The one place tests read the environment: which database server to run against.
+  // eslint-disable-next-line no-restricted-properties -- a test setting, not app configuration (env.ts)
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) return { url: `file:${path.join(dataDir, 'app.db')}`, drop: async () => {} };
+
+  const name = `t_${crypto.randomUUID().replaceAll('-', '')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      try {
+        // WITH (FORCE) ends connections a child process (the CLI) may have left behind.
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+/** A port nothing listens on (for "the mail server is down"). */
+export async function findClosedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// HTTP client
+
+/** Response bodies are read loosely in tests: a wrong shape fails the assertion that reads it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = any;
+
+export interface TestResponse<T = Json> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface TestClient {
+  readonly baseUrl: string;
+  /** Cookies held, by name. */
+  readonly cookies: Map<string, string>;
+  hasSessionCookie(): boolean;
+  /** Any request; `path` is relative to the server or an absolute URL. Redirects are not followed. */
+  request<T = Json>(path: string, init?: RequestInit): Promise<TestResponse<T>>;
+  get<T = Json>(path: string, init?: RequestInit): Promise<TestResponse<T>>;
+  /** POSTs `body` as JSON. */
+  post<T = Json>(path: string, body?: unknown, init?: RequestInit): Promise<TestResponse<T>>;
+}
+
+export const sessionCookieName = 'better-auth.session_token';
+
+/**
+ * A browser-like client: keeps the cookies the server sets and sends `Origin` (the server's own origin,
+ * like a browser on the site would). Pass `headers: { origin: … }` to pretend to be another site.
+ */
+export function createClient(baseUrl: string): TestClient {
+  const cookies = new Map<string, string>();
+
+  async function request<T>(target: string, init: RequestInit = {}): Promise<TestResponse<T>> {
+    const headers = new Headers(init.headers);
+    if (!headers.has('origin')) headers.set('origin', baseUrl);
+    if (cookies.size > 0 && !headers.has('cookie')) {
+      headers.set('cookie', [...cookies].map(([k, v]) => `${k}=${v}`).join('; '));
+    }
+    const response = await fetch(new URL(target, baseUrl), { redirect: 'manual', ...init, headers });
+    for (const line of response.headers.getSetCookie()) storeCookie(cookies, line);
+    const text = await response.text();
+    let body: unknown = text;
+    if (response.headers.get('content-type')?.includes('application/json') && text) body = JSON.parse(text);
+    return { status: response.status, headers: response.headers, body: body as T, text };
+  }
+
+  return {
+    baseUrl,
+    cookies,
+    hasSessionCookie: () => cookies.has(sessionCookieName),
+    request,
+    get: (target, init) => request(target, { ...init, method: 'GET' }),
+    post: (target, body, init = {}) => {
+      const headers = new Headers(init.headers);
+      if (!headers.has('content-type')) headers.set('content-type', 'application/json');
+      return request(target, { ...init, method: 'POST', headers, body: body === undefined ? '{}' : JSON.stringify(body) });
+    },
+  };
+}
+
+function storeCookie(jar: Map<string, string>, line: string) {
+  const [pair = '', ...attributes] = line.split(';');
+  const eq = pair.indexOf('=');
+  if (eq < 1) return;
+  const name = pair.slice(0, eq).trim();
+  const value = pair.slice(eq + 1).trim();
+  const expired = attributes.some((a) => {
+    const [k = '', v = ''] = a.split('=').map((s) => s.trim());
+    if (k.toLowerCase() === 'max-age') return Number(v) <= 0;
+    if (k.toLowerCase() === 'expires') return Date.parse(v) <= Date.now();
+    return false;
+  });
+  if (expired || value === '') jar.delete(name);
+  else jar.set(name, value);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Journeys
+
+let counter = 0;
+/** A fresh address per call, so tests in one file never collide. */
+export function uniqueEmail(prefix = 'student'): string {
+  counter += 1;
+  return `${prefix}-${counter}-${crypto.randomUUID().slice(0, 8)}@example.com`;
+}
+
+export const testPassword = 'correct horse battery';
+
+export interface Account {
+  name: string;
+  email: string;
+  password: string;
+}
+
+/** Signs up through the API, takes the verification link from the e-mail and follows it. */
+export async function signUpAndVerify(
+  server: { url: string },
+  smtp: TestSmtpServer,
+  account: Partial<Account> = {},
+): Promise<Account & { verificationEmail: ReceivedEmail }> {
+  const name = account.name ?? 'Thandi Mokoena';
+  const email = account.email ?? uniqueEmail();
+  const password = account.password ?? testPassword;
+  const client = createClient(server.url);
+  const signUp = await client.post('/api/auth/sign-up/email', { name, email, password, callbackURL: '/login?verified=1' });
+  if (signUp.status !== 200) throw new Error(`Sign-up failed: ${signUp.status} ${signUp.text}`);
+  const verificationEmail = await smtp.waitForEmail({ to: email, subject: 'Verify your e-mail' });
+  const followed = await client.get(firstLink(verificationEmail.text));
+  if (followed.status !== 302) throw new Error(`Verification failed: ${followed.status} ${followed.text}`);
+  return { name, email, password, verificationEmail };
+}
+
+/** Logs in with a new client and returns it (holding the session cookie). */
+export async function logIn(server: { url: string }, account: { email: string; password: string }): Promise<TestClient> {
+  const client = createClient(server.url);
+  const response = await client.post('/api/auth/sign-in/email', { email: account.email, password: account.password });
+  if (response.status !== 200) throw new Error(`Login failed: ${response.status} ${response.text}`);
+  return client;
+}
+
+export const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `check` until it returns something truthy. */
+export async function waitFor<T>(check: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await delay(50);
+  }
+}
