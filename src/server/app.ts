@@ -9,7 +9,7 @@ import type { Env } from './env.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { createError } from './http/errors.ts';
 import { requestLog } from './http/request-log.ts';
-import { securityHeaders } from './http/security-headers.ts';
+import { pageSecurityHeaders } from './http/security-headers.ts';
 import { createStaticRoutes } from './http/static.ts';
 import { createConfigRoutes } from './modules/config/config.routes.ts';
 import { createHealthRoutes } from './modules/health/health.routes.ts';
@@ -27,17 +27,16 @@ export function createApp(deps: AppDeps) {
   const readSession = createSessionReader(deps);
   const app = new Hono();
 
-  app.use(requestLog(deps.logger));
-  app.use(securityHeaders(deps.env.production));
-  app.use(
-    '/api/*',
-    bodyLimit({
-      maxSize: 64 * 1024,
-      onError: () => {
-        throw createError({ code: 'request.too_large', message: 'The request is too large.', status: 413 });
-      },
-    }),
-  );
+  const limitBody = bodyLimit({
+    maxSize: 64 * 1024,
+    onError: () => {
+      throw createError({ code: 'request.too_large', message: 'The request is too large.', status: 413 });
+    },
+  });
+
+  if (deps.logger.isLevelEnabled('info')) app.use(requestLog(deps.logger));
+  // Registered for the methods that carry a body only: GETs, the hot path, skip it entirely.
+  app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '/api/*', limitBody);
 
   app.route('/api/auth', createAuthRoutes(deps));
   app.route('/api/health', createHealthRoutes(deps));
@@ -47,6 +46,7 @@ export function createApp(deps: AppDeps) {
     throw createError({ code: 'request.not_found', message: 'There is no such API route.', status: 404 });
   });
 
+  app.use(pageSecurityHeaders(deps.env.production));
   app.route('/', createStaticRoutes(deps.clientDir));
   app.onError(errorHandler(deps.logger));
   return app;

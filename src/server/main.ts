@@ -1,13 +1,15 @@
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import { loadEnv } from './env.ts';
+import { createHttpServer } from './http/node-server.ts';
 import { createServices } from './server.ts';
 
 const env = loadEnv();
 const services = await createServices(env);
 const { logger } = services;
 
-const server = serve({ fetch: services.app.fetch, port: env.port, hostname: env.host }, (info: AddressInfo) => {
+const server = createHttpServer(services.app.fetch, { production: env.production });
+server.listen(env.port, env.host, () => {
+  const info = server.address() as AddressInfo;
   logger.info({ url: `http://${info.address}:${info.port}`, publicUrl: env.publicUrl, database: services.kind }, 'listening');
 });
 

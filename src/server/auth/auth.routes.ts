@@ -52,7 +52,9 @@ export function createAuthRoutes(deps: { auth: Auth; env: Env }) {
     }
 
     const response = await deps.auth.handler(new Request(url, { method: c.req.method, headers, body }));
-    return response.status >= 400 ? toApiError(response) : response;
+    const out = response.status >= 400 ? await toApiError(response) : response;
+    // Through c.newResponse, so the headers earlier middleware prepared (security headers) are kept.
+    return c.newResponse(out.body, out);
   });
 
   return app;

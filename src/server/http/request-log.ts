@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 export function requestLog(logger: Logger): MiddlewareHandler {
   return async (c, next) => {
     const started = performance.now();
-    const requestId = c.req.header('x-request-id')?.slice(0, 64) || crypto.randomUUID();
+    const requestId = crypto.randomUUID();
     c.header('x-request-id', requestId);
     await next();
     logger.info(

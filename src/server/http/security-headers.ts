@@ -1,10 +1,10 @@
 import { secureHeaders } from 'hono/secure-headers';
 
 /**
- * A strict CSP: scripts only from our origin. Inline styles are allowed because the toast library and
- * the dialog primitives set them; no inline script is.
+ * For pages (the API's headers are set in node-server.ts): a strict CSP with scripts only from our origin. Inline styles are allowed because the toast
+ * library and the dialog primitives set them; no inline script is.
  */
-export function securityHeaders(production: boolean) {
+export function pageSecurityHeaders(production: boolean) {
   return secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { isKnownPagePath } from '../../common/routes.ts';
 
 const noCache = 'no-cache';
@@ -20,6 +20,16 @@ export function createStaticRoutes(clientDir: string) {
   let indexHtml: string | undefined;
   const readIndex = () => (indexHtml ??= existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : undefined);
 
+  const serveIndex = (c: Context) => {
+    const html = readIndex();
+    if (!html) return c.text('The client is not built yet: run `npm run build`.', 503);
+    c.header('cache-control', noCache);
+    return c.html(html, isKnownPagePath(c.req.path) ? 200 : 404);
+  };
+
+  // The shell is the most requested file: answer it from memory rather than from disk.
+  app.get('/', serveIndex);
+  app.get('/index.html', serveIndex);
   app.use(
     '*',
     serveStatic({
@@ -31,11 +41,6 @@ export function createStaticRoutes(clientDir: string) {
     }),
   );
 
-  app.get('*', (c) => {
-    const html = readIndex();
-    if (!html) return c.text('The client is not built yet: run `npm run build`.', 503);
-    c.header('cache-control', noCache);
-    return c.html(html, isKnownPagePath(c.req.path) ? 200 : 404);
-  });
+  app.get('*', serveIndex);
   return app;
 }

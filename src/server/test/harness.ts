@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { serve } from '@hono/node-server';
+import { createHttpServer } from '../http/node-server.ts';
 import { simpleParser } from 'mailparser';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
@@ -151,15 +151,13 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
   const database = await createTestDatabase(dataDir);
 
   const app: { fetch?: (request: Request, env: unknown) => Response | Promise<Response> } = {};
-  const server = serve({
-    fetch: (request, env) => (app.fetch ? app.fetch(request, env) : new Response('starting', { status: 503 })),
-    port: 0,
-    hostname: '127.0.0.1',
-  }) as Server;
+  const server = createHttpServer(
+    (request, env) => (app.fetch ? app.fetch(request, env) : new Response('starting', { status: 503 })),
+    { production: false },
+  );
   await new Promise<void>((resolve, reject) => {
-    if (server.listening) return resolve();
-    server.once('listening', resolve);
     server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
   });
   const port = (server.address() as net.AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
