@@ -16,7 +16,7 @@ export default defineConfig({
       output: {
         // Form validation (zod and our schemas) is needed only by pages with forms: keep it out of the
         // first load, which Rolldown would otherwise do for modules shared by several lazy pages.
-        codeSplitting: { groups: [{ name: 'forms', test: /node_modules[\\/]zod[\\/]|src[\\/]common[\\/][^\\/]*schemas/ }] },
+        codeSplitting: { groups: [{ name: 'forms', includeDependenciesRecursively: false, test: /node_modules[\\/]zod[\\/]|src[\\/]common[\\/][^\\/]*schemas/ }] },
       },
     },
   },

@@ -61,7 +61,7 @@ describe('health and headers', () => {
 
   test('the app shell is served for known pages and a 404 page for others', async () => {
     const client = createClient(server.url);
-    for (const pathname of ['/', '/login', '/change-password', '/modules/intro-to-python', '/student-dashboard/']) {
+    for (const pathname of ['/', '/index.html', '/login', '/change-password', '/modules/intro-to-python', '/student-dashboard/']) {
       const response = await client.get(pathname);
       expect(response.status, pathname).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^text\/html/);

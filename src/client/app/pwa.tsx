@@ -7,7 +7,7 @@ export function UpdatePrompt() {
   const {
     needRefresh: [needRefresh, setNeedRefresh],
     updateServiceWorker,
-  } = useRegisterSW();
+  } = useRegisterSW({ onRegisterError: (error: unknown) => console.error('Service worker registration failed', error) });
   if (!needRefresh) return null;
   return (
     <div role="status" className="fixed inset-x-4 bottom-4 z-40 mx-auto flex max-w-md items-center justify-between gap-3 rounded-xl bg-slate-900 p-4 text-white shadow-lg dark:bg-slate-800">

@@ -14,6 +14,8 @@ const signedInPlaceholder = page(() => import('./coming-soon-page.tsx'), 'Coming
 export const router = createBrowserRouter([
   {
     element: <RootLayout />,
+    // Pages load lazily; the layout is there at once, so nothing else is needed meanwhile.
+    HydrateFallback: () => null,
     children: [
       { path: '/', ...home },
       { path: '/home', ...home },
@@ -47,6 +49,7 @@ export const router = createBrowserRouter([
   },
   {
     element: <BareLayout />,
+    HydrateFallback: () => null,
     children: [{ path: '/verify_login', ...page(() => import('../features/auth/verify-login-page.tsx'), 'VerifyLoginPage') }],
   },
 ]);

@@ -19,9 +19,12 @@ const ConfirmContext = createContext<Confirm | null>(null);
 export function ConfirmProvider({ children }: { children: ReactNode }) {
   const [options, setOptions] = useState<ConfirmOptions | null>(null);
   const resolver = useRef<((answer: boolean) => void) | null>(null);
+  // Opened from code rather than a Radix trigger, so the dialog cannot know where focus was: remember it.
+  const returnFocusTo = useRef<HTMLElement | null>(null);
 
   const confirm = useCallback<Confirm>((next) => {
     resolver.current?.(false);
+    returnFocusTo.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     setOptions(next);
     return new Promise<boolean>((resolve) => {
       resolver.current = resolve;
@@ -40,7 +43,14 @@ export function ConfirmProvider({ children }: { children: ReactNode }) {
       <AlertDialog.Root open={options !== null} onOpenChange={(open) => !open && answer(false)}>
         <AlertDialog.Portal>
           <AlertDialog.Overlay className="fixed inset-0 z-50 bg-slate-950/50" />
-          <AlertDialog.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl bg-white p-6 shadow-xl dark:bg-slate-900">
+          <AlertDialog.Content
+            onCloseAutoFocus={(event) => {
+              if (returnFocusTo.current?.isConnected) {
+                event.preventDefault();
+                returnFocusTo.current.focus();
+              }
+            }}
+            className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl bg-white p-6 shadow-xl dark:bg-slate-900">
             <AlertDialog.Title className="text-lg font-semibold">{options?.title ?? 'Please confirm'}</AlertDialog.Title>
             <AlertDialog.Description className="mt-2 text-slate-700 dark:text-slate-300">{options?.message}</AlertDialog.Description>
             <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context } from 'hono';
@@ -16,20 +16,26 @@ const unhashed = /^\/(index\.html|sw\.js|registerSW\.js|workbox-[^/]*\.js|manife
 export function createStaticRoutes(clientDir: string) {
   const app = new Hono();
   const indexFile = path.join(clientDir, 'index.html');
-  // Read on first use, not at start-up: a build finished after the server started is still served.
-  let indexHtml: string | undefined;
-  const readIndex = () => (indexHtml ??= existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : undefined);
+  // Kept in memory, and read again when a new build replaces it (or appears after start-up).
+  let index: { mtimeMs: number; html: string } | undefined;
+  const readIndex = () => {
+    const mtimeMs = statSync(indexFile, { throwIfNoEntry: false })?.mtimeMs;
+    if (mtimeMs === undefined) return undefined;
+    if (index?.mtimeMs !== mtimeMs) index = { mtimeMs, html: readFileSync(indexFile, 'utf8') };
+    return index.html;
+  };
 
-  const serveIndex = (c: Context) => {
+  const serveIndex = (c: Context, status: 200 | 404) => {
     const html = readIndex();
     if (!html) return c.text('The client is not built yet: run `npm run build`.', 503);
     c.header('cache-control', noCache);
-    return c.html(html, isKnownPagePath(c.req.path) ? 200 : 404);
+    return c.html(html, status);
   };
 
-  // The shell is the most requested file: answer it from memory rather than from disk.
-  app.get('/', serveIndex);
-  app.get('/index.html', serveIndex);
+  // The shell is the most requested file: answer it from memory rather than from disk. The service
+  // worker precaches /index.html itself, so that path is a 200 too.
+  app.get('/', (c) => serveIndex(c, 200));
+  app.get('/index.html', (c) => serveIndex(c, 200));
   app.use(
     '*',
     serveStatic({
@@ -41,6 +47,6 @@ export function createStaticRoutes(clientDir: string) {
     }),
   );
 
-  app.get('*', serveIndex);
+  app.get('*', (c) => serveIndex(c, isKnownPagePath(c.req.path) ? 200 : 404));
   return app;
 }
