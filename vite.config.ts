@@ -14,9 +14,9 @@ export default defineConfig({
     target: 'es2022',
     rolldownOptions: {
       output: {
-        // Form validation (zod and our schemas) is needed only by pages with forms: keep it out of the
-        // first load, which Rolldown would otherwise do for modules shared by several lazy pages.
-        codeSplitting: { groups: [{ name: 'forms', includeDependenciesRecursively: false, test: /node_modules[\\/]zod[\\/]|src[\\/]common[\\/][^\\/]*schemas/ }] },
+        // Form validation (zod, our schemas and their texts) is needed only by pages with forms: keep it
+        // out of the first load, where Rolldown would otherwise put modules shared by several lazy pages.
+        codeSplitting: { groups: [{ name: 'forms', test: /node_modules[\\/]zod[\\/]|src[\\/]common[\\/]auth\.(schemas|messages)\.ts/ }] },
       },
     },
   },

@@ -4,17 +4,13 @@ export const authMessages = {
   tooManyAttempts: 'Too many login attempts. Please wait and try again later.',
   somethingWentWrong: 'Something went wrong. Please try again later.',
   verifyFirst: 'Please verify your email before logging in. Check your inbox or spam folder.',
-  loggedInWithGoogle: 'Logged in with Google!',
   welcome: (name: string) =>
     `Welcome, ${name}! Please check your email inbox or spam folder to verify your account.`,
-  signedUpWithGoogle: (name: string) => `Signed up with Google as ${name}!`,
   resetSent: 'Password reset email sent! Check your inbox.',
   invalidEmail: 'Invalid email address. Please enter a valid email.',
   userNotFound: 'No user found with that email address.',
   resetFailed: 'Failed to send password reset email. Please try again.',
   emailRequired: 'Please enter your email address.',
-  logoutConfirm: 'Are you sure you want to log out?',
-  logoutFailed: 'Failed to log out. Please try again.',
 } as const;
 
 export const limits = {

@@ -1,3 +1,4 @@
+import { sessionMessages } from './session.messages.ts';
 import { describe, expect, test } from 'vitest';
 import { authMessages, fieldErrors, limits, loginInputSchema, newPasswordSchema, passwordResetRequestSchema, signUpInputSchema } from './auth.schemas.ts';
 
@@ -80,6 +81,6 @@ describe('spec messages', () => {
     expect(authMessages.userNotFound).toBe('No user found with that email address.');
     expect(authMessages.invalidEmail).toBe('Invalid email address. Please enter a valid email.');
     expect(authMessages.welcome('Naledi')).toBe('Welcome, Naledi! Please check your email inbox or spam folder to verify your account.');
-    expect(authMessages.signedUpWithGoogle('Naledi')).toBe('Signed up with Google as Naledi!');
+    expect(sessionMessages.signedUpWithGoogle('Naledi')).toBe('Signed up with Google as Naledi!');
   });
 });

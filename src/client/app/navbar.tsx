@@ -2,7 +2,7 @@ import { GraduationCap, LogOut, Menu, X } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { NavLink, useLocation, useNavigate } from 'react-router-dom';
 import { toast } from 'sonner';
-import { authMessages } from '../../common/auth.messages.ts';
+import { sessionMessages } from '../../common/session.messages.ts';
 import { brand } from '../../common/brand.ts';
 import { dashboardPathByRole } from '../../common/roles.ts';
 import { useConfirm } from '../components/confirm-dialog.tsx';
@@ -24,12 +24,12 @@ export function Navbar() {
   useEffect(() => setOpen(false), [location.pathname]);
 
   async function logOut() {
-    if (!(await confirm({ title: 'Log out', message: authMessages.logoutConfirm, confirmLabel: 'Log out' }))) return;
+    if (!(await confirm({ title: 'Log out', message: sessionMessages.logoutConfirm, confirmLabel: 'Log out' }))) return;
     try {
       await signOut();
       navigate('/');
     } catch {
-      toast.error(authMessages.logoutFailed);
+      toast.error(sessionMessages.logoutFailed);
     }
   }
 

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
-import { authMessages } from '../../../common/auth.schemas.ts';
+import { sessionMessages } from '../../../common/session.messages.ts';
 import { useSession } from '../../lib/session.tsx';
 
 /** After Google sends the user back (`?google=login|signup`), the spec's alert, once. */
@@ -12,7 +12,7 @@ export function GoogleReturnNotice() {
   useEffect(() => {
     if (google !== 'login' && google !== 'signup') return;
     void refresh().then((me) => {
-      if (me) toast.success(google === 'signup' ? authMessages.signedUpWithGoogle(me.name) : authMessages.loggedInWithGoogle);
+      if (me) toast.success(google === 'signup' ? sessionMessages.signedUpWithGoogle(me.name) : sessionMessages.loggedInWithGoogle);
     });
     setParams((p) => {
       p.delete('google');
