@@ -55,6 +55,9 @@ export default defineConfig({
         // The API is never answered by the worker: data lives in IndexedDB, and /api/* must reach the server.
         navigateFallbackDenylist: [/^\/api\//],
         cleanupOutdatedCaches: true,
+        // The first install takes control at once, so a page opened once works offline without a reload.
+        // Updates still wait for "Reload" (no skipWaiting), so a page never runs against a newer worker.
+        clientsClaim: true,
       },
     }),
   ],
