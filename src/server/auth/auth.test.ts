@@ -102,7 +102,7 @@ describe('signing up', () => {
     expect(verification.text).toContain('Hi Zanele <b>Dube</b> & Co,');
   });
 
-  test('signing up again with a taken address reveals nothing and changes nothing', async () => {
+  test('signing up again with a taken address reveals nothing, changes nothing, and tells the owner by e-mail', async () => {
     const account = await signUpAndVerify(server, smtp);
     const outboxRows = () => server.services.db.selectFrom('email_outbox').select('id').where('to_address', '=', account.email).execute();
     const rowsBefore = (await outboxRows()).length;
@@ -117,7 +117,10 @@ describe('signing up', () => {
 
     const intruder = await createClient(server.url).post('/api/auth/sign-in/email', { email: account.email, password: 'another password' });
     expect(intruder.status).toBe(401);
-    expect((await outboxRows()).length).toBe(rowsBefore);
+    expect((await outboxRows()).length).toBe(rowsBefore + 1);
+    const notice = await smtp.waitForEmail({ to: account.email, subject: 'You already have a TutorBook account' });
+    expect(notice.text).toContain(`${server.url}/login`);
+    expect(notice.text).toContain(`${server.url}/change-password`);
   });
 
   test('a sign-up cannot make itself staff', async () => {

@@ -4,7 +4,7 @@ import { authMessages } from '../../common/auth.schemas.ts';
 import { brand } from '../../common/brand.ts';
 import type { Db, DbKind } from '../db/create-db.ts';
 import type { Env } from '../env.ts';
-import { passwordResetEmail, staffInvitationEmail, verificationEmail, welcomeEmail } from '../mail/mail.templates.ts';
+import { accountExistsEmail, passwordResetEmail, staffInvitationEmail, verificationEmail, welcomeEmail } from '../mail/mail.templates.ts';
 import type { Outbox } from '../mail/outbox.ts';
 
 /** The header our HTTP layer sets from the connection; better-auth rate-limits by it. */
@@ -60,6 +60,11 @@ export function createAuth(deps: { db: Db; kind: DbKind; env: Env; secret: strin
       revokeSessionsOnPasswordReset: true,
       // Long enough for a staff invitation, which uses the same link (see sendResetPassword).
       resetPasswordTokenExpiresIn: day,
+      // better-auth answers a sign-up with a taken address as if it were new (no account enumeration);
+      // the owner is told by e-mail instead, so a forgotten account is not a dead end.
+      async onExistingUserSignUp({ user }) {
+        await outbox.enqueue({ kind: 'account-exists', to: user.email, ...accountExistsEmail(user.name, env.publicUrl) });
+      },
       async sendResetPassword({ user, url }) {
         const hasPassword = await db
           .selectFrom('accounts')
@@ -98,7 +103,7 @@ export function createAuth(deps: { db: Db; kind: DbKind; env: Env; secret: strin
         if (ctx.path !== '/request-password-reset') return;
         const email = String((ctx.body as { email?: unknown } | undefined)?.email ?? '').toLowerCase();
         const user = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
-        // Spec §8 asks for this message; sign-up already tells whether an address is taken.
+        // Spec §8 asks for this message, though it tells whether an address has an account (rate-limited).
         if (!user) throw new APIError('NOT_FOUND', { code: 'USER_NOT_FOUND', message: authMessages.userNotFound });
       }),
     },

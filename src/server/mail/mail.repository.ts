@@ -86,3 +86,13 @@ export async function markEmailAttemptFailed(
     .where('id', '=', id)
     .execute();
 }
+
+/** The delivery log is kept for a limited time (Privacy Policy): sent and failed e-mails older than `before` go. */
+export async function deleteFinishedEmailsBefore(db: Executor, before: Date): Promise<number> {
+  const result = await db
+    .deleteFrom('email_outbox')
+    .where('status', 'in', ['sent', 'failed'])
+    .where('created_at', '<', before.toISOString())
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -75,3 +75,16 @@ export const staffInvitationEmail = (name: string, url: string) =>
     action: { label: 'Set my password', url },
     after: ['The link works for 24 hours. After that, use "Forgot Password?" on the login page to get a new one.'],
   });
+
+/** Sign-up with an address that has an account: the answer reveals nothing, so the owner hears of it here. */
+export const accountExistsEmail = (name: string, publicUrl: string) =>
+  render({
+    subject: `You already have a ${brand.name} account`,
+    greeting: `Hi ${name},`,
+    paragraphs: [
+      'Someone, probably you, tried to create a new account with this e-mail address. You already have one, so nothing was changed.',
+      'Log in with your password, or choose a new one if you have forgotten it.',
+    ],
+    action: { label: 'Log in', url: `${publicUrl}/login` },
+    after: [`Forgot your password? ${publicUrl}/change-password`, 'If this was not you, you can ignore this e-mail.'],
+  });

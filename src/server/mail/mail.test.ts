@@ -15,9 +15,9 @@ import {
   type TestServer,
   type TestSmtpServer,
 } from '../test/harness.ts';
-import { insertEmail } from './mail.repository.ts';
+import { insertEmail, markEmailSent } from './mail.repository.ts';
 import { createFolderTransport, createSmtpTransport } from './mail.transports.ts';
-import { createMailWorker, maxEmailAttempts, nextAttemptDelayMs } from './mail.worker.ts';
+import { createMailWorker, emailRetentionMs, maxEmailAttempts, nextAttemptDelayMs } from './mail.worker.ts';
 
 describe('retry schedule', () => {
   test('waits 30 s after the first failure, doubling each time up to an hour, and gives up after ten attempts', () => {
@@ -166,5 +166,33 @@ describe('when the mail server is down', () => {
       await worker.stop();
       transport.close();
     }
+  });
+
+  test('the delivery log forgets sent e-mails after 90 days but keeps those still waiting', async () => {
+    const db = server.services.db;
+    const day = 24 * 60 * 60_000;
+    const longAgo = new Date(Date.now() - emailRetentionMs - day);
+    const [oldSent, recentSent, oldWaiting] = [uniqueEmail('old-sent'), uniqueEmail('recent-sent'), uniqueEmail('old-waiting')];
+    for (const [to, at] of [[oldSent, longAgo], [recentSent, new Date(Date.now() - day)], [oldWaiting, longAgo]] as const) {
+      await insertEmail(db, { kind: 'test', to, subject: 'Log', text: 'x', html: '<p>x</p>' }, at);
+    }
+    for (const to of [oldSent, recentSent]) {
+      const { id } = await db.selectFrom('email_outbox').select('id').where('to_address', '=', to).executeTakeFirstOrThrow();
+      await markEmailSent(db, id, new Date());
+    }
+    // The waiting one would be sent by this worker: give it a transport that refuses, so it stays pending.
+    const transport = createSmtpTransport(`smtp://127.0.0.1:${await findClosedPort()}`);
+    const worker = createMailWorker({ db, transport, from: server.services.env.mailFrom, logger: server.services.logger, pollMs: 60_000 });
+    try {
+      await worker.runOnce();
+    } finally {
+      await worker.stop();
+      transport.close();
+    }
+    const left = (await outboxRows([oldSent, recentSent, oldWaiting])).map((r) => [r.to_address, r.status]);
+    expect(left).toEqual([
+      [oldWaiting, 'pending'],
+      [recentSent, 'sent'],
+    ]);
   });
 });

@@ -1,9 +1,12 @@
 import type { Logger } from 'pino';
 import type { Db } from '../db/create-db.ts';
-import { claimEmail, findDueEmailIds, markEmailAttemptFailed, markEmailSent } from './mail.repository.ts';
+import { claimEmail, deleteFinishedEmailsBefore, findDueEmailIds, markEmailAttemptFailed, markEmailSent } from './mail.repository.ts';
 import type { MailTransport } from './mail.transports.ts';
 
 export const maxEmailAttempts = 10;
+/** How long the delivery log keeps an e-mail once it is sent or given up (the Privacy Policy says 90 days). */
+export const emailRetentionMs = 90 * 24 * 60 * 60_000;
+const retentionSweepEveryMs = 60 * 60_000;
 
 /** 30 s, 1 min, 2 min, … capped at one hour; `undefined` once the attempts are used up. */
 export function nextAttemptDelayMs(attemptsSoFar: number): number | undefined {
@@ -33,8 +36,13 @@ export function createMailWorker(deps: {
   let again = false;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
+  let lastSweep = -Infinity;
 
   async function sendDue(): Promise<number> {
+    if (now().getTime() - lastSweep >= retentionSweepEveryMs) {
+      lastSweep = now().getTime();
+      await deleteFinishedEmailsBefore(deps.db, new Date(lastSweep - emailRetentionMs));
+    }
     let sent = 0;
     for (;;) {
       const ids = await findDueEmailIds(deps.db, now(), 20);
