@@ -1,7 +1,7 @@
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { isKnownPagePath } from '../../common/routes.ts';
 
 const noCache = 'no-cache';
@@ -36,16 +36,21 @@ export function createStaticRoutes(clientDir: string) {
   // worker precaches /index.html itself, so that path is a 200 too.
   app.get('/', (c) => serveIndex(c, 200));
   app.get('/index.html', (c) => serveIndex(c, 200));
-  app.use(
-    '*',
+  // Made once the build exists: serveStatic warns about a missing folder when it is created (the CLI and
+  // the tests run without a build), and a build may finish after start-up.
+  let assets: MiddlewareHandler | undefined;
+  const createAssets = () =>
     serveStatic({
       root: path.relative(process.cwd(), clientDir),
       onFound: (filePath, c) => {
         const name = `/${path.relative(clientDir, filePath)}`;
         c.header('cache-control', name.startsWith('/assets/') && !unhashed.test(name) ? yearLong : noCache);
       },
-    }),
-  );
+    });
+  app.use('*', (c, next) => {
+    assets ??= existsSync(clientDir) ? createAssets() : undefined;
+    return assets ? assets(c, next) : next();
+  });
 
   app.get('*', (c) => serveIndex(c, isKnownPagePath(c.req.path) ? 200 : 404));
   return app;
