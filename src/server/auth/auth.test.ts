@@ -319,3 +319,34 @@ describe('rate limiting', () => {
     expect((await attempt('203.0.113.8')).status).toBe(401);
   });
 });
+
+describe('Google sign-in', () => {
+  test('is off without keys, and with keys sends the user to Google with our client id and callback', async () => {
+    expect((await createClient(server.url).get('/api/config')).body.googleSignIn).toBe(false);
+    const off = await createClient(server.url).post('/api/auth/sign-in/social', { provider: 'google', callbackURL: '/offers' });
+    expect(off.status).toBeGreaterThanOrEqual(400);
+    expect(off.status).toBeLessThan(500);
+
+    const withGoogle = await startTestServer({
+      smtpUrl: smtp.url,
+      env: { GOOGLE_CLIENT_ID: 'test-client-id.apps.googleusercontent.com', GOOGLE_CLIENT_SECRET: 'test-secret' },
+    });
+    try {
+      const client = createClient(withGoogle.url);
+      expect((await client.get('/api/config')).body.googleSignIn).toBe(true);
+      const start = await client.post('/api/auth/sign-in/social', {
+        provider: 'google',
+        callbackURL: '/offers?google=login',
+        newUserCallbackURL: '/offers?google=signup',
+      });
+      expect(start.status).toBe(200);
+      const url = new URL(start.body.url);
+      expect(url.origin).toBe('https://accounts.google.com');
+      expect(url.searchParams.get('client_id')).toBe('test-client-id.apps.googleusercontent.com');
+      expect(url.searchParams.get('redirect_uri')).toBe(`${withGoogle.url}/api/auth/callback/google`);
+      expect(url.searchParams.get('state')).toBeTruthy();
+    } finally {
+      await withGoogle.close();
+    }
+  });
+});
