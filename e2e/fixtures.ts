@@ -80,3 +80,13 @@ export async function expectNoAxeViolations(page: Page) {
 }
 
 export const viewports = { phone: { width: 360, height: 740 }, desktop: { width: 1280, height: 800 } } as const;
+
+/**
+ * Resolves once the service worker is active (its precache complete). A page loaded while the worker was
+ * still activating is not claimed by it, but every later navigation, a reload included, is.
+ */
+export async function waitForActiveServiceWorker(page: Page) {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+}

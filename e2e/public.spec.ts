@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { expectNoAxeViolations, loginAs, viewports } from './fixtures.ts';
+import { expectNoAxeViolations, loginAs, viewports, waitForActiveServiceWorker } from './fixtures.ts';
 
 const publicPages = [
   { path: '/', name: 'home' },
@@ -48,12 +48,7 @@ test('the signed-in shell at phone size: the menu opens and has no axe violation
 
 test('after one visit, a public page opens with no connection', async ({ page, context }) => {
   await page.goto('/about');
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-  // The first load is not yet controlled by the worker; a reload is.
-  await page.reload();
-  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+  await waitForActiveServiceWorker(page);
   const heading = await page.locator('h1').textContent();
 
   await context.setOffline(true);
@@ -85,7 +80,7 @@ test('a signed-in student is still recognised offline after a reload', async ({ 
   const account = await loginAs(page, 'student');
   await page.goto('/student-dashboard');
   await expect(page.getByRole('heading', { name: `Welcome, ${account.name}!` })).toBeVisible();
-  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+  await waitForActiveServiceWorker(page);
 
   await context.setOffline(true);
   await page.reload();

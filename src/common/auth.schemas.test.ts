@@ -1,6 +1,7 @@
 import { sessionMessages } from './session.messages.ts';
+import { fieldErrors } from './validation.ts';
 import { describe, expect, test } from 'vitest';
-import { authMessages, fieldErrors, limits, loginInputSchema, newPasswordSchema, passwordResetRequestSchema, signUpInputSchema } from './auth.schemas.ts';
+import { authMessages, limits, loginInputSchema, newPasswordSchema, passwordResetRequestSchema, signUpInputSchema } from './auth.schemas.ts';
 
 const valid = { name: 'Naledi Sithole', email: 'naledi@example.com', password: 'correct horse' };
 

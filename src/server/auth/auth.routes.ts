@@ -2,12 +2,12 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import {
   authMessages,
-  fieldErrors,
   loginInputSchema,
   newPasswordSchema,
   passwordResetRequestSchema,
   signUpInputSchema,
 } from '../../common/auth.schemas.ts';
+import { fieldErrors } from '../../common/validation.ts';
 import type { Env } from '../env.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { createError, createValidationError } from '../http/errors.ts';

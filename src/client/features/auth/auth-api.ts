@@ -1,6 +1,4 @@
-import { z } from 'zod';
-import { authMessages, fieldErrors } from '../../../common/auth.schemas.ts';
-import { api, ApiError, NetworkError } from '../../lib/api.ts';
+import { api } from '../../lib/api.ts';
 
 /** Thin calls to better-auth's endpoints (behind our validating front in src/server/auth/auth.routes.ts). */
 export const authApi = {
@@ -22,27 +20,3 @@ export const authApi = {
   },
   config: () => api.get<{ googleSignIn: boolean }>('/api/config'),
 };
-
-export interface FormErrors {
-  form?: string | undefined;
-  fields: Record<string, string>;
-}
-
-/** Checks a form against the shared schema; `undefined` when it passes. */
-export function validate<T>(schema: z.ZodType<T>, values: unknown): { data: T; errors?: undefined } | { data?: undefined; errors: FormErrors } {
-  const parsed = schema.safeParse(values);
-  if (parsed.success) return { data: parsed.data };
-  const { _form, ...fields } = fieldErrors(parsed.error);
-  return { errors: { form: _form, fields } };
-}
-
-/** Turns a failed call into what the form shows; `fallback` is the spec's catch-all for that form. */
-export function toFormErrors(error: unknown, fallback: string = authMessages.somethingWentWrong): FormErrors {
-  if (error instanceof ApiError) {
-    const { _form, ...fields } = error.fields;
-    const hasFields = Object.keys(fields).length > 0;
-    return { form: hasFields ? _form : (_form ?? (error.status >= 500 ? fallback : error.message)), fields };
-  }
-  if (error instanceof NetworkError) return { form: error.message, fields: {} };
-  return { form: fallback, fields: {} };
-}

@@ -1,11 +1,12 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
 import { authMessages, limits, newPasswordSchema, passwordResetRequestSchema } from '../../../common/auth.schemas.ts';
 import { FormField, PasswordField } from '../../components/form-field.tsx';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { ApiError } from '../../lib/api.ts';
-import { authApi, toFormErrors, validate, type FormErrors } from './auth-api.ts';
+import { toFormErrors, useFormSubmit } from '../../lib/forms.ts';
+import { authApi } from './auth-api.ts';
 import { AuthCard, FormAlert } from './auth-card.tsx';
 
 /**
@@ -20,27 +21,19 @@ export function ChangePasswordPage() {
 
 function ForgotPasswordForm({ expired }: { expired: boolean }) {
   const [email, setEmail] = useState('');
-  const [errors, setErrors] = useState<FormErrors>({ fields: {} });
   const [sent, setSent] = useState(false);
-  const [busy, setBusy] = useState(false);
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const checked = validate(passwordResetRequestSchema, { email });
-    if (checked.errors) return setErrors(checked.errors);
-    setBusy(true);
-    setErrors({ fields: {} });
-    setSent(false);
-    try {
-      await authApi.requestPasswordReset(checked.data.email);
+  const { errors, busy, onSubmit } = useFormSubmit({
+    schema: passwordResetRequestSchema,
+    values: { email },
+    // The spec's texts for a missing or unknown address and for too many tries; its catch-all for the rest.
+    toErrors: (error) =>
+      error instanceof ApiError && [400, 404, 429].includes(error.status) ? toFormErrors(error) : { form: authMessages.resetFailed, fields: {} },
+    send: async (data) => {
+      setSent(false);
+      await authApi.requestPasswordReset(data.email);
       setSent(true);
-    } catch (error) {
-      const known = error instanceof ApiError && (error.status === 404 || error.status === 400 || error.status === 429);
-      setErrors(known ? toFormErrors(error) : { form: authMessages.resetFailed, fields: {} });
-    } finally {
-      setBusy(false);
-    }
-  }
+    },
+  });
 
   return (
     <AuthCard title="Forgot your password?" intro="Enter the email you signed up with and we will send you a link to choose a new password.">
@@ -52,7 +45,7 @@ function ForgotPasswordForm({ expired }: { expired: boolean }) {
           {authMessages.resetSent}
         </p>
       )}
-      <form onSubmit={submit} noValidate className="flex flex-col gap-4">
+      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
         <FormField label="Email" name="email" type="email" autoComplete="email" maxLength={limits.emailMax} value={email} onChange={(e) => setEmail(e.target.value)} error={errors.fields.email} />
         <button type="submit" className="btn-primary w-full" disabled={busy}>
           {busy ? 'Sending…' : 'Send reset link'}
@@ -68,31 +61,21 @@ function ForgotPasswordForm({ expired }: { expired: boolean }) {
 function NewPasswordForm({ token }: { token: string }) {
   const navigate = useNavigate();
   const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<FormErrors>({ fields: {} });
-  const [busy, setBusy] = useState(false);
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const checked = validate(newPasswordSchema, { token, newPassword: password });
-    if (checked.errors) return setErrors(checked.errors);
-    setBusy(true);
-    setErrors({ fields: {} });
-    try {
-      await authApi.resetPassword(checked.data);
+  const { errors, busy, onSubmit } = useFormSubmit({
+    schema: newPasswordSchema,
+    values: { token, newPassword: password },
+    send: async (data) => {
+      await authApi.resetPassword(data);
       toast.success('Your password has been changed. You can log in now.');
       navigate('/login');
-    } catch (error) {
-      setErrors(toFormErrors(error));
-    } finally {
-      setBusy(false);
-    }
-  }
+    },
+  });
 
   return (
     <AuthCard title="Choose a new password">
       <PageMeta title="Choose a new password" description="Set a new password for your TutorBook account." />
       <FormAlert message={errors.form} />
-      <form onSubmit={submit} noValidate className="flex flex-col gap-4">
+      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
         <PasswordField
           label="New password"
           name="newPassword"

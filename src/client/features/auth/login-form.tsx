@@ -1,11 +1,12 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { toast } from 'sonner';
 import { authMessages, limits, loginInputSchema } from '../../../common/auth.schemas.ts';
 import { FormField, PasswordField } from '../../components/form-field.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { useSession } from '../../lib/session.tsx';
-import { authApi, toFormErrors, validate, type FormErrors } from './auth-api.ts';
+import { toFormErrors, useFormSubmit, type FormErrors } from '../../lib/forms.ts';
+import { authApi } from './auth-api.ts';
 import { FormAlert } from './auth-card.tsx';
 
 /** Spec §8 Login: the error texts by cause; an unverified e-mail is signed out and sent to /home. */
@@ -19,37 +20,30 @@ export function LoginForm({ showLinks = true }: { showLinks?: boolean }) {
   const navigate = useNavigate();
   const { refresh } = useSession();
   const [values, setValues] = useState({ email: '', password: '' });
-  const [errors, setErrors] = useState<FormErrors>({ fields: {} });
-  const [busy, setBusy] = useState(false);
-
-  const set = (key: keyof typeof values) => (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [key]: e.target.value }));
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const checked = validate(loginInputSchema, values);
-    if (checked.errors) return setErrors(checked.errors);
-    setBusy(true);
-    setErrors({ fields: {} });
-    try {
-      await authApi.signIn(checked.data);
-      await refresh();
-      navigate('/offers');
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'auth.email_not_verified') {
+  const { errors, busy, onSubmit } = useFormSubmit({
+    schema: loginInputSchema,
+    values,
+    toErrors: loginErrors,
+    send: async (data) => {
+      try {
+        await authApi.signIn(data);
+      } catch (error) {
+        if (!(error instanceof ApiError && error.code === 'auth.email_not_verified')) throw error;
         toast.error(authMessages.verifyFirst);
         navigate('/home');
         return;
       }
-      setErrors(loginErrors(error));
-    } finally {
-      setBusy(false);
-    }
-  }
+      await refresh();
+      navigate('/offers');
+    },
+  });
+
+  const set = (key: keyof typeof values) => (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [key]: e.target.value }));
 
   return (
     <>
       <FormAlert message={errors.form} />
-      <form onSubmit={submit} className="flex flex-col gap-4">
+      <form onSubmit={onSubmit} className="flex flex-col gap-4">
         <FormField label="Email" name="email" type="email" autoComplete="email" required maxLength={limits.emailMax} value={values.email} onChange={set('email')} error={errors.fields.email} />
         <PasswordField label="Password" name="password" autoComplete="current-password" required maxLength={limits.passwordMax} value={values.password} onChange={set('password')} error={errors.fields.password} />
         {showLinks && (

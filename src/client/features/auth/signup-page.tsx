@@ -1,46 +1,37 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router-dom';
 import { toast } from 'sonner';
 import { authMessages, limits, signUpInputSchema } from '../../../common/auth.schemas.ts';
 import { FormField, PasswordField } from '../../components/form-field.tsx';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { hasVisitedHome } from '../../lib/visited-home.ts';
-import { authApi, toFormErrors, validate, type FormErrors } from './auth-api.ts';
+import { useFormSubmit } from '../../lib/forms.ts';
+import { authApi } from './auth-api.ts';
 import { AuthCard, FormAlert } from './auth-card.tsx';
 import { GoogleButton } from './google-button.tsx';
 
 export function SignupPage() {
   const navigate = useNavigate();
   const [values, setValues] = useState({ name: '', email: '', password: '' });
-  const [errors, setErrors] = useState<FormErrors>({ fields: {} });
-  const [busy, setBusy] = useState(false);
+  const { errors, busy, onSubmit } = useFormSubmit({
+    schema: signUpInputSchema,
+    values,
+    send: async (data) => {
+      await authApi.signUp(data);
+      toast.success(authMessages.welcome(data.name));
+      navigate('/login');
+    },
+  });
 
   if (!hasVisitedHome()) return <Navigate to="/" replace />;
 
   const set = (key: keyof typeof values) => (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [key]: e.target.value }));
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const checked = validate(signUpInputSchema, values);
-    if (checked.errors) return setErrors(checked.errors);
-    setBusy(true);
-    setErrors({ fields: {} });
-    try {
-      await authApi.signUp(checked.data);
-      toast.success(authMessages.welcome(checked.data.name));
-      navigate('/login');
-    } catch (error) {
-      setErrors(toFormErrors(error));
-    } finally {
-      setBusy(false);
-    }
-  }
-
   return (
     <AuthCard title="Create your account" intro="Book one-on-one tutoring and join the community board.">
       <PageMeta title="Sign up" description="Create a TutorBook account to book tutoring sessions and ask questions." />
       <FormAlert message={errors.form} />
-      <form onSubmit={submit} className="flex flex-col gap-4">
+      <form onSubmit={onSubmit} className="flex flex-col gap-4">
         <FormField label="Name" name="name" autoComplete="name" required maxLength={limits.nameMax} value={values.name} onChange={set('name')} error={errors.fields.name} />
         <FormField label="Email" name="email" type="email" autoComplete="email" required maxLength={limits.emailMax} value={values.email} onChange={set('email')} error={errors.fields.email} />
         <PasswordField

@@ -1,0 +1,63 @@
+import { useState, type FormEvent } from 'react';
+import type { z } from 'zod';
+import { authMessages } from '../../common/auth.messages.ts';
+import { fieldErrors } from '../../common/validation.ts';
+import { ApiError, NetworkError } from './api.ts';
+
+/** What a form shows: one message above it, and messages next to fields. */
+export interface FormErrors {
+  form?: string | undefined;
+  fields: Record<string, string>;
+}
+
+const noErrors: FormErrors = { fields: {} };
+
+/** Checks values against a shared schema (the same one the server uses). */
+export function validate<T>(schema: z.ZodType<T>, values: unknown): { data: T; errors?: undefined } | { data?: undefined; errors: FormErrors } {
+  const parsed = schema.safeParse(values);
+  if (parsed.success) return { data: parsed.data };
+  const { _form, ...fields } = fieldErrors(parsed.error);
+  return { errors: { form: _form, fields } };
+}
+
+/** Turns a failed call into what the form shows; `fallback` is the catch-all for that form. */
+export function toFormErrors(error: unknown, fallback: string = authMessages.somethingWentWrong): FormErrors {
+  if (error instanceof ApiError) {
+    const { _form, ...fields } = error.fields;
+    const hasFields = Object.keys(fields).length > 0;
+    return { form: hasFields ? _form : (_form ?? (error.status >= 500 ? fallback : error.message)), fields };
+  }
+  if (error instanceof NetworkError) return { form: error.message, fields: {} };
+  return { form: fallback, fields: {} };
+}
+
+/**
+ * The submit cycle every form shares: check with the schema, send, show what went wrong. The values stay in
+ * the form's own state whatever happens, so nothing typed is lost.
+ */
+export function useFormSubmit<T>(args: {
+  schema: z.ZodType<T>;
+  values: unknown;
+  send: (data: T) => Promise<void>;
+  toErrors?: (error: unknown) => FormErrors;
+}) {
+  const [errors, setErrors] = useState<FormErrors>(noErrors);
+  const [busy, setBusy] = useState(false);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const checked = validate(args.schema, args.values);
+    if (checked.errors) return setErrors(checked.errors);
+    setBusy(true);
+    setErrors(noErrors);
+    try {
+      await args.send(checked.data);
+    } catch (error) {
+      setErrors((args.toErrors ?? toFormErrors)(error));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return { errors, busy, onSubmit };
+}
