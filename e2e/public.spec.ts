@@ -13,7 +13,9 @@ const publicPages = [
 ];
 
 for (const { path, name } of publicPages) {
-  test(`${path}: own title and description, no axe violations, screenshots at phone and desktop size`, async ({ page }) => {
+  test(`${path}: own title and description, no axe violations, no console errors, screenshots at phone and desktop size`, async ({ page }) => {
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
     for (const [size, viewport] of Object.entries(viewports)) {
       await page.setViewportSize(viewport);
       await page.goto(path);
@@ -23,6 +25,8 @@ for (const { path, name } of publicPages) {
     }
     await expect(page).toHaveTitle(/TutorBook/);
     expect(await page.locator('meta[name="description"]').getAttribute('content')).toBeTruthy();
+    // The unknown path is answered with status 404 on purpose, which Chromium reports as an error.
+    expect(consoleErrors.filter((e) => !(name === 'not-found' && e.includes('404')))).toEqual([]);
   });
 }
 

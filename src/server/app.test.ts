@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { apiErrorBodySchema } from '../common/api-error.ts';
-import { createClient, startSmtpServer, startTestServer, testPassword, uniqueEmail, type TestResponse, type TestServer, type TestSmtpServer } from './test/harness.ts';
+import { createClient, logIn, signUpAndVerify, startSmtpServer, startTestServer, testPassword, uniqueEmail, type TestResponse, type TestServer, type TestSmtpServer } from './test/harness.ts';
 
 let smtp: TestSmtpServer;
 let server: TestServer;
@@ -89,6 +89,17 @@ describe('health and headers', () => {
   test('without a session, /api/me is 401', async () => {
     const error = expectApiError(await createClient(server.url).get('/api/me'), 401, 'auth.unauthenticated');
     expect(error.message).toBe('Please log in to continue.');
+  });
+
+  test('the session probe answers 200 either way: null signed out, the user with role signed in', async () => {
+    const signedOut = await createClient(server.url).get('/api/session');
+    expect(signedOut.status).toBe(200);
+    expect(signedOut.body).toEqual({ user: null });
+
+    const account = await signUpAndVerify(server, smtp);
+    const signedIn = await (await logIn(server, account)).get('/api/session');
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body.user).toMatchObject({ email: account.email, name: account.name, role: 'student', categories: [] });
   });
 });
 

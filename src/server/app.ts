@@ -13,7 +13,7 @@ import { pageSecurityHeaders } from './http/security-headers.ts';
 import { createStaticRoutes } from './http/static.ts';
 import { createConfigRoutes } from './modules/config/config.routes.ts';
 import { createHealthRoutes } from './modules/health/health.routes.ts';
-import { createMeRoutes } from './modules/me/me.routes.ts';
+import { createMeRoutes, createSessionRoutes } from './modules/me/me.routes.ts';
 
 export interface AppDeps {
   env: Env;
@@ -42,6 +42,7 @@ export function createApp(deps: AppDeps) {
   app.route('/api/health', createHealthRoutes(deps));
   app.route('/api/config', createConfigRoutes(deps));
   app.route('/api/me', createMeRoutes({ readSession }));
+  app.route('/api/session', createSessionRoutes({ readSession }));
   app.all('/api/*', () => {
     throw createError({ code: 'request.not_found', message: 'There is no such API route.', status: 404 });
   });

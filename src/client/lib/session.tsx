@@ -2,7 +2,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { createContext, use, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { Me } from '../../common/session.ts';
 import { clearUserData, localDb } from '../offline/db.ts';
-import { api, ApiError } from './api.ts';
+import { api } from './api.ts';
 
 export type SessionState =
   | { status: 'loading'; me: undefined }
@@ -29,18 +29,16 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [checked, setChecked] = useState(false);
 
   const refresh = useCallback(async () => {
+    let me: Me | null;
     try {
-      const me = await api.get<Me>('/api/me');
-      await localDb.session.put({ key: 'me', me, savedAt: new Date().toISOString() });
-      return me;
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 401) {
-        await clearUserData();
-        return undefined;
-      }
+      ({ user: me } = await api.get<{ user: Me | null }>('/api/session'));
+    } catch {
       // Offline or the server is down: keep what we knew.
       return (await localDb.session.get('me'))?.me;
     }
+    if (me) await localDb.session.put({ key: 'me', me, savedAt: new Date().toISOString() });
+    else await clearUserData();
+    return me ?? undefined;
   }, []);
 
   const signOut = useCallback(async () => {
