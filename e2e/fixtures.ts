@@ -90,3 +90,13 @@ export async function waitForActiveServiceWorker(page: Page) {
     await navigator.serviceWorker.ready;
   });
 }
+
+/** Chromium reports CSP violations as DevTools issues, not console errors: collect them in the page. */
+export async function recordCspViolations(page: Page) {
+  await page.addInitScript(() => {
+    const seen: string[] = ((window as unknown as { cspViolations: string[] }).cspViolations = []);
+    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI} in ${e.sourceFile}`));
+  });
+}
+
+export const cspViolations = (page: Page) => page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);

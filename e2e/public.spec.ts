@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { expectNoAxeViolations, loginAs, viewports, waitForActiveServiceWorker } from './fixtures.ts';
+import { cspViolations, expectNoAxeViolations, loginAs, recordCspViolations, viewports, waitForActiveServiceWorker } from './fixtures.ts';
 
 const publicPages = [
   { path: '/', name: 'home' },
@@ -16,6 +16,7 @@ for (const { path, name } of publicPages) {
   test(`${path}: own title and description, no axe violations, no console errors, screenshots at phone and desktop size`, async ({ page }) => {
     const consoleErrors: string[] = [];
     page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
+    await recordCspViolations(page);
     for (const [size, viewport] of Object.entries(viewports)) {
       await page.setViewportSize(viewport);
       await page.goto(path);
@@ -27,10 +28,12 @@ for (const { path, name } of publicPages) {
     expect(await page.locator('meta[name="description"]').getAttribute('content')).toBeTruthy();
     // The unknown path is answered with status 404 on purpose, which Chromium reports as an error.
     expect(consoleErrors.filter((e) => !(name === 'not-found' && e.includes('404')))).toEqual([]);
+    expect(await cspViolations(page)).toEqual([]);
   });
 }
 
-test('/signup has no axe violations once the visitor came from Home', async ({ page }) => {
+test('/signup has no axe violations or CSP violations once the visitor came from Home', async ({ page }) => {
+  await recordCspViolations(page);
   await page.goto('/');
   await page.getByRole('button', { name: 'Sign Up' }).first().click();
   await expect(page).toHaveURL(/\/signup$/);
@@ -39,6 +42,9 @@ test('/signup has no axe violations once the visitor came from Home', async ({ p
     await page.setViewportSize(viewport);
     await page.screenshot({ path: `test-results/screenshots/signup-${size}.png`, fullPage: true });
   }
+  // Submitting runs the shared validation, which must not try eval (forbidden by our CSP).
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  expect(await cspViolations(page)).toEqual([]);
 });
 
 test('the signed-in shell at phone size: the menu opens and has no axe violations', async ({ page }) => {
@@ -70,12 +76,15 @@ test('the manifest names the app and lists its icons', async ({ request }) => {
   for (const icon of manifest.icons) expect((await request.get(icon.src)).status()).toBe(200);
 });
 
-test('hashed assets are cached for a year; the shell and the service worker are always revalidated', async ({ request }) => {
+test('hashed assets are compressed and cached for a year; the shell and the service worker are always revalidated', async ({ request }) => {
   const shell = await request.get('/');
   expect(shell.headers()['cache-control']).toBe('no-cache');
   const script = /src="(\/assets\/[^"]+\.js)"/.exec(await shell.text())?.[1];
   expect(script).toBeTruthy();
-  expect((await request.get(script!)).headers()['cache-control']).toBe('public, max-age=31536000, immutable');
+  const asset = await request.get(script!, { headers: { 'accept-encoding': 'gzip, br' } });
+  expect(asset.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
+  // Precompressed at build time (scripts/compress-assets.ts).
+  expect(asset.headers()['content-encoding']).toBe('br');
   expect((await request.get('/sw.js')).headers()['cache-control']).toBe('no-cache');
   expect((await request.get('/api/health')).headers()['content-security-policy']).toContain("frame-ancestors 'none'");
 });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 /** The one shape every API error has: `{ error: { code, message, fields? } }`. */
 export const apiErrorBodySchema = z.object({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { categories, roles } from './roles.ts';
 
 /** What `GET /api/me` returns for a signed-in user. */

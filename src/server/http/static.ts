@@ -42,8 +42,10 @@ export function createStaticRoutes(clientDir: string) {
   const createAssets = () =>
     serveStatic({
       root: path.relative(process.cwd(), clientDir),
+      // `npm run build` writes .br and .gz beside each text asset (scripts/compress-assets.ts).
+      precompressed: true,
       onFound: (filePath, c) => {
-        const name = `/${path.relative(clientDir, filePath)}`;
+        const name = `/${path.relative(clientDir, filePath)}`.replace(/\.(br|gz|zst)$/, '');
         c.header('cache-control', name.startsWith('/assets/') && !unhashed.test(name) ? yearLong : noCache);
       },
     });
