@@ -19,7 +19,7 @@ export default defineConfig({
         // lazy pages. Not recursive, or React and the API client would be pulled in and the entry would load
         // this chunk; every module here may import from the entry, never the other way round.
         codeSplitting: {
-          groups: [{ name: 'forms', includeDependenciesRecursively: false, test: /node_modules[\\/]zod[\\/]|src[\\/]common[\\/](auth\.(schemas|messages)|validation|zod)\.ts|src[\\/]client[\\/]lib[\\/]forms\.ts/ }],
+          groups: [{ name: 'forms', includeDependenciesRecursively: false, test: /node_modules[\\/]zod[\\/]|src[\\/]common[\\/](auth\.(schemas|messages)|validation|zod|catalogue|profile)\.ts|src[\\/]client[\\/]lib[\\/]forms\.ts/ }],
         },
       },
     },
