@@ -1,22 +1,10 @@
+import { catalogueMessages } from './catalogue.messages.ts';
 import { categories } from './roles.ts';
 import { z } from './zod.ts';
 
-/** Spec §8 Admin and the module pages, word for word where the spec gives them. */
-export const catalogueMessages = {
-  fillAllFields: 'Please fill in all module fields.',
-  fetchFailed: 'Failed to fetch modules.',
-  added: 'Module added successfully!',
-  addFailed: 'Failed to add module.',
-  updated: 'Module updated successfully!',
-  updateFailed: 'Failed to update module.',
-  deleted: 'Module deleted successfully!',
-  deleteFailed: 'Failed to delete module.',
-  notFound: 'Module Not Found',
-  deleteConfirm: (name: string) =>
-    `Delete "${name}"? It disappears from the catalogue; students who enrolled or booked keep its name on their records.`,
-  duplicateName: 'A module with this name already exists.',
-  offline: 'You are offline. Connect to the internet to change the catalogue.',
-} as const;
+// The texts and the price helpers live in zod-free modules so read-only pages can use them without zod.
+export { catalogueMessages };
+export { formatRand, randToCents } from './money.ts';
 
 export const priceLimits = {
   /** R100,000 an hour: anything above is a typing mistake. */
@@ -68,19 +56,6 @@ export const updateModuleInputSchema = z
   .strictObject({ description: description.optional(), topics: topics.optional() })
   .refine((v) => v.description !== undefined || v.topics !== undefined, { message: 'Nothing to change.' });
 export type UpdateModuleInput = z.input<typeof updateModuleInputSchema>;
-
-/** Turns what the admin typed ("90", "R 90.50") into cents; `undefined` when it is not a price. */
-export function randToCents(text: string): number | undefined {
-  const match = /^\s*R?\s*(\d{1,9})(?:[.,](\d{1,2}))?\s*$/i.exec(text);
-  if (!match) return undefined;
-  return Number(match[1]) * 100 + Number((match[2] ?? '0').padEnd(2, '0'));
-}
-
-/** "R90" or "R90.50": how prices read on every page. */
-export function formatRand(cents: number): string {
-  const rand = cents / 100;
-  return `R${Number.isInteger(rand) ? rand.toString() : rand.toFixed(2)}`;
-}
 
 /** The slug of a module name: "Java OOP and GUI" → "java-oop-and-gui". */
 export function slugify(name: string): string {
