@@ -7,10 +7,9 @@ import {
   passwordResetRequestSchema,
   signUpInputSchema,
 } from '../../common/auth.schemas.ts';
-import { fieldErrors } from '../../common/validation.ts';
 import type { Env } from '../env.ts';
 import { clientAddress } from '../http/client-address.ts';
-import { createError, createValidationError } from '../http/errors.ts';
+import { parseJsonBody } from '../http/json-body.ts';
 import { clientIpHeader, type Auth } from './auth.ts';
 
 const redirectField = { callbackURL: z.string().max(500).optional() };
@@ -58,21 +57,6 @@ export function createAuthRoutes(deps: { auth: Auth; env: Env }) {
   });
 
   return app;
-}
-
-function parseJsonBody(schema: z.ZodType, contentType: string | undefined, text: string): unknown {
-  if (!contentType?.toLowerCase().startsWith('application/json')) {
-    throw createError({ code: 'request.unsupported_content_type', message: 'Send the form as JSON (Content-Type: application/json).', status: 400 });
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw createError({ code: 'request.malformed_json', message: 'The request body is not valid JSON.', status: 400 });
-  }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) throw createValidationError(fieldErrors(parsed.error));
-  return parsed.data;
 }
 
 async function toApiError(response: Response): Promise<Response> {
