@@ -1,5 +1,7 @@
 import type { AccountsTable, SessionsTable, UsersTable, VerificationsTable } from '../auth/auth.table.ts';
 import type { EmailOutboxTable } from '../mail/mail.table.ts';
+import type { ModulesTable } from '../modules/catalogue/catalogue.table.ts';
+import type { EnrolmentsTable } from '../modules/profile/profile.table.ts';
 import type { TutorCategoriesTable } from '../modules/staff/staff.table.ts';
 
 /** Assembles the table interfaces that sit beside their features. */
@@ -11,4 +13,6 @@ export interface Database {
   rate_limits: { id: string; key: string; count: number; last_request: number | string };
   tutor_categories: TutorCategoriesTable;
   email_outbox: EmailOutboxTable;
+  modules: ModulesTable;
+  enrolments: EnrolmentsTable;
 }

@@ -1,7 +1,9 @@
 import type { Migration } from 'kysely/migration';
 import * as m0001 from './0001-accounts-and-mail.ts';
+import * as m0002 from './0002-catalogue-and-enrolments.ts';
 
 /** Every migration, in order. Append only: a landed migration is never edited. */
 export const migrations: Record<string, Migration> = {
   '0001-accounts-and-mail': m0001,
+  '0002-catalogue-and-enrolments': m0002,
 };
