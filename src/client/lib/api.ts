@@ -60,4 +60,9 @@ function safeJson(text: string): unknown {
 export const api = {
   get: <T>(path: string) => apiRequest<T>('GET', path),
   post: <T>(path: string, body?: unknown) => apiRequest<T>('POST', path, body ?? {}),
+  patch: <T>(path: string, body: unknown) => apiRequest<T>('PATCH', path, body),
+  delete: <T>(path: string) => apiRequest<T>('DELETE', path),
 };
+
+/** True when the browser knows it has no connection: writes that need the server say so instead of trying. */
+export const isOffline = () => typeof navigator !== 'undefined' && navigator.onLine === false;

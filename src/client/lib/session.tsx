@@ -36,8 +36,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       // Offline or the server is down: keep what we knew.
       return (await localDb.session.get('me'))?.me;
     }
-    if (me) await localDb.session.put({ key: 'me', me, savedAt: new Date().toISOString() });
-    else await clearUserData();
+    if (!me) await clearUserData();
+    else {
+      // Someone else signed in on this device (the last session ended without a log-out): drop their data.
+      if ((await localDb.session.get('me'))?.me.id !== me.id) await clearUserData();
+      await localDb.session.put({ key: 'me', me, savedAt: new Date().toISOString() });
+    }
     return me ?? undefined;
   }, []);
 
