@@ -2,7 +2,6 @@ import { useLocation } from 'react-router-dom';
 import { PageMeta } from '../components/page-meta.tsx';
 
 const titles: Record<string, string> = {
-  '/offers': 'Courses',
   '/qa': 'Community Q&A',
   '/booking': 'Book a session',
   '/profile': 'Profile',
@@ -11,7 +10,7 @@ const titles: Record<string, string> = {
 /** Signed-in pages whose features are still being built. */
 export function ComingSoonPage() {
   const { pathname } = useLocation();
-  const title = titles[pathname] ?? 'Module';
+  const title = titles[pathname] ?? 'Coming soon';
   return (
     <section className="container-page py-12">
       <PageMeta title={title} description={`${title} on TutorBook.`} />

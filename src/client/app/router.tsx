@@ -28,8 +28,8 @@ export const router = createBrowserRouter([
       {
         element: <RequireUser />,
         children: [
-          { path: '/offers', ...signedInPlaceholder },
-          { path: '/modules/:slug', ...signedInPlaceholder },
+          { path: '/offers', ...page(() => import('../features/catalogue/offers-page.tsx'), 'OffersPage') },
+          { path: '/modules/:slug', ...page(() => import('../features/catalogue/module-page.tsx'), 'ModulePage') },
           { path: '/qa', ...signedInPlaceholder },
           { path: '/booking', ...signedInPlaceholder },
           { path: '/student-dashboard', ...page(() => import('../features/dashboards/student-dashboard-page.tsx'), 'StudentDashboardPage') },
