@@ -4,7 +4,6 @@ import { PageMeta } from '../components/page-meta.tsx';
 const titles: Record<string, string> = {
   '/qa': 'Community Q&A',
   '/booking': 'Book a session',
-  '/profile': 'Profile',
 };
 
 /** Signed-in pages whose features are still being built. */

@@ -35,7 +35,7 @@ export const router = createBrowserRouter([
           { path: '/student-dashboard', ...page(() => import('../features/dashboards/student-dashboard-page.tsx'), 'StudentDashboardPage') },
         ],
       },
-      { element: <RequireUser redirectTo="/login" />, children: [{ path: '/profile', ...signedInPlaceholder }] },
+      { element: <RequireUser redirectTo="/login" />, children: [{ path: '/profile', ...page(() => import('../features/profile/profile-page.tsx'), 'ProfilePage') }] },
       {
         element: <RequireRole role="tutor" />,
         children: [{ path: '/tutor-dashboard', ...page(() => import('../features/dashboards/staff-dashboard-pages.tsx'), 'TutorDashboardPage') }],

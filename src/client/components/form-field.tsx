@@ -1,5 +1,5 @@
 import { Eye, EyeOff } from 'lucide-react';
-import { useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useId, useState, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 
 interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
   label: string;
@@ -42,6 +42,39 @@ export function FormField({ label, error, hint, className, ...input }: FieldProp
   return (
     <FieldShell label={label} error={error} hint={hint} className={className}>
       {(a11y) => <input className="input" {...input} {...a11y} />}
+    </FieldShell>
+  );
+}
+
+interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id'> {
+  label: string;
+  error?: string | undefined;
+  hint?: string;
+}
+
+/** A native select: the platform's own picker on phones, and accessible everywhere. */
+export function SelectField({ label, error, hint, className, children, ...select }: SelectFieldProps) {
+  return (
+    <FieldShell label={label} error={error} hint={hint} className={className}>
+      {(a11y) => (
+        <select className="input" {...select} {...a11y}>
+          {children}
+        </select>
+      )}
+    </FieldShell>
+  );
+}
+
+interface TextareaFieldProps extends Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id'> {
+  label: string;
+  error?: string | undefined;
+  hint?: string;
+}
+
+export function TextareaField({ label, error, hint, className, rows = 3, ...textarea }: TextareaFieldProps) {
+  return (
+    <FieldShell label={label} error={error} hint={hint} className={className}>
+      {(a11y) => <textarea className="input" rows={rows} {...textarea} {...a11y} />}
     </FieldShell>
   );
 }
