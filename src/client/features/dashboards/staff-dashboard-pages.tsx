@@ -1,5 +1,6 @@
 import { PageMeta } from '../../components/page-meta.tsx';
 import { useSession } from '../../lib/session.tsx';
+import { ManageModules } from './manage-modules.tsx';
 
 export function TutorDashboardPage() {
   const { session } = useSession();
@@ -21,8 +22,7 @@ export function AdminDashboardPage() {
     <section className="container-page py-10">
       <PageMeta title="Admin dashboard" description="Manage modules and bookings." />
       <h1 className="text-3xl font-bold">Admin dashboard</h1>
-      <h2 className="mt-8 text-xl font-semibold">Manage Modules</h2>
-      <p className="card mt-4 text-slate-700 dark:text-slate-300">The module catalogue will appear here.</p>
+      <ManageModules />
       <h2 className="mt-8 text-xl font-semibold">Bookings</h2>
       <p className="card mt-4 text-slate-700 dark:text-slate-300">No bookings yet.</p>
     </section>

@@ -1,0 +1,255 @@
+import { Pencil, Plus, Trash2 } from 'lucide-react';
+import { useEffect, useId, useState } from 'react';
+import { toast } from 'sonner';
+import { catalogueMessages, createModuleInputSchema, formatRand, moduleLimits, randToCents, updateModuleInputSchema, type Module } from '../../../common/catalogue.ts';
+import { categories } from '../../../common/roles.ts';
+import { useConfirm } from '../../components/confirm-dialog.tsx';
+import { FormField, SelectField, TextareaField } from '../../components/form-field.tsx';
+import { Notice } from '../../components/notice.tsx';
+import { ApiError, isOffline, NetworkError } from '../../lib/api.ts';
+import { toFormErrors, useFormSubmit, type FormErrors } from '../../lib/forms.ts';
+import { useCatalogue } from '../../offline/local-tables.ts';
+import { catalogueAdminApi } from './catalogue-admin-api.ts';
+
+/** "Limits, Derivatives\nIntegrals" → three topics: one per line or comma-separated, blanks dropped. */
+const parseTopics = (text: string) =>
+  text
+    .split(/[\n,]/)
+    .map((t) => t.trim())
+    .filter(Boolean);
+
+const topicsHint = 'One per line, or separated by commas.';
+
+/** What a failed catalogue write shows: offline and bad input in the form, anything else as the spec's text. */
+function writeErrors(fallback: string) {
+  return (error: unknown): FormErrors => {
+    if (error instanceof NetworkError) return { form: catalogueMessages.offline, fields: {} };
+    if (error instanceof ApiError && error.status === 409) return { fields: { name: error.message || catalogueMessages.duplicateName } };
+    if (error instanceof ApiError && error.status === 400) return toFormErrors(error, fallback);
+    toast.error(fallback);
+    return { form: fallback, fields: {} };
+  };
+}
+
+/** Spec §2 admin dashboard, Manage Modules: add, list with +R10, edit the texts, delete. */
+export function ManageModules() {
+  const catalogue = useCatalogue();
+  const headingId = useId();
+
+  // Spec §8 Admin: 'Failed to fetch modules.' when the server answered with an error.
+  useEffect(() => {
+    if (catalogue.refresh === 'failed') toast.error(catalogueMessages.fetchFailed, { id: 'modules-fetch-failed' });
+  }, [catalogue.refresh]);
+
+  const modules = catalogue.rows;
+  return (
+    <section aria-labelledby={headingId} className="mt-8">
+      <h2 id={headingId} className="text-xl font-semibold">
+        Manage Modules
+      </h2>
+      <div className="mt-4 grid gap-6 lg:grid-cols-[22rem_1fr] lg:items-start">
+        <AddModuleForm />
+        <div className="min-w-0">
+          {catalogue.refresh === 'offline' && (
+            <Notice tone="offline" className="mb-4">
+              You are offline: the list is as it was last loaded. {catalogueMessages.offline}
+            </Notice>
+          )}
+          {catalogue.refresh === 'failed' && (
+            <Notice tone="error" className="mb-4">
+              {catalogueMessages.fetchFailed}
+            </Notice>
+          )}
+          {modules === undefined || (modules.length === 0 && !catalogue.everSynced && catalogue.refresh === 'pending') ? (
+            <div className="card h-40 animate-pulse bg-slate-100 dark:bg-slate-800">
+              <span role="status" className="sr-only">
+                Loading modules…
+              </span>
+            </div>
+          ) : modules.length === 0 ? (
+            <p className="card text-slate-700 dark:text-slate-300">{catalogue.everSynced ? 'No modules yet. Add the first one with the form.' : catalogueMessages.fetchFailed}</p>
+          ) : (
+            <ul className="flex flex-col gap-4" aria-label="Modules">
+              {modules.map((module) => (
+                <li key={module.id}>
+                  <ModuleRow module={module} />
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+const emptyForm = { name: '', price: '', category: '', description: '', topics: '' };
+
+function AddModuleForm() {
+  const [values, setValues] = useState(emptyForm);
+  const [priceError, setPriceError] = useState<string>();
+  const priceCents = randToCents(values.price);
+  const { errors, busy, onSubmit } = useFormSubmit({
+    schema: createModuleInputSchema,
+    values: { name: values.name, priceCents, category: values.category, description: values.description, topics: parseTopics(values.topics) },
+    toErrors: writeErrors(catalogueMessages.addFailed),
+    send: async (data) => {
+      if (isOffline()) throw new NetworkError();
+      await catalogueAdminApi.create(data);
+      setValues(emptyForm);
+      toast.success(catalogueMessages.added);
+    },
+  });
+
+  // Spec §5: one message when a required field is missing; the fields themselves are marked.
+  const missing = Object.values(errors.fields).includes(catalogueMessages.fillAllFields);
+  const fieldError = (name: string) => {
+    const message = errors.fields[name];
+    return message === catalogueMessages.fillAllFields ? 'Required.' : message;
+  };
+  const set = (key: keyof typeof emptyForm) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>) =>
+    setValues((v) => ({ ...v, [key]: e.target.value }));
+
+  return (
+    <form
+      noValidate
+      className="card flex flex-col gap-4"
+      aria-label="Add a module"
+      onSubmit={(event) => {
+        // A price that is there but is not a price is its own mistake, not a missing field.
+        if (values.price.trim() && priceCents === undefined) {
+          event.preventDefault();
+          setPriceError('Enter the price in rand, for example 90 or 90.50.');
+          return;
+        }
+        setPriceError(undefined);
+        void onSubmit(event);
+      }}
+    >
+      <h3 className="text-lg font-semibold">Add a module</h3>
+      {(missing || errors.form) && <Notice tone="error">{missing ? catalogueMessages.fillAllFields : errors.form}</Notice>}
+      <FormField label="Name" name="name" maxLength={moduleLimits.nameMax} value={values.name} onChange={set('name')} error={fieldError('name')} />
+      <FormField
+        label="Price per hour (rand)"
+        name="price"
+        inputMode="decimal"
+        autoComplete="off"
+        placeholder="90"
+        value={values.price}
+        onChange={set('price')}
+        error={priceError ?? fieldError('priceCents')}
+      />
+      <SelectField label="Category" name="category" value={values.category} onChange={set('category')} error={fieldError('category')}>
+        <option value="">Select a category</option>
+        {categories.map((c) => (
+          <option key={c} value={c}>
+            {c}
+          </option>
+        ))}
+      </SelectField>
+      <TextareaField label="Description (optional)" name="description" maxLength={moduleLimits.descriptionMax} value={values.description} onChange={set('description')} error={fieldError('description')} />
+      <TextareaField label="Topics (optional)" name="topics" hint={topicsHint} value={values.topics} onChange={set('topics')} error={fieldError('topics')} />
+      <button type="submit" className="btn-primary" disabled={busy}>
+        <Plus aria-hidden size={18} />
+        {busy ? 'Adding…' : 'Add Module'}
+      </button>
+    </form>
+  );
+}
+
+function ModuleRow({ module }: { module: Module }) {
+  const confirm = useConfirm();
+  const nameId = useId();
+  const [editing, setEditing] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  async function run(action: () => Promise<unknown>, done: string, failed: string) {
+    if (isOffline()) return void toast.error(catalogueMessages.offline);
+    setBusy(true);
+    try {
+      await action();
+      toast.success(done);
+    } catch (error) {
+      toast.error(error instanceof NetworkError ? catalogueMessages.offline : failed);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function remove() {
+    if (!(await confirm({ title: 'Delete module', message: catalogueMessages.deleteConfirm(module.name), confirmLabel: 'Delete', destructive: true }))) return;
+    await run(() => catalogueAdminApi.remove(module.id), catalogueMessages.deleted, catalogueMessages.deleteFailed);
+  }
+
+  return (
+    <article aria-labelledby={nameId} className="card">
+      <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
+        <h3 id={nameId} className="text-lg font-semibold">
+          {module.name}
+        </h3>
+        <p className="font-semibold text-brand-800 dark:text-brand-200">{formatRand(module.priceCents)}/hour</p>
+      </div>
+      <p className="text-sm text-slate-600 dark:text-slate-400">
+        {module.category} · <span className="break-all">/modules/{module.slug}</span>
+      </p>
+      {editing ? (
+        <EditModuleForm module={module} onDone={() => setEditing(false)} />
+      ) : (
+        <>
+          {module.description && <p className="mt-3 line-clamp-3 text-slate-700 dark:text-slate-300">{module.description}</p>}
+          {module.topics.length > 0 && <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">Topics: {module.topics.join(', ')}</p>}
+          <div className="mt-4 flex flex-wrap gap-3">
+            <button
+              type="button"
+              className="btn-secondary"
+              aria-describedby={nameId}
+              disabled={busy}
+              onClick={() => void run(() => catalogueAdminApi.raisePrice(module.id), catalogueMessages.updated, catalogueMessages.updateFailed)}
+            >
+              +R10
+            </button>
+            <button type="button" className="btn-secondary" aria-describedby={nameId} disabled={busy} onClick={() => setEditing(true)}>
+              <Pencil aria-hidden size={18} />
+              Edit
+            </button>
+            <button type="button" className="btn-danger" aria-describedby={nameId} disabled={busy} onClick={() => void remove()}>
+              <Trash2 aria-hidden size={18} />
+              Delete
+            </button>
+          </div>
+        </>
+      )}
+    </article>
+  );
+}
+
+function EditModuleForm({ module, onDone }: { module: Module; onDone: () => void }) {
+  const [description, setDescription] = useState(module.description);
+  const [topics, setTopics] = useState(module.topics.join('\n'));
+  const { errors, busy, onSubmit } = useFormSubmit({
+    schema: updateModuleInputSchema,
+    values: { description, topics: parseTopics(topics) },
+    toErrors: writeErrors(catalogueMessages.updateFailed),
+    send: async (data) => {
+      if (isOffline()) throw new NetworkError();
+      await catalogueAdminApi.update(module.id, data);
+      toast.success(catalogueMessages.updated);
+      onDone();
+    },
+  });
+  return (
+    <form noValidate onSubmit={onSubmit} className="mt-4 flex flex-col gap-4" aria-label={`Edit ${module.name}`}>
+      {errors.form && <Notice tone="error">{errors.form}</Notice>}
+      <TextareaField label="Description" name="description" rows={4} maxLength={moduleLimits.descriptionMax} value={description} onChange={(e) => setDescription(e.target.value)} error={errors.fields.description} />
+      <TextareaField label="Topics" name="topics" hint={topicsHint} value={topics} onChange={(e) => setTopics(e.target.value)} error={errors.fields.topics} />
+      <div className="flex flex-wrap gap-3">
+        <button type="submit" className="btn-primary" disabled={busy}>
+          {busy ? 'Saving…' : 'Save changes'}
+        </button>
+        <button type="button" className="btn-secondary" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
