@@ -8,6 +8,7 @@ import type { Db } from './db/create-db.ts';
 import type { Env } from './env.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { createError } from './http/errors.ts';
+import { requireSameOrigin } from './http/origin-check.ts';
 import { requestLog } from './http/request-log.ts';
 import { pageSecurityHeaders } from './http/security-headers.ts';
 import { createStaticRoutes } from './http/static.ts';
@@ -36,7 +37,7 @@ export function createApp(deps: AppDeps) {
 
   if (deps.logger.isLevelEnabled('info')) app.use(requestLog(deps.logger));
   // Registered for the methods that carry a body only: GETs, the hot path, skip it entirely.
-  app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '/api/*', limitBody);
+  app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '/api/*', requireSameOrigin(deps.env.publicUrl), limitBody);
 
   app.route('/api/auth', createAuthRoutes(deps));
   app.route('/api/health', createHealthRoutes(deps));

@@ -7,7 +7,11 @@ import { createHttpServer } from '../http/node-server.ts';
 import { simpleParser } from 'mailparser';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
+import { expect } from 'vitest';
+import { apiErrorBodySchema } from '../../common/api-error.ts';
+import type { Category, Role } from '../../common/roles.ts';
 import { loadEnv } from '../env.ts';
+import { addStaff } from '../modules/staff/staff.usecases.ts';
 import { createServices, type Services } from '../server.ts';
 
 /**
@@ -273,6 +277,9 @@ export interface TestClient {
   get<T = Json>(path: string, init?: RequestInit): Promise<TestResponse<T>>;
   /** POSTs `body` as JSON. */
   post<T = Json>(path: string, body?: unknown, init?: RequestInit): Promise<TestResponse<T>>;
+  /** PATCHes `body` as JSON. */
+  patch<T = Json>(path: string, body: unknown, init?: RequestInit): Promise<TestResponse<T>>;
+  delete<T = Json>(path: string, init?: RequestInit): Promise<TestResponse<T>>;
 }
 
 export const sessionCookieName = 'better-auth.session_token';
@@ -304,12 +311,16 @@ export function createClient(baseUrl: string): TestClient {
     hasSessionCookie: () => cookies.has(sessionCookieName),
     request,
     get: (target, init) => request(target, { ...init, method: 'GET' }),
-    post: (target, body, init = {}) => {
-      const headers = new Headers(init.headers);
-      if (!headers.has('content-type')) headers.set('content-type', 'application/json');
-      return request(target, { ...init, method: 'POST', headers, body: body === undefined ? '{}' : JSON.stringify(body) });
-    },
+    post: (target, body, init = {}) => sendJson('POST', target, body, init),
+    patch: (target, body, init = {}) => sendJson('PATCH', target, body, init),
+    delete: (target, init) => request(target, { ...init, method: 'DELETE' }),
   };
+
+  function sendJson<T>(method: string, target: string, body: unknown, init: RequestInit) {
+    const headers = new Headers(init.headers);
+    if (!headers.has('content-type')) headers.set('content-type', 'application/json');
+    return request<T>(target, { ...init, method, headers, body: body === undefined ? '{}' : JSON.stringify(body) });
+  }
 }
 
 function storeCookie(jar: Map<string, string>, line: string) {
@@ -370,6 +381,36 @@ export async function logIn(server: { url: string }, account: { email: string; p
   const response = await client.post('/api/auth/sign-in/email', { email: account.email, password: account.password });
   if (response.status !== 200) throw new Error(`Login failed: ${response.status} ${response.text}`);
   return client;
+}
+
+/**
+ * A verified account of `role`, logged in with a new client. Staff are made with `addStaff`, the same
+ * usecase the staff CLI runs (quicker than starting the CLI).
+ */
+export async function signInAs(
+  server: TestServer,
+  smtp: TestSmtpServer,
+  role: Role,
+  options: { name?: string; categories?: Category[] } = {},
+): Promise<Account & { id: string; client: TestClient }> {
+  const account = await signUpAndVerify(server, smtp, { name: options.name });
+  if (role !== 'student') {
+    const { db, auth } = server.services;
+    await addStaff({ db, auth, publicUrl: server.url }, { email: account.email, role, categories: role === 'tutor' ? (options.categories ?? ['Mathematics']) : [] });
+  }
+  const client = await logIn(server, account);
+  const me = await client.get('/api/me');
+  if (me.body.role !== role) throw new Error(`Expected a ${role}, got ${me.text}`);
+  return { name: account.name, email: account.email, password: account.password, id: me.body.id, client };
+}
+
+/** Asserts a refusal in the one error shape with the status and code given, and returns the error. */
+export function expectApiError(response: TestResponse, status: number, code: string): { code: string; message: string; fields?: Record<string, string> } {
+  expect(response.status, response.text).toBe(status);
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  expect(apiErrorBodySchema.safeParse(response.body).success, response.text).toBe(true);
+  expect(response.body.error.code, response.text).toBe(code);
+  return response.body.error;
 }
 
 export const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
