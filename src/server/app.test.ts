@@ -61,15 +61,18 @@ describe('health and headers', () => {
 
   test('the app shell is served for known pages and a 404 page for others', async () => {
     const client = createClient(server.url);
-    for (const pathname of ['/', '/index.html', '/login', '/change-password', '/modules/intro-to-python', '/student-dashboard/']) {
+    for (const pathname of ['/', '/index.html', '/login', '/change-password', '/modules/introduction-to-programming-with-python', '/student-dashboard/']) {
       const response = await client.get(pathname);
       expect(response.status, pathname).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^text\/html/);
       expect(response.text).toContain('<div id="root">');
     }
-    const unknown = await client.get('/no-such-page');
-    expect(unknown.status).toBe(404);
-    expect(unknown.text).toContain('<div id="root">');
+    // A module page for a slug no module has is the app's 'Module Not Found' page, with status 404.
+    for (const pathname of ['/no-such-page', '/modules/intro-to-python', '/modules/no-such-module/']) {
+      const unknown = await client.get(pathname);
+      expect(unknown.status, pathname).toBe(404);
+      expect(unknown.text).toContain('<div id="root">');
+    }
   });
 
   test('an unknown API route is a 404 in the error shape, never the app shell', async () => {

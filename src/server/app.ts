@@ -12,9 +12,12 @@ import { requireSameOrigin } from './http/origin-check.ts';
 import { requestLog } from './http/request-log.ts';
 import { pageSecurityHeaders } from './http/security-headers.ts';
 import { createStaticRoutes } from './http/static.ts';
+import { createCatalogueRoutes } from './modules/catalogue/catalogue.routes.ts';
+import { createCatalogueDeps, findModuleBySlug } from './modules/catalogue/catalogue.usecases.ts';
 import { createConfigRoutes } from './modules/config/config.routes.ts';
 import { createHealthRoutes } from './modules/health/health.routes.ts';
 import { createMeRoutes, createSessionRoutes } from './modules/me/me.routes.ts';
+import { createProfileRoutes } from './modules/profile/profile.routes.ts';
 
 export interface AppDeps {
   env: Env;
@@ -26,6 +29,8 @@ export interface AppDeps {
 
 export function createApp(deps: AppDeps) {
   const readSession = createSessionReader(deps);
+  // One catalogue (and its in-memory copy) per app: see catalogue.cache.ts.
+  const catalogue = createCatalogueDeps(deps.db);
   const app = new Hono();
 
   const limitBody = bodyLimit({
@@ -43,13 +48,15 @@ export function createApp(deps: AppDeps) {
   app.route('/api/health', createHealthRoutes(deps));
   app.route('/api/config', createConfigRoutes(deps));
   app.route('/api/me', createMeRoutes({ readSession }));
+  app.route('/api/me', createProfileRoutes({ db: deps.db, auth: deps.auth, readSession }));
+  app.route('/api/modules', createCatalogueRoutes({ catalogue, readSession }));
   app.route('/api/session', createSessionRoutes({ readSession }));
   app.all('/api/*', () => {
     throw createError({ code: 'request.not_found', message: 'There is no such API route.', status: 404 });
   });
 
   app.use(pageSecurityHeaders(deps.env.production));
-  app.route('/', createStaticRoutes(deps.clientDir));
+  app.route('/', createStaticRoutes(deps.clientDir, { moduleExists: async (slug) => (await findModuleBySlug(catalogue, slug)) !== undefined }));
   app.onError(errorHandler(deps.logger));
   return app;
 }

@@ -9,11 +9,14 @@ const yearLong = 'public, max-age=31536000, immutable';
 /** Files whose names do not change between releases: the browser must check them every time. */
 const unhashed = /^\/(index\.html|sw\.js|registerSW\.js|workbox-[^/]*\.js|manifest\.webmanifest)$/;
 
+const modulePage = /^\/modules\/([^/]+)\/?$/;
+
 /**
  * Serves the built PWA: hashed assets cached for a year, the shell and the service worker never,
- * and index.html for every page path (status 404 for paths the app does not know).
+ * and index.html for every page path (status 404 for paths the app does not know, and for
+ * /modules/<slug> when no module has that slug: `moduleExists` answers from the catalogue's memory).
  */
-export function createStaticRoutes(clientDir: string) {
+export function createStaticRoutes(clientDir: string, options: { moduleExists?: (slug: string) => Promise<boolean> } = {}) {
   const app = new Hono();
   const indexFile = path.join(clientDir, 'index.html');
   // Kept in memory, and read again when a new build replaces it (or appears after start-up).
@@ -54,6 +57,12 @@ export function createStaticRoutes(clientDir: string) {
     return assets ? assets(c, next) : next();
   });
 
-  app.get('*', (c) => serveIndex(c, isKnownPagePath(c.req.path) ? 200 : 404));
+  app.get('*', async (c) => {
+    const pathname = c.req.path;
+    if (!isKnownPagePath(pathname)) return serveIndex(c, 404);
+    const slug = modulePage.exec(pathname)?.[1];
+    const known = slug === undefined || !options.moduleExists || (await options.moduleExists(slug));
+    return serveIndex(c, known ? 200 : 404);
+  });
   return app;
 }

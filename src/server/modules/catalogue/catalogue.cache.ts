@@ -1,0 +1,50 @@
+import type { Module } from '../../../common/catalogue.ts';
+
+export interface CatalogueSnapshot {
+  /** By category, then name. */
+  modules: readonly Module[];
+  bySlug: ReadonlyMap<string, Module>;
+  /** `{ modules }` as JSON: what GET /api/modules sends, serialised once per change rather than per request. */
+  json: string;
+}
+
+export type CatalogueCache = ReturnType<typeof createCatalogueCache>;
+
+/**
+ * The catalogue in memory. Every page load of the app asks for it, as do /modules/<slug> page loads, while
+ * it changes only when the admin edits it: reading ten rows and serialising them on every request cost
+ * GET /api/modules most of its throughput (bench/run.ts).
+ *
+ * Correct while one process serves: every write to `modules` goes through catalogue.usecases.ts, which
+ * calls `invalidate()` once the write is committed, and the next read loads afresh. A read that was
+ * loading during the write answers the callers that asked before it finished, and is not kept. With
+ * several server processes another process's write would not be seen here; they would have to invalidate
+ * each other through the live-update bus (PostgreSQL LISTEN/NOTIFY, DESIGN "Live updates").
+ */
+export function createCatalogueCache(load: () => Promise<Module[]>) {
+  let current: Promise<CatalogueSnapshot> | undefined;
+  return {
+    get(): Promise<CatalogueSnapshot> {
+      if (!current) {
+        const loading = load().then(toSnapshot);
+        current = loading;
+        // A failed load (database unreachable) is not kept: the next request tries again.
+        loading.catch(() => {
+          if (current === loading) current = undefined;
+        });
+      }
+      return current;
+    },
+    invalidate(): void {
+      current = undefined;
+    },
+  };
+}
+
+function toSnapshot(modules: Module[]): CatalogueSnapshot {
+  return {
+    modules,
+    bySlug: new Map(modules.map((m) => [m.slug, m])),
+    json: JSON.stringify({ modules }),
+  };
+}

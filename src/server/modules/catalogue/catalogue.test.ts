@@ -1,0 +1,381 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { catalogueMessages, moduleSchema, slugify, type CreateModuleInput, type Module } from '../../../common/catalogue.ts';
+import { categories } from '../../../common/roles.ts';
+import {
+  createClient,
+  expectApiError,
+  signInAs,
+  startSmtpServer,
+  startTestServer,
+  type TestClient,
+  type TestResponse,
+  type TestServer,
+  type TestSmtpServer,
+} from '../../test/harness.ts';
+
+let smtp: TestSmtpServer;
+let server: TestServer;
+let admin: TestClient;
+let visitor: TestClient;
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  server = await startTestServer({ smtpUrl: smtp.url });
+  admin = (await signInAs(server, smtp, 'admin', { name: 'Lerato Admin' })).client;
+  visitor = createClient(server.url);
+});
+
+afterAll(async () => {
+  await server?.close();
+  await smtp?.close();
+});
+
+let counter = 0;
+/** A new module's fields, with a name no other test uses. */
+function newModule(overrides: Partial<CreateModuleInput> = {}): CreateModuleInput {
+  counter += 1;
+  return {
+    name: `Numerical Methods ${counter} ${crypto.randomUUID().slice(0, 6)}`,
+    category: 'Mathematics',
+    priceCents: 9500,
+    description: 'Root finding, interpolation and numerical integration, with the error analysis lecturers ask for.',
+    topics: ['Newton-Raphson', 'Interpolation', 'Simpson’s rule'],
+    ...overrides,
+  };
+}
+
+async function addModule(overrides: Partial<CreateModuleInput> = {}): Promise<Module> {
+  const response = await admin.post('/api/modules', newModule(overrides));
+  expect(response.status, response.text).toBe(201);
+  return response.body;
+}
+
+/** Both tables, as stored: what "nothing changed" is checked against. */
+async function tables() {
+  const { db } = server.services;
+  return {
+    modules: await db.selectFrom('modules').selectAll().orderBy('id').execute(),
+    enrolments: await db.selectFrom('enrolments').selectAll().orderBy('id').execute(),
+  };
+}
+
+/** Runs `refused` and checks that it left both tables exactly as they were. */
+async function expectNothingChanged<T>(refused: () => Promise<T>): Promise<T> {
+  const before = await tables();
+  const result = await refused();
+  expect(await tables()).toEqual(before);
+  return result;
+}
+
+const catalogue = async () => (await visitor.get('/api/modules')).body.modules as Module[];
+
+describe('the catalogue as seeded', () => {
+  const seeded: [slug: string, name: string, category: string, priceCents: number][] = [
+    ['introduction-to-calculus', 'Introduction To Calculus', 'Mathematics', 9000],
+    ['calculus-and-linear-algebra', 'Calculus and Linear Algebra', 'Mathematics', 9000],
+    ['introduction-to-programming-with-python', 'Introduction to Programming with Python', 'Computer Science', 8000],
+    ['introduction-to-oop-with-java', 'Introduction to OOP With Java', 'Computer Science', 9000],
+    ['java-oop-and-gui', 'Java OOP and GUI', 'Computer Science', 9000],
+    ['databases-and-programming', 'Databases and Programming', 'Computer Science', 8000],
+    ['introduction-to-statistics', 'Introduction to Statistics', 'Statistics', 8000],
+    ['fet-mathematics', 'FET Mathematics', 'Mathematics', 10000],
+    ['fet-physical-science', 'FET Physical Science', 'Mathematics', 10000],
+    ['data-structures-and-algorithms', 'Data Structures and Algorithms', 'Computer Science', 9000],
+  ];
+
+  test('a visitor sees the ten modules of the spec with their page addresses and hourly prices', async () => {
+    // Read before any test adds a module: the seed alone.
+    const response = await visitor.get('/api/modules');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    const modules: Module[] = response.body.modules;
+    expect(modules).toHaveLength(10);
+    expect(modules.map((m) => [m.slug, m.name, m.category, m.priceCents]).sort()).toEqual([...seeded].sort());
+    for (const module of modules) {
+      expect(moduleSchema.parse(module)).toEqual(module);
+      expect(module.slug).toBe(slugify(module.name));
+      // A real description of one to three sentences, and three suggested topics (the booking page shows them).
+      expect(module.description.length).toBeGreaterThan(40);
+      expect(module.description.match(/[.!?](\s|$)/g)?.length ?? 0).toBeGreaterThanOrEqual(1);
+      expect(module.description.match(/[.!?](\s|$)/g)?.length ?? 0).toBeLessThanOrEqual(3);
+      expect(module.topics).toHaveLength(3);
+      expect(module.id).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+
+  test('the catalogue is ordered by category, then by name', async () => {
+    await addModule({ name: 'Applied Mathematics Zeta', category: 'Mathematics' });
+    await addModule({ name: 'Applied Computing Alpha', category: 'Computer Science' });
+    const modules = await catalogue();
+    const expected = [...modules].sort(
+      (a, b) => categories.indexOf(a.category) - categories.indexOf(b.category) || a.name.localeCompare(b.name, 'en'),
+    );
+    expect(modules.map((m) => m.name)).toEqual(expected.map((m) => m.name));
+    expect(modules[0]!.name).toBe('Applied Computing Alpha');
+    // Dictionary order, the same on SQLite and PostgreSQL: a space sorts before a letter.
+    const names = modules.map((m) => m.name);
+    expect(names.indexOf('Data Structures and Algorithms')).toBeLessThan(names.indexOf('Databases and Programming'));
+  });
+
+  test('a module page answers by its slug; an unknown slug is Module Not Found', async () => {
+    const response = await visitor.get('/api/modules/fet-mathematics');
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ slug: 'fet-mathematics', name: 'FET Mathematics', category: 'Mathematics', priceCents: 10000 });
+
+    const missing = expectApiError(await visitor.get('/api/modules/no-such-module'), 404, 'modules.not_found');
+    expect(missing.message).toBe('Module Not Found');
+  });
+
+  test('loading a module page directly gives the app with 200 for a module and 404 for an unknown slug', async () => {
+    for (const [slug] of seeded) {
+      const page = await visitor.get(`/modules/${slug}`);
+      expect(page.status, slug).toBe(200);
+      expect(page.text).toContain('<div id="root">');
+    }
+    const unknown = await visitor.get('/modules/introduction-to-astrology');
+    expect(unknown.status).toBe(404);
+    expect(unknown.text).toContain('<div id="root">');
+  });
+});
+
+describe('who may change the catalogue', () => {
+  const roles = [
+    { who: 'a visitor', status: 401, code: 'auth.unauthenticated', signIn: async () => createClient(server.url) },
+    { who: 'a student', status: 403, code: 'auth.forbidden', signIn: async () => (await signInAs(server, smtp, 'student')).client },
+    { who: 'a tutor', status: 403, code: 'auth.forbidden', signIn: async () => (await signInAs(server, smtp, 'tutor', { categories: ['Mathematics'] })).client },
+  ];
+
+  test.each(roles)('$who cannot add, edit, raise the price of or delete a module, and nothing changes', async ({ status, code, signIn }) => {
+    const client = await signIn();
+    const target = await addModule();
+    await expectNothingChanged(async () => {
+      expectApiError(await client.post('/api/modules', newModule()), status, code);
+      // Refused before the body is read: an invalid body gets the same answer.
+      expectApiError(await client.post('/api/modules', { name: '' }), status, code);
+      expectApiError(await client.patch(`/api/modules/${target.id}`, { description: 'Changed by someone else.' }), status, code);
+      expectApiError(await client.post(`/api/modules/${target.id}/raise-price`), status, code);
+      expectApiError(await client.delete(`/api/modules/${target.id}`), status, code);
+    });
+    // Reading is open to everyone.
+    expect((await client.get(`/api/modules/${target.slug}`)).body).toEqual(target);
+  });
+
+  test('the admin adds a module, which appears in the catalogue and on its own page', async () => {
+    const input = newModule({ name: '  Discrete Mathematics for Computing ', category: 'Computer Science', priceCents: 8550 });
+    const response = await admin.post('/api/modules', input);
+    expect(response.status, response.text).toBe(201);
+    const created: Module = response.body;
+    expect(created).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      slug: 'discrete-mathematics-for-computing',
+      name: 'Discrete Mathematics for Computing',
+      category: 'Computer Science',
+      priceCents: 8550,
+      description: input.description,
+      topics: input.topics,
+      updatedAt: expect.any(String),
+    });
+    expect(await catalogue()).toContainEqual(created);
+    expect((await visitor.get('/api/modules/discrete-mathematics-for-computing')).body).toEqual(created);
+    expect((await visitor.get('/modules/discrete-mathematics-for-computing')).status).toBe(200);
+  });
+
+  test('the spec’s three fields are enough: description and topics default to empty', async () => {
+    const response = await admin.post('/api/modules', { name: 'Linear Programming Basics', category: 'Mathematics', priceCents: 9000 });
+    expect(response.status, response.text).toBe(201);
+    expect(response.body).toMatchObject({ description: '', topics: [] });
+  });
+
+  test('the admin edits a module’s description and topics; its name, category and price stay', async () => {
+    const module = await addModule();
+    const edited = await admin.patch(`/api/modules/${module.id}`, { description: '  Now with past papers.  ', topics: ['Past papers'] });
+    expect(edited.status, edited.text).toBe(200);
+    expect(edited.body).toEqual({ ...module, description: 'Now with past papers.', topics: ['Past papers'], updatedAt: expect.any(String) });
+    expect((await visitor.get(`/api/modules/${module.slug}`)).body).toEqual(edited.body);
+
+    // One field at a time is fine too.
+    const topicsOnly = await admin.patch(`/api/modules/${module.id}`, { topics: [] });
+    expect(topicsOnly.body).toMatchObject({ description: 'Now with past papers.', topics: [] });
+  });
+
+  test('an edit that changes nothing, or tries to change the name or price, is refused and changes nothing', async () => {
+    const module = await addModule();
+    await expectNothingChanged(async () => {
+      expect(expectApiError(await admin.patch(`/api/modules/${module.id}`, {}), 400, 'request.invalid').message).toBe('Nothing to change.');
+      const renamed = expectApiError(await admin.patch(`/api/modules/${module.id}`, { name: 'Renamed', description: 'x' }), 400, 'request.invalid');
+      expect(renamed.message).toBe('Unknown field: name.');
+      expect(expectApiError(await admin.patch(`/api/modules/${module.id}`, { priceCents: 1 }), 400, 'request.invalid').message).toBe('Unknown field: priceCents.');
+      expectApiError(await admin.patch(`/api/modules/${module.id}`, { topics: ['ok', ''] }), 400, 'request.invalid');
+      expectApiError(await admin.patch(`/api/modules/${module.id}`, { description: 'd'.repeat(2001) }), 400, 'request.invalid');
+    });
+  });
+
+  test('editing, raising or deleting a module that does not exist is Module Not Found', async () => {
+    const unknown = crypto.randomUUID();
+    await expectNothingChanged(async () => {
+      expectApiError(await admin.patch(`/api/modules/${unknown}`, { description: 'x' }), 404, 'modules.not_found');
+      expectApiError(await admin.post(`/api/modules/${unknown}/raise-price`), 404, 'modules.not_found');
+      expectApiError(await admin.delete(`/api/modules/${unknown}`), 404, 'modules.not_found');
+      expectApiError(await admin.delete('/api/modules/not-a-uuid'), 404, 'modules.not_found');
+    });
+  });
+
+  test('a change sent from another site is refused, even with the admin’s session cookie', async () => {
+    const module = await addModule();
+    await expectNothingChanged(async () => {
+      const foreign = await admin.delete(`/api/modules/${module.id}`, { headers: { origin: 'https://evil.example' } });
+      expectApiError(foreign, 403, 'request.invalid_origin');
+      const cookie = [...admin.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+      const noOrigin = await fetch(`${server.url}/api/modules/${module.id}/raise-price`, { method: 'POST', headers: { cookie } });
+      expect(noOrigin.status).toBe(403);
+    });
+  });
+});
+
+describe('adding a module: what is refused', () => {
+  const refusals: [what: string, override: Record<string, unknown>, field: string, message: string][] = [
+    ['a negative price', { priceCents: -9000 }, 'priceCents', 'The price must be more than R0.'],
+    ['a price of zero', { priceCents: 0 }, 'priceCents', 'The price must be more than R0.'],
+    ['a price with a fraction of a cent', { priceCents: 9050.5 }, 'priceCents', 'The price can have at most two decimals (whole cents).'],
+    ['an absurd price (over R100,000 an hour)', { priceCents: 10_000_001 }, 'priceCents', 'The price can be at most R100,000 per hour.'],
+    // zod reports a number past 2^53 as "not an integer", hence this message.
+    ['a price far beyond any integer column', { priceCents: 1e20 }, 'priceCents', 'The price can have at most two decimals (whole cents).'],
+    ['a price sent as text', { priceCents: '90' }, 'priceCents', catalogueMessages.fillAllFields],
+    ['no price', { priceCents: undefined }, 'priceCents', catalogueMessages.fillAllFields],
+    ['an empty name', { name: '' }, 'name', catalogueMessages.fillAllFields],
+    ['a name of spaces only', { name: '    ' }, 'name', catalogueMessages.fillAllFields],
+    ['no name', { name: undefined }, 'name', catalogueMessages.fillAllFields],
+    ['a name of 201 characters', { name: 'n'.repeat(201) }, 'name', 'Name must be at most 200 characters.'],
+    ['a name without a letter or digit (no page address)', { name: '!!! ???' }, 'name', 'The name needs at least one letter or digit.'],
+    ['an unknown category', { category: 'Astrology' }, 'category', catalogueMessages.fillAllFields],
+    ['a category in the wrong case', { category: 'mathematics' }, 'category', catalogueMessages.fillAllFields],
+    ['the category Uncategorized', { category: 'Uncategorized' }, 'category', catalogueMessages.fillAllFields],
+    ['no category', { category: undefined }, 'category', catalogueMessages.fillAllFields],
+    ['a description of 2001 characters', { description: 'd'.repeat(2001) }, 'description', 'Description must be at most 2000 characters.'],
+    ['eleven topics', { topics: Array.from({ length: 11 }, (_, i) => `Topic ${i}`) }, 'topics', 'At most 10 topics.'],
+    ['an empty topic', { topics: ['Limits', ' '] }, 'topics', 'A topic cannot be empty.'],
+    ['an unknown field', { slug: 'my-own-slug' }, '_form', 'Unknown field: slug.'],
+    ['an id chosen by the client', { id: crypto.randomUUID() }, '_form', 'Unknown field: id.'],
+  ];
+
+  test.each(refusals)('%s is refused with a message for that field, and nothing is added', async (_, override, field, message) => {
+    const body = { ...newModule(), ...override };
+    const error = await expectNothingChanged(async () => expectApiError(await admin.post('/api/modules', body), 400, 'request.invalid'));
+    expect(error.fields?.[field]).toBe(message);
+  });
+
+  test('the limits themselves are accepted: 1 cent, R100,000 and a name of 200 characters', async () => {
+    expect((await addModule({ priceCents: 1 })).priceCents).toBe(1);
+    expect((await addModule({ priceCents: 10_000_000 })).priceCents).toBe(10_000_000);
+    const long = `${'Advanced topics in '.repeat(10)}x`.padEnd(200, 'y');
+    expect(long).toHaveLength(200);
+    expect((await addModule({ name: long })).name).toBe(long);
+  });
+
+  test('a body that is not JSON, or not declared as JSON, is refused and nothing is added', async () => {
+    await expectNothingChanged(async () => {
+      const json = JSON.stringify(newModule());
+      const asText = await admin.request('/api/modules', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: json });
+      expectApiError(asText, 400, 'request.unsupported_content_type');
+      const asForm = await admin.request('/api/modules', { method: 'POST', body: new URLSearchParams({ name: 'Form Module', category: 'Mathematics', priceCents: '9000' }) });
+      expectApiError(asForm, 400, 'request.unsupported_content_type');
+      const malformed = await admin.request('/api/modules', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name": "Half' });
+      expectApiError(malformed, 400, 'request.malformed_json');
+      for (const body of ['null', '[]', '"Calculus"', '42']) {
+        expectApiError(await admin.request('/api/modules', { method: 'POST', headers: { 'content-type': 'application/json' }, body }), 400, 'request.invalid');
+      }
+      const huge = JSON.stringify(newModule({ description: 'd'.repeat(70 * 1024) }));
+      expectApiError(await admin.request('/api/modules', { method: 'POST', headers: { 'content-type': 'application/json' }, body: huge }), 413, 'request.too_large');
+    });
+  });
+});
+
+describe('duplicate module names', () => {
+  test.each([
+    ['the same name', 'Java OOP and GUI'],
+    ['the same name in other letter case', 'JAVA oop AND gui'],
+    ['the same name with spaces around it', '  Java OOP and GUI  '],
+    ['a different name with the same page address', 'Java-OOP and GUI!'],
+  ])('%s as an existing module is refused (409), and nothing is added', async (_, name) => {
+    const error = await expectNothingChanged(async () =>
+      expectApiError(await admin.post('/api/modules', newModule({ name, category: 'Computer Science' })), 409, 'modules.duplicate_name'),
+    );
+    expect(error.message).toBe(catalogueMessages.duplicateName);
+    expect(error.fields).toEqual({ name: catalogueMessages.duplicateName });
+  });
+
+  test('two admins adding the same new module at once: one is added, the other is told it exists', async () => {
+    const input = newModule();
+    const responses = await Promise.all([admin.post('/api/modules', input), admin.post('/api/modules', { ...input, name: input.name.toUpperCase() })]);
+    expect(responses.map((r) => r.status).sort()).toEqual([201, 409]);
+    expectApiError(responses.find((r) => r.status === 409)!, 409, 'modules.duplicate_name');
+    expect((await catalogue()).filter((m) => m.slug === slugify(input.name))).toHaveLength(1);
+  });
+});
+
+describe('raising a price by R10', () => {
+  const price = async (slug: string) => {
+    const [list, page] = await Promise.all([catalogue(), visitor.get(`/api/modules/${slug}`)]);
+    const listed = list.find((m) => m.slug === slug)!.priceCents;
+    expect(page.body.priceCents).toBe(listed);
+    return listed;
+  };
+
+  test('+R10 shows the new price in the catalogue and on the module page', async () => {
+    const module = (await catalogue()).find((m) => m.slug === 'introduction-to-statistics')!;
+    const before = await price(module.slug);
+    const raised = await admin.post(`/api/modules/${module.id}/raise-price`);
+    expect(raised.status, raised.text).toBe(200);
+    expect(raised.body).toEqual({ ...module, priceCents: before + 1000, updatedAt: expect.any(String) });
+    expect(await price(module.slug)).toBe(before + 1000);
+  });
+
+  test('two raises at once both count', async () => {
+    const module = await addModule({ priceCents: 8000 });
+    const responses = await Promise.all([admin.post(`/api/modules/${module.id}/raise-price`), admin.post(`/api/modules/${module.id}/raise-price`)]);
+    expect(responses.map((r) => r.status)).toEqual([200, 200]);
+    expect(responses.map((r: TestResponse) => r.body.priceCents as number).sort((a, b) => a - b)).toEqual([9000, 10000]);
+    expect(await price(module.slug)).toBe(10000);
+  });
+
+  test('a raise up to R100,000 is allowed; one past it is refused and the price stays', async () => {
+    const module = await addModule({ priceCents: 9_999_000 });
+    expect((await admin.post(`/api/modules/${module.id}/raise-price`)).body.priceCents).toBe(10_000_000);
+    const error = await expectNothingChanged(async () => expectApiError(await admin.post(`/api/modules/${module.id}/raise-price`), 400, 'modules.price_limit'));
+    expect(error.message).toBe('The price can be at most R100,000 per hour.');
+    expect(await price(module.slug)).toBe(10_000_000);
+  });
+});
+
+describe('deleting a module', () => {
+  test('it leaves the catalogue and its page; students enrolled keep the enrolment with the module’s name', async () => {
+    const module = await addModule({ name: 'Complex Analysis Crash Course' });
+    const student = await signInAs(server, smtp, 'student');
+    const enrolled = await student.client.post('/api/me/enrolments', { moduleId: module.id });
+    expect(enrolled.status, enrolled.text).toBe(201);
+
+    const deleted = await admin.delete(`/api/modules/${module.id}`);
+    expect(deleted.status, deleted.text).toBe(200);
+    expect(deleted.body).toEqual({ deleted: true });
+
+    expect((await catalogue()).some((m) => m.id === module.id)).toBe(false);
+    expectApiError(await visitor.get(`/api/modules/${module.slug}`), 404, 'modules.not_found');
+    expect((await visitor.get(`/modules/${module.slug}`)).status).toBe(404);
+
+    const enrolments = (await student.client.get('/api/me/enrolments')).body.enrolments;
+    expect(enrolments).toEqual([{ id: enrolled.body.id, moduleId: null, moduleName: 'Complex Analysis Crash Course', moduleSlug: null, enrolledAt: enrolled.body.enrolledAt }]);
+
+    // Gone for good: deleting again is a 404, and nobody can enrol any more.
+    expectApiError(await admin.delete(`/api/modules/${module.id}`), 404, 'modules.not_found');
+    expectApiError(await student.client.post('/api/me/enrolments', { moduleId: module.id }), 404, 'profile.module_not_found');
+  });
+
+  test('its name is free again: a new module of that name gets the same page address', async () => {
+    const first = await addModule({ name: 'Vector Calculus Revision' });
+    await admin.delete(`/api/modules/${first.id}`);
+    const second = await addModule({ name: 'Vector Calculus Revision' });
+    expect(second.id).not.toBe(first.id);
+    expect(second.slug).toBe(first.slug);
+    expect((await visitor.get(`/modules/${second.slug}`)).status).toBe(200);
+  });
+});

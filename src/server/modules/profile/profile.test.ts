@@ -1,0 +1,278 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Module } from '../../../common/catalogue.ts';
+import { enrolmentSchema, profileMessages, type Enrolment } from '../../../common/profile.ts';
+import {
+  createClient,
+  expectApiError,
+  logIn,
+  sessionCookieName,
+  signInAs,
+  signUpAndVerify,
+  startSmtpServer,
+  startTestServer,
+  type TestServer,
+  type TestSmtpServer,
+} from '../../test/harness.ts';
+
+let smtp: TestSmtpServer;
+let server: TestServer;
+let modules: Module[];
+const bySlug = (slug: string) => modules.find((m) => m.slug === slug)!;
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  server = await startTestServer({ smtpUrl: smtp.url });
+  modules = (await createClient(server.url).get('/api/modules')).body.modules;
+});
+
+afterAll(async () => {
+  await server?.close();
+  await smtp?.close();
+});
+
+const enrolments = async () => server.services.db.selectFrom('enrolments').selectAll().orderBy('id').execute();
+
+/** Runs `refused` and checks that it left the enrolments exactly as they were. */
+async function expectNoEnrolmentChanged<T>(refused: () => Promise<T>): Promise<T> {
+  const before = await enrolments();
+  const result = await refused();
+  expect(await enrolments()).toEqual(before);
+  return result;
+}
+
+describe('enrolling in modules', () => {
+  test('a student enrols in a module, sees it on their profile, and removes it', async () => {
+    const { client } = await signInAs(server, smtp, 'student');
+    expect((await client.get('/api/me/enrolments')).body).toEqual({ enrolments: [] });
+
+    const python = bySlug('introduction-to-programming-with-python');
+    const enrolled = await client.post('/api/me/enrolments', { moduleId: python.id });
+    expect(enrolled.status, enrolled.text).toBe(201);
+    expect(enrolmentSchema.parse(enrolled.body)).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      moduleId: python.id,
+      moduleName: 'Introduction to Programming with Python',
+      moduleSlug: 'introduction-to-programming-with-python',
+      enrolledAt: expect.any(String),
+    });
+    const stats = await client.post('/api/me/enrolments', { moduleId: bySlug('introduction-to-statistics').id });
+    expect(stats.status).toBe(201);
+
+    const listed = await client.get('/api/me/enrolments');
+    expect(listed.headers.get('cache-control')).toBe('no-store');
+    expect(listed.body.enrolments).toEqual([enrolled.body, stats.body]);
+
+    const removed = await client.delete(`/api/me/enrolments/${enrolled.body.id}`);
+    expect(removed.status, removed.text).toBe(200);
+    expect(removed.body).toEqual({ removed: true });
+    expect((await client.get('/api/me/enrolments')).body.enrolments).toEqual([stats.body]);
+  });
+
+  test('enrolling twice in the same module is refused, also with a double click, and keeps one enrolment', async () => {
+    const { client, id } = await signInAs(server, smtp, 'student');
+    const moduleId = bySlug('fet-mathematics').id;
+    expect((await client.post('/api/me/enrolments', { moduleId })).status).toBe(201);
+    const error = await expectNoEnrolmentChanged(async () => expectApiError(await client.post('/api/me/enrolments', { moduleId }), 409, 'profile.already_enrolled'));
+    expect(error.message).toBe(profileMessages.alreadyEnrolled);
+
+    // Two requests at once: the database's unique (user, module) pair decides.
+    const other = bySlug('fet-physical-science').id;
+    const both = await Promise.all([client.post('/api/me/enrolments', { moduleId: other }), client.post('/api/me/enrolments', { moduleId: other })]);
+    expect(both.map((r) => r.status).sort()).toEqual([201, 409]);
+    const rows = (await enrolments()).filter((e) => e.user_id === id);
+    expect(rows.map((r) => r.module_id).sort()).toEqual([moduleId, other].sort());
+  });
+
+  test('enrolling in an unknown module says it is no longer offered, and adds nothing', async () => {
+    const { client } = await signInAs(server, smtp, 'student');
+    const error = await expectNoEnrolmentChanged(async () =>
+      expectApiError(await client.post('/api/me/enrolments', { moduleId: crypto.randomUUID() }), 404, 'profile.module_not_found'),
+    );
+    expect(error.message).toBe(profileMessages.moduleGone);
+  });
+
+  test.each([
+    ['no module chosen', {}, 'moduleId', profileMessages.selectModule],
+    ['an empty module id', { moduleId: '' }, 'moduleId', profileMessages.selectModule],
+    ['a module id that is not an id', { moduleId: 'fet-mathematics' }, 'moduleId', profileMessages.selectModule],
+    ['an unknown field', { moduleId: crypto.randomUUID(), userId: crypto.randomUUID() }, '_form', 'Unknown field: userId.'],
+  ])('enrolling with %s is refused with a message, and adds nothing', async (_, body, field, message) => {
+    const { client } = await signInAs(server, smtp, 'student');
+    const error = await expectNoEnrolmentChanged(async () => expectApiError(await client.post('/api/me/enrolments', body), 400, 'request.invalid'));
+    expect(error.fields?.[field]).toBe(message);
+  });
+
+  test('a visitor can neither see nor change enrolments', async () => {
+    const visitor = createClient(server.url);
+    await expectNoEnrolmentChanged(async () => {
+      expectApiError(await visitor.get('/api/me/enrolments'), 401, 'auth.unauthenticated');
+      expectApiError(await visitor.post('/api/me/enrolments', { moduleId: modules[0]!.id }), 401, 'auth.unauthenticated');
+      expectApiError(await visitor.delete(`/api/me/enrolments/${crypto.randomUUID()}`), 401, 'auth.unauthenticated');
+    });
+  });
+
+  test('each user sees only their own enrolments', async () => {
+    const thandi = await signInAs(server, smtp, 'student', { name: 'Thandi' });
+    const sipho = await signInAs(server, smtp, 'student', { name: 'Sipho' });
+    const mine = await thandi.client.post('/api/me/enrolments', { moduleId: bySlug('java-oop-and-gui').id });
+    const theirs = await sipho.client.post('/api/me/enrolments', { moduleId: bySlug('java-oop-and-gui').id });
+    expect([mine.status, theirs.status]).toEqual([201, 201]);
+    expect((await thandi.client.get('/api/me/enrolments')).body.enrolments.map((e: Enrolment) => e.id)).toEqual([mine.body.id]);
+    expect((await sipho.client.get('/api/me/enrolments')).body.enrolments.map((e: Enrolment) => e.id)).toEqual([theirs.body.id]);
+  });
+
+  test.each([
+    ['a student', 'student'],
+    ['a tutor', 'tutor'],
+    ['even the admin', 'admin'],
+  ] as const)('%s cannot remove someone else’s enrolment (403), and it stays', async (_, role) => {
+    const owner = await signInAs(server, smtp, 'student');
+    const enrolment = (await owner.client.post('/api/me/enrolments', { moduleId: bySlug('databases-and-programming').id })).body as Enrolment;
+    const other = await signInAs(server, smtp, role);
+
+    await expectNoEnrolmentChanged(async () => {
+      expectApiError(await other.client.delete(`/api/me/enrolments/${enrolment.id}`), 403, 'auth.forbidden');
+    });
+    expect((await owner.client.get('/api/me/enrolments')).body.enrolments).toEqual([enrolment]);
+    // Their own list is theirs alone, whatever their role.
+    expect((await other.client.get('/api/me/enrolments')).body.enrolments).toEqual([]);
+  });
+
+  test('removing an enrolment that does not exist, or was already removed, is a 404', async () => {
+    const { client } = await signInAs(server, smtp, 'student');
+    const enrolment = (await client.post('/api/me/enrolments', { moduleId: bySlug('introduction-to-calculus').id })).body as Enrolment;
+    expect((await client.delete(`/api/me/enrolments/${enrolment.id}`)).status).toBe(200);
+    await expectNoEnrolmentChanged(async () => {
+      expectApiError(await client.delete(`/api/me/enrolments/${enrolment.id}`), 404, 'profile.enrolment_not_found');
+      expectApiError(await client.delete('/api/me/enrolments/not-an-id'), 404, 'profile.enrolment_not_found');
+    });
+  });
+});
+
+describe('downloading my data', () => {
+  test('the file holds the account, role, tutor categories, sessions, enrolments and e-mails, and no password hash or token', async () => {
+    const tutor = await signInAs(server, smtp, 'tutor', { name: 'Ayanda Zulu', categories: ['Statistics', 'Computer Science'] });
+    const enrolment = (await tutor.client.post('/api/me/enrolments', { moduleId: bySlug('introduction-to-statistics').id })).body as Enrolment;
+    // A second session, from a phone.
+    await logIn(server, tutor);
+
+    const before = sastDate(new Date());
+    const response = await tutor.client.get('/api/me/export');
+    const after = sastDate(new Date());
+    expect(response.status, response.text).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const disposition = response.headers.get('content-disposition') ?? '';
+    expect([`attachment; filename="tutorbook-data-${before}.json"`, `attachment; filename="tutorbook-data-${after}.json"`]).toContain(disposition);
+
+    const data = response.body;
+    expect(Object.keys(data).sort()).toEqual(['account', 'answers', 'bookings', 'emails', 'enrolments', 'exportedAt', 'questions', 'sessions', 'votes']);
+    expect(data.account).toEqual({
+      id: tutor.id,
+      name: 'Ayanda Zulu',
+      email: tutor.email,
+      emailVerified: true,
+      image: null,
+      role: 'tutor',
+      tutorCategories: ['Computer Science', 'Statistics'],
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+      logins: [{ provider: 'credential', createdAt: expect.any(String), updatedAt: expect.any(String) }],
+    });
+    expect(data.sessions).toHaveLength(2);
+    for (const session of data.sessions) {
+      expect(session).toEqual({ createdAt: expect.any(String), expiresAt: expect.any(String), ipAddress: '127.0.0.1', userAgent: expect.any(String) });
+      expect(Date.parse(session.expiresAt)).toBeGreaterThan(Date.now());
+    }
+    expect(data.enrolments).toEqual([enrolment]);
+    const kinds = data.emails.map((e: { kind: string }) => e.kind);
+    expect(kinds).toEqual(expect.arrayContaining(['verification', 'welcome']));
+    for (const email of data.emails) expect(Object.keys(email).sort()).toEqual(['createdAt', 'kind', 'sentAt', 'status', 'subject']);
+    expect(data.emails.find((e: { kind: string }) => e.kind === 'welcome').subject).toBe('Welcome to TutorBook!');
+    expect([data.bookings, data.questions, data.answers, data.votes]).toEqual([[], [], [], []]);
+
+    // No secrets: not the password hash, not a session token, not the links in the e-mails.
+    const { db } = server.services;
+    const login = await db.selectFrom('accounts').select('password').where('user_id', '=', tutor.id).executeTakeFirstOrThrow();
+    const tokens = await db.selectFrom('sessions').select('token').where('user_id', '=', tutor.id).execute();
+    expect(login.password).toBeTruthy();
+    expect(response.text).not.toContain(login.password!);
+    for (const { token } of tokens) expect(response.text).not.toContain(token);
+    expect(response.text).not.toMatch(/password|token|https?:\/\//i);
+  });
+
+  test('a visitor has no data to download', async () => {
+    expectApiError(await createClient(server.url).get('/api/me/export'), 401, 'auth.unauthenticated');
+  });
+});
+
+describe('deleting my account', () => {
+  test('removes the login, every session, enrolments and tutor categories; the old cookie and password stop working; the address can sign up again', async () => {
+    const tutor = await signInAs(server, smtp, 'tutor', { categories: ['Mathematics'] });
+    const phone = await logIn(server, tutor);
+    await tutor.client.post('/api/me/enrolments', { moduleId: bySlug('calculus-and-linear-algebra').id });
+    const oldCookie = `${sessionCookieName}=${tutor.client.cookies.get(sessionCookieName)}`;
+    const { db } = server.services;
+    const count = async (table: 'sessions' | 'accounts' | 'enrolments' | 'tutor_categories') =>
+      (await db.selectFrom(table).select('user_id').where('user_id', '=', tutor.id).execute()).length;
+    expect([await count('sessions'), await count('accounts'), await count('enrolments'), await count('tutor_categories')]).toEqual([2, 1, 1, 1]);
+
+    const deleted = await tutor.client.delete('/api/me');
+    expect(deleted.status, deleted.text).toBe(200);
+    expect(deleted.body).toEqual({ deleted: true });
+    // The browser is told to forget the session cookie.
+    expect(deleted.headers.getSetCookie().some((c) => c.startsWith(`${sessionCookieName}=;`) && /Max-Age=0/i.test(c))).toBe(true);
+    expect(tutor.client.hasSessionCookie()).toBe(false);
+
+    expect(await db.selectFrom('users').select('id').where('id', '=', tutor.id).executeTakeFirst()).toBeUndefined();
+    expect([await count('sessions'), await count('accounts'), await count('enrolments'), await count('tutor_categories')]).toEqual([0, 0, 0, 0]);
+
+    // Every session is gone: the other device, and the old cookie replayed.
+    expectApiError(await phone.get('/api/me'), 401, 'auth.unauthenticated');
+    const replayed = await fetch(`${server.url}/api/me`, { headers: { cookie: oldCookie } });
+    expect(replayed.status).toBe(401);
+    expect((await createClient(server.url).post('/api/auth/sign-in/email', { email: tutor.email, password: tutor.password })).status).toBe(401);
+
+    // The address is free: signing up again makes a new student account with nothing from before.
+    const again = await signUpAndVerify(server, smtp, { email: tutor.email, password: 'a brand new passphrase' });
+    const client = await logIn(server, again);
+    const me = (await client.get('/api/me')).body;
+    expect(me).toMatchObject({ email: tutor.email, role: 'student', categories: [] });
+    expect(me.id).not.toBe(tutor.id);
+    expect((await client.get('/api/me/enrolments')).body.enrolments).toEqual([]);
+  });
+
+  test('leaves everyone else’s account and enrolments as they were', async () => {
+    const leaving = await signInAs(server, smtp, 'student');
+    const staying = await signInAs(server, smtp, 'student');
+    const moduleId = bySlug('introduction-to-oop-with-java').id;
+    await leaving.client.post('/api/me/enrolments', { moduleId });
+    const kept = (await staying.client.post('/api/me/enrolments', { moduleId })).body;
+
+    expect((await leaving.client.delete('/api/me')).status).toBe(200);
+    expect((await staying.client.get('/api/me')).status).toBe(200);
+    expect((await staying.client.get('/api/me/enrolments')).body.enrolments).toEqual([kept]);
+  });
+
+  test('an admin deletes only their own account', async () => {
+    const admin = await signInAs(server, smtp, 'admin');
+    const student = await signInAs(server, smtp, 'student');
+    expect((await admin.client.delete('/api/me')).status).toBe(200);
+    expect((await student.client.get('/api/me')).status).toBe(200);
+    expectApiError(await admin.client.get('/api/me'), 401, 'auth.unauthenticated');
+  });
+
+  test('needs a session, and is refused from another site, leaving the account as it was', async () => {
+    expectApiError(await createClient(server.url).delete('/api/me'), 401, 'auth.unauthenticated');
+
+    const student = await signInAs(server, smtp, 'student');
+    expectApiError(await student.client.delete('/api/me', { headers: { origin: 'https://evil.example' } }), 403, 'request.invalid_origin');
+    const cookie = `${sessionCookieName}=${student.client.cookies.get(sessionCookieName)}`;
+    expect((await fetch(`${server.url}/api/me`, { method: 'DELETE', headers: { cookie } })).status).toBe(403);
+    expect((await student.client.get('/api/me')).body.id).toBe(student.id);
+  });
+});
+
+function sastDate(date: Date): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Africa/Johannesburg' }).format(date);
+}
