@@ -61,7 +61,8 @@ export function createStaticRoutes(clientDir: string, options: { moduleExists?: 
     const pathname = c.req.path;
     if (!isKnownPagePath(pathname)) return serveIndex(c, 404);
     const slug = modulePage.exec(pathname)?.[1];
-    const known = slug === undefined || !options.moduleExists || (await options.moduleExists(slug));
+    // Should the catalogue be unreadable (database down), the page still loads: the client then decides.
+    const known = slug === undefined || !options.moduleExists || (await options.moduleExists(slug).catch(() => true));
     return serveIndex(c, known ? 200 : 404);
   });
   return app;

@@ -2,7 +2,7 @@ import type { Enrolment, EnrolInput } from '../../../common/profile.ts';
 import type { Me } from '../../../common/session.ts';
 import type { Db } from '../../db/create-db.ts';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/constraint-errors.ts';
-import { createForbiddenError } from '../../http/errors.ts';
+import { createForbiddenError, createUnauthenticatedError } from '../../http/errors.ts';
 import { createAlreadyEnrolledError, createEnrolModuleNotFoundError, createEnrolmentNotFoundError } from './profile.errors.ts';
 import * as repo from './profile.repository.ts';
 
@@ -62,7 +62,8 @@ const sastDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'Africa/Johannesbu
 export async function exportMyData(deps: ProfileDeps, me: Me) {
   const at = now(deps);
   const user = await repo.findUser(deps.db, me.id);
-  if (!user) throw createForbiddenError();
+  // The session was read moments ago; the account can only be gone if it was deleted since.
+  if (!user) throw createUnauthenticatedError();
   const [tutorCategories, logins, sessions, enrolments, emails] = await Promise.all([
     repo.listTutorCategories(deps.db, me.id),
     repo.listLoginMethods(deps.db, me.id),
