@@ -15,7 +15,7 @@ import {
   type TestServer,
   type TestSmtpServer,
 } from '../test/harness.ts';
-import { insertEmail, markEmailSent } from './mail.repository.ts';
+import { insertEmail } from './mail.repository.ts';
 import { createFolderTransport, createSmtpTransport } from './mail.transports.ts';
 import { createMailWorker, emailRetentionMs, maxEmailAttempts, nextAttemptDelayMs } from './mail.worker.ts';
 
@@ -171,16 +171,26 @@ describe('when the mail server is down', () => {
   test('the delivery log forgets sent e-mails after 90 days but keeps those still waiting', async () => {
     const db = server.services.db;
     const day = 24 * 60 * 60_000;
-    const longAgo = new Date(Date.now() - emailRetentionMs - day);
+    const longAgo = new Date(Date.now() - emailRetentionMs - day).toISOString();
+    const yesterday = new Date(Date.now() - day).toISOString();
+    // Due only next week: neither the app's worker nor the one below tries to send it.
+    const nextWeek = new Date(Date.now() + 7 * day).toISOString();
     const [oldSent, recentSent, oldWaiting] = [uniqueEmail('old-sent'), uniqueEmail('recent-sent'), uniqueEmail('old-waiting')];
-    for (const [to, at] of [[oldSent, longAgo], [recentSent, new Date(Date.now() - day)], [oldWaiting, longAgo]] as const) {
-      await insertEmail(db, { kind: 'test', to, subject: 'Log', text: 'x', html: '<p>x</p>' }, at);
-    }
-    for (const to of [oldSent, recentSent]) {
-      const { id } = await db.selectFrom('email_outbox').select('id').where('to_address', '=', to).executeTakeFirstOrThrow();
-      await markEmailSent(db, id, new Date());
-    }
-    // The waiting one would be sent by this worker: give it a transport that refuses, so it stays pending.
+    // Written in their final state, so no worker can pick them up in between.
+    const row = (to: string, createdAt: string, status: 'sent' | 'pending') => ({
+      id: crypto.randomUUID(),
+      kind: 'test',
+      to_address: to,
+      subject: 'Log',
+      text_body: 'x',
+      html_body: '<p>x</p>',
+      status,
+      next_attempt_at: status === 'pending' ? nextWeek : createdAt,
+      created_at: createdAt,
+      sent_at: status === 'sent' ? createdAt : null,
+    });
+    await db.insertInto('email_outbox').values([row(oldSent, longAgo, 'sent'), row(recentSent, yesterday, 'sent'), row(oldWaiting, longAgo, 'pending')]).execute();
+
     const transport = createSmtpTransport(`smtp://127.0.0.1:${await findClosedPort()}`);
     const worker = createMailWorker({ db, transport, from: server.services.env.mailFrom, logger: server.services.logger, pollMs: 60_000 });
     try {
