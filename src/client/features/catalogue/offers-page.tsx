@@ -78,8 +78,9 @@ function ModuleCard({ module }: { module: Module }) {
         {module.name}
       </h3>
       {module.description && <p className="mt-2 line-clamp-3 text-sm text-slate-700 dark:text-slate-300">{module.description}</p>}
-      <p className="mt-3 font-semibold text-brand-800 dark:text-brand-200">Price: {formatRand(module.priceCents)}/hour</p>
-      <div className="mt-auto flex gap-3 pt-4">
+      {/* Price and actions sit at the bottom, so they line up across a row of cards. */}
+      <p className="mt-auto pt-3 font-semibold text-brand-800 dark:text-brand-200">Price: {formatRand(module.priceCents)}/hour</p>
+      <div className="flex gap-3 pt-4">
         <Link to={`/modules/${module.slug}`} className="btn-secondary flex-1" aria-describedby={nameId}>
           Details
         </Link>

@@ -1,5 +1,6 @@
 import { Pencil, Plus, Trash2 } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
+import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
 import { catalogueMessages, createModuleInputSchema, formatRand, moduleLimits, randToCents, updateModuleInputSchema, type Module } from '../../../common/catalogue.ts';
 import { categories } from '../../../common/roles.ts';
@@ -86,6 +87,7 @@ export function ManageModules() {
 const emptyForm = { name: '', price: '', category: '', description: '', topics: '' };
 
 function AddModuleForm() {
+  const headingId = useId();
   const [values, setValues] = useState(emptyForm);
   const [priceError, setPriceError] = useState<string>();
   const priceCents = randToCents(values.price);
@@ -114,7 +116,7 @@ function AddModuleForm() {
     <form
       noValidate
       className="card flex flex-col gap-4"
-      aria-label="Add a module"
+      aria-labelledby={headingId}
       onSubmit={(event) => {
         // A price that is there but is not a price is its own mistake, not a missing field.
         if (values.price.trim() && priceCents === undefined) {
@@ -126,7 +128,9 @@ function AddModuleForm() {
         void onSubmit(event);
       }}
     >
-      <h3 className="text-lg font-semibold">Add a module</h3>
+      <h3 id={headingId} className="text-lg font-semibold">
+        Add a module
+      </h3>
       {(missing || errors.form) && <Notice tone="error">{missing ? catalogueMessages.fillAllFields : errors.form}</Notice>}
       <FormField label="Name" name="name" maxLength={moduleLimits.nameMax} value={values.name} onChange={set('name')} error={fieldError('name')} />
       <FormField
@@ -190,7 +194,10 @@ function ModuleRow({ module }: { module: Module }) {
         <p className="font-semibold text-brand-800 dark:text-brand-200">{formatRand(module.priceCents)}/hour</p>
       </div>
       <p className="text-sm text-slate-600 dark:text-slate-400">
-        {module.category} · <span className="break-all">/modules/{module.slug}</span>
+        {module.category} ·{' '}
+        <Link to={`/modules/${module.slug}`} className="link break-all">
+          /modules/{module.slug}
+        </Link>
       </p>
       {editing ? (
         <EditModuleForm module={module} onDone={() => setEditing(false)} />
@@ -198,7 +205,7 @@ function ModuleRow({ module }: { module: Module }) {
         <>
           {module.description && <p className="mt-3 line-clamp-3 text-slate-700 dark:text-slate-300">{module.description}</p>}
           {module.topics.length > 0 && <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">Topics: {module.topics.join(', ')}</p>}
-          <div className="mt-4 flex flex-wrap gap-3">
+          <div className="mt-4 grid grid-cols-3 gap-2 sm:flex sm:gap-3">
             <button
               type="button"
               className="btn-secondary"
@@ -209,11 +216,11 @@ function ModuleRow({ module }: { module: Module }) {
               +R10
             </button>
             <button type="button" className="btn-secondary" aria-describedby={nameId} disabled={busy} onClick={() => setEditing(true)}>
-              <Pencil aria-hidden size={18} />
+              <Pencil aria-hidden size={18} className="hidden sm:block" />
               Edit
             </button>
             <button type="button" className="btn-danger" aria-describedby={nameId} disabled={busy} onClick={() => void remove()}>
-              <Trash2 aria-hidden size={18} />
+              <Trash2 aria-hidden size={18} className="hidden sm:block" />
               Delete
             </button>
           </div>
