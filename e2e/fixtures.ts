@@ -100,3 +100,23 @@ export async function recordCspViolations(page: Page) {
 }
 
 export const cspViolations = (page: Page) => page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
+
+export interface TestModule {
+  id: string;
+  slug: string;
+  name: string;
+  priceCents: number;
+}
+
+/** A module name no other test uses (the catalogue is shared by the whole run). */
+export const uniqueModuleName = (label: string) => `${label} ${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+
+/** Adds a module through the API as the signed-in admin of `request` (quicker than the form when the form is not under test). */
+export async function createModule(
+  request: APIRequestContext,
+  input: { name: string; priceCents: number; category: 'Computer Science' | 'Mathematics' | 'Statistics'; description?: string; topics?: string[] },
+): Promise<TestModule> {
+  const res = await request.post('/api/modules', { data: input, headers: { origin } });
+  expect(res.status()).toBe(201);
+  return (await res.json()) as TestModule;
+}

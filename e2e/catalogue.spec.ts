@@ -1,0 +1,161 @@
+import { expect, test, type Page } from '@playwright/test';
+import { createModule, expectNoAxeViolations, loginAs, origin, uniqueModuleName, viewports, waitForActiveServiceWorker } from './fixtures.ts';
+
+const card = (page: Page, name: string) => page.getByRole('article', { name });
+
+test('the admin adds a module; a student sees it in /offers under its category, opens it and enrols in it', async ({ page, browser }) => {
+  await loginAs(page, 'admin');
+  await page.goto('/admin-dashboard');
+  const form = page.getByRole('form', { name: 'Add a module' });
+
+  // Spec §5: name, price and category are required; what was typed stays.
+  await form.getByLabel('Description (optional)').fill('Regression, residuals and the story the data tells.');
+  await form.getByRole('button', { name: 'Add Module' }).click();
+  await expect(form.getByRole('alert')).toHaveText('Please fill in all module fields.');
+  await expect(form.getByLabel('Description (optional)')).toHaveValue('Regression, residuals and the story the data tells.');
+
+  const name = uniqueModuleName('Applied Regression');
+  await form.getByLabel('Name').fill(name);
+  await form.getByLabel('Price per hour (rand)').fill('eighty');
+  await form.getByLabel('Category').selectOption('Statistics');
+  await form.getByRole('button', { name: 'Add Module' }).click();
+  await expect(form.getByText('Enter the price in rand, for example 90 or 90.50.')).toBeVisible();
+
+  await form.getByLabel('Price per hour (rand)').fill('85');
+  await form.getByLabel('Topics (optional)').fill('Simple linear regression\nResidual plots, Multiple regression');
+  await form.getByRole('button', { name: 'Add Module' }).click();
+  await expect(page.getByText('Module added successfully!')).toBeVisible();
+  await expect(form.getByLabel('Name')).toHaveValue('');
+  await expect(card(page, name)).toContainText('R85/hour');
+
+  const student = await browser.newContext({ baseURL: origin });
+  const studentPage = await student.newPage();
+  await loginAs(studentPage, 'student');
+  const statistics = studentPage.getByRole('region', { name: 'Statistics' });
+  await expect(statistics.getByRole('article', { name })).toContainText('Price: R85/hour');
+  await expect(studentPage.getByRole('region', { name: 'Mathematics' }).getByRole('article', { name })).toHaveCount(0);
+
+  await statistics.getByRole('article', { name }).getByRole('link', { name: 'Details' }).click();
+  await expect(studentPage.getByRole('heading', { level: 1, name })).toBeVisible();
+  await expect(studentPage.getByText('R85/hour')).toBeVisible();
+  await expect(studentPage.getByRole('listitem').filter({ hasText: 'Residual plots' })).toBeVisible();
+  await studentPage.getByRole('button', { name: 'Book Now' }).click();
+  await expect(studentPage).toHaveURL(/\/booking$/);
+  // The booking page reads the module from navigation state (spec §4 Booking form).
+  const state = await studentPage.evaluate(() => (history.state as { usr?: { module?: { name: string; slug: string } } }).usr);
+  expect(state?.module?.name).toBe(name);
+
+  await studentPage.goto('/profile');
+  await studentPage.getByLabel('Enroll in a module').selectOption({ label: name });
+  await studentPage.getByRole('button', { name: 'Enroll' }).click();
+  await studentPage.getByRole('alertdialog').getByRole('button', { name: 'Enroll' }).click();
+  await expect(studentPage.getByText(`Enrolled in "${name}" successfully.`)).toBeVisible();
+  await expect(studentPage.getByRole('link', { name })).toBeVisible();
+  await student.close();
+});
+
+test('+R10 shows the new price at once in the list, on /offers and on the module page', async ({ page }) => {
+  await loginAs(page, 'admin');
+  const module = await createModule(page.request, { name: uniqueModuleName('Discrete Maths'), priceCents: 9000, category: 'Mathematics' });
+  await page.goto('/admin-dashboard');
+  const row = card(page, module.name);
+  await expect(row).toContainText('R90/hour');
+  await row.getByRole('button', { name: '+R10' }).click();
+  await expect(page.getByText('Module updated successfully!')).toBeVisible();
+  await expect(row).toContainText('R100/hour');
+
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Courses' }).click();
+  await expect(card(page, module.name)).toContainText('Price: R100/hour');
+  await card(page, module.name).getByRole('link', { name: 'Details' }).click();
+  await expect(page).toHaveURL(new RegExp(`/modules/${module.slug}$`));
+  await expect(page.getByText('R100/hour', { exact: true })).toBeVisible();
+});
+
+test('the admin edits the description and topics of a module, then deletes it after confirming', async ({ page }) => {
+  await loginAs(page, 'admin');
+  const module = await createModule(page.request, { name: uniqueModuleName('Graph Theory'), priceCents: 9500, category: 'Computer Science', topics: ['Trees'] });
+  await page.goto('/admin-dashboard');
+  const row = card(page, module.name);
+  await row.getByRole('button', { name: 'Edit' }).click();
+  await row.getByLabel('Description').fill('Paths, cycles and colourings.');
+  await row.getByLabel('Topics').fill('Trees, Shortest paths, Colouring');
+  await row.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByText('Module updated successfully!')).toBeVisible();
+  await expect(row).toContainText('Topics: Trees, Shortest paths, Colouring');
+
+  await page.goto(`/modules/${module.slug}`);
+  await expect(page.getByText('Paths, cycles and colourings.')).toBeVisible();
+  await expect(page.getByRole('listitem').filter({ hasText: 'Shortest paths' })).toBeVisible();
+
+  await page.goto('/admin-dashboard');
+  await card(page, module.name).getByRole('button', { name: 'Delete' }).click();
+  const dialog = page.getByRole('alertdialog');
+  await expect(dialog).toContainText(`Delete "${module.name}"?`);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(card(page, module.name)).toBeVisible();
+  await card(page, module.name).getByRole('button', { name: 'Delete' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText('Module deleted successfully!')).toBeVisible();
+  await expect(card(page, module.name)).toHaveCount(0);
+
+  await page.goto('/offers');
+  await expect(page.getByRole('article', { name: 'Introduction to Statistics' })).toBeVisible();
+  await expect(card(page, module.name)).toHaveCount(0);
+});
+
+test('an unknown slug shows Module Not Found with a link back to /offers, with status 404', async ({ page }) => {
+  // The server answers the page with 404 (once installed, the service worker answers navigations itself).
+  expect((await page.request.get('/modules/no-such-module')).status()).toBe(404);
+  expect((await page.request.get('/modules/introduction-to-statistics')).status()).toBe(200);
+  await loginAs(page, 'student');
+  await page.goto('/modules/no-such-module');
+  await expect(page.getByRole('heading', { level: 1, name: 'Module Not Found' })).toBeVisible();
+  await page.getByRole('link', { name: 'Back to Courses' }).click();
+  await expect(page).toHaveURL(/\/offers$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Courses' })).toBeVisible();
+});
+
+test('after one visit, /offers and a module page open with no connection', async ({ page, context }) => {
+  await loginAs(page, 'student');
+  await expect(card(page, 'Introduction to Statistics')).toBeVisible();
+  await page.goto('/modules/introduction-to-calculus');
+  await expect(page.getByRole('heading', { level: 1, name: 'Introduction To Calculus' })).toBeVisible();
+  await waitForActiveServiceWorker(page);
+
+  await context.setOffline(true);
+  await page.goto('/offers');
+  await expect(page.getByText('You are offline. Showing the courses as they were when you last had a connection.')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Statistics' }).getByRole('article', { name: 'Introduction to Statistics' })).toContainText('Price: R80/hour');
+  await page.reload();
+  await expect(card(page, 'FET Mathematics')).toContainText('Price: R100/hour');
+  // A module page never opened before is also there: the whole catalogue is stored.
+  await page.goto('/modules/java-oop-and-gui');
+  await expect(page.getByRole('heading', { level: 1, name: 'Java OOP and GUI' })).toBeVisible();
+  await expect(page.getByText('R90/hour')).toBeVisible();
+  await context.setOffline(false);
+});
+
+test('/offers, a module page and the admin dashboard: no axe violations, screenshots at phone and desktop size', async ({ page }) => {
+  await loginAs(page, 'admin');
+  const pages = [
+    { path: '/offers', name: 'offers', ready: page.getByRole('region', { name: 'Computer Science' }) },
+    { path: '/modules/introduction-to-oop-with-java', name: 'module', ready: page.getByRole('heading', { level: 1, name: 'Introduction to OOP With Java' }) },
+    { path: '/admin-dashboard', name: 'admin-dashboard', ready: card(page, 'Introduction to Statistics') },
+  ];
+  for (const { path, name, ready } of pages) {
+    for (const [size, viewport] of Object.entries(viewports)) {
+      await page.setViewportSize(viewport);
+      await page.goto(path);
+      await expect(ready).toBeVisible();
+      await expect(page.locator('h1')).toHaveCount(1);
+      await expectNoAxeViolations(page);
+      await page.screenshot({ path: `test-results/screenshots/${name}-${size}.png`, fullPage: true });
+    }
+  }
+  // Dark mode follows the system.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.goto('/offers');
+  await expect(page.getByRole('region', { name: 'Computer Science' })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.screenshot({ path: 'test-results/screenshots/offers-desktop-dark.png', fullPage: true });
+});
