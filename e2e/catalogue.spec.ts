@@ -159,3 +159,19 @@ test('/offers, a module page and the admin dashboard: no axe violations, screens
   await expectNoAxeViolations(page);
   await page.screenshot({ path: 'test-results/screenshots/offers-desktop-dark.png', fullPage: true });
 });
+
+test('with nothing stored and the server failing, /offers says so and Try again loads it; /profile says it could not load', async ({ page }) => {
+  const failing = { status: 500, json: { error: { code: 'internal', message: 'Something went wrong.' } } };
+  await page.route('**/api/modules', (route) => route.fulfill(failing));
+  await page.route('**/api/me/enrolments', (route) => route.fulfill(failing));
+  await loginAs(page, 'student');
+  await expect(page.getByRole('alert').filter({ hasText: 'Failed to fetch modules.' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Statistics' })).toHaveCount(0);
+
+  await page.unroute('**/api/modules');
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await expect(card(page, 'Introduction to Statistics')).toBeVisible();
+
+  await page.goto('/profile');
+  await expect(page.getByText('Failed to load profile data.')).toBeVisible();
+});

@@ -6,11 +6,17 @@ import { localDb } from './db.ts';
 /** How a refresh went: `offline` when the server could not be reached, `failed` when it answered with an error. */
 export type SyncResult = 'ok' | 'offline' | 'failed';
 
+export interface RefreshOptions {
+  /** A page that only reads may share a fetch already under way (its answer is fresh enough). */
+  join?: boolean;
+}
+
 /**
  * Runs `task` at most once at a time. A call made while it runs gets one more run after it (shared by all
- * such calls), so a refresh asked for after a write never reuses a fetch that started before the write.
+ * such calls), so a refresh asked for after a write never reuses a fetch that started before the write;
+ * a reader's call (`join`) shares the run under way instead.
  */
-function oneAtATime(task: () => Promise<void>): () => Promise<SyncResult> {
+function oneAtATime(task: () => Promise<void>): (options?: RefreshOptions) => Promise<SyncResult> {
   let running: Promise<SyncResult> | null = null;
   let next: Promise<SyncResult> | null = null;
   const start = (): Promise<SyncResult> => {
@@ -26,8 +32,9 @@ function oneAtATime(task: () => Promise<void>): () => Promise<SyncResult> {
       });
     return running;
   };
-  return () => {
+  return (options = {}) => {
     if (!running) return start();
+    if (options.join) return next ?? running;
     next ??= running.then(() => {
       next = null;
       return start();

@@ -2,7 +2,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { useCallback, useEffect, useState } from 'react';
 import type { Module } from '../../common/catalogue.ts';
 import type { Enrolment } from '../../common/profile.ts';
-import { refreshCatalogue, refreshEnrolments, type SyncResult } from './catalogue-sync.ts';
+import { refreshCatalogue, refreshEnrolments, type RefreshOptions, type SyncResult } from './catalogue-sync.ts';
 import { localDb } from './db.ts';
 
 const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name, 'en-ZA', { sensitivity: 'base' });
@@ -17,19 +17,21 @@ export interface LocalTable<T> {
   retry(): void;
 }
 
-function useLocalTable<T>(read: () => Promise<T[]>, key: 'modules' | 'enrolments', refresh: () => Promise<SyncResult>): LocalTable<T> {
+function useLocalTable<T>(read: () => Promise<T[]>, key: 'modules' | 'enrolments', refreshTable: (options: RefreshOptions) => Promise<SyncResult>): LocalTable<T> {
   const local = useLiveQuery(async () => {
     const [rows, state] = await Promise.all([read(), localDb.syncState.get(key)]);
     return { rows, everSynced: state !== undefined };
   });
   const [result, setResult] = useState<SyncResult | 'pending'>('pending');
+  // Opening a page shares a refresh already under way (the app's start-up one, say); Try again starts its own.
+  const refresh = useCallback((join: boolean) => refreshTable({ join }), [refreshTable]);
   const retry = useCallback(() => {
     setResult('pending');
-    void refresh().then(setResult);
+    void refresh(false).then(setResult);
   }, [refresh]);
   useEffect(() => {
     let mounted = true;
-    void refresh().then((r) => mounted && setResult(r));
+    void refresh(true).then((r) => mounted && setResult(r));
     return () => {
       mounted = false;
     };
