@@ -4,6 +4,7 @@ import { brand, mailtoUrl } from '../../../common/brand.ts';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { ruleGroups, secondSemesterModules, type RuleGroup } from './content.ts';
 import { SignUpButton } from './sign-up-button.tsx';
+import { IconBadge, bodyText, sectionTitle } from './ui.tsx';
 
 const ruleIcons: Record<RuleGroup['icon'], LucideIcon> = {
   booking: CalendarCheck,
@@ -20,8 +21,6 @@ const initials = brand.founder
   .join('')
   .slice(0, 2);
 
-const sectionTitle = 'text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl dark:text-slate-100';
-const body = 'text-slate-700 dark:text-slate-300';
 
 export function AboutPage() {
   return (
@@ -37,7 +36,7 @@ export function AboutPage() {
           <h1 className="mt-3 max-w-3xl text-4xl font-bold tracking-tight text-slate-900 sm:text-5xl dark:text-white">
             Tutoring started by a student, for students
           </h1>
-          <p className={`mt-4 max-w-2xl text-lg ${body}`}>
+          <p className={`mt-4 max-w-2xl text-lg ${bodyText}`}>
             {brand.name} offers one-on-one tutoring in programming, IT, statistics and maths, with group sessions by arrangement.
           </p>
         </div>
@@ -49,7 +48,7 @@ export function AboutPage() {
             <h2 id="story-title" className={sectionTitle}>
               Our story
             </h2>
-            <div className={`mt-4 max-w-3xl space-y-4 ${body}`}>
+            <div className={`mt-4 max-w-3xl space-y-4 ${bodyText}`}>
               <p>
                 {brand.founder} is a student who started {brand.name} by tutoring fellow students. It began with late-night study
                 sessions in res before COMP102 practical tests, explaining loops, arrays and classes on a whiteboard until they
@@ -86,7 +85,7 @@ export function AboutPage() {
           <h2 id="modules-title" className={sectionTitle}>
             Modules covered in the second semester
           </h2>
-          <p className={`mt-2 max-w-2xl ${body}`}>
+          <p className={`mt-2 max-w-2xl ${bodyText}`}>
             We tutor these modules this semester. Not on the list? Ask us: we can often help with other modules and with FET
             Mathematics and Physical Science.
           </p>
@@ -102,7 +101,7 @@ export function AboutPage() {
           </ul>
           <p className="mt-8 flex items-start gap-3 text-lg">
             <Wallet aria-hidden size={22} className="mt-1 shrink-0 text-brand-700 dark:text-brand-300" />
-            <span className={body}>
+            <span className={bodyText}>
               Sessions cost <strong className="text-slate-900 dark:text-white">R80 to R100 per hour</strong>, depending on the module.
             </span>
           </p>
@@ -113,19 +112,17 @@ export function AboutPage() {
         <h2 id="rules-title" className={sectionTitle}>
           Our rules
         </h2>
-        <p className={`mt-2 max-w-2xl ${body}`}>Please read these before you book. They keep sessions fair for students and tutors.</p>
+        <p className={`mt-2 max-w-2xl ${bodyText}`}>Please read these before you book. They keep sessions fair for students and tutors.</p>
         <ul className="mt-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {ruleGroups.map((group) => {
             const Icon = ruleIcons[group.icon];
             return (
               <li key={group.title} className="card">
                 <h3 className="flex items-center gap-3 text-lg font-semibold">
-                  <span className="flex size-11 shrink-0 items-center justify-center rounded-xl bg-brand-50 text-brand-700 dark:bg-brand-900/50 dark:text-brand-200">
-                    <Icon aria-hidden size={22} />
-                  </span>
+                  <IconBadge icon={Icon} />
                   {group.title}
                 </h3>
-                <ul className={`mt-4 list-disc space-y-2 pl-5 marker:text-brand-700 dark:marker:text-brand-300 ${body}`}>
+                <ul className={`mt-4 list-disc space-y-2 pl-5 marker:text-brand-700 dark:marker:text-brand-300 ${bodyText}`}>
                   {group.rules.map((rule) => (
                     <li key={rule}>{rule}</li>
                   ))}
@@ -142,7 +139,7 @@ export function AboutPage() {
             <h2 id="start-title" className="text-xl font-bold sm:text-2xl">
               Ready to book a session?
             </h2>
-            <p className={`mt-1 ${body}`}>
+            <p className={`mt-1 ${bodyText}`}>
               Create a free account, or e-mail us at{' '}
               <a href={mailtoUrl} className="link">
                 {brand.email}

@@ -23,6 +23,7 @@ import { PageMeta } from '../../components/page-meta.tsx';
 import { faqs, homeClaims, howItWorks, promo, services, testimonials, type Service } from './content.ts';
 import { SignUpButton } from './sign-up-button.tsx';
 import { TestimonialCard } from './testimonial-card.tsx';
+import { IconBadge, sectionIntro, sectionTitle } from './ui.tsx';
 
 /** Spec §1: each home page claim is a "why choose us" card, its title word for word. */
 const whyChoose: { title: (typeof homeClaims)[number]; text: string; icon: LucideIcon }[] = [
@@ -36,8 +37,6 @@ const whyChoose: { title: (typeof homeClaims)[number]; text: string; icon: Lucid
 
 const serviceIcons: Record<Service['icon'], LucideIcon> = { code: CodeXml, laptop: LaptopMinimal, stats: ChartColumn, maths: Sigma };
 
-const sectionTitle = 'text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl dark:text-slate-100';
-const sectionIntro = 'mt-2 max-w-2xl text-slate-700 dark:text-slate-300';
 
 export function HomePage() {
   return (
@@ -80,9 +79,7 @@ export function HomePage() {
           {whyChoose.map(({ title, text, icon: Icon }) => (
             <li key={title} className="card">
               <div className="flex items-center gap-3 sm:flex-col sm:items-start sm:gap-4">
-                <span className="flex size-11 shrink-0 items-center justify-center rounded-xl bg-brand-50 text-brand-700 dark:bg-brand-900/50 dark:text-brand-200">
-                  <Icon aria-hidden size={22} />
-                </span>
+                <IconBadge icon={Icon} />
                 <h3 className="text-lg font-semibold">{title}</h3>
               </div>
               <p className="mt-2 text-slate-700 sm:mt-1 dark:text-slate-300">{text}</p>
@@ -151,9 +148,7 @@ export function HomePage() {
               return (
                 <li key={service.title} className="card dark:bg-slate-950">
                   <h3 className="flex items-center gap-3 text-lg font-semibold">
-                    <span className="flex size-11 shrink-0 items-center justify-center rounded-xl bg-brand-50 text-brand-700 dark:bg-brand-900/50 dark:text-brand-200">
-                      <Icon aria-hidden size={22} />
-                    </span>
+                    <IconBadge icon={Icon} />
                     {service.title}
                   </h3>
                   <p className="mt-3 text-slate-700 dark:text-slate-300">{service.text}</p>
