@@ -1,3 +1,4 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { cspViolations, expectNoAxeViolations, loginAs, recordCspViolations, viewports, waitForActiveServiceWorker } from './fixtures.ts';
 
@@ -100,4 +101,35 @@ test('a signed-in student is still recognised offline after a reload', async ({ 
   await expect(page.getByRole('heading', { name: `Welcome, ${account.name}!` })).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' })).toBeVisible();
   await context.setOffline(false);
+});
+
+test('a new release shows "A new version is available" and Reload switches to it', async ({ page }) => {
+  await page.goto('/about');
+  await waitForActiveServiceWorker(page);
+  const firstWorker = await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())!.active!.scriptURL);
+
+  // A new release, as the browser sees one: sw.js differs by a byte. (The precompressed copies would be
+  // served first, so they are set aside meanwhile.)
+  const sw = 'dist/client/sw.js';
+  const saved = new Map([sw, `${sw}.br`, `${sw}.gz`].map((f) => [f, readFileSync(f)]));
+  try {
+    writeFileSync(sw, Buffer.concat([saved.get(sw)!, Buffer.from('\n// next release\n')]));
+    rmSync(`${sw}.br`);
+    rmSync(`${sw}.gz`);
+    await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())!.update());
+
+    const prompt = page.getByRole('status').filter({ hasText: 'A new version is available.' });
+    await expect(prompt).toBeVisible();
+    await Promise.all([page.waitForEvent('load'), prompt.getByRole('button', { name: 'Reload' }).click()]);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(prompt).toHaveCount(0);
+    const after = await page.evaluate(async () => {
+      const registration = (await navigator.serviceWorker.getRegistration())!;
+      return { waiting: Boolean(registration.waiting), controlled: Boolean(navigator.serviceWorker.controller) };
+    });
+    expect(after).toEqual({ waiting: false, controlled: true });
+    expect(firstWorker).toContain('/sw.js');
+  } finally {
+    for (const [file, data] of saved) writeFileSync(file, data);
+  }
 });

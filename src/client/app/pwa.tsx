@@ -16,7 +16,16 @@ export function UpdatePrompt() {
         <button type="button" className="btn min-h-10 px-3 text-slate-200 hover:text-white" onClick={() => setNeedRefresh(false)}>
           Later
         </button>
-        <button type="button" className="btn min-h-10 bg-white px-3 text-slate-900 hover:bg-slate-100" onClick={() => void updateServiceWorker(true)}>
+        <button
+          type="button"
+          className="btn min-h-10 bg-white px-3 text-slate-900 hover:bg-slate-100"
+          onClick={() => {
+            // Workbox reloads by itself only if this page was under a worker when it opened; on a first
+            // visit that met a release it would not, so reload when the new worker takes over.
+            navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), { once: true });
+            void updateServiceWorker(true);
+          }}
+        >
           Reload
         </button>
       </div>
