@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { apiErrorBodySchema } from '../common/api-error.ts';
-import { createClient, logIn, signUpAndVerify, startSmtpServer, startTestServer, testPassword, uniqueEmail, type TestResponse, type TestServer, type TestSmtpServer } from './test/harness.ts';
+import { createClient, expectApiError, logIn, signUpAndVerify, startSmtpServer, startTestServer, testPassword, uniqueEmail, type TestServer, type TestSmtpServer } from './test/harness.ts';
 
 let smtp: TestSmtpServer;
 let server: TestServer;
@@ -14,15 +14,6 @@ afterAll(async () => {
   await server?.close();
   await smtp?.close();
 });
-
-/** A refusal in the one error shape, with the status and code given. */
-function expectApiError(response: TestResponse, status: number, code: string) {
-  expect(response.status, response.text).toBe(status);
-  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-  expect(apiErrorBodySchema.safeParse(response.body).success, response.text).toBe(true);
-  expect(response.body.error.code).toBe(code);
-  return response.body.error as { code: string; message: string; fields?: Record<string, string> };
-}
 
 describe('health and headers', () => {
   test('the health check reports the database as reachable', async () => {
