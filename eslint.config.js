@@ -61,7 +61,10 @@ export default defineConfig(
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          paths: processEnvImports,
+          paths: [
+            ...processEnvImports,
+            { name: 'sonner', importNames: ['toast'], message: 'Use toast from src/client/lib/toast.ts: the same alert twice is then one toast.' },
+          ],
           patterns: [
             {
               regex: '^(\\.\\./)+(src/)?server(/|$)',
@@ -72,6 +75,10 @@ export default defineConfig(
         },
       ],
     },
+  },
+  {
+    files: ['src/client/lib/toast.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': 'off' },
   },
   {
     // Migrations take `Kysely<any>` on purpose: they are frozen and must not depend on today's table types

@@ -1,7 +1,7 @@
 import { GraduationCap, LogOut, Menu, X } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { NavLink, useLocation, useNavigate } from 'react-router-dom';
-import { toast } from 'sonner';
+import { toast } from '../lib/toast.ts';
 import { sessionMessages } from '../../common/session.messages.ts';
 import { brand } from '../../common/brand.ts';
 import { dashboardPathByRole } from '../../common/roles.ts';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast.ts';
 import { authMessages, limits, newPasswordSchema, passwordResetRequestSchema } from '../../../common/auth.schemas.ts';
 import { FormField, PasswordField } from '../../components/form-field.tsx';
 import { PageMeta } from '../../components/page-meta.tsx';

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast.ts';
 import { sessionMessages } from '../../../common/session.messages.ts';
 import { useSession } from '../../lib/session.tsx';
 

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast.ts';
 import { authMessages, limits, loginInputSchema } from '../../../common/auth.schemas.ts';
 import { FormField, PasswordField } from '../../components/form-field.tsx';
 import { ApiError } from '../../lib/api.ts';

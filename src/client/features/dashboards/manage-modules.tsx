@@ -1,7 +1,7 @@
 import { Pencil, Plus, Trash2 } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast.ts';
 import { catalogueMessages, createModuleInputSchema, formatRand, moduleLimits, randToCents, updateModuleInputSchema, type Module } from '../../../common/catalogue.ts';
 import { categories } from '../../../common/roles.ts';
 import { useConfirm } from '../../components/confirm-dialog.tsx';
@@ -39,7 +39,7 @@ export function ManageModules() {
 
   // Spec §8 Admin: 'Failed to fetch modules.' when the server answered with an error.
   useEffect(() => {
-    if (catalogue.refresh === 'failed') toast.error(catalogueMessages.fetchFailed, { id: 'modules-fetch-failed' });
+    if (catalogue.refresh === 'failed') toast.error(catalogueMessages.fetchFailed);
   }, [catalogue.refresh]);
 
   const modules = catalogue.rows;

@@ -1,7 +1,7 @@
 import { Download, Trash2 } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { toast } from 'sonner';
+import { toast } from '../../lib/toast.ts';
 import type { Module } from '../../../common/catalogue.ts';
 import { enrolInputSchema, profileMessages, type Enrolment } from '../../../common/profile.ts';
 import { useConfirm } from '../../components/confirm-dialog.tsx';
@@ -35,7 +35,7 @@ export function ProfilePage() {
 
   // Spec §8: 'Failed to load profile data.' when the server answered with an error (offline is not a failure).
   useEffect(() => {
-    if (enrolments.refresh === 'failed') toast.error(profileMessages.loadFailed, { id: 'profile-load-failed' });
+    if (enrolments.refresh === 'failed') toast.error(profileMessages.loadFailed);
   }, [enrolments.refresh]);
 
   if (!me) return null;
