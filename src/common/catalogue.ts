@@ -28,6 +28,17 @@ export const moduleSchema = z.object({
 });
 export type Module = z.infer<typeof moduleSchema>;
 
+const name = z
+  .string(catalogueMessages.fillAllFields)
+  .trim()
+  .min(1, catalogueMessages.fillAllFields)
+  .max(moduleLimits.nameMax, `Name must be at most ${moduleLimits.nameMax} characters.`);
+const category = z.enum(categories, catalogueMessages.fillAllFields);
+const priceCents = z
+  .number(catalogueMessages.fillAllFields)
+  .int('The price can have at most two decimals (whole cents).')
+  .positive('The price must be more than R0.')
+  .max(priceLimits.maxCents, 'The price can be at most R100,000 per hour.');
 const description = z.string().trim().max(moduleLimits.descriptionMax, `Description must be at most ${moduleLimits.descriptionMax} characters.`);
 const topics = z
   .array(z.string().trim().min(1, 'A topic cannot be empty.').max(moduleLimits.topicMax, `A topic must be at most ${moduleLimits.topicMax} characters.`))
@@ -35,26 +46,27 @@ const topics = z
 
 /** `POST /api/modules` (admin). Name, price and category are the spec's required fields. */
 export const createModuleInputSchema = z.strictObject({
-  name: z
-    .string(catalogueMessages.fillAllFields)
-    .trim()
-    .min(1, catalogueMessages.fillAllFields)
-    .max(moduleLimits.nameMax, `Name must be at most ${moduleLimits.nameMax} characters.`),
-  category: z.enum(categories, catalogueMessages.fillAllFields),
-  priceCents: z
-    .number(catalogueMessages.fillAllFields)
-    .int('The price can have at most two decimals (whole cents).')
-    .positive('The price must be more than R0.')
-    .max(priceLimits.maxCents, 'The price can be at most R100,000 per hour.'),
+  name,
+  category,
+  priceCents,
   description: description.default(''),
   topics: topics.default([]),
 });
 export type CreateModuleInput = z.input<typeof createModuleInputSchema>;
 
-/** `PATCH /api/modules/:id` (admin): the texts only; the price moves with "+R10". */
+/**
+ * `PATCH /api/modules/:id` (admin): any of the fields, with the same rules as adding; those left out stay.
+ * `null` is not "leave it" but a wrong value (400), so a form that loses a field cannot blank it by accident.
+ */
 export const updateModuleInputSchema = z
-  .strictObject({ description: description.optional(), topics: topics.optional() })
-  .refine((v) => v.description !== undefined || v.topics !== undefined, { message: 'Nothing to change.' });
+  .strictObject({
+    name: name.optional(),
+    category: category.optional(),
+    priceCents: priceCents.optional(),
+    description: description.optional(),
+    topics: topics.optional(),
+  })
+  .refine((v) => Object.values(v).some((value) => value !== undefined), { message: 'Nothing to change.' });
 export type UpdateModuleInput = z.input<typeof updateModuleInputSchema>;
 
 /** The slug of a module name: "Java OOP and GUI" → "java-oop-and-gui". */

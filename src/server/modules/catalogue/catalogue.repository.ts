@@ -12,21 +12,32 @@ export function findModuleById(db: Db, id: string): Promise<ModuleRow | undefine
   return db.selectFrom('modules').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** A module whose name equals `name` ignoring case, or whose slug is `slug`. */
-export function findModuleByNameOrSlug(db: Db, name: string, slug: string) {
-  return db
+/** A module other than `exceptId` whose name equals `name` ignoring case, or whose slug is `slug`. */
+export function findModuleByNameOrSlug(db: Db, name: string, slug: string, exceptId?: string) {
+  let query = db
     .selectFrom('modules')
     .select('id')
-    .where((eb) => eb.or([eb(sql`lower(name)`, '=', sql`lower(${name})`), eb('slug', '=', slug)]))
-    .executeTakeFirst();
+    .where((eb) => eb.or([eb(sql`lower(name)`, '=', sql`lower(${name})`), eb('slug', '=', slug)]));
+  if (exceptId !== undefined) query = query.where('id', '<>', exceptId);
+  return query.executeTakeFirst();
 }
 
 export function insertModule(db: Db, row: ModuleRow): Promise<ModuleRow> {
   return db.insertInto('modules').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
+/**
+ * Applies `changes`; a new name is copied to the module's enrolments in the same transaction, so a profile
+ * never shows a name the catalogue no longer has for a module it still links to.
+ */
 export function updateModule(db: Db, id: string, changes: Updateable<ModulesTable>): Promise<ModuleRow | undefined> {
-  return db.updateTable('modules').set(changes).where('id', '=', id).returningAll().executeTakeFirst();
+  return db.transaction().execute(async (trx) => {
+    const row = await trx.updateTable('modules').set(changes).where('id', '=', id).returningAll().executeTakeFirst();
+    if (row && changes.name !== undefined) {
+      await trx.updateTable('enrolments').set({ module_name: row.name }).where('module_id', '=', id).execute();
+    }
+    return row;
+  });
 }
 
 /**

@@ -91,13 +91,33 @@ export async function createModule(deps: CatalogueDeps, input: z.output<typeof c
   return toModule(row);
 }
 
-/** Changes the description and/or topics; name, category and price stay. */
+/**
+ * Changes any of name, category, price, description and topics; fields left out stay. A rename keeps the
+ * slug: /modules/<slug> links already shared, bookmarked or stored offline keep working. The new name must
+ * still not equal another module's (any case) nor make another module's page address.
+ */
 export async function updateModule(deps: CatalogueDeps, id: string, input: z.output<typeof updateModuleInputSchema>): Promise<Module> {
-  const row = await repo.updateModule(deps.db, id, {
-    ...(input.description !== undefined ? { description: input.description } : {}),
-    ...(input.topics !== undefined ? { topics: JSON.stringify(input.topics) } : {}),
-    updated_at: nowIso(deps),
-  });
+  if (input.name !== undefined) {
+    if (!(await repo.findModuleById(deps.db, id))) throw createModuleNotFoundError();
+    const slug = slugify(input.name);
+    if (!slug) throw createNameWithoutSlugError();
+    if (await repo.findModuleByNameOrSlug(deps.db, input.name, slug, id)) throw createDuplicateModuleNameError();
+  }
+  let row: repo.ModuleRow | undefined;
+  try {
+    row = await repo.updateModule(deps.db, id, {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.category !== undefined ? { category: input.category } : {}),
+      ...(input.priceCents !== undefined ? { price_cents: input.priceCents } : {}),
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      ...(input.topics !== undefined ? { topics: JSON.stringify(input.topics) } : {}),
+      updated_at: nowIso(deps),
+    });
+  } catch (error) {
+    // Two renames to the same name at once: the unique index on lower(name) decides.
+    if (isUniqueViolation(error)) throw createDuplicateModuleNameError();
+    throw error;
+  }
   if (!row) throw createModuleNotFoundError();
   deps.cache.invalidate();
   return toModule(row);
