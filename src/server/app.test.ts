@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { apiErrorBodySchema } from '../common/api-error.ts';
-import { createClient, expectApiError, logIn, signUpAndVerify, startSmtpServer, startTestServer, testPassword, uniqueEmail, type TestServer, type TestSmtpServer } from './test/harness.ts';
+import { createClient, expectApiError, createVerifiedUser, logIn, startSmtpServer, startTestServer, testPassword, uniqueEmail, type TestServer, type TestSmtpServer } from './test/harness.ts';
 
 let smtp: TestSmtpServer;
 let server: TestServer;
@@ -90,7 +90,7 @@ describe('health and headers', () => {
     expect(signedOut.status).toBe(200);
     expect(signedOut.body).toEqual({ user: null });
 
-    const account = await signUpAndVerify(server, smtp);
+    const account = await createVerifiedUser(server);
     const signedIn = await (await logIn(server, account)).get('/api/session');
     expect(signedIn.status).toBe(200);
     expect(signedIn.body.user).toMatchObject({ email: account.email, name: account.name, role: 'student', categories: [] });
@@ -183,6 +183,12 @@ describe('bad input', () => {
     ['/api/auth/request-password-reset', '{"email":"not an address"}'],
     ['/api/auth/reset-password', '{"token":"","newPassword":"long enough password"}'],
     ['/api/auth/reset-password', '{"token":"t","newPassword":"short"}'],
+    ['/api/auth/sign-in/email', '{"email":"a@example.com","password":"x","verificationToken":5}'],
+    ['/api/auth/sign-in/email', `{"email":"a@example.com","password":"x","verificationToken":"${'t'.repeat(2001)}"}`],
+    ['/api/auth/send-verification-email', '{"email":"a@example.com","callbackURL":"https://evil.example"}'],
+    ['/api/auth/change-password', '{"currentPassword":null,"newPassword":"long enough password"}'],
+    ['/api/auth/update-user', '{"name":null}'],
+    ['/api/auth/sign-out', '{"everywhere":true}'],
   ])('POST %s with %s is a 400, never a 500', async (pathname, body) => {
     const response = await createClient(server.url).request(pathname, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     expectApiError(response, 400, 'request.invalid');
@@ -200,7 +206,9 @@ describe('bad input', () => {
       client.request('/api/auth/sign-in/email', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{}' }),
       client.request('/api/auth/sign-in/email', { method: 'DELETE' }),
     ]);
-    expect(responses.map((r) => r.status)).toEqual([401, 400, 400, 404, 200, 404, 404]);
+    expect(responses.map((r) => r.status)).toEqual([302, 302, 400, 404, 200, 404, 404]);
+    // A verification link that is not one leads to the login page, which says so.
+    expect(responses.slice(0, 2).map((r) => r.headers.get('location'))).toEqual(['/login?error=INVALID_TOKEN', '/login?error=INVALID_TOKEN']);
     for (const response of responses.filter((r) => r.status >= 400)) {
       expect(apiErrorBodySchema.safeParse(response.body).success, response.text).toBe(true);
     }

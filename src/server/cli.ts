@@ -24,19 +24,27 @@ async function withServices(fn: (s: Awaited<ReturnType<typeof createServices>>) 
   }
 }
 
+const addedMessage = {
+  promoted: (email: string, role: string) => `${email} is now ${role}.`,
+  invited: (email: string, role: string) => `Invited ${email} as ${role}; an e-mail to set a password is on its way.`,
+  reclaimed: (email: string, role: string) =>
+    `${email} had signed up but never verified the address, so its password and sessions were removed. ` +
+    `Invited as ${role}; an e-mail to set a password is on its way.`,
+};
+
 staff
   .command('add')
   .argument('<email>', 'e-mail of an existing account, or of the person to invite')
   .addOption(new Option('--role <role>', 'staff role').choices(['admin', 'tutor']).makeOptionMandatory())
   .addOption(new Option('--category <category...>', 'tutor category (repeatable)').choices([...categories]))
-  .option('--name <name>', 'display name for a new account')
+  .option('--name <name>', 'display name for a new (or reclaimed, unverified) account; default: the part of the address before @')
   .action(async (email: string, opts: { role: 'admin' | 'tutor'; category?: string[]; name?: string }) => {
     await withServices(async (s) => {
       const result = await addStaff(
         { db: s.db, auth: s.auth, publicUrl: s.env.publicUrl },
         { email, role: opts.role, categories: opts.category as never, name: opts.name },
       );
-      console.log(result.created ? `Invited ${result.email} as ${opts.role}; an e-mail to set a password is on its way.` : `${result.email} is now ${opts.role}.`);
+      console.log(addedMessage[result.outcome](result.email, opts.role));
     });
   });
 

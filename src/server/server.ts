@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { pino } from 'pino';
+import { pino, type DestinationStream } from 'pino';
 import { createAuth } from './auth/auth.ts';
 import { createApp } from './app.ts';
 import { createDb, migrateToLatest } from './db/create-db.ts';
@@ -9,8 +9,8 @@ import { createMailWorker } from './mail/mail.worker.ts';
 import { createOutbox } from './mail/outbox.ts';
 
 /** Everything the process runs, wired once; `main.ts`, the CLI and the tests build on this. */
-export async function createServices(env: Env, options: { clientDir?: string; mailPollMs?: number } = {}) {
-  const logger = pino({ level: env.logLevel, base: undefined });
+export async function createServices(env: Env, options: { clientDir?: string; mailPollMs?: number; logDestination?: DestinationStream } = {}) {
+  const logger = options.logDestination ? pino({ level: env.logLevel, base: undefined }, options.logDestination) : pino({ level: env.logLevel, base: undefined });
   const { db, kind } = createDb(env.databaseUrl);
   await migrateToLatest(db);
 

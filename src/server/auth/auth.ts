@@ -1,5 +1,5 @@
 import { APIError, betterAuth } from 'better-auth';
-import { createAuthMiddleware } from 'better-auth/api';
+import { createAuthMiddleware, isAPIError } from 'better-auth/api';
 import { authMessages } from '../../common/auth.schemas.ts';
 import { brand } from '../../common/brand.ts';
 import type { Db, DbKind } from '../db/create-db.ts';
@@ -11,6 +11,7 @@ import type { Outbox } from '../mail/outbox.ts';
 export const clientIpHeader = 'x-tutorbook-client-ip';
 
 const day = 24 * 60 * 60;
+export const verificationCooldownMs = 60_000;
 const timestamps = { createdAt: 'created_at', updatedAt: 'updated_at' } as const;
 
 export type Auth = ReturnType<typeof createAuth>;
@@ -66,22 +67,33 @@ export function createAuth(deps: { db: Db; kind: DbKind; env: Env; secret: strin
         await outbox.enqueue({ kind: 'account-exists', to: user.email, ...accountExistsEmail(user.name, env.publicUrl) });
       },
       async sendResetPassword({ user, url }) {
-        const hasPassword = await db
-          .selectFrom('accounts')
-          .select('id')
-          .where('user_id', '=', user.id)
-          .where('provider_id', '=', 'credential')
-          .executeTakeFirst();
-        const email = hasPassword ? passwordResetEmail(user.name, url) : staffInvitationEmail(user.name, url);
-        await outbox.enqueue({ kind: hasPassword ? 'password-reset' : 'invitation', to: user.email, ...email });
+        if (await hasPassword(db, user.id)) {
+          await outbox.enqueue({ kind: 'password-reset', to: user.email, ...passwordResetEmail(user.name, url) });
+          return;
+        }
+        // No password yet (invited staff): the link opens "Set your password" rather than "choose a new one".
+        const link = new URL(url);
+        link.searchParams.set('callbackURL', `${env.publicUrl}/change-password?invited=1`);
+        await outbox.enqueue({ kind: 'invitation', to: user.email, ...staffInvitationEmail(user.name, link.toString()) });
+      },
+      // A reset link proves the address and sets a password its owner chose: the account is theirs, verified,
+      // and the other reset (or invitation) links still out there stop working.
+      async onPasswordReset({ user }) {
+        // Not a transaction: better-auth may call this inside one of its own, and on SQLite (one connection)
+        // a second one would wait for it forever. Both statements can be repeated safely.
+        await forgetResetLinks(db, user.id);
+        await db.updateTable('users').set({ email_verified: true }).where('id', '=', user.id).execute();
       },
     },
     emailVerification: {
       sendOnSignUp: true,
       // A refused login of an unverified account sends a fresh link (rate-limited with sign-in).
-      sendOnSignIn: true,
+      // A refused login sends nothing by itself: the app offers "send the link again" instead, and says so.
+      sendOnSignIn: false,
       expiresIn: day,
       async sendVerificationEmail({ user, url }) {
+        // At most one a minute to an address, however many clients ask: nobody's inbox can be flooded.
+        if (await verificationSentSince(db, user.email, new Date(Date.now() - verificationCooldownMs))) return;
         await outbox.enqueue({ kind: 'verification', to: user.email, ...verificationEmail(user.name, url) });
         // Spec §4: the verification e-mail, then the welcome e-mail, once per account.
         await queueWelcome(user);
@@ -99,6 +111,12 @@ export function createAuth(deps: { db: Db; kind: DbKind; env: Env; secret: strin
       },
     },
     hooks: {
+      after: createAuthMiddleware(async (ctx) => {
+        // A changed password ends the reset links too, as a reset does (onPasswordReset).
+        if (ctx.path !== '/change-password' || isAPIError(ctx.context.returned)) return;
+        const userId = ctx.context.session?.user.id;
+        if (userId) await forgetResetLinks(db, userId);
+      }),
       before: createAuthMiddleware(async (ctx) => {
         if (ctx.path !== '/request-password-reset') return;
         const email = String((ctx.body as { email?: unknown } | undefined)?.email ?? '').toLowerCase();
@@ -119,6 +137,9 @@ export function createAuth(deps: { db: Db; kind: DbKind; env: Env; secret: strin
         '/sign-up/email': { window: 60, max: 5 },
         '/request-password-reset': { window: 60, max: 3 },
         '/reset-password': { window: 60, max: 5 },
+        // A stolen session must not be able to guess the current password.
+        '/change-password': { window: 60, max: 5 },
+        '/send-verification-email': { window: 60, max: 3 },
       },
     },
     advanced: {
@@ -132,4 +153,23 @@ export function createAuth(deps: { db: Db; kind: DbKind; env: Env; secret: strin
     },
     telemetry: { enabled: false },
   });
+}
+
+const hasPassword = async (db: Db, userId: string) =>
+  (await db.selectFrom('accounts').select('id').where('user_id', '=', userId).where('provider_id', '=', 'credential').executeTakeFirst()) !== undefined;
+
+/** Every outstanding reset (or invitation) link of a user: better-auth keeps them as `reset-password:<token>`. */
+export async function forgetResetLinks(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom('verifications').where('identifier', 'like', 'reset-password:%').where('value', '=', userId).execute();
+}
+
+async function verificationSentSince(db: Db, to: string, since: Date): Promise<boolean> {
+  const row = await db
+    .selectFrom('email_outbox')
+    .select('id')
+    .where('to_address', '=', to)
+    .where('kind', '=', 'verification')
+    .where('created_at', '>', since.toISOString())
+    .executeTakeFirst();
+  return row !== undefined;
 }

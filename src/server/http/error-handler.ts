@@ -13,6 +13,11 @@ export function errorHandler(logger: Logger): ErrorHandler {
       const code = error.status === 413 ? 'request.too_large' : 'request.invalid';
       return c.json({ error: { code, message: error.message || 'The request is not valid.' } }, error.status);
     }
+    // A client that hangs up mid-request (a phone losing signal during an upload) is not our error.
+    if (c.req.raw.signal.aborted || (error as NodeJS.ErrnoException).code === 'ECONNRESET') {
+      logger.info({ path: c.req.path, method: c.req.method }, 'client closed the connection before the request was complete');
+      return c.json({ error: { code: 'request.aborted', message: 'The request did not arrive whole.' } }, 400);
+    }
     logger.error({ err: error, path: c.req.path }, 'unhandled error');
     return c.json({ error: { code: 'internal', message: 'Something went wrong on our side. Please try again later.' } }, 500);
   };

@@ -42,9 +42,11 @@ export const verificationEmail = (name: string, url: string) =>
   render({
     subject: `Verify your e-mail for ${brand.name}`,
     greeting: `Hi ${name},`,
-    paragraphs: ['Please confirm that this is your e-mail address so you can log in and book sessions.'],
+    paragraphs: [
+      'Please confirm that this is your e-mail address so you can book sessions: open the link below and log in with the password you chose. The link works for 24 hours.',
+    ],
     action: { label: 'Verify my e-mail', url },
-    after: ['If you did not create an account, you can ignore this e-mail.'],
+    after: ['If you did not create an account, ignore this e-mail: without the password nobody can use the link.'],
   });
 
 export const welcomeEmail = (name: string, publicUrl: string) =>

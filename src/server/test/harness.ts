@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { createHttpServer } from '../http/node-server.ts';
+import { createHttpServer, type Timeouts } from '../http/node-server.ts';
 import { simpleParser } from 'mailparser';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
@@ -130,6 +130,10 @@ export interface TestServerOptions {
   trustProxy?: boolean;
   /** Extra environment variables, e.g. GOOGLE_CLIENT_ID. */
   env?: Record<string, string>;
+  /** Keep the server's log lines (at `info`) in `TestServer.logs`. */
+  captureLogs?: boolean;
+  /** Short request timeouts, to test slow clients without waiting for the real ones. */
+  timeouts?: Partial<Timeouts>;
 }
 
 export interface TestServer {
@@ -138,6 +142,8 @@ export interface TestServer {
   services: Services;
   /** The variables `loadEnv` was given: also what a child process (the CLI) needs to reach the same data. */
   envVars: Record<string, string>;
+  /** The server's log lines, parsed (only with `captureLogs`). */
+  logs: Record<string, unknown>[];
   close(): Promise<void>;
 }
 
@@ -153,11 +159,12 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
   await writeFile(path.join(clientDir, 'index.html'), '<!doctype html><html lang="en"><title>TutorBook</title><div id="root"></div></html>');
 
   const database = await createTestDatabase(dataDir);
+  const logs: Record<string, unknown>[] = [];
 
   const app: { fetch?: (request: Request, env: unknown) => Response | Promise<Response> } = {};
   const server = createHttpServer(
     (request, env) => (app.fetch ? app.fetch(request, env) : new Response('starting', { status: 503 })),
-    { production: false },
+    { production: false, timeouts: options.timeouts },
   );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -168,7 +175,7 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
 
   const envVars: Record<string, string> = {
     NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: options.captureLogs ? 'info' : 'silent',
     HOST: '127.0.0.1',
     PORT: String(port),
     PUBLIC_URL: url,
@@ -181,7 +188,7 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
   };
   let services: Services;
   try {
-    services = await createServices(loadEnv(envVars), { mailPollMs: 200, clientDir });
+    services = await createServices(loadEnv(envVars), { mailPollMs: 200, clientDir, logDestination: { write: (line: string) => void logs.push(JSON.parse(line)) } });
   } catch (error) {
     await closeHttpServer(server);
     await database.drop();
@@ -194,6 +201,7 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
     url,
     services,
     envVars,
+    logs,
     async close() {
       await closeHttpServer(server);
       await services.close();
@@ -357,7 +365,10 @@ export interface Account {
   password: string;
 }
 
-/** Signs up through the API, takes the verification link from the e-mail and follows it. */
+/**
+ * Signs up through the API, takes the verification link from the e-mail, follows it to the login page and
+ * logs in with its token, which confirms the address (docs/decisions/0003). The client is signed out again.
+ */
 export async function signUpAndVerify(
   server: { url: string },
   smtp: TestSmtpServer,
@@ -367,12 +378,58 @@ export async function signUpAndVerify(
   const email = account.email ?? uniqueEmail();
   const password = account.password ?? testPassword;
   const client = createClient(server.url);
-  const signUp = await client.post('/api/auth/sign-up/email', { name, email, password, callbackURL: '/login?verified=1' });
+  const signUp = await client.post('/api/auth/sign-up/email', { name, email, password });
   if (signUp.status !== 200) throw new Error(`Sign-up failed: ${signUp.status} ${signUp.text}`);
   const verificationEmail = await smtp.waitForEmail({ to: email, subject: 'Verify your e-mail' });
-  const followed = await client.get(firstLink(verificationEmail.text));
-  if (followed.status !== 302) throw new Error(`Verification failed: ${followed.status} ${followed.text}`);
+  const login = await logInWithLink(client, firstLink(verificationEmail.text), { email, password });
+  if (login.status !== 200) throw new Error(`Verification failed: ${login.status} ${login.text}`);
+  await client.post('/api/auth/sign-out');
   return { name, email, password, verificationEmail };
+}
+
+/** Opens an e-mailed verification link (which leads to the login page) and logs in there with its token. */
+export async function logInWithLink(client: TestClient, link: string, account: { email: string; password: string }): Promise<TestResponse> {
+  const opened = await client.get(link);
+  const location = new URL(opened.headers.get('location') ?? '/', client.baseUrl);
+  if (opened.status !== 302 || location.pathname !== '/login') throw new Error(`The link led to ${opened.status} ${location}`);
+  const verificationToken = location.searchParams.get('verify');
+  return client.post('/api/auth/sign-in/email', { ...account, ...(verificationToken ? { verificationToken } : {}) });
+}
+
+/**
+ * A verified student with a password, written straight to the database: for tests where signing up is not
+ * what is tested (no e-mails, no SMTP round trip). The password is hashed the way better-auth hashes it.
+ */
+export async function createVerifiedUser(server: TestServer, account: Partial<Account> = {}): Promise<Account & { id: string }> {
+  const name = account.name ?? 'Thandi Mokoena';
+  const email = account.email ?? uniqueEmail();
+  const password = account.password ?? testPassword;
+  const { db, auth } = server.services;
+  const id = crypto.randomUUID();
+  const now = new Date();
+  const hash = await (await auth.$context).password.hash(password);
+  await db.transaction().execute(async (trx) => {
+    await trx.insertInto('users').values({ id, name, email, email_verified: true, image: null, created_at: now, updated_at: now }).execute();
+    await trx
+      .insertInto('accounts')
+      .values({
+        id: crypto.randomUUID(),
+        user_id: id,
+        account_id: id,
+        provider_id: 'credential',
+        password: hash,
+        access_token: null,
+        refresh_token: null,
+        id_token: null,
+        access_token_expires_at: null,
+        refresh_token_expires_at: null,
+        scope: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+  });
+  return { id, name, email, password };
 }
 
 /** Logs in with a new client and returns it (holding the session cookie). */
@@ -389,11 +446,10 @@ export async function logIn(server: { url: string }, account: { email: string; p
  */
 export async function signInAs(
   server: TestServer,
-  smtp: TestSmtpServer,
   role: Role,
   options: { name?: string; categories?: Category[] } = {},
 ): Promise<Account & { id: string; client: TestClient }> {
-  const account = await signUpAndVerify(server, smtp, { name: options.name });
+  const account = await createVerifiedUser(server, { name: options.name });
   if (role !== 'student') {
     const { db, auth } = server.services;
     await addStaff({ db, auth, publicUrl: server.url }, { email: account.email, role, categories: role === 'tutor' ? (options.categories ?? ['Mathematics']) : [] });
@@ -401,7 +457,7 @@ export async function signInAs(
   const client = await logIn(server, account);
   const me = await client.get('/api/me');
   if (me.body.role !== role) throw new Error(`Expected a ${role}, got ${me.text}`);
-  return { name: account.name, email: account.email, password: account.password, id: me.body.id, client };
+  return { ...account, client };
 }
 
 /** Asserts a refusal in the one error shape with the status and code given, and returns the error. */

@@ -2,11 +2,10 @@ import { api } from '../../lib/api.ts';
 
 /** Thin calls to better-auth's endpoints (behind our validating front in src/server/auth/auth.routes.ts). */
 export const authApi = {
-  signUp: (body: { name: string; email: string; password: string }) =>
-    api.post('/api/auth/sign-up/email', { ...body, callbackURL: '/login?verified=1' }),
-  signIn: (body: { email: string; password: string }) => api.post('/api/auth/sign-in/email', body),
-  requestPasswordReset: (email: string) =>
-    api.post('/api/auth/request-password-reset', { email, redirectTo: `${location.origin}/change-password` }),
+  signUp: (body: { name: string; email: string; password: string }) => api.post('/api/auth/sign-up/email', body),
+  /** With the token of the e-mailed verification link, the login also confirms the address. */
+  signIn: (body: { email: string; password: string; verificationToken?: string | undefined }) => api.post('/api/auth/sign-in/email', body),
+  requestPasswordReset: (email: string) => api.post('/api/auth/request-password-reset', { email }),
   resetPassword: (body: { token: string; newPassword: string }) => api.post('/api/auth/reset-password', body),
   /** Leaves the app for Google; comes back to /offers with `?google=login|signup`. */
   async startGoogle(): Promise<void> {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { toast } from '../../lib/toast.ts';
 import { authMessages, limits, loginInputSchema } from '../../../common/auth.schemas.ts';
 import { FormField, PasswordField } from '../../components/form-field.tsx';
@@ -19,6 +19,8 @@ function loginErrors(error: unknown): FormErrors {
 export function LoginForm({ showLinks = true }: { showLinks?: boolean }) {
   const navigate = useNavigate();
   const { refresh } = useSession();
+  // Opened from the e-mailed verification link: this login also confirms the address.
+  const verificationToken = useSearchParams()[0].get('verify') ?? undefined;
   const [values, setValues] = useState({ email: '', password: '' });
   const { errors, busy, onSubmit } = useFormSubmit({
     schema: loginInputSchema,
@@ -26,7 +28,7 @@ export function LoginForm({ showLinks = true }: { showLinks?: boolean }) {
     toErrors: loginErrors,
     send: async (data) => {
       try {
-        await authApi.signIn(data);
+        await authApi.signIn({ ...data, verificationToken });
       } catch (error) {
         if (!(error instanceof ApiError && error.code === 'auth.email_not_verified')) throw error;
         toast.error(authMessages.verifyFirst);

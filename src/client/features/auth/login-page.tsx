@@ -6,14 +6,14 @@ import { LoginForm } from './login-form.tsx';
 
 export function LoginPage() {
   const [params] = useSearchParams();
-  const verified = params.get('verified') === '1';
+  const confirming = params.has('verify');
   const linkError = params.get('error');
   return (
     <AuthCard title="Log in" intro="Welcome back. Log in to book sessions and see your dashboard.">
       <PageMeta title="Log in" description="Log in to TutorBook to book tutoring and see your sessions." />
-      {verified && !linkError && (
+      {confirming && !linkError && (
         <p role="status" className="mb-4 rounded-lg border border-green-200 bg-green-50 p-3 text-sm font-medium text-green-900 dark:border-green-900 dark:bg-green-950 dark:text-green-100">
-          Your email is verified. You can log in now.
+          Log in with the password you chose to confirm your e-mail address.
         </p>
       )}
       {linkError && (

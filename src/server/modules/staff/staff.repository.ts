@@ -2,7 +2,22 @@ import type { Category, Role } from '../../../common/roles.ts';
 import type { Db } from '../../db/create-db.ts';
 
 export async function findUserByEmail(db: Db, email: string) {
-  return db.selectFrom('users').select(['id', 'name', 'email', 'role']).where('email', '=', email).executeTakeFirst();
+  const row = await db.selectFrom('users').select(['id', 'name', 'email', 'role', 'email_verified']).where('email', '=', email).executeTakeFirst();
+  return row && { ...row, email_verified: Boolean(row.email_verified) };
+}
+
+/**
+ * An account whose address was never proven becomes like a new invitation: whatever password and sessions the
+ * sign-up made are removed (and its outstanding reset links), and the name is the one given here. The address is
+ * marked verified as an invited one is: only the invitation link or Google, both proofs of it, can open it now.
+ */
+export async function reclaimUnprovenAccount(db: Db, userId: string, name: string, now: Date) {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('accounts').where('user_id', '=', userId).execute();
+    await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
+    await trx.deleteFrom('verifications').where('identifier', 'like', 'reset-password:%').where('value', '=', userId).execute();
+    await trx.updateTable('users').set({ name, email_verified: true, updated_at: now }).where('id', '=', userId).execute();
+  });
 }
 
 export async function insertInvitedUser(db: Db, user: { id: string; name: string; email: string; role: Role }, now: Date) {

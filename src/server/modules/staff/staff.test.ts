@@ -6,7 +6,7 @@ import {
   createClient,
   firstLink,
   logIn,
-  signUpAndVerify,
+  createVerifiedUser,
   startSmtpServer,
   startTestServer,
   uniqueEmail,
@@ -42,6 +42,8 @@ async function setPasswordFromEmail(email: string, subject: string, newPassword:
   expect(opened.status).toBe(302);
   const location = new URL(opened.headers.get('location')!);
   expect(`${location.origin}${location.pathname}`).toBe(`${server.url}/change-password`);
+  // The page then says "Set your password", not "choose a new one".
+  expect(location.searchParams.get('invited')).toBe(subject.includes('invited') ? '1' : null);
   const reset = await browser.post('/api/auth/reset-password', { token: location.searchParams.get('token'), newPassword });
   expect(reset.status).toBe(200);
   return message;
@@ -59,13 +61,13 @@ async function expectRefused(input: AddStaffInput, message: string) {
 
 describe('adding staff', () => {
   test('an existing student becomes a tutor of the given categories, and their session shows it', async () => {
-    const account = await signUpAndVerify(server, smtp);
+    const account = await createVerifiedUser(server);
     const client = await logIn(server, account);
     expect((await client.get('/api/me')).body).toMatchObject({ role: 'student', categories: [] });
 
     // Addresses are matched however they are typed.
     const result = await addStaff(deps, { email: `  ${account.email.toUpperCase()} `, role: 'tutor', categories: ['Statistics', 'Mathematics', 'Statistics'] });
-    expect(result).toEqual({ created: false, email: account.email });
+    expect(result).toEqual({ outcome: 'promoted', email: account.email });
     // The same session sees the new role at once.
     expect((await client.get('/api/me')).body).toMatchObject({ email: account.email, role: 'tutor', categories: ['Mathematics', 'Statistics'] });
 
@@ -80,7 +82,7 @@ describe('adding staff', () => {
   test('a new address gets an invitation e-mail whose link lets them set a password and log in as staff', async () => {
     const email = uniqueEmail('admin');
     const result = await addStaff(deps, { email, role: 'admin', name: 'Lerato Khumalo' });
-    expect(result).toEqual({ created: true, email });
+    expect(result).toEqual({ outcome: 'invited', email });
 
     // No password yet: nobody can log in to the account before following the invitation.
     const early = await createClient(server.url).post('/api/auth/sign-in/email', { email, password: 'any password at all' });
@@ -119,7 +121,7 @@ describe('adding staff', () => {
 
 describe('removing and listing staff', () => {
   test('a removed tutor is a student again and keeps their account', async () => {
-    const account = await signUpAndVerify(server, smtp);
+    const account = await createVerifiedUser(server);
     await addStaff(deps, { email: account.email, role: 'tutor', categories: ['Statistics'] });
     const client = await logIn(server, account);
     const before = (await client.get('/api/me')).body;
@@ -138,9 +140,9 @@ describe('removing and listing staff', () => {
   });
 
   test('the staff list shows admins and tutors with their categories, and no students', async () => {
-    const student = await signUpAndVerify(server, smtp);
-    const tutor = await signUpAndVerify(server, smtp, { name: 'Ayanda Zulu' });
-    const admin = await signUpAndVerify(server, smtp, { name: 'Pieter Botha' });
+    const student = await createVerifiedUser(server);
+    const tutor = await createVerifiedUser(server, { name: 'Ayanda Zulu' });
+    const admin = await createVerifiedUser(server, { name: 'Pieter Botha' });
     await addStaff(deps, { email: tutor.email, role: 'tutor', categories: ['Statistics', 'Computer Science'] });
     await addStaff(deps, { email: admin.email, role: 'admin' });
 
@@ -181,6 +183,37 @@ describe('the staff command line', () => {
     const listed = await cli(['staff', 'list']);
     expect(listed.code).toBe(0);
     expect(listed.stdout).toMatch(new RegExp(`^admin\\s+${email.replace(/[.+]/g, '\\$&')}\\s+Nomsa Admin$`, 'm'));
+  });
+
+  test('`staff add` of an address someone else signed up with and never verified hands them nothing: the owner is invited', async () => {
+    // Someone signs up with the future admin's address and a password of their own; the address stays unverified.
+    const email = uniqueEmail('future-admin');
+    const impostor = createClient(server.url);
+    const impostorPassword = 'impostors passphrase';
+    expect((await impostor.post('/api/auth/sign-up/email', { name: 'Impostor', email, password: impostorPassword })).status).toBe(200);
+    const verificationLink = firstLink((await smtp.waitForEmail({ to: email, subject: 'Verify your e-mail' })).text);
+
+    const added = await cli(['staff', 'add', email, '--role', 'admin', '--name', 'Zodwa Admin']);
+    expect(added.stderr).toBe('');
+    expect(added.code).toBe(0);
+    expect(added.stdout.trim()).toBe(
+      `${email} had signed up but never verified the address, so its password and sessions were removed. Invited as admin; an e-mail to set a password is on its way.`,
+    );
+
+    // The real owner clicks the verification link the sign-up sent. Even with that token, the impostor's
+    // password opens nothing: it is gone.
+    const token = new URL((await createClient(server.url).get(verificationLink)).headers.get('location')!, server.url).searchParams.get('verify');
+    for (const body of [{ email, password: impostorPassword, verificationToken: token }, { email, password: impostorPassword }]) {
+      const attempt = await impostor.post('/api/auth/sign-in/email', body);
+      expect(attempt.status).toBe(401);
+      expect(impostor.hasSessionCookie()).toBe(false);
+    }
+    expect((await impostor.get('/api/me')).status).toBe(401);
+
+    // The owner sets a password from the invitation and is the admin, under the name given.
+    await setPasswordFromEmail(email, 'You have been invited to TutorBook', 'zodwa admin passphrase');
+    expect(await me({ email, password: 'zodwa admin passphrase' })).toMatchObject({ email, name: 'Zodwa Admin', role: 'admin', emailVerified: true });
+    expect((await impostor.post('/api/auth/sign-in/email', { email, password: impostorPassword })).status).toBe(401);
   });
 
   test('`staff add` of a tutor without a category fails with a clear message and exit code 1', async () => {

@@ -1,16 +1,17 @@
 import { z } from 'zod';
+import { nameSchema } from '../../../common/auth.schemas.ts';
 import { categories, type Category } from '../../../common/roles.ts';
 import type { Auth } from '../../auth/auth.ts';
 import type { Db } from '../../db/create-db.ts';
 import { createError } from '../../http/errors.ts';
-import { findUserByEmail, insertInvitedUser, listStaff, setRole } from './staff.repository.ts';
+import { findUserByEmail, insertInvitedUser, listStaff, reclaimUnprovenAccount, setRole } from './staff.repository.ts';
 
 export const addStaffInputSchema = z
   .object({
     email: z.string().trim().toLowerCase().pipe(z.email('Give a valid e-mail address.')),
     role: z.enum(['admin', 'tutor']),
     categories: z.array(z.enum(categories, `Category must be one of: ${categories.join(', ')}.`)).default([]),
-    name: z.string().trim().min(1).max(100).optional(),
+    name: nameSchema.optional(),
   })
   .refine((v) => v.role !== 'tutor' || v.categories.length > 0, { message: 'A tutor needs at least one --category.', path: ['categories'] })
   .refine((v) => v.role !== 'admin' || v.categories.length === 0, { message: 'Categories are for tutors only.', path: ['categories'] });
@@ -23,8 +24,17 @@ interface Deps {
   now?: () => Date;
 }
 
+/**
+ * - `promoted`: a verified account got the role and keeps its password.
+ * - `invited`: a new account, with an e-mail to set a password.
+ * - `reclaimed`: an account whose address was never verified lost its sign-up password and sessions, and its
+ *   owner gets the invitation (docs/decisions/0003): whoever signed up with a future admin's address must not
+ *   become admin when the real owner clicks the verification link.
+ */
+export type AddStaffOutcome = 'promoted' | 'invited' | 'reclaimed';
+
 /** Promotes an existing account, or creates one and e-mails an invitation to set a password. */
-export async function addStaff(deps: Deps, input: AddStaffInput): Promise<{ created: boolean; email: string }> {
+export async function addStaff(deps: Deps, input: AddStaffInput): Promise<{ outcome: AddStaffOutcome; email: string }> {
   const parsed = addStaffInputSchema.safeParse(input);
   if (!parsed.success) {
     throw createError({ code: 'staff.invalid', message: parsed.error.issues.map((i) => i.message).join(' '), status: 400 });
@@ -32,17 +42,22 @@ export async function addStaff(deps: Deps, input: AddStaffInput): Promise<{ crea
   const { email, role, name } = parsed.data;
   const cats = [...new Set(parsed.data.categories)] as Category[];
   const now = (deps.now ?? (() => new Date()))();
-
+  const defaultName = name ?? email.split('@')[0]!;
   const existing = await findUserByEmail(deps.db, email);
-  if (existing) {
+  if (existing?.email_verified) {
     await setRole(deps.db, existing.id, role, cats, now);
-    return { created: false, email };
+    return { outcome: 'promoted', email };
   }
-  const id = crypto.randomUUID();
-  await insertInvitedUser(deps.db, { id, email, name: name ?? email.split('@')[0]!, role: 'student' }, now);
-  await setRole(deps.db, id, role, cats, now);
+  if (existing) {
+    await reclaimUnprovenAccount(deps.db, existing.id, defaultName, now);
+    await setRole(deps.db, existing.id, role, cats, now);
+  } else {
+    const id = crypto.randomUUID();
+    await insertInvitedUser(deps.db, { id, email, name: defaultName, role: 'student' }, now);
+    await setRole(deps.db, id, role, cats, now);
+  }
   await deps.auth.api.requestPasswordReset({ body: { email, redirectTo: `${deps.publicUrl}/change-password` } });
-  return { created: true, email };
+  return { outcome: existing ? 'reclaimed' : 'invited', email };
 }
 
 /** Makes a staff member a student again; their account stays. */
