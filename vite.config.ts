@@ -10,7 +10,9 @@ export default defineConfig({
   build: {
     outDir: '../../dist/client',
     emptyOutDir: true,
-    sourcemap: true,
+    // Maps are written for debugging but not referenced from the code, and `npm run build` moves them out of
+    // the served folder (scripts/keep-sourcemaps.ts): they carry our source and build paths.
+    sourcemap: 'hidden',
     target: 'es2022',
     rolldownOptions: {
       output: {
@@ -62,6 +64,8 @@ export default defineConfig({
         // The first install takes control at once, so a page opened once works offline without a reload.
         // Updates still wait for "Reload" (no skipWaiting), so a page never runs against a newer worker.
         clientsClaim: true,
+        // The worker is Workbox's own code: its map would only publish the build machine's paths.
+        sourcemap: false,
       },
     }),
   ],

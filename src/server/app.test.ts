@@ -1,3 +1,5 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { apiErrorBodySchema } from '../common/api-error.ts';
 import { createClient, expectApiError, createVerifiedUser, logIn, startSmtpServer, startTestServer, testPassword, uniqueEmail, type TestServer, type TestSmtpServer } from './test/harness.ts';
@@ -63,6 +65,21 @@ describe('health and headers', () => {
       const unknown = await client.get(pathname);
       expect(unknown.status, pathname).toBe(404);
       expect(unknown.text).toContain('<div id="root">');
+    }
+  });
+
+  test('a source map left in the served folder is not served; the code beside it is', async () => {
+    const assets = path.join(server.envVars.DATA_DIR!, 'client', 'assets');
+    await mkdir(assets, { recursive: true });
+    await writeFile(path.join(assets, 'page-abc123.js'), 'export const page = 1;\n');
+    await writeFile(path.join(assets, 'page-abc123.js.map'), '{"version":3,"sources":["/home/builder/src/page.tsx"]}');
+    await writeFile(path.join(server.envVars.DATA_DIR!, 'client', 'sw.js.map'), '{"version":3}');
+    const client = createClient(server.url);
+    expect((await client.get('/assets/page-abc123.js')).status).toBe(200);
+    for (const pathname of ['/assets/page-abc123.js.map', '/sw.js.map', '/assets/none.js.map']) {
+      const response = await client.get(pathname);
+      expect(response.status, pathname).toBe(404);
+      expect(response.text).not.toContain('/home/builder');
     }
   });
 

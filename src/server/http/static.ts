@@ -52,6 +52,9 @@ export function createStaticRoutes(clientDir: string, options: { moduleExists?: 
         c.header('cache-control', name.startsWith('/assets/') && !unhashed.test(name) ? yearLong : noCache);
       },
     });
+  // Source maps are kept off the served folder by the build (scripts/keep-sourcemaps.ts); should one be left
+  // there (a build by other means), it is still not served: it holds our source and the build's paths.
+  app.get('*', (c, next) => (c.req.path.endsWith('.map') ? serveIndex(c, 404) : next()));
   app.use('*', (c, next) => {
     assets ??= existsSync(clientDir) ? createAssets() : undefined;
     return assets ? assets(c, next) : next();
