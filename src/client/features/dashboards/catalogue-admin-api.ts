@@ -1,6 +1,6 @@
 import type { CreateModuleInput, Module, UpdateModuleInput } from '../../../common/catalogue.ts';
 import { api } from '../../lib/api.ts';
-import { refreshCatalogue } from '../../offline/catalogue-sync.ts';
+import { refreshCatalogue, refreshEnrolments } from '../../offline/catalogue-sync.ts';
 import { localDb } from '../../offline/db.ts';
 
 const path = (id: string) => `/api/modules/${encodeURIComponent(id)}`;
@@ -16,7 +16,10 @@ export const catalogueAdminApi = {
     return module;
   },
   async update(id: string, input: UpdateModuleInput): Promise<Module> {
-    return saved(await api.patch<Module>(path(id), input));
+    const module = await saved(await api.patch<Module>(path(id), input));
+    // The server copies a new name to the module's enrolments: the admin's own profile shows it too.
+    if (input.name !== undefined) void refreshEnrolments();
+    return module;
   },
   async raisePrice(id: string): Promise<Module> {
     return saved(await api.post<Module>(`${path(id)}/raise-price`));

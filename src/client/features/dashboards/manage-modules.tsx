@@ -1,5 +1,5 @@
 import { Pencil, Plus, Trash2 } from 'lucide-react';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from '../../lib/toast.ts';
 import { catalogueMessages, createModuleInputSchema, formatRand, moduleLimits, randToCents, updateModuleInputSchema, type Module } from '../../../common/catalogue.ts';
@@ -20,6 +20,38 @@ const parseTopics = (text: string) =>
     .filter(Boolean);
 
 const topicsHint = 'One per line, or separated by commas.';
+const priceFormatError = 'Enter the price in rand, for example 90 or 90.50.';
+
+/**
+ * The typed price as the schema should see it: blank is `blank` (missing), and text that is not a price is
+ * NaN, which the schema refuses like any bad price (and `fieldMessage` words as `priceFormatError`), so
+ * the other fields are still checked.
+ */
+const typedCents = <B,>(text: string, blank: B) => (text.trim() === '' ? blank : (randToCents(text) ?? Number.NaN));
+
+/** 9050 → "90.50", 9000 → "90": a price as the admin types it. */
+const centsToRandText = (cents: number) => (cents % 100 === 0 ? String(cents / 100) : (cents / 100).toFixed(2));
+
+/** The form's price field and the schema's, so a message lands next to the field it is about. */
+const valueKey = (field: string) => (field === 'priceCents' ? 'price' : field);
+
+type ModuleFormValues = { name: string; price: string; category: string; description: string; topics: string };
+
+/**
+ * A field's message is about the value that was sent: once the admin changes that field it no longer
+ * applies (a name refused as taken says nothing about the next name), so it goes, and the other fields'
+ * messages stay.
+ */
+function useMessagesForSentValues(values: ModuleFormValues) {
+  const [sent, setSent] = useState<ModuleFormValues>();
+  return {
+    markSent: () => setSent(values),
+    stillApplies: (field: string) => {
+      const key = valueKey(field) as keyof ModuleFormValues;
+      return sent !== undefined && sent[key] === values[key];
+    },
+  };
+}
 
 /** What a failed catalogue write shows: offline and bad input in the form, anything else as the spec's text. */
 function writeErrors(fallback: string) {
@@ -32,7 +64,7 @@ function writeErrors(fallback: string) {
   };
 }
 
-/** Spec §2 admin dashboard, Manage Modules: add, list with +R10, edit the texts, delete. */
+/** Spec §2 admin dashboard, Manage Modules: add, list with +R10, edit every field, delete. */
 export function ManageModules() {
   const catalogue = useCatalogue();
   const headingId = useId();
@@ -84,16 +116,29 @@ export function ManageModules() {
   );
 }
 
-const emptyForm = { name: '', price: '', category: '', description: '', topics: '' };
+const emptyForm: ModuleFormValues = { name: '', price: '', category: '', description: '', topics: '' };
+
+/** What a field shows: the spec's one message for a missing field is 'Required.' next to each (spec §5). */
+function fieldMessage(errors: FormErrors, field: string, values: ModuleFormValues, stillApplies: (field: string) => boolean): string | undefined {
+  const message = stillApplies(field) ? errors.fields[field] : undefined;
+  // A price that is there but is not a price is its own mistake, not a missing field.
+  if (message && field === 'priceCents' && Number.isNaN(typedCents(values.price, 0))) return priceFormatError;
+  return message === catalogueMessages.fillAllFields ? 'Required.' : message;
+}
+
+const setter =
+  (setValues: React.Dispatch<React.SetStateAction<ModuleFormValues>>) =>
+  (key: keyof ModuleFormValues) =>
+  (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>) =>
+    setValues((v) => ({ ...v, [key]: e.target.value }));
 
 function AddModuleForm() {
   const headingId = useId();
   const [values, setValues] = useState(emptyForm);
-  const [priceError, setPriceError] = useState<string>();
-  const priceCents = randToCents(values.price);
+  const { markSent, stillApplies } = useMessagesForSentValues(values);
   const { errors, busy, onSubmit } = useFormSubmit({
     schema: createModuleInputSchema,
-    values: { name: values.name, priceCents, category: values.category, description: values.description, topics: parseTopics(values.topics) },
+    values: { name: values.name, priceCents: typedCents(values.price, undefined), category: values.category, description: values.description, topics: parseTopics(values.topics) },
     toErrors: writeErrors(catalogueMessages.addFailed),
     send: async (data) => {
       if (isOffline()) throw new NetworkError();
@@ -103,14 +148,10 @@ function AddModuleForm() {
     },
   });
 
+  const fieldError = (field: string) => fieldMessage(errors, field, values, stillApplies);
   // Spec §5: one message when a required field is missing; the fields themselves are marked.
-  const missing = Object.values(errors.fields).includes(catalogueMessages.fillAllFields);
-  const fieldError = (name: string) => {
-    const message = errors.fields[name];
-    return message === catalogueMessages.fillAllFields ? 'Required.' : message;
-  };
-  const set = (key: keyof typeof emptyForm) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>) =>
-    setValues((v) => ({ ...v, [key]: e.target.value }));
+  const missing = Object.keys(errors.fields).some((field) => fieldError(field) === 'Required.');
+  const set = setter(setValues);
 
   return (
     <form
@@ -118,13 +159,7 @@ function AddModuleForm() {
       className="card flex flex-col gap-4"
       aria-labelledby={headingId}
       onSubmit={(event) => {
-        // A price that is there but is not a price is its own mistake, not a missing field.
-        if (values.price.trim() && priceCents === undefined) {
-          event.preventDefault();
-          setPriceError('Enter the price in rand, for example 90 or 90.50.');
-          return;
-        }
-        setPriceError(undefined);
+        markSent();
         void onSubmit(event);
       }}
     >
@@ -141,15 +176,11 @@ function AddModuleForm() {
         placeholder="90"
         value={values.price}
         onChange={set('price')}
-        error={priceError ?? fieldError('priceCents')}
+        error={fieldError('priceCents')}
       />
       <SelectField label="Category" name="category" value={values.category} onChange={set('category')} error={fieldError('category')}>
         <option value="">Select a category</option>
-        {categories.map((c) => (
-          <option key={c} value={c}>
-            {c}
-          </option>
-        ))}
+        <CategoryOptions />
       </SelectField>
       <TextareaField label="Description (optional)" name="description" maxLength={moduleLimits.descriptionMax} value={values.description} onChange={set('description')} error={fieldError('description')} />
       <TextareaField label="Topics (optional)" name="topics" hint={topicsHint} value={values.topics} onChange={set('topics')} error={fieldError('topics')} />
@@ -161,11 +192,27 @@ function AddModuleForm() {
   );
 }
 
+function CategoryOptions() {
+  return categories.map((c) => (
+    <option key={c} value={c}>
+      {c}
+    </option>
+  ));
+}
+
 function ModuleRow({ module }: { module: Module }) {
   const confirm = useConfirm();
   const nameId = useId();
   const [editing, setEditing] = useState(false);
   const [busy, setBusy] = useState(false);
+  const editButton = useRef<HTMLButtonElement>(null);
+  const wasEditing = useRef(false);
+
+  // Keyboard users land back where they were when the form closes (saved or cancelled).
+  useEffect(() => {
+    if (wasEditing.current && !editing) editButton.current?.focus();
+    wasEditing.current = editing;
+  }, [editing]);
 
   async function run(action: () => Promise<unknown>, done: string, failed: string) {
     if (isOffline()) return void toast.error(catalogueMessages.offline);
@@ -215,7 +262,7 @@ function ModuleRow({ module }: { module: Module }) {
             >
               +R10
             </button>
-            <button type="button" className="btn-secondary" aria-describedby={nameId} disabled={busy} onClick={() => setEditing(true)}>
+            <button ref={editButton} type="button" className="btn-secondary" aria-describedby={nameId} disabled={busy} onClick={() => setEditing(true)}>
               <Pencil aria-hidden size={18} className="hidden sm:block" />
               Edit
             </button>
@@ -230,12 +277,34 @@ function ModuleRow({ module }: { module: Module }) {
   );
 }
 
+const toFormValues = (module: Module): ModuleFormValues => ({
+  name: module.name,
+  price: centsToRandText(module.priceCents),
+  category: module.category,
+  description: module.description,
+  topics: module.topics.join('\n'),
+});
+
 function EditModuleForm({ module, onDone }: { module: Module; onDone: () => void }) {
-  const [description, setDescription] = useState(module.description);
-  const [topics, setTopics] = useState(module.topics.join('\n'));
+  const form = useRef<HTMLFormElement>(null);
+  // What the form opened with: only the fields the admin changed are sent, so a change someone else made
+  // meanwhile (another admin's +R10, say) is not written back over.
+  const [initial] = useState(() => toFormValues(module));
+  const [values, setValues] = useState(initial);
+  const { markSent, stillApplies } = useMessagesForSentValues(values);
+  // Cleared, the price is null: the schema calls that missing rather than "leave it as it is".
+  const priceCents = typedCents(values.price, null);
+  const topics = parseTopics(values.topics);
+  const changes = {
+    ...(values.name !== initial.name ? { name: values.name } : {}),
+    ...(priceCents !== randToCents(initial.price) ? { priceCents } : {}),
+    ...(values.category !== initial.category ? { category: values.category } : {}),
+    ...(values.description !== initial.description ? { description: values.description } : {}),
+    ...(topics.join('\n') !== parseTopics(initial.topics).join('\n') ? { topics } : {}),
+  };
   const { errors, busy, onSubmit } = useFormSubmit({
     schema: updateModuleInputSchema,
-    values: { description, topics: parseTopics(topics) },
+    values: changes,
     toErrors: writeErrors(catalogueMessages.updateFailed),
     send: async (data) => {
       if (isOffline()) throw new NetworkError();
@@ -244,11 +313,49 @@ function EditModuleForm({ module, onDone }: { module: Module; onDone: () => void
       onDone();
     },
   });
+
+  useEffect(() => {
+    form.current?.querySelector('input')?.focus();
+  }, []);
+
+  const fieldError = (field: string) => fieldMessage(errors, field, values, stillApplies);
+  const set = setter(setValues);
+
   return (
-    <form noValidate onSubmit={onSubmit} className="mt-4 flex flex-col gap-4" aria-label={`Edit ${module.name}`}>
+    <form
+      ref={form}
+      noValidate
+      className="mt-4 flex flex-col gap-4"
+      aria-label={`Edit ${module.name}`}
+      onSubmit={(event) => {
+        markSent();
+        // Saving what is already there needs no request (and is not an error).
+        if (Object.keys(changes).length === 0) {
+          event.preventDefault();
+          onDone();
+          return;
+        }
+        void onSubmit(event);
+      }}
+    >
       {errors.form && <Notice tone="error">{errors.form}</Notice>}
-      <TextareaField label="Description" name="description" rows={4} maxLength={moduleLimits.descriptionMax} value={description} onChange={(e) => setDescription(e.target.value)} error={errors.fields.description} />
-      <TextareaField label="Topics" name="topics" hint={topicsHint} value={topics} onChange={(e) => setTopics(e.target.value)} error={errors.fields.topics} />
+      <FormField label="Name" name="name" maxLength={moduleLimits.nameMax} value={values.name} onChange={set('name')} error={fieldError('name')} />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField
+          label="Price per hour (rand)"
+          name="price"
+          inputMode="decimal"
+          autoComplete="off"
+          value={values.price}
+          onChange={set('price')}
+          error={fieldError('priceCents')}
+        />
+        <SelectField label="Category" name="category" value={values.category} onChange={set('category')} error={fieldError('category')}>
+          <CategoryOptions />
+        </SelectField>
+      </div>
+      <TextareaField label="Description" name="description" rows={4} maxLength={moduleLimits.descriptionMax} value={values.description} onChange={set('description')} error={fieldError('description')} />
+      <TextareaField label="Topics" name="topics" hint={topicsHint} value={values.topics} onChange={set('topics')} error={fieldError('topics')} />
       <div className="flex flex-wrap gap-3">
         <button type="submit" className="btn-primary" disabled={busy}>
           {busy ? 'Saving…' : 'Save changes'}
