@@ -15,7 +15,10 @@ test('a visitor signs up from the home page, verifies with the e-mailed link and
   await page.getByRole('button', { name: 'Create Account' }).click();
 
   await expect(page.getByText('Welcome, Nomsa Khumalo! Please check your email inbox or spam folder to verify your account.')).toBeVisible();
-  await expect(page).toHaveURL(/\/login$/);
+  // A "check your inbox" screen with the address, and a way to have the link sent again once a minute is up.
+  await expect(page.getByRole('heading', { name: 'Check your inbox' })).toBeVisible();
+  await expect(page.getByText(email)).toBeVisible();
+  await expect(page.getByRole('button', { name: /Send it again/ })).toBeDisabled();
 
   await page.goto(await linkFromEmail(email, /Verify/));
   await expect(page).toHaveURL(/\/login\?verify=/);
@@ -25,6 +28,7 @@ test('a visitor signs up from the home page, verifies with the e-mailed link and
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Login' }).click();
   await expect(page).toHaveURL(/\/offers$/);
+  await expect(page.getByText('Your e-mail address is confirmed. Welcome!')).toBeVisible();
   await expect(page.getByRole('link', { name: 'Community' })).toBeVisible();
   await linkFromEmail(email, /Welcome/);
 });

@@ -66,18 +66,21 @@ export function makeStaff(email: string, role: 'admin' | 'tutor', categories: st
   execFileSync(process.execPath, args, { env: { ...process.env, DATA_DIR: e2eDataDir, PUBLIC_URL: origin, LOG_LEVEL: 'error' } });
 }
 
-export async function logIn(page: Page, account: { email: string; password: string }) {
+/** Where a login lands: students on the courses, staff on their dashboard. */
+export const landingByRole = { student: /\/offers$/, tutor: /\/tutor-dashboard$/, admin: /\/admin-dashboard$/ } as const;
+
+export async function logIn(page: Page, account: { email: string; password: string }, landing: RegExp = landingByRole.student) {
   await page.goto('/login');
   await page.getByLabel('Email').fill(account.email);
   await page.getByLabel('Password', { exact: true }).fill(account.password);
   await page.getByRole('button', { name: 'Login' }).click();
-  await expect(page).toHaveURL(/\/offers$/);
+  await expect(page).toHaveURL(landing);
 }
 
 export async function loginAs(page: Page, role: 'student' | 'tutor' | 'admin', categories: string[] = ['Mathematics']) {
   const account = await signUpAndVerify(page.request, role === 'student' ? 'Sipho Dlamini' : role === 'tutor' ? 'Lerato Tutor' : 'Ayanda Admin');
   if (role !== 'student') makeStaff(account.email, role, role === 'tutor' ? categories : []);
-  await logIn(page, account);
+  await logIn(page, account, landingByRole[role]);
   return account;
 }
 

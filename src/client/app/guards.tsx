@@ -1,21 +1,43 @@
-import { Navigate, Outlet } from 'react-router-dom';
+import { useRef } from 'react';
+import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import type { Role } from '../../common/roles.ts';
-import { useSession } from '../lib/session.tsx';
+import { rememberReturnTo } from '../lib/return-to.ts';
+import { useSession, type SessionState } from '../lib/session.tsx';
 import { NotAllowedPage } from './error-pages.tsx';
 
-/** Spec §2: nothing while the session loads; signed-out visitors go to `redirectTo`. */
+/**
+ * Where a guarded page sends someone who is not signed in. Signed out while on the page (a log-out, a deleted
+ * account): where the sign-out says. Arriving signed out: `redirectTo`, and back here after logging in.
+ */
+function useSignedOutTarget(session: SessionState, redirectTo: string): string | undefined {
+  const location = useLocation();
+  // Whether this page was open while signed in: a later sign-out is then the user leaving, not arriving.
+  const wasSignedIn = useRef(false);
+  if (session.status === 'signed-in' || session.status === 'expired') wasSignedIn.current = true;
+  if (session.status !== 'signed-out') return undefined;
+  if (wasSignedIn.current && session.leaveTo) return session.leaveTo;
+  rememberReturnTo(`${location.pathname}${location.search}${location.hash}`);
+  return redirectTo;
+}
+
+/**
+ * Spec §2: nothing while the session is being found out (the server's answer or this device's record). An
+ * ended session keeps the page, and what was typed on it, while the app offers to log in again.
+ */
 export function RequireUser({ redirectTo = '/' }: { redirectTo?: string }) {
   const { session } = useSession();
+  const target = useSignedOutTarget(session, redirectTo);
   if (session.status === 'loading') return null;
-  if (session.status === 'signed-out') return <Navigate to={redirectTo} replace />;
+  if (target) return <Navigate to={target} replace />;
   return <Outlet />;
 }
 
 /** The server checks roles on every call; this only spares people a page they cannot use. */
 export function RequireRole({ role }: { role: Role }) {
   const { session } = useSession();
+  const target = useSignedOutTarget(session, '/');
   if (session.status === 'loading') return null;
-  if (session.status === 'signed-out') return <Navigate to="/" replace />;
-  if (session.me.role !== role) return <NotAllowedPage />;
+  if (target) return <Navigate to={target} replace />;
+  if (session.me?.role !== role) return <NotAllowedPage />;
   return <Outlet />;
 }

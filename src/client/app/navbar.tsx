@@ -1,5 +1,5 @@
 import { GraduationCap, LogOut, Menu, X } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { NavLink, useLocation, useNavigate } from 'react-router-dom';
 import { toast } from '../lib/toast.ts';
 import { sessionMessages } from '../../common/session.messages.ts';
@@ -21,20 +21,35 @@ export function Navbar() {
   const location = useLocation();
   const [open, setOpen] = useState(false);
 
+  const menuButton = useRef<HTMLButtonElement>(null);
+
   useEffect(() => setOpen(false), [location.pathname]);
 
+  // Escape closes the phone menu and hands focus back to its button.
+  useEffect(() => {
+    if (!open) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setOpen(false);
+      menuButton.current?.focus();
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [open]);
+
+  // Spec §2: asks first, signs out and goes to /. Works offline: the server hears of it when it can.
   async function logOut() {
     if (!(await confirm({ title: 'Log out', message: sessionMessages.logoutConfirm, confirmLabel: 'Log out' }))) return;
     try {
       await signOut();
-      navigate('/');
+      void navigate('/');
     } catch {
       toast.error(sessionMessages.logoutFailed);
     }
   }
 
   const links =
-    session.status === 'signed-in' ? (
+    session.status === 'signed-in' || session.status === 'expired' ? (
       <>
         <li><NavLink to="/qa" className={linkClass}>Community</NavLink></li>
         <li><NavLink to="/offers" className={linkClass}>Courses</NavLink></li>
@@ -64,6 +79,7 @@ export function Navbar() {
         </NavLink>
         {links && (
           <button
+            ref={menuButton}
             type="button"
             className="btn-secondary min-w-11 px-2 sm:hidden"
             aria-expanded={open}

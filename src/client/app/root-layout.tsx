@@ -1,9 +1,15 @@
+import { lazy, Suspense } from 'react';
 import { Outlet, ScrollRestoration } from 'react-router-dom';
+import { useSession } from '../lib/session.tsx';
 import { GoogleReturnNotice } from '../features/auth/google-return.tsx';
 import { Footer } from './footer.tsx';
 import { Navbar } from './navbar.tsx';
 
+// Its login form brings the form validation chunk, which the first load does without.
+const SessionEndedDialog = lazy(() => import('./session-ended-dialog.tsx').then((m) => ({ default: m.SessionEndedDialog })));
+
 export function RootLayout() {
+  const { session } = useSession();
   return (
     <div className="flex min-h-dvh flex-col">
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded-lg focus:bg-white focus:p-3 focus:shadow">
@@ -16,6 +22,11 @@ export function RootLayout() {
       <Footer />
       <ScrollRestoration />
       <GoogleReturnNotice />
+      {session.status === 'expired' && (
+        <Suspense fallback={null}>
+          <SessionEndedDialog />
+        </Suspense>
+      )}
     </div>
   );
 }

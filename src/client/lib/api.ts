@@ -22,6 +22,21 @@ export class NetworkError extends Error {
   }
 }
 
+/** The codes a 401 carries when the session has ended (as opposed to, say, a wrong password at login). */
+const sessionEndedCodes = new Set(['auth.unauthenticated', 'auth.unauthorized']);
+
+/** True for a refusal that means "your session has ended": the app then offers to log in again. */
+export const isSessionEnded = (error: unknown): error is ApiError =>
+  error instanceof ApiError && error.status === 401 && sessionEndedCodes.has(error.code);
+
+const sessionEndedListeners = new Set<() => void>();
+
+/** Called whenever any request finds the session ended; returns the unsubscribe function. */
+export function onSessionEnded(listener: () => void): () => void {
+  sessionEndedListeners.add(listener);
+  return () => sessionEndedListeners.delete(listener);
+}
+
 export async function apiRequest<T>(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
   let response: Response;
   try {
@@ -36,11 +51,16 @@ export async function apiRequest<T>(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | '
   }
   const text = await response.text();
   const json: unknown = text ? safeJson(text) : undefined;
-  if (!response.ok) {
-    if (isApiErrorBody(json)) throw new ApiError(response.status, json.error.code, json.error.message, json.error.fields);
-    throw new ApiError(response.status, 'unknown', 'Something went wrong. Please try again later.');
-  }
+  if (!response.ok) throw refusal(response.status, json);
   return json as T;
+}
+
+/** The error a refused request becomes; a session that has ended is announced to the listeners as well. */
+function refusal(status: number, json: unknown): ApiError {
+  if (!isApiErrorBody(json)) return new ApiError(status, 'unknown', 'Something went wrong. Please try again later.');
+  const error = new ApiError(status, json.error.code, json.error.message, json.error.fields);
+  if (isSessionEnded(error)) for (const listener of sessionEndedListeners) listener();
+  return error;
 }
 
 /** A plain check rather than the zod schema: this module is in the first bundle every page loads. */
@@ -55,6 +75,24 @@ function safeJson(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** Downloads a file the server names (Content-Disposition), with the same errors as any other call. */
+export async function download(path: string): Promise<void> {
+  let response: Response;
+  try {
+    response = await fetch(path, { credentials: 'same-origin' });
+  } catch {
+    throw new NetworkError();
+  }
+  if (!response.ok) throw refusal(response.status, safeJson(await response.text()));
+  const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'download';
+  const url = URL.createObjectURL(await response.blob());
+  const link = Object.assign(document.createElement('a'), { href: url, download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 export const api = {

@@ -1,69 +1,154 @@
-import { useLiveQuery } from 'dexie-react-hooks';
-import { createContext, use, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Me } from '../../common/session.ts';
 import { clearUserData, localDb } from '../offline/db.ts';
-import { api } from './api.ts';
+import { api, NetworkError, onSessionEnded } from './api.ts';
 
 export type SessionState =
   | { status: 'loading'; me: undefined }
-  | { status: 'signed-out'; me: undefined }
-  | { status: 'signed-in'; me: Me };
+  /** `leaveTo`: the user logged out (or deleted the account) here; guarded pages go there, not to their usual redirect. */
+  | { status: 'signed-out'; me: undefined; leaveTo?: string }
+  | { status: 'signed-in'; me: Me }
+  /** The server said the session has ended: the page stays as it is (nothing typed is lost) until the user logs in again or leaves. */
+  | { status: 'expired'; me: Me };
 
 interface SessionContextValue {
   session: SessionState;
-  /** Asks the server who is signed in and stores the answer locally. */
+  /** Asks the server who is signed in, stores the answer locally, and returns it. */
   refresh(): Promise<Me | undefined>;
-  signOut(): Promise<void>;
+  /**
+   * Logs out here at once, online or not; the server is told as soon as it can be reached (`serverDone`: it
+   * already knows, e.g. the account was deleted). Guarded pages then go to `leaveTo` (default `/`, spec §2).
+   */
+  signOut(options?: { leaveTo?: string; serverDone?: boolean }): Promise<void>;
+  /** Call before logging in: a log-out still waiting for the server is sent first, with the old cookie. */
+  beforeLogin(): Promise<void>;
 }
 
 const SessionContext = createContext<SessionContextValue | null>(null);
 
+/** The user this device may treat as signed in: a stored record, unless it ended or a log-out is pending. */
+async function storedUser(): Promise<Me | undefined> {
+  if (localStorage.getItem(pendingSignOutKey) !== null) return undefined;
+  const record = await localDb.session.get('me');
+  return record && !record.endedAt ? record.me : undefined;
+}
+
+/** Same person, with nothing changed that the app shows (name, role, categories). */
+const sameUser = (a: Me, b: Me) => JSON.stringify(a) === JSON.stringify(b);
+
+/** A log-out made offline: the server session is ended when the connection returns (localStorage: survives a reload). */
+const pendingSignOutKey = 'tutorbook:sign-out-pending';
+const channelName = 'tutorbook:session';
+type Broadcast = { type: 'signed-in'; me: Me } | { type: 'signed-out' };
+
 /**
- * Who is signed in. IndexedDB holds the answer so the app knows it offline; the server's answer
- * replaces it whenever the server can be reached.
+ * Who is signed in. The server decides; IndexedDB keeps its last answer so the app knows the user offline.
+ * Until one of the two is known the state is `loading`, and guards wait: a first load with the cookie but no
+ * stored record (a new device, cleared site data) is not mistaken for "signed out". Other tabs hear of
+ * log-ins and log-outs through a BroadcastChannel.
  */
 export function SessionProvider({ children }: { children: ReactNode }) {
-  const record = useLiveQuery(() => localDb.session.get('me').then((r) => r ?? null), [], 'loading' as const);
+  const [session, setSession] = useState<SessionState>({ status: 'loading', me: undefined });
+  const channel = useRef<BroadcastChannel | null>(null);
+  const flushing = useRef<Promise<void> | null>(null);
 
-  // With nothing stored, "signed out" is only known once the server has answered (or cannot).
-  const [checked, setChecked] = useState(false);
+  const announce = (message: Broadcast) => channel.current?.postMessage(message);
 
-  const refresh = useCallback(async () => {
+  const becomeSignedIn = useCallback(async (me: Me) => {
+    // Someone else used this device before (their session ended without a log-out): drop their data.
+    if ((await localDb.session.get('me'))?.me.id !== me.id) await clearUserData();
+    await localDb.session.put({ key: 'me', me, savedAt: new Date().toISOString() });
+    setSession((current) => (current.status === 'signed-in' && sameUser(current.me, me) ? current : { status: 'signed-in', me }));
+    announce({ type: 'signed-in', me });
+  }, []);
+
+  const becomeSignedOut = useCallback(async (leaveTo?: string) => {
+    await clearUserData();
+    setSession({ status: 'signed-out', me: undefined, leaveTo });
+  }, []);
+
+  /** Ends the server session of a log-out made offline; true once it is done (or there was none). */
+  const flushSignOut = useCallback((): Promise<void> => {
+    if (localStorage.getItem(pendingSignOutKey) === null) return Promise.resolve();
+    flushing.current ??= api
+      .post('/api/auth/sign-out')
+      .then(
+        () => localStorage.removeItem(pendingSignOutKey),
+        (error: unknown) => {
+          // Offline: try again later. Any answer from the server means there is no session left to end.
+          if (!(error instanceof NetworkError)) localStorage.removeItem(pendingSignOutKey);
+        },
+      )
+      .finally(() => {
+        flushing.current = null;
+      });
+    return flushing.current;
+  }, []);
+
+  const refresh = useCallback(async (): Promise<Me | undefined> => {
+    await flushSignOut();
+    if (localStorage.getItem(pendingSignOutKey) !== null) {
+      // Logged out offline and still offline: signed out, whatever the cookie says.
+      await becomeSignedOut();
+      return undefined;
+    }
     let me: Me | null;
     try {
       ({ user: me } = await api.get<{ user: Me | null }>('/api/session'));
     } catch {
-      // Offline or the server is down: keep what we knew.
-      return (await localDb.session.get('me'))?.me;
+      // Offline or the server is down: what this device knew.
+      const stored = await storedUser();
+      setSession((current) => (current.status !== 'loading' ? current : stored ? { status: 'signed-in', me: stored } : { status: 'signed-out', me: undefined }));
+      return stored;
     }
-    if (!me) await clearUserData();
-    else {
-      // Someone else signed in on this device (the last session ended without a log-out): drop their data.
-      if ((await localDb.session.get('me'))?.me.id !== me.id) await clearUserData();
-      await localDb.session.put({ key: 'me', me, savedAt: new Date().toISOString() });
-    }
+    if (me) await becomeSignedIn(me);
+    else await becomeSignedOut();
     return me ?? undefined;
-  }, []);
+  }, [becomeSignedIn, becomeSignedOut, flushSignOut]);
 
-  const signOut = useCallback(async () => {
-    await api.post('/api/auth/sign-out');
-    await clearUserData();
-  }, []);
+  const signOut = useCallback(
+    async ({ leaveTo = '/', serverDone = false }: { leaveTo?: string; serverDone?: boolean } = {}) => {
+      if (!serverDone) localStorage.setItem(pendingSignOutKey, '1');
+      await becomeSignedOut(leaveTo);
+      announce({ type: 'signed-out' });
+      void flushSignOut();
+    },
+    [becomeSignedOut, flushSignOut],
+  );
+
+  const beforeLogin = useCallback(() => flushSignOut(), [flushSignOut]);
 
   useEffect(() => {
-    void refresh().finally(() => setChecked(true));
+    let live = true;
+    // What this device knew, at once (offline start), unless the server answers first.
+    void storedUser().then((stored) => {
+      if (live && stored) setSession((current) => (current.status === 'loading' ? { status: 'signed-in', me: stored } : current));
+    });
+    void refresh();
+
+    channel.current = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(channelName);
+    channel.current?.addEventListener('message', (event: MessageEvent<Broadcast>) => {
+      const message = event.data;
+      if (message.type === 'signed-out') setSession({ status: 'signed-out', me: undefined, leaveTo: '/' });
+      else setSession((current) => (current.status === 'signed-in' && sameUser(current.me, message.me) ? current : { status: 'signed-in', me: message.me }));
+    });
     const onOnline = () => void refresh();
     window.addEventListener('online', onOnline);
-    return () => window.removeEventListener('online', onOnline);
+    // A 401 from any call: keep the page, say the session ended, and forget the stored record so that a
+    // reload or another tab does not trust it.
+    const stopListening = onSessionEnded(() => {
+      setSession((current) => (current.status === 'signed-in' ? { status: 'expired', me: current.me } : current));
+      void localDb.session.update('me', { endedAt: new Date().toISOString() });
+    });
+    return () => {
+      live = false;
+      channel.current?.close();
+      window.removeEventListener('online', onOnline);
+      stopListening();
+    };
   }, [refresh]);
 
-  const session: SessionState = useMemo(() => {
-    if (record === 'loading' || (record === null && !checked)) return { status: 'loading', me: undefined };
-    if (record === null) return { status: 'signed-out', me: undefined };
-    return { status: 'signed-in', me: record.me };
-  }, [record, checked]);
-
-  const value = useMemo(() => ({ session, refresh, signOut }), [session, refresh, signOut]);
+  const value = useMemo(() => ({ session, refresh, signOut, beforeLogin }), [session, refresh, signOut, beforeLogin]);
   return <SessionContext value={value}>{children}</SessionContext>;
 }
 

@@ -7,6 +7,11 @@ export interface SessionRecord {
   key: 'me';
   me: Me;
   savedAt: string;
+  /**
+   * Set when the server said the session has ended: the record no longer signs anyone in (not after a reload,
+   * not offline), but tells whether the next login is the same person, whose local data then stays.
+   */
+  endedAt?: string;
 }
 
 /** When a table last matched the server: an empty table with no record here has simply never been loaded. */

@@ -16,7 +16,9 @@ import { AuthCard, FormAlert } from './auth-card.tsx';
 export function ChangePasswordPage() {
   const [params] = useSearchParams();
   const token = params.get('token');
-  return token ? <NewPasswordForm token={token} /> : <ForgotPasswordForm expired={params.has('error')} />;
+  // An invitation (a staff account without a password yet) opens the same page: it sets a first password.
+  const invited = params.get('invited') === '1';
+  return token ? <NewPasswordForm token={token} invited={invited} /> : <ForgotPasswordForm expired={params.has('error')} />;
 }
 
 function ForgotPasswordForm({ expired }: { expired: boolean }) {
@@ -58,7 +60,7 @@ function ForgotPasswordForm({ expired }: { expired: boolean }) {
   );
 }
 
-function NewPasswordForm({ token }: { token: string }) {
+function NewPasswordForm({ token, invited }: { token: string; invited: boolean }) {
   const navigate = useNavigate();
   const [password, setPassword] = useState('');
   const { errors, busy, onSubmit } = useFormSubmit({
@@ -66,18 +68,19 @@ function NewPasswordForm({ token }: { token: string }) {
     values: { token, newPassword: password },
     send: async (data) => {
       await authApi.resetPassword(data);
-      toast.success('Your password has been changed. You can log in now.');
-      navigate('/login');
+      toast.success(invited ? 'Your password is set. You can log in now.' : 'Your password has been changed. You can log in now.');
+      void navigate('/login');
     },
   });
 
+  const title = invited ? 'Set your password' : 'Choose a new password';
   return (
-    <AuthCard title="Choose a new password">
-      <PageMeta title="Choose a new password" description="Set a new password for your TutorBook account." />
+    <AuthCard title={title} intro={invited ? 'Choose a password for your TutorBook staff account.' : undefined}>
+      <PageMeta title={title} description="Set a password for your TutorBook account." />
       <FormAlert message={errors.form} />
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
         <PasswordField
-          label="New password"
+          label={invited ? 'Password' : 'New password'}
           name="newPassword"
           autoComplete="new-password"
           maxLength={limits.passwordMax}
@@ -87,7 +90,7 @@ function NewPasswordForm({ token }: { token: string }) {
           hint={`At least ${limits.passwordMin} characters.`}
         />
         <button type="submit" className="btn-primary w-full" disabled={busy}>
-          {busy ? 'Saving…' : 'Save new password'}
+          {busy ? 'Saving…' : invited ? 'Save password' : 'Save new password'}
         </button>
       </form>
     </AuthCard>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useSession } from '../../lib/session.tsx';
 import { authApi } from './auth-api.ts';
 
 let googleEnabled: Promise<boolean> | undefined;
@@ -9,6 +10,7 @@ export function GoogleButton({ label }: { label: 'Sign up with Google' | 'Contin
   const [enabled, setEnabled] = useState(false);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const { beforeLogin } = useSession();
   useEffect(() => {
     let live = true;
     void isGoogleEnabled().then((v) => live && setEnabled(v));
@@ -30,6 +32,7 @@ export function GoogleButton({ label }: { label: 'Sign up with Google' | 'Contin
           setBusy(true);
           setError(undefined);
           try {
+            await beforeLogin();
             await authApi.startGoogle();
           } catch (e) {
             setError(e instanceof Error ? e.message : String(e));

@@ -1,42 +1,60 @@
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { toast } from '../../lib/toast.ts';
 import { authMessages, limits, loginInputSchema } from '../../../common/auth.schemas.ts';
+import { dashboardPathByRole } from '../../../common/roles.ts';
+import type { Me } from '../../../common/session.ts';
 import { FormField, PasswordField } from '../../components/form-field.tsx';
 import { ApiError } from '../../lib/api.ts';
-import { useSession } from '../../lib/session.tsx';
 import { toFormErrors, useFormSubmit, type FormErrors } from '../../lib/forms.ts';
+import { takeReturnTo } from '../../lib/return-to.ts';
+import { useSession } from '../../lib/session.tsx';
+import { toast } from '../../lib/toast.ts';
 import { authApi } from './auth-api.ts';
 import { FormAlert } from './auth-card.tsx';
+import { ResendLinkButton } from './resend-link.tsx';
 
-/** Spec §8 Login: the error texts by cause; an unverified e-mail is signed out and sent to /home. */
+/** Spec §8 Login: the error texts by cause. */
 function loginErrors(error: unknown): FormErrors {
   if (error instanceof ApiError && error.status === 429) return { form: authMessages.tooManyAttempts, fields: {} };
   if (error instanceof ApiError && error.status === 401) return { form: authMessages.incorrectCredentials, fields: {} };
   return toFormErrors(error);
 }
 
-export function LoginForm({ showLinks = true }: { showLinks?: boolean }) {
+/** Where a login lands: the page asked for before, else staff on their dashboard and students on the courses. */
+export const landingPath = (me: Me) => takeReturnTo() ?? (me.role === 'student' ? '/offers' : dashboardPathByRole[me.role]);
+
+/**
+ * The e-mail login. Opened from the verification link (`?verify=`), it also confirms the address
+ * (docs/decisions/0003). `onLoggedIn` replaces the usual landing (the session-ended dialog stays on its page).
+ */
+export function LoginForm({ showLinks = true, initialEmail = '', onLoggedIn }: { showLinks?: boolean; initialEmail?: string; onLoggedIn?: (me: Me) => void }) {
   const navigate = useNavigate();
-  const { refresh } = useSession();
-  // Opened from the e-mailed verification link: this login also confirms the address.
+  const { refresh, beforeLogin } = useSession();
   const verificationToken = useSearchParams()[0].get('verify') ?? undefined;
-  const [values, setValues] = useState({ email: '', password: '' });
+  const [values, setValues] = useState({ email: initialEmail, password: '' });
+  const [linkExpired, setLinkExpired] = useState(false);
   const { errors, busy, onSubmit } = useFormSubmit({
     schema: loginInputSchema,
     values,
     toErrors: loginErrors,
     send: async (data) => {
+      setLinkExpired(false);
+      await beforeLogin();
       try {
         await authApi.signIn({ ...data, verificationToken });
       } catch (error) {
+        if (error instanceof ApiError && error.code === 'auth.invalid_verification_link') setLinkExpired(true);
         if (!(error instanceof ApiError && error.code === 'auth.email_not_verified')) throw error;
-        toast.error(authMessages.verifyFirst);
-        navigate('/home');
+        // Spec §8: the alert, then /home. The password was right, so offering a new link reveals nothing.
+        toast.error(authMessages.verifyFirst, { duration: 15_000, action: { label: 'Send the link again', onClick: () => void resend(data.email) } });
+        void navigate('/home');
         return;
       }
-      await refresh();
-      navigate('/offers');
+      const me = await refresh();
+      if (!me) throw new Error('Logged in, but the session could not be read.');
+      if (verificationToken) toast.success('Your e-mail address is confirmed. Welcome!');
+      if (onLoggedIn) onLoggedIn(me);
+      else void navigate(landingPath(me), { replace: true });
     },
   });
 
@@ -45,6 +63,7 @@ export function LoginForm({ showLinks = true }: { showLinks?: boolean }) {
   return (
     <>
       <FormAlert message={errors.form} />
+      {linkExpired && <ResendLinkButton email={values.email.trim()} className="mb-4" />}
       <form onSubmit={onSubmit} className="flex flex-col gap-4">
         <FormField label="Email" name="email" type="email" autoComplete="email" required maxLength={limits.emailMax} value={values.email} onChange={set('email')} error={errors.fields.email} />
         <PasswordField label="Password" name="password" autoComplete="current-password" required maxLength={limits.passwordMax} value={values.password} onChange={set('password')} error={errors.fields.password} />
@@ -59,4 +78,13 @@ export function LoginForm({ showLinks = true }: { showLinks?: boolean }) {
       </form>
     </>
   );
+}
+
+async function resend(email: string) {
+  try {
+    await authApi.resendVerification(email);
+    toast.success(`A link is on its way to ${email}. If none arrives in a few minutes, look in your spam folder.`);
+  } catch (error) {
+    toast.error(toFormErrors(error).form ?? authMessages.somethingWentWrong);
+  }
 }

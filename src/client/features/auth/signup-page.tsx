@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link, Navigate, useNavigate } from 'react-router-dom';
+import { Link, Navigate } from 'react-router-dom';
 import { toast } from '../../lib/toast.ts';
 import { authMessages, limits, signUpInputSchema } from '../../../common/auth.schemas.ts';
 import { FormField, PasswordField } from '../../components/form-field.tsx';
@@ -9,21 +9,23 @@ import { useFormSubmit } from '../../lib/forms.ts';
 import { authApi } from './auth-api.ts';
 import { AuthCard, FormAlert } from './auth-card.tsx';
 import { GoogleButton } from './google-button.tsx';
+import { ResendLinkButton } from './resend-link.tsx';
 
 export function SignupPage() {
-  const navigate = useNavigate();
   const [values, setValues] = useState({ name: '', email: '', password: '' });
+  const [signedUp, setSignedUp] = useState<string>();
   const { errors, busy, onSubmit } = useFormSubmit({
     schema: signUpInputSchema,
     values,
     send: async (data) => {
       await authApi.signUp(data);
       toast.success(authMessages.welcome(data.name));
-      navigate('/login');
+      setSignedUp(data.email);
     },
   });
 
   if (!hasVisitedHome()) return <Navigate to="/" replace />;
+  if (signedUp) return <CheckYourInbox email={signedUp} />;
 
   const set = (key: keyof typeof values) => (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [key]: e.target.value }));
 
@@ -53,6 +55,26 @@ export function SignupPage() {
       <p className="mt-6 text-center text-sm">
         Already have an account? <Link to="/login" className="link">Log in</Link>
       </p>
+    </AuthCard>
+  );
+}
+
+/** After sign-up (spec §4: a verification e-mail, then the login page): where the link went, and a way to get another. */
+function CheckYourInbox({ email }: { email: string }) {
+  return (
+    <AuthCard title="Check your inbox">
+      <PageMeta title="Check your inbox" description="Confirm your e-mail address to start booking." />
+      <div className="flex flex-col gap-4 text-slate-700 dark:text-slate-300">
+        <p>
+          We sent a link to <strong className="font-semibold break-all text-slate-900 dark:text-slate-100">{email}</strong>. Open it and log in with the password you chose to
+          confirm your address. Look in your spam folder too.
+        </p>
+        <Link to="/login" className="btn-primary w-full">
+          Go to login
+        </Link>
+        <p className="text-sm">Nothing arrived after a few minutes?</p>
+        <ResendLinkButton email={email} justSent />
+      </div>
     </AuthCard>
   );
 }
