@@ -96,7 +96,7 @@ test('a module the admin deletes stays on the student profile by name, without a
 test('Download my data saves a JSON file holding the account', async ({ page }) => {
   const account = await loginAs(page, 'student');
   await page.goto('/profile');
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download my data' }).click()]);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download my data' }).click()]);
   expect(download.suggestedFilename()).toMatch(/\.json$/);
   const text = readFileSync(await download.path(), 'utf8');
   expect(() => JSON.parse(text)).not.toThrow();

@@ -17,6 +17,9 @@ export const profileMessages = {
   offline: 'You are offline. Connect to the internet to change your enrolments or account.',
   alreadyEnrolled: 'You are already enrolled in this module.',
   moduleGone: 'This module is no longer offered.',
+  nameChanged: 'Your name has been changed.',
+  passwordChanged: 'Your password has been changed. Any other device you were logged in on is logged out.',
+  downloadFailed: 'Failed to download your data. Please try again.',
 } as const;
 
 /** One enrolment: a row (user, module). The name is kept so it stays readable if the module is deleted. */

@@ -40,6 +40,8 @@ export function useFormSubmit<T>(args: {
   values: unknown;
   send: (data: T) => Promise<void>;
   toErrors?: (error: unknown) => FormErrors;
+  /** Asked once the values are valid, before anything is sent or the form looks busy; false stops here. */
+  confirm?: (data: T) => Promise<boolean>;
 }) {
   const [errors, setErrors] = useState<FormErrors>(noErrors);
   const [busy, setBusy] = useState(false);
@@ -48,6 +50,8 @@ export function useFormSubmit<T>(args: {
     event.preventDefault();
     const checked = validate(args.schema, args.values);
     if (checked.errors) return setErrors(checked.errors);
+    setErrors(noErrors);
+    if (args.confirm && !(await args.confirm(checked.data))) return;
     setBusy(true);
     setErrors(noErrors);
     try {

@@ -1,19 +1,20 @@
-import { Download, Trash2 } from 'lucide-react';
+import { Download, Pencil, Trash2 } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link } from 'react-router-dom';
 import { toast } from '../../lib/toast.ts';
 import type { Module } from '../../../common/catalogue.ts';
+import { changePasswordSchema, limits, updateNameSchema } from '../../../common/auth.schemas.ts';
 import { enrolInputSchema, profileMessages, type Enrolment } from '../../../common/profile.ts';
 import { useConfirm } from '../../components/confirm-dialog.tsx';
-import { SelectField } from '../../components/form-field.tsx';
+import { FormField, PasswordField, SelectField } from '../../components/form-field.tsx';
 import { Notice } from '../../components/notice.tsx';
 import { PageMeta } from '../../components/page-meta.tsx';
-import { ApiError, isOffline, NetworkError } from '../../lib/api.ts';
-import { useFormSubmit } from '../../lib/forms.ts';
+import { ApiError, isOffline, isSessionEnded, NetworkError } from '../../lib/api.ts';
+import { toFormErrors, useFormSubmit, type FormErrors } from '../../lib/forms.ts';
 import { useSession } from '../../lib/session.tsx';
 import { refreshEnrolments } from '../../offline/catalogue-sync.ts';
 import { useCatalogue, useEnrolments, type LocalTable } from '../../offline/local-tables.ts';
-import { clearUserData, localDb } from '../../offline/db.ts';
+import { localDb } from '../../offline/db.ts';
 import { profileApi } from './profile-api.ts';
 
 /** Writes need the server; offline they say so and change nothing (`true` when offline). */
@@ -44,27 +45,20 @@ export function ProfilePage() {
       <PageMeta title="Profile" description="Your TutorBook account, modules and data." />
       <h1 className="text-3xl font-bold">Profile</h1>
 
-      <div className="card mt-6">
-        <h2 className="text-xl font-semibold">Your details</h2>
-        <dl className="mt-4 grid gap-3 sm:grid-cols-[8rem_1fr]">
-          <dt className="font-medium text-slate-600 dark:text-slate-400">Name</dt>
-          <dd className="-mt-2 break-words sm:mt-0">{me.name}</dd>
-          <dt className="font-medium text-slate-600 dark:text-slate-400">Email</dt>
-          <dd className="-mt-2 break-all sm:mt-0">{me.email}</dd>
-        </dl>
-      </div>
+      <YourDetails name={me.name} email={me.email} />
 
       <div className="card mt-6">
         <h2 className="text-xl font-semibold">Your modules</h2>
         {enrolments.refresh === 'offline' && (
           <Notice tone="offline" className="mt-4">
-            You are offline: this is your list as it was last loaded. {profileMessages.offline}
+            {profileMessages.offline} Your modules are shown as they were last loaded.
           </Notice>
         )}
         <EnrolmentList table={enrolments} />
         <EnrolForm modules={catalogue.rows} enrolments={enrolments.rows ?? []} />
       </div>
 
+      <ChangePassword />
       <YourData />
     </section>
   );
@@ -81,7 +75,8 @@ function EnrolmentList({ table }: { table: LocalTable<Enrolment> }) {
     try {
       await profileApi.removeEnrolment(enrolment.id);
     } catch (error) {
-      toast.error(error instanceof NetworkError ? profileMessages.offline : profileMessages.removeFailed);
+      // An ended session is not a failure to remove: the app asks to log in again, and the row stays.
+      if (!isSessionEnded(error)) toast.error(error instanceof NetworkError ? profileMessages.offline : profileMessages.removeFailed);
       return;
     }
     await localDb.enrolments.delete(enrolment.id);
@@ -115,8 +110,8 @@ function EnrolmentRow({ enrolment, onRemove }: { enrolment: Enrolment; onRemove:
   // A deleted module keeps its name on the enrolment but has no page to link to.
   const gone = enrolment.moduleId === null || enrolment.moduleSlug === null;
   return (
-    <li className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2 py-3">
-      <div id={nameId} className="min-w-0">
+    <li className="flex items-center justify-between gap-4 py-3">
+      <div id={nameId} className="min-w-0 break-words">
         {gone ? (
           <>
             <span className="font-medium">{enrolment.moduleName}</span>
@@ -128,7 +123,7 @@ function EnrolmentRow({ enrolment, onRemove }: { enrolment: Enrolment; onRemove:
           </Link>
         )}
       </div>
-      <button type="button" className="btn-secondary" aria-describedby={nameId} onClick={onRemove}>
+      <button type="button" className="btn-secondary shrink-0" aria-describedby={nameId} onClick={onRemove}>
         Remove
       </button>
     </li>
@@ -145,15 +140,20 @@ function EnrolForm({ modules, enrolments }: { modules: Module[] | undefined; enr
   const { errors, busy, onSubmit } = useFormSubmit({
     schema: enrolInputSchema,
     values: { moduleId },
+    // Asked before the button says "Enrolling…": nothing is under way while the question is open.
+    confirm: async (data) => {
+      const module = offered.find((m) => m.id === data.moduleId);
+      if (!module || refuseOffline()) return false;
+      return confirm({ title: 'Enroll', message: profileMessages.enrolConfirm(module.name), confirmLabel: 'Enroll' });
+    },
     send: async (data) => {
       const module = offered.find((m) => m.id === data.moduleId);
       if (!module || refuseOffline()) return;
-      if (!(await confirm({ title: 'Enroll', message: profileMessages.enrolConfirm(module.name), confirmLabel: 'Enroll' }))) return;
-      if (refuseOffline()) return;
       let enrolment: Enrolment;
       try {
         enrolment = await profileApi.enrol(module.id);
       } catch (error) {
+        if (isSessionEnded(error)) return;
         toast.error(
           error instanceof NetworkError
             ? profileMessages.offline
@@ -200,8 +200,22 @@ function EnrolForm({ modules, enrolments }: { modules: Module[] | undefined; enr
 
 function YourData() {
   const confirm = useConfirm();
-  const navigate = useNavigate();
+  const { signOut } = useSession();
   const [busy, setBusy] = useState(false);
+  const [downloading, setDownloading] = useState(false);
+
+  // Fetched rather than linked, so that offline, a failure and an ended session each say what happened.
+  async function downloadMyData() {
+    if (refuseOffline()) return;
+    setDownloading(true);
+    try {
+      await profileApi.downloadMyData();
+    } catch (error) {
+      if (!isSessionEnded(error)) toast.error(error instanceof NetworkError ? profileMessages.offline : profileMessages.downloadFailed);
+    } finally {
+      setDownloading(false);
+    }
+  }
 
   async function deleteAccount() {
     if (refuseOffline()) return;
@@ -212,12 +226,12 @@ function YourData() {
       await profileApi.deleteAccount();
     } catch (error) {
       setBusy(false);
-      toast.error(error instanceof NetworkError ? profileMessages.offline : profileMessages.deleteFailed);
+      if (!isSessionEnded(error)) toast.error(error instanceof NetworkError ? profileMessages.offline : profileMessages.deleteFailed);
       return;
     }
-    await clearUserData();
     toast.success(profileMessages.deleted);
-    navigate('/login', { replace: true });
+    // Spec §4: to /login. The server has ended every session already.
+    await signOut({ leaveTo: '/login', serverDone: true });
   }
 
   return (
@@ -228,23 +242,131 @@ function YourData() {
         “Deleted user”.
       </p>
       <div className="mt-4 flex flex-col gap-3 sm:flex-row">
-        {/* The server names the file (Content-Disposition); offline there is nothing to download. */}
-        <a
-          href="/api/me/export"
-          download
-          className="btn-secondary"
-          onClick={(e) => {
-            if (refuseOffline()) e.preventDefault();
-          }}
-        >
+        <button type="button" className="btn-secondary" disabled={downloading} onClick={() => void downloadMyData()}>
           <Download aria-hidden size={18} />
-          Download my data
-        </a>
+          {downloading ? 'Preparing…' : 'Download my data'}
+        </button>
         <button type="button" className="btn-danger" disabled={busy} onClick={() => void deleteAccount()}>
           <Trash2 aria-hidden size={18} />
           {busy ? 'Deleting…' : 'Delete Account'}
         </button>
       </div>
     </div>
+  );
+}
+
+/** Turns a failed account change into what its form shows: offline and an ended session have their own ways. */
+function accountErrors(error: unknown): FormErrors {
+  if (error instanceof NetworkError) return { form: profileMessages.offline, fields: {} };
+  // The session-ended dialog says it; the form keeps what was typed for after the login.
+  if (isSessionEnded(error)) return { fields: {} };
+  return toFormErrors(error);
+}
+
+function YourDetails({ name, email }: { name: string; email: string }) {
+  const [editing, setEditing] = useState(false);
+  return (
+    <div className="card mt-6">
+      <h2 className="text-xl font-semibold">Your details</h2>
+      {editing ? (
+        <NameForm name={name} onDone={() => setEditing(false)} />
+      ) : (
+        <dl className="mt-4 grid gap-3 sm:grid-cols-[8rem_1fr]">
+          <dt className="font-medium text-slate-600 sm:self-center dark:text-slate-400">Name</dt>
+          <dd className="-mt-2 flex items-center justify-between gap-4 sm:mt-0">
+            <span className="min-w-0 break-words">{name}</span>
+            <button type="button" className="btn-secondary shrink-0" onClick={() => setEditing(true)}>
+              <Pencil aria-hidden size={18} />
+              Change name
+            </button>
+          </dd>
+          <dt className="font-medium text-slate-600 dark:text-slate-400">Email</dt>
+          <dd className="-mt-2 break-all sm:mt-0">{email}</dd>
+        </dl>
+      )}
+    </div>
+  );
+}
+
+function NameForm({ name, onDone }: { name: string; onDone: () => void }) {
+  const { refresh } = useSession();
+  const [value, setValue] = useState(name);
+  const { errors, busy, onSubmit } = useFormSubmit({
+    schema: updateNameSchema,
+    values: { name: value },
+    toErrors: accountErrors,
+    send: async (data) => {
+      if (isOffline()) throw new NetworkError();
+      await profileApi.updateName(data.name);
+      // The navbar, the dashboard's welcome and this card all show the name the server now has.
+      await refresh();
+      toast.success(profileMessages.nameChanged);
+      onDone();
+    },
+  });
+  return (
+    <form noValidate onSubmit={onSubmit} className="mt-4 flex flex-col gap-4" aria-label="Change your name">
+      {errors.form && <Notice tone="error">{errors.form}</Notice>}
+      <FormField label="Name" name="name" autoComplete="name" maxLength={limits.nameMax} value={value} onChange={(e) => setValue(e.target.value)} error={errors.fields.name} autoFocus />
+      <div className="flex flex-wrap gap-3">
+        <button type="submit" className="btn-primary" disabled={busy}>
+          {busy ? 'Saving…' : 'Save name'}
+        </button>
+        <button type="button" className="btn-secondary" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+const emptyPasswords = { currentPassword: '', newPassword: '' };
+
+function ChangePassword() {
+  const [values, setValues] = useState(emptyPasswords);
+  const headingId = useId();
+  const { errors, busy, onSubmit } = useFormSubmit({
+    schema: changePasswordSchema,
+    values,
+    toErrors: accountErrors,
+    send: async (data) => {
+      if (isOffline()) throw new NetworkError();
+      await profileApi.changePassword(data);
+      setValues(emptyPasswords);
+      toast.success(profileMessages.passwordChanged);
+    },
+  });
+  const set = (key: keyof typeof emptyPasswords) => (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [key]: e.target.value }));
+  return (
+    <form noValidate onSubmit={onSubmit} className="card mt-6 flex flex-col gap-4" aria-labelledby={headingId}>
+      <h2 id={headingId} className="text-xl font-semibold">
+        Change your password
+      </h2>
+      {errors.form && <Notice tone="error">{errors.form}</Notice>}
+      <div className="grid gap-4 sm:grid-cols-2">
+        <PasswordField
+          label="Current password"
+          name="currentPassword"
+          autoComplete="current-password"
+          maxLength={limits.passwordMax}
+          value={values.currentPassword}
+          onChange={set('currentPassword')}
+          error={errors.fields.currentPassword}
+        />
+        <PasswordField
+          label="New password"
+          name="newPassword"
+          autoComplete="new-password"
+          maxLength={limits.passwordMax}
+          value={values.newPassword}
+          onChange={set('newPassword')}
+          error={errors.fields.newPassword}
+          hint={`At least ${limits.passwordMin} characters. Other devices are logged out.`}
+        />
+      </div>
+      <button type="submit" className="btn-primary self-start" disabled={busy}>
+        {busy ? 'Saving…' : 'Change password'}
+      </button>
+    </form>
   );
 }
