@@ -396,6 +396,17 @@ export async function logInWithLink(client: TestClient, link: string, account: {
   return client.post('/api/auth/sign-in/email', { ...account, ...(verificationToken ? { verificationToken } : {}) });
 }
 
+/** Hashing is slow by design; tests reuse one (salted) hash per password rather than make one per user. */
+const hashes = new Map<string, Promise<string>>();
+async function hashOnce(server: TestServer, password: string): Promise<string> {
+  let hash = hashes.get(password);
+  if (!hash) {
+    hash = server.services.auth.$context.then((ctx) => ctx.password.hash(password));
+    hashes.set(password, hash);
+  }
+  return hash;
+}
+
 /**
  * A verified student with a password, written straight to the database: for tests where signing up is not
  * what is tested (no e-mails, no SMTP round trip). The password is hashed the way better-auth hashes it.
@@ -407,7 +418,7 @@ export async function createVerifiedUser(server: TestServer, account: Partial<Ac
   const { db, auth } = server.services;
   const id = crypto.randomUUID();
   const now = new Date();
-  const hash = await (await auth.$context).password.hash(password);
+  const hash = await hashOnce(server, password);
   await db.transaction().execute(async (trx) => {
     await trx.insertInto('users').values({ id, name, email, email_verified: true, image: null, created_at: now, updated_at: now }).execute();
     await trx
