@@ -9,7 +9,6 @@ const page = (load: () => Promise<Record<string, unknown>>, name: string): Pick<
 });
 
 const home = page(() => import('../features/public/home-page.tsx'), 'HomePage');
-const signedInPlaceholder = page(() => import('./coming-soon-page.tsx'), 'ComingSoonPage');
 
 export const router = createBrowserRouter([
   {
@@ -30,8 +29,8 @@ export const router = createBrowserRouter([
         children: [
           { path: '/offers', ...page(() => import('../features/catalogue/offers-page.tsx'), 'OffersPage') },
           { path: '/modules/:slug', ...page(() => import('../features/catalogue/module-page.tsx'), 'ModulePage') },
-          { path: '/qa', ...signedInPlaceholder },
-          { path: '/booking', ...signedInPlaceholder },
+          { path: '/qa', ...page(() => import('../features/qa/qa-soon-page.tsx'), 'QaSoonPage') },
+          { path: '/booking', ...page(() => import('../features/booking/booking-soon-page.tsx'), 'BookingSoonPage') },
           { path: '/student-dashboard', ...page(() => import('../features/dashboards/student-dashboard-page.tsx'), 'StudentDashboardPage') },
         ],
       },
