@@ -1,5 +1,5 @@
 import { RouterProvider } from 'react-router-dom';
-import { Toaster } from 'sonner';
+import { AppToaster } from '../components/app-toaster.tsx';
 import { ConfirmProvider } from '../components/confirm-dialog.tsx';
 import { SessionProvider } from '../lib/session.tsx';
 import { DataSync } from './data-sync.tsx';
@@ -12,7 +12,7 @@ export function App() {
       <DataSync />
       <ConfirmProvider>
         <RouterProvider router={router} />
-        <Toaster position="top-center" richColors closeButton toastOptions={{ duration: 6000 }} />
+        <AppToaster />
         <UpdatePrompt />
       </ConfirmProvider>
     </SessionProvider>

@@ -1,0 +1,25 @@
+import { useCallback, useSyncExternalStore } from 'react';
+import { Toaster } from 'sonner';
+
+/** Whether a media query matches now, following changes (a rotated phone, a resized window). */
+function useMediaQuery(query: string): boolean {
+  const subscribe = useCallback(
+    (onChange: () => void) => {
+      const list = window.matchMedia(query);
+      list.addEventListener('change', onChange);
+      return () => list.removeEventListener('change', onChange);
+    },
+    [query],
+  );
+  return useSyncExternalStore(subscribe, () => window.matchMedia(query).matches, () => false);
+}
+
+/**
+ * Where the app's toasts appear: at the bottom, never over the sticky navbar; centred on phones, bottom right
+ * from Tailwind's `sm` breakpoint (40rem = 640 px). Light or dark with the system; the colours of each type
+ * are ours (styles.css), each at least 4.5:1.
+ */
+export function AppToaster() {
+  const wide = useMediaQuery('(min-width: 40rem)');
+  return <Toaster position={wide ? 'bottom-right' : 'bottom-center'} theme="system" richColors closeButton toastOptions={{ duration: 6000 }} />;
+}
