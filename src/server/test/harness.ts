@@ -415,7 +415,7 @@ export async function createVerifiedUser(server: TestServer, account: Partial<Ac
   const name = account.name ?? 'Thandi Mokoena';
   const email = account.email ?? uniqueEmail();
   const password = account.password ?? testPassword;
-  const { db, auth } = server.services;
+  const { db } = server.services;
   const id = crypto.randomUUID();
   const now = new Date();
   const hash = await hashOnce(server, password);

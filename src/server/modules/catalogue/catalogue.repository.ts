@@ -26,18 +26,9 @@ export function insertModule(db: Db, row: ModuleRow): Promise<ModuleRow> {
   return db.insertInto('modules').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-/**
- * Applies `changes`; a new name is copied to the module's enrolments in the same transaction, so a profile
- * never shows a name the catalogue no longer has for a module it still links to.
- */
+/** Applies `changes` (enrolments show the module's current name: the profile reads it from here). */
 export function updateModule(db: Db, id: string, changes: Updateable<ModulesTable>): Promise<ModuleRow | undefined> {
-  return db.transaction().execute(async (trx) => {
-    const row = await trx.updateTable('modules').set(changes).where('id', '=', id).returningAll().executeTakeFirst();
-    if (row && changes.name !== undefined) {
-      await trx.updateTable('enrolments').set({ module_name: row.name }).where('module_id', '=', id).execute();
-    }
-    return row;
-  });
+  return db.updateTable('modules').set(changes).where('id', '=', id).returningAll().executeTakeFirst();
 }
 
 /**

@@ -442,13 +442,12 @@ describe('editing a module', () => {
     expect(await shown(module)).toEqual(module);
   });
 
-  test('renaming a module a student is enrolled in shows the new name on their profile; deleting it later keeps that name', async () => {
+  test('renaming a module a student is enrolled in shows the new name on their profile; once deleted, the name they enrolled in', async () => {
     const module = await addModule({ name: 'Probability Warm-up' });
     const other = await addModule({ name: 'Probability Cool-down' });
     const student = await signInAs(server, 'student');
     for (const m of [module, other]) expect((await student.client.post('/api/me/enrolments', { moduleId: m.id })).status).toBe(201);
 
-    // Only a rename touches enrolments: a price change leaves them be.
     await admin.patch(`/api/modules/${module.id}`, { priceCents: 5000 });
     await admin.patch(`/api/modules/${module.id}`, { name: 'Probability Foundations' });
     // Two enrolments made a moment apart can share a timestamp, so their order is not fixed: compare sorted.
@@ -461,10 +460,11 @@ describe('editing a module', () => {
       ['Probability Foundations', module.slug],
     ]);
 
+    // The profile reads the catalogue's name while the module exists; the enrolment itself keeps the name it was made with.
     await admin.delete(`/api/modules/${module.id}`);
     expect(await names()).toEqual([
       ['Probability Cool-down', other.slug],
-      ['Probability Foundations', null],
+      ['Probability Warm-up', null],
     ]);
   });
 

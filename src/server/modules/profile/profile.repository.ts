@@ -1,11 +1,21 @@
 import type { Db } from '../../db/create-db.ts';
 
-/** The user's enrolments, oldest first, with the module's current slug (null once it is deleted). */
+/**
+ * The user's enrolments, oldest first, with the module's current name and slug; once the module is deleted,
+ * the name it had when the enrolment was made (and no slug). Read here rather than copied on a rename, so the
+ * catalogue never writes this feature's table.
+ */
 export function listEnrolments(db: Db, userId: string) {
   return db
     .selectFrom('enrolments')
     .leftJoin('modules', 'modules.id', 'enrolments.module_id')
-    .select(['enrolments.id', 'enrolments.module_id', 'enrolments.module_name', 'modules.slug as module_slug', 'enrolments.created_at'])
+    .select((eb) => [
+      'enrolments.id',
+      'enrolments.module_id',
+      eb.fn.coalesce('modules.name', 'enrolments.module_name').as('module_name'),
+      'modules.slug as module_slug',
+      'enrolments.created_at',
+    ])
     .where('enrolments.user_id', '=', userId)
     .orderBy('enrolments.created_at')
     .orderBy('enrolments.id')
