@@ -4,7 +4,7 @@ import { brand, mailtoUrl } from '../../../common/brand.ts';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { ruleGroups, secondSemesterModules, type RuleGroup } from './content.ts';
 import { SignUpButton } from './sign-up-button.tsx';
-import { IconBadge, bodyText, sectionTitle } from './ui.tsx';
+import { IconBadge, bodyText, cardTitle, eyebrow, pageTitle, sectionTitle } from './ui.tsx';
 
 const ruleIcons: Record<RuleGroup['icon'], LucideIcon> = {
   booking: CalendarCheck,
@@ -32,11 +32,11 @@ export function AboutPage() {
 
       <div className="bg-linear-to-b from-brand-50 to-slate-50 dark:from-slate-900 dark:to-slate-950">
         <div className="container-page pt-12 pb-8 sm:pt-16 sm:pb-10">
-          <p className="text-sm font-semibold tracking-wide text-brand-800 uppercase dark:text-brand-200">About us</p>
-          <h1 className="mt-3 max-w-3xl text-4xl font-bold tracking-tight text-slate-900 sm:text-5xl dark:text-white">
+          <p className={eyebrow}>About us</p>
+          <h1 className={`mt-3 max-w-3xl ${pageTitle}`}>
             Tutoring started by a student, for students
           </h1>
-          <p className={`mt-4 max-w-2xl text-lg ${bodyText}`}>
+          <p className={`mt-4 max-w-2xl sm:text-lg ${bodyText}`}>
             {brand.name} offers one-on-one tutoring in programming, IT, statistics and maths, with group sessions by arrangement.
           </p>
         </div>
@@ -73,7 +73,7 @@ export function AboutPage() {
               {initials}
             </span>
             <figcaption>
-              <span className="block text-lg font-semibold">{brand.founder}</span>
+              <span className={`block ${cardTitle}`}>{brand.founder}</span>
               <span className="text-sm text-slate-700 dark:text-slate-300">Founder of {brand.name}</span>
             </figcaption>
           </figure>
@@ -93,13 +93,13 @@ export function AboutPage() {
             {secondSemesterModules.map((module) => (
               <li
                 key={module}
-                className="flex min-h-12 items-center justify-center rounded-xl border border-brand-200 bg-brand-50 px-3 font-semibold text-brand-900 dark:border-brand-800 dark:bg-brand-900/40 dark:text-brand-100"
+                className="flex min-h-12 items-center justify-center rounded-xl border border-brand-200 bg-brand-50 px-3 font-medium text-brand-900 dark:border-brand-800 dark:bg-brand-900/40 dark:text-brand-100"
               >
                 {module}
               </li>
             ))}
           </ul>
-          <p className="mt-8 flex items-start gap-3 text-lg">
+          <p className="mt-8 flex items-start gap-3 sm:text-lg">
             <Wallet aria-hidden size={22} className="mt-1 shrink-0 text-brand-700 dark:text-brand-300" />
             <span className={bodyText}>
               Sessions cost <strong className="text-slate-900 dark:text-white">R80 to R100 per hour</strong>, depending on the module.
@@ -118,7 +118,7 @@ export function AboutPage() {
             const Icon = ruleIcons[group.icon];
             return (
               <li key={group.title} className="card">
-                <h3 className="flex items-center gap-3 text-lg font-semibold">
+                <h3 className={`flex items-center gap-3 ${cardTitle}`}>
                   <IconBadge icon={Icon} />
                   {group.title}
                 </h3>

@@ -8,22 +8,27 @@ import {
   ChevronDown,
   Clock,
   CodeXml,
+  GraduationCap,
   LaptopMinimal,
+  LayoutDashboard,
   LogIn,
-  Mail,
   MessageCircle,
+  MessagesSquare,
   Sigma,
   Users,
   Wallet,
   type LucideIcon,
 } from 'lucide-react';
 import { Link } from 'react-router-dom';
-import { brand, mailtoUrl, whatsAppUrl } from '../../../common/brand.ts';
+import { brand } from '../../../common/brand.ts';
+import { dashboardPathByRole } from '../../../common/roles.ts';
+import { ContactLinks, whatsAppLink } from '../../components/contact-links.tsx';
 import { PageMeta } from '../../components/page-meta.tsx';
+import { useSession } from '../../lib/session.tsx';
 import { faqs, homeClaims, howItWorks, promo, services, testimonials, type Service } from './content.ts';
 import { SignUpButton } from './sign-up-button.tsx';
 import { TestimonialCard } from './testimonial-card.tsx';
-import { IconBadge, sectionIntro, sectionTitle } from './ui.tsx';
+import { IconBadge, bodyText, cardTitle, eyebrow, pageTitle, sectionIntro, sectionTitle } from './ui.tsx';
 
 /** Spec §1: each home page claim is a "why choose us" card, its title word for word. */
 const whyChoose: { title: (typeof homeClaims)[number]; text: string; icon: LucideIcon }[] = [
@@ -49,21 +54,16 @@ export function HomePage() {
       <section aria-labelledby="hero-title" className="bg-linear-to-b from-brand-50 to-slate-50 dark:from-slate-900 dark:to-slate-950">
         <div className="container-page grid gap-10 pt-10 pb-4 sm:py-16 lg:grid-cols-[1.15fr_1fr] lg:items-center">
           <div>
-            <p className="text-sm font-semibold tracking-wide text-brand-800 uppercase dark:text-brand-200">Tutoring by students, for students</p>
-            <h1 id="hero-title" className="mt-3 text-4xl font-bold tracking-tight text-slate-900 sm:text-5xl dark:text-white">
+            <p className={eyebrow}>Tutoring by students, for students</p>
+            {/* Smaller and tighter on phones: three lines at 360 px, even in a wide font such as DejaVu Sans. */}
+            <h1 id="hero-title" className={`mt-3 ${pageTitle} max-sm:text-[1.625rem] max-sm:tracking-tighter lg:text-[2.75rem]`}>
               Understand your modules. Walk into your exams with confidence.
             </h1>
-            <p className="mt-4 max-w-xl text-lg text-slate-700 dark:text-slate-300">
+            <p className={`mt-4 max-w-xl sm:text-lg ${bodyText}`}>
               {brand.name} offers one-on-one tutoring in programming, IT, statistics and maths for university and FET students, with
               group sessions by arrangement. Rates as low as R80/hour.
             </p>
-            <div className="mt-8 flex flex-col gap-3 sm:flex-row">
-              <SignUpButton className="btn bg-brand-700 px-6 text-white hover:bg-brand-800" />
-              <Link to="/login" className="btn-secondary px-6">
-                <LogIn aria-hidden size={20} />
-                Login
-              </Link>
-            </div>
+            <HeroActions />
           </div>
 
           <PromoCard />
@@ -80,7 +80,7 @@ export function HomePage() {
             <li key={title} className="card">
               <div className="flex items-center gap-3 sm:flex-col sm:items-start sm:gap-4">
                 <IconBadge icon={Icon} />
-                <h3 className="text-lg font-semibold">{title}</h3>
+                <h3 className={cardTitle}>{title}</h3>
               </div>
               <p className="mt-2 text-slate-700 sm:mt-1 dark:text-slate-300">{text}</p>
             </li>
@@ -104,7 +104,7 @@ export function HomePage() {
                   {index + 1}
                 </span>
                 <div>
-                  <h3 className="text-lg font-semibold">
+                  <h3 className={cardTitle}>
                     <span className="sr-only">Step {index + 1}: </span>
                     {step.title}
                   </h3>
@@ -147,12 +147,12 @@ export function HomePage() {
               const Icon = serviceIcons[service.icon];
               return (
                 <li key={service.title} className="card dark:bg-slate-950">
-                  <h3 className="flex items-center gap-3 text-lg font-semibold">
+                  <h3 className={`flex items-center gap-3 ${cardTitle}`}>
                     <IconBadge icon={Icon} />
                     {service.title}
                   </h3>
                   <p className="mt-3 text-slate-700 dark:text-slate-300">{service.text}</p>
-                  <p className="mt-3 flex flex-wrap gap-2 text-sm font-medium">
+                  <p className="mt-3 flex flex-wrap gap-2 text-sm">
                     <span className="rounded-full bg-slate-100 px-3 py-1 text-slate-800 dark:bg-slate-800 dark:text-slate-200">One-on-one</span>
                     <span className="rounded-full bg-slate-100 px-3 py-1 text-slate-800 dark:bg-slate-800 dark:text-slate-200">Group sessions</span>
                   </p>
@@ -170,7 +170,7 @@ export function HomePage() {
         <div className="mt-8 divide-y divide-slate-200 overflow-hidden rounded-2xl border border-slate-200 bg-white dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900">
           {faqs.map((faq) => (
             <details key={faq.question} className="group">
-              <summary className="flex min-h-14 cursor-pointer list-none items-center justify-between gap-4 px-5 py-3 font-semibold hover:bg-slate-50 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden">
+              <summary className="flex min-h-14 cursor-pointer list-none items-center justify-between gap-4 px-5 py-3 font-medium text-slate-900 hover:bg-slate-50 dark:text-slate-100 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden">
                 {faq.question}
                 <ChevronDown aria-hidden size={20} className="shrink-0 text-slate-600 transition-transform group-open:rotate-180 dark:text-slate-400" />
               </summary>
@@ -188,28 +188,55 @@ export function HomePage() {
           <p className="mt-2 max-w-2xl text-brand-50">
             Questions about a module, group sessions or the monthly option? Send us a message and we will get back to you.
           </p>
-          <ul className="mt-6 flex flex-col gap-3 sm:flex-row sm:flex-wrap">
-            <li>
-              <a
-                href={whatsAppUrl}
-                target="_blank"
-                rel="noopener noreferrer"
-                className="btn w-full bg-white text-brand-900 hover:bg-brand-50 sm:w-auto"
-              >
-                <MessageCircle aria-hidden size={20} />
-                WhatsApp <span className="whitespace-nowrap">{brand.phoneDisplay}</span>
-              </a>
-            </li>
-            <li>
-              <a href={mailtoUrl} className="btn w-full border border-white/70 text-white hover:bg-white/10 sm:w-auto">
-                <Mail aria-hidden size={20} />
-                {brand.email}
-              </a>
-            </li>
-          </ul>
+          <ContactLinks tone="onBrand" className="mt-6" />
         </div>
       </section>
     </>
+  );
+}
+
+/**
+ * Spec §2: Sign Up and Login for visitors. A signed-in user gets their next steps instead; while the session
+ * is still being read, neither row shows (the space is kept), so no one sees the other variant flash.
+ */
+function HeroActions() {
+  const { session } = useSession();
+  if (session.status === 'signed-in') {
+    return (
+      <div className="mt-8">
+        <p className={bodyText}>Welcome back, {session.me.name}. Where to next?</p>
+        <ul className="mt-3 flex flex-col gap-3 sm:flex-row sm:flex-wrap">
+          <li>
+            <Link to="/offers" className="btn w-full bg-brand-700 text-white hover:bg-brand-800 sm:w-auto">
+              <GraduationCap aria-hidden size={20} className="shrink-0" />
+              Courses
+            </Link>
+          </li>
+          <li>
+            <Link to={dashboardPathByRole[session.me.role]} className="btn-secondary w-full sm:w-auto">
+              <LayoutDashboard aria-hidden size={20} className="shrink-0" />
+              Dashboard
+            </Link>
+          </li>
+          <li>
+            <Link to="/qa" className="btn-secondary w-full sm:w-auto">
+              <MessagesSquare aria-hidden size={20} className="shrink-0" />
+              Community
+            </Link>
+          </li>
+        </ul>
+      </div>
+    );
+  }
+  if (session.status === 'loading') return <div className="mt-8 min-h-11" />;
+  return (
+    <div className="mt-8 flex flex-col gap-3 sm:flex-row">
+      <SignUpButton className="btn bg-brand-700 px-6 text-white hover:bg-brand-800" />
+      <Link to="/login" className="btn-secondary px-6">
+        <LogIn aria-hidden size={20} />
+        Login
+      </Link>
+    </div>
   );
 }
 
@@ -217,11 +244,11 @@ export function HomePage() {
 function PromoCard() {
   return (
     <section aria-labelledby="promo-title" className="rounded-2xl bg-brand-800 p-5 text-white shadow-lg sm:p-8 dark:bg-brand-900">
-      <p className="inline-flex items-center gap-2 rounded-full bg-white/15 px-3 py-1 text-sm font-semibold">
+      <p className="inline-flex items-center gap-2 rounded-full bg-white/15 px-3 py-1 text-sm font-medium">
         <span aria-hidden className="size-2 rounded-full bg-brand-300" />
         Live session
       </p>
-      <h2 id="promo-title" className="mt-4 text-2xl font-bold">
+      <h2 id="promo-title" className="mt-4 text-xl font-bold sm:text-2xl">
         {promo.title}
       </h2>
       <dl className="mt-4 grid gap-3 text-brand-50">
@@ -230,14 +257,14 @@ function PromoCard() {
             <CalendarDays aria-hidden size={20} />
             <span className="sr-only">Date</span>
           </dt>
-          <dd className="font-semibold text-white">{promo.day}</dd>
+          <dd className="text-white">{promo.day}</dd>
         </div>
         <div className="flex items-center gap-3">
           <dt>
             <Clock aria-hidden size={20} />
             <span className="sr-only">Time</span>
           </dt>
-          <dd className="font-semibold text-white">{promo.time}</dd>
+          <dd className="text-white">{promo.time}</dd>
         </div>
         <div className="flex items-center gap-3">
           <dt>
@@ -245,7 +272,7 @@ function PromoCard() {
             <span className="sr-only">Session fee</span>
           </dt>
           <dd>
-            Session fee <span className="font-semibold text-white">{promo.fee}</span>
+            Session fee <span className="text-white">{promo.fee}</span>
           </dd>
         </div>
       </dl>
@@ -258,12 +285,12 @@ function PromoCard() {
         ))}
       </ul>
       <a
-        href={whatsAppUrl}
+        href={whatsAppLink(`Hi ${brand.name}, I would like to reserve a place in the ${promo.title} on ${promo.day}.`)}
         target="_blank"
         rel="noopener noreferrer"
         className="btn mt-6 w-full bg-white text-brand-900 hover:bg-brand-50"
       >
-        <MessageCircle aria-hidden size={20} />
+        <MessageCircle aria-hidden size={20} className="shrink-0" />
         Reserve on WhatsApp
       </a>
     </section>

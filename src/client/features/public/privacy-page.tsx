@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { brand, mailtoUrl } from '../../../common/brand.ts';
 import { PageMeta } from '../../components/page-meta.tsx';
+import { cardTitle, pageTitle } from './ui.tsx';
 
 const effectiveDate = { iso: '2025-07-03', display: 'July 3, 2025' } as const;
 
@@ -85,7 +86,7 @@ const sections: { id: string; title: string; content: ReactNode }[] = [
         <div className="mt-6 grid gap-4 sm:grid-cols-2">
           {stored.map((group) => (
             <div key={group.title} className="card">
-              <h3 className="text-lg font-semibold text-slate-900 dark:text-slate-100">{group.title}</h3>
+              <h3 className={cardTitle}>{group.title}</h3>
               <ul className="mt-2 list-disc space-y-1 pl-5">
                 {group.items.map((item, i) => (
                   <li key={i}>{item}</li>
@@ -228,8 +229,8 @@ export function PrivacyPage() {
 
       <div className="bg-linear-to-b from-brand-50 to-slate-50 dark:from-slate-900 dark:to-slate-950">
         <div className="container-page pt-12 pb-8 sm:pt-16 sm:pb-10">
-          <h1 className="text-4xl font-bold tracking-tight text-slate-900 sm:text-5xl dark:text-white">Privacy Policy</h1>
-          <p className="mt-4 text-lg text-slate-700 dark:text-slate-300">
+          <h1 className={pageTitle}>Privacy Policy</h1>
+          <p className="mt-4 text-slate-700 sm:text-lg dark:text-slate-300">
             Effective date: <time dateTime={effectiveDate.iso}>{effectiveDate.display}</time>
           </p>
           <p className="mt-2 max-w-2xl text-slate-700 dark:text-slate-300">
@@ -244,7 +245,7 @@ export function PrivacyPage() {
           aria-label="On this page"
           className="rounded-2xl border border-slate-200 bg-white p-4 lg:sticky lg:top-24 lg:self-start lg:border-0 lg:bg-transparent lg:p-0 dark:border-slate-800 dark:bg-slate-900 lg:dark:bg-transparent"
         >
-          <p className="text-sm font-semibold tracking-wide text-slate-700 uppercase dark:text-slate-300">On this page</p>
+          <p className="text-sm font-medium tracking-wide text-slate-700 uppercase dark:text-slate-300">On this page</p>
           <ul className="mt-2 grid gap-x-4 sm:grid-cols-2 lg:grid-cols-1">
             {sections.map((section) => (
               <li key={section.id}>

@@ -3,6 +3,7 @@ import { PageMeta } from '../../components/page-meta.tsx';
 import { testimonials } from './content.ts';
 import { SignUpButton } from './sign-up-button.tsx';
 import { TestimonialCard } from './testimonial-card.tsx';
+import { bodyText, eyebrow, pageTitle } from './ui.tsx';
 
 export function TestimonialsPage() {
   return (
@@ -14,11 +15,11 @@ export function TestimonialsPage() {
 
       <div className="bg-linear-to-b from-brand-50 to-slate-50 dark:from-slate-900 dark:to-slate-950">
         <div className="container-page pt-12 pb-8 sm:pt-16 sm:pb-10">
-          <p className="text-sm font-semibold tracking-wide text-brand-800 uppercase dark:text-brand-200">Testimonials</p>
-          <h1 className="mt-3 max-w-3xl text-4xl font-bold tracking-tight text-slate-900 sm:text-5xl dark:text-white">
+          <p className={eyebrow}>Testimonials</p>
+          <h1 className={`mt-3 max-w-3xl ${pageTitle}`}>
             What students say
           </h1>
-          <p className="mt-4 max-w-2xl text-lg text-slate-700 dark:text-slate-300">
+          <p className={`mt-4 max-w-2xl sm:text-lg ${bodyText}`}>
             University students and FET learners on their sessions with {brand.name}.
           </p>
         </div>
