@@ -10,7 +10,8 @@ export function UpdatePrompt() {
   } = useRegisterSW({ onRegisterError: (error: unknown) => console.error('Service worker registration failed', error) });
   if (!needRefresh) return null;
   return (
-    <div role="status" className="fixed inset-x-4 bottom-4 z-40 mx-auto flex max-w-md items-center justify-between gap-3 rounded-xl bg-slate-900 p-4 text-white shadow-lg dark:bg-slate-800">
+    // At the top, under the navbar: the bottom belongs to the toasts, which would cover it on a phone.
+    <div role="status" className="fixed inset-x-4 top-20 z-40 mx-auto flex max-w-md items-center justify-between gap-3 rounded-xl bg-slate-900 p-4 text-white shadow-lg dark:bg-slate-800">
       <span>A new version is available.</span>
       <div className="flex gap-2">
         <button type="button" className="btn min-h-10 px-3 text-slate-200 hover:text-white" onClick={() => setNeedRefresh(false)}>

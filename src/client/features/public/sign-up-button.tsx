@@ -1,5 +1,6 @@
-import { UserPlus } from 'lucide-react';
-import { useNavigate } from 'react-router-dom';
+import { BookOpen, UserPlus } from 'lucide-react';
+import { Link, useNavigate } from 'react-router-dom';
+import { useSession } from '../../lib/session.tsx';
 import { markVisitedHome } from '../../lib/visited-home.ts';
 
 /**
@@ -11,6 +12,16 @@ const primary = 'btn bg-brand-700 text-white hover:bg-brand-800';
 /** Spec §2: sets the visited-home flag first, so /signup does not send the visitor back to /. */
 export function SignUpButton({ label = 'Sign Up', className = primary }: { label?: string; className?: string }) {
   const navigate = useNavigate();
+  const { session } = useSession();
+  // Someone signed in has an account: the same place on the page offers the courses instead.
+  if (session.status === 'signed-in') {
+    return (
+      <Link to="/offers" className={className}>
+        <BookOpen aria-hidden size={20} />
+        Browse courses
+      </Link>
+    );
+  }
   return (
     <button
       type="button"
