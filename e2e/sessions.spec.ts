@@ -141,6 +141,32 @@ test('an ended session says so, offers to log in again in place, and keeps what 
   await expect(page.getByText('Sipho Dlamini-Khumalo')).toBeVisible();
 });
 
+test('a session that ends while offline shows the log-in dialog on reconnecting, with what was typed kept', async ({ page, context }) => {
+  await loginAs(page, 'student');
+  await page.goto('/profile');
+  await page.getByRole('button', { name: 'Change name' }).click();
+  await page.getByLabel('Name', { exact: true }).fill('Typed While Offline');
+  await context.setOffline(true);
+  // Meanwhile the session ends on the server (the request runs outside the offline browser).
+  expect((await page.request.post('/api/auth/sign-out', { data: {}, headers: { origin } })).status()).toBe(200);
+  await context.setOffline(false);
+  await expect(page.getByRole('alertdialog')).toContainText('Your session has ended');
+  await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Typed While Offline');
+  await expect(page).toHaveURL(/\/profile$/);
+});
+
+test('opening the app after the session ran out signs out and clears the last user’s data (shared devices)', async ({ page, context }) => {
+  await loginAs(page, 'student');
+  await page.goto('/profile');
+  await expect.poll(() => localRows(page, 'session')).toBe(1);
+  await context.clearCookies();
+  await page.goto('/profile');
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole('alertdialog')).toHaveCount(0);
+  await expect.poll(() => localRows(page, 'session')).toBe(0);
+  expect(await localRows(page, 'enrolments')).toBe(0);
+});
+
 test('an ended session found by Enroll shows the log-in dialog, not "Failed to enroll"; Log out leaves', async ({ page }) => {
   await loginAs(page, 'student');
   await page.goto('/profile');

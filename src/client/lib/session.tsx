@@ -50,6 +50,8 @@ type Broadcast = { type: 'signed-in'; me: Me } | { type: 'signed-out' };
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [session, setSession] = useState<SessionState>({ status: 'loading', me: undefined });
   const channel = useRef<BroadcastChannel | null>(null);
+  // Whether the server has said who is signed in since this page opened (not just this device's record).
+  const confirmed = useRef(false);
   const flushing = useRef<Promise<void> | null>(null);
 
   const announce = (message: Broadcast) => channel.current?.postMessage(message);
@@ -62,7 +64,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     announce({ type: 'signed-in', me });
   }, []);
 
+  /** The session ended while this page used it: the page stays, a dialog offers to log in again. */
+  const endSession = useCallback(() => {
+    setSession((current) => (current.status === 'signed-in' ? { status: 'expired', me: current.me } : current));
+    void localDb.session.update('me', { endedAt: new Date().toISOString() });
+  }, []);
+
   const becomeSignedOut = useCallback(async (leaveTo?: string) => {
+    confirmed.current = false;
     await clearUserData();
     setSession({ status: 'signed-out', me: undefined, leaveTo });
   }, []);
@@ -101,10 +110,15 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       setSession((current) => (current.status !== 'loading' ? current : stored ? { status: 'signed-in', me: stored } : { status: 'signed-out', me: undefined }));
       return stored;
     }
-    if (me) await becomeSignedIn(me);
-    else await becomeSignedOut();
+    if (me) {
+      confirmed.current = true;
+      await becomeSignedIn(me);
+    } else if (confirmed.current) {
+      // The session this page was using has ended (a refresh on reconnecting, say): as for a 401.
+      endSession();
+    } else await becomeSignedOut();
     return me ?? undefined;
-  }, [becomeSignedIn, becomeSignedOut, flushSignOut]);
+  }, [becomeSignedIn, becomeSignedOut, endSession, flushSignOut]);
 
   const signOut = useCallback(
     async ({ leaveTo = '/', serverDone = false }: { leaveTo?: string; serverDone?: boolean } = {}) => {
@@ -137,8 +151,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     // A 401 from any call: keep the page, say the session ended, and forget the stored record so that a
     // reload or another tab does not trust it.
     const stopListening = onSessionEnded(() => {
-      setSession((current) => (current.status === 'signed-in' ? { status: 'expired', me: current.me } : current));
-      void localDb.session.update('me', { endedAt: new Date().toISOString() });
+      // Opened on this device's record alone (a session that ran out while the app was closed): the server's
+      // answer decides, and signs out; there is nothing typed to keep yet, and the next person on a shared
+      // device must not find the last one's data behind a dialog.
+      if (!confirmed.current) void refresh();
+      else endSession();
     });
     return () => {
       live = false;
@@ -146,7 +163,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       window.removeEventListener('online', onOnline);
       stopListening();
     };
-  }, [refresh]);
+  }, [refresh, endSession]);
 
   const value = useMemo(() => ({ session, refresh, signOut, beforeLogin }), [session, refresh, signOut, beforeLogin]);
   return <SessionContext value={value}>{children}</SessionContext>;
