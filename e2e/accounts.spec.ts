@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { linkFromEmail, password, signUpAndVerify, uniqueEmail, origin } from './fixtures.ts';
+import { linkFromEmail, origin, password, signUpAndVerify, submitLogin, uniqueEmail } from './fixtures.ts';
 
 test('a visitor signs up from the home page, verifies with the e-mailed link and logs in', async ({ page }) => {
   const email = uniqueEmail('nomsa');
@@ -24,9 +24,7 @@ test('a visitor signs up from the home page, verifies with the e-mailed link and
   await expect(page).toHaveURL(/\/login\?verify=/);
   await expect(page.getByText('Log in with the password you chose to confirm your e-mail address.')).toBeVisible();
 
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Login' }).click();
+  await submitLogin(page, { email, password });
   await expect(page).toHaveURL(/\/offers$/);
   await expect(page.getByText('Your e-mail address is confirmed. Welcome!')).toBeVisible();
   await expect(page.getByRole('link', { name: 'Community' })).toBeVisible();
@@ -38,9 +36,7 @@ test('login before verifying is refused with the spec message and goes to /home'
   const res = await page.request.post('/api/auth/sign-up/email', { data: { name: 'Zanele', email, password }, headers: { origin } });
   expect(res.status()).toBe(200);
   await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Login' }).click();
+  await submitLogin(page, { email, password });
   await expect(page.getByText('Please verify your email before logging in. Check your inbox or spam folder.')).toBeVisible();
   await expect(page).toHaveURL(/\/home$/);
   await expect(page.getByRole('link', { name: 'Sign In' })).toBeVisible();
@@ -49,9 +45,7 @@ test('login before verifying is refused with the spec message and goes to /home'
 test('a wrong password shows the spec message and keeps what was typed', async ({ page }) => {
   const account = await signUpAndVerify(page.request);
   await page.goto('/login');
-  await page.getByLabel('Email').fill(account.email);
-  await page.getByLabel('Password', { exact: true }).fill('not the password');
-  await page.getByRole('button', { name: 'Login' }).click();
+  await submitLogin(page, { email: account.email, password: 'not the password' });
   await expect(page.getByRole('alert')).toHaveText('Incorrect email or password. Please try again.');
   await expect(page.getByLabel('Email')).toHaveValue(account.email);
 });
@@ -89,9 +83,7 @@ test('forgot password: the e-mailed link sets a new password that works', async 
   await page.getByRole('button', { name: 'Save new password' }).click();
   await expect(page).toHaveURL(/\/login$/);
 
-  await page.getByLabel('Email').fill(account.email);
-  await page.getByLabel('Password', { exact: true }).fill('a brand new passphrase');
-  await page.getByRole('button', { name: 'Login' }).click();
+  await submitLogin(page, { email: account.email, password: 'a brand new passphrase' });
   await expect(page).toHaveURL(/\/offers$/);
 });
 

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { simpleParser } from 'mailparser';
 import { e2eDataDir, e2ePort } from '../playwright.config.ts';
 
@@ -69,11 +69,16 @@ export function makeStaff(email: string, role: 'admin' | 'tutor', categories: st
 /** Where a login lands: students on the courses, staff on their dashboard. */
 export const landingByRole = { student: /\/offers$/, tutor: /\/tutor-dashboard$/, admin: /\/admin-dashboard$/ } as const;
 
+/** Fills in the login form on the page (or in the part of it given) and presses Login. */
+export async function submitLogin(where: Page | Locator, account: { email: string; password: string }) {
+  await where.getByLabel('Email').fill(account.email);
+  await where.getByLabel('Password', { exact: true }).fill(account.password);
+  await where.getByRole('button', { name: 'Login' }).click();
+}
+
 export async function logIn(page: Page, account: { email: string; password: string }, landing: RegExp = landingByRole.student) {
   await page.goto('/login');
-  await page.getByLabel('Email').fill(account.email);
-  await page.getByLabel('Password', { exact: true }).fill(account.password);
-  await page.getByRole('button', { name: 'Login' }).click();
+  await submitLogin(page, account);
   await expect(page).toHaveURL(landing);
 }
 

@@ -1,5 +1,17 @@
 import { expect, test, type Page } from '@playwright/test';
-import { expectNoAxeViolations, linkFromEmail, loginAs, makeStaff, origin, password, signUpAndVerify, uniqueEmail, viewports, waitForActiveServiceWorker } from './fixtures.ts';
+import {
+  expectNoAxeViolations,
+  linkFromEmail,
+  loginAs,
+  makeStaff,
+  origin,
+  password,
+  signUpAndVerify,
+  submitLogin,
+  uniqueEmail,
+  viewports,
+  waitForActiveServiceWorker,
+} from './fixtures.ts';
 
 const home = new RegExp(`^${origin}/$`);
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
@@ -43,9 +55,7 @@ test('a deep link opened signed out comes back after logging in', async ({ page,
   // Spec §2: /profile sends a visitor to /login; after the login, back to /profile.
   await tab.goto('/profile');
   await expect(tab).toHaveURL(/\/login$/);
-  await tab.getByLabel('Email').fill(account.email);
-  await tab.getByLabel('Password', { exact: true }).fill(account.password);
-  await tab.getByRole('button', { name: 'Login' }).click();
+  await submitLogin(tab, account);
   await expect(tab).toHaveURL(/\/profile$/);
   await expect(tab.getByRole('heading', { name: 'Profile', exact: true })).toBeVisible();
   await context.close();
@@ -56,9 +66,7 @@ test('a deep link opened signed out comes back after logging in', async ({ page,
   await other.goto('/modules/fet-mathematics');
   await expect(other).toHaveURL(home);
   await nav(other).getByRole('link', { name: 'Sign In' }).click();
-  await other.getByLabel('Email').fill(account.email);
-  await other.getByLabel('Password', { exact: true }).fill(account.password);
-  await other.getByRole('button', { name: 'Login' }).click();
+  await submitLogin(other, account);
   await expect(other).toHaveURL(/\/modules\/fet-mathematics$/);
   await second.close();
 });
@@ -199,9 +207,7 @@ test('a password change from the profile ends the other devices and keeps this o
   const phone = await browser.newContext();
   const phoneTab = await phone.newPage();
   await phoneTab.goto('/login');
-  await phoneTab.getByLabel('Email').fill(account.email);
-  await phoneTab.getByLabel('Password', { exact: true }).fill(account.password);
-  await phoneTab.getByRole('button', { name: 'Login' }).click();
+  await submitLogin(phoneTab, account);
   await expect(phoneTab).toHaveURL(/\/offers$/);
 
   await page.goto('/profile');
@@ -239,9 +245,7 @@ test('after sign-up: a "check your inbox" screen; a refused login offers a new l
 
   // A login before confirming: the spec's alert and /home, with an offer to send the link again (and no e-mail unasked).
   await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Login' }).click();
+  await submitLogin(page, { email, password });
   await expect(page.getByText('Please verify your email before logging in. Check your inbox or spam folder.')).toBeVisible();
   await expect(page).toHaveURL(/\/home$/);
 
@@ -252,9 +256,7 @@ test('after sign-up: a "check your inbox" screen; a refused login offers a new l
   await page.goto(first);
   await expect(page).toHaveURL(/\/login\?verify=/);
   await expect(page.getByText('Log in with the password you chose to confirm your e-mail address.')).toBeVisible();
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Login' }).click();
+  await submitLogin(page, { email, password });
   await expect(page).toHaveURL(/\/offers$/);
   await expect(page.getByText('Your e-mail address is confirmed. Welcome!')).toBeVisible();
 });
@@ -269,9 +271,7 @@ test('invited staff see "Set your password" and land on their dashboard after lo
   await page.getByRole('button', { name: 'Save password' }).click();
   await expect(page.getByText('Your password is set. You can log in now.')).toBeVisible();
   await expect(page).toHaveURL(/\/login$/);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill('a tutor passphrase');
-  await page.getByRole('button', { name: 'Login' }).click();
+  await submitLogin(page, { email, password: 'a tutor passphrase' });
   await expect(page).toHaveURL(/\/tutor-dashboard$/);
   await expect(page.getByText('Your subjects: Statistics.')).toBeVisible();
 });
