@@ -87,7 +87,6 @@ export function createAuth(deps: { db: Db; kind: DbKind; env: Env; secret: strin
     },
     emailVerification: {
       sendOnSignUp: true,
-      // A refused login of an unverified account sends a fresh link (rate-limited with sign-in).
       // A refused login sends nothing by itself: the app offers "send the link again" instead, and says so.
       sendOnSignIn: false,
       expiresIn: day,

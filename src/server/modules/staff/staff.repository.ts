@@ -1,4 +1,5 @@
 import type { Category, Role } from '../../../common/roles.ts';
+import { forgetResetLinks } from '../../auth/auth.ts';
 import type { Db } from '../../db/create-db.ts';
 
 export async function findUserByEmail(db: Db, email: string) {
@@ -15,7 +16,7 @@ export async function reclaimUnprovenAccount(db: Db, userId: string, name: strin
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('accounts').where('user_id', '=', userId).execute();
     await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
-    await trx.deleteFrom('verifications').where('identifier', 'like', 'reset-password:%').where('value', '=', userId).execute();
+    await forgetResetLinks(trx, userId);
     await trx.updateTable('users').set({ name, email_verified: true, updated_at: now }).where('id', '=', userId).execute();
   });
 }
