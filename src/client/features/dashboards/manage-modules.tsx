@@ -7,6 +7,7 @@ import { categories } from '../../../common/roles.ts';
 import { useConfirm } from '../../components/confirm-dialog.tsx';
 import { FormField, SelectField, TextareaField } from '../../components/form-field.tsx';
 import { Notice } from '../../components/notice.tsx';
+import { SaveCancel } from '../../components/save-cancel.tsx';
 import { ApiError, isOffline, NetworkError } from '../../lib/api.ts';
 import { toFormErrors, useFormSubmit, type FormErrors } from '../../lib/forms.ts';
 import { useCatalogue } from '../../offline/local-tables.ts';
@@ -168,16 +169,7 @@ function AddModuleForm() {
       </h3>
       {(missing || errors.form) && <Notice tone="error">{missing ? catalogueMessages.fillAllFields : errors.form}</Notice>}
       <FormField label="Name" name="name" maxLength={moduleLimits.nameMax} value={values.name} onChange={set('name')} error={fieldError('name')} />
-      <FormField
-        label="Price per hour (rand)"
-        name="price"
-        inputMode="decimal"
-        autoComplete="off"
-        placeholder="90"
-        value={values.price}
-        onChange={set('price')}
-        error={fieldError('priceCents')}
-      />
+      <PriceField value={values.price} onChange={set('price')} error={fieldError('priceCents')} placeholder="90" />
       <SelectField label="Category" name="category" value={values.category} onChange={set('category')} error={fieldError('category')}>
         <option value="">Select a category</option>
         <CategoryOptions />
@@ -341,29 +333,19 @@ function EditModuleForm({ module, onDone }: { module: Module; onDone: () => void
       {errors.form && <Notice tone="error">{errors.form}</Notice>}
       <FormField label="Name" name="name" maxLength={moduleLimits.nameMax} value={values.name} onChange={set('name')} error={fieldError('name')} />
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField
-          label="Price per hour (rand)"
-          name="price"
-          inputMode="decimal"
-          autoComplete="off"
-          value={values.price}
-          onChange={set('price')}
-          error={fieldError('priceCents')}
-        />
+        <PriceField value={values.price} onChange={set('price')} error={fieldError('priceCents')} />
         <SelectField label="Category" name="category" value={values.category} onChange={set('category')} error={fieldError('category')}>
           <CategoryOptions />
         </SelectField>
       </div>
       <TextareaField label="Description" name="description" rows={4} maxLength={moduleLimits.descriptionMax} value={values.description} onChange={set('description')} error={fieldError('description')} />
       <TextareaField label="Topics" name="topics" hint={topicsHint} value={values.topics} onChange={set('topics')} error={fieldError('topics')} />
-      <div className="flex flex-wrap gap-3">
-        <button type="submit" className="btn-primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Save changes'}
-        </button>
-        <button type="button" className="btn-secondary" onClick={onDone}>
-          Cancel
-        </button>
-      </div>
+      <SaveCancel busy={busy} saveLabel="Save changes" onCancel={onDone} />
     </form>
   );
+}
+
+/** The price, typed in rand as people write it ('90' or '90.50'); the forms turn it into cents. */
+function PriceField(props: { value: string; onChange: (e: React.ChangeEvent<HTMLInputElement>) => void; error: string | undefined; placeholder?: string }) {
+  return <FormField label="Price per hour (rand)" name="price" inputMode="decimal" autoComplete="off" {...props} />;
 }

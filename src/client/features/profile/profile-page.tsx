@@ -8,6 +8,7 @@ import { enrolInputSchema, profileMessages, type Enrolment } from '../../../comm
 import { useConfirm } from '../../components/confirm-dialog.tsx';
 import { FormField, PasswordField, SelectField } from '../../components/form-field.tsx';
 import { Notice } from '../../components/notice.tsx';
+import { SaveCancel } from '../../components/save-cancel.tsx';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { ApiError, isOffline, isSessionEnded, NetworkError } from '../../lib/api.ts';
 import { toFormErrors, useFormSubmit, type FormErrors } from '../../lib/forms.ts';
@@ -308,14 +309,7 @@ function NameForm({ name, onDone }: { name: string; onDone: () => void }) {
     <form noValidate onSubmit={onSubmit} className="mt-4 flex flex-col gap-4" aria-label="Change your name">
       {errors.form && <Notice tone="error">{errors.form}</Notice>}
       <FormField label="Name" name="name" autoComplete="name" maxLength={limits.nameMax} value={value} onChange={(e) => setValue(e.target.value)} error={errors.fields.name} autoFocus />
-      <div className="flex flex-wrap gap-3">
-        <button type="submit" className="btn-primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Save name'}
-        </button>
-        <button type="button" className="btn-secondary" onClick={onDone}>
-          Cancel
-        </button>
-      </div>
+      <SaveCancel busy={busy} saveLabel="Save name" onCancel={onDone} />
     </form>
   );
 }
