@@ -5,7 +5,7 @@ import { brand } from '../../common/brand.ts';
 import type { Db, DbKind } from '../db/create-db.ts';
 import type { Env } from '../env.ts';
 import { accountExistsEmail, passwordResetEmail, staffInvitationEmail, verificationEmail, welcomeEmail } from '../mail/mail.templates.ts';
-import type { Outbox } from '../mail/outbox.ts';
+import type { Mail } from '../deps.ts';
 
 /** The header our HTTP layer sets from the connection; better-auth rate-limits by it. */
 export const clientIpHeader = 'x-tutorbook-client-ip';
@@ -16,7 +16,7 @@ const timestamps = { createdAt: 'created_at', updatedAt: 'updated_at' } as const
 
 export type Auth = ReturnType<typeof createAuth>;
 
-export function createAuth(deps: { db: Db; kind: DbKind; env: Env; secret: string; outbox: Outbox }) {
+export function createAuth(deps: { db: Db; kind: DbKind; env: Env; secret: string; outbox: Mail }) {
   const { db, env, outbox } = deps;
 
   const queueWelcome = (user: { id: string; name: string; email: string }) =>

@@ -1,25 +1,30 @@
 import type { Db } from '../db/create-db.ts';
-import { insertEmail, type NewEmail } from './mail.repository.ts';
+import type { Mail } from '../deps.ts';
+import { insertEmail } from './mail.repository.ts';
 
-export interface Outbox {
-  /** Queues an e-mail; pass a transaction as `executor` to tie it to the change that causes it. */
-  enqueue(email: NewEmail, executor?: Db): Promise<void>;
-}
-
-export function createOutbox(deps: { db: Db; now?: () => Date; onQueued?: () => void }): Outbox {
+/**
+ * The e-mail outbox (DESIGN "Mail"): `enqueue` writes a row through `db`, and the worker is woken once the row
+ * is visible. `bind(trx, …)` gives the same outbox writing through a transaction, whose wake-up `withTransaction`
+ * sends after the commit (woken earlier, the worker would find nothing to send).
+ */
+export function createOutbox(deps: { db: Db; now?: () => Date; onQueued?: () => void }): Mail {
   const now = deps.now ?? (() => new Date());
   // The worker sends in `created_at` order. Two e-mails queued in the same millisecond (a sign-up's
   // verification and welcome e-mails) would otherwise be ordered by their random ids, so each one queued
-  // here gets a time at least 1 ms after the previous one.
+  // here gets a time at least 1 ms after the previous one. Bound copies share the clock.
   let last = 0;
   const stamp = () => {
     last = Math.max(now().getTime(), last + 1);
     return new Date(last);
   };
-  return {
-    async enqueue(email, executor = deps.db) {
-      await insertEmail(executor, email, stamp());
-      deps.onQueued?.();
+  const wake = () => deps.onQueued?.();
+  const make = (db: Db, onQueued: () => void): Mail => ({
+    async enqueue(email) {
+      await insertEmail(db, email, stamp());
+      onQueued();
     },
-  };
+    bind: make,
+    wake,
+  });
+  return make(deps.db, wake);
 }

@@ -1,0 +1,109 @@
+import { roles } from './roles.ts';
+import { z } from './zod.ts';
+
+/** Spec §5 and §2 (Q&A board), word for word, plus what the spec leaves open. */
+export const qaMessages = {
+  askSignedOut: 'Please log in to post a question.',
+  askIncomplete: 'Please fill in both the question title and description.',
+  answerSignedOut: 'Log in to answer.',
+  voteSignedOut: 'Log in to vote.',
+  empty: 'No questions found. Be the first to ask!',
+  titleTooLong: (max: number) => `The title can be at most ${max.toLocaleString('en-ZA')} characters.`,
+  textTooLong: (max: number) => `The text can be at most ${max.toLocaleString('en-ZA')} characters.`,
+  answerEmpty: 'Write an answer first.',
+  rateLimited: 'You are posting very quickly. Please wait a few minutes before posting again.',
+  notFound: 'This question no longer exists.',
+  answerNotFound: 'This answer no longer exists.',
+  idReused: 'This post was already sent with different content.',
+  acceptNotAsker: 'Only the person who asked can accept an answer.',
+  deletedUser: 'Deleted user',
+} as const;
+
+export const qaLimits = {
+  titleMax: 200,
+  textMax: 10_000,
+  pageSize: 20,
+  /** Questions and answers one user may post in `rateWindowMinutes` (replays of a post already stored do not count). */
+  postsPerWindow: 20,
+  rateWindowMinutes: 10,
+} as const;
+
+/** Author of a post as everyone sees it: the display name only (never the e-mail), and null for a deleted account. */
+export const authorSchema = z.object({
+  id: z.string().nullable(),
+  name: z.string(),
+  role: z.enum(roles).nullable(),
+});
+export type Author = z.infer<typeof authorSchema>;
+
+export const answerSchema = z.object({
+  id: z.string(),
+  questionId: z.string(),
+  text: z.string(),
+  author: authorSchema,
+  createdAt: z.string(),
+});
+export type Answer = z.infer<typeof answerSchema>;
+
+export const voteValueSchema = z.union([z.literal(1), z.literal(-1), z.literal(0)]);
+export type VoteValue = z.infer<typeof voteValueSchema>;
+
+/** A question as the API sends it: with all its answers, oldest first, and the signed-in user's own vote. */
+export const questionSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  text: z.string(),
+  author: authorSchema,
+  createdAt: z.string(),
+  upvotes: z.number().int(),
+  downvotes: z.number().int(),
+  acceptedAnswerId: z.string().nullable(),
+  answers: z.array(answerSchema),
+  /** 0 for a visitor. */
+  myVote: voteValueSchema,
+  /** Grows with every change to the question, its answers or its votes (see `since` below). */
+  version: z.number().int(),
+});
+export type Question = z.infer<typeof questionSchema>;
+
+/** `GET /api/questions?q=&cursor=`: newest first, 20 at a time; `nextCursor` is null on the last page. */
+export const questionPageSchema = z.object({
+  questions: z.array(questionSchema),
+  nextCursor: z.string().nullable(),
+});
+export type QuestionPage = z.infer<typeof questionPageSchema>;
+
+/**
+ * `GET /api/questions?since=<version>`: every question changed after `version` (deleted ones as ids), oldest
+ * change first, at most a page; `more` says there is another page from the returned `version`.
+ */
+export const questionChangesSchema = z.object({
+  questions: z.array(questionSchema),
+  deleted: z.array(z.string()),
+  version: z.number().int(),
+  more: z.boolean(),
+});
+export type QuestionChanges = z.infer<typeof questionChangesSchema>;
+
+const postText = (max: number, message: string) => z.string().trim().max(max, message);
+
+/** `POST /api/questions`. The id is made by the client, so a repeat of the same post creates nothing new. */
+export const askQuestionInputSchema = z.strictObject({
+  id: z.uuid(),
+  title: postText(qaLimits.titleMax, qaMessages.titleTooLong(qaLimits.titleMax)).min(1, qaMessages.askIncomplete),
+  text: postText(qaLimits.textMax, qaMessages.textTooLong(qaLimits.textMax)).min(1, qaMessages.askIncomplete),
+});
+export type AskQuestionInput = z.input<typeof askQuestionInputSchema>;
+
+/** `POST /api/questions/:id/answers`. */
+export const answerInputSchema = z.strictObject({
+  id: z.uuid(),
+  text: postText(qaLimits.textMax, qaMessages.textTooLong(qaLimits.textMax)).min(1, qaMessages.answerEmpty),
+});
+export type AnswerInput = z.input<typeof answerInputSchema>;
+
+/** `PUT /api/questions/:id/vote`: the vote is set, not toggled, so sending it twice is harmless. */
+export const voteInputSchema = z.strictObject({ value: voteValueSchema });
+
+/** `PUT /api/questions/:id/accepted-answer`: the asker picks one answer, or none (null). */
+export const acceptAnswerInputSchema = z.strictObject({ answerId: z.uuid().nullable() });

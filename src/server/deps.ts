@@ -1,0 +1,54 @@
+import type { Logger } from 'pino';
+import type { Db } from './db/create-db.ts';
+import type { Env } from './env.ts';
+import type { ChangeNotice, EventPublisher } from './events/events.ts';
+import type { NewEmail } from './mail/mail.repository.ts';
+
+export interface Clock {
+  now(): Date;
+}
+
+/** Queues an e-mail in `email_outbox` on the deps' database (the transaction, inside `withTransaction`). */
+export interface Mail {
+  enqueue(email: NewEmail): Promise<void>;
+  /** The same outbox writing through `db` (a transaction) and calling `onQueued` instead of waking the worker. */
+  bind(db: Db, onQueued: () => void): Mail;
+  /** Wakes the mail worker (after a commit). */
+  wake(): void;
+}
+
+/**
+ * The one object usecases receive (DESIGN "Server dependencies"). Usecases take `deps` and, where the server
+ * decides who may do what, the signed-in user (`me`); they never read the request.
+ */
+export interface Deps {
+  db: Db;
+  clock: Clock;
+  events: EventPublisher;
+  mail: Mail;
+  config: Env;
+  logger: Logger;
+}
+
+/**
+ * Runs `work` in one database transaction. Inside, `tx.db` *is* the transaction (never use the outer `deps.db`
+ * there: on SQLite, with one connection, that waits forever), and the notices it publishes and the e-mails it
+ * queues wake their listeners only after the commit; on a rollback they are dropped.
+ */
+export async function withTransaction<T>(deps: Deps, work: (tx: Deps) => Promise<T>): Promise<T> {
+  const notices: ChangeNotice[] = [];
+  let mailQueued = false;
+  const result = await deps.db.transaction().execute((trx) =>
+    work({
+      ...deps,
+      db: trx,
+      events: { publish: (notice) => void notices.push(notice) },
+      mail: deps.mail.bind(trx, () => {
+        mailQueued = true;
+      }),
+    }),
+  );
+  for (const notice of notices) deps.events.publish(notice);
+  if (mailQueued) deps.mail.wake();
+  return result;
+}

@@ -1,0 +1,44 @@
+import type { Category, Role } from '../../common/roles.ts';
+
+/**
+ * Who may hear a change notice. `everyone` is for public data (the catalogue, the Q&A board); otherwise a
+ * signed-in user hears it when any of the listed users, roles or tutor categories matches them.
+ */
+export type Audience = 'everyone' | { userIds?: readonly string[]; roles?: readonly Role[]; tutorCategories?: readonly Category[] };
+
+/**
+ * A small change notice (OFFLINE-ENGINE.md): which table changed and which rows, never the rows themselves.
+ * Clients refresh the local tables that listen to `table`. Ids only, so a PostgreSQL NOTIFY payload stays far
+ * under its 8,000-byte limit.
+ */
+export interface ChangeNotice {
+  /** The name clients know the data by, e.g. `questions` or `modules`. */
+  table: string;
+  ids: readonly string[];
+  audience: Audience;
+}
+
+/** A notice as a stream carries it: `id` is what a reconnecting client sends back as `Last-Event-ID`. */
+export interface LiveEvent extends ChangeNotice {
+  id: string;
+}
+
+/**
+ * What the bus tells a subscriber: a notice, or `resync` when notices may have been missed (the PostgreSQL
+ * listener reconnected), so every client must refetch what it holds.
+ */
+export type BusMessage = { type: 'notice'; event: LiveEvent } | { type: 'resync' };
+
+/** What usecases see: publish only. Inside `withTransaction` notices are held until the commit. */
+export interface EventPublisher {
+  publish(notice: ChangeNotice): void;
+}
+
+/**
+ * The process's event bus: in memory for one process, PostgreSQL LISTEN/NOTIFY when several processes share
+ * one database. A publish reaches every subscriber in every process, this one included.
+ */
+export interface EventBus extends EventPublisher {
+  subscribe(listener: (message: BusMessage) => void): () => void;
+  close(): Promise<void>;
+}
