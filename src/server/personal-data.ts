@@ -1,0 +1,14 @@
+import type { Me } from '../common/session.ts';
+import type { Deps } from './deps.ts';
+
+/**
+ * A feature's part of the data export and of account deletion (POPIA; DESIGN "Product decisions"). Each feature
+ * that stores something about a person registers one in `server.ts`, so the profile module composes them and
+ * never reaches into another feature's tables.
+ */
+export interface PersonalDataPart {
+  /** Keys this part adds to the export file, e.g. `{ questions, answers, votes }`. */
+  exportFor(deps: Deps, me: Me): Promise<Record<string, unknown>>;
+  /** Removes or anonymises the user's data; runs inside the deletion's transaction, before the user row goes. */
+  eraseFor(tx: Deps, userId: string): Promise<void>;
+}
