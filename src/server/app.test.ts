@@ -1,7 +1,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { hc, type InferRequestType } from 'hono/client';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, test } from 'vitest';
 import { apiErrorBodySchema } from '../common/api-error.ts';
+import type { Module } from '../common/catalogue.ts';
+import type { EnrolInput } from '../common/profile.ts';
+import type { ApiRoutes } from './app.ts';
 import { createClient, expectApiError, createVerifiedUser, logIn, startSmtpServer, startTestServer, testPassword, uniqueEmail, type TestServer, type TestSmtpServer } from './test/harness.ts';
 
 let smtp: TestSmtpServer;
@@ -111,6 +115,18 @@ describe('health and headers', () => {
     const signedIn = await (await logIn(server, account)).get('/api/session');
     expect(signedIn.status).toBe(200);
     expect(signedIn.body.user).toMatchObject({ email: account.email, name: account.name, role: 'student', categories: [] });
+  });
+});
+
+describe('the typed API client', () => {
+  test('a client typed from the server’s routes (hc<ApiRoutes>) reads the catalogue, and knows the enrol body', async () => {
+    const api = hc<ApiRoutes>(server.url).api;
+    const response = await api.modules.$get();
+    const body = await response.json();
+    expectTypeOf(body).toEqualTypeOf<{ modules: Module[] }>();
+    expect(body.modules).toHaveLength(10);
+    // Type-level only (checked by tsc): the body a route validates is the shared schema's input.
+    expectTypeOf<InferRequestType<typeof api.me.enrolments.$post>['json']>().toEqualTypeOf<EnrolInput>();
   });
 });
 

@@ -1,11 +1,10 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import type { Logger } from 'pino';
-import type { Auth } from './auth/auth.ts';
+import { createSessionMiddleware } from './auth/auth.middleware.ts';
 import { createAuthRoutes } from './auth/auth.routes.ts';
-import { createSessionReader } from './auth/auth.session.ts';
-import type { Db } from './db/create-db.ts';
-import type { Env } from './env.ts';
+import type { Auth } from './auth/auth.ts';
+import type { Deps } from './deps.ts';
+import type { EventBus } from './events/events.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { createError } from './http/errors.ts';
 import { requireSameOrigin } from './http/origin-check.ts';
@@ -13,24 +12,27 @@ import { requestLog } from './http/request-log.ts';
 import { pageSecurityHeaders } from './http/security-headers.ts';
 import { createStaticRoutes } from './http/static.ts';
 import { createCatalogueRoutes } from './modules/catalogue/catalogue.routes.ts';
-import { createCatalogueDeps, findModuleBySlug } from './modules/catalogue/catalogue.usecases.ts';
+import { createCatalogueDeps, findModuleBySlug, type CatalogueDeps } from './modules/catalogue/catalogue.usecases.ts';
 import { createConfigRoutes } from './modules/config/config.routes.ts';
 import { createHealthRoutes } from './modules/health/health.routes.ts';
 import { createMeRoutes, createSessionRoutes } from './modules/me/me.routes.ts';
 import { createProfileRoutes } from './modules/profile/profile.routes.ts';
+import type { PersonalDataPart } from './personal-data.ts';
 
-export interface AppDeps {
-  env: Env;
-  db: Db;
+export interface AppOptions {
+  deps: Deps;
+  /** The process's event bus: the catalogue's copy in memory listens to it. */
+  bus: EventBus;
   auth: Auth;
-  logger: Logger;
+  /** Each feature's part of the data export and account deletion (server.ts). */
+  personalData: readonly PersonalDataPart[];
   clientDir: string;
 }
 
-export function createApp(deps: AppDeps) {
-  const readSession = createSessionReader(deps);
+export function createApp({ deps, bus, auth, personalData, clientDir }: AppOptions) {
   // One catalogue (and its in-memory copy) per app: see catalogue.cache.ts.
-  const catalogue = createCatalogueDeps(deps.db);
+  const catalogue = createCatalogueDeps(deps, bus);
+  const withMe = createSessionMiddleware({ auth, db: deps.db });
   const app = new Hono();
 
   const limitBody = bodyLimit({
@@ -42,21 +44,35 @@ export function createApp(deps: AppDeps) {
 
   if (deps.logger.isLevelEnabled('info')) app.use(requestLog(deps.logger));
   // Registered for the methods that carry a body only: GETs, the hot path, skip it entirely.
-  app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '/api/*', requireSameOrigin(deps.env.publicUrl), limitBody);
+  app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '/api/*', requireSameOrigin(deps.config.publicUrl), limitBody);
 
-  app.route('/api/auth', createAuthRoutes(deps));
-  app.route('/api/health', createHealthRoutes(deps));
-  app.route('/api/config', createConfigRoutes(deps));
-  app.route('/api/me', createMeRoutes({ readSession }));
-  app.route('/api/me', createProfileRoutes({ db: deps.db, auth: deps.auth, readSession }));
-  app.route('/api/modules', createCatalogueRoutes({ catalogue, readSession }));
-  app.route('/api/session', createSessionRoutes({ readSession }));
+  app.route('/api/auth', createAuthRoutes({ auth, env: deps.config }));
+  // Who is signed in (`c.var.me`), read once per request for the route groups that act for someone. Not for
+  // the catalogue's reads: they are public and the busiest route (bench/run.ts), so only its writes read it.
+  app.use('/api/me/*', withMe);
+  app.use('/api/session', withMe);
+  app.on(['POST', 'PATCH', 'DELETE'], '/api/modules/*', withMe);
+  app.route('/', createApiRoutes({ deps, auth, catalogue, personalData }));
   app.all('/api/*', () => {
     throw createError({ code: 'request.not_found', message: 'There is no such API route.', status: 404 });
   });
 
-  app.use(pageSecurityHeaders(deps.env.production));
-  app.route('/', createStaticRoutes(deps.clientDir, { moduleExists: async (slug) => (await findModuleBySlug(catalogue, slug)) !== undefined }));
+  app.use(pageSecurityHeaders(deps.config.production));
+  app.route('/', createStaticRoutes(clientDir, { moduleExists: async (slug) => (await findModuleBySlug(catalogue, slug)) !== undefined }));
   app.onError(errorHandler(deps.logger));
   return app;
 }
+
+/** The JSON API but /api/auth (better-auth's front, auth.routes.ts), chained so its types reach `ApiRoutes`. */
+function createApiRoutes({ deps, auth, catalogue, personalData }: { deps: Deps; auth: Auth; catalogue: CatalogueDeps; personalData: readonly PersonalDataPart[] }) {
+  return new Hono()
+    .route('/api/health', createHealthRoutes(deps))
+    .route('/api/config', createConfigRoutes(deps))
+    .route('/api/me', createMeRoutes())
+    .route('/api/me', createProfileRoutes({ deps, auth, personalData }))
+    .route('/api/modules', createCatalogueRoutes(catalogue))
+    .route('/api/session', createSessionRoutes());
+}
+
+/** The API's routes, paths, inputs and answers, for a typed client: `hc<ApiRoutes>(origin)` (`import type` only). */
+export type ApiRoutes = ReturnType<typeof createApiRoutes>;

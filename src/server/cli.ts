@@ -40,10 +40,7 @@ staff
   .option('--name <name>', 'display name for a new (or reclaimed, unverified) account; default: the part of the address before @')
   .action(async (email: string, opts: { role: 'admin' | 'tutor'; category?: string[]; name?: string }) => {
     await withServices(async (s) => {
-      const result = await addStaff(
-        { db: s.db, auth: s.auth, publicUrl: s.env.publicUrl },
-        { email, role: opts.role, categories: opts.category as never, name: opts.name },
-      );
+      const result = await addStaff({ ...s.deps, auth: s.auth }, { email, role: opts.role, categories: opts.category as never, name: opts.name });
       console.log(addedMessage[result.outcome](result.email, opts.role));
     });
   });
@@ -52,7 +49,7 @@ staff
   .command('list')
   .action(async () => {
     await withServices(async (s) => {
-      const members = await listStaffMembers({ db: s.db });
+      const members = await listStaffMembers(s.deps);
       if (members.length === 0) console.log('No staff yet.');
       for (const m of members) console.log([m.role.padEnd(5), m.email, m.name, m.categories.join(', ')].filter(Boolean).join('\t'));
     });
@@ -64,7 +61,7 @@ staff
   .description('make a staff member a student again')
   .action(async (email: string) => {
     await withServices(async (s) => {
-      await removeStaff({ db: s.db, auth: s.auth, publicUrl: s.env.publicUrl }, email);
+      await removeStaff(s.deps, email);
       console.log(`${email} is now a student.`);
     });
   });

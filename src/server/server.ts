@@ -3,10 +3,14 @@ import { pino, type DestinationStream } from 'pino';
 import { createAuth } from './auth/auth.ts';
 import { createApp } from './app.ts';
 import { createDb, migrateToLatest } from './db/create-db.ts';
+import type { Clock, Deps } from './deps.ts';
 import { resolveAuthSecret, type Env } from './env.ts';
+import type { EventBus } from './events/events.ts';
+import { createMemoryBus } from './events/memory-bus.ts';
 import { createFolderTransport, createSmtpTransport, type MailTransport } from './mail/mail.transports.ts';
 import { createMailWorker } from './mail/mail.worker.ts';
 import { createOutbox } from './mail/outbox.ts';
+import type { PersonalDataPart } from './personal-data.ts';
 
 /** Everything the process runs, wired once; `main.ts`, the CLI and the tests build on this. */
 export async function createServices(env: Env, options: { clientDir?: string; mailPollMs?: number; logDestination?: DestinationStream } = {}) {
@@ -18,24 +22,33 @@ export async function createServices(env: Env, options: { clientDir?: string; ma
     ? createSmtpTransport(env.smtpUrl)
     : createFolderTransport(path.join(env.dataDir, 'mail'), (msg, links) => logger.info({ links }, msg));
   const worker = createMailWorker({ db, transport, from: env.mailFrom, logger, pollMs: options.mailPollMs });
-  const outbox = createOutbox({ db, onQueued: () => worker.wake() });
-  const auth = createAuth({ db, kind, env, secret: resolveAuthSecret(env), outbox });
+  const clock: Clock = { now: () => new Date() };
+  const mail = createOutbox({ db, now: clock.now, onQueued: () => worker.wake() });
+  const bus: EventBus = createMemoryBus();
+  const deps: Deps = { db, clock, events: bus, mail, config: env, logger };
+
+  const auth = createAuth({ db, kind, env, secret: resolveAuthSecret(env), outbox: mail });
   // Fails fast when the migrations and better-auth disagree about a table or column.
   await (await auth.$context).checkSchema?.();
+  // Each feature that stores something about a person adds its part of the export and deletion here (the
+  // profile's own enrolments are included by the profile module).
+  const personalData: PersonalDataPart[] = [];
   const clientDir = options.clientDir ?? path.resolve('dist/client');
-  const app = createApp({ env, db, auth, logger, clientDir });
+  const app = createApp({ deps, bus, auth, personalData, clientDir });
 
   return {
     env,
     logger,
     db,
     kind,
+    deps,
+    bus,
     auth,
-    outbox,
     worker,
     app,
     async close() {
       await worker.stop();
+      await bus.close();
       transport.close();
       await db.destroy();
     },

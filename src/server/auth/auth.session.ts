@@ -1,26 +1,11 @@
-import type { Context } from 'hono';
 import type { Role } from '../../common/roles.ts';
 import type { Me } from '../../common/session.ts';
 import type { Db } from '../db/create-db.ts';
 import { createForbiddenError, createUnauthenticatedError } from '../http/errors.ts';
 import type { Auth } from './auth.ts';
 
-export type SessionReader = (c: Context) => Promise<Me | undefined>;
-
-/** Reads the signed-in user (with role and tutor categories) once per request. */
-export function createSessionReader(deps: { auth: Auth; db: Db }): SessionReader {
-  const cache = new WeakMap<Request, Promise<Me | undefined>>();
-  return (c) => {
-    let me = cache.get(c.req.raw);
-    if (!me) {
-      me = readMe(deps, c.req.raw.headers);
-      cache.set(c.req.raw, me);
-    }
-    return me;
-  };
-}
-
-async function readMe(deps: { auth: Auth; db: Db }, headers: Headers): Promise<Me | undefined> {
+/** The signed-in user of a request (with role and tutor categories), or undefined for a visitor. */
+export async function readMe(deps: { auth: Auth; db: Db }, headers: Headers): Promise<Me | undefined> {
   const session = await deps.auth.api.getSession({ headers });
   if (!session) return undefined;
   const row = await deps.db
@@ -36,13 +21,15 @@ async function readMe(deps: { auth: Auth; db: Db }, headers: Headers): Promise<M
   return { id: row.id, name: row.name, email: row.email, emailVerified: Boolean(row.email_verified), role: row.role, categories };
 }
 
-export async function requireUser(readSession: SessionReader, c: Context): Promise<Me> {
-  const me = await readSession(c);
+/** For usecases: a visitor is refused (401). */
+export function requireUser(me: Me | undefined): Me {
   if (!me) throw createUnauthenticatedError();
   return me;
 }
 
-export function requireRole(me: Me, ...allowed: Role[]): Me {
-  if (!allowed.includes(me.role)) throw createForbiddenError();
-  return me;
+/** For usecases: a visitor is refused (401), a signed-in user without one of the roles too (403). */
+export function requireRole(me: Me | undefined, ...allowed: Role[]): Me {
+  const user = requireUser(me);
+  if (!allowed.includes(user.role)) throw createForbiddenError();
+  return user;
 }

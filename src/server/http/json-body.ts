@@ -1,29 +1,45 @@
-import type { Context } from 'hono';
+import { validator } from 'hono/validator';
 import type { z } from 'zod';
 import { fieldErrors } from '../../common/validation.ts';
 import { createError, createValidationError } from './errors.ts';
 
-/**
- * Checks a request body against one of the shared zod schemas: JSON only (a form post or text is refused
- * before parsing), well-formed, and valid (400 with a message per field; the schemas are strict, so an
- * unknown field is refused too). Returns the parsed (trimmed, defaulted) value.
- */
-export function parseJsonBody<S extends z.ZodType>(schema: S, contentType: string | undefined, text: string): z.output<S> {
+/** A JSON body, as text: JSON only (a form post or text is refused before parsing), and well-formed. */
+function readJson(contentType: string | undefined, text: string): unknown {
   if (!contentType?.toLowerCase().startsWith('application/json')) {
     throw createError({ code: 'request.unsupported_content_type', message: 'Send the form as JSON (Content-Type: application/json).', status: 400 });
   }
-  let json: unknown;
   try {
-    json = JSON.parse(text);
+    return JSON.parse(text);
   } catch {
     throw createError({ code: 'request.malformed_json', message: 'The request body is not valid JSON.', status: 400 });
   }
+}
+
+/** 400 with a message per field; the shared schemas are strict, so an unknown field is refused too. */
+function checkBody<S extends z.ZodType>(schema: S, json: unknown): z.output<S> {
   const parsed = schema.safeParse(json);
   if (!parsed.success) throw createValidationError(fieldErrors(parsed.error));
   return parsed.data;
 }
 
-/** `parseJsonBody` for a route: reads the body (within the body limit) and checks it. */
-export async function readJsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
-  return parseJsonBody(schema, c.req.header('content-type'), await c.req.text());
+/**
+ * Checks a request body against one of the shared zod schemas and returns the parsed (trimmed, defaulted)
+ * value. For a route that forwards the body elsewhere (auth.routes.ts); other routes use `jsonBody`.
+ */
+export function parseJsonBody<S extends z.ZodType>(schema: S, contentType: string | undefined, text: string): z.output<S> {
+  return checkBody(schema, readJson(contentType, text));
+}
+
+/**
+ * Hono's validator with our rules, so a route reads `c.req.valid('json')` typed from the shared schema (and
+ * `hc` clients see the input type). Hono's validator parses the body itself and answers a wrong content type
+ * or malformed JSON its own way, so our checks run first on the text, which Hono then reads from its cache.
+ */
+export function jsonBody<S extends z.ZodType>(schema: S) {
+  const validate = validator('json', (value: z.input<S>): z.output<S> => checkBody(schema, value));
+  const checked: typeof validate = async (c, next) => {
+    readJson(c.req.header('content-type'), await c.req.text());
+    return validate(c, next);
+  };
+  return checked;
 }

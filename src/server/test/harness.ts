@@ -462,8 +462,8 @@ export async function signInAs(
 ): Promise<Account & { id: string; client: TestClient }> {
   const account = await createVerifiedUser(server, { name: options.name });
   if (role !== 'student') {
-    const { db, auth } = server.services;
-    await addStaff({ db, auth, publicUrl: server.url }, { email: account.email, role, categories: role === 'tutor' ? (options.categories ?? ['Mathematics']) : [] });
+    const { deps, auth } = server.services;
+    await addStaff({ ...deps, auth }, { email: account.email, role, categories: role === 'tutor' ? (options.categories ?? ['Mathematics']) : [] });
   }
   const client = await logIn(server, account);
   const me = await client.get('/api/me');

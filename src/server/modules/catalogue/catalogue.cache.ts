@@ -15,11 +15,12 @@ export type CatalogueCache = ReturnType<typeof createCatalogueCache>;
  * it changes only when the admin edits it: reading ten rows and serialising them on every request cost
  * GET /api/modules most of its throughput (bench/run.ts).
  *
- * Correct while one process serves: every write to `modules` goes through catalogue.usecases.ts, which
- * calls `invalidate()` once the write is committed, and the next read loads afresh. A read that was
- * loading during the write answers the callers that asked before it finished, and is not kept. With
- * several server processes another process's write would not be seen here; they would have to invalidate
- * each other through the live-update bus (PostgreSQL LISTEN/NOTIFY, DESIGN "Live updates").
+ * Every write to `modules` goes through catalogue.usecases.ts, which invalidates this copy once the write is
+ * committed and publishes a `modules` notice on the event bus; every process's copy subscribes to the bus
+ * (catalogue.usecases.ts `createCatalogueDeps`) and is invalidated by any `modules` notice, and by a
+ * `resync` (notices may have been missed), so a write in another process sharing the database is seen here
+ * as soon as its notice arrives. The next read loads afresh. A read that was loading during the write
+ * answers the callers that asked before it finished, and is not kept.
  */
 export function createCatalogueCache(load: () => Promise<Module[]>) {
   let current: Promise<CatalogueSnapshot> | undefined;

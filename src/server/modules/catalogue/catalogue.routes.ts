@@ -1,35 +1,37 @@
-import { Hono } from 'hono';
-import { createMiddleware } from 'hono/factory';
-import { createModuleInputSchema, updateModuleInputSchema } from '../../../common/catalogue.ts';
-import { requireRole, requireUser, type SessionReader } from '../../auth/auth.session.ts';
-import { readJsonBody } from '../../http/json-body.ts';
+import { Hono, type TypedResponse } from 'hono';
+import { createModuleInputSchema, updateModuleInputSchema, type Module } from '../../../common/catalogue.ts';
+import { checkFirst, type SessionEnv } from '../../auth/auth.middleware.ts';
+import { jsonBody } from '../../http/json-body.ts';
 import {
   createModule,
   deleteModule,
   listCatalogue,
   raiseModulePrice,
+  requireCatalogueAdmin,
   requireModuleBySlug,
   updateModule,
   type CatalogueDeps,
 } from './catalogue.usecases.ts';
 
-/** `/api/modules`: anyone reads the catalogue; only the admin changes it. */
-export function createCatalogueRoutes(deps: { catalogue: CatalogueDeps; readSession: SessionReader }) {
-  const { catalogue } = deps;
-  // Before the body is read: a student's request is refused as not allowed, whatever it carries.
-  const requireAdmin = createMiddleware(async (c, next) => {
-    requireRole(await requireUser(deps.readSession, c), 'admin');
-    await next();
-  });
+/** `/api/modules`: anyone reads the catalogue; only the admin changes it. Writes need the session middleware (app.ts). */
+export function createCatalogueRoutes(deps: CatalogueDeps) {
+  // A student's write is refused as not allowed, whatever its body.
+  const adminFirst = checkFirst(requireCatalogueAdmin);
 
-  return new Hono()
-    .get('/', async (c) => c.body((await listCatalogue(catalogue)).json, 200, { 'content-type': 'application/json' }))
-    .get('/:slug', async (c) => c.json(await requireModuleBySlug(catalogue, c.req.param('slug'))))
-    .post('/', requireAdmin, async (c) => c.json(await createModule(catalogue, await readJsonBody(c, createModuleInputSchema)), 201))
-    .patch('/:id', requireAdmin, async (c) => c.json(await updateModule(catalogue, c.req.param('id'), await readJsonBody(c, updateModuleInputSchema))))
-    .post('/:id/raise-price', requireAdmin, async (c) => c.json(await raiseModulePrice(catalogue, c.req.param('id'))))
-    .delete('/:id', requireAdmin, async (c) => {
-      await deleteModule(catalogue, c.req.param('id'));
+  return new Hono<SessionEnv>()
+    .get('/', async (c) => {
+      // Sent as serialised once per change (catalogue.cache.ts); the type says what the text holds.
+      return c.newResponse((await listCatalogue(deps)).json, 200, { 'content-type': 'application/json' }) as Response &
+        TypedResponse<{ modules: Module[] }, 200, 'json'>;
+    })
+    .get('/:slug', async (c) => c.json(await requireModuleBySlug(deps, c.req.param('slug'))))
+    .post('/', adminFirst, jsonBody(createModuleInputSchema), async (c) => c.json(await createModule(deps, c.var.me, c.req.valid('json')), 201))
+    .patch('/:id', adminFirst, jsonBody(updateModuleInputSchema), async (c) =>
+      c.json(await updateModule(deps, c.var.me, c.req.param('id'), c.req.valid('json'))),
+    )
+    .post('/:id/raise-price', adminFirst, async (c) => c.json(await raiseModulePrice(deps, c.var.me, c.req.param('id'))))
+    .delete('/:id', adminFirst, async (c) => {
+      await deleteModule(deps, c.var.me, c.req.param('id'));
       return c.json({ deleted: true });
     });
 }

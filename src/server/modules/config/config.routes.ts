@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
-import type { Env } from '../../env.ts';
+import type { Deps } from '../../deps.ts';
 
 /** What the client needs to know about this deployment (never secrets). */
-export function createConfigRoutes(deps: { env: Env }) {
-  const body = { googleSignIn: Boolean(deps.env.google), bookingMinLeadHours: deps.env.bookingMinLeadHours };
+export function createConfigRoutes(deps: Pick<Deps, 'config'>) {
+  const body = { googleSignIn: Boolean(deps.config.google), bookingMinLeadHours: deps.config.bookingMinLeadHours };
   return new Hono().get('/', (c) => {
     c.header('cache-control', 'no-cache');
     return c.json(body);

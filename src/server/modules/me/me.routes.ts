@@ -1,11 +1,12 @@
 import { Hono } from 'hono';
-import { requireUser, type SessionReader } from '../../auth/auth.session.ts';
+import type { SessionEnv } from '../../auth/auth.middleware.ts';
+import { requireUser } from '../../auth/auth.session.ts';
 
 /** `GET /api/me`: the signed-in user, or 401. */
-export function createMeRoutes(deps: { readSession: SessionReader }) {
-  return new Hono().get('/', async (c) => {
+export function createMeRoutes() {
+  return new Hono<SessionEnv>().get('/', async (c) => {
     c.header('cache-control', 'no-store');
-    return c.json(await requireUser(deps.readSession, c));
+    return c.json(requireUser(c.var.me));
   });
 }
 
@@ -13,9 +14,9 @@ export function createMeRoutes(deps: { readSession: SessionReader }) {
  * `GET /api/session`: `{ user }`, null when signed out. The app asks this on every start, and being signed
  * out is an answer there, not an error (a 401 would be logged in every visitor's console).
  */
-export function createSessionRoutes(deps: { readSession: SessionReader }) {
-  return new Hono().get('/', async (c) => {
+export function createSessionRoutes() {
+  return new Hono<SessionEnv>().get('/', async (c) => {
     c.header('cache-control', 'no-store');
-    return c.json({ user: (await deps.readSession(c)) ?? null });
+    return c.json({ user: c.var.me ?? null });
   });
 }

@@ -39,6 +39,10 @@ export async function deleteEnrolment(db: Db, id: string, userId: string) {
   await db.deleteFrom('enrolments').where('id', '=', id).where('user_id', '=', userId).execute();
 }
 
+export async function deleteEnrolmentsOf(db: Db, userId: string) {
+  await db.deleteFrom('enrolments').where('user_id', '=', userId).execute();
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // The data export: everything stored about one user, without secrets (password hashes, tokens).
 
@@ -85,13 +89,10 @@ export function listEmailsTo(db: Db, email: string) {
 }
 
 /**
- * Deletes the account in one transaction. The users row cascades to sessions, logins (accounts),
- * enrolments and tutor categories; pending password-reset links (verifications holding the user id) go too.
+ * Deletes the account (call it inside the deletion's transaction). The users row cascades to sessions, logins
+ * (accounts) and tutor categories; pending password-reset links (verifications holding the user id) go too.
  */
-export async function deleteUser(db: Db, userId: string): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('verifications').where('value', '=', userId).execute();
-    const result = await trx.deleteFrom('users').where('id', '=', userId).executeTakeFirst();
-    return result.numDeletedRows > 0n;
-  });
+export async function deleteUser(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom('verifications').where('value', '=', userId).execute();
+  await db.deleteFrom('users').where('id', '=', userId).execute();
 }

@@ -1,21 +1,17 @@
 import type { Enrolment, EnrolInput } from '../../../common/profile.ts';
 import type { Me } from '../../../common/session.ts';
-import type { Db } from '../../db/create-db.ts';
+import { requireUser } from '../../auth/auth.session.ts';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/constraint-errors.ts';
+import { withTransaction, type Deps } from '../../deps.ts';
 import { createForbiddenError, createUnauthenticatedError } from '../../http/errors.ts';
+import type { PersonalDataPart } from '../../personal-data.ts';
 import { createAlreadyEnrolledError, createEnrolModuleNotFoundError, createEnrolmentNotFoundError } from './profile.errors.ts';
 import * as repo from './profile.repository.ts';
 
-/**
+/*
  * The signed-in user's own data. Every function acts on `me` only: an admin has no more rights over
  * someone else's profile here than a student has.
  */
-export interface ProfileDeps {
-  db: Db;
-  now?: () => Date;
-}
-
-const now = (deps: ProfileDeps) => (deps.now ?? (() => new Date()))();
 
 /** better-auth writes Date objects: SQLite hands them back as strings, PostgreSQL as Dates. */
 const iso = (value: Date | string) => new Date(value).toISOString();
@@ -25,14 +21,16 @@ function toEnrolment(row: repo.EnrolmentRow): Enrolment {
   return { id: row.id, moduleId: row.module_id, moduleName: row.module_name, moduleSlug: row.module_slug, enrolledAt: row.created_at };
 }
 
-export async function listMyEnrolments(deps: ProfileDeps, me: Me): Promise<Enrolment[]> {
-  return (await repo.listEnrolments(deps.db, me.id)).map(toEnrolment);
+export async function listMyEnrolments(deps: Deps, me: Me | undefined): Promise<Enrolment[]> {
+  const user = requireUser(me);
+  return (await repo.listEnrolments(deps.db, user.id)).map(toEnrolment);
 }
 
-export async function enrol(deps: ProfileDeps, me: Me, input: EnrolInput): Promise<Enrolment> {
+export async function enrol(deps: Deps, me: Me | undefined, input: EnrolInput): Promise<Enrolment> {
+  const user = requireUser(me);
   const module = await repo.findModule(deps.db, input.moduleId);
   if (!module) throw createEnrolModuleNotFoundError();
-  const row = { id: crypto.randomUUID(), user_id: me.id, module_id: module.id, module_name: module.name, created_at: now(deps).toISOString() };
+  const row = { id: crypto.randomUUID(), user_id: user.id, module_id: module.id, module_name: module.name, created_at: deps.clock.now().toISOString() };
   try {
     await repo.insertEnrolment(deps.db, row);
   } catch (error) {
@@ -45,31 +43,40 @@ export async function enrol(deps: ProfileDeps, me: Me, input: EnrolInput): Promi
 }
 
 /** Removes one of the user's own enrolments; someone else's is refused (403), a missing one is a 404. */
-export async function removeEnrolment(deps: ProfileDeps, me: Me, id: string): Promise<void> {
+export async function removeEnrolment(deps: Deps, me: Me | undefined, id: string): Promise<void> {
+  const user = requireUser(me);
   const enrolment = await repo.findEnrolment(deps.db, id);
   if (!enrolment) throw createEnrolmentNotFoundError();
-  if (enrolment.user_id !== me.id) throw createForbiddenError();
-  await repo.deleteEnrolment(deps.db, id, me.id);
+  if (enrolment.user_id !== user.id) throw createForbiddenError();
+  await repo.deleteEnrolment(deps.db, id, user.id);
 }
+
+/** The profile's own table, as one part of the export and deletion like any other feature's. */
+export const enrolmentsPersonalData: PersonalDataPart = {
+  exportFor: async (deps, me) => ({ enrolments: await listMyEnrolments(deps, me) }),
+  eraseFor: (tx, userId) => repo.deleteEnrolmentsOf(tx.db, userId),
+};
 
 const sastDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'Africa/Johannesburg', year: 'numeric', month: '2-digit', day: '2-digit' });
 
 /**
  * Everything stored about the user (POPIA's right of access), as a file to download before deleting the
- * account. Secrets are left out: password hashes, session and OAuth tokens, and e-mail bodies (they hold
- * one-time links). Bookings, questions, answers and votes are empty until those features exist.
+ * account: the account, sessions, logins and e-mails here, and each part's keys (`parts`, one per feature
+ * that stores something about a person). Secrets are left out: password hashes, session and OAuth tokens,
+ * and e-mail bodies (they hold one-time links).
  */
-export async function exportMyData(deps: ProfileDeps, me: Me) {
-  const at = now(deps);
-  const user = await repo.findUser(deps.db, me.id);
+export async function exportMyData(deps: Deps, me: Me | undefined, parts: readonly PersonalDataPart[]) {
+  const signedIn = requireUser(me);
+  const at = deps.clock.now();
+  const user = await repo.findUser(deps.db, signedIn.id);
   // The session was read moments ago; the account can only be gone if it was deleted since.
   if (!user) throw createUnauthenticatedError();
-  const [tutorCategories, logins, sessions, enrolments, emails] = await Promise.all([
-    repo.listTutorCategories(deps.db, me.id),
-    repo.listLoginMethods(deps.db, me.id),
-    repo.listSessions(deps.db, me.id),
-    listMyEnrolments(deps, me),
+  const [tutorCategories, logins, sessions, emails, ...partsData] = await Promise.all([
+    repo.listTutorCategories(deps.db, user.id),
+    repo.listLoginMethods(deps.db, user.id),
+    repo.listSessions(deps.db, user.id),
     repo.listEmailsTo(deps.db, user.email),
+    ...parts.map((part) => part.exportFor(deps, signedIn)),
   ]);
   const data = {
     exportedAt: at.toISOString(),
@@ -86,17 +93,17 @@ export async function exportMyData(deps: ProfileDeps, me: Me) {
       logins: logins.map((l) => ({ provider: l.provider_id, createdAt: iso(l.created_at), updatedAt: iso(l.updated_at) })),
     },
     sessions: sessions.map((s) => ({ createdAt: iso(s.created_at), expiresAt: iso(s.expires_at), ipAddress: s.ip_address, userAgent: s.user_agent })),
-    enrolments,
     emails: emails.map((e) => ({ kind: e.kind, subject: e.subject, status: e.status, createdAt: e.created_at, sentAt: isoOrNull(e.sent_at) })),
-    bookings: [],
-    questions: [],
-    answers: [],
-    votes: [],
+    ...Object.fromEntries(partsData.flatMap((part) => Object.entries(part))),
   };
   return { filename: `tutorbook-data-${sastDate.format(at)}.json`, data };
 }
 
-/** Deletes the account and everything that hangs off it, in one transaction. */
-export async function deleteMyAccount(deps: ProfileDeps, me: Me): Promise<void> {
-  await repo.deleteUser(deps.db, me.id);
+/** Deletes the account: every part erases its data, then the user row goes (with sessions and logins), all in one transaction. */
+export async function deleteMyAccount(deps: Deps, me: Me | undefined, parts: readonly PersonalDataPart[]): Promise<void> {
+  const user = requireUser(me);
+  await withTransaction(deps, async (tx) => {
+    for (const part of parts) await part.eraseFor(tx, user.id);
+    await repo.deleteUser(tx.db, user.id);
+  });
 }

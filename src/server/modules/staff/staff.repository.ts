@@ -11,14 +11,13 @@ export async function findUserByEmail(db: Db, email: string) {
  * An account whose address was never proven becomes like a new invitation: whatever password and sessions the
  * sign-up made are removed (and its outstanding reset links), and the name is the one given here. The address is
  * marked verified as an invited one is: only the invitation link or Google, both proofs of it, can open it now.
+ * Several statements: call it inside the usecase's transaction.
  */
 export async function reclaimUnprovenAccount(db: Db, userId: string, name: string, now: Date) {
-  await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('accounts').where('user_id', '=', userId).execute();
-    await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
-    await forgetResetLinks(trx, userId);
-    await trx.updateTable('users').set({ name, email_verified: true, updated_at: now }).where('id', '=', userId).execute();
-  });
+  await db.deleteFrom('accounts').where('user_id', '=', userId).execute();
+  await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+  await forgetResetLinks(db, userId);
+  await db.updateTable('users').set({ name, email_verified: true, updated_at: now }).where('id', '=', userId).execute();
 }
 
 export async function insertInvitedUser(db: Db, user: { id: string; name: string; email: string; role: Role }, now: Date) {
@@ -29,15 +28,13 @@ export async function insertInvitedUser(db: Db, user: { id: string; name: string
     .execute();
 }
 
-/** Sets the role and replaces the tutor categories in one transaction. */
+/** Sets the role and replaces the tutor categories (inside the usecase's transaction). */
 export async function setRole(db: Db, userId: string, role: Role, categories: readonly Category[], now: Date) {
-  await db.transaction().execute(async (trx) => {
-    await trx.updateTable('users').set({ role, updated_at: now }).where('id', '=', userId).execute();
-    await trx.deleteFrom('tutor_categories').where('user_id', '=', userId).execute();
-    if (categories.length > 0) {
-      await trx.insertInto('tutor_categories').values(categories.map((category) => ({ user_id: userId, category }))).execute();
-    }
-  });
+  await db.updateTable('users').set({ role, updated_at: now }).where('id', '=', userId).execute();
+  await db.deleteFrom('tutor_categories').where('user_id', '=', userId).execute();
+  if (categories.length > 0) {
+    await db.insertInto('tutor_categories').values(categories.map((category) => ({ user_id: userId, category }))).execute();
+  }
 }
 
 export async function listStaff(db: Db) {

@@ -22,7 +22,7 @@ let deps: Parameters<typeof addStaff>[0];
 beforeAll(async () => {
   smtp = await startSmtpServer();
   server = await startTestServer({ smtpUrl: smtp.url });
-  deps = { db: server.services.db, auth: server.services.auth, publicUrl: server.url };
+  deps = { ...server.services.deps, auth: server.services.auth };
 });
 
 afterAll(async () => {
@@ -146,7 +146,7 @@ describe('removing and listing staff', () => {
     await addStaff(deps, { email: tutor.email, role: 'tutor', categories: ['Statistics', 'Computer Science'] });
     await addStaff(deps, { email: admin.email, role: 'admin' });
 
-    const members = await listStaffMembers({ db: server.services.db });
+    const members = await listStaffMembers(server.services.deps);
     expect(members).toContainEqual({ email: tutor.email, name: 'Ayanda Zulu', role: 'tutor', categories: ['Computer Science', 'Statistics'] });
     expect(members).toContainEqual({ email: admin.email, name: 'Pieter Botha', role: 'admin', categories: [] });
     expect(members.some((m) => m.email === student.email)).toBe(false);

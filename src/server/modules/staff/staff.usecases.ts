@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { nameSchema } from '../../../common/auth.schemas.ts';
 import { categories, type Category } from '../../../common/roles.ts';
 import type { Auth } from '../../auth/auth.ts';
-import type { Db } from '../../db/create-db.ts';
+import { withTransaction, type Deps } from '../../deps.ts';
 import { createError } from '../../http/errors.ts';
 import { findUserByEmail, insertInvitedUser, listStaff, reclaimUnprovenAccount, setRole } from './staff.repository.ts';
 
@@ -17,11 +17,9 @@ export const addStaffInputSchema = z
   .refine((v) => v.role !== 'admin' || v.categories.length === 0, { message: 'Categories are for tutors only.', path: ['categories'] });
 export type AddStaffInput = z.input<typeof addStaffInputSchema>;
 
-interface Deps {
-  db: Db;
+/** better-auth sends the invitation (its password-reset link). */
+export interface StaffDeps extends Deps {
   auth: Auth;
-  publicUrl: string;
-  now?: () => Date;
 }
 
 /**
@@ -33,39 +31,50 @@ interface Deps {
  */
 export type AddStaffOutcome = 'promoted' | 'invited' | 'reclaimed';
 
-/** Promotes an existing account, or creates one and e-mails an invitation to set a password. */
-export async function addStaff(deps: Deps, input: AddStaffInput): Promise<{ outcome: AddStaffOutcome; email: string }> {
+/**
+ * Promotes an existing account, or creates one and e-mails an invitation to set a password. The account's
+ * changes are one transaction; the invitation is asked of better-auth after the commit (it writes through the
+ * outer connection, which on SQLite would wait for the transaction forever).
+ */
+export async function addStaff(deps: StaffDeps, input: AddStaffInput): Promise<{ outcome: AddStaffOutcome; email: string }> {
   const parsed = addStaffInputSchema.safeParse(input);
   if (!parsed.success) {
     throw createError({ code: 'staff.invalid', message: parsed.error.issues.map((i) => i.message).join(' '), status: 400 });
   }
   const { email, role, name } = parsed.data;
   const cats = [...new Set(parsed.data.categories)] as Category[];
-  const now = (deps.now ?? (() => new Date()))();
+  const now = deps.clock.now();
   const defaultName = name ?? email.split('@')[0]!;
-  const existing = await findUserByEmail(deps.db, email);
-  if (existing?.email_verified) {
-    await setRole(deps.db, existing.id, role, cats, now);
-    return { outcome: 'promoted', email };
-  }
-  if (existing) {
-    await reclaimUnprovenAccount(deps.db, existing.id, defaultName, now);
-    await setRole(deps.db, existing.id, role, cats, now);
-  } else {
+  const outcome = await withTransaction(deps, async (tx): Promise<AddStaffOutcome> => {
+    const existing = await findUserByEmail(tx.db, email);
+    if (existing?.email_verified) {
+      await setRole(tx.db, existing.id, role, cats, now);
+      return 'promoted';
+    }
+    if (existing) {
+      await reclaimUnprovenAccount(tx.db, existing.id, defaultName, now);
+      await setRole(tx.db, existing.id, role, cats, now);
+      return 'reclaimed';
+    }
     const id = crypto.randomUUID();
-    await insertInvitedUser(deps.db, { id, email, name: defaultName, role: 'student' }, now);
-    await setRole(deps.db, id, role, cats, now);
+    await insertInvitedUser(tx.db, { id, email, name: defaultName, role: 'student' }, now);
+    await setRole(tx.db, id, role, cats, now);
+    return 'invited';
+  });
+  if (outcome !== 'promoted') {
+    await deps.auth.api.requestPasswordReset({ body: { email, redirectTo: `${deps.config.publicUrl}/change-password` } });
   }
-  await deps.auth.api.requestPasswordReset({ body: { email, redirectTo: `${deps.publicUrl}/change-password` } });
-  return { outcome: existing ? 'reclaimed' : 'invited', email };
+  return { outcome, email };
 }
 
 /** Makes a staff member a student again; their account stays. */
 export async function removeStaff(deps: Deps, rawEmail: string): Promise<void> {
   const email = rawEmail.trim().toLowerCase();
-  const user = await findUserByEmail(deps.db, email);
-  if (!user) throw createError({ code: 'staff.not_found', message: `No account with the e-mail ${email}.`, status: 404 });
-  await setRole(deps.db, user.id, 'student', [], (deps.now ?? (() => new Date()))());
+  await withTransaction(deps, async (tx) => {
+    const user = await findUserByEmail(tx.db, email);
+    if (!user) throw createError({ code: 'staff.not_found', message: `No account with the e-mail ${email}.`, status: 404 });
+    await setRole(tx.db, user.id, 'student', [], deps.clock.now());
+  });
 }
 
-export const listStaffMembers = (deps: Pick<Deps, 'db'>) => listStaff(deps.db);
+export const listStaffMembers = (deps: Deps) => listStaff(deps.db);
