@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { catalogueMessages, moduleSchema, slugify, type CreateModuleInput, type Module } from '../../../common/catalogue.ts';
 import { categories } from '../../../common/roles.ts';
+import type { BusMessage } from '../../events/events.ts';
 import {
   createClient,
   expectApiError,
@@ -12,6 +13,7 @@ import {
   type TestServer,
   type TestSmtpServer,
 } from '../../test/harness.ts';
+import { createCatalogueDeps, listCatalogue } from './catalogue.usecases.ts';
 
 let smtp: TestSmtpServer;
 let server: TestServer;
@@ -548,5 +550,63 @@ describe('deleting a module', () => {
     expect(second.id).not.toBe(first.id);
     expect(second.slug).toBe(first.slug);
     expect((await visitor.get(`/modules/${second.slug}`)).status).toBe(200);
+  });
+});
+
+describe('changes made by another server process', () => {
+  /** A module written straight to the database, as another process sharing it would. */
+  async function insertElsewhere(): Promise<string> {
+    const id = crypto.randomUUID();
+    const now = new Date().toISOString();
+    const name = `Written Elsewhere ${id.slice(0, 8)}`;
+    await server.services.db
+      .insertInto('modules')
+      .values({ id, slug: slugify(name), name, category: 'Statistics', price_cents: 7000, created_at: now, updated_at: now })
+      .execute();
+    return id;
+  }
+  const listed = async (id: string) => (await catalogue()).some((m) => m.id === id);
+
+  test('each write is announced on the event bus, to everyone, once committed', async () => {
+    const heard: BusMessage[] = [];
+    const stop = server.services.bus.subscribe((message) => void heard.push(message));
+    try {
+      const module = await addModule();
+      await admin.patch(`/api/modules/${module.id}`, { description: 'Edited.' });
+      await admin.post(`/api/modules/${module.id}/raise-price`);
+      await admin.delete(`/api/modules/${module.id}`);
+      const notice = { type: 'notice', event: { table: 'modules', ids: [module.id], audience: 'everyone', id: expect.any(String) } };
+      expect(heard).toEqual([notice, notice, notice, notice]);
+    } finally {
+      stop();
+    }
+  });
+
+  test('a modules notice on the bus makes this process read the catalogue afresh', async () => {
+    await catalogue();
+    const id = await insertElsewhere();
+    // Until the notice arrives, this process answers from its copy in memory.
+    expect(await listed(id)).toBe(false);
+    server.services.bus.publish({ table: 'modules', ids: [id], audience: 'everyone' });
+    expect(await listed(id)).toBe(true);
+  });
+
+  test('a notice about another table leaves the copy as it is; a resync (notices may be lost) refreshes it', async () => {
+    let listener: ((message: BusMessage) => void) | undefined;
+    // A bus that lets the test speak: the in-memory one never sends `resync`.
+    const bus = {
+      subscribe(l: (message: BusMessage) => void) {
+        listener = l;
+        return () => {};
+      },
+    };
+    const deps = createCatalogueDeps(server.services.deps, bus);
+    const ids = async () => (await listCatalogue(deps)).modules.map((m) => m.id);
+    await ids();
+    const id = await insertElsewhere();
+    listener!({ type: 'notice', event: { table: 'questions', ids: [id], audience: 'everyone', id: 'x-1' } });
+    expect(await ids()).not.toContain(id);
+    listener!({ type: 'resync' });
+    expect(await ids()).toContain(id);
   });
 });

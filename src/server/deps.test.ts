@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { withTransaction, type Deps } from './deps.ts';
+import type { BusMessage } from './events/events.ts';
+import { createMemoryBus } from './events/memory-bus.ts';
+import { createOutbox } from './mail/outbox.ts';
+import { startSmtpServer, startTestServer, uniqueEmail, type TestServer, type TestSmtpServer } from './test/harness.ts';
+
+/**
+ * `withTransaction` on the database the other tests use: the SQLite file, or PostgreSQL with TEST_DATABASE_URL.
+ * Each test watches one side effect (a notice, a wake-up of the mail worker) and when it happens.
+ */
+
+let smtp: TestSmtpServer;
+let server: TestServer;
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  server = await startTestServer({ smtpUrl: smtp.url });
+});
+
+afterAll(async () => {
+  await server?.close();
+  await smtp?.close();
+});
+
+class Refused extends Error {}
+
+/** A module row to write: any table would do, this one has few columns. */
+function newModuleRow() {
+  const id = crypto.randomUUID();
+  const now = new Date().toISOString();
+  return { id, slug: `m-${id}`, name: `Module ${id}`, category: 'Mathematics' as const, price_cents: 9000, created_at: now, updated_at: now };
+}
+
+const findModule = (deps: Deps, id: string) => deps.db.selectFrom('modules').select('id').where('id', '=', id).executeTakeFirst();
+const findEmail = (deps: Deps, to: string) => deps.db.selectFrom('email_outbox').select('id').where('to_address', '=', to).executeTakeFirst();
+
+/** The server's deps, with a bus and an outbox of the test's own so it sees every notice and wake-up. */
+function watchedDeps(onWake: (deps: Deps) => void = () => {}) {
+  const bus = createMemoryBus();
+  const received: BusMessage[] = [];
+  bus.subscribe((message) => void received.push(message));
+  const base = server.services.deps;
+  const deps: Deps = { ...base, events: bus, mail: createOutbox({ db: base.db, onQueued: () => onWake(deps) }) };
+  return { deps, received };
+}
+
+describe('one transaction for a usecase', () => {
+  test('reads and writes through the transaction inside it finish, and are committed together', { timeout: 5_000 }, async () => {
+    const { deps } = watchedDeps();
+    const first = newModuleRow();
+    const second = newModuleRow();
+    const seen = await withTransaction(deps, async (tx) => {
+      await tx.db.insertInto('modules').values(first).execute();
+      await tx.db.insertInto('modules').values(second).execute();
+      return (await tx.db.selectFrom('modules').select('id').where('id', 'in', [first.id, second.id]).execute()).length;
+    });
+    expect(seen).toBe(2);
+    expect(await findModule(deps, first.id)).toEqual({ id: first.id });
+    expect(await findModule(deps, second.id)).toEqual({ id: second.id });
+  });
+
+  test('a failure inside undoes every write', async () => {
+    const { deps } = watchedDeps();
+    const first = newModuleRow();
+    const work = withTransaction(deps, async (tx) => {
+      await tx.db.insertInto('modules').values(first).execute();
+      throw new Refused();
+    });
+    await expect(work).rejects.toBeInstanceOf(Refused);
+    expect(await findModule(deps, first.id)).toBeUndefined();
+  });
+});
+
+describe('change notices', () => {
+  test('a notice published inside is heard only after the commit, when the change is visible to everyone', async () => {
+    const { deps, received } = watchedDeps();
+    const row = newModuleRow();
+    let heardInside = -1;
+    await withTransaction(deps, async (tx) => {
+      await tx.db.insertInto('modules').values(row).execute();
+      tx.events.publish({ table: 'modules', ids: [row.id], audience: 'everyone' });
+      heardInside = received.length;
+    });
+    expect(heardInside).toBe(0);
+    expect(received).toEqual([{ type: 'notice', event: { table: 'modules', ids: [row.id], audience: 'everyone', id: expect.any(String) } }]);
+    expect(await findModule(deps, row.id)).toEqual({ id: row.id });
+  });
+
+  test('a notice published inside a transaction that fails is never heard', async () => {
+    const { deps, received } = watchedDeps();
+    const row = newModuleRow();
+    const work = withTransaction(deps, async (tx) => {
+      await tx.db.insertInto('modules').values(row).execute();
+      tx.events.publish({ table: 'modules', ids: [row.id], audience: 'everyone' });
+      throw new Refused();
+    });
+    await expect(work).rejects.toBeInstanceOf(Refused);
+    expect(received).toEqual([]);
+    expect(await findModule(deps, row.id)).toBeUndefined();
+  });
+});
+
+describe('e-mails queued in a transaction', () => {
+  test('the mail worker is woken after the commit, once, and then finds the e-mail', async () => {
+    const to = uniqueEmail('queued');
+    const wakes: Promise<unknown>[] = [];
+    const { deps } = watchedDeps((outer) => wakes.push(findEmail(outer, to)));
+    let wokenInside = -1;
+    await withTransaction(deps, async (tx) => {
+      await tx.mail.enqueue({ kind: 'test', to, subject: 'First', text: 'x', html: '<p>x</p>' });
+      await tx.mail.enqueue({ kind: 'test', to: uniqueEmail('other'), subject: 'Second', text: 'x', html: '<p>x</p>' });
+      wokenInside = wakes.length;
+    });
+    expect(wokenInside).toBe(0);
+    expect(wakes).toHaveLength(1);
+    expect(await wakes[0]).toEqual({ id: expect.any(String) });
+  });
+
+  test('an e-mail queued in a transaction that fails is gone, and the worker is not woken', async () => {
+    const to = uniqueEmail('rolled-back');
+    let wakes = 0;
+    const { deps } = watchedDeps(() => wakes++);
+    const work = withTransaction(deps, async (tx) => {
+      await tx.mail.enqueue({ kind: 'test', to, subject: 'Never', text: 'x', html: '<p>x</p>' });
+      expect(await tx.db.selectFrom('email_outbox').select('id').where('to_address', '=', to).executeTakeFirst()).toBeDefined();
+      throw new Refused();
+    });
+    await expect(work).rejects.toBeInstanceOf(Refused);
+    expect(wakes).toBe(0);
+    expect(await findEmail(deps, to)).toBeUndefined();
+  });
+});
