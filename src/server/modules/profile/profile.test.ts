@@ -13,7 +13,9 @@ import {
   type TestServer,
   type TestSmtpServer,
 } from '../../test/harness.ts';
+import type { PersonalDataPart } from '../../personal-data.ts';
 import { addStaff } from '../staff/staff.usecases.ts';
+import { deleteMyAccount, enrolmentsPersonalData, exportMyData } from './profile.usecases.ts';
 
 let smtp: TestSmtpServer;
 let server: TestServer;
@@ -280,3 +282,49 @@ describe('deleting my account', () => {
 function sastDate(date: Date): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: 'Africa/Johannesburg' }).format(date);
 }
+
+describe('export and deletion composed from each feature’s part', () => {
+  /** A feature's part that keeps notes in memory, as a stand-in for one that keeps a table. */
+  function notesPart(notes: Map<string, string[]>, options: { failErase?: boolean } = {}): PersonalDataPart {
+    return {
+      exportFor: async (_deps, me) => ({ notes: notes.get(me.id) ?? [] }),
+      eraseFor: async (tx, userId) => {
+        // Inside the deletion's transaction: what it reads is the transaction's view.
+        expect(await tx.db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst()).toBeDefined();
+        if (options.failErase) throw new Error('this part could not erase');
+        notes.delete(userId);
+      },
+    };
+  }
+
+  test('the export adds each registered part’s keys beside the account’s own', async () => {
+    const student = await signInAs(server, 'student');
+    const me = (await student.client.get('/api/me')).body;
+    const notes = new Map([[student.id, ['Bring past papers']]]);
+    const { data } = await exportMyData(server.services.deps, me, [enrolmentsPersonalData, notesPart(notes)]);
+    expect(Object.keys(data).sort()).toEqual(['account', 'emails', 'enrolments', 'exportedAt', 'notes', 'sessions']);
+    expect(data).toMatchObject({ notes: ['Bring past papers'], enrolments: [] });
+  });
+
+  test('deletion runs every part, then removes the account', async () => {
+    const student = await signInAs(server, 'student');
+    const me = (await student.client.get('/api/me')).body;
+    await student.client.post('/api/me/enrolments', { moduleId: bySlug('introduction-to-statistics').id });
+    const notes = new Map([[student.id, ['Bring past papers']]]);
+    await deleteMyAccount(server.services.deps, me, [enrolmentsPersonalData, notesPart(notes)]);
+    expect(notes.has(student.id)).toBe(false);
+    expect((await enrolments()).filter((e) => e.user_id === student.id)).toEqual([]);
+    expectApiError(await student.client.get('/api/me'), 401, 'auth.unauthenticated');
+  });
+
+  test('when one part cannot erase, nothing is deleted: the account and its enrolments stay', async () => {
+    const student = await signInAs(server, 'student');
+    const me = (await student.client.get('/api/me')).body;
+    await student.client.post('/api/me/enrolments', { moduleId: bySlug('introduction-to-statistics').id });
+    const notes = new Map([[student.id, ['Bring past papers']]]);
+    await expectNoEnrolmentChanged(async () => {
+      await expect(deleteMyAccount(server.services.deps, me, [enrolmentsPersonalData, notesPart(notes, { failErase: true })])).rejects.toThrow('this part could not erase');
+    });
+    expect((await student.client.get('/api/me')).body.id).toBe(student.id);
+  });
+});
