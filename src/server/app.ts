@@ -6,6 +6,8 @@ import { createAuthRoutes } from './auth/auth.routes.ts';
 import { createSessionReader } from './auth/auth.session.ts';
 import type { Db } from './db/create-db.ts';
 import type { Env } from './env.ts';
+import { createEventsRoutes } from './events/events.routes.ts';
+import type { StreamHub } from './events/stream-hub.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { createError } from './http/errors.ts';
 import { requireSameOrigin } from './http/origin-check.ts';
@@ -25,6 +27,7 @@ export interface AppDeps {
   auth: Auth;
   logger: Logger;
   clientDir: string;
+  streamHub: StreamHub;
 }
 
 export function createApp(deps: AppDeps) {
@@ -51,6 +54,7 @@ export function createApp(deps: AppDeps) {
   app.route('/api/me', createProfileRoutes({ db: deps.db, auth: deps.auth, readSession }));
   app.route('/api/modules', createCatalogueRoutes({ catalogue, readSession }));
   app.route('/api/session', createSessionRoutes({ readSession }));
+  app.route('/api/events', createEventsRoutes({ hub: deps.streamHub, readMe: readSession }));
   app.all('/api/*', () => {
     throw createError({ code: 'request.not_found', message: 'There is no such API route.', status: 404 });
   });
