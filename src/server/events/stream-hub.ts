@@ -62,13 +62,24 @@ export function createStreamHub(options: StreamHubOptions): StreamHub {
 
   const connections = new Set<Connection>();
   // The hub numbers events itself (seq), so that it can order and compare them; the bus's ids are opaque.
-  const recent: { seq: number; event: LiveEvent }[] = [];
+  const recent: { seq: number; event: LiveEvent; text?: string }[] = [];
   const seqById = new Map<string, number>();
   let nextSeq = 1;
   let closing = false;
 
   const idAt = (seq: number | undefined): string | undefined =>
     seq === undefined || recent.length === 0 ? undefined : recent[seq - recent[0]!.seq]?.event.id;
+
+  /**
+   * The message for an entry that holds one notice alone, the usual case: formatted once for every stream
+   * that hears it, not once per stream.
+   */
+  const formatted = (seq: number, table: string, entry: Pending): string => {
+    const item = recent.length > 0 ? recent[seq - recent[0]!.seq] : undefined;
+    if (!item || item.event.ids.length !== entry.ids.size) return format('change', item?.event.id, { table, ids: [...entry.ids] });
+    item.text ??= format('change', item.event.id, { table, ids: item.event.ids });
+    return item.text;
+  };
 
   options.bus.subscribe((message) => {
     if (message.type === 'resync') {
@@ -127,7 +138,7 @@ export function createStreamHub(options: StreamHubOptions): StreamHub {
           await conn.stream.write(`retry: ${retryMs}\n\n`);
         } else if (conn.resync) {
           conn.resync = false;
-          await conn.stream.writeSSE({ event: 'resync', data: '{}', id: idAt(conn.resyncSeq) });
+          await conn.stream.write(format('resync', idAt(conn.resyncSeq), {}));
         } else if (conn.pending.size > 0) {
           const [table, entry] = conn.pending.entries().next().value!;
           conn.pending.delete(table);
@@ -136,7 +147,7 @@ export function createStreamHub(options: StreamHubOptions): StreamHub {
           // here: the next entry began at `firstSeq`, so this message may only claim what came before it.
           const next = conn.pending.values().next().value;
           const upTo = next ? Math.min(entry.lastSeq, next.firstSeq - 1) : entry.lastSeq;
-          await conn.stream.writeSSE({ event: 'change', id: idAt(upTo), data: JSON.stringify({ table, ids: [...entry.ids] }) });
+          await conn.stream.write(entry.firstSeq === upTo ? formatted(upTo, table, entry) : format('change', idAt(upTo), { table, ids: [...entry.ids] }));
         } else if (conn.heartbeatDue) {
           conn.heartbeatDue = false;
           await conn.stream.write(': heartbeat\n\n');
@@ -196,6 +207,11 @@ export function createStreamHub(options: StreamHubOptions): StreamHub {
     },
     openStreams: () => connections.size,
   };
+}
+
+/** One Server-Sent Event. JSON holds no line breaks, so `data` is one line. */
+function format(event: string, id: string | undefined, data: unknown): string {
+  return `event: ${event}\n${id === undefined ? '' : `id: ${id}\n`}data: ${JSON.stringify(data)}\n\n`;
 }
 
 /** Whether a client (a visitor when `me` is undefined) may hear a notice for `audience`. */
