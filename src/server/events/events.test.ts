@@ -30,6 +30,7 @@ const isChange = (m: StreamMessage) => m.event === 'change';
 
 describe('live events', () => {
   test('a visitor can open the stream: no caching, no proxy buffering, a reconnect hint and regular heartbeats', async () => {
+    const opened = Date.now();
     const stream = await openEventStream(visitor());
     try {
       expect(stream.response.headers.get('content-type')).toMatch(/^text\/event-stream/);
@@ -37,11 +38,9 @@ describe('live events', () => {
       expect(stream.response.headers.get('x-accel-buffering')).toBe('no');
       const hint = await stream.next();
       expect(hint.retry).toBeGreaterThan(0);
-      const opened = Date.now();
-      await stream.next((m) => m.event === 'comment');
-      await stream.next((m) => m.event === 'comment');
-      // Two heartbeats at a 150 ms interval.
-      expect(Date.now() - opened).toBeGreaterThanOrEqual(200);
+      for (let i = 0; i < 3; i++) await stream.next((m) => m.event === 'comment');
+      // Every 150 ms here, so the third cannot come before 450 ms (timers never fire early).
+      expect(Date.now() - opened).toBeGreaterThanOrEqual(440);
     } finally {
       stream.abort();
     }
@@ -152,7 +151,7 @@ describe('live events', () => {
         server.services.bus.publish({ table: `table-${i % 3}`, ids: Array.from({ length: 150 }, (_, j) => `${i}-${j}-${'x'.repeat(32)}`), audience: 'everyone' });
         expect(changeOf(await fast.next(isChange)).ids[0]).toBe(`${i}-0-${'x'.repeat(32)}`);
       }
-      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(Date.now() - started).toBeLessThan(15_000);
 
       const backlog = await slow.resume();
       expect(backlog).toContain('event: resync');
