@@ -9,6 +9,7 @@ import path from 'node:path';
 import { createHttpServer } from '../src/server/http/node-server.ts';
 import { loadEnv } from '../src/server/env.ts';
 import { createServices } from '../src/server/server.ts';
+import { runFanOutBench } from './fan-out.ts';
 
 /**
  * `npm run bench`: throughput and p99 latency of our server against a bare `node:http` server measured in the
@@ -18,7 +19,8 @@ import { createServices } from '../src/server/server.ts';
  *
  * The servers run on this thread; autocannon runs in a worker thread (`workers: 1`) so the load generator
  * does not compete with them for the same event loop. Figures move with whatever else the machine is doing
- * (the load average is printed): compare ratios from one run, not absolute figures across runs.
+ * (the load average is printed): compare ratios from one run, not absolute figures across runs. Then the
+ * live-event fan-out (bench/fan-out.ts).
  */
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -96,6 +98,7 @@ try {
 } finally {
   await stop();
 }
+await runFanOutBench();
 
 function median(results: AutocannonResult[]): AutocannonResult {
   return [...results].sort((a, b) => a.requests.average - b.requests.average)[Math.floor(results.length / 2)]!;

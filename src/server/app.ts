@@ -5,6 +5,8 @@ import { createAuthRoutes } from './auth/auth.routes.ts';
 import type { Auth } from './auth/auth.ts';
 import type { Deps } from './deps.ts';
 import type { EventBus } from './events/events.ts';
+import { createEventsRoutes } from './events/events.routes.ts';
+import type { StreamHub } from './events/stream-hub.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { createError } from './http/errors.ts';
 import { requireSameOrigin } from './http/origin-check.ts';
@@ -26,10 +28,12 @@ export interface AppOptions {
   auth: Auth;
   /** Each feature's part of the data export and account deletion (server.ts). */
   personalData: readonly PersonalDataPart[];
+  /** The open live-event streams (GET /api/events). */
+  streamHub: StreamHub;
   clientDir: string;
 }
 
-export function createApp({ deps, bus, auth, personalData, clientDir }: AppOptions) {
+export function createApp({ deps, bus, streamHub, auth, personalData, clientDir }: AppOptions) {
   // One catalogue (and its in-memory copy) per app: see catalogue.cache.ts.
   const catalogue = createCatalogueDeps(deps, bus);
   const withMe = createSessionMiddleware({ auth, db: deps.db });
@@ -51,8 +55,11 @@ export function createApp({ deps, bus, auth, personalData, clientDir }: AppOptio
   // the catalogue's reads: they are public and the busiest route (bench/run.ts), so only its writes read it.
   app.use('/api/me/*', withMe);
   app.use('/api/session', withMe);
+  app.use('/api/events', withMe);
   app.on(['POST', 'PATCH', 'DELETE'], '/api/modules/*', withMe);
   app.route('/', createApiRoutes({ deps, auth, catalogue, personalData }));
+  // Not part of ApiRoutes: a stream is read with EventSource, not the typed client.
+  app.route('/api/events', createEventsRoutes({ hub: streamHub }));
   app.all('/api/*', () => {
     throw createError({ code: 'request.not_found', message: 'There is no such API route.', status: 404 });
   });

@@ -18,6 +18,8 @@ async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, 'shutting down: finishing open requests');
+  // Live event streams never end by themselves: end them first, or close() would wait for them.
+  await services.streamHub.closeAll();
   // Stop accepting, let requests in flight finish, then close the database. Idle keep-alive
   // connections would hold close() open, so they are closed now and any stragglers after 10 s.
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -7,13 +7,15 @@ import type { Clock, Deps } from './deps.ts';
 import { resolveAuthSecret, type Env } from './env.ts';
 import type { EventBus } from './events/events.ts';
 import { createMemoryBus } from './events/memory-bus.ts';
+import { createPostgresBus } from './events/postgres-bus.ts';
+import { createStreamHub } from './events/stream-hub.ts';
 import { createFolderTransport, createSmtpTransport, type MailTransport } from './mail/mail.transports.ts';
 import { createMailWorker } from './mail/mail.worker.ts';
 import { createOutbox } from './mail/outbox.ts';
 import type { PersonalDataPart } from './personal-data.ts';
 
 /** Everything the process runs, wired once; `main.ts`, the CLI and the tests build on this. */
-export async function createServices(env: Env, options: { clientDir?: string; mailPollMs?: number; logDestination?: DestinationStream } = {}) {
+export async function createServices(env: Env, options: { clientDir?: string; mailPollMs?: number; eventsHeartbeatMs?: number; logDestination?: DestinationStream } = {}) {
   const logger = options.logDestination ? pino({ level: env.logLevel, base: undefined }, options.logDestination) : pino({ level: env.logLevel, base: undefined });
   const { db, kind } = createDb(env.databaseUrl);
   await migrateToLatest(db);
@@ -24,7 +26,8 @@ export async function createServices(env: Env, options: { clientDir?: string; ma
   const worker = createMailWorker({ db, transport, from: env.mailFrom, logger, pollMs: options.mailPollMs });
   const clock: Clock = { now: () => new Date() };
   const mail = createOutbox({ db, now: clock.now, onQueued: () => worker.wake() });
-  const bus: EventBus = createMemoryBus();
+  // One process: in memory. On PostgreSQL several processes may serve one database: LISTEN/NOTIFY reaches them all.
+  const bus: EventBus = kind === 'postgres' ? await createPostgresBus({ connectionString: env.databaseUrl, logger }) : createMemoryBus();
   const deps: Deps = { db, clock, events: bus, mail, config: env, logger };
 
   const auth = createAuth({ db, kind, env, secret: resolveAuthSecret(env), outbox: mail });
@@ -33,8 +36,9 @@ export async function createServices(env: Env, options: { clientDir?: string; ma
   // Each feature that stores something about a person adds its part of the export and deletion here (the
   // profile's own enrolments are included by the profile module).
   const personalData: PersonalDataPart[] = [];
+  const streamHub = createStreamHub({ bus, heartbeatMs: options.eventsHeartbeatMs });
   const clientDir = options.clientDir ?? path.resolve('dist/client');
-  const app = createApp({ deps, bus, auth, personalData, clientDir });
+  const app = createApp({ deps, bus, streamHub, auth, personalData, clientDir });
 
   return {
     env,
@@ -46,9 +50,11 @@ export async function createServices(env: Env, options: { clientDir?: string; ma
     auth,
     worker,
     app,
+    streamHub,
     async close() {
-      await worker.stop();
+      await streamHub.closeAll();
       await bus.close();
+      await worker.stop();
       transport.close();
       await db.destroy();
     },

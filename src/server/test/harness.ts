@@ -134,6 +134,8 @@ export interface TestServerOptions {
   captureLogs?: boolean;
   /** Short request timeouts, to test slow clients without waiting for the real ones. */
   timeouts?: Partial<Timeouts>;
+  /** How often live event streams send a heartbeat (25 s otherwise). */
+  eventsHeartbeatMs?: number;
 }
 
 export interface TestServer {
@@ -188,7 +190,7 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
   };
   let services: Services;
   try {
-    services = await createServices(loadEnv(envVars), { mailPollMs: 200, clientDir, logDestination: { write: (line: string) => void logs.push(JSON.parse(line)) } });
+    services = await createServices(loadEnv(envVars), { mailPollMs: 200, eventsHeartbeatMs: options.eventsHeartbeatMs, clientDir, logDestination: { write: (line: string) => void logs.push(JSON.parse(line)) } });
   } catch (error) {
     await closeHttpServer(server);
     await database.drop();

@@ -12,6 +12,7 @@ import {
   type TestResponse,
   type TestServer,
   type TestSmtpServer,
+  waitFor,
 } from '../../test/harness.ts';
 import { createCatalogueDeps, listCatalogue } from './catalogue.usecases.ts';
 
@@ -576,6 +577,8 @@ describe('changes made by another server process', () => {
       await admin.post(`/api/modules/${module.id}/raise-price`);
       await admin.delete(`/api/modules/${module.id}`);
       const notice = { type: 'notice', event: { table: 'modules', ids: [module.id], audience: 'everyone', id: expect.any(String) } };
+      // On PostgreSQL the notices come back through LISTEN, a moment after the answers.
+      await waitFor(async () => heard.length >= 4, 'four notices');
       expect(heard).toEqual([notice, notice, notice, notice]);
     } finally {
       stop();
@@ -588,7 +591,7 @@ describe('changes made by another server process', () => {
     // Until the notice arrives, this process answers from its copy in memory.
     expect(await listed(id)).toBe(false);
     server.services.bus.publish({ table: 'modules', ids: [id], audience: 'everyone' });
-    expect(await listed(id)).toBe(true);
+    await waitFor(() => listed(id), 'the module written elsewhere to be listed');
   });
 
   test('a notice about another table leaves the copy as it is; a resync (notices may be lost) refreshes it', async () => {
