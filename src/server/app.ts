@@ -18,6 +18,11 @@ import { createConfigRoutes } from './modules/config/config.routes.ts';
 import { createHealthRoutes } from './modules/health/health.routes.ts';
 import { createMeRoutes, createSessionRoutes } from './modules/me/me.routes.ts';
 import { createProfileRoutes } from './modules/profile/profile.routes.ts';
+// Q&A board: local wiring until the app builds one Deps for every module.
+import type { Deps } from './deps.ts';
+import { createMemoryBus } from './events/memory-bus.ts';
+import { createOutbox } from './mail/outbox.ts';
+import { createQaRoutes } from './modules/qa/qa.routes.ts';
 
 export interface AppDeps {
   env: Env;
@@ -31,6 +36,8 @@ export function createApp(deps: AppDeps) {
   const readSession = createSessionReader(deps);
   // One catalogue (and its in-memory copy) per app: see catalogue.cache.ts.
   const catalogue = createCatalogueDeps(deps.db);
+  // Q&A board: local wiring until the app builds one Deps for every module.
+  const qaDeps: Deps = { db: deps.db, clock: { now: () => new Date() }, events: createMemoryBus(), mail: createOutbox({ db: deps.db }), config: deps.env, logger: deps.logger };
   const app = new Hono();
 
   const limitBody = bodyLimit({
@@ -51,6 +58,7 @@ export function createApp(deps: AppDeps) {
   app.route('/api/me', createProfileRoutes({ db: deps.db, auth: deps.auth, readSession }));
   app.route('/api/modules', createCatalogueRoutes({ catalogue, readSession }));
   app.route('/api/session', createSessionRoutes({ readSession }));
+  app.route('/api/questions', createQaRoutes(qaDeps, readSession));
   app.all('/api/*', () => {
     throw createError({ code: 'request.not_found', message: 'There is no such API route.', status: 404 });
   });
