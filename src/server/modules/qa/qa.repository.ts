@@ -162,16 +162,20 @@ export function findQuestionWithAuthor(db: Db, id: string) {
   return selectQuestions(db).where('questions.id', '=', id).executeTakeFirst();
 }
 
-/** The answers to these questions, oldest first. */
-export function listAnswers(db: Db, questionIds: readonly string[]) {
+function selectAnswers(db: Db) {
   return db
     .selectFrom('answers')
     .leftJoin('users', 'users.id', 'answers.user_id')
-    .select(['answers.id', 'answers.question_id', 'answers.user_id', 'answers.text', 'answers.created_at', 'users.name as author_name', 'users.role as author_role'])
-    .where('answers.question_id', 'in', questionIds)
-    .orderBy('answers.created_at')
-    .orderBy('answers.id')
-    .execute();
+    .select(['answers.id', 'answers.question_id', 'answers.user_id', 'answers.text', 'answers.created_at', 'users.name as author_name', 'users.role as author_role']);
+}
+
+/** The answers to these questions, oldest first. */
+export function listAnswers(db: Db, questionIds: readonly string[]) {
+  return selectAnswers(db).where('answers.question_id', 'in', questionIds).orderBy('answers.created_at').orderBy('answers.id').execute();
+}
+
+export function findAnswerWithAuthor(db: Db, id: string) {
+  return selectAnswers(db).where('answers.id', '=', id).executeTakeFirst();
 }
 export type AnswerRow = Awaited<ReturnType<typeof listAnswers>>[number];
 

@@ -177,12 +177,13 @@ export async function askQuestion(deps: Deps, me: Me | undefined, input: AskInpu
 
 type AnswerInput = z.output<typeof answerInputSchema>;
 
+/** As `findRepeatedQuestion`, for an answer: also a conflict when the id was used on another question. */
 async function findRepeatedAnswer(deps: Deps, me: Me, questionId: string, input: AnswerInput): Promise<Answer | undefined> {
-  const row = await repo.findAnswer(deps.db, input.id);
+  const row = await repo.findAnswerWithAuthor(deps.db, input.id);
   if (!row) return undefined;
   if (row.user_id !== me.id || row.question_id !== questionId || row.text !== input.text) throw createIdReusedError();
-  const question = await getQuestion(deps, me, questionId);
-  return question.answers.find((a) => a.id === input.id);
+  if ((await repo.findQuestion(deps.db, questionId))?.deleted_at !== null) throw createQuestionNotFoundError();
+  return toAnswer(row);
 }
 
 /** Posts an answer, exactly once per client id, to a question that still exists. */
