@@ -19,6 +19,7 @@ import { createConfigRoutes } from './modules/config/config.routes.ts';
 import { createHealthRoutes } from './modules/health/health.routes.ts';
 import { createMeRoutes, createSessionRoutes } from './modules/me/me.routes.ts';
 import { createProfileRoutes } from './modules/profile/profile.routes.ts';
+import { createQaRoutes } from './modules/qa/qa.routes.ts';
 import type { PersonalDataPart } from './personal-data.ts';
 
 export interface AppOptions {
@@ -56,6 +57,7 @@ export function createApp({ deps, bus, streamHub, auth, personalData, clientDir 
   app.use('/api/me/*', withMe);
   app.use('/api/session', withMe);
   app.use('/api/events', withMe);
+  app.use('/api/questions/*', withMe);
   app.on(['POST', 'PATCH', 'DELETE'], '/api/modules/*', withMe);
   app.route('/', createApiRoutes({ deps, auth, catalogue, personalData }));
   // Not part of ApiRoutes: a stream is read with EventSource, not the typed client.
@@ -78,6 +80,7 @@ function createApiRoutes({ deps, auth, catalogue, personalData }: { deps: Deps; 
     .route('/api/me', createMeRoutes())
     .route('/api/me', createProfileRoutes({ deps, auth, personalData }))
     .route('/api/modules', createCatalogueRoutes(catalogue))
+    .route('/api/questions', createQaRoutes(deps))
     .route('/api/session', createSessionRoutes());
 }
 

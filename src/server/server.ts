@@ -12,6 +12,7 @@ import { createStreamHub } from './events/stream-hub.ts';
 import { createFolderTransport, createSmtpTransport, type MailTransport } from './mail/mail.transports.ts';
 import { createMailWorker } from './mail/mail.worker.ts';
 import { createOutbox } from './mail/outbox.ts';
+import { qaPersonalData } from './modules/qa/qa.usecases.ts';
 import type { PersonalDataPart } from './personal-data.ts';
 
 /** Everything the process runs, wired once; `main.ts`, the CLI and the tests build on this. */
@@ -35,7 +36,7 @@ export async function createServices(env: Env, options: { clientDir?: string; ma
   await (await auth.$context).checkSchema?.();
   // Each feature that stores something about a person adds its part of the export and deletion here (the
   // profile's own enrolments are included by the profile module).
-  const personalData: PersonalDataPart[] = [];
+  const personalData: PersonalDataPart[] = [qaPersonalData];
   const streamHub = createStreamHub({ bus, heartbeatMs: options.eventsHeartbeatMs });
   const clientDir = options.clientDir ?? path.resolve('dist/client');
   const app = createApp({ deps, bus, streamHub, auth, personalData, clientDir });

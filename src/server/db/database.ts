@@ -2,6 +2,7 @@ import type { AccountsTable, SessionsTable, UsersTable, VerificationsTable } fro
 import type { EmailOutboxTable } from '../mail/mail.table.ts';
 import type { ModulesTable } from '../modules/catalogue/catalogue.table.ts';
 import type { EnrolmentsTable } from '../modules/profile/profile.table.ts';
+import type { AnswersTable, QuestionsTable, QuestionVotesTable, SyncCounterTable } from '../modules/qa/qa.table.ts';
 import type { TutorCategoriesTable } from '../modules/staff/staff.table.ts';
 
 /** Assembles the table interfaces that sit beside their features. */
@@ -15,4 +16,8 @@ export interface Database {
   email_outbox: EmailOutboxTable;
   modules: ModulesTable;
   enrolments: EnrolmentsTable;
+  questions: QuestionsTable;
+  answers: AnswersTable;
+  question_votes: QuestionVotesTable;
+  sync_counter: SyncCounterTable;
 }

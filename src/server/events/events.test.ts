@@ -255,7 +255,7 @@ describe.runIf(postgresUrl)('live events across processes (PostgreSQL)', () => {
       await there.next();
       const ids = Array.from({ length: 1_000 }, () => crypto.randomUUID());
       server.services.bus.publish({ table: 'questions', ids, audience: 'everyone' });
-      const wanted = new Set(ids);
+      const wanted = new Set<string>(ids);
       const received = new Set<string>();
       // Only this notice's ids: a notice from an earlier test may still be on its way.
       while (received.size < ids.length) for (const id of changeOf(await there.next(isChange)).ids) if (wanted.has(id)) received.add(id);

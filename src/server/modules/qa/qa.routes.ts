@@ -1,0 +1,75 @@
+import { Hono, type Context } from 'hono';
+import type { Me } from '../../../common/session.ts';
+import { z } from '../../../common/zod.ts';
+import { acceptAnswerInputSchema, answerInputSchema, askQuestionInputSchema, qaMessages, voteInputSchema } from '../../../common/qa.ts';
+import { fieldErrors } from '../../../common/validation.ts';
+import { checkFirst, type SessionEnv } from '../../auth/auth.middleware.ts';
+import type { Deps } from '../../deps.ts';
+import { createValidationError } from '../../http/errors.ts';
+import { jsonBody } from '../../http/json-body.ts';
+import {
+  acceptAnswer,
+  answerQuestion,
+  askQuestion,
+  deleteAnswer,
+  deleteQuestion,
+  getQuestion,
+  listQuestionChanges,
+  listQuestions,
+  requireSignedIn,
+  voteOnQuestion,
+} from './qa.usecases.ts';
+
+/** `?since=` asks for changes; otherwise `?q=` and `?cursor=` ask for a page of the board. */
+const listQuerySchema = z
+  .strictObject({
+    since: z.coerce.number().int().min(0).max(2 ** 31 - 1).optional(),
+    q: z.string().max(200, 'The search can be at most 200 characters.').optional(),
+    cursor: z.string().max(500).optional(),
+  })
+  .refine((v) => v.since === undefined || (v.q === undefined && v.cursor === undefined), 'Ask for changes (since) or for a page (q, cursor), not both.');
+
+function readListQuery(c: Context<SessionEnv>) {
+  const parsed = listQuerySchema.safeParse(c.req.query());
+  if (!parsed.success) throw createValidationError(fieldErrors(parsed.error));
+  return parsed.data;
+}
+
+/** `/api/questions`: the Q&A board. Anyone reads; the usecases decide who may write. */
+export function createQaRoutes(deps: Deps) {
+  /** A signed-in reader's answer holds their own votes: no cache may keep it. */
+  const readAs = (c: Context<SessionEnv>): Me | undefined => {
+    if (c.var.me) c.header('cache-control', 'no-store');
+    return c.var.me;
+  };
+  // A visitor's post is refused with the spec's words whatever its body (spec §5); the usecase checks again.
+  const signedIn = (message: string) => checkFirst((me) => requireSignedIn(me, message));
+
+  return new Hono<SessionEnv>()
+    .get('/', async (c) => {
+      const { since, ...page } = readListQuery(c);
+      const me = readAs(c);
+      return c.json(since === undefined ? await listQuestions(deps, me, page) : await listQuestionChanges(deps, me, since));
+    })
+    .get('/:id', async (c) => c.json(await getQuestion(deps, readAs(c), c.req.param('id'))))
+    .post('/', signedIn(qaMessages.askSignedOut), jsonBody(askQuestionInputSchema), async (c) => {
+      const { question, created } = await askQuestion(deps, c.var.me, c.req.valid('json'));
+      return c.json(question, created ? 201 : 200);
+    })
+    .post('/:id/answers', signedIn(qaMessages.answerSignedOut), jsonBody(answerInputSchema), async (c) => {
+      const { answer, created } = await answerQuestion(deps, c.var.me, c.req.param('id'), c.req.valid('json'));
+      return c.json(answer, created ? 201 : 200);
+    })
+    .put('/:id/vote', signedIn(qaMessages.voteSignedOut), jsonBody(voteInputSchema), async (c) =>
+      c.json(await voteOnQuestion(deps, c.var.me, c.req.param('id'), c.req.valid('json').value)),
+    )
+    .put('/:id/accepted-answer', jsonBody(acceptAnswerInputSchema), async (c) => c.json(await acceptAnswer(deps, c.var.me, c.req.param('id'), c.req.valid('json'))))
+    .delete('/:id', async (c) => {
+      await deleteQuestion(deps, c.var.me, c.req.param('id'));
+      return c.json({ deleted: true });
+    })
+    .delete('/:id/answers/:answerId', async (c) => {
+      await deleteAnswer(deps, c.var.me, c.req.param('id'), c.req.param('answerId'));
+      return c.json({ deleted: true });
+    });
+}

@@ -1,0 +1,544 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { qaLimits, qaMessages, questionChangesSchema, questionPageSchema, questionSchema, type Question } from '../../../common/qa.ts';
+import type { BusMessage } from '../../events/events.ts';
+import {
+  createClient,
+  createVerifiedUser,
+  expectApiError,
+  logIn,
+  signInAs,
+  startSmtpServer,
+  startTestServer,
+  type TestClient,
+  type TestResponse,
+  type TestServer,
+  type TestSmtpServer,
+  waitFor,
+} from '../../test/harness.ts';
+
+let smtp: TestSmtpServer;
+let server: TestServer;
+let visitor: TestClient;
+let admin: TestClient;
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  server = await startTestServer({ smtpUrl: smtp.url });
+  visitor = createClient(server.url);
+  admin = (await signInAs(server, 'admin', { name: 'Lerato Admin' })).client;
+});
+
+afterAll(async () => {
+  await server?.close();
+  await smtp?.close();
+});
+
+/** A student of their own, so one test's posts never count against another's rate limit. */
+async function newStudent(name = 'Thandi Mokoena') {
+  const account = await createVerifiedUser(server, { name });
+  return { ...account, client: await logIn(server, account) };
+}
+
+const put = (client: TestClient, path: string, body: unknown) =>
+  client.request(path, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+/** A word no other test uses, to find this test's questions by search. */
+const token = () => `tok${crypto.randomUUID().slice(0, 8)}`;
+
+async function ask(client: TestClient, fields: { title?: string; text?: string; id?: string } = {}): Promise<Question> {
+  const response = await client.post('/api/questions', { id: crypto.randomUUID(), title: 'How do I reverse a list in Python?', text: 'I tried `list.reverse()`.', ...fields });
+  expect(response.status, response.text).toBe(201);
+  return questionSchema.parse(response.body);
+}
+
+async function answer(client: TestClient, questionId: string, text = 'Use `reversed(xs)` or `xs[::-1]`.') {
+  const response = await client.post(`/api/questions/${questionId}/answers`, { id: crypto.randomUUID(), text });
+  expect(response.status, response.text).toBe(201);
+  return response.body as { id: string };
+}
+
+const read = async (id: string, client = visitor) => {
+  const response = await client.get(`/api/questions/${id}`);
+  expect(response.status, response.text).toBe(200);
+  return questionSchema.parse(response.body);
+};
+
+/** The votes as stored, for comparing with the counters the API shows. */
+async function storedVotes(questionId: string) {
+  const rows = await server.services.db.selectFrom('question_votes').select('value').where('question_id', '=', questionId).execute();
+  return { upvotes: rows.filter((r) => r.value === 1).length, downvotes: rows.filter((r) => r.value === -1).length };
+}
+
+const countRows = async (table: 'questions' | 'answers', id: string) =>
+  (await server.services.db.selectFrom(table).select('id').where('id', '=', id).execute()).length;
+
+describe('a visitor', () => {
+  test('reads the board but is asked to log in, with the spec texts, to ask, answer or vote', async () => {
+    const { client } = await newStudent();
+    const question = await ask(client);
+
+    expect((await visitor.get('/api/questions')).status).toBe(200);
+    expect((await read(question.id)).myVote).toBe(0);
+
+    const asked = await visitor.post('/api/questions', { id: crypto.randomUUID(), title: 'A title', text: 'A text' });
+    expect(expectApiError(asked, 401, 'auth.unauthenticated').message).toBe(qaMessages.askSignedOut);
+    const answered = await visitor.post(`/api/questions/${question.id}/answers`, { id: crypto.randomUUID(), text: 'An answer' });
+    expect(expectApiError(answered, 401, 'auth.unauthenticated').message).toBe(qaMessages.answerSignedOut);
+    const voted = await put(visitor, `/api/questions/${question.id}/vote`, { value: 1 });
+    expect(expectApiError(voted, 401, 'auth.unauthenticated').message).toBe(qaMessages.voteSignedOut);
+    expectApiError(await put(visitor, `/api/questions/${question.id}/accepted-answer`, { answerId: null }), 401, 'auth.unauthenticated');
+    expectApiError(await visitor.delete(`/api/questions/${question.id}`), 401, 'auth.unauthenticated');
+
+    const after = await read(question.id);
+    expect(after).toMatchObject({ answers: [], upvotes: 0, downvotes: 0, version: question.version });
+  });
+});
+
+describe('asking', () => {
+  test('a question is stored trimmed, with the author\'s name and role and never their e-mail', async () => {
+    const student = await newStudent('Sipho Dlamini');
+    const id = crypto.randomUUID();
+    const response = await student.client.post('/api/questions', { id, title: '  What is Big-O?  ', text: '\n  Explain `O(n log n)`.\n' });
+    expect(response.status, response.text).toBe(201);
+    expect(response.body).toMatchObject({
+      id,
+      title: 'What is Big-O?',
+      text: 'Explain `O(n log n)`.',
+      author: { id: student.id, name: 'Sipho Dlamini', role: 'student' },
+      upvotes: 0,
+      downvotes: 0,
+      acceptedAnswerId: null,
+      answers: [],
+      myVote: 0,
+    });
+    expect(response.text).not.toContain(student.email);
+    expect(await read(id)).toEqual({ ...response.body, myVote: 0 });
+  });
+
+  test.each([
+    ['an empty title', { title: '', text: 'Some text' }],
+    ['a blank title', { title: '   ', text: 'Some text' }],
+    ['an empty description', { title: 'A title', text: '' }],
+    ['a blank description', { title: 'A title', text: ' \n\t ' }],
+  ])('%s is refused with the spec text', async (_, fields) => {
+    const { client } = await newStudent();
+    const id = crypto.randomUUID();
+    const error = expectApiError(await client.post('/api/questions', { id, ...fields }), 400, 'request.invalid');
+    expect(error.message).toBe(qaMessages.askIncomplete);
+    expect(await countRows('questions', id)).toBe(0);
+  });
+
+  test('an over-long title or text is refused, and one at the limit is taken', async () => {
+    const { client } = await newStudent();
+    const longTitle = await client.post('/api/questions', { id: crypto.randomUUID(), title: 'x'.repeat(qaLimits.titleMax + 1), text: 'Text' });
+    expect(expectApiError(longTitle, 400, 'request.invalid').message).toBe(qaMessages.titleTooLong(qaLimits.titleMax));
+    const longText = await client.post('/api/questions', { id: crypto.randomUUID(), title: 'Title', text: 'x'.repeat(qaLimits.textMax + 1) });
+    expect(expectApiError(longText, 400, 'request.invalid').message).toBe(qaMessages.textTooLong(qaLimits.textMax));
+    await ask(client, { title: 'x'.repeat(qaLimits.titleMax), text: 'y'.repeat(qaLimits.textMax) });
+  });
+
+  test('a question id that is not a UUID, or an unknown field, is refused', async () => {
+    const { client } = await newStudent();
+    expectApiError(await client.post('/api/questions', { id: 'q1', title: 'T', text: 'X' }), 400, 'request.invalid');
+    expectApiError(await client.post('/api/questions', { id: crypto.randomUUID(), title: 'T', text: 'X', upvotes: 99 }), 400, 'request.invalid');
+  });
+
+  test('text that looks like SQL or HTML is stored and returned exactly as typed', async () => {
+    const { client } = await newStudent();
+    const title = `Robert'); DROP TABLE questions; -- ${token()}`;
+    const text = '<script>alert("x")</script> <img src=x onerror=alert(1)> 100% _under_ back\\slash `code`\n\n```java\nint[][] grid;\n```';
+    const question = await ask(client, { title, text });
+    expect(question).toMatchObject({ title, text });
+    expect(await read(question.id)).toMatchObject({ title, text });
+    expect((await visitor.get('/api/questions?q=' + encodeURIComponent("robert'); drop"))).body.questions.map((q: Question) => q.id)).toContain(question.id);
+  });
+});
+
+describe('a post sent more than once', () => {
+  test('the same question sent again (its answer was lost) creates nothing new and gets the stored question', async () => {
+    const { client } = await newStudent();
+    const body = { id: crypto.randomUUID(), title: 'Why is my loop infinite?', text: 'while (i < 10) {}' };
+    const first = await client.post('/api/questions', body);
+    expect(first.status).toBe(201);
+    const again = await client.post('/api/questions', { ...body, title: `  ${body.title} ` });
+    expect(again.status, again.text).toBe(200);
+    expect(again.body).toEqual(first.body);
+    expect(await countRows('questions', body.id)).toBe(1);
+  });
+
+  test('the same id with another body, or from another user, is a conflict and changes nothing', async () => {
+    const owner = await newStudent();
+    const other = await newStudent();
+    const question = await ask(owner.client);
+    const changed = await owner.client.post('/api/questions', { id: question.id, title: question.title, text: 'Something else' });
+    expect(expectApiError(changed, 409, 'qa.id_reused').message).toBe(qaMessages.idReused);
+    expectApiError(await other.client.post('/api/questions', { id: question.id, title: question.title, text: question.text }), 409, 'qa.id_reused');
+    expect(await read(question.id)).toEqual({ ...question, myVote: 0 });
+  });
+
+  test('the same question sent five times at once is stored once, and every request succeeds', async () => {
+    const { client } = await newStudent();
+    const body = { id: crypto.randomUUID(), title: 'Sent from a flaky phone', text: 'Five times' };
+    const responses = await Promise.all(Array.from({ length: 5 }, () => client.post('/api/questions', body)));
+    expect(responses.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 201]);
+    for (const r of responses) expect(r.body.id).toBe(body.id);
+    expect(await countRows('questions', body.id)).toBe(1);
+  });
+
+  test('an answer sent again gets the stored answer; another text or question under its id is a conflict', async () => {
+    const asker = await newStudent();
+    const helper = await newStudent('Ayanda Nkosi');
+    const question = await ask(asker.client);
+    const otherQuestion = await ask(asker.client);
+    const body = { id: crypto.randomUUID(), text: 'Try a debugger.' };
+    const first = await helper.client.post(`/api/questions/${question.id}/answers`, body);
+    expect(first.status, first.text).toBe(201);
+    expect(first.body).toMatchObject({ id: body.id, questionId: question.id, text: body.text, author: { id: helper.id, name: 'Ayanda Nkosi', role: 'student' } });
+    const again = await helper.client.post(`/api/questions/${question.id}/answers`, body);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    expectApiError(await helper.client.post(`/api/questions/${question.id}/answers`, { ...body, text: 'Other' }), 409, 'qa.id_reused');
+    expectApiError(await helper.client.post(`/api/questions/${otherQuestion.id}/answers`, body), 409, 'qa.id_reused');
+    expectApiError(await asker.client.post(`/api/questions/${question.id}/answers`, body), 409, 'qa.id_reused');
+    const concurrent = { id: crypto.randomUUID(), text: 'Sent twice at once' };
+    const both = await Promise.all([1, 2].map(() => helper.client.post(`/api/questions/${question.id}/answers`, concurrent)));
+    expect(both.map((r) => r.status).sort()).toEqual([200, 201]);
+    expect((await read(question.id)).answers.map((a) => a.id)).toEqual([body.id, concurrent.id]);
+  });
+});
+
+describe('answering', () => {
+  test('answers are listed oldest first; an empty one is refused; an unknown question is not found', async () => {
+    const asker = await newStudent();
+    const tutor = await signInAs(server, 'tutor', { name: 'Nomsa Tutor' });
+    const question = await ask(asker.client);
+    const first = await answer(tutor.client, question.id, 'First');
+    const second = await answer(asker.client, question.id, 'Second');
+    const read1 = await read(question.id);
+    expect(read1.answers.map((a) => [a.id, a.text, a.author.role])).toEqual([
+      [first.id, 'First', 'tutor'],
+      [second.id, 'Second', 'student'],
+    ]);
+    expect(read1.version).toBeGreaterThan(question.version);
+
+    const empty = await asker.client.post(`/api/questions/${question.id}/answers`, { id: crypto.randomUUID(), text: '   ' });
+    expect(expectApiError(empty, 400, 'request.invalid').message).toBe(qaMessages.answerEmpty);
+    const unknown = await asker.client.post(`/api/questions/${crypto.randomUUID()}/answers`, { id: crypto.randomUUID(), text: 'Hello' });
+    expect(expectApiError(unknown, 404, 'qa.not_found').message).toBe(qaMessages.notFound);
+    expectApiError(await visitor.get(`/api/questions/${crypto.randomUUID()}`), 404, 'qa.not_found');
+    expectApiError(await visitor.get('/api/questions/not-a-uuid'), 404, 'qa.not_found');
+  });
+});
+
+describe('voting', () => {
+  test('one vote per user: set, sent again, switched and withdrawn, with counts always equal to the stored votes', async () => {
+    const asker = await newStudent();
+    const a = await newStudent();
+    const b = await newStudent();
+    const question = await ask(asker.client);
+    const vote = async (client: TestClient, value: number) => {
+      const response = await put(client, `/api/questions/${question.id}/vote`, { value });
+      expect(response.status, response.text).toBe(200);
+      const body = questionSchema.parse(response.body);
+      expect({ upvotes: body.upvotes, downvotes: body.downvotes }).toEqual(await storedVotes(question.id));
+      return body;
+    };
+
+    expect(await vote(a.client, 1)).toMatchObject({ upvotes: 1, downvotes: 0, myVote: 1 });
+    expect(await vote(a.client, 1)).toMatchObject({ upvotes: 1, downvotes: 0, myVote: 1 });
+    expect(await vote(b.client, -1)).toMatchObject({ upvotes: 1, downvotes: 1, myVote: -1 });
+    expect(await vote(a.client, -1)).toMatchObject({ upvotes: 0, downvotes: 2, myVote: -1 });
+    expect(await vote(b.client, 0)).toMatchObject({ upvotes: 0, downvotes: 1, myVote: 0 });
+    expect(await vote(b.client, 0)).toMatchObject({ upvotes: 0, downvotes: 1, myVote: 0 });
+
+    const seenByA = await a.client.get(`/api/questions/${question.id}`);
+    expect(seenByA.body.myVote).toBe(-1);
+    expect(seenByA.headers.get('cache-control')).toBe('no-store');
+    expect((await read(question.id)).myVote).toBe(0);
+
+    expectApiError(await put(a.client, `/api/questions/${question.id}/vote`, { value: 2 }), 400, 'request.invalid');
+    expectApiError(await put(a.client, `/api/questions/${crypto.randomUUID()}/vote`, { value: 1 }), 404, 'qa.not_found');
+  });
+
+  test('twenty votes at once by different users all count', async () => {
+    const asker = await newStudent();
+    const question = await ask(asker.client);
+    const voters = await Promise.all(Array.from({ length: 20 }, () => newStudent()));
+    await Promise.all(voters.map((v, i) => put(v.client, `/api/questions/${question.id}/vote`, { value: i % 4 === 0 ? -1 : 1 })));
+    expect(await read(question.id)).toMatchObject({ upvotes: 15, downvotes: 5 });
+    expect(await storedVotes(question.id)).toEqual({ upvotes: 15, downvotes: 5 });
+  });
+});
+
+describe('accepting an answer', () => {
+  test('only the asker accepts, only an answer to that question, and can take it back', async () => {
+    const asker = await newStudent();
+    const other = await newStudent();
+    const question = await ask(asker.client);
+    const elsewhere = await ask(asker.client);
+    const good = await answer(other.client, question.id);
+    const foreign = await answer(other.client, elsewhere.id);
+    const path = `/api/questions/${question.id}/accepted-answer`;
+
+    const refused = await put(other.client, path, { answerId: good.id });
+    expect(expectApiError(refused, 403, 'qa.not_asker').message).toBe(qaMessages.acceptNotAsker);
+    expectApiError(await put(admin, path, { answerId: good.id }), 403, 'qa.not_asker');
+    const wrong = await put(asker.client, path, { answerId: foreign.id });
+    expect(expectApiError(wrong, 404, 'qa.answer_not_found').message).toBe(qaMessages.answerNotFound);
+    expectApiError(await put(asker.client, path, { answerId: crypto.randomUUID() }), 404, 'qa.answer_not_found');
+    expect((await read(question.id)).acceptedAnswerId).toBeNull();
+
+    const accepted = await put(asker.client, path, { answerId: good.id });
+    expect(accepted.status, accepted.text).toBe(200);
+    expect(accepted.body.acceptedAnswerId).toBe(good.id);
+    expect((await put(asker.client, path, { answerId: null })).body.acceptedAnswerId).toBeNull();
+  });
+});
+
+describe('the admin removing posts', () => {
+  test('only the admin deletes a question; it leaves the board and `since` reports it as deleted', async () => {
+    const asker = await newStudent();
+    const tutor = await signInAs(server, 'tutor');
+    const question = await ask(asker.client);
+    const before = question.version - 1;
+
+    expectApiError(await asker.client.delete(`/api/questions/${question.id}`), 403, 'auth.forbidden');
+    expectApiError(await tutor.client.delete(`/api/questions/${question.id}`), 403, 'auth.forbidden');
+    const deleted = await admin.delete(`/api/questions/${question.id}`);
+    expect(deleted.status, deleted.text).toBe(200);
+    expect(deleted.body).toEqual({ deleted: true });
+
+    expectApiError(await visitor.get(`/api/questions/${question.id}`), 404, 'qa.not_found');
+    expectApiError(await admin.delete(`/api/questions/${question.id}`), 404, 'qa.not_found');
+    expectApiError(await asker.client.post(`/api/questions/${question.id}/answers`, { id: crypto.randomUUID(), text: 'Late' }), 404, 'qa.not_found');
+    const again = await asker.client.post('/api/questions', { id: question.id, title: question.title, text: question.text });
+    expectApiError(again, 404, 'qa.not_found');
+    const listed = await visitor.get(`/api/questions?q=${encodeURIComponent(question.title)}`);
+    expect(listed.body.questions.map((q: Question) => q.id)).not.toContain(question.id);
+
+    const changes = await collectChanges(before);
+    expect(changes.deleted).toContain(question.id);
+    expect(changes.questions.has(question.id)).toBe(false);
+  });
+
+  test('only the admin deletes an answer; an accepted one is un-accepted and the question gets a new version', async () => {
+    const asker = await newStudent();
+    const helper = await newStudent();
+    const question = await ask(asker.client);
+    const spam = await answer(helper.client, question.id, 'Buy followers');
+    const kept = await answer(helper.client, question.id, 'A real answer');
+    await put(asker.client, `/api/questions/${question.id}/accepted-answer`, { answerId: spam.id });
+    const version = (await read(question.id)).version;
+
+    expectApiError(await helper.client.delete(`/api/questions/${question.id}/answers/${spam.id}`), 403, 'auth.forbidden');
+    expectApiError(await visitor.delete(`/api/questions/${question.id}/answers/${spam.id}`), 401, 'auth.unauthenticated');
+    expectApiError(await admin.delete(`/api/questions/${question.id}/answers/${crypto.randomUUID()}`), 404, 'qa.answer_not_found');
+    expect((await admin.delete(`/api/questions/${question.id}/answers/${spam.id}`)).body).toEqual({ deleted: true });
+
+    const after = await read(question.id);
+    expect(after.answers.map((a) => a.id)).toEqual([kept.id]);
+    expect(after.acceptedAnswerId).toBeNull();
+    expect(after.version).toBeGreaterThan(version);
+    expect((await collectChanges(version)).questions.get(question.id)?.answers.map((a) => a.id)).toEqual([kept.id]);
+  });
+});
+
+/** Walks `since` to the end: the latest state seen of each question, and the ids reported deleted. */
+async function collectChanges(since: number, client = visitor) {
+  const questions = new Map<string, Question>();
+  const deleted: string[] = [];
+  let version = since;
+  let pages = 0;
+  for (;;) {
+    const response = await client.get(`/api/questions?since=${version}`);
+    expect(response.status, response.text).toBe(200);
+    const page = questionChangesSchema.parse(response.body);
+    pages += 1;
+    for (const q of page.questions) {
+      expect(q.version).toBeGreaterThan(version);
+      questions.set(q.id, q);
+    }
+    deleted.push(...page.deleted);
+    expect(page.version).toBeGreaterThanOrEqual(version);
+    version = page.version;
+    if (!page.more) return { questions, deleted, version, pages };
+  }
+}
+
+describe('incremental sync (`since`)', () => {
+  test('a reader polling during many concurrent writes misses no question and ends with every latest version', async () => {
+    const { version: start } = await collectChanges(0);
+    const writers = await Promise.all(Array.from({ length: 6 }, () => newStudent()));
+    const seen = new Map<string, number>();
+    let cursor = start;
+    let writing = true;
+    const poll = async () => {
+      const page = questionChangesSchema.parse((await visitor.get(`/api/questions?since=${cursor}`)).body);
+      for (const q of page.questions) seen.set(q.id, q.version);
+      cursor = page.version;
+      return page.more;
+    };
+    const poller = (async () => {
+      while (writing) await poll();
+    })();
+
+    const asked: string[] = [];
+    await Promise.all(
+      writers.map(async (w, i) => {
+        for (let n = 0; n < 8; n++) {
+          const id = crypto.randomUUID();
+          asked.push(id);
+          const [posted] = await Promise.all([
+            w.client.post('/api/questions', { id, title: `Concurrent ${i}-${n}`, text: 'Written while someone reads' }),
+            asked.length > 1 ? put(w.client, `/api/questions/${asked[asked.length - 2]}/vote`, { value: 1 }) : undefined,
+          ]);
+          expect(posted.status, posted.text).toBe(201);
+        }
+      }),
+    );
+    writing = false;
+    await poller;
+    while (await poll());
+
+    for (const id of asked) expect(seen.get(id), id).toBe((await read(id)).version);
+    const walk = await collectChanges(start);
+    expect([...walk.questions.keys()].sort()).toEqual([...asked].sort());
+  });
+
+  test('more than a page of changes comes in pages, each question once, in version order', async () => {
+    const { version: start } = await collectChanges(0);
+    const writers = await Promise.all(Array.from({ length: 6 }, () => newStudent()));
+    const ids = (await Promise.all(writers.map(async (w) => Promise.all(Array.from({ length: 20 }, async () => (await ask(w.client)).id))))).flat();
+    const walk = await collectChanges(start);
+    expect(walk.pages).toBe(2);
+    expect([...walk.questions.keys()].sort()).toEqual([...ids].sort());
+    expect((await visitor.get(`/api/questions?since=${walk.version}`)).body).toEqual({ questions: [], deleted: [], version: walk.version, more: false });
+  });
+
+  test('a since that is not a whole number, or mixed with a search, is refused', async () => {
+    expectApiError(await visitor.get('/api/questions?since=abc'), 400, 'request.invalid');
+    expectApiError(await visitor.get('/api/questions?since=-1'), 400, 'request.invalid');
+    expectApiError(await visitor.get('/api/questions?since=1&q=java'), 400, 'request.invalid');
+  });
+});
+
+describe('the board\'s pages and search', () => {
+  test('45 questions come newest first in pages of 20, 20 and 5, the last with no next cursor', async () => {
+    const word = token();
+    const writers = await Promise.all(Array.from({ length: 3 }, () => newStudent()));
+    const ids: string[] = [];
+    for (let n = 0; n < 15; n++) {
+      for (const w of writers) ids.push((await ask(w.client, { title: `Question ${ids.length} ${word}` })).id);
+    }
+    const pages: QuestionPageBody[] = [];
+    let cursor: string | null = '';
+    while (cursor !== null) {
+      const response: TestResponse = await visitor.get(`/api/questions?q=${word}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      expect(response.status, response.text).toBe(200);
+      const page = questionPageSchema.parse(response.body);
+      pages.push(page);
+      cursor = page.nextCursor;
+    }
+    expect(pages.map((p) => p.questions.length)).toEqual([20, 20, 5]);
+    expect(pages.flatMap((p) => p.questions.map((q) => q.id))).toEqual([...ids].reverse());
+    expectApiError(await visitor.get('/api/questions?cursor=bm90LWEtY3Vyc29y'), 400, 'request.invalid');
+    expectApiError(await visitor.get('/api/questions?cursor=%%%'), 400, 'request.invalid');
+  });
+
+  test('search finds the title or the text in any case, and % and _ match only themselves', async () => {
+    const word = token();
+    const { client } = await newStudent();
+    const percent = await ask(client, { title: `Why 100% CPU ${word}`, text: 'It spins.' });
+    const plain = await ask(client, { title: `Why 1000 CPU ${word}`, text: 'It spins too.' });
+    const underscore = await ask(client, { title: `Naming ${word}`, text: 'Is MAX_VALUE a constant?' });
+    const noUnderscore = await ask(client, { title: `Naming ${word} again`, text: 'Is MAXxVALUE a constant?' });
+    const accented = await ask(client, { title: `ÉCOLE ${word}`, text: 'Über alles' });
+
+    const search = async (q: string) => {
+      const response = await visitor.get(`/api/questions?q=${encodeURIComponent(q)}`);
+      expect(response.status, response.text).toBe(200);
+      return (response.body.questions as Question[]).map((q) => q.id).sort();
+    };
+    expect(await search(`${word.toUpperCase()}`)).toEqual([percent.id, plain.id, underscore.id, noUnderscore.id, accented.id].sort());
+    expect(await search('100% cpu ' + word)).toEqual([percent.id]);
+    expect(await search(`${word}`).then((all) => all.length)).toBe(5);
+    expect((await search('max_value')).filter((id) => [underscore.id, noUnderscore.id].includes(id))).toEqual([underscore.id]);
+    expect(await search(`école ${word}`)).toEqual([accented.id]);
+    expect(await search('üBER ALLES')).toContain(accented.id);
+    expect(await search(`  ${word}  `)).toHaveLength(5);
+    expect(await search(`no-such-thing-${word}`)).toEqual([]);
+  });
+});
+
+type QuestionPageBody = ReturnType<typeof questionPageSchema.parse>;
+
+describe('the rate limit', () => {
+  test(`a user may post ${qaLimits.postsPerWindow} questions and answers in ${qaLimits.rateWindowMinutes} minutes; a repeat of one still gets its answer`, async () => {
+    const { client } = await newStudent();
+    const first = await ask(client);
+    const bodies = [];
+    for (let n = 1; n < qaLimits.postsPerWindow; n++) {
+      const body = { id: crypto.randomUUID(), text: `Answer ${n}` };
+      bodies.push(body);
+      expect((await client.post(`/api/questions/${first.id}/answers`, body)).status).toBe(201);
+    }
+    const id = crypto.randomUUID();
+    const refused = await client.post('/api/questions', { id, title: 'One too many', text: 'Slow down' });
+    expect(expectApiError(refused, 429, 'qa.rate_limited').message).toBe(qaMessages.rateLimited);
+    expectApiError(await client.post(`/api/questions/${first.id}/answers`, { id: crypto.randomUUID(), text: 'Also too many' }), 429, 'qa.rate_limited');
+    expect(await countRows('questions', id)).toBe(0);
+
+    expect((await client.post('/api/questions', { id: first.id, title: first.title, text: first.text })).status).toBe(200);
+    expect((await client.post(`/api/questions/${first.id}/answers`, bodies[0])).status).toBe(200);
+    expect((await put(client, `/api/questions/${first.id}/vote`, { value: 1 })).status).toBe(200);
+    expect((await (await newStudent()).client.post(`/api/questions/${first.id}/answers`, { id: crypto.randomUUID(), text: 'Someone else' })).status).toBe(201);
+  });
+});
+
+describe('a deleted account', () => {
+  test('its posts stay as "Deleted user", its votes leave the counts, and every affected question gets a new version', async () => {
+    const leaving = await newStudent('Leaving Student');
+    const staying = await newStudent();
+    const own = await ask(leaving.client);
+    const theirs = await ask(staying.client);
+    const reply = await answer(leaving.client, theirs.id);
+    await put(leaving.client, `/api/questions/${theirs.id}/vote`, { value: 1 });
+    await put(staying.client, `/api/questions/${theirs.id}/vote`, { value: -1 });
+    await put(leaving.client, `/api/questions/${own.id}/vote`, { value: -1 });
+    const before = (await collectChanges(0)).version;
+
+    // Through the profile's own download and deletion, which compose every feature's part.
+    const exported = (await leaving.client.get('/api/me/export')).body;
+    expect(exported).toMatchObject({
+      questions: [{ id: own.id, title: own.title, text: own.text }],
+      answers: [{ id: reply.id, questionId: theirs.id }],
+      votes: expect.arrayContaining([
+        { questionId: theirs.id, value: 1 },
+        { questionId: own.id, value: -1 },
+      ]),
+    });
+    const heard: BusMessage[] = [];
+    const stop = server.services.bus.subscribe((message) => void heard.push(message));
+    try {
+      expect((await leaving.client.delete('/api/me')).status).toBe(200);
+      // On PostgreSQL the notices come back through LISTEN, a moment after the answer.
+      await waitFor(async () => heard.flatMap((m) => (m.type === 'notice' ? m.event.ids : [])).length >= 2, 'notices for both questions');
+    } finally {
+      stop();
+    }
+    const notices = heard.flatMap((m) => (m.type === 'notice' ? [m.event] : []));
+    expect(notices.flatMap((n) => n.ids).sort()).toEqual([own.id, theirs.id].sort());
+    expect(notices.every((n) => n.table === 'questions' && n.audience === 'everyone')).toBe(true);
+
+    const ownAfter = await read(own.id);
+    expect(ownAfter.author).toEqual({ id: null, name: qaMessages.deletedUser, role: null });
+    expect(ownAfter).toMatchObject({ upvotes: 0, downvotes: 0 });
+    const theirsAfter = await read(theirs.id);
+    expect(theirsAfter).toMatchObject({ upvotes: 0, downvotes: 1 });
+    expect(theirsAfter.answers[0]?.author).toEqual({ id: null, name: qaMessages.deletedUser, role: null });
+    expect(await storedVotes(theirs.id)).toEqual({ upvotes: 0, downvotes: 1 });
+
+    const changes = await collectChanges(before);
+    expect([...changes.questions.keys()].sort()).toEqual([own.id, theirs.id].sort());
+  });
+});

@@ -1,0 +1,317 @@
+import type { z } from 'zod';
+import {
+  qaLimits,
+  qaMessages,
+  type acceptAnswerInputSchema,
+  type Answer,
+  type answerInputSchema,
+  type askQuestionInputSchema,
+  type Author,
+  type Question,
+  type QuestionChanges,
+  type QuestionPage,
+  type VoteValue,
+} from '../../../common/qa.ts';
+import type { Role } from '../../../common/roles.ts';
+import type { Me } from '../../../common/session.ts';
+import { withTransaction, type Deps } from '../../deps.ts';
+import { createForbiddenError, createUnauthenticatedError } from '../../http/errors.ts';
+import type { PersonalDataPart } from '../../personal-data.ts';
+import {
+  createAnswerNotFoundError,
+  createIdReusedError,
+  createInvalidCursorError,
+  createNotAskerError,
+  createQuestionNotFoundError,
+  createRateLimitedError,
+  createSignedOutError,
+} from './qa.errors.ts';
+import * as repo from './qa.repository.ts';
+
+/**
+ * The community board (spec §2, §5; DESIGN "Product decisions"): anyone reads; signed-in users ask, answer and
+ * vote (one vote each per question); the asker accepts an answer; the admin deletes posts. Every change gives
+ * the question a new version (repo.takeVersions) and tells every client which question changed.
+ */
+
+const changesPageSize = 100;
+
+// ---------------------------------------------------------------------------------------------------------
+// Reading
+
+function toAuthor(userId: string | null, name: string | null, role: Role | null): Author {
+  if (userId === null || name === null) return { id: null, name: qaMessages.deletedUser, role: null };
+  return { id: userId, name, role };
+}
+
+function toAnswer(row: repo.AnswerRow): Answer {
+  return { id: row.id, questionId: row.question_id, text: row.text, author: toAuthor(row.user_id, row.author_name, row.author_role), createdAt: row.created_at };
+}
+
+/** The questions with all their answers and the caller's votes: one query for each, whatever the count. */
+async function withAnswersAndVotes(deps: Deps, me: Me | undefined, rows: repo.QuestionRow[]): Promise<Question[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const [answers, votes] = await Promise.all([repo.listAnswers(deps.db, ids), me ? repo.listVotesOf(deps.db, me.id, ids) : []]);
+  const answersOf = Map.groupBy(answers.map(toAnswer), (a) => a.questionId);
+  const voteOn = new Map(votes.map((v) => [v.question_id, v.value]));
+  return rows.map((row) => ({
+    id: row.id,
+    title: row.title,
+    text: row.text,
+    author: toAuthor(row.user_id, row.author_name, row.author_role),
+    createdAt: row.created_at,
+    upvotes: row.upvotes,
+    downvotes: row.downvotes,
+    acceptedAnswerId: row.accepted_answer_id,
+    answers: answersOf.get(row.id) ?? [],
+    myVote: voteOn.get(row.id) ?? 0,
+    version: row.version,
+  }));
+}
+
+/** Lower-cased the same way for the stored column and the query, so both databases find the same rows. */
+const toSearchText = (...parts: string[]) => parts.join('\n').toLowerCase();
+
+const encodeCursor = (row: { created_at: string; id: string }) => Buffer.from(JSON.stringify([row.created_at, row.id])).toString('base64url');
+
+function decodeCursor(cursor: string): { createdAt: string; id: string } {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString());
+    if (Array.isArray(value) && value.length === 2) {
+      const [createdAt, id] = value as unknown[];
+      if (typeof createdAt === 'string' && typeof id === 'string') return { createdAt, id };
+    }
+  } catch {
+    // Not JSON: refused below like any other cursor this server did not make.
+  }
+  throw createInvalidCursorError();
+}
+
+/** The board, newest first, 20 at a time; `q` keeps questions whose title or text contains it, in any case. */
+export async function listQuestions(deps: Deps, me: Me | undefined, options: { q?: string; cursor?: string }): Promise<QuestionPage> {
+  const search = options.q?.trim() ? toSearchText(options.q.trim()) : undefined;
+  const after = options.cursor ? decodeCursor(options.cursor) : undefined;
+  // One row more than a page says whether another page follows.
+  const rows = await repo.listQuestions(deps.db, { search, after, limit: qaLimits.pageSize + 1 });
+  const page = rows.slice(0, qaLimits.pageSize);
+  const last = page.at(-1);
+  return { questions: await withAnswersAndVotes(deps, me, page), nextCursor: rows.length > page.length && last ? encodeCursor(last) : null };
+}
+
+/** Every question changed after `since`, in version order; deleted ones as ids (see repo.takeVersions). */
+export async function listQuestionChanges(deps: Deps, me: Me | undefined, since: number): Promise<QuestionChanges> {
+  const rows = await repo.listChangedQuestions(deps.db, since, changesPageSize + 1);
+  const page = rows.slice(0, changesPageSize);
+  const live = page.filter((r) => r.deleted_at === null);
+  return {
+    questions: await withAnswersAndVotes(deps, me, live),
+    deleted: page.filter((r) => r.deleted_at !== null).map((r) => r.id),
+    version: page.at(-1)?.version ?? since,
+    more: rows.length > page.length,
+  };
+}
+
+export async function getQuestion(deps: Deps, me: Me | undefined, id: string): Promise<Question> {
+  const row = await repo.findQuestionWithAuthor(deps.db, id);
+  if (!row || row.deleted_at !== null) throw createQuestionNotFoundError();
+  const [question] = await withAnswersAndVotes(deps, me, [row]);
+  return question!;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Writing
+
+const notify = (tx: Deps, questionIds: readonly string[]) => tx.events.publish({ table: 'questions', ids: questionIds, audience: 'everyone' });
+
+/** `requireUser` with the spec's words for the action (spec §5). */
+export function requireSignedIn(me: Me | undefined, message: string): Me {
+  if (!me) throw createSignedOutError(message);
+  return me;
+}
+
+async function requireWithinRateLimit(tx: Deps, me: Me) {
+  const since = new Date(tx.clock.now().getTime() - qaLimits.rateWindowMinutes * 60_000).toISOString();
+  if ((await repo.countPostsSince(tx.db, me.id, since)) >= qaLimits.postsPerWindow) throw createRateLimitedError();
+}
+
+type AskInput = z.output<typeof askQuestionInputSchema>;
+
+/**
+ * A question stored under this id already: the same post sent again (its answer was lost) gets the stored
+ * question; anything else under the id is a conflict. Undefined when the id is new.
+ */
+async function findRepeatedQuestion(deps: Deps, me: Me, input: AskInput): Promise<Question | undefined> {
+  const row = await repo.findQuestion(deps.db, input.id);
+  if (!row) return undefined;
+  if (row.user_id !== me.id || row.title !== input.title || row.text !== input.text) throw createIdReusedError();
+  if (row.deleted_at !== null) throw createQuestionNotFoundError();
+  return getQuestion(deps, me, input.id);
+}
+
+/** Posts a question, exactly once per client id: `created` is false when it was stored before. */
+export async function askQuestion(deps: Deps, me: Me | undefined, input: AskInput): Promise<{ question: Question; created: boolean }> {
+  const asker = requireSignedIn(me, qaMessages.askSignedOut);
+  // A repeat is answered before the rate limit (it posts nothing) and without waiting for the board's lock.
+  const before = await findRepeatedQuestion(deps, asker, input);
+  if (before) return { question: before, created: false };
+  const created = await withTransaction(deps, async (tx) => {
+    const version = await repo.takeVersions(tx.db, 1);
+    // Checked again under the lock: the same post on another connection may have just committed.
+    if (await repo.findQuestion(tx.db, input.id)) return false;
+    await requireWithinRateLimit(tx, asker);
+    await repo.insertQuestion(tx.db, {
+      id: input.id,
+      user_id: asker.id,
+      title: input.title,
+      text: input.text,
+      search: toSearchText(input.title, input.text),
+      created_at: tx.clock.now().toISOString(),
+      version,
+    });
+    notify(tx, [input.id]);
+    return true;
+  });
+  if (created) return { question: await getQuestion(deps, asker, input.id), created };
+  return { question: (await findRepeatedQuestion(deps, asker, input))!, created };
+}
+
+type AnswerInput = z.output<typeof answerInputSchema>;
+
+/** As `findRepeatedQuestion`, for an answer: also a conflict when the id was used on another question. */
+async function findRepeatedAnswer(deps: Deps, me: Me, questionId: string, input: AnswerInput): Promise<Answer | undefined> {
+  const row = await repo.findAnswerWithAuthor(deps.db, input.id);
+  if (!row) return undefined;
+  if (row.user_id !== me.id || row.question_id !== questionId || row.text !== input.text) throw createIdReusedError();
+  if ((await repo.findQuestion(deps.db, questionId))?.deleted_at !== null) throw createQuestionNotFoundError();
+  return toAnswer(row);
+}
+
+/** Posts an answer, exactly once per client id, to a question that still exists. */
+export async function answerQuestion(deps: Deps, me: Me | undefined, questionId: string, input: AnswerInput): Promise<{ answer: Answer; created: boolean }> {
+  const author = requireSignedIn(me, qaMessages.answerSignedOut);
+  const before = await findRepeatedAnswer(deps, author, questionId, input);
+  if (before) return { answer: before, created: false };
+  const created = await withTransaction(deps, async (tx) => {
+    const version = await repo.takeVersions(tx.db, 1);
+    if (await repo.findAnswer(tx.db, input.id)) return false;
+    await requireLiveQuestion(tx, questionId);
+    await requireWithinRateLimit(tx, author);
+    await repo.insertAnswer(tx.db, { id: input.id, question_id: questionId, user_id: author.id, text: input.text, created_at: tx.clock.now().toISOString() });
+    await repo.setVersion(tx.db, questionId, version);
+    notify(tx, [questionId]);
+    return true;
+  });
+  const answer = await findRepeatedAnswer(deps, author, questionId, input);
+  // Deleted by the admin between the commit and this read.
+  if (!answer) throw createAnswerNotFoundError();
+  return { answer, created };
+}
+
+async function requireLiveQuestion(tx: Deps, questionId: string) {
+  const question = await repo.findQuestion(tx.db, questionId);
+  if (!question || question.deleted_at !== null) throw createQuestionNotFoundError();
+  return question;
+}
+
+/** Sets the user's vote (1 up, -1 down, 0 none): sending it twice changes nothing. */
+export async function voteOnQuestion(deps: Deps, me: Me | undefined, questionId: string, value: VoteValue): Promise<Question> {
+  const voter = requireSignedIn(me, qaMessages.voteSignedOut);
+  await withTransaction(deps, async (tx) => {
+    const version = await repo.takeVersions(tx.db, 1);
+    await requireLiveQuestion(tx, questionId);
+    await repo.setVote(tx.db, questionId, voter.id, value);
+    await repo.recountVotes(tx.db, [questionId]);
+    await repo.setVersion(tx.db, questionId, version);
+    notify(tx, [questionId]);
+  });
+  return getQuestion(deps, voter, questionId);
+}
+
+/** The asker marks one answer to their question as the one that helped, or none (null). */
+export async function acceptAnswer(deps: Deps, me: Me | undefined, questionId: string, input: z.output<typeof acceptAnswerInputSchema>): Promise<Question> {
+  if (!me) throw createUnauthenticatedError();
+  await withTransaction(deps, async (tx) => {
+    const version = await repo.takeVersions(tx.db, 1);
+    const question = await requireLiveQuestion(tx, questionId);
+    if (question.user_id !== me.id) throw createNotAskerError();
+    if (input.answerId !== null && (await repo.findAnswer(tx.db, input.answerId))?.question_id !== questionId) throw createAnswerNotFoundError();
+    await repo.setAcceptedAnswer(tx.db, questionId, input.answerId);
+    await repo.setVersion(tx.db, questionId, version);
+    notify(tx, [questionId]);
+  });
+  return getQuestion(deps, me, questionId);
+}
+
+function requireAdmin(me: Me | undefined): Me {
+  if (!me) throw createUnauthenticatedError();
+  if (me.role !== 'admin') throw createForbiddenError();
+  return me;
+}
+
+/** The admin removes a question (spam, abuse). It stays as a tombstone so every client learns it went. */
+export async function deleteQuestion(deps: Deps, me: Me | undefined, questionId: string): Promise<void> {
+  requireAdmin(me);
+  await withTransaction(deps, async (tx) => {
+    const version = await repo.takeVersions(tx.db, 1);
+    await requireLiveQuestion(tx, questionId);
+    await repo.markQuestionDeleted(tx.db, questionId, tx.clock.now().toISOString());
+    await repo.setVersion(tx.db, questionId, version);
+    notify(tx, [questionId]);
+  });
+}
+
+/** The admin removes one answer; its question gets a new version, which is how clients learn it went. */
+export async function deleteAnswer(deps: Deps, me: Me | undefined, questionId: string, answerId: string): Promise<void> {
+  requireAdmin(me);
+  await withTransaction(deps, async (tx) => {
+    const version = await repo.takeVersions(tx.db, 1);
+    await requireLiveQuestion(tx, questionId);
+    if ((await repo.findAnswer(tx.db, answerId))?.question_id !== questionId) throw createAnswerNotFoundError();
+    await repo.deleteAnswer(tx.db, questionId, answerId);
+    await repo.setVersion(tx.db, questionId, version);
+    notify(tx, [questionId]);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The user's part of the data export and of account deletion
+
+/** Ids per notice when one change touches many questions: a notice stays far under NOTIFY's 8,000 bytes. */
+const idsPerNotice = 100;
+
+export const qaPersonalData: PersonalDataPart = {
+  async exportFor(deps, me) {
+    const [questions, answers, votes] = await Promise.all([repo.listQuestionsBy(deps.db, me.id), repo.listAnswersBy(deps.db, me.id), repo.listVotesBy(deps.db, me.id)]);
+    return {
+      questions: questions.map((q) => ({
+        id: q.id,
+        title: q.title,
+        text: q.text,
+        createdAt: q.created_at,
+        upvotes: q.upvotes,
+        downvotes: q.downvotes,
+        acceptedAnswerId: q.accepted_answer_id,
+        deletedAt: q.deleted_at,
+      })),
+      answers: answers.map((a) => ({ id: a.id, questionId: a.question_id, text: a.text, createdAt: a.created_at })),
+      votes: votes.map((v) => ({ questionId: v.question_id, value: v.value })),
+    };
+  },
+
+  /**
+   * Votes go (and the counts with them); questions and answers stay, and read "Deleted user" once the user row
+   * is deleted (the foreign keys set user_id to null). Every question that changes that way gets a new version
+   * here, in the deletion's transaction, so clients refresh its counts and authors.
+   */
+  async eraseFor(tx, userId) {
+    await repo.takeVersions(tx.db, 0);
+    const voted = await repo.deleteVotesBy(tx.db, userId);
+    await repo.recountVotes(tx.db, voted);
+    const touched = [...new Set([...voted, ...(await repo.listQuestionIdsPostedOn(tx.db, userId))])].sort();
+    if (touched.length === 0) return;
+    const first = await repo.takeVersions(tx.db, touched.length);
+    for (const [i, id] of touched.entries()) await repo.setVersion(tx.db, id, first + i);
+    for (let i = 0; i < touched.length; i += idsPerNotice) notify(tx, touched.slice(i, i + idsPerNotice));
+  },
+};
