@@ -145,7 +145,7 @@ describe('refusals', () => {
 
     // Edited and sent again: it goes, and the note waiting after it follows.
     server.knobs.refuse.clear();
-    await page.engine.retryItem(items[0].seq, { id: 'n3', text: 'Note 3, corrected' });
+    await page.engine.retryItem(items[0]!.seq, { id: 'n3', text: 'Note 3, corrected' });
     await waitFor(async () => (await unsent(page)) === 0);
     expect(server.store.get('n3')?.text).toBe('Note 3, corrected');
     expect(server.store.has('reply')).toBe(true);
@@ -159,7 +159,7 @@ describe('refusals', () => {
     page.engine.start({ userId: 'u1' });
     await waitFor(async () => (await page.engine.outboxItems()).some((i) => i.state === 'attention'));
     const [refused] = await page.engine.outboxItems();
-    expect(await page.engine.discardItem(refused.seq)).toBe(2);
+    expect(await page.engine.discardItem(refused!.seq)).toBe(2);
     expect(await page.notes.count()).toBe(0);
     expect(await unsent(page)).toBe(0);
     expect(server.store.size).toBe(0);
@@ -186,7 +186,7 @@ describe('refusals', () => {
     await page.engine.flush();
     const items = await page.engine.outboxItems();
     expect(items.map((i) => [i.target.id, i.state, i.error?.code])).toEqual([['future', 'attention', 'outbox.unknown_mutation']]);
-    expect((await page.db.outbox.toArray())[0].state).toBe('waiting');
+    expect((await page.db.outbox.toArray())[0]?.state).toBe('waiting');
   });
 });
 
