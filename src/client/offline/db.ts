@@ -107,7 +107,15 @@ export function defineLocalTable<Row>(spec: LocalTableSpec, db: LocalDb = localD
     throw new Error(`Local table "${spec.name}" was declared after the database opened: import its *.sync.ts file from app/ before anything reads IndexedDB.`, { cause: error });
   }
   scopes.get(db)!.set(spec.name, spec.scope);
-  return db.table<Row, string>(spec.name);
+  // Dexie makes new Table objects each time a later version is declared, and the old ones then fail: the
+  // handle looks the table up at each use, so it stays valid whatever is declared after it.
+  return new Proxy({} as Table<Row, string>, {
+    get(_, property) {
+      const table = db.table<Row, string>(spec.name);
+      const value: unknown = Reflect.get(table, property, table);
+      return typeof value === 'function' ? value.bind(table) : value;
+    },
+  });
 }
 
 /** The tables whose rows belong to the signed-in user. */

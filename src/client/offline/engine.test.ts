@@ -1,6 +1,7 @@
 // Before Dexie is imported: it takes IndexedDB from the global scope when it loads.
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createLocalDb, defineLocalTable } from './db.ts';
 import { LocalWriteError } from './engine.ts';
 import { newDbName, openPage, startNoteServer, waitFor, type NoteServer, type Page } from './engine-test-kit.ts';
 
@@ -27,6 +28,33 @@ async function open(name = newDbName(), userId = 'u1') {
 }
 
 const unsent = (page: Page) => page.db.outbox.count();
+
+describe('local tables', () => {
+  it('a table declared before others still reads and writes', async () => {
+    const db = createLocalDb(newDbName());
+    const first = defineLocalTable<{ id: string }>({ name: 'first', schema: 'id', since: 11, scope: 'public' }, db);
+    defineLocalTable<{ id: string }>({ name: 'second', schema: 'id', since: 11, scope: 'user' }, db);
+    defineLocalTable<{ id: string }>({ name: 'third', schema: 'id', since: 12, scope: 'user' }, db);
+    await first.put({ id: 'a' });
+    expect(await first.toArray()).toEqual([{ id: 'a' }]);
+    expect(() => defineLocalTable({ name: 'late', schema: 'id', since: 13, scope: 'public' }, db)).toThrow(/declared after the database opened/);
+    db.close();
+  });
+
+  it('clearing user data keeps public tables and the public sync state', async () => {
+    const page = await open();
+    server.store.set('n1', { id: 'n1', text: 'Mine', savedAt: 'x' });
+    await page.engine.refreshSource(page.source);
+    await page.db.syncState.put({ key: 'public-source', userId: null, cursor: '7', syncedAt: 'x' });
+    await page.addNote({ id: 'n2', text: 'Unsent' });
+    expect(await page.engine.countUnsent()).toBe(1);
+    await page.engine.clearUserData();
+    expect(await page.notes.count()).toBe(0);
+    expect(await unsent(page)).toBe(0);
+    expect(await page.db.session.count()).toBe(0);
+    expect((await page.db.syncState.toArray()).map((s) => s.key)).toEqual(['public-source']);
+  });
+});
 
 describe('a refresh never overwrites pending work', () => {
   it('a note typed while a refresh is on its way survives it, still marked pending, and a deleted note stays deleted', async () => {
