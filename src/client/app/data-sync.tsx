@@ -1,24 +1,23 @@
 import { useEffect } from 'react';
+// Every feature's tables, sources and mutations, registered before anything opens IndexedDB (the session
+// reads it first, in an effect): a table declared later would be missing from the database's schema.
+import '../features/catalogue/catalogue.sync.ts';
+import '../features/profile/profile.sync.ts';
 import { useSession } from '../lib/session.tsx';
-import { refreshUserData } from '../offline/catalogue-sync.ts';
+import { setEngineUser, startEngine, stopEngine } from '../offline/engine.ts';
 
 /**
- * Keeps the signed-in user's local tables (catalogue, enrolments) fresh: on start, on reconnect and when the
- * window regains focus. Visitors get nothing fetched: every page that shows these is for signed-in users, and
- * many of them arrive on phones with little data.
+ * Runs the local-first engine for whoever is signed in. An ended session keeps its user (the queue pauses
+ * on the 401 and what is typed can still be queued); logging in again as the same person, which changes the
+ * session's status but not its user, resumes the queue.
  */
 export function DataSync() {
   const { session } = useSession();
-  const userId = session.me?.id;
+  const userId = session.me?.id ?? null;
   useEffect(() => {
-    if (!userId) return;
-    refreshUserData();
-    window.addEventListener('online', refreshUserData);
-    window.addEventListener('focus', refreshUserData);
-    return () => {
-      window.removeEventListener('online', refreshUserData);
-      window.removeEventListener('focus', refreshUserData);
-    };
-  }, [userId]);
+    startEngine({ userId: null });
+    return stopEngine;
+  }, []);
+  useEffect(() => setEngineUser(userId), [userId, session.status]);
   return null;
 }

@@ -1,6 +1,7 @@
 import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Me } from '../../common/session.ts';
-import { clearUserData, localDb } from '../offline/db.ts';
+import { localDb } from '../offline/db.ts';
+import { clearUserData } from '../offline/engine.ts';
 import { api, NetworkError, onSessionEnded } from './api.ts';
 
 export type SessionState =

@@ -1,6 +1,21 @@
-import Dexie, { type EntityTable } from 'dexie';
-import type { Module } from '../../common/catalogue.ts';
-import type { Enrolment } from '../../common/profile.ts';
+/**
+ * The app's IndexedDB (Dexie): the engine's own tables, and the tables features declare.
+ *
+ *   export const questionsTable = defineLocalTable<Question>({ name: 'questions', schema: 'id, createdAt', since: 4, scope: 'public' });
+ *
+ * - `schema` is Dexie's: the primary key (a string id) first, then the indexes.
+ * - `since` is the database version that first has the table. Versions only grow: a new table takes a new
+ *   number above every other, and a table keeps its number forever, so a browser that opened an older build
+ *   upgrades from the history it knows (Dexie merges the tables declared for one version).
+ * - `scope`: 'public' rows say nothing about who used the device and survive a log-out; 'user' rows are
+ *   the signed-in user's and go with `clearUserData()`.
+ * - Tables are declared when their feature's `*.sync.ts` is imported, and that must happen before the
+ *   database opens (the first read opens it): `app/` imports every `*.sync.ts` eagerly.
+ *
+ * `createLocalDb(name)` makes another database with the same engine tables (tests open a fresh one, or a
+ * second "page" over the same one); the app uses `localDb`.
+ */
+import Dexie, { type EntityTable, type Table } from 'dexie';
 import type { Me } from '../../common/session.ts';
 
 export interface SessionRecord {
@@ -14,43 +29,94 @@ export interface SessionRecord {
   endedAt?: string;
 }
 
-/** When a table last matched the server: an empty table with no record here has simply never been loaded. */
+/**
+ * Where a source's last refresh got to. No record: never loaded on this device, so an empty table is
+ * unknown rather than empty. `userId` is set for a source that needs a user: it is that user's.
+ */
 export interface SyncStateRecord {
-  key: 'modules' | 'enrolments';
+  key: string;
+  userId: string | null;
+  cursor: string | null;
   syncedAt: string;
 }
 
-/**
- * The app's IndexedDB. Each schema change is a new `version(n)` below the others; Dexie upgrades
- * browsers that have an older one.
- */
-export const localDb = new Dexie('tutorbook') as Dexie & {
+export type OutboxState = 'waiting' | 'attention';
+
+export interface OutboxError {
+  status: number;
+  code: string;
+  message: string;
+}
+
+/** One queued mutation (see outbox.ts). */
+export interface OutboxRow {
+  seq?: number;
+  name: string;
+  /** The payload's shape version: a newer app must still send what an older one queued. */
+  version: number;
+  payload: unknown;
+  userId: string;
+  /** The row the UI marks "Waiting to send". */
+  target: { table: string; id: string };
+  /** The target id of an earlier item that must reach the server first. */
+  after?: string;
+  state: OutboxState;
+  error?: OutboxError;
+  attempts: number;
+  nextAttemptAt: number;
+  createdAt: string;
+}
+
+export type TableScope = 'public' | 'user';
+
+export type LocalDb = Dexie & {
   session: EntityTable<SessionRecord, 'key'>;
-  modules: EntityTable<Module, 'id'>;
-  enrolments: EntityTable<Enrolment, 'id'>;
   syncState: EntityTable<SyncStateRecord, 'key'>;
+  outbox: EntityTable<OutboxRow, 'seq'>;
 };
 
-localDb.version(1).stores({
-  session: 'key',
-});
+const scopes = new WeakMap<Dexie, Map<string, TableScope>>();
 
-// The catalogue and the signed-in user's enrolments, so they can be read offline (DESIGN "Offline model").
-localDb.version(2).stores({
-  modules: 'id, slug, category',
-  enrolments: 'id',
-  syncState: 'key',
-});
+export function createLocalDb(name: string): LocalDb {
+  const db = new Dexie(name) as LocalDb;
+  db.version(1).stores({ session: 'key' });
+  db.version(2).stores({ syncState: 'key' });
+  // The engine's queue. Sync states from before the engine had no cursor or owner: forgotten once, so every
+  // source loads afresh (rows already stored stay and show meanwhile).
+  db.version(3)
+    .stores({ outbox: '++seq, userId, target.id' })
+    .upgrade((tx) => tx.table('syncState').clear());
+  scopes.set(db, new Map([['session', 'user']]));
+  return db;
+}
 
-/**
- * Removes everything stored for the signed-in user (log-out on a shared device), but keeps the catalogue:
- * it is public (`GET /api/modules` answers anyone) and says nothing about who used the device, and keeping it
- * lets the next person who signs in here browse it offline at once.
- */
-export async function clearUserData(): Promise<void> {
-  const publicTables = new Set(['modules', 'syncState']);
-  await localDb.transaction('rw', localDb.tables, async () => {
-    await Promise.all(localDb.tables.filter((t) => !publicTables.has(t.name)).map((t) => t.clear()));
-    await localDb.syncState.delete('enrolments');
+export const localDb = createLocalDb('tutorbook');
+
+export interface LocalTableSpec {
+  name: string;
+  schema: string;
+  since: number;
+  scope: TableScope;
+}
+
+export function defineLocalTable<Row>(spec: LocalTableSpec, db: LocalDb = localDb): Table<Row, string> {
+  try {
+    // Dexie refuses a version once the database is open or opening.
+    db.version(spec.since).stores({ [spec.name]: spec.schema });
+  } catch (error) {
+    throw new Error(`Local table "${spec.name}" was declared after the database opened: import its *.sync.ts file from app/ before anything reads IndexedDB.`, { cause: error });
+  }
+  scopes.get(db)!.set(spec.name, spec.scope);
+  // Dexie makes new Table objects each time a later version is declared, and the old ones then fail: the
+  // handle looks the table up at each use, so it stays valid whatever is declared after it.
+  return new Proxy({} as Table<Row, string>, {
+    get(_, property) {
+      const table = db.table<Row, string>(spec.name);
+      const value: unknown = Reflect.get(table, property, table);
+      return typeof value === 'function' ? value.bind(table) : value;
+    },
   });
 }
+
+/** The tables whose rows belong to the signed-in user. */
+export const userTableNames = (db: LocalDb): string[] => [...scopes.get(db)!].filter(([, scope]) => scope === 'user').map(([name]) => name);

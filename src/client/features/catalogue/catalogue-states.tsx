@@ -1,14 +1,14 @@
 import { catalogueMessages } from '../../../common/catalogue.messages.ts';
 import { Notice } from '../../components/notice.tsx';
-import type { LocalTable } from '../../offline/local-tables.ts';
+import type { LocalData } from '../../offline/hooks.ts';
 
 /** Nothing stored yet and the fetch failed: say so, and offer to try again. */
-export function CatalogueError({ table }: { table: LocalTable<unknown> }) {
+export function CatalogueError({ table }: { table: LocalData<unknown> }) {
   return (
     <div className="card mt-6 flex flex-col items-start gap-4">
       <Notice tone="error">
         <p>{catalogueMessages.fetchFailed}</p>
-        {table.refresh === 'offline' && <p className="mt-1 font-normal">You appear to be offline. The courses appear here once you have opened this page with a connection.</p>}
+        {table.failure === 'offline' && <p className="mt-1 font-normal">You appear to be offline. The courses appear here once you have opened this page with a connection.</p>}
       </Notice>
       <button type="button" className="btn-secondary" onClick={table.retry}>
         Try again
@@ -18,9 +18,9 @@ export function CatalogueError({ table }: { table: LocalTable<unknown> }) {
 }
 
 /** Shown above what IndexedDB holds when the fresh copy could not be fetched. */
-export function StaleNotice({ table }: { table: LocalTable<unknown> }) {
-  if (table.refresh === 'offline') return <Notice tone="offline">You are offline. Showing the courses as they were when you last had a connection.</Notice>;
-  if (table.refresh === 'failed') return <Notice tone="error">{catalogueMessages.fetchFailed} Showing the courses as they were last loaded.</Notice>;
+export function StaleNotice({ table }: { table: LocalData<unknown> }) {
+  if (table.failure === 'offline') return <Notice tone="offline">You are offline. Showing the courses as they were when you last had a connection.</Notice>;
+  if (table.failure === 'failed') return <Notice tone="error">{catalogueMessages.fetchFailed} Showing the courses as they were last loaded.</Notice>;
   return null;
 }
 

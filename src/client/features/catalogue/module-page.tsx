@@ -5,9 +5,9 @@ import { catalogueMessages } from '../../../common/catalogue.messages.ts';
 import type { Module } from '../../../common/catalogue.ts';
 import { formatRand } from '../../../common/money.ts';
 import { PageMeta } from '../../components/page-meta.tsx';
-import { useCatalogue } from '../../offline/local-tables.ts';
 import { BookNowButton } from './book-now-button.tsx';
 import { CatalogueError, StaleNotice } from './catalogue-states.tsx';
+import { useModules } from './use-modules.ts';
 
 function BackToCourses() {
   return (
@@ -24,14 +24,13 @@ function BackToCourses() {
  */
 export function ModulePage() {
   const { slug } = useParams();
-  const catalogue = useCatalogue();
-  const { rows: modules, everSynced, refresh } = catalogue;
-  const module = modules?.find((m) => m.slug === slug);
+  const catalogue = useModules();
+  const module = catalogue.data?.find((m) => m.slug === slug);
 
   let body: React.ReactNode;
   if (module) body = <ModuleDetails module={module} />;
-  else if (modules === undefined || refresh === 'pending') body = <ModuleSkeleton />;
-  else if (!everSynced && refresh !== 'ok') body = <CatalogueError table={catalogue} />;
+  else if (catalogue.status === 'loading' || catalogue.refreshing) body = <ModuleSkeleton />;
+  else if (catalogue.status === 'unavailable') body = <CatalogueError table={catalogue} />;
   else body = <ModuleNotFound />;
 
   return (

@@ -4,18 +4,17 @@ import type { Module } from '../../../common/catalogue.ts';
 import { formatRand } from '../../../common/money.ts';
 import { categories } from '../../../common/roles.ts';
 import { PageMeta } from '../../components/page-meta.tsx';
-import { useCatalogue } from '../../offline/local-tables.ts';
 import { BookNowButton } from './book-now-button.tsx';
 import { CardSkeletons, CatalogueError, StaleNotice } from './catalogue-states.tsx';
+import { useModules } from './use-modules.ts';
 
 /**
  * /offers (spec §2): every module, grouped by category, each with its hourly price and Book Now. Read from
  * IndexedDB, so it opens offline once seen; refreshed from the server when the page opens.
  */
 export function OffersPage() {
-  const catalogue = useCatalogue();
-  const { rows: modules, everSynced, refresh } = catalogue;
-  const neverLoaded = modules !== undefined && modules.length === 0 && !everSynced;
+  const catalogue = useModules();
+  const modules = catalogue.data ?? [];
 
   return (
     <section className="container-page py-10">
@@ -25,19 +24,19 @@ export function OffersPage() {
         One-on-one tutoring by the hour. Choose a module to see what it covers, or book a session straight away.
       </p>
 
-      {modules === undefined || (neverLoaded && refresh === 'pending') ? (
+      {catalogue.status === 'loading' ? (
         <>
           <p role="status" className="mt-8 text-slate-700 dark:text-slate-300">
             Loading modules…
           </p>
           <CardSkeletons count={6} />
         </>
-      ) : neverLoaded ? (
+      ) : catalogue.status === 'unavailable' ? (
         <CatalogueError table={catalogue} />
       ) : (
         <>
           <StaleNotice table={catalogue} />
-          {modules.length === 0 ? (
+          {catalogue.status === 'empty' ? (
             <p className="card mt-8 text-slate-700 dark:text-slate-300">No modules are offered at the moment. Please check back soon.</p>
           ) : (
             categories.map((category) => <CategorySection key={category} category={category} modules={modules.filter((m) => m.category === category)} />)

@@ -13,10 +13,11 @@ import { PageMeta } from '../../components/page-meta.tsx';
 import { ApiError, isOffline, isSessionEnded, NetworkError } from '../../lib/api.ts';
 import { toFormErrors, useFormSubmit, type FormErrors } from '../../lib/forms.ts';
 import { useSession } from '../../lib/session.tsx';
-import { refreshEnrolments } from '../../offline/catalogue-sync.ts';
-import { useCatalogue, useEnrolments, type LocalTable } from '../../offline/local-tables.ts';
-import { localDb } from '../../offline/db.ts';
+import { refreshSource } from '../../offline/engine.ts';
+import type { LocalData } from '../../offline/hooks.ts';
 import { profileApi } from './profile-api.ts';
+import { enrolmentsSource, enrolmentsTable } from './profile.sync.ts';
+import { useEnrolments } from './use-enrolments.ts';
 
 /** Writes need the server; offline they say so and change nothing (`true` when offline). */
 function refuseOffline(): boolean {
@@ -25,20 +26,23 @@ function refuseOffline(): boolean {
   return true;
 }
 
+/** What the enrol form offers: the catalogue's modules, handed in by app/ (features do not import each other). */
+export type OfferedModule = Pick<Module, 'id' | 'name'>;
+
 /**
  * /profile (spec §2, §4 Enrolment, §8 Profile): who you are, your modules (remove, enrol), your data
- * (download, delete the account). Reads come from IndexedDB, so the page opens offline.
+ * (download, delete the account). Reads come from IndexedDB, so the page opens offline. `modules`:
+ * undefined until the catalogue has been read.
  */
-export function ProfilePage() {
+export function ProfilePage({ modules }: { modules: OfferedModule[] | undefined }) {
   const { session } = useSession();
   const me = session.me;
   const enrolments = useEnrolments();
-  const catalogue = useCatalogue();
 
   // Spec §8: 'Failed to load profile data.' when the server answered with an error (offline is not a failure).
   useEffect(() => {
-    if (enrolments.refresh === 'failed') toast.error(profileMessages.loadFailed);
-  }, [enrolments.refresh]);
+    if (enrolments.failure === 'failed') toast.error(profileMessages.loadFailed);
+  }, [enrolments.failure]);
 
   if (!me) return null;
   return (
@@ -50,13 +54,13 @@ export function ProfilePage() {
 
       <div className="card mt-6">
         <h2 className="text-xl font-semibold">Your modules</h2>
-        {enrolments.refresh === 'offline' && (
+        {enrolments.failure === 'offline' && (
           <Notice tone="offline" className="mt-4">
             {profileMessages.offline} Your modules are shown as they were last loaded.
           </Notice>
         )}
         <EnrolmentList table={enrolments} />
-        <EnrolForm modules={catalogue.rows} enrolments={enrolments.rows ?? []} />
+        <EnrolForm modules={modules} enrolments={enrolments.data ?? []} />
       </div>
 
       <ChangePassword />
@@ -65,9 +69,9 @@ export function ProfilePage() {
   );
 }
 
-function EnrolmentList({ table }: { table: LocalTable<Enrolment> }) {
+function EnrolmentList({ table }: { table: LocalData<Enrolment[]> }) {
   const confirm = useConfirm();
-  const enrolments = table.rows;
+  const enrolments = table.data ?? [];
 
   async function remove(enrolment: Enrolment) {
     if (refuseOffline()) return;
@@ -80,12 +84,12 @@ function EnrolmentList({ table }: { table: LocalTable<Enrolment> }) {
       if (!isSessionEnded(error)) toast.error(error instanceof NetworkError ? profileMessages.offline : profileMessages.removeFailed);
       return;
     }
-    await localDb.enrolments.delete(enrolment.id);
+    await enrolmentsTable.delete(enrolment.id);
     toast.success(profileMessages.removed(enrolment.moduleName));
-    void refreshEnrolments();
+    void refreshSource(enrolmentsSource);
   }
 
-  if (enrolments === undefined || (enrolments.length === 0 && !table.everSynced && table.refresh === 'pending')) {
+  if (table.status === 'loading') {
     return (
       <div className="mt-4 h-16 animate-pulse rounded-lg bg-slate-100 dark:bg-slate-800">
         <span role="status" className="sr-only">
@@ -95,8 +99,8 @@ function EnrolmentList({ table }: { table: LocalTable<Enrolment> }) {
     );
   }
   // Never loaded on this device and the server could not be reached: an empty list would be a guess.
-  if (enrolments.length === 0 && !table.everSynced) return <p className="mt-4 text-slate-700 dark:text-slate-300">Your modules appear here once this page has loaded with a connection.</p>;
-  if (enrolments.length === 0) return <p className="mt-4 text-slate-700 dark:text-slate-300">You are not enrolled in any module yet.</p>;
+  if (table.status === 'unavailable') return <p className="mt-4 text-slate-700 dark:text-slate-300">Your modules appear here once this page has loaded with a connection.</p>;
+  if (table.status === 'empty') return <p className="mt-4 text-slate-700 dark:text-slate-300">You are not enrolled in any module yet.</p>;
   return (
     <ul className="mt-4 divide-y divide-slate-200 dark:divide-slate-800">
       {enrolments.map((enrolment) => (
@@ -131,7 +135,7 @@ function EnrolmentRow({ enrolment, onRemove }: { enrolment: Enrolment; onRemove:
   );
 }
 
-function EnrolForm({ modules, enrolments }: { modules: Module[] | undefined; enrolments: Enrolment[] }) {
+function EnrolForm({ modules, enrolments }: { modules: OfferedModule[] | undefined; enrolments: Enrolment[] }) {
   const confirm = useConfirm();
   const [moduleId, setModuleId] = useState('');
   // Spec §4: a module already enrolled in is not offered again.
@@ -164,13 +168,13 @@ function EnrolForm({ modules, enrolments }: { modules: Module[] | undefined; enr
                 ? profileMessages.moduleGone
                 : profileMessages.enrolFailed,
         );
-        void refreshEnrolments();
+        void refreshSource(enrolmentsSource);
         return;
       }
-      await localDb.enrolments.put(enrolment);
+      await enrolmentsTable.put(enrolment);
       setModuleId('');
       toast.success(profileMessages.enrolled(module.name));
-      void refreshEnrolments();
+      void refreshSource(enrolmentsSource);
     },
   });
 

@@ -1,6 +1,7 @@
-import { PageMeta } from '../../components/page-meta.tsx';
-import { useSession } from '../../lib/session.tsx';
-import { ManageModules } from './manage-modules.tsx';
+/** The staff dashboards: app/ composes them from the features' parts (the catalogue's Manage Modules; bookings later). */
+import { PageMeta } from '../components/page-meta.tsx';
+import { useSession } from '../lib/session.tsx';
+import { ManageModules } from '../features/catalogue/manage-modules.tsx';
 
 export function TutorDashboardPage() {
   const { session } = useSession();

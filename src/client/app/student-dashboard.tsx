@@ -1,5 +1,5 @@
-import { PageMeta } from '../../components/page-meta.tsx';
-import { useSession } from '../../lib/session.tsx';
+import { PageMeta } from '../components/page-meta.tsx';
+import { useSession } from '../lib/session.tsx';
 
 export function StudentDashboardPage() {
   const { session } = useSession();

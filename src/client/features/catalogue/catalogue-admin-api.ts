@@ -1,13 +1,14 @@
 import type { CreateModuleInput, Module, UpdateModuleInput } from '../../../common/catalogue.ts';
 import { api } from '../../lib/api.ts';
-import { refreshCatalogue, refreshEnrolments } from '../../offline/catalogue-sync.ts';
-import { localDb } from '../../offline/db.ts';
+import { refreshSources } from '../../offline/engine.ts';
+import { modulesTable } from './catalogue.sync.ts';
 
 const path = (id: string) => `/api/modules/${encodeURIComponent(id)}`;
 
 /**
- * The admin's catalogue changes. Each writes the server's answer into the local table at once (so /offers
- * shows it without waiting) and then refreshes the whole table from the server.
+ * The admin's catalogue changes, online only. Each writes the server's answer into the local table at once
+ * (so /offers shows it without waiting), then tells the engine the modules changed: the catalogue reloads,
+ * and so does whatever else listens to it (a rename reaches the admin's own enrolments).
  */
 export const catalogueAdminApi = {
   async create(input: CreateModuleInput): Promise<Module> {
@@ -16,23 +17,20 @@ export const catalogueAdminApi = {
     return module;
   },
   async update(id: string, input: UpdateModuleInput): Promise<Module> {
-    const module = await saved(await api.patch<Module>(path(id), input));
-    // The server copies a new name to the module's enrolments: the admin's own profile shows it too.
-    if (input.name !== undefined) void refreshEnrolments();
-    return module;
+    return saved(await api.patch<Module>(path(id), input));
   },
   async raisePrice(id: string): Promise<Module> {
     return saved(await api.post<Module>(`${path(id)}/raise-price`));
   },
   async remove(id: string): Promise<void> {
     await api.delete(path(id));
-    await localDb.modules.delete(id);
-    void refreshCatalogue();
+    await modulesTable.delete(id);
+    void refreshSources('modules');
   },
 };
 
 async function saved(module: Module): Promise<Module> {
-  await localDb.modules.put(module);
-  void refreshCatalogue();
+  await modulesTable.put(module);
+  void refreshSources('modules');
   return module;
 }

@@ -10,8 +10,8 @@ import { Notice } from '../../components/notice.tsx';
 import { SaveCancel } from '../../components/save-cancel.tsx';
 import { ApiError, isOffline, NetworkError } from '../../lib/api.ts';
 import { toFormErrors, useFormSubmit, type FormErrors } from '../../lib/forms.ts';
-import { useCatalogue } from '../../offline/local-tables.ts';
 import { catalogueAdminApi } from './catalogue-admin-api.ts';
+import { useModules } from './use-modules.ts';
 
 /** "Limits, Derivatives\nIntegrals" → three topics: one per line or comma-separated, blanks dropped. */
 const parseTopics = (text: string) =>
@@ -67,15 +67,15 @@ function writeErrors(fallback: string) {
 
 /** Spec §2 admin dashboard, Manage Modules: add, list with +R10, edit every field, delete. */
 export function ManageModules() {
-  const catalogue = useCatalogue();
+  const catalogue = useModules();
   const headingId = useId();
 
   // Spec §8 Admin: 'Failed to fetch modules.' when the server answered with an error.
   useEffect(() => {
-    if (catalogue.refresh === 'failed') toast.error(catalogueMessages.fetchFailed);
-  }, [catalogue.refresh]);
+    if (catalogue.failure === 'failed') toast.error(catalogueMessages.fetchFailed);
+  }, [catalogue.failure]);
 
-  const modules = catalogue.rows;
+  const modules = catalogue.data ?? [];
   return (
     <section aria-labelledby={headingId} className="mt-8">
       <h2 id={headingId} className="text-xl font-semibold">
@@ -84,24 +84,24 @@ export function ManageModules() {
       <div className="mt-4 grid gap-6 lg:grid-cols-[22rem_1fr] lg:items-start">
         <AddModuleForm />
         <div className="min-w-0">
-          {catalogue.refresh === 'offline' && (
+          {catalogue.failure === 'offline' && (
             <Notice tone="offline" className="mb-4">
               You are offline: the list is as it was last loaded. {catalogueMessages.offline}
             </Notice>
           )}
-          {catalogue.refresh === 'failed' && (
+          {catalogue.failure === 'failed' && (
             <Notice tone="error" className="mb-4">
               {catalogueMessages.fetchFailed}
             </Notice>
           )}
-          {modules === undefined || (modules.length === 0 && !catalogue.everSynced && catalogue.refresh === 'pending') ? (
+          {catalogue.status === 'loading' ? (
             <div className="card h-40 animate-pulse bg-slate-100 dark:bg-slate-800">
               <span role="status" className="sr-only">
                 Loading modules…
               </span>
             </div>
           ) : modules.length === 0 ? (
-            <p className="card text-slate-700 dark:text-slate-300">{catalogue.everSynced ? 'No modules yet. Add the first one with the form.' : catalogueMessages.fetchFailed}</p>
+            <p className="card text-slate-700 dark:text-slate-300">{catalogue.status === 'empty' ? 'No modules yet. Add the first one with the form.' : catalogueMessages.fetchFailed}</p>
           ) : (
             <ul className="flex flex-col gap-4" aria-label="Modules">
               {modules.map((module) => (

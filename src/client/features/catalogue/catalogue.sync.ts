@@ -1,0 +1,19 @@
+import type { Module } from '../../../common/catalogue.ts';
+import { api } from '../../lib/api.ts';
+import { defineLocalTable } from '../../offline/db.ts';
+import { defineSource } from '../../offline/engine.ts';
+
+/**
+ * The catalogue, kept for reading offline. Public: `GET /api/modules` answers anyone and says nothing about
+ * who used the device, so it stays after a log-out. Database version 2 first had it (browsers keep that history).
+ */
+export const modulesTable = defineLocalTable<Module>({ name: 'modules', schema: 'id, slug, category', since: 2, scope: 'public' });
+
+/** The whole catalogue in one answer: a snapshot, so a module deleted on the server goes here too. */
+export const catalogueSource = defineSource({
+  name: 'catalogue',
+  tables: ['modules'],
+  needsUser: false,
+  listensTo: ['modules'],
+  pull: async () => ({ put: { modules: (await api.get<{ modules: Module[] }>('/api/modules')).modules }, replace: true }),
+});

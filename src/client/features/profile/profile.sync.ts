@@ -1,0 +1,16 @@
+import type { Enrolment } from '../../../common/profile.ts';
+import { api } from '../../lib/api.ts';
+import { defineLocalTable } from '../../offline/db.ts';
+import { defineSource } from '../../offline/engine.ts';
+
+/** The signed-in user's enrolments, for reading offline; they go at log-out. Database version 2 first had them. */
+export const enrolmentsTable = defineLocalTable<Enrolment>({ name: 'enrolments', schema: 'id', since: 2, scope: 'user' });
+
+/** All of the user's enrolments in one answer. An enrolment carries its module's name, so a change to the catalogue refreshes it too. */
+export const enrolmentsSource = defineSource({
+  name: 'profile.enrolments',
+  tables: ['enrolments'],
+  needsUser: true,
+  listensTo: ['enrolments', 'modules'],
+  pull: async () => ({ put: { enrolments: (await api.get<{ enrolments: Enrolment[] }>('/api/me/enrolments')).enrolments }, replace: true }),
+});

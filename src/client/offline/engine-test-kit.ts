@@ -1,0 +1,166 @@
+// Test support for the engine tests: a small real HTTP server that behaves like the app's idempotent
+// endpoints, and a "page" (its own Dexie connection and engine) over a named fake IndexedDB.
+import 'fake-indexeddb/auto';
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ApiError, NetworkError } from '../lib/api.ts';
+import { createLocalDb, defineLocalTable } from './db.ts';
+import { createEngine } from './engine.ts';
+
+export interface StoredNote {
+  id: string;
+  text: string;
+  /** Set by the server: the acknowledged row is the server's, not the optimistic one. */
+  savedAt: string;
+}
+
+export interface NoteRow {
+  id: string;
+  text: string;
+  savedAt?: string;
+  pending?: boolean;
+}
+
+/**
+ * POST /notes {id, text}: stored once per id (a repeat answers with the stored row); GET /notes lists them.
+ * Knobs: `refuse` (id → 4xx/5xx), `unauthorised`, `dropAfterCommit` (how many answers to lose after
+ * storing), `getDelayMs`; `stop()`/`start()` are a restart on the same port with the same store.
+ */
+export async function startNoteServer() {
+  const store = new Map<string, StoredNote>();
+  /** How many times each id's effect was applied: the server's own dedupe must keep it at 1. */
+  const effects = new Map<string, number>();
+  const knobs = { refuse: new Map<string, number>(), unauthorised: false, dropAfterCommit: 0, getDelayMs: 0 };
+  let posts = 0;
+  let server: Server;
+  let port = 0;
+
+  const listen = async () => {
+    server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        const json = (status: number, value: unknown) => {
+          res.writeHead(status, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(value));
+        };
+        if (req.method === 'GET') {
+          setTimeout(() => json(200, { notes: [...store.values()] }), knobs.getDelayMs);
+          return;
+        }
+        posts += 1;
+        const input = JSON.parse(body) as { id: string; text: string };
+        if (knobs.unauthorised) return json(401, { error: { code: 'auth.unauthenticated', message: 'Please log in again.' } });
+        const refused = knobs.refuse.get(input.id);
+        if (refused) return json(refused, { error: { code: 'notes.refused', message: `Note "${input.text}" was refused.` } });
+        if (!store.has(input.id)) {
+          store.set(input.id, { id: input.id, text: input.text, savedAt: new Date().toISOString() });
+          effects.set(input.id, (effects.get(input.id) ?? 0) + 1);
+        }
+        if (knobs.dropAfterCommit > 0) {
+          knobs.dropAfterCommit -= 1;
+          req.socket.destroy();
+          return;
+        }
+        json(200, store.get(input.id));
+      });
+    });
+    server.listen(port, '127.0.0.1');
+    await once(server, 'listening');
+    port = (server.address() as AddressInfo).port;
+  };
+  await listen();
+
+  return {
+    store,
+    effects,
+    knobs,
+    posts: () => posts,
+    url: () => `http://127.0.0.1:${port}`,
+    start: listen,
+    async stop() {
+      server.closeAllConnections();
+      server.close();
+      await once(server, 'close');
+    },
+  };
+}
+
+export type NoteServer = Awaited<ReturnType<typeof startNoteServer>>;
+
+/** fetch as the app's API client answers: NetworkError when unreachable, ApiError with the server's code. */
+async function request<T>(url: string, init?: RequestInit): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(url, init);
+  } catch {
+    throw new NetworkError();
+  }
+  const json = (await response.json().catch(() => undefined)) as { error?: { code: string; message: string } } | undefined;
+  if (!response.ok) throw new ApiError(response.status, json?.error?.code ?? 'unknown', json?.error?.message ?? 'Something went wrong.');
+  return json as T;
+}
+
+export interface NoteInput {
+  id: string;
+  text: string;
+  /** A note that must reach the server after another one (as an answer after its question). */
+  after?: string;
+}
+
+/** One page: its own connection to the database `name`, the notes table, and an engine signed in as `userId`. */
+export async function openPage(name: string, server: NoteServer, userId = 'u1') {
+  const db = createLocalDb(name);
+  const notes = defineLocalTable<NoteRow>({ name: 'notes', schema: 'id', since: 10, scope: 'user' }, db);
+  const engine = createEngine(db);
+  const source = engine.defineSource({
+    name: 'notes',
+    tables: ['notes'],
+    needsUser: true,
+    listensTo: ['notes'],
+    pull: async () => ({ put: { notes: (await request<{ notes: StoredNote[] }>(`${server.url()}/notes`)).notes }, replace: true }),
+  });
+  const addNote = engine.defineMutation<NoteInput, StoredNote>({
+    name: 'notes.add',
+    version: 1,
+    target: (p) => ({ table: 'notes', id: p.id }),
+    after: (p) => p.after,
+    apply: async (p) => {
+      await notes.put({ id: p.id, text: p.text, pending: true });
+    },
+    send: (p) => request<StoredNote>(`${server.url()}/notes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: p.id, text: p.text }) }),
+    acknowledge: async (_p, stored) => {
+      await notes.put(stored);
+    },
+    revert: async (p) => {
+      await notes.delete(p.id);
+    },
+  });
+  // An edit of a stored note: re-applied on top of every refresh until sent (the server never gets it here).
+  const renameNote = engine.defineMutation<{ id: string; text: string }>({
+    name: 'notes.rename',
+    version: 1,
+    target: (p) => ({ table: 'notes', id: p.id }),
+    apply: async (p) => {
+      await notes.update(p.id, { text: p.text, pending: true });
+    },
+    send: () => Promise.reject(new NetworkError()),
+  });
+  engine.setUser(userId);
+  await db.session.put({ key: 'me', me: { id: userId, name: 'Test', email: `${userId}@example.test`, emailVerified: true, role: 'student', categories: [] }, savedAt: new Date().toISOString() });
+  return { db, notes, engine, source, addNote, renameNote };
+}
+
+export type Page = Awaited<ReturnType<typeof openPage>>;
+
+export const newDbName = () => `engine-test-${randomUUID()}`;
+
+export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('Timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

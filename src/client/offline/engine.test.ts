@@ -1,0 +1,329 @@
+// Before Dexie is imported: it takes IndexedDB from the global scope when it loads.
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createLocalDb, defineLocalTable } from './db.ts';
+import { LocalWriteError } from './engine.ts';
+import { newDbName, openPage, startNoteServer, waitFor, type NoteServer, type Page } from './engine-test-kit.ts';
+
+let server: NoteServer;
+let pages: Page[];
+
+beforeEach(async () => {
+  server = await startNoteServer();
+  pages = [];
+});
+
+afterEach(async () => {
+  for (const page of pages) {
+    page.engine.stop();
+    page.db.close();
+  }
+  await server.stop().catch(() => undefined);
+});
+
+async function open(name = newDbName(), userId = 'u1') {
+  const page = await openPage(name, server, userId);
+  pages.push(page);
+  return page;
+}
+
+const unsent = (page: Page) => page.db.outbox.count();
+
+describe('local tables', () => {
+  it('a table declared before others still reads and writes', async () => {
+    const db = createLocalDb(newDbName());
+    const first = defineLocalTable<{ id: string }>({ name: 'first', schema: 'id', since: 11, scope: 'public' }, db);
+    defineLocalTable<{ id: string }>({ name: 'second', schema: 'id', since: 11, scope: 'user' }, db);
+    defineLocalTable<{ id: string }>({ name: 'third', schema: 'id', since: 12, scope: 'user' }, db);
+    await first.put({ id: 'a' });
+    expect(await first.toArray()).toEqual([{ id: 'a' }]);
+    expect(() => defineLocalTable({ name: 'late', schema: 'id', since: 13, scope: 'public' }, db)).toThrow(/declared after the database opened/);
+    db.close();
+  });
+
+  it('clearing user data keeps public tables and the public sync state', async () => {
+    const page = await open();
+    server.store.set('n1', { id: 'n1', text: 'Mine', savedAt: 'x' });
+    await page.engine.refreshSource(page.source);
+    await page.db.syncState.put({ key: 'public-source', userId: null, cursor: '7', syncedAt: 'x' });
+    await page.addNote({ id: 'n2', text: 'Unsent' });
+    expect(await page.engine.countUnsent()).toBe(1);
+    await page.engine.clearUserData();
+    expect(await page.notes.count()).toBe(0);
+    expect(await unsent(page)).toBe(0);
+    expect(await page.db.session.count()).toBe(0);
+    expect((await page.db.syncState.toArray()).map((s) => s.key)).toEqual(['public-source']);
+  });
+});
+
+describe('a refresh never overwrites pending work', () => {
+  it('a note typed while a refresh is on its way survives it, still marked pending, and a deleted note stays deleted', async () => {
+    server.store.set('old', { id: 'old', text: 'On the server', savedAt: 'x' });
+    const page = await open();
+    page.engine.start({ userId: 'u1' });
+    await page.engine.refreshSource(page.source);
+    expect((await page.notes.toArray()).map((n) => n.id)).toEqual(['old']);
+
+    // The server keeps the new note pending (500), and the next refresh is slow: the note is typed meanwhile.
+    server.knobs.refuse.set('typed', 500);
+    server.knobs.getDelayMs = 150;
+    server.store.delete('old');
+    const refreshing = page.engine.refreshSource(page.source);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    await page.addNote({ id: 'typed', text: 'Typed during the refresh' });
+    expect(await refreshing).toBe('ok');
+
+    expect(await page.notes.toArray()).toEqual([{ id: 'typed', text: 'Typed during the refresh', pending: true }]);
+    expect(await unsent(page)).toBe(1);
+  });
+
+  it('an unsent edit of a stored note is applied again on top of the server copy', async () => {
+    server.store.set('n1', { id: 'n1', text: 'Server text', savedAt: 'x' });
+    const page = await open();
+    page.engine.start({ userId: 'u1' });
+    await page.engine.refreshSource(page.source);
+    await page.renameNote({ id: 'n1', text: 'My edit' });
+    server.store.set('n1', { id: 'n1', text: 'Server text, changed by someone', savedAt: 'y' });
+
+    await page.engine.refreshSource(page.source);
+    expect(await page.notes.get('n1')).toEqual({ id: 'n1', text: 'My edit', savedAt: 'y', pending: true });
+  });
+
+  it('an answer that arrives after the user logged out is dropped', async () => {
+    server.store.set('n1', { id: 'n1', text: 'Theirs', savedAt: 'x' });
+    server.knobs.getDelayMs = 100;
+    const page = await open();
+    page.engine.start({ userId: 'u1' });
+    const refreshing = page.engine.refreshSource(page.source);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await page.engine.clearUserData();
+    page.engine.setUser(null);
+    await refreshing;
+    expect(await page.notes.count()).toBe(0);
+    expect(await page.db.syncState.count()).toBe(0);
+  });
+});
+
+describe('enqueue and acknowledge', () => {
+  it('a sent note is replaced by the server copy and leaves the outbox in one step', async () => {
+    const page = await open();
+    page.engine.start({ userId: 'u1' });
+    await page.addNote({ id: 'n1', text: 'Hello' });
+    await waitFor(async () => (await unsent(page)) === 0);
+    const row = await page.notes.get('n1');
+    expect(row).toEqual(server.store.get('n1'));
+    expect(row?.savedAt).toBeDefined();
+  });
+
+  it('when the page dies during an enqueue, neither the note nor its outbox row is stored', async () => {
+    const page = await open();
+    const broken = page.engine.defineMutation<{ id: string }>({
+      name: 'notes.broken',
+      version: 1,
+      target: (p) => ({ table: 'notes', id: p.id }),
+      apply: async (p) => {
+        await page.notes.put({ id: p.id, text: 'half' });
+        throw new Error('The page died here');
+      },
+      send: async () => undefined,
+    });
+    page.engine.start({ userId: 'u1' });
+    await expect(broken({ id: 'n1' })).rejects.toThrow('The page died here');
+    expect(await page.notes.count()).toBe(0);
+    expect(await unsent(page)).toBe(0);
+  });
+
+  it('when IndexedDB refuses the write, enqueue says so in words a form can show and stores nothing', async () => {
+    const page = await open();
+    page.engine.start({ userId: 'u1' });
+    page.db.close();
+    const error = await page.addNote({ id: 'n1', text: 'Hello' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LocalWriteError);
+    expect((error as Error).message).toMatch(/could not be saved on your device/);
+    await page.db.open();
+    expect(await page.notes.count()).toBe(0);
+    expect(await unsent(page)).toBe(0);
+  });
+
+  it('nothing is queued for nobody', async () => {
+    const page = await open();
+    page.engine.start({ userId: null });
+    page.engine.setUser(null);
+    await expect(page.addNote({ id: 'n1', text: 'Hello' })).rejects.toThrow(/nobody signed in/);
+  });
+});
+
+describe('refusals', () => {
+  it('item 3 of 5 is refused: it keeps its text and the message, 4 and 5 are sent, and the note after it waits', async () => {
+    const page = await open();
+    server.knobs.refuse.set('n3', 400);
+    for (let i = 1; i <= 5; i++) await page.addNote({ id: `n${i}`, text: `Note ${i}` });
+    await page.addNote({ id: 'reply', text: 'After note 3', after: 'n3' });
+    page.engine.start({ userId: 'u1' });
+    await waitFor(async () => (await unsent(page)) === 2);
+    await page.engine.flush();
+
+    expect([...server.store.keys()].sort()).toEqual(['n1', 'n2', 'n4', 'n5']);
+    const items = await page.engine.outboxItems();
+    expect(items.map((i) => [i.target.id, i.state, i.error?.message])).toEqual([
+      ['n3', 'attention', 'Note "Note 3" was refused.'],
+      ['reply', 'waiting', undefined],
+    ]);
+    expect(await page.notes.get('n3')).toEqual({ id: 'n3', text: 'Note 3', pending: true });
+
+    // Edited and sent again: it goes, and the note waiting after it follows.
+    server.knobs.refuse.clear();
+    await page.engine.retryItem(items[0]!.seq, { id: 'n3', text: 'Note 3, corrected' });
+    await waitFor(async () => (await unsent(page)) === 0);
+    expect(server.store.get('n3')?.text).toBe('Note 3, corrected');
+    expect(server.store.has('reply')).toBe(true);
+  });
+
+  it('discarding a refused item also discards what waits after it, and undoes both', async () => {
+    const page = await open();
+    server.knobs.refuse.set('q', 422);
+    await page.addNote({ id: 'q', text: 'Question' });
+    await page.addNote({ id: 'a', text: 'Answer', after: 'q' });
+    page.engine.start({ userId: 'u1' });
+    await waitFor(async () => (await page.engine.outboxItems()).some((i) => i.state === 'attention'));
+    const [refused] = await page.engine.outboxItems();
+    expect(await page.engine.discardItem(refused!.seq)).toBe(2);
+    expect(await page.notes.count()).toBe(0);
+    expect(await unsent(page)).toBe(0);
+    expect(server.store.size).toBe(0);
+  });
+
+  it('a 500 is retried with backoff and the item goes once the server recovers', async () => {
+    const page = await open();
+    server.knobs.refuse.set('n1', 503);
+    page.engine.start({ userId: 'u1' });
+    await page.addNote({ id: 'n1', text: 'Hello' });
+    await waitFor(async () => (await page.db.outbox.toArray())[0]?.attempts === 1);
+    server.knobs.refuse.clear();
+    // The first retry comes after one second, without anyone asking.
+    await waitFor(async () => (await unsent(page)) === 0, 3000);
+    expect(server.effects.get('n1')).toBe(1);
+  });
+
+  it('an item saved by another version of the app is kept and shown as needing attention, never sent or dropped', async () => {
+    const page = await open();
+    await page.db.outbox.add({ name: 'notes.add', version: 2, payload: { id: 'future', text: 'From a newer tab' }, userId: 'u1', target: { table: 'notes', id: 'future' }, state: 'waiting', attempts: 0, nextAttemptAt: 0, createdAt: '' });
+    await page.addNote({ id: 'n1', text: 'Hello' });
+    page.engine.start({ userId: 'u1' });
+    await waitFor(() => server.store.has('n1'));
+    await page.engine.flush();
+    const items = await page.engine.outboxItems();
+    expect(items.map((i) => [i.target.id, i.state, i.error?.code])).toEqual([['future', 'attention', 'outbox.unknown_mutation']]);
+    expect((await page.db.outbox.toArray())[0]?.state).toBe('waiting');
+  });
+});
+
+describe('a 401 in the middle of the queue', () => {
+  it('pauses the queue with nothing lost, and resumes only for the same user', async () => {
+    const page = await open();
+    for (let i = 1; i <= 5; i++) await page.addNote({ id: `n${i}`, text: `Note ${i}` });
+    server.knobs.refuse.set('n3', 401);
+    server.knobs.unauthorised = false;
+    page.engine.start({ userId: 'u1' });
+    await waitFor(() => page.engine.getStatus().paused);
+    expect([...server.store.keys()]).toEqual(['n1', 'n2']);
+    server.knobs.refuse.clear();
+
+    // Still paused: more work, focus and a reconnect send nothing.
+    await page.addNote({ id: 'n6', text: 'Note 6' });
+    await page.engine.reconnected();
+    await page.engine.flush();
+    expect(server.store.size).toBe(2);
+
+    // Someone else signs in on this tab: the first user's items are not sent with their cookie.
+    await page.db.session.update('me', { me: { id: 'u2', name: 'Other', email: 'u2@example.test', emailVerified: true, role: 'student', categories: [] } });
+    page.engine.setUser('u2');
+    await page.engine.flush();
+    expect(server.store.size).toBe(2);
+
+    await page.db.session.update('me', { me: { id: 'u1', name: 'Test', email: 'u1@example.test', emailVerified: true, role: 'student', categories: [] } });
+    page.engine.setUser('u1');
+    await waitFor(async () => (await unsent(page)) === 0);
+    expect([...server.store.keys()].sort()).toEqual(['n1', 'n2', 'n3', 'n4', 'n5', 'n6']);
+  });
+});
+
+describe('at scale and under chaos', () => {
+  it('200 queued notes reach the server in under three seconds', async () => {
+    const page = await open();
+    for (let i = 0; i < 200; i++) await page.addNote({ id: `n${i}`, text: `Note ${i}` });
+    const started = performance.now();
+    page.engine.start({ userId: 'u1' });
+    await waitFor(async () => (await unsent(page)) === 0, 10_000);
+    const ms = performance.now() - started;
+    console.info(`200 queued mutations flushed in ${Math.round(ms)} ms`);
+    expect(server.store.size).toBe(200);
+    expect(ms).toBeLessThan(3000);
+  });
+
+  it('random enqueues, outages, lost answers, reloads and restarts: every note reaches the server once, none is lost', { timeout: 120_000 }, async () => {
+    const runs = 6;
+    for (let run = 0; run < runs; run++) {
+      let seed = 1000 + run;
+      const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+      const name = newDbName();
+      let page = await open(name);
+      page.engine.start({ userId: 'u1' });
+      const typed = new Map<string, string>();
+      let down = false;
+      const log: string[] = [];
+      for (let step = 0; step < 40; step++) {
+        const roll = random();
+        if (roll < 0.45) {
+          const id = `r${run}-${step}`;
+          const previous = [...typed.keys()].at(-1);
+          // Some notes follow the one before (an answer after its question).
+          await page.addNote({ id, text: `Run ${run} step ${step}`, after: random() < 0.3 ? previous : undefined });
+          typed.set(id, `Run ${run} step ${step}`);
+          log.push('enqueue');
+        } else if (roll < 0.55 && !down) {
+          await server.stop();
+          down = true;
+          log.push('offline');
+        } else if (roll < 0.65 && down) {
+          await server.start();
+          down = false;
+          await page.engine.reconnected();
+          log.push('online');
+        } else if (roll < 0.75) {
+          server.knobs.dropAfterCommit += 1 + Math.floor(random() * 3);
+          log.push('lose answers');
+        } else if (roll < 0.85) {
+          // The page is closed mid-work and opened again over the same IndexedDB.
+          page.engine.stop();
+          page.db.close();
+          page = await open(name);
+          page.engine.start({ userId: 'u1' });
+          log.push('reload');
+        } else if (roll < 0.95 && !down) {
+          await server.stop();
+          await server.start();
+          log.push('restart');
+        } else {
+          await new Promise((resolve) => setTimeout(resolve, 20 + random() * 50));
+          log.push('wait');
+        }
+      }
+      if (down) await server.start();
+      server.knobs.dropAfterCommit = 0;
+      await page.engine.reconnected();
+      await waitFor(async () => (await unsent(page)) === 0, 20_000).catch(() => {
+        throw new Error(`Run ${run} did not drain: ${log.join(', ')}`);
+      });
+      for (const [id, text] of typed) {
+        expect(server.store.get(id)?.text, `run ${run}: ${log.join(', ')}`).toBe(text);
+        expect(server.effects.get(id)).toBe(1);
+      }
+      await page.engine.refreshSource(page.source);
+      const local = await page.notes.toArray();
+      expect(local.filter((n) => n.id.startsWith(`r${run}-`)).length).toBe(typed.size);
+      expect(local.every((n) => !n.pending)).toBe(true);
+      console.info(`random run ${run}: ${typed.size} notes, ${log.length} steps (${log.filter((s) => s === 'reload').length} reloads), ${server.posts()} posts so far`);
+    }
+  });
+});

@@ -1,0 +1,204 @@
+/**
+ * The local-first engine: features' tables (db.ts), sources (sync.ts) and mutations (outbox.ts), run for
+ * one signed-in user. It knows no feature; a feature registers its parts in its own `*.sync.ts`:
+ *
+ *   import { defineLocalTable } from '../../offline/db.ts';
+ *   import { defineMutation, defineSource } from '../../offline/engine.ts';
+ *
+ * and `app/` imports those files before IndexedDB opens, then drives the engine:
+ *
+ *   startEngine({ userId });     // once: refreshes, sends, and listens to `online` and window focus
+ *   setEngineUser(userId | null) // on log-in, log-out, an ended session; the same user again lifts a 401 pause
+ *   refreshSources(table)        // a live notice said the table changed
+ *   resyncAll()                  // the live stream reconnected: notices may have been missed
+ *   reconnected()                // the server answered again: what waited out a backoff goes now (as on `online`)
+ *   clearUserData()              // log-out on a shared device, after warning about `countUnsent()` items
+ *
+ * Background refreshes (start, focus, reconnect, live notices) fetch every source for a signed-in user; a
+ * visitor's device fetches only public sources a page has shown (many arrive on phones with little data).
+ *
+ * `createEngine(db)` makes an independent engine over any `LocalDb` (tests run two "pages" over one
+ * database); the app uses the one below, over `localDb`.
+ */
+import { localDb, userTableNames, type LocalDb } from './db.ts';
+import { createOutbox } from './outbox.ts';
+import { createSync, type SyncResult } from './sync.ts';
+
+export interface SourceStatus {
+  running: boolean;
+  /** How the last refresh in this page went; none yet (or dropped by a change of user): undefined. */
+  result?: SyncResult;
+}
+
+export interface EngineStatus {
+  sources: Readonly<Record<string, SourceStatus>>;
+  /** A request from the outbox is on its way. */
+  sending: boolean;
+  /** The server said the session ended while sending: nothing goes until the same user is back. */
+  paused: boolean;
+  user: string | null;
+}
+
+/** What the outbox and the sync share with the engine that runs them. */
+export interface EngineContext {
+  db: LocalDb;
+  user(): string | null;
+  /** Grows whenever the user changes or the engine stops: work started under an older one is dropped. */
+  generation(): number;
+  signal(): AbortSignal;
+  stopped(): boolean;
+  /** Whether the device's session record still names this user (another tab may have logged out). */
+  ownerIs(userId: string): Promise<boolean>;
+  changed(): void;
+  setSending(sending: boolean): void;
+  setSourceStatus(name: string, status: SourceStatus): void;
+  reverted(tables: string[]): void;
+}
+
+export function createEngine(db: LocalDb) {
+  let userId: string | null = null;
+  let generation = 0;
+  let controller = new AbortController();
+  let stopped = true;
+  let status: EngineStatus = { sources: {}, sending: false, paused: false, user: null };
+  const listeners = new Set<() => void>();
+
+  const update = (patch: Partial<EngineStatus>) => {
+    status = { ...status, ...patch };
+    for (const listener of listeners) listener();
+  };
+
+  const ctx: EngineContext = {
+    db,
+    user: () => userId,
+    generation: () => generation,
+    signal: () => controller.signal,
+    stopped: () => stopped,
+    ownerIs: async (id) => {
+      const record = await db.session.get('me');
+      return record?.me.id === id && !record.endedAt;
+    },
+    changed: () => {
+      if (status.paused !== outbox.isPaused()) update({ paused: outbox.isPaused() });
+    },
+    setSending: (sending) => {
+      if (status.sending !== sending) update({ sending });
+    },
+    setSourceStatus: (name, source) => update({ sources: { ...status.sources, [name]: { ...status.sources[name], ...source } } }),
+    reverted: (tables) => void sync.refreshTables(tables),
+  };
+  const outbox = createOutbox(ctx);
+  const sync = createSync(ctx, outbox);
+
+  /** Work under way for the previous user (or a stopped engine) is dropped when it lands. */
+  function newGeneration() {
+    generation += 1;
+    controller.abort();
+    controller = new AbortController();
+  }
+
+  const onFocus = () => {
+    void sync.refreshAll();
+    void outbox.flush();
+  };
+  const onOnline = async () => {
+    await outbox.resetBackoff().catch((error: unknown) => console.warn('Could not reset the outbox backoff', error));
+    onFocus();
+  };
+
+  function start({ userId: id }: { userId: string | null }): void {
+    if (!stopped) return setUser(id);
+    stopped = false;
+    userId = id;
+    update({ user: id });
+    if (typeof window !== 'undefined') {
+      window.addEventListener('online', onOnline);
+      window.addEventListener('focus', onFocus);
+    }
+    // A new page: items that were waiting out a backoff in the last one go now.
+    void onOnline();
+  }
+
+  function stop(): void {
+    stopped = true;
+    newGeneration();
+    outbox.stop();
+    if (typeof window !== 'undefined') {
+      window.removeEventListener('online', onOnline);
+      window.removeEventListener('focus', onFocus);
+    }
+  }
+
+  function setUser(id: string | null): void {
+    if (id !== userId) {
+      userId = id;
+      newGeneration();
+      update({ sources: {}, user: id });
+    }
+    outbox.resume(id);
+    ctx.changed();
+    if (!stopped && id) onFocus();
+  }
+
+  /** Removes the signed-in user's data (their tables, unsent items with their optimistic changes, their sync states); public tables stay. */
+  async function clearUserData(): Promise<void> {
+    newGeneration();
+    await db.transaction('rw', db.tables, async () => {
+      await outbox.dropAll();
+      for (const name of userTableNames(db)) await db.table(name).clear();
+      await db.syncState.filter((state) => state.userId !== null).delete();
+    });
+    ctx.changed();
+  }
+
+  return {
+    db,
+    defineSource: sync.defineSource,
+    defineMutation: outbox.defineMutation,
+    start,
+    stop,
+    setUser,
+    user: () => userId,
+    reconnected: onOnline,
+    refreshSource: sync.refreshSource,
+    refreshSources: sync.refreshSources,
+    resyncAll: sync.resyncAll,
+    everSynced: sync.everSynced,
+    flush: outbox.flush,
+    retryItem: outbox.retryItem,
+    discardItem: outbox.discardItem,
+    countUnsent: outbox.countUnsent,
+    outboxItems: (target?: { table: string; id: string }) => outbox.items(userId, target),
+    clearUserData,
+    subscribe: (listener: () => void) => {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    getStatus: () => status,
+  };
+}
+
+export type Engine = ReturnType<typeof createEngine>;
+
+/** The app's engine, over the app's database. */
+export const engine = createEngine(localDb);
+
+export const {
+  defineSource,
+  defineMutation,
+  refreshSource,
+  refreshSources,
+  resyncAll,
+  retryItem,
+  discardItem,
+  countUnsent,
+  clearUserData,
+  reconnected,
+  start: startEngine,
+  stop: stopEngine,
+  setUser: setEngineUser,
+} = engine;
+
+export type { Enqueue, MutationSpec, OutboxItem } from './outbox.ts';
+export { LocalWriteError } from './outbox.ts';
+export type { PullResult, RefreshOptions, Source, SourceSpec, SyncResult } from './sync.ts';

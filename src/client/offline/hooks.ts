@@ -1,0 +1,130 @@
+/**
+ * React hooks over the app's engine: pages read IndexedDB (live queries), never the network.
+ *
+ *   const questions = useLocalData(() => questionsTable.orderBy('createdAt').reverse().toArray(), [], [questionsSource]);
+ *   // questions.status: 'loading' | 'unavailable' | 'empty' | 'ready' | 'stale'
+ *
+ * - `loading`: IndexedDB has not answered yet, or nothing was ever synced here and the refresh is running.
+ * - `unavailable`: never synced here and the refresh failed (`failure` says offline or failed; `retry`).
+ * - `empty`: synced, and there is nothing. `ready`: rows, and the last refresh went well. `stale`: rows, but
+ *   the last refresh failed (offline, most often): show them with a notice.
+ * Opening a page refreshes its sources, joining a refresh already under way; `refreshing` stays true until
+ * that one has ended (a page can wait for it before calling something "not found").
+ *
+ * `useSyncStatus()` is for the navbar's indicator, `useOutboxItems()` for a "needs attention" list, and
+ * `usePendingTarget(table, id)` marks one row "Waiting to send" or "Needs attention".
+ */
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import type { OutboxError } from './db.ts';
+import { engine, type OutboxItem, type Source } from './engine.ts';
+
+export type LocalDataStatus = 'loading' | 'unavailable' | 'empty' | 'ready' | 'stale';
+
+export interface LocalData<T> {
+  status: LocalDataStatus;
+  data: T | undefined;
+  /** Why the last refresh did not come through, if it did not. */
+  failure?: 'offline' | 'failed';
+  /** This page's refresh (or one it joined) has not ended yet. */
+  refreshing: boolean;
+  retry(): void;
+}
+
+const useEngineStatus = () => useSyncExternalStore(engine.subscribe, engine.getStatus);
+
+const hasRows = (data: unknown) => data !== undefined && data !== null && !(Array.isArray(data) && data.length === 0);
+
+export function useLocalData<T>(query: () => Promise<T>, deps: unknown[], sources: Source[]): LocalData<T> {
+  // Sources are module constants, but callers pass a new array each render: the names are the identity.
+  const key = sources.map((s) => s.name).join('\n');
+  const status = useEngineStatus();
+  const local = useLiveQuery(
+    async () => ({ data: await query(), synced: await engine.everSynced(key.split('\n')) }),
+    // The caller's deps stand for `query`, as with useLiveQuery.
+    [...deps, key, status.user],
+  );
+  const [settled, setSettled] = useState(false);
+
+  useEffect(() => {
+    let mounted = true;
+    setSettled(false);
+    void Promise.all(key.split('\n').map((name) => engine.refreshSource(name, { join: true }))).then(() => mounted && setSettled(true));
+    return () => {
+      mounted = false;
+    };
+  }, [key, status.user]);
+
+  const retry = useCallback(() => {
+    for (const name of key.split('\n')) void engine.refreshSource(name);
+  }, [key]);
+
+  const states = key.split('\n').map((name) => status.sources[name]);
+  const failure = states.some((s) => s?.result === 'failed') ? 'failed' : states.some((s) => s?.result === 'offline') ? 'offline' : undefined;
+  const running = states.some((s) => s?.running === true);
+  const refreshing = running || !settled;
+
+  let result: LocalDataStatus;
+  if (local === undefined) result = 'loading';
+  else if (hasRows(local.data)) result = failure ? 'stale' : 'ready';
+  else if (local.synced) result = 'empty';
+  else result = failure && !running ? 'unavailable' : 'loading';
+
+  return { status: result, data: local?.data, failure, refreshing, retry };
+}
+
+function subscribeOnline(listener: () => void) {
+  window.addEventListener('online', listener);
+  window.addEventListener('offline', listener);
+  return () => {
+    window.removeEventListener('online', listener);
+    window.removeEventListener('offline', listener);
+  };
+}
+
+export interface SyncStatus {
+  online: boolean;
+  /** A queued item is on its way now. */
+  sending: boolean;
+  /** Items not yet sent (including the one on its way). */
+  waiting: number;
+  attention: number;
+  /** The session ended while sending: the queue waits for the same user to log in again. */
+  paused: boolean;
+}
+
+export function useSyncStatus(): SyncStatus {
+  const status = useEngineStatus();
+  const online = useSyncExternalStore(
+    subscribeOnline,
+    () => navigator.onLine,
+    () => true,
+  );
+  const items = useOutboxItems();
+  return {
+    online,
+    sending: status.sending,
+    waiting: items.filter((i) => i.state === 'waiting').length,
+    attention: items.filter((i) => i.state === 'attention').length,
+    paused: status.paused,
+  };
+}
+
+/** The signed-in user's queued items, oldest first. */
+export function useOutboxItems(): OutboxItem[] {
+  const { user } = useEngineStatus();
+  return useLiveQuery(() => engine.outboxItems(), [user]) ?? [];
+}
+
+export type PendingState = { state: 'waiting' } | { state: 'attention'; error: OutboxError };
+
+/** Whether a row has unsent changes: `attention` when one of them was refused (with the server's message). */
+export function usePendingTarget(table: string, id: string): PendingState | undefined {
+  const { user } = useEngineStatus();
+  return useLiveQuery(async () => {
+    const items = await engine.outboxItems({ table, id });
+    const refused = items.find((i) => i.state === 'attention');
+    if (refused) return { state: 'attention', error: refused.error! } satisfies PendingState;
+    return items.length > 0 ? ({ state: 'waiting' } satisfies PendingState) : undefined;
+  }, [table, id, user]);
+}

@@ -1,0 +1,405 @@
+/**
+ * The outbox: writes made offline-first, kept in IndexedDB until the server has them.
+ *
+ *   export const askQuestion = defineMutation<AskInput>({
+ *     name: 'qa.ask', version: 1,
+ *     target: (p) => ({ table: 'questions', id: p.id }),
+ *     apply: async (p) => { await questionsTable.put(pendingQuestion(p)); },
+ *     send: (p) => api.post<Question>('/api/questions', p),
+ *     acknowledge: async (p, question) => { await questionsTable.put(question); },
+ *     revert: async (p) => { await questionsTable.delete(p.id); },
+ *   });
+ *   const answerQuestion = defineMutation<AnswerInput & { questionId: string }>({ …, after: (p) => p.questionId });
+ *   await askQuestion(input); // the optimistic row and its outbox row are written together
+ *
+ * - `apply`, `acknowledge` and `revert` run inside one Dexie transaction over every table: use Dexie calls
+ *   only (no fetch, no timers), or the transaction commits early. `apply` must be idempotent (put by id, set
+ *   values, and count from what the row says it already holds, e.g. a vote row keeps `myVote`): it runs again
+ *   on top of every refresh while the item is unsent (sync.ts).
+ * - `send` carries the client-made id in the payload; the server stores the effect once per id, so sending
+ *   again after a lost answer is the normal case.
+ * - `target` is the row the UI marks "Waiting to send" (`usePendingTarget`); `after` names the target id of an
+ *   earlier item that must reach the server first: while that one needs attention, this one waits with it.
+ * - `version` is the payload's shape. A row whose name or version this build does not know is never dropped:
+ *   it shows as needing attention here and waits for a tab that knows it.
+ * - Answers are classified by status and code only: 2xx acknowledged (row deleted and `acknowledge` writes
+ *   the server's record, in one transaction); network error, timeout, 408, 429, 5xx retried (1 s doubling to
+ *   60 s); 401 pauses the queue until the same user is back; any other 4xx needs attention with the server's
+ *   message, and the rest of the queue goes on.
+ * - One tab sends at a time (Web Locks; in-tab serialisation where they are missing, e.g. in Node tests).
+ */
+import Dexie from 'dexie';
+import { ApiError, NetworkError } from '../lib/api.ts';
+import type { OutboxError, OutboxRow } from './db.ts';
+import type { EngineContext } from './engine.ts';
+
+export interface MutationSpec<P, R = unknown> {
+  name: string;
+  version: number;
+  target(payload: P): { table: string; id: string };
+  after?(payload: P): string | undefined;
+  apply(payload: P): Promise<void>;
+  send(payload: P): Promise<R>;
+  acknowledge?(payload: P, result: R): Promise<void>;
+  revert?(payload: P): Promise<void>;
+}
+
+/** Queues one mutation; resolves with its `seq` once it is safely in IndexedDB. */
+export type Enqueue<P> = (payload: P) => Promise<number>;
+
+/** An outbox row as the "needs attention" list shows it. */
+export interface OutboxItem {
+  seq: number;
+  name: string;
+  payload: unknown;
+  target: { table: string; id: string };
+  state: 'waiting' | 'attention';
+  error?: OutboxError;
+  attempts: number;
+  createdAt: string;
+}
+
+/** IndexedDB refused a write (no room, connection lost): the message is for the form that tried. */
+export class LocalWriteError extends Error {
+  constructor(message: string, cause: unknown) {
+    super(message, { cause });
+    this.name = 'LocalWriteError';
+  }
+}
+
+const unknownVersion: OutboxError = {
+  status: 0,
+  code: 'outbox.unknown_mutation',
+  message: 'This was saved by another version of the app. Reload the page to send it.',
+};
+
+const firstDelayMs = 1000;
+const maxDelayMs = 60_000;
+
+type AnyMutation = MutationSpec<unknown, unknown>;
+type Outcome = 'sent' | 'attention' | 'stop';
+
+export function createOutbox(ctx: EngineContext) {
+  const { db } = ctx;
+  const mutations = new Map<string, AnyMutation>();
+  let pausedFor: string | null = null;
+  let running: Promise<void> | null = null;
+  let again = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timerAt = Infinity;
+  let askedPersist = false;
+
+  const known = (row: OutboxRow): AnyMutation | undefined => {
+    const mutation = mutations.get(row.name);
+    return mutation?.version === row.version ? mutation : undefined;
+  };
+
+  const rowsOf = (userId: string) => db.outbox.where('userId').equals(userId).toArray();
+
+  function defineMutation<P, R = unknown>(spec: MutationSpec<P, R>): Enqueue<P> {
+    if (mutations.has(spec.name)) throw new Error(`Mutation "${spec.name}" is defined twice.`);
+    mutations.set(spec.name, spec as AnyMutation);
+    return async (payload) => {
+      const userId = ctx.user();
+      if (!userId) throw new Error(`"${spec.name}" was queued with nobody signed in: the item would have no owner.`);
+      const row: OutboxRow = {
+        name: spec.name,
+        version: spec.version,
+        payload,
+        userId,
+        target: spec.target(payload),
+        after: spec.after?.(payload),
+        state: 'waiting',
+        attempts: 0,
+        nextAttemptAt: 0,
+        createdAt: new Date().toISOString(),
+      };
+      let seq: number;
+      try {
+        seq = await db.transaction('rw', db.tables, async () => {
+          await spec.apply(payload);
+          return (await db.outbox.add(row)) as number;
+        });
+      } catch (error) {
+        throw asLocalWriteError(error);
+      }
+      askForPersistentStorage();
+      ctx.changed();
+      void flush();
+      return seq;
+    };
+  }
+
+  // Once the user has something to lose, ask the browser not to evict the site's storage (Safari does after
+  // about seven days without a visit).
+  function askForPersistentStorage() {
+    if (askedPersist) return;
+    askedPersist = true;
+    if (typeof navigator !== 'undefined' && navigator.storage?.persist) void navigator.storage.persist().catch(() => undefined);
+  }
+
+  /** Sends what is due, in order, in one tab at a time; a call during a pass gets one more pass after it. */
+  function flush(): Promise<void> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        try {
+          await withLock(pass);
+        } catch (error) {
+          // IndexedDB failed under us (a dropped connection, a closed page): the items stay; try again later.
+          if (ctx.stopped()) return;
+          console.warn('Sending stopped', error);
+          schedule(Date.now() + 5 * firstDelayMs);
+        }
+      } while (again && !ctx.stopped());
+    })().finally(() => {
+      running = null;
+      ctx.setSending(false);
+    });
+    return running;
+  }
+
+  function withLock(task: () => Promise<void>): Promise<void> {
+    const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
+    return locks ? locks.request(`${db.name}:outbox`, task).then(() => undefined) : task();
+  }
+
+  async function pass(): Promise<void> {
+    const userId = ctx.user();
+    if (!userId || pausedFor === userId || ctx.stopped()) return;
+    // Targets of items that cannot go now: an item `after` one of them waits with it.
+    const blocked = new Set<string>();
+    for (const listed of await rowsOf(userId)) {
+      if (ctx.user() !== userId || pausedFor === userId || ctx.stopped()) return;
+      // Another tab may have sent, edited or discarded it since the list was read.
+      const row = await db.outbox.get(listed.seq!);
+      if (!row) continue;
+      const mutation = known(row);
+      if (row.state === 'attention' || !mutation || (row.after !== undefined && blocked.has(row.after))) {
+        blocked.add(row.target.id);
+        continue;
+      }
+      if (row.nextAttemptAt > Date.now()) {
+        schedule(row.nextAttemptAt);
+        return;
+      }
+      // The device may have been handed to someone else since the user was set (another tab logged in).
+      if (!(await ctx.ownerIs(userId))) return;
+      const outcome = await sendOne(row, mutation, userId);
+      if (outcome === 'stop') return;
+      if (outcome === 'attention') blocked.add(row.target.id);
+    }
+  }
+
+  async function sendOne(row: OutboxRow, mutation: AnyMutation, userId: string): Promise<Outcome> {
+    ctx.setSending(true);
+    let result: unknown;
+    try {
+      result = await mutation.send(row.payload);
+    } catch (error) {
+      return failed(row, error, userId);
+    }
+    try {
+      await db.transaction('rw', db.tables, async () => {
+        await db.outbox.delete(row.seq!);
+        // Logged out while it was on its way: the server has it, but nothing here is theirs any more.
+        if (ctx.user() === userId) await mutation.acknowledge?.(row.payload, result);
+      });
+    } catch (error) {
+      // Not written here: the row stays and goes again; the server answers the repeat with what it stored.
+      console.warn('Could not record a sent item', error);
+      return retryLater(row);
+    }
+    ctx.changed();
+    return 'sent';
+  }
+
+  async function failed(row: OutboxRow, error: unknown, userId: string): Promise<Outcome> {
+    if (error instanceof NetworkError) return retryLater(row);
+    if (error instanceof ApiError) {
+      if (error.status === 408 || error.status === 429 || error.status >= 500) return retryLater(row);
+      if (error.status === 401) {
+        pausedFor = userId;
+        ctx.changed();
+        return 'stop';
+      }
+      return needsAttention(row, { status: error.status, code: error.code, message: error.message });
+    }
+    // Not an answer from the server (a fault in the app): keep the item and say so rather than loop.
+    console.warn('Sending failed', error);
+    return needsAttention(row, { status: 0, code: 'client.error', message: 'This could not be sent. Edit it and try again, or discard it.' });
+  }
+
+  async function retryLater(row: OutboxRow): Promise<Outcome> {
+    const attempts = row.attempts + 1;
+    const nextAttemptAt = Date.now() + Math.min(firstDelayMs * 2 ** (attempts - 1), maxDelayMs);
+    await db.outbox.update(row.seq!, { attempts, nextAttemptAt }).catch(() => undefined);
+    schedule(nextAttemptAt);
+    ctx.changed();
+    return 'stop';
+  }
+
+  async function needsAttention(row: OutboxRow, error: OutboxError): Promise<Outcome> {
+    await db.outbox.update(row.seq!, { state: 'attention', error });
+    ctx.changed();
+    return 'attention';
+  }
+
+  function schedule(at: number) {
+    if (ctx.stopped() || at >= timerAt) return;
+    clearTimeout(timer);
+    timerAt = at;
+    timer = setTimeout(
+      () => {
+        timerAt = Infinity;
+        void flush();
+      },
+      Math.max(0, at - Date.now()),
+    );
+  }
+
+  /** Start, reconnecting: whatever waited for its backoff goes now. */
+  async function resetBackoff() {
+    const userId = ctx.user();
+    if (userId) await db.outbox.where('userId').equals(userId).modify({ attempts: 0, nextAttemptAt: 0 });
+  }
+
+  /** Edits an item that needs attention (its optimistic change replaced by the new one) and sends it again. */
+  async function retryItem(seq: number, payload?: unknown): Promise<void> {
+    await db.transaction('rw', db.tables, async () => {
+      const row = await db.outbox.get(seq);
+      if (!row || row.state !== 'attention') throw new Error('Only an item that needs attention can be retried.');
+      const mutation = known(row);
+      if (!mutation) throw new Error('This item was saved by another version of the app. Reload the page to send it.');
+      const next = payload ?? row.payload;
+      if (payload !== undefined) {
+        await mutation.revert?.(row.payload);
+        await mutation.apply(next);
+      }
+      await db.outbox.put({ ...row, payload: next, target: mutation.target(next), after: mutation.after?.(next), state: 'waiting', error: undefined, attempts: 0, nextAttemptAt: 0 });
+    });
+    ctx.changed();
+    void flush();
+  }
+
+  /** Drops an item and the items waiting `after` it, undoing their optimistic changes; returns how many. */
+  async function discardItem(seq: number): Promise<number> {
+    const tables = new Set<string>();
+    const count = await db.transaction('rw', db.tables, async () => {
+      const first = await db.outbox.get(seq);
+      if (!first) return 0;
+      const gone = new Set([first.target.id]);
+      const doomed = [first];
+      for (const row of await rowsOf(first.userId)) {
+        if (row.seq! > seq && row.after !== undefined && gone.has(row.after)) {
+          gone.add(row.target.id);
+          doomed.push(row);
+        }
+      }
+      for (const row of doomed.reverse()) {
+        await known(row)?.revert?.(row.payload);
+        await db.outbox.delete(row.seq!);
+        tables.add(row.target.table);
+      }
+      return doomed.length;
+    });
+    ctx.changed();
+    // A revert can only guess what the row was before; the server's copy settles it.
+    ctx.reverted([...tables]);
+    return count;
+  }
+
+  async function countUnsent(): Promise<number> {
+    const userId = ctx.user();
+    return userId ? db.outbox.where('userId').equals(userId).count() : 0;
+  }
+
+  /** Inside a merge: the rows pending items target, which a snapshot must not delete. */
+  async function pendingTargets(userId: string | null): Promise<Map<string, Set<string>>> {
+    const targets = new Map<string, Set<string>>();
+    if (!userId) return targets;
+    for (const row of await rowsOf(userId)) {
+      const ids = targets.get(row.target.table) ?? new Set<string>();
+      ids.add(row.target.id);
+      targets.set(row.target.table, ids);
+    }
+    return targets;
+  }
+
+  /** Inside a merge: every pending item's optimistic change again, in order, on top of the server's rows. */
+  async function reapplyPending(userId: string | null): Promise<void> {
+    if (!userId) return;
+    for (const row of await rowsOf(userId)) await known(row)?.apply(row.payload);
+  }
+
+  /** Inside `clearUserData`'s transaction: unsent work is undone (it was in public tables too) and dropped. */
+  async function dropAll(): Promise<void> {
+    const rows = await db.outbox.toArray();
+    for (const row of rows.reverse()) await known(row)?.revert?.(row.payload);
+    await db.outbox.clear();
+    pausedFor = null;
+  }
+
+  /** The user's items for the "needs attention" list; items this build cannot send count as needing it. */
+  async function items(userId: string | null, target?: { table: string; id: string }): Promise<OutboxItem[]> {
+    if (!userId) return [];
+    const rows = target
+      ? (await db.outbox.where('target.id').equals(target.id).toArray()).filter((row) => row.userId === userId && row.target.table === target.table)
+      : await rowsOf(userId);
+    return rows.map((row) => {
+      const unknown = !known(row);
+      return {
+        seq: row.seq!,
+        name: row.name,
+        payload: row.payload,
+        target: row.target,
+        state: unknown ? 'attention' : row.state,
+        error: unknown ? unknownVersion : row.error,
+        attempts: row.attempts,
+        createdAt: row.createdAt,
+      };
+    });
+  }
+
+  function resume(userId: string | null) {
+    if (userId !== null) pausedFor = null;
+  }
+
+  function stop() {
+    clearTimeout(timer);
+    timerAt = Infinity;
+  }
+
+  return {
+    defineMutation,
+    flush,
+    resetBackoff,
+    retryItem,
+    discardItem,
+    countUnsent,
+    pendingTargets,
+    reapplyPending,
+    dropAll,
+    items,
+    resume,
+    stop,
+    isPaused: () => pausedFor !== null && pausedFor === ctx.user(),
+    running: () => running,
+  };
+}
+
+export type Outbox = ReturnType<typeof createOutbox>;
+
+/** IndexedDB's refusals as a form can show them; nothing was written (the transaction was aborted whole). */
+function asLocalWriteError(error: unknown): unknown {
+  if (!(error instanceof Dexie.DexieError)) return error;
+  const quota = error.name === 'QuotaExceededError' || (error.inner as { name?: string } | undefined)?.name === 'QuotaExceededError';
+  return new LocalWriteError(
+    quota ? 'Your device has no room to save this. Free some space (or delete old files) and try again.' : 'This could not be saved on your device. Reload the page and try again.',
+    error,
+  );
+}

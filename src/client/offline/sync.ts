@@ -1,0 +1,193 @@
+/**
+ * Sources: how the local tables learn what the server has.
+ *
+ *   export const questionsSource = defineSource({
+ *     name: 'qa.questions', tables: ['questions', 'answers', 'myVotes'], needsUser: false, listensTo: ['questions'],
+ *     pull: async ({ cursor }) => {
+ *       const changes = await api.get<QuestionChanges>(`/api/questions?since=${cursor ?? 0}`);
+ *       return { put: { questions: changes.questions.map(toRow) }, remove: { questions: changes.deleted }, cursor: String(changes.version), more: changes.more };
+ *     },
+ *   });
+ *
+ * - `pull({ cursor, signal })` answers with rows to `put`, ids to `remove`, the next `cursor` (stored in
+ *   `syncState`, handed back next time; null starts from scratch) and `more` (pull again at once). With
+ *   `replace` the answer is the whole of the source's tables (a snapshot such as the catalogue): the engine
+ *   gathers every page, then deletes the local rows the answer lacks.
+ * - Every answer is **merged** in one transaction: rows put, removed ids deleted, and then every pending
+ *   outbox item's `apply` runs again, in order, on top (so a refresh never reverts, flickers or resurrects
+ *   local work); a snapshot never deletes a row a pending item targets.
+ * - `needsUser` sources belong to the signed-in user: they do not run for a visitor, their sync state is
+ *   theirs, and an answer that arrives after the user changed (log-out, someone else logged in) is dropped.
+ * - One refresh per source at a time; a refresh asked during one gets one more run after it (a write's
+ *   refresh never reuses a fetch that started before the write); a reader may `join` the one under way.
+ * - `refreshSources(table)` (live notices) runs every source whose `listensTo` holds the table.
+ */
+import { NetworkError } from '../lib/api.ts';
+import type { EngineContext } from './engine.ts';
+import type { Outbox } from './outbox.ts';
+
+export interface PullResult {
+  put?: Record<string, unknown[]>;
+  remove?: Record<string, string[]>;
+  replace?: boolean;
+  cursor?: string | null;
+  more?: boolean;
+}
+
+export interface SourceSpec {
+  name: string;
+  tables: string[];
+  needsUser: boolean;
+  listensTo: string[];
+  pull(args: { cursor: string | null; signal: AbortSignal }): Promise<PullResult>;
+}
+
+export type Source = Readonly<SourceSpec>;
+
+/** How a refresh went: `offline` when the server could not be reached, `failed` when it answered with an error. */
+export type SyncResult = 'ok' | 'offline' | 'failed';
+
+export interface RefreshOptions {
+  /** A page that only reads may share a refresh already under way (its answer is fresh enough). */
+  join?: boolean;
+}
+
+/** The user changed while an answer was on its way: it is dropped, which is neither success nor failure. */
+class Dropped extends Error {}
+
+export function createSync(ctx: EngineContext, outbox: Outbox) {
+  const { db } = ctx;
+  const sources = new Map<string, { source: Source; refresh: (options?: RefreshOptions) => Promise<SyncResult> }>();
+  /** Sources a page in this tab has shown: a visitor's background refreshes keep only those fresh. */
+  const shown = new Set<string>();
+
+  function defineSource(spec: SourceSpec): Source {
+    if (sources.has(spec.name)) throw new Error(`Source "${spec.name}" is defined twice.`);
+    const source = Object.freeze({ ...spec });
+    sources.set(spec.name, { source, refresh: oneAtATime(source) });
+    return source;
+  }
+
+  /**
+   * Runs the source's refresh at most once at a time. A call made while it runs gets one more run after it
+   * (shared by all such calls); a reader's call (`join`) shares the run under way instead.
+   */
+  function oneAtATime(source: Source): (options?: RefreshOptions) => Promise<SyncResult> {
+    let running: Promise<SyncResult> | null = null;
+    let next: Promise<SyncResult> | null = null;
+    const start = (): Promise<SyncResult> => {
+      ctx.setSourceStatus(source.name, { running: true });
+      running = run(source)
+        .then((): SyncResult => 'ok')
+        .catch((error: unknown): SyncResult | undefined => {
+          if (error instanceof Dropped) return undefined;
+          if (error instanceof NetworkError) return 'offline';
+          console.warn(`Refresh of ${source.name} failed`, error);
+          return 'failed';
+        })
+        .then((result) => {
+          running = null;
+          ctx.setSourceStatus(source.name, result ? { running: false, result } : { running: false });
+          return result ?? 'ok';
+        });
+      return running;
+    };
+    return (options = {}) => {
+      if (!running) return start();
+      if (options.join) return next ?? running;
+      next ??= running.then(() => {
+        next = null;
+        return start();
+      });
+      return next;
+    };
+  }
+
+  async function run(source: Source): Promise<void> {
+    const userId = ctx.user();
+    if (source.needsUser && !userId) return;
+    const owner = source.needsUser ? userId : null;
+    const generation = ctx.generation();
+    const signal = ctx.signal();
+    const state = await db.syncState.get(source.name);
+    let cursor = state && state.userId === owner ? state.cursor : null;
+    const gathered: Required<Pick<PullResult, 'put' | 'remove'>> = { put: {}, remove: {} };
+    let more: boolean;
+    do {
+      const answer = await source.pull({ cursor, signal });
+      if (generation !== ctx.generation()) throw new Dropped();
+      cursor = answer.cursor ?? null;
+      more = answer.more === true;
+      if (answer.replace) {
+        for (const [table, rows] of Object.entries(answer.put ?? {})) gathered.put[table] = [...(gathered.put[table] ?? []), ...rows];
+        for (const [table, ids] of Object.entries(answer.remove ?? {})) gathered.remove[table] = [...(gathered.remove[table] ?? []), ...ids];
+        if (!more) await merge(source, { ...gathered, replace: true }, cursor, owner, generation);
+      } else await merge(source, answer, cursor, owner, generation);
+    } while (more);
+  }
+
+  async function merge(source: Source, answer: PullResult, cursor: string | null, owner: string | null, generation: number): Promise<void> {
+    await db.transaction('rw', db.tables, async () => {
+      // Checked again inside the transaction: another tab may have logged out meanwhile (the session record).
+      if (generation !== ctx.generation() || (owner !== null && !(await ctx.ownerIs(owner)))) throw new Dropped();
+      const userId = ctx.user();
+      const protectedIds = await outbox.pendingTargets(userId);
+      for (const [table, rows] of Object.entries(answer.put ?? {})) await db.table(table).bulkPut(rows);
+      for (const [table, ids] of Object.entries(answer.remove ?? {})) await db.table(table).bulkDelete(ids);
+      if (answer.replace) {
+        for (const table of source.tables) {
+          const keyPath = db.table(table).schema.primKey.keyPath as string;
+          const keep = new Set([...(answer.put?.[table] ?? []).map((row) => (row as Record<string, string>)[keyPath]), ...(protectedIds.get(table) ?? [])]);
+          const local = (await db.table(table).toCollection().primaryKeys()) as string[];
+          await db.table(table).bulkDelete(local.filter((id) => !keep.has(id)));
+        }
+      }
+      await outbox.reapplyPending(userId);
+      await db.syncState.put({ key: source.name, userId: owner, cursor, syncedAt: new Date().toISOString() });
+    });
+  }
+
+  function refreshSource(source: Source | string, options?: RefreshOptions): Promise<SyncResult> {
+    const name = typeof source === 'string' ? source : source.name;
+    const entry = sources.get(name);
+    if (!entry) throw new Error(`Source "${name}" is not defined in this engine.`);
+    if (options?.join) shown.add(name);
+    return entry.refresh(options);
+  }
+
+  /** What a background refresh (start, focus, reconnect, live notice) may fetch: a visitor's device only what a page showed. */
+  const wanted = (source: Source) => (ctx.user() ? true : !source.needsUser && shown.has(source.name));
+
+  function refreshAll(): Promise<SyncResult[]> {
+    return Promise.all([...sources.values()].filter(({ source }) => wanted(source)).map(({ refresh }) => refresh()));
+  }
+
+  function refreshSources(table: string): Promise<SyncResult[]> {
+    return Promise.all([...sources.values()].filter(({ source }) => source.listensTo.includes(table) && wanted(source)).map(({ refresh }) => refresh()));
+  }
+
+  /** Tables whose rows a revert guessed at: the sources that hold them refresh. */
+  function refreshTables(tables: string[]): Promise<SyncResult[]> {
+    return Promise.all([...sources.values()].filter(({ source }) => source.tables.some((t) => tables.includes(t)) && wanted(source)).map(({ refresh }) => refresh()));
+  }
+
+  /** Forgets every cursor (a live stream reconnected and may have missed notices) and refreshes everything. */
+  async function resyncAll(): Promise<SyncResult[]> {
+    await db.syncState.toCollection().modify({ cursor: null });
+    return refreshAll();
+  }
+
+  /** Whether every one of `names` has matched the server on this device (for the current user, where it needs one). */
+  async function everSynced(names: string[]): Promise<boolean> {
+    const states = await db.syncState.bulkGet(names);
+    return names.every((name, i) => {
+      const source = sources.get(name)?.source;
+      const state = states[i];
+      return state !== undefined && state.userId === (source?.needsUser ? ctx.user() : null);
+    });
+  }
+
+  return { defineSource, refreshSource, refreshAll, refreshSources, refreshTables, resyncAll, everSynced };
+}
+
+export type Sync = ReturnType<typeof createSync>;
