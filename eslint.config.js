@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import importPlugin from 'eslint-plugin-import';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 /**
@@ -51,6 +52,18 @@ export default defineConfig(
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: processEnvMessage }],
       '@typescript-eslint/no-restricted-imports': ['error', { paths: processEnvImports }],
     },
+  },
+  {
+    files: ['src/client/**/*.{ts,tsx}'],
+    ...reactHooks.configs.flat.recommended,
+    rules: { ...reactHooks.configs.flat.recommended.rules, 'react-hooks/exhaustive-deps': 'error' },
+  },
+  {
+    // The one type-aware rule: a promise nobody awaits loses its error and its order. It needs the types,
+    // so only for the code tsconfig.json covers.
+    files: ['src/**/*.{ts,tsx}', 'e2e/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: root } },
+    rules: { '@typescript-eslint/no-floating-promises': 'error' },
   },
   {
     // The client may use the API's types (`import type`, erased from the bundle), never server code.

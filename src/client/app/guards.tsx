@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useState } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import type { Role } from '../../common/roles.ts';
 import { rememberReturnTo } from '../lib/return-to.ts';
@@ -12,10 +12,10 @@ import { NotAllowedPage } from './error-pages.tsx';
 function useSignedOutTarget(session: SessionState, redirectTo: string): string | undefined {
   const location = useLocation();
   // Whether this page was open while signed in: a later sign-out is then the user leaving, not arriving.
-  const wasSignedIn = useRef(false);
-  if (session.status === 'signed-in' || session.status === 'expired') wasSignedIn.current = true;
+  const [wasSignedIn, setWasSignedIn] = useState(false);
+  if (!wasSignedIn && (session.status === 'signed-in' || session.status === 'expired')) setWasSignedIn(true);
   if (session.status !== 'signed-out') return undefined;
-  if (wasSignedIn.current && session.leaveTo) return session.leaveTo;
+  if (wasSignedIn && session.leaveTo) return session.leaveTo;
   rememberReturnTo(`${location.pathname}${location.search}${location.hash}`);
   return redirectTo;
 }

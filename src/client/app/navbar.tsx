@@ -19,18 +19,18 @@ export function Navbar() {
   const confirm = useConfirm();
   const navigate = useNavigate();
   const location = useLocation();
-  const [open, setOpen] = useState(false);
+  // The phone menu belongs to the page it was opened on: going to another page closes it.
+  const [openOn, setOpenOn] = useState<string>();
+  const open = openOn === location.pathname;
 
   const menuButton = useRef<HTMLButtonElement>(null);
-
-  useEffect(() => setOpen(false), [location.pathname]);
 
   // Escape closes the phone menu and hands focus back to its button.
   useEffect(() => {
     if (!open) return;
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key !== 'Escape') return;
-      setOpen(false);
+      setOpenOn(undefined);
       menuButton.current?.focus();
     };
     document.addEventListener('keydown', onKeyDown);
@@ -85,7 +85,7 @@ export function Navbar() {
             aria-expanded={open}
             aria-controls="main-menu"
             aria-label={open ? 'Close menu' : 'Open menu'}
-            onClick={() => setOpen((v) => !v)}
+            onClick={() => setOpenOn(open ? undefined : location.pathname)}
           >
             {open ? <X aria-hidden size={22} /> : <Menu aria-hidden size={22} />}
           </button>

@@ -1,3 +1,4 @@
+import type { ClientResponse } from 'hono/client';
 import type { ApiErrorBody } from '../../common/api-error.ts';
 
 /** The server refused the request: `code` is the stable dotted code, `message` is for people. */
@@ -14,12 +15,33 @@ export class ApiError extends Error {
   }
 }
 
-/** The request never reached the server (offline, DNS, connection reset). */
+/** The request never reached the server (offline, DNS, connection reset), or its answer never arrived whole. */
 export class NetworkError extends Error {
-  constructor() {
-    super('You appear to be offline. Check your connection and try again.');
+  constructor(message = 'You appear to be offline. Check your connection and try again.') {
+    super(message);
     this.name = 'NetworkError';
   }
+}
+
+/**
+ * No answer within the time allowed. A kind of NetworkError, so whatever retries on a lost connection retries
+ * on a timeout too; the server may still have done the work, which is why writes carry their own ids.
+ */
+export class TimeoutError extends NetworkError {
+  constructor() {
+    super('The server took too long to answer. Please try again.');
+    this.name = 'TimeoutError';
+  }
+}
+
+/** Long enough for a slow mobile connection, short enough that a stuck request does not keep a form busy. */
+export const defaultTimeoutMs = 15_000;
+
+export interface RequestOptions {
+  /** How long the request may take, body included; `defaultTimeoutMs` when left out. */
+  timeoutMs?: number;
+  /** The caller's own cancel: its abort is thrown as it is, not as a NetworkError. */
+  signal?: AbortSignal | null;
 }
 
 /** The codes a 401 carries when the session has ended (as opposed to, say, a wrong password at login). */
@@ -37,22 +59,66 @@ export function onSessionEnded(listener: () => void): () => void {
   return () => sessionEndedListeners.delete(listener);
 }
 
-export async function apiRequest<T>(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
-  let response: Response;
+/**
+ * `fetch` for our API (and for hono's typed client: `hc<ApiRoutes>('/', { fetch: apiFetch })`): same-origin
+ * cookie, asks for JSON, gives up after `timeoutMs` (also while the body is read) and fails with
+ * TimeoutError or NetworkError. A refusal (4xx, 5xx) is still a Response: `readJson` turns it into ApiError.
+ */
+export async function apiFetch(input: RequestInfo | URL, init: RequestInit & RequestOptions = {}): Promise<Response> {
+  const { timeoutMs = defaultTimeoutMs, signal, ...rest } = init;
+  const headers = new Headers(rest.headers);
+  if (!headers.has('accept')) headers.set('accept', 'application/json');
+  const timeout = AbortSignal.timeout(timeoutMs);
   try {
-    response = await fetch(path, {
-      method,
+    return await fetch(input, {
+      ...rest,
+      headers,
       credentials: 'same-origin',
-      headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
     });
-  } catch {
-    throw new NetworkError();
+  } catch (error) {
+    throw signal?.aborted ? signal.reason : failure(error);
   }
-  const text = await response.text();
+}
+
+/** `apiFetch` with its own time allowed, for one call of hono's client: `$post(args, { fetch: fetchWithin(60_000) })`. */
+export const fetchWithin =
+  (timeoutMs: number): typeof fetch =>
+  (input, init) =>
+    apiFetch(input, { ...init, timeoutMs });
+
+/**
+ * What a failed fetch or body read becomes. Both fail with the abort reason of the request's signal: the
+ * timeout's is a DOMException named TimeoutError; the caller's own cancel is passed on unchanged.
+ */
+function failure(error: unknown): unknown {
+  if (error instanceof DOMException && error.name === 'TimeoutError') return new TimeoutError();
+  if (error instanceof DOMException && error.name === 'AbortError') return error;
+  return new NetworkError();
+}
+
+/**
+ * The body of an answer in the 2xx range, as hono's typed client declares it for that route: the members of
+ * the response union whose `ok` can be true (hono types `ok` from the route's status codes). A plain
+ * Response's body is `unknown`.
+ */
+export type SuccessBody<R> = R extends ClientResponse<infer T, number, string> ? (true extends R['ok'] ? T : never) : unknown;
+
+/**
+ * The typed body of a 2xx answer (undefined when empty), or the ApiError a refusal carries; a session that has
+ * ended is announced to the `onSessionEnded` listeners as well.
+ * `const modules = await readJson(await client.api.modules.$get())`.
+ */
+export async function readJson<R extends Pick<Response, 'ok' | 'status' | 'text'>>(response: R): Promise<SuccessBody<R>> {
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (error) {
+    throw failure(error);
+  }
   const json: unknown = text ? safeJson(text) : undefined;
   if (!response.ok) throw refusal(response.status, json);
-  return json as T;
+  return json as SuccessBody<R>;
 }
 
 /** The error a refused request becomes; a session that has ended is announced to the listeners as well. */
@@ -77,17 +143,33 @@ function safeJson(text: string): unknown {
   }
 }
 
+export async function apiRequest<T>(
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+  path: string,
+  body?: unknown,
+  options: RequestOptions = {},
+): Promise<T> {
+  const response = await apiFetch(path, {
+    ...options,
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return (await readJson(response)) as T;
+}
+
 /** Downloads a file the server names (Content-Disposition), with the same errors as any other call. */
-export async function download(path: string): Promise<void> {
-  let response: Response;
+export async function download(path: string, options: RequestOptions = {}): Promise<void> {
+  const response = await apiFetch(path, { ...options, headers: { accept: '*/*' } });
+  if (!response.ok) await readJson(response); // throws the refusal
+  let blob: Blob;
   try {
-    response = await fetch(path, { credentials: 'same-origin' });
-  } catch {
-    throw new NetworkError();
+    blob = await response.blob();
+  } catch (error) {
+    throw failure(error);
   }
-  if (!response.ok) throw refusal(response.status, safeJson(await response.text()));
   const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'download';
-  const url = URL.createObjectURL(await response.blob());
+  const url = URL.createObjectURL(blob);
   const link = Object.assign(document.createElement('a'), { href: url, download: name });
   document.body.append(link);
   link.click();
@@ -96,10 +178,10 @@ export async function download(path: string): Promise<void> {
 }
 
 export const api = {
-  get: <T>(path: string) => apiRequest<T>('GET', path),
-  post: <T>(path: string, body?: unknown) => apiRequest<T>('POST', path, body ?? {}),
-  patch: <T>(path: string, body: unknown) => apiRequest<T>('PATCH', path, body),
-  delete: <T>(path: string) => apiRequest<T>('DELETE', path),
+  get: <T>(path: string, options?: RequestOptions) => apiRequest<T>('GET', path, undefined, options),
+  post: <T>(path: string, body?: unknown, options?: RequestOptions) => apiRequest<T>('POST', path, body ?? {}, options),
+  patch: <T>(path: string, body: unknown, options?: RequestOptions) => apiRequest<T>('PATCH', path, body, options),
+  delete: <T>(path: string, options?: RequestOptions) => apiRequest<T>('DELETE', path, undefined, options),
 };
 
 /** True when the browser knows it has no connection: writes that need the server say so instead of trying. */

@@ -2,7 +2,8 @@ import { useState, type FormEvent } from 'react';
 import type { z } from 'zod';
 import { authMessages } from '../../common/auth.messages.ts';
 import { fieldErrors } from '../../common/validation.ts';
-import { ApiError, NetworkError } from './api.ts';
+import { ApiError } from './api.ts';
+import { errorText } from './error-text.ts';
 
 /** What a form shows: one message above it, and messages next to fields. */
 export interface FormErrors {
@@ -25,10 +26,9 @@ export function toFormErrors(error: unknown, fallback: string = authMessages.som
   if (error instanceof ApiError) {
     const { _form, ...fields } = error.fields;
     const hasFields = Object.keys(fields).length > 0;
-    return { form: hasFields ? _form : (_form ?? (error.status >= 500 ? fallback : error.message)), fields };
+    return { form: hasFields ? _form : (_form ?? errorText(error, fallback)), fields };
   }
-  if (error instanceof NetworkError) return { form: error.message, fields: {} };
-  return { form: fallback, fields: {} };
+  return { form: errorText(error, fallback), fields: {} };
 }
 
 /**

@@ -139,6 +139,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     void storedUser().then((stored) => {
       if (live && stored) setSession((current) => (current.status === 'loading' ? { status: 'signed-in', me: stored } : current));
     });
+    // refresh sets the session only after awaiting (the pending sign-out, the server): never synchronously.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
     void refresh();
 
     channel.current = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(channelName);

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { errorText } from '../../lib/error-text.ts';
 import { useSession } from '../../lib/session.tsx';
 import { authApi } from './auth-api.ts';
 
@@ -35,7 +36,7 @@ export function GoogleButton({ label }: { label: 'Sign up with Google' | 'Contin
             await beforeLogin();
             await authApi.startGoogle();
           } catch (e) {
-            setError(e instanceof Error ? e.message : String(e));
+            setError(errorText(e));
             setBusy(false);
           }
         }}

@@ -5,6 +5,7 @@ import { dashboardPathByRole } from '../../../common/roles.ts';
 import type { Me } from '../../../common/session.ts';
 import { FormField, PasswordField } from '../../components/form-field.tsx';
 import { ApiError } from '../../lib/api.ts';
+import { errorText } from '../../lib/error-text.ts';
 import { toFormErrors, useFormSubmit, type FormErrors } from '../../lib/forms.ts';
 import { takeReturnTo } from '../../lib/return-to.ts';
 import { useSession } from '../../lib/session.tsx';
@@ -85,6 +86,6 @@ async function resend(email: string) {
     await authApi.resendVerification(email);
     toast.success(`A link is on its way to ${email}. If none arrives in a few minutes, look in your spam folder.`);
   } catch (error) {
-    toast.error(toFormErrors(error).form ?? authMessages.somethingWentWrong);
+    toast.error(errorText(error));
   }
 }

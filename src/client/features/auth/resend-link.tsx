@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
-import { authMessages } from '../../../common/auth.schemas.ts';
-import { toFormErrors } from '../../lib/forms.ts';
+import { errorText } from '../../lib/error-text.ts';
 import { authApi } from './auth-api.ts';
 
 /** The server sends at most one verification e-mail a minute to an address; the button waits as long. */
@@ -28,7 +27,7 @@ export function ResendLinkButton({ email, justSent = false, className = '' }: { 
       setStatus({ ok: true, text: `A link is on its way to ${email}. If none arrives in a few minutes, look in your spam folder.` });
       setWait(cooldownSeconds);
     } catch (error) {
-      setStatus({ ok: false, text: toFormErrors(error).form ?? authMessages.somethingWentWrong });
+      setStatus({ ok: false, text: errorText(error) });
     } finally {
       setBusy(false);
     }

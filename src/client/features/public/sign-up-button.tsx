@@ -28,7 +28,7 @@ export function SignUpButton({ label = 'Sign Up', className = primary }: { label
       className={className}
       onClick={() => {
         markVisitedHome();
-        navigate('/signup');
+        void navigate('/signup');
       }}
     >
       <UserPlus aria-hidden size={20} />

@@ -1,0 +1,56 @@
+import { describe, expect, test } from 'vitest';
+import { createDelivery, parseChange, type LiveMessage } from './live-events.ts';
+
+function recorder(remember?: number) {
+  const heard: string[] = [];
+  const deliver = createDelivery({ onChange: (table, ids) => heard.push(`${table}:${ids.join(',')}`), onResync: () => heard.push('resync') }, remember);
+  return { heard, deliver };
+}
+
+const change = (id: string, table = 'questions', ids = ['q1']): LiveMessage => ({ type: 'change', id, table, ids });
+
+describe('parseChange', () => {
+  test('reads a notice with its event id', () => {
+    expect(parseChange('7', '{"table":"questions","ids":["q1","q2"]}')).toEqual({ type: 'change', id: '7', table: 'questions', ids: ['q1', 'q2'] });
+  });
+
+  test('ignores what is not a notice', () => {
+    for (const data of ['', 'not json', 'null', '[]', '{"table":"questions"}', '{"table":1,"ids":[]}', '{"table":"questions","ids":[1]}']) {
+      expect(parseChange('7', data), data).toBeUndefined();
+    }
+  });
+});
+
+describe('createDelivery', () => {
+  test('hands each notice on once, even when it arrives again', () => {
+    const { heard, deliver } = recorder();
+    deliver(change('1'));
+    deliver(change('2', 'answers', ['a1', 'a2']));
+    deliver(change('1'));
+    expect(heard).toEqual(['questions:q1', 'answers:a1,a2']);
+  });
+
+  test('every resync is handed on: each may follow a different gap', () => {
+    const { heard, deliver } = recorder();
+    deliver({ type: 'resync' });
+    deliver({ type: 'resync' });
+    expect(heard).toEqual(['resync', 'resync']);
+  });
+
+  test('notices without an id cannot be told apart, so all are handed on', () => {
+    const { heard, deliver } = recorder();
+    deliver(change(''));
+    deliver(change(''));
+    expect(heard).toEqual(['questions:q1', 'questions:q1']);
+  });
+
+  test('remembers only the latest ids, so a long session does not grow without end', () => {
+    const { heard, deliver } = recorder(2);
+    deliver(change('1'));
+    deliver(change('2'));
+    deliver(change('3'));
+    deliver(change('2'));
+    deliver(change('1'));
+    expect(heard).toEqual(['questions:q1', 'questions:q1', 'questions:q1', 'questions:q1']);
+  });
+});

@@ -1,0 +1,143 @@
+/**
+ * Live change notices from the server's event stream (`/api/events`), one stream per browser: browsers allow
+ * six HTTP/1.1 connections per host across all tabs, so a stream per tab would hang the seventh. The tab that
+ * holds the Web Lock `tutorbook:live` opens the stream and passes what it hears to the other tabs over a
+ * BroadcastChannel; when it closes, a waiting tab gets the lock and opens its own.
+ */
+
+export interface LiveEventsOptions {
+  url?: string;
+  /** Rows of `table` changed (or were deleted): refetch them. Runs in every tab. */
+  onChange(table: string, ids: readonly string[]): void;
+  /** Notices may have been missed: refetch everything the tab relies on. Runs in every tab. */
+  onResync(): void;
+}
+
+/** What the leading tab passes on: a notice, with the stream's event id, or "notices may have been missed". */
+export type LiveMessage = { type: 'change'; id: string; table: string; ids: string[] } | { type: 'resync' };
+
+const lockName = 'tutorbook:live';
+const channelName = 'tutorbook:live';
+const firstRetryMs = 1_000;
+const maxRetryMs = 30_000;
+
+/** A `change` event's data as a message; undefined when it is not a notice (nothing to refetch). */
+export function parseChange(id: string, data: string): LiveMessage | undefined {
+  let notice: unknown;
+  try {
+    notice = JSON.parse(data);
+  } catch {
+    return undefined;
+  }
+  const { table, ids } = (notice ?? {}) as { table?: unknown; ids?: unknown };
+  if (typeof table !== 'string' || !Array.isArray(ids) || !ids.every((x) => typeof x === 'string')) return undefined;
+  return { type: 'change', id, table, ids };
+}
+
+/**
+ * Hands each message to the callbacks once. A notice can arrive twice: a stream that reconnects with
+ * Last-Event-ID may be sent again what it had heard, and a tab that has just taken the lead may hear on its
+ * own stream what the previous lead passed on. Notices without an id are always handed on.
+ */
+export function createDelivery(options: Pick<LiveEventsOptions, 'onChange' | 'onResync'>, remember = 200): (message: LiveMessage) => void {
+  const seen: string[] = [];
+  return (message) => {
+    if (message.type === 'resync') return options.onResync();
+    if (message.id) {
+      if (seen.includes(message.id)) return;
+      seen.push(message.id);
+      if (seen.length > remember) seen.shift();
+    }
+    options.onChange(message.table, message.ids);
+  };
+}
+
+/**
+ * Starts listening in this tab; returns `stop`, which closes the stream, gives up the lock (another tab then
+ * takes the lead) and stops the callbacks. The app stops and starts it again when the signed-in user changes,
+ * so the new stream carries the new cookie.
+ */
+export function startLiveEvents({ url = '/api/events', onChange, onResync }: LiveEventsOptions): () => void {
+  const deliver = createDelivery({ onChange, onResync });
+  const channel = new BroadcastChannel(channelName);
+  channel.onmessage = (event: MessageEvent<LiveMessage>) => deliver(event.data);
+  const stopping = new AbortController();
+  let stream: EventSource | undefined;
+  let reopenTimer: ReturnType<typeof setTimeout> | undefined;
+  let retryMs = firstRetryMs;
+
+  /** Heard on this tab's stream: for every tab, this one included. */
+  const share = (message: LiveMessage) => {
+    channel.postMessage(message);
+    deliver(message);
+  };
+
+  /** `catchUp`: notices may have been sent while no stream of ours was open (a new lead, a reopen). */
+  const open = (catchUp: boolean) => {
+    const source = new EventSource(url);
+    stream = source;
+    source.addEventListener('open', () => {
+      retryMs = firstRetryMs;
+      if (catchUp) share({ type: 'resync' });
+      // Later reconnects are the browser's own, with Last-Event-ID: the server sends what was missed.
+      catchUp = false;
+    });
+    source.addEventListener('change', (event) => {
+      const message = parseChange(event.lastEventId, event.data as string);
+      if (message) share(message);
+    });
+    source.addEventListener('resync', () => share({ type: 'resync' }));
+    // The browser retries a dropped connection by itself; an answer it will not retry (a 5xx, say) closes
+    // the stream for good, so reopen it after a while, doubling up to a cap, spread so clients do not return
+    // all at once after a restart.
+    source.addEventListener('error', () => {
+      if (source.readyState !== EventSource.CLOSED || stopping.signal.aborted) return;
+      reopenTimer = setTimeout(() => open(true), retryMs * (0.5 + Math.random() / 2));
+      retryMs = Math.min(retryMs * 2, maxRetryMs);
+    });
+  };
+
+  /** Holds the lock, and with it the stream, until `stop`; false when the lock was not to be had. */
+  const lead = (catchUp: boolean) => async (lock: Lock | null) => {
+    if (!lock || stopping.signal.aborted) return false;
+    open(catchUp);
+    await new Promise((resolve) => stopping.signal.addEventListener('abort', resolve));
+    return true;
+  };
+
+  /** Take the lead if no tab has it; otherwise wait for it, and catch up when it comes. */
+  const takeTheLead = async () => {
+    try {
+      const led = await navigator.locks.request(lockName, { ifAvailable: true }, lead(false));
+      if (!led) await navigator.locks.request(lockName, { signal: stopping.signal }, lead(true));
+    } catch (error) {
+      // `stop` while waiting cancels the request: that is no failure.
+      if (!stopping.signal.aborted) throw error;
+    }
+  };
+
+  // Web Locks exist only in secure contexts (https, localhost): a page served otherwise streams by itself.
+  if (typeof navigator.locks === 'undefined') open(false);
+  // Runs until `stop`; anything unexpected surfaces as an unhandled rejection.
+  else void takeTheLead();
+
+  // Back online: whatever changed meanwhile reached no stream. Each tab catches up by itself, and the lead's
+  // stream, if it had given up, opens again now.
+  const onOnline = () => {
+    onResync();
+    if (stream?.readyState === EventSource.CLOSED) {
+      clearTimeout(reopenTimer);
+      retryMs = firstRetryMs;
+      open(false);
+    }
+  };
+  window.addEventListener('online', onOnline);
+
+  return () => {
+    stopping.abort();
+    clearTimeout(reopenTimer);
+    stream?.close();
+    channel.close();
+    window.removeEventListener('online', onOnline);
+  };
+}
