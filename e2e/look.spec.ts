@@ -135,15 +135,24 @@ test('/booking names the module chosen with Book Now, keeps it after a reload an
   await lookEverywhere(page, 'look-booking');
 });
 
-test('/qa says the community board opens soon and offers WhatsApp and e-mail for questions', async ({ page }) => {
+test('/qa: a question in Markdown with a code block, a vote and an answer, in light and dark, phone and desktop', async ({ page }) => {
   await loginAs(page, 'student');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Community' }).click();
   await expect(page).toHaveURL(/\/qa$/);
   const main = page.getByRole('main');
   await expect(main.getByRole('heading', { level: 1, name: 'Community Q&A' })).toBeVisible();
-  await expect(main.getByRole('heading', { name: 'The community board opens soon' })).toBeVisible();
-  await expect(main.getByRole('link', { name: /WhatsApp \+27/ })).toHaveAttribute('href', /^https:\/\/wa\.me\/\d+\?text=/);
-  await expect(main.getByRole('link', { name: 'hello@tutorbook.co.za' })).toHaveAttribute('href', /^mailto:hello@tutorbook\.co\.za\?subject=/);
+  const title = `Why does my Java loop never end? ${Date.now()}`;
+  await main.getByLabel('Title').fill(title);
+  await main.getByLabel('Description').fill('I wrote this:\n\n```java\nfor (int i = 0; i < 10; i--) {\n  System.out.println(i);\n}\n```\n\nIt prints `0, -1, -2` for ever. What is wrong?');
+  await main.getByRole('button', { name: 'Post question' }).click();
+  const card = main.getByRole('article', { name: title });
+  await expect(card.getByText('Waiting to send')).toHaveCount(0);
+  await card.getByRole('button', { name: /^Upvote/ }).click();
+  await expect(card.getByRole('button', { name: /^Upvote/ })).toHaveAttribute('aria-pressed', 'true');
+  await card.getByLabel(`Your answer to "${title}"`).fill('Same here, following. Is it the `i--`?');
+  await card.getByRole('button', { name: 'Post answer' }).click();
+  await expect(card.getByText('Is it the')).toBeVisible();
+  await expect(card.locator('pre code')).toContainText('i--');
   await lookEverywhere(page, 'look-qa');
 });
 

@@ -3,8 +3,8 @@ import { isKnownPagePath, publicPaths, signedInPaths } from './routes.ts';
 
 describe('isKnownPagePath', () => {
   test('knows every public and signed-in page of the spec', () => {
-    expect([...publicPaths]).toEqual(['/', '/home', '/signup', '/login', '/verify_login', '/change-password', '/about', '/testimonials', '/privacy-policy']);
-    expect([...signedInPaths]).toEqual(['/offers', '/profile', '/qa', '/booking', '/student-dashboard', '/tutor-dashboard', '/admin-dashboard']);
+    expect([...publicPaths]).toEqual(['/', '/home', '/signup', '/login', '/verify_login', '/change-password', '/about', '/testimonials', '/privacy-policy', '/qa']);
+    expect([...signedInPaths]).toEqual(['/offers', '/profile', '/booking', '/student-dashboard', '/tutor-dashboard', '/admin-dashboard']);
     for (const path of [...publicPaths, ...signedInPaths]) expect(isKnownPagePath(path), path).toBe(true);
   });
 

@@ -2,8 +2,8 @@
  * Every page path the client knows. The server answers other paths with the 404 page and status 404;
  * the client's router uses the same list.
  */
-export const publicPaths = ['/', '/home', '/signup', '/login', '/verify_login', '/change-password', '/about', '/testimonials', '/privacy-policy'] as const;
-export const signedInPaths = ['/offers', '/profile', '/qa', '/booking', '/student-dashboard', '/tutor-dashboard', '/admin-dashboard'] as const;
+export const publicPaths = ['/', '/home', '/signup', '/login', '/verify_login', '/change-password', '/about', '/testimonials', '/privacy-policy', '/qa'] as const;
+export const signedInPaths = ['/offers', '/profile', '/booking', '/student-dashboard', '/tutor-dashboard', '/admin-dashboard'] as const;
 /** Paths with a parameter, as patterns. */
 export const patternPaths = [/^\/modules\/[a-z0-9-]+$/] as const;
 

@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 // reads it first, in an effect): a table declared later would be missing from the database's schema.
 import '../features/catalogue/catalogue.sync.ts';
 import '../features/profile/profile.sync.ts';
+import '../features/qa/qa.sync.ts';
 import { useSession } from '../lib/session.tsx';
 import { setEngineUser, startEngine, stopEngine } from '../offline/engine.ts';
 

@@ -23,13 +23,14 @@ export const router = createBrowserRouter([
       { path: '/privacy-policy', ...page(() => import('../features/public/privacy-page.tsx'), 'PrivacyPage') },
       { path: '/signup', ...page(() => import('../features/auth/signup-page.tsx'), 'SignupPage') },
       { path: '/login', ...page(() => import('../features/auth/login-page.tsx'), 'LoginPage') },
+      // Visitors read the board (spec §6, DESIGN); asking, answering and voting say 'Please log in…'.
+      { path: '/qa', ...page(() => import('../features/qa/qa-page.tsx'), 'QaPage') },
       { path: '/change-password', ...page(() => import('../features/auth/change-password-page.tsx'), 'ChangePasswordPage') },
       {
         element: <RequireUser />,
         children: [
           { path: '/offers', ...page(() => import('../features/catalogue/offers-page.tsx'), 'OffersPage') },
           { path: '/modules/:slug', ...page(() => import('../features/catalogue/module-page.tsx'), 'ModulePage') },
-          { path: '/qa', ...page(() => import('../features/qa/qa-soon-page.tsx'), 'QaSoonPage') },
           { path: '/booking', ...page(() => import('../features/booking/booking-soon-page.tsx'), 'BookingSoonPage') },
           { path: '/student-dashboard', ...page(() => import('./student-dashboard.tsx'), 'StudentDashboardPage') },
         ],

@@ -11,6 +11,7 @@
  *   setEngineUser(userId | null) // on log-in, log-out, an ended session; the same user again lifts a 401 pause
  *   refreshSources(table)        // a live notice said the table changed
  *   resyncAll()                  // the live stream reconnected: notices may have been missed
+ *   mergeRows({ put, remove })   // rows a page fetched itself (next page, search), merged like a pull
  *   reconnected()                // the server answered again: what waited out a backoff goes now (as on `online`)
  *   clearUserData()              // log-out on a shared device, after warning about `countUnsent()` items
  *
@@ -164,6 +165,9 @@ export function createEngine(db: LocalDb) {
     refreshSources: sync.refreshSources,
     resyncAll: sync.resyncAll,
     everSynced: sync.everSynced,
+    mergeRows: sync.mergeRows,
+    /** The generation to pass to `mergeRows` for rows fetched now: a later change of user drops them. */
+    generation: () => generation,
     flush: outbox.flush,
     retryItem: outbox.retryItem,
     discardItem: outbox.discardItem,
@@ -189,6 +193,7 @@ export const {
   refreshSource,
   refreshSources,
   resyncAll,
+  mergeRows,
   retryItem,
   discardItem,
   countUnsent,

@@ -44,16 +44,19 @@ export function useLocalData<T>(query: () => Promise<T>, deps: unknown[], source
     // The caller's deps stand for `query`, as with useLiveQuery.
     [...deps, key, status.user],
   );
-  const [settled, setSettled] = useState(false);
+  // Which sources-and-user this page's first refresh has ended for: a new key starts unsettled, with no
+  // state set during the effect.
+  const current = `${key}\n${status.user ?? ''}`;
+  const [settledFor, setSettledFor] = useState<string>();
+  const settled = settledFor === current;
 
   useEffect(() => {
     let mounted = true;
-    setSettled(false);
-    void Promise.all(key.split('\n').map((name) => engine.refreshSource(name, { join: true }))).then(() => mounted && setSettled(true));
+    void Promise.all(key.split('\n').map((name) => engine.refreshSource(name, { join: true }))).then(() => mounted && setSettledFor(current));
     return () => {
       mounted = false;
     };
-  }, [key, status.user]);
+  }, [key, current]);
 
   const retry = useCallback(() => {
     for (const name of key.split('\n')) void engine.refreshSource(name);

@@ -130,20 +130,34 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
     await db.transaction('rw', db.tables, async () => {
       // Checked again inside the transaction: another tab may have logged out meanwhile (the session record).
       if (generation !== ctx.generation() || (owner !== null && !(await ctx.ownerIs(owner)))) throw new Dropped();
-      const userId = ctx.user();
-      const protectedIds = await outbox.pendingTargets(userId);
-      for (const [table, rows] of Object.entries(answer.put ?? {})) await db.table(table).bulkPut(rows);
-      for (const [table, ids] of Object.entries(answer.remove ?? {})) await db.table(table).bulkDelete(ids);
-      if (answer.replace) {
-        for (const table of source.tables) {
-          const keyPath = db.table(table).schema.primKey.keyPath as string;
-          const keep = new Set([...(answer.put?.[table] ?? []).map((row) => (row as Record<string, string>)[keyPath]), ...(protectedIds.get(table) ?? [])]);
-          const local = (await db.table(table).toCollection().primaryKeys()) as string[];
-          await db.table(table).bulkDelete(local.filter((id) => !keep.has(id)));
-        }
-      }
-      await outbox.reapplyPending(userId);
+      await mergeInTransaction(answer, answer.replace ? source.tables : []);
       await db.syncState.put({ key: source.name, userId: owner, cursor, syncedAt: new Date().toISOString() });
+    });
+  }
+
+  /** Server rows in, removed ids out, snapshot tables trimmed (never a row pending work targets), then pending work on top. */
+  async function mergeInTransaction(answer: Pick<PullResult, 'put' | 'remove'>, snapshotTables: string[]): Promise<void> {
+    const userId = ctx.user();
+    const protectedIds = await outbox.pendingTargets(userId);
+    for (const [table, rows] of Object.entries(answer.put ?? {})) await db.table(table).bulkPut(rows);
+    for (const [table, ids] of Object.entries(answer.remove ?? {})) await db.table(table).bulkDelete(ids);
+    for (const table of snapshotTables) {
+      const keyPath = db.table(table).schema.primKey.keyPath as string;
+      const keep = new Set([...(answer.put?.[table] ?? []).map((row) => (row as Record<string, string>)[keyPath]), ...(protectedIds.get(table) ?? [])]);
+      const local = (await db.table(table).toCollection().primaryKeys()) as string[];
+      await db.table(table).bulkDelete(local.filter((id) => !keep.has(id)));
+    }
+    await outbox.reapplyPending(userId);
+  }
+
+  /**
+   * Rows a page fetched by itself (the next page of a list, a search), merged as a pull's are: pending work is
+   * re-applied on top, so they never revert what the user did. Dropped if the user changed meanwhile.
+   */
+  async function mergeRows(answer: Pick<PullResult, 'put' | 'remove'>, fetchedAt = ctx.generation()): Promise<void> {
+    await db.transaction('rw', db.tables, async () => {
+      if (fetchedAt !== ctx.generation()) return;
+      await mergeInTransaction(answer, []);
     });
   }
 
@@ -171,9 +185,11 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
     return Promise.all([...sources.values()].filter(({ source }) => source.tables.some((t) => tables.includes(t)) && wanted(source)).map(({ refresh }) => refresh()));
   }
 
-  /** Forgets every cursor (a live stream reconnected and may have missed notices) and refreshes everything. */
-  async function resyncAll(): Promise<SyncResult[]> {
-    await db.syncState.toCollection().modify({ cursor: null });
+  /**
+   * A live stream reconnected and may have missed notices: everything refreshes. Cursors are kept: a source
+   * with a cursor asks for what changed since it, which is exactly what was missed; snapshots refetch whole.
+   */
+  function resyncAll(): Promise<SyncResult[]> {
     return refreshAll();
   }
 
@@ -187,7 +203,7 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
     });
   }
 
-  return { defineSource, refreshSource, refreshAll, refreshSources, refreshTables, resyncAll, everSynced };
+  return { defineSource, refreshSource, refreshAll, refreshSources, refreshTables, resyncAll, everSynced, mergeRows };
 }
 
 export type Sync = ReturnType<typeof createSync>;

@@ -15,6 +15,7 @@ import {
   deleteQuestion,
   getQuestion,
   listQuestionChanges,
+  listMyVotes,
   listQuestions,
   requireSignedIn,
   voteOnQuestion,
@@ -50,6 +51,11 @@ export function createQaRoutes(deps: Deps) {
       const { since, ...page } = readListQuery(c);
       const me = readAs(c);
       return c.json(since === undefined ? await listQuestions(deps, me, page) : await listQuestionChanges(deps, me, since));
+    })
+    // Before `/:id`, which would take "my-votes" for a question id.
+    .get('/my-votes', async (c) => {
+      c.header('cache-control', 'no-store');
+      return c.json(await listMyVotes(deps, c.var.me));
     })
     .get('/:id', async (c) => c.json(await getQuestion(deps, readAs(c), c.req.param('id'))))
     .post('/', signedIn(qaMessages.askSignedOut), jsonBody(askQuestionInputSchema), async (c) => {

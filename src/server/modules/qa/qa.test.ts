@@ -495,6 +495,23 @@ describe('the rate limit', () => {
   });
 });
 
+describe('my votes', () => {
+  test('a signed-in user reads their own votes only; a visitor is refused', async () => {
+    const me = await newStudent();
+    const other = await newStudent();
+    const [up, down, untouched] = [await ask(other.client), await ask(other.client), await ask(other.client)];
+    await put(me.client, `/api/questions/${up.id}/vote`, { value: 1 });
+    await put(me.client, `/api/questions/${down.id}/vote`, { value: -1 });
+    await put(other.client, `/api/questions/${untouched.id}/vote`, { value: 1 });
+    const mine = await me.client.get('/api/questions/my-votes');
+    expect(mine.status).toBe(200);
+    expect(mine.headers.get('cache-control')).toBe('no-store');
+    expect(mine.body.votes).toEqual(expect.arrayContaining([{ questionId: up.id, value: 1 }, { questionId: down.id, value: -1 }]));
+    expect(mine.body.votes).toHaveLength(2);
+    expectApiError(await visitor.get('/api/questions/my-votes'), 401, 'auth.unauthenticated');
+  });
+});
+
 describe('a deleted account', () => {
   test('its posts stay as "Deleted user", its votes leave the counts, and every affected question gets a new version', async () => {
     const leaving = await newStudent('Leaving Student');

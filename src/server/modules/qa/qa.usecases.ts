@@ -7,6 +7,7 @@ import {
   type answerInputSchema,
   type askQuestionInputSchema,
   type Author,
+  type MyVotes,
   type Question,
   type QuestionChanges,
   type QuestionPage,
@@ -14,6 +15,7 @@ import {
 } from '../../../common/qa.ts';
 import type { Role } from '../../../common/roles.ts';
 import type { Me } from '../../../common/session.ts';
+import { requireUser } from '../../auth/auth.session.ts';
 import { withTransaction, type Deps } from '../../deps.ts';
 import { createForbiddenError, createUnauthenticatedError } from '../../http/errors.ts';
 import type { PersonalDataPart } from '../../personal-data.ts';
@@ -279,6 +281,13 @@ export async function deleteAnswer(deps: Deps, me: Me | undefined, questionId: s
 
 /** Ids per notice when one change touches many questions: a notice stays far under NOTIFY's 8,000 bytes. */
 const idsPerNotice = 100;
+
+/** The user's own votes, for a device that has just logged in. */
+export async function listMyVotes(deps: Deps, me: Me | undefined): Promise<MyVotes> {
+  const voter = requireUser(me);
+  const rows = await repo.listVotesBy(deps.db, voter.id);
+  return { votes: rows.map((r) => ({ questionId: r.question_id, value: r.value === 1 ? 1 : -1 })) };
+}
 
 export const qaPersonalData: PersonalDataPart = {
   async exportFor(deps, me) {

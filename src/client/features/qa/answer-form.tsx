@@ -1,0 +1,46 @@
+import { useState, type FormEvent } from 'react';
+import { qaLimits } from '../../../common/qa.ts';
+import { TextareaField } from '../../components/form-field.tsx';
+
+/**
+ * The per-question answer form (spec §2). An empty answer is silently ignored (spec §5); the text is cleared
+ * only once the answer is safely queued on the device, so a refusal (signed out, no storage) keeps it.
+ */
+export function AnswerForm({ questionTitle, onAnswer }: { questionTitle: string; onAnswer: (text: string) => Promise<void> }) {
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!text.trim()) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      await onAnswer(text);
+      setText('');
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : String(failure));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate className="mt-4 space-y-2">
+      <TextareaField
+        label="Your answer"
+        aria-label={`Your answer to "${questionTitle}"`}
+        rows={3}
+        value={text}
+        maxLength={qaLimits.textMax}
+        onChange={(e) => setText(e.target.value)}
+        error={error}
+        hint={text.length > qaLimits.textMax * 0.9 ? `${text.length.toLocaleString('en-ZA')} of ${qaLimits.textMax.toLocaleString('en-ZA')} characters` : undefined}
+      />
+      <button type="submit" className="btn-secondary" disabled={busy}>
+        Post answer
+      </button>
+    </form>
+  );
+}

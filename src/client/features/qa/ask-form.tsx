@@ -1,0 +1,76 @@
+import { useState, type FormEvent } from 'react';
+import { qaLimits, qaMessages } from '../../../common/qa.ts';
+import { FormField, TextareaField } from '../../components/form-field.tsx';
+import { toast } from '../../lib/toast.ts';
+
+const count = (n: number) => n.toLocaleString('en-ZA');
+/** Shown once a field is nearly full, so the limit is never a surprise. */
+const nearLimit = (value: string, max: number) => (value.length > max * 0.9 ? `${count(value.length)} of ${count(max)} characters` : undefined);
+
+/**
+ * The ask form (spec §2, §5). A visitor hears 'Please log in to post a question.'; a title or description that
+ * is empty after trimming gets 'Please fill in both the question title and description.'. What was typed stays
+ * until the question is safely queued on the device.
+ */
+export function AskForm({ signedIn, onAsk }: { signedIn: boolean; onAsk: (input: { title: string; text: string }) => Promise<void> }) {
+  const [title, setTitle] = useState('');
+  const [text, setText] = useState('');
+  const [missing, setMissing] = useState<{ title: boolean; text: boolean }>({ title: false, text: false });
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!signedIn) {
+      toast.error(qaMessages.askSignedOut);
+      return;
+    }
+    const gaps = { title: !title.trim(), text: !text.trim() };
+    setMissing(gaps);
+    if (gaps.title || gaps.text) {
+      toast.error(qaMessages.askIncomplete);
+      return;
+    }
+    setBusy(true);
+    setError(undefined);
+    try {
+      await onAsk({ title: title.trim(), text: text.trim() });
+      setTitle('');
+      setText('');
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : String(failure));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate aria-labelledby="ask-title" className="card space-y-4">
+      <h2 id="ask-title" className="text-xl font-semibold">
+        Ask a question
+      </h2>
+      <FormField
+        label="Title"
+        name="title"
+        value={title}
+        maxLength={qaLimits.titleMax}
+        onChange={(e) => setTitle(e.target.value)}
+        error={missing.title ? qaMessages.askIncomplete : undefined}
+        hint={nearLimit(title, qaLimits.titleMax) ?? 'One line that sums up your question.'}
+      />
+      <TextareaField
+        label="Description"
+        name="text"
+        rows={5}
+        value={text}
+        maxLength={qaLimits.textMax}
+        onChange={(e) => setText(e.target.value)}
+        error={missing.text ? qaMessages.askIncomplete : error}
+        hint={nearLimit(text, qaLimits.textMax) ?? 'Markdown works: `inline code`, ``` code blocks ```, lists and links.'}
+      />
+      <button type="submit" className="btn-primary" disabled={busy}>
+        Post question
+      </button>
+    </form>
+  );
+}

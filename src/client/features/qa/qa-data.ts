@@ -1,0 +1,221 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { qaMessages, type Answer, type QuestionPage, type VoteValue } from '../../../common/qa.ts';
+import type { Me } from '../../../common/session.ts';
+import { useConfirm } from '../../components/confirm-dialog.tsx';
+import { api, isOffline, isSessionEnded } from '../../lib/api.ts';
+import { errorText } from '../../lib/error-text.ts';
+import { toast } from '../../lib/toast.ts';
+import { discardItem, engine, mergeRows, refreshSource, retryItem, type OutboxItem } from '../../offline/engine.ts';
+import { useLocalData, useOutboxItems } from '../../offline/hooks.ts';
+import type { LocalDataStatus } from '../../offline/hooks.ts';
+import type { QaActions, QuestionView } from './qa-view.ts';
+import {
+  answerQuestion,
+  answersTable,
+  askQuestion,
+  boardPagingTable,
+  myVotesTable,
+  questionsSource,
+  questionsTable,
+  rowsOf,
+  voteOnQuestion,
+  type AnswerPayload,
+  type AskPayload,
+} from './qa.sync.ts';
+
+const offlineText = 'You are offline. Connect to the internet to do this.';
+const matches = (query: string) => {
+  const needle = query.toLocaleLowerCase();
+  return (q: { title: string; text: string }) => q.title.toLocaleLowerCase().includes(needle) || q.text.toLocaleLowerCase().includes(needle);
+};
+
+/** How each of the user's unsent items stands, by the row it targets (`questions:<id>`, `answers:<id>`). */
+function pendingByTarget(items: OutboxItem[]) {
+  const map = new Map<string, OutboxItem>();
+  for (const item of items) {
+    const key = `${item.target.table}:${item.target.id}`;
+    // A refused item outranks a waiting one on the same row.
+    if (!map.has(key) || item.state === 'attention') map.set(key, item);
+  }
+  return map;
+}
+
+export interface QaBoard {
+  status: LocalDataStatus;
+  questions: QuestionView[];
+  hasMore: boolean;
+  loadingMore: boolean;
+  /** A search is being asked of the server (its results join what the device already found). */
+  searching: boolean;
+  loadMore(): void;
+  retry(): void;
+}
+
+/**
+ * The board as the page shows it, from IndexedDB: newest first, down to the oldest question paged in (or every
+ * question on the device that matches a search), with answers, the reader's votes and the outbox's marks. A
+ * search also asks the server, for what this device has never seen.
+ */
+export function useQaBoard(query: string): QaBoard {
+  const local = useLocalData(
+    async () => {
+      const [questions, answers, votes, paging] = await Promise.all([
+        questionsTable.orderBy('createdAt').reverse().toArray(),
+        answersTable.toArray(),
+        myVotesTable.toArray(),
+        boardPagingTable.get('board'),
+      ]);
+      // Null when the device holds no question: the engine then tells "never loaded" from "really empty".
+      return questions.length === 0 ? null : { questions, answers, votes, paging };
+    },
+    [],
+    [questionsSource],
+  );
+  const items = useOutboxItems();
+  const [search, setSearch] = useState<{ query: string; nextCursor: string | null; loading: boolean }>({ query: '', nextCursor: null, loading: false });
+  const [loadingMore, setLoadingMore] = useState(false);
+
+  const fetchPage = useCallback(async (params: { q?: string; cursor?: string }) => {
+    const generation = engine.generation();
+    const search = new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined));
+    const page = await api.get<QuestionPage>(`/api/questions${search.size ? `?${search}` : ''}`);
+    await mergeRows(await rowsOf(page.questions), generation);
+    return page;
+  }, []);
+
+  // A search asks the server too, a moment after the typing stops.
+  useEffect(() => {
+    if (!query) return;
+    let current = true;
+    const timer = setTimeout(() => {
+      setSearch({ query, nextCursor: null, loading: true });
+      fetchPage({ q: query })
+        .then((page) => current && setSearch({ query, nextCursor: page.nextCursor, loading: false }))
+        .catch(() => current && setSearch({ query, nextCursor: null, loading: false }));
+    }, 300);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [query, fetchPage]);
+
+  const data = local.data;
+  const questions = useMemo((): QuestionView[] => {
+    if (!data) return [];
+    const pending = pendingByTarget(items);
+    const votes = new Map(data.votes.map((v) => [v.id, v.value]));
+    const answersByQuestion = new Map<string, Answer[]>();
+    for (const answer of [...data.answers].sort((a, b) => a.createdAt.localeCompare(b.createdAt))) {
+      const list = answersByQuestion.get(answer.questionId);
+      if (list) list.push(answer);
+      else answersByQuestion.set(answer.questionId, [answer]);
+    }
+    const stateOf = (table: string, id: string) => {
+      const item = pending.get(`${table}:${id}`);
+      if (!item) return undefined;
+      return item.state === 'attention' ? { state: 'attention' as const, message: item.error?.message ?? 'The server refused this.' } : { state: 'waiting' as const };
+    };
+    const oldest = data.paging?.oldestCreatedAt;
+    const shown = query
+      ? data.questions.filter(matches(query))
+      : data.questions.filter((q) => oldest === null || oldest === undefined || q.createdAt >= oldest || pending.has(`questions:${q.id}`));
+    return shown.map((q) => ({
+      ...q,
+      myVote: votes.get(q.id) ?? 0,
+      pending: stateOf('questions', q.id),
+      answers: (answersByQuestion.get(q.id) ?? []).map((a) => ({ ...a, pending: stateOf('answers', a.id) })),
+    }));
+  }, [data, items, query]);
+
+  const nextCursor = query ? (search.query === query ? search.nextCursor : null) : (data?.paging?.nextCursor ?? null);
+
+  const loadMore = useCallback(() => {
+    if (!nextCursor) return;
+    setLoadingMore(true);
+    fetchPage({ cursor: nextCursor, ...(query ? { q: query } : {}) })
+      .then(async (page) => {
+        if (query) return setSearch({ query, nextCursor: page.nextCursor, loading: false });
+        await boardPagingTable.put({ id: 'board', nextCursor: page.nextCursor, oldestCreatedAt: page.questions.at(-1)?.createdAt ?? data?.paging?.oldestCreatedAt ?? null });
+      })
+      .catch((error: unknown) => toast.error(errorText(error, 'More questions could not be loaded. Please try again.')))
+      .finally(() => setLoadingMore(false));
+  }, [nextCursor, query, fetchPage, data?.paging?.oldestCreatedAt]);
+
+  return {
+    status: local.status,
+    questions,
+    hasMore: nextCursor !== null,
+    loadingMore,
+    searching: search.loading && search.query === query,
+    loadMore,
+    retry: local.retry,
+  };
+}
+
+/** The board's actions for whoever is signed in (`me`), with the spec's alerts for a visitor. */
+export function useQaActions(me: Me | undefined): QaActions & { ask(input: { title: string; text: string }): Promise<void> } {
+  const confirm = useConfirm();
+  const items = useOutboxItems();
+  const author = me ? { id: me.id, name: me.name, role: me.role } : undefined;
+
+  /** Writes that are not queued (the asker's accept, the admin's deletions) need the server now. */
+  async function online(action: () => Promise<unknown>, failed: string): Promise<void> {
+    if (isOffline()) return void toast.error(offlineText);
+    try {
+      await action();
+    } catch (error) {
+      if (!isSessionEnded(error)) toast.error(errorText(error, failed, { offline: offlineText }));
+    }
+    void refreshSource(questionsSource);
+  }
+
+  const itemFor = (target: { table: string; id: string }) => items.find((i) => i.target.table === target.table && i.target.id === target.id && i.state === 'attention');
+
+  return {
+    async ask(input) {
+      if (!author) throw new Error(qaMessages.askSignedOut);
+      await askQuestion({ id: crypto.randomUUID(), ...input, author, createdAt: new Date().toISOString() } satisfies AskPayload);
+    },
+    async answer(question, text) {
+      if (!author) {
+        toast.error(qaMessages.answerSignedOut);
+        throw new Error(qaMessages.answerSignedOut);
+      }
+      if (!text.trim()) return;
+      await answerQuestion({ id: crypto.randomUUID(), questionId: question.id, text: text.trim(), author, createdAt: new Date().toISOString() } satisfies AnswerPayload);
+    },
+    vote(question, value: VoteValue) {
+      if (!author) return void toast.error(qaMessages.voteSignedOut);
+      voteOnQuestion({ questionId: question.id, value }).catch((error: unknown) => toast.error(errorText(error)));
+    },
+    accept(question, answerId) {
+      void online(() => api.put(`/api/questions/${encodeURIComponent(question.id)}/accepted-answer`, { answerId }), 'The answer could not be marked. Please try again.');
+    },
+    deleteQuestion(question) {
+      void (async () => {
+        const ok = await confirm({ title: 'Delete question', message: `Delete "${question.title}" and its answers for everyone?`, confirmLabel: 'Delete', destructive: true });
+        if (ok) await online(() => api.delete(`/api/questions/${encodeURIComponent(question.id)}`), 'The question could not be deleted. Please try again.');
+      })();
+    },
+    deleteAnswer(question, answer) {
+      void (async () => {
+        const ok = await confirm({ title: 'Delete answer', message: `Delete this answer by ${answer.author.name} for everyone?`, confirmLabel: 'Delete', destructive: true });
+        if (ok) await online(() => api.delete(`/api/questions/${encodeURIComponent(question.id)}/answers/${encodeURIComponent(answer.id)}`), 'The answer could not be deleted. Please try again.');
+      })();
+    },
+    retry(target, edited) {
+      const item = itemFor(target);
+      if (!item) return;
+      const payload = { ...(item.payload as AskPayload | AnswerPayload), ...(edited ?? {}) };
+      retryItem(item.seq, payload).catch((error: unknown) => toast.error(errorText(error)));
+    },
+    discard(target) {
+      const item = itemFor(target);
+      if (!item) return;
+      void (async () => {
+        const ok = await confirm({ title: 'Discard', message: 'Discard this post? What you wrote is removed from this device.', confirmLabel: 'Discard', destructive: true });
+        if (ok) await discardItem(item.seq);
+      })();
+    },
+  };
+}

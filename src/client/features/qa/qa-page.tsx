@@ -1,0 +1,83 @@
+import { Search } from 'lucide-react';
+import { useDeferredValue, useState } from 'react';
+import { qaMessages } from '../../../common/qa.ts';
+import { Notice } from '../../components/notice.tsx';
+import { PageMeta } from '../../components/page-meta.tsx';
+import { useSession } from '../../lib/session.tsx';
+import { AskForm } from './ask-form.tsx';
+import { useQaActions, useQaBoard } from './qa-data.ts';
+import { QuestionCard } from './question-card.tsx';
+
+/**
+ * /qa (spec §2 Q&A board, §5, §6): visitors read; signed-in users ask, answer and vote, online or not (what they
+ * write waits on the device and is sent when the connection returns). Others' posts appear live.
+ */
+export function QaPage() {
+  const { session } = useSession();
+  const me = session.me;
+  const [search, setSearch] = useState('');
+  // Typing stays responsive on a slow phone: the list filters a beat behind the keystrokes.
+  const query = useDeferredValue(search.trim());
+  const board = useQaBoard(query);
+  const actions = useQaActions(me);
+
+  return (
+    <section className="container-page max-w-3xl py-10">
+      <PageMeta title="Community Q&A" description="Ask questions about programming, IT, statistics and maths, and answer other students." />
+      <h1 className="text-3xl font-bold tracking-tight sm:text-4xl">Community Q&amp;A</h1>
+      <p className="mt-2 text-slate-700 dark:text-slate-300">Ask, answer and vote. Tutors answer here too.</p>
+
+      <div className="mt-6">
+        <AskForm signedIn={me !== undefined} onAsk={actions.ask} />
+      </div>
+
+      <div role="search" className="relative mt-8">
+        <label htmlFor="qa-search" className="sr-only">
+          Search questions
+        </label>
+        <Search aria-hidden size={20} className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-slate-500" />
+        <input id="qa-search" type="search" className="input pl-10" placeholder="Search questions" value={search} onChange={(e) => setSearch(e.target.value)} />
+      </div>
+
+      {board.status === 'stale' && (
+        <Notice tone="offline" className="mt-4">
+          You are offline. Showing the questions as they were when you last had a connection; what you post is sent when it returns.
+        </Notice>
+      )}
+
+      <div className="mt-6 space-y-4" aria-busy={board.status === 'loading'}>
+        {board.status === 'loading' ? (
+          <>
+            <p role="status" className="text-slate-700 dark:text-slate-300">
+              Loading questions…
+            </p>
+            {[0, 1, 2].map((i) => (
+              <div key={i} aria-hidden className="card h-40 animate-pulse bg-slate-100 dark:bg-slate-800" />
+            ))}
+          </>
+        ) : board.status === 'unavailable' ? (
+          <div className="card flex flex-col items-start gap-4">
+            <Notice tone="error">The questions could not be loaded. You appear to be offline; they appear here once you have opened this page with a connection.</Notice>
+            <button type="button" className="btn-secondary" onClick={board.retry}>
+              Try again
+            </button>
+          </div>
+        ) : board.questions.length === 0 ? (
+          <p role="status" className="card text-slate-700 dark:text-slate-300">
+            {board.searching ? 'Searching…' : qaMessages.empty}
+          </p>
+        ) : (
+          board.questions.map((question) => <QuestionCard key={question.id} question={question} me={me} actions={actions} />)
+        )}
+      </div>
+
+      {board.hasMore && board.questions.length > 0 && (
+        <div className="mt-6 flex justify-center">
+          <button type="button" className="btn-secondary" disabled={board.loadingMore} onClick={board.loadMore}>
+            {board.loadingMore ? 'Loading…' : 'Load more'}
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,27 @@
+import type { Answer, Question, VoteValue } from '../../../common/qa.ts';
+
+/** How an item the user wrote stands in the outbox: shown on the post itself until the server has it. */
+export type PendingState = { state: 'waiting' } | { state: 'attention'; message: string };
+
+export type AnswerView = Answer & { pending?: PendingState | undefined };
+
+/** A question as the board shows it: its answers (accepted first, then oldest first) and its outbox state. */
+export type QuestionView = Omit<Question, 'answers' | 'version'> & { answers: AnswerView[]; pending?: PendingState | undefined };
+
+/** What the board can do; each checks who is signed in and says the spec's message when nobody is. */
+export interface QaActions {
+  vote(question: QuestionView, value: VoteValue): void;
+  /** Resolves once the answer is saved on the device (queued); rejects with a message the form shows. */
+  answer(question: QuestionView, text: string): Promise<void>;
+  accept(question: QuestionView, answerId: string | null): void;
+  deleteQuestion(question: QuestionView): void;
+  deleteAnswer(question: QuestionView, answer: AnswerView): void;
+  /** For an item that needs attention: send it again (edited), or drop it. */
+  retry(target: { table: 'questions' | 'answers'; id: string }, edited?: { title?: string; text: string }): void;
+  discard(target: { table: 'questions' | 'answers'; id: string }): void;
+}
+
+const sast = new Intl.DateTimeFormat('en-ZA', { timeZone: 'Africa/Johannesburg', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false });
+
+/** "21 Nov 2026, 14:05 SAST": times on the board are South African, whatever the device's zone. */
+export const formatPostedAt = (iso: string) => `${sast.format(new Date(iso))} SAST`;

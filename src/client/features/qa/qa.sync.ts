@@ -1,0 +1,194 @@
+import type { Answer, Author, MyVotes, Question, QuestionChanges, QuestionPage, VoteValue } from '../../../common/qa.ts';
+import { api } from '../../lib/api.ts';
+import { defineLocalTable } from '../../offline/db.ts';
+import { defineMutation, defineSource, engine } from '../../offline/engine.ts';
+
+/**
+ * The Q&A board on the local-first engine (src/client/offline): the questions and answers seen on this device
+ * (public: the board is readable by visitors), the signed-in user's own votes, the sources that keep them
+ * fresh, and the three writes that work offline: ask, answer, vote.
+ */
+
+/** A question as stored here: its answers live in their own table, the reader's vote in `myVotes`. */
+export type QuestionRow = Omit<Question, 'answers' | 'myVote'>;
+export interface MyVoteRow {
+  /** The question's id. */
+  id: string;
+  value: 1 | -1;
+}
+/** Where "Load more" goes on from: the oldest question the board has paged in, and the server's cursor after it. */
+export interface BoardPagingRow {
+  id: 'board';
+  nextCursor: string | null;
+  oldestCreatedAt: string | null;
+}
+
+// Version 3 added the engine's outbox; 4 the board.
+export const questionsTable = defineLocalTable<QuestionRow>({ name: 'questions', schema: 'id, createdAt', since: 4, scope: 'public' });
+export const answersTable = defineLocalTable<Answer>({ name: 'answers', schema: 'id, questionId', since: 4, scope: 'public' });
+export const myVotesTable = defineLocalTable<MyVoteRow>({ name: 'myVotes', schema: 'id', since: 4, scope: 'user' });
+export const boardPagingTable = defineLocalTable<BoardPagingRow>({ name: 'qaPaging', schema: 'id', since: 4, scope: 'public' });
+
+const toRow = ({ id, title, text, author, createdAt, upvotes, downvotes, acceptedAnswerId, version }: Question): QuestionRow => ({
+  id,
+  title,
+  text,
+  author,
+  createdAt,
+  upvotes,
+  downvotes,
+  acceptedAnswerId,
+  version,
+});
+
+/**
+ * What a list of questions from the server changes here: the questions, all their answers (an answer the
+ * admin deleted is gone from the list, so it goes here too), and, for a signed-in reader, their own votes (the
+ * base that a pending vote is re-applied on).
+ */
+export async function rowsOf(questions: Question[], deleted: string[] = []) {
+  const ids = [...questions.map((q) => q.id), ...deleted];
+  const kept = new Set(questions.flatMap((q) => q.answers.map((a) => a.id)));
+  const localAnswers = await answersTable.where('questionId').anyOf(ids).primaryKeys();
+  const signedIn = engine.user() !== null;
+  return {
+    put: {
+      questions: questions.map(toRow),
+      answers: questions.flatMap((q) => q.answers),
+      ...(signedIn ? { myVotes: questions.filter((q) => q.myVote !== 0).map((q): MyVoteRow => ({ id: q.id, value: q.myVote === 1 ? 1 : -1 })) } : {}),
+    },
+    remove: {
+      questions: deleted,
+      answers: localAnswers.filter((id) => !kept.has(id)),
+      ...(signedIn ? { myVotes: [...questions.filter((q) => q.myVote === 0).map((q) => q.id), ...deleted] } : {}),
+    },
+  };
+}
+
+/**
+ * The board: the newest page the first time, then every change since the last version seen (new questions,
+ * answers, votes, deletions), which is also how a device catches up after a day offline. Live notices on
+ * `questions` run it.
+ */
+export const questionsSource = defineSource({
+  name: 'qa.questions',
+  tables: ['questions', 'answers', 'myVotes', 'qaPaging'],
+  needsUser: false,
+  listensTo: ['questions'],
+  pull: async ({ cursor, signal }) => {
+    if (cursor === null) {
+      const page = await api.get<QuestionPage>('/api/questions', { signal });
+      const rows = await rowsOf(page.questions);
+      const paging: BoardPagingRow = { id: 'board', nextCursor: page.nextCursor, oldestCreatedAt: page.questions.at(-1)?.createdAt ?? null };
+      // The versions are global: whatever changes after the newest one seen here comes with `since`.
+      const version = Math.max(0, ...page.questions.map((q) => q.version));
+      return { put: { ...rows.put, qaPaging: [paging] }, remove: rows.remove, cursor: String(version) };
+    }
+    const changes = await api.get<QuestionChanges>(`/api/questions?since=${encodeURIComponent(cursor)}`, { signal });
+    return { ...(await rowsOf(changes.questions, changes.deleted)), cursor: String(changes.version), more: changes.more };
+  },
+});
+
+/** The signed-in user's votes, whole: a device that has just logged in shows their votes on every question it holds. */
+export const myVotesSource = defineSource({
+  name: 'qa.myVotes',
+  tables: ['myVotes'],
+  needsUser: true,
+  listensTo: [],
+  pull: async ({ signal }) => {
+    const { votes } = await api.get<MyVotes>('/api/questions/my-votes', { signal });
+    return { put: { myVotes: votes.map((v): MyVoteRow => ({ id: v.questionId, value: v.value })) }, replace: true };
+  },
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Writes that work offline. Payloads are versioned: a tab of an older build may have queued them (rule 8).
+
+export interface AskPayload {
+  id: string;
+  title: string;
+  text: string;
+  author: Author;
+  createdAt: string;
+}
+
+export interface AnswerPayload {
+  id: string;
+  questionId: string;
+  text: string;
+  author: Author;
+  createdAt: string;
+}
+
+export interface VotePayload {
+  questionId: string;
+  value: VoteValue;
+}
+
+/** The server's copy of a question replaces the optimistic one, with its answers and the reader's vote. */
+async function storeQuestion(question: Question) {
+  const rows = await rowsOf([question]);
+  await questionsTable.bulkPut(rows.put.questions);
+  await answersTable.bulkPut(rows.put.answers);
+  if (rows.put.myVotes) await myVotesTable.bulkPut(rows.put.myVotes);
+  if (rows.remove.myVotes) await myVotesTable.bulkDelete(rows.remove.myVotes);
+}
+
+export const askQuestion = defineMutation<AskPayload, Question>({
+  name: 'qa.ask',
+  version: 1,
+  target: (p) => ({ table: 'questions', id: p.id }),
+  apply: async (p) => {
+    // Once the server's copy is here (sent, but the answer lost), it is the truth.
+    if (await questionsTable.get(p.id)) return;
+    await questionsTable.put({ id: p.id, title: p.title, text: p.text, author: p.author, createdAt: p.createdAt, upvotes: 0, downvotes: 0, acceptedAnswerId: null, version: 0 });
+  },
+  send: (p) => api.post<Question>('/api/questions', { id: p.id, title: p.title, text: p.text }),
+  acknowledge: async (_p, question) => storeQuestion(question),
+  revert: async (p) => {
+    await questionsTable.delete(p.id);
+  },
+});
+
+export const answerQuestion = defineMutation<AnswerPayload, Answer>({
+  name: 'qa.answer',
+  version: 1,
+  target: (p) => ({ table: 'answers', id: p.id }),
+  // An answer to a question still waiting goes after it, and waits with it if the question is refused.
+  after: (p) => p.questionId,
+  apply: async (p) => {
+    if (await answersTable.get(p.id)) return;
+    await answersTable.put({ id: p.id, questionId: p.questionId, text: p.text, author: p.author, createdAt: p.createdAt });
+  },
+  send: (p) => api.post<Answer>(`/api/questions/${encodeURIComponent(p.questionId)}/answers`, { id: p.id, text: p.text }),
+  acknowledge: async (_p, answer) => {
+    await answersTable.put(answer);
+  },
+  revert: async (p) => {
+    await answersTable.delete(p.id);
+  },
+});
+
+const contribution = (value: number) => ({ up: value === 1 ? 1 : 0, down: value === -1 ? 1 : 0 });
+
+export const voteOnQuestion = defineMutation<VotePayload, Question>({
+  name: 'qa.vote',
+  version: 1,
+  target: (p) => ({ table: 'myVotes', id: p.questionId }),
+  after: (p) => p.questionId,
+  // Counted from the vote this device holds (the server's, after each refresh): applied again on top of a
+  // refresh it changes nothing twice.
+  apply: async (p) => {
+    const before = (await myVotesTable.get(p.questionId))?.value ?? 0;
+    if (before === p.value) return;
+    const question = await questionsTable.get(p.questionId);
+    if (question) {
+      const [was, now] = [contribution(before), contribution(p.value)];
+      await questionsTable.put({ ...question, upvotes: question.upvotes - was.up + now.up, downvotes: question.downvotes - was.down + now.down });
+    }
+    if (p.value === 0) await myVotesTable.delete(p.questionId);
+    else await myVotesTable.put({ id: p.questionId, value: p.value });
+  },
+  send: (p) => api.put<Question>(`/api/questions/${encodeURIComponent(p.questionId)}/vote`, { value: p.value }),
+  acknowledge: async (_p, question) => storeQuestion(question),
+});

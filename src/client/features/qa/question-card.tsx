@@ -1,0 +1,101 @@
+import { MessageSquare, Trash2 } from 'lucide-react';
+import { useId } from 'react';
+import type { Me } from '../../../common/session.ts';
+import { AnswerForm } from './answer-form.tsx';
+import { PostText } from './post-text.tsx';
+import { AcceptedBadge, Byline, NeedsAttention, VoteButtons } from './post-parts.tsx';
+import type { AnswerView, QaActions, QuestionView } from './qa-view.ts';
+
+/** One question with its votes, answers and answer form. */
+export function QuestionCard({ question, me, actions }: { question: QuestionView; me: Me | undefined; actions: QaActions }) {
+  const titleId = useId();
+  const isAdmin = me?.role === 'admin';
+  const isAsker = me !== undefined && question.author.id === me.id;
+  const count = question.answers.length;
+  // The accepted answer first, then the rest oldest first (DESIGN "the asker can accept one answer").
+  const answers = [...question.answers].sort((a, b) => Number(b.id === question.acceptedAnswerId) - Number(a.id === question.acceptedAnswerId));
+  const target = { table: 'questions', id: question.id } as const;
+
+  return (
+    <article id={`q-${question.id}`} aria-labelledby={titleId} className="card">
+      <h2 id={titleId} className="text-lg font-semibold break-words sm:text-xl">
+        {question.title}
+      </h2>
+      <div className="mt-1">
+        <Byline author={question.author} createdAt={question.createdAt} pending={question.pending} />
+      </div>
+      <PostText text={question.text} className="mt-3" />
+      {question.pending?.state === 'attention' && (
+        <NeedsAttention
+          message={question.pending.message}
+          title={question.title}
+          text={question.text}
+          onRetry={(edited) => actions.retry(target, edited)}
+          onDiscard={() => actions.discard(target)}
+        />
+      )}
+
+      <div className="mt-4 flex flex-wrap items-center gap-3">
+        <VoteButtons upvotes={question.upvotes} downvotes={question.downvotes} myVote={question.myVote} title={question.title} onVote={(value) => actions.vote(question, value)} />
+        <span className="inline-flex items-center gap-1 text-sm text-slate-700 dark:text-slate-300">
+          <MessageSquare aria-hidden size={16} /> {count} {count === 1 ? 'answer' : 'answers'}
+        </span>
+        {isAdmin && !question.pending && (
+          <button type="button" className="btn-secondary ml-auto text-red-700 dark:text-red-400" onClick={() => actions.deleteQuestion(question)}>
+            <Trash2 aria-hidden size={18} /> Delete question
+          </button>
+        )}
+      </div>
+
+      {answers.length > 0 && (
+        <section aria-label={`Answers to "${question.title}"`} className="mt-4 border-t border-slate-200 pt-2 dark:border-slate-800">
+          <ol className="divide-y divide-slate-200 dark:divide-slate-800">
+            {answers.map((answer) => (
+              <AnswerItem
+                key={answer.id}
+                question={question}
+                answer={answer}
+                accepted={answer.id === question.acceptedAnswerId}
+                canAccept={isAsker && !question.pending && !answer.pending}
+                canDelete={isAdmin && !answer.pending}
+                actions={actions}
+              />
+            ))}
+          </ol>
+        </section>
+      )}
+      <AnswerForm questionTitle={question.title} onAnswer={(text) => actions.answer(question, text)} />
+    </article>
+  );
+}
+
+function AnswerItem(props: { question: QuestionView; answer: AnswerView; accepted: boolean; canAccept: boolean; canDelete: boolean; actions: QaActions }) {
+  const { question, answer, accepted, canAccept, canDelete, actions } = props;
+  const target = { table: 'answers', id: answer.id } as const;
+  return (
+    <li className={`py-3 ${accepted ? '-mx-2 rounded-lg bg-emerald-50 px-2 dark:bg-emerald-950' : ''}`}>
+      <div className="flex flex-wrap items-center gap-2">
+        <Byline author={answer.author} createdAt={answer.createdAt} pending={answer.pending} />
+        {accepted && <AcceptedBadge />}
+      </div>
+      <PostText text={answer.text} className="mt-2" />
+      {answer.pending?.state === 'attention' && (
+        <NeedsAttention message={answer.pending.message} text={answer.text} onRetry={(edited) => actions.retry(target, edited)} onDiscard={() => actions.discard(target)} />
+      )}
+      {(canAccept || canDelete) && (
+        <div className="mt-2 flex flex-wrap gap-2">
+          {canAccept && (
+            <button type="button" className="btn-secondary" onClick={() => actions.accept(question, accepted ? null : answer.id)}>
+              {accepted ? 'Unmark accepted' : 'Accept this answer'}
+            </button>
+          )}
+          {canDelete && (
+            <button type="button" className="btn-secondary text-red-700 dark:text-red-400" onClick={() => actions.deleteAnswer(question, answer)}>
+              <Trash2 aria-hidden size={18} /> Delete answer
+            </button>
+          )}
+        </div>
+      )}
+    </li>
+  );
+}
