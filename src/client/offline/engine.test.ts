@@ -89,6 +89,35 @@ describe('a refresh never overwrites pending work', () => {
     expect(await page.notes.get('n1')).toEqual({ id: 'n1', text: 'My edit', savedAt: 'y', pending: true });
   });
 
+  it('rows a page fetched by itself (a next page, a search) merge as a pull does: the unsent edit stays on top', async () => {
+    server.store.set('n1', { id: 'n1', text: 'Server text', savedAt: 'x' });
+    const page = await open();
+    page.engine.start({ userId: 'u1' });
+    await page.engine.refreshSource(page.source);
+    // The server keeps the edit pending (500, retried later).
+    server.knobs.refuse.set('n1', 500);
+    await page.renameNote({ id: 'n1', text: 'My edit' });
+
+    await page.engine.mergeRows({ put: { notes: [{ id: 'n1', text: 'Server text', savedAt: 'y' }, { id: 'n2', text: 'Older', savedAt: 'y' }] } });
+    expect(await page.notes.get('n1')).toEqual({ id: 'n1', text: 'My edit', savedAt: 'y', pending: true });
+    expect(await page.notes.get('n2')).toEqual({ id: 'n2', text: 'Older', savedAt: 'y' });
+
+    // Fetched before the user changed: not theirs to keep.
+    const fetchedAt = page.engine.generation();
+    page.engine.setUser('u2');
+    await page.engine.mergeRows({ put: { notes: [{ id: 'n3', text: 'Stale', savedAt: 'y' }] } }, fetchedAt);
+    expect(await page.notes.get('n3')).toBeUndefined();
+  });
+
+  it('a resync keeps the cursor: a source that asks for changes since it catches up on exactly what was missed', async () => {
+    const page = await open();
+    page.engine.start({ userId: 'u1' });
+    await page.engine.refreshSource(page.source);
+    const before = (await page.db.syncState.get(page.source.name))?.cursor;
+    await page.engine.resyncAll();
+    expect((await page.db.syncState.get(page.source.name))?.cursor).toBe(before);
+  });
+
   it('an answer that arrives after the user logged out is dropped', async () => {
     server.store.set('n1', { id: 'n1', text: 'Theirs', savedAt: 'x' });
     server.knobs.getDelayMs = 100;
