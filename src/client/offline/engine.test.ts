@@ -290,6 +290,32 @@ describe('at scale and under chaos', () => {
     expect(ms).toBeLessThan(3000);
   });
 
+  it('two tabs queue 100 notes each; the sending tab closes mid-request: all 200 arrive once, in each tab\'s order', { timeout: 60_000 }, async () => {
+    const name = newDbName();
+    const [a, b] = [await open(name), await open(name)];
+    await server.stop();
+    for (let i = 0; i < 100; i++) {
+      await a.addNote({ id: `a-${String(i).padStart(3, '0')}`, text: `From tab A, ${i}` });
+      await b.addNote({ id: `b-${String(i).padStart(3, '0')}`, text: `From tab B, ${i}` });
+    }
+    await server.start();
+    a.engine.start({ userId: 'u1' });
+    b.engine.start({ userId: 'u1' });
+    // Tab A (or B: whichever holds the Web Lock) is closed while its requests are on their way.
+    await waitFor(() => server.store.size >= 40);
+    a.engine.stop();
+    a.db.close();
+    b.engine.reconnected();
+    await waitFor(() => server.store.size === 200, 30_000);
+    expect([...server.effects.values()].every((n) => n === 1)).toBe(true);
+    const arrived = [...server.store.keys()];
+    for (const tab of ['a-', 'b-']) {
+      const order = arrived.filter((id) => id.startsWith(tab));
+      expect(order).toEqual([...order].sort());
+    }
+    await waitFor(async () => (await unsent(b)) === 0);
+  });
+
   it('random enqueues, outages, lost answers, reloads and restarts: every note reaches the server once, none is lost', { timeout: 120_000 }, async () => {
     const runs = 6;
     for (let run = 0; run < runs; run++) {
