@@ -305,7 +305,7 @@ describe('at scale and under chaos', () => {
     await waitFor(() => server.store.size >= 40);
     a.engine.stop();
     a.db.close();
-    b.engine.reconnected();
+    await b.engine.reconnected();
     await waitFor(() => server.store.size === 200, 30_000);
     expect([...server.effects.values()].every((n) => n === 1)).toBe(true);
     const arrived = [...server.store.keys()];
