@@ -7,10 +7,13 @@
 
 export interface LiveEventsOptions {
   url?: string;
-  /** Rows of `table` changed (or were deleted): refetch them. Runs in every tab. */
-  onChange(table: string, ids: readonly string[]): void;
-  /** Notices may have been missed: refetch everything the tab relies on. Runs in every tab. */
-  onResync(): void;
+  /**
+   * Rows of `table` changed (or were deleted): refetch them. Runs in every tab; `leading` is true in the tab
+   * that holds the stream, so that tabs sharing one database can leave the fetching to it.
+   */
+  onChange(table: string, ids: readonly string[], leading: boolean): void;
+  /** Notices may have been missed: refetch everything the tab relies on. Runs in every tab, as `onChange`. */
+  onResync(leading: boolean): void;
 }
 
 /** What the leading tab passes on: a notice, with the stream's event id, or "notices may have been missed". */
@@ -39,16 +42,16 @@ export function parseChange(id: string, data: string): LiveMessage | undefined {
  * Last-Event-ID may be sent again what it had heard, and a tab that has just taken the lead may hear on its
  * own stream what the previous lead passed on. Notices without an id are always handed on.
  */
-export function createDelivery(options: Pick<LiveEventsOptions, 'onChange' | 'onResync'>, remember = 200): (message: LiveMessage) => void {
+export function createDelivery(options: Pick<LiveEventsOptions, 'onChange' | 'onResync'>, remember = 200): (message: LiveMessage, leading: boolean) => void {
   const seen: string[] = [];
-  return (message) => {
-    if (message.type === 'resync') return options.onResync();
+  return (message, leading) => {
+    if (message.type === 'resync') return options.onResync(leading);
     if (message.id) {
       if (seen.includes(message.id)) return;
       seen.push(message.id);
       if (seen.length > remember) seen.shift();
     }
-    options.onChange(message.table, message.ids);
+    options.onChange(message.table, message.ids, leading);
   };
 }
 
@@ -60,7 +63,7 @@ export function createDelivery(options: Pick<LiveEventsOptions, 'onChange' | 'on
 export function startLiveEvents({ url = '/api/events', onChange, onResync }: LiveEventsOptions): () => void {
   const deliver = createDelivery({ onChange, onResync });
   const channel = new BroadcastChannel(channelName);
-  channel.onmessage = (event: MessageEvent<LiveMessage>) => deliver(event.data);
+  channel.onmessage = (event: MessageEvent<LiveMessage>) => deliver(event.data, false);
   const stopping = new AbortController();
   let stream: EventSource | undefined;
   let reopenTimer: ReturnType<typeof setTimeout> | undefined;
@@ -69,7 +72,7 @@ export function startLiveEvents({ url = '/api/events', onChange, onResync }: Liv
   /** Heard on this tab's stream: for every tab, this one included. */
   const share = (message: LiveMessage) => {
     channel.postMessage(message);
-    deliver(message);
+    deliver(message, true);
   };
 
   /** `catchUp`: notices may have been sent while no stream of ours was open (a new lead, a reopen). */
@@ -124,7 +127,7 @@ export function startLiveEvents({ url = '/api/events', onChange, onResync }: Liv
   // Back online: whatever changed meanwhile reached no stream. Each tab catches up by itself, and the lead's
   // stream, if it had given up, opens again now.
   const onOnline = () => {
-    onResync();
+    onResync(stream !== undefined);
     if (stream?.readyState === EventSource.CLOSED) {
       clearTimeout(reopenTimer);
       retryMs = firstRetryMs;
