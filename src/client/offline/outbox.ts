@@ -65,6 +65,8 @@ export interface OutboxItem {
   target: { table: string; id: string };
   /** From the mutation's `describe`; none for a mutation without one or that this build does not know. */
   description?: ItemDescription;
+  /** The target id of the earlier item this one waits for, if any. */
+  after?: string;
   state: 'waiting' | 'attention';
   error?: OutboxError;
   attempts: number;
@@ -371,6 +373,7 @@ export function createOutbox(ctx: EngineContext) {
         payload: row.payload,
         target: row.target,
         description: mutation?.describe?.(row.payload),
+        after: row.after,
         state: unknown ? 'attention' : row.state,
         error: unknown ? unknownVersion : row.error,
         attempts: row.attempts,
