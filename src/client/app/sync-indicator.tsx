@@ -32,7 +32,7 @@ function lookOf(status: SyncStatus, everHadItems: boolean): Look | undefined {
   const unsent = waiting + attention;
   if (attention > 0) {
     const text = `${attention} need${attention === 1 ? 's' : ''} attention`;
-    return { icon: CircleAlert, short: String(attention), wide: text, full: `${plural(attention, 'item was', 'items were')} refused and ${attention === 1 ? 'needs' : 'need'} your attention.`, className: tones.danger };
+    return { icon: CircleAlert, short: String(attention), wide: text, full: `${plural(attention, 'item', 'items')} could not be sent and ${attention === 1 ? 'needs' : 'need'} your attention.`, className: tones.danger };
   }
   if (paused && unsent > 0) return { icon: LogIn, short: 'Log in', wide: 'Log in to send', full: `Log in again to send ${plural(unsent, 'waiting item', 'waiting items')}.`, className: tones.warning };
   if (!online) {
@@ -100,7 +100,7 @@ function UnsentItemsDialog({ items, paused }: { items: OutboxItem[]; paused: boo
         <AlertDialog.Title className="text-lg font-semibold">Changes not sent yet</AlertDialog.Title>
         <AlertDialog.Description className="mt-2 text-slate-700 dark:text-slate-300">
           {attention > 0
-            ? 'The server refused some of your changes. Send them again, or discard them.'
+            ? 'Some of your changes could not be sent. Send them again, or discard them.'
             : paused
               ? 'Your session ended. Log in again and these are sent.'
               : 'These are kept on this device and sent as soon as the server can be reached.'}
@@ -181,14 +181,17 @@ function UnsentItem({ item, items }: { item: OutboxItem; items: OutboxItem[] }) 
       </p>
       <p className="mt-1 flex items-center gap-1.5 text-sm">
         {refused ? <CircleAlert aria-hidden size={16} /> : <Upload aria-hidden size={16} />}
-        {refused ? 'Refused: needs your attention' : item.after && items.some((other) => other.target.id === item.after && other.seq < item.seq) ? 'Waiting for an earlier change' : 'Waiting to send'}
+        {refused ? 'Needs your attention' : item.after && items.some((other) => other.target.id === item.after && other.seq < item.seq) ? 'Waiting for an earlier change' : 'Waiting to send'}
       </p>
       {refused && item.error && <p className="mt-1 text-sm">{item.error.message}</p>}
       {refused && (
         <div className="mt-3 flex flex-wrap gap-2">
-          <button type="button" className="btn-primary" disabled={busy} onClick={() => void run(() => retryItem(item.seq))}>
-            Send again
-          </button>
+          {/* Another version's item goes only from a tab of that version (its message says to reload). */}
+          {item.error?.code !== 'outbox.unknown_mutation' && (
+            <button type="button" className="btn-primary" disabled={busy} onClick={() => void run(() => retryItem(item.seq))}>
+              Send again
+            </button>
+          )}
           <button type="button" className="btn-secondary" disabled={busy} onClick={() => void discard()}>
             Discard
           </button>
