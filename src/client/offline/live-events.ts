@@ -22,6 +22,11 @@ export type LiveMessage = { type: 'change'; id: string; table: string; ids: stri
 const lockName = 'tutorbook:live';
 const channelName = 'tutorbook:live';
 const firstRetryMs = 1_000;
+/**
+ * This tab's last `takeTheLead`, settled once its lock is released. A restart here (the user changed) waits
+ * for it, so the tab keeps the lead instead of queueing behind itself and catching up on what it heard.
+ */
+let previousLead: Promise<void> = Promise.resolve();
 const maxRetryMs = 30_000;
 
 /** A `change` event's data as a message; undefined when it is not a notice (nothing to refetch). */
@@ -121,8 +126,11 @@ export function startLiveEvents({ url = '/api/events', onChange, onResync }: Liv
 
   // Web Locks exist only in secure contexts (https, localhost): a page served otherwise streams by itself.
   if (typeof navigator.locks === 'undefined') open(false);
-  // Runs until `stop`; anything unexpected surfaces as an unhandled rejection.
-  else void takeTheLead();
+  else {
+    // Runs until `stop`; anything unexpected surfaces as an unhandled rejection.
+    previousLead = previousLead.catch(() => undefined).then(takeTheLead);
+    void previousLead;
+  }
 
   // Back online: whatever changed meanwhile reached no stream. Each tab catches up by itself, and the lead's
   // stream, if it had given up, opens again now.
