@@ -5,12 +5,21 @@ import '../features/catalogue/catalogue.sync.ts';
 import '../features/profile/profile.sync.ts';
 import '../features/qa/qa.sync.ts';
 import { useSession } from '../lib/session.tsx';
-import { setEngineUser, startEngine, stopEngine } from '../offline/engine.ts';
+import { reconnected, refreshSources, resyncAll, setEngineUser, startEngine, stopEngine } from '../offline/engine.ts';
+import { startLiveEvents } from '../offline/live-events.ts';
 
 /**
- * Runs the local-first engine for whoever is signed in. An ended session keeps its user (the queue pauses
- * on the 401 and what is typed can still be queued); logging in again as the same person, which changes the
- * session's status but not its user, resumes the queue.
+ * Whether this tab fetches what a live notice says changed. Tabs share one IndexedDB, and pages read it, so
+ * one fetch serves them all: the tab holding the stream makes it. A visitor's tab refreshes only the public
+ * sources its own pages showed (sync.ts), which the leading tab may not have: a visible one fetches for
+ * itself too, and hidden ones catch up when focused.
+ */
+const fetchesHere = (leading: boolean, signedIn: boolean) => leading || (!signedIn && document.visibilityState === 'visible');
+
+/**
+ * Runs the local-first engine for whoever is signed in, and the live stream that tells it what changed. An
+ * ended session keeps its user (the queue pauses on the 401 and what is typed can still be queued); logging
+ * in again as the same person, which changes the session's status but not its user, resumes the queue.
  */
 export function DataSync() {
   const { session } = useSession();
@@ -20,5 +29,23 @@ export function DataSync() {
     return stopEngine;
   }, []);
   useEffect(() => setEngineUser(userId), [userId, session.status]);
+
+  // Visitors hear public notices too. The stream carries the cookie it was opened with: a log-in, a log-out
+  // or logging in again after the session ended opens a new one.
+  const streamFor = session.status === 'loading' ? undefined : `${session.status}:${userId}`;
+  const signedIn = userId !== null;
+  useEffect(() => {
+    if (streamFor === undefined) return;
+    return startLiveEvents({
+      onChange: (table, _ids, leading) => {
+        if (fetchesHere(leading, signedIn)) void refreshSources(table);
+      },
+      onResync: (leading) => {
+        if (!fetchesHere(leading, signedIn)) return;
+        void resyncAll();
+        void reconnected();
+      },
+    });
+  }, [streamFor, signedIn]);
   return null;
 }

@@ -5,8 +5,9 @@ import { toast } from '../lib/toast.ts';
 import { sessionMessages } from '../../common/session.messages.ts';
 import { brand } from '../../common/brand.ts';
 import { dashboardPathByRole } from '../../common/roles.ts';
-import { useConfirm } from '../components/confirm-dialog.tsx';
 import { useSession } from '../lib/session.tsx';
+import { useConfirmLogOut } from './confirm-log-out.ts';
+import { SyncIndicator } from './sync-indicator.tsx';
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   `flex min-h-11 items-center rounded-lg px-3 font-medium ${
@@ -16,7 +17,7 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
 /** Spec §2 navbar: different links signed in and out; Dashboard by role; log-out asks first. */
 export function Navbar() {
   const { session, signOut } = useSession();
-  const confirm = useConfirm();
+  const confirmLogOut = useConfirmLogOut();
   const navigate = useNavigate();
   const location = useLocation();
   // The phone menu belongs to the page it was opened on: going to another page closes it.
@@ -37,9 +38,9 @@ export function Navbar() {
     return () => document.removeEventListener('keydown', onKeyDown);
   }, [open]);
 
-  // Spec §2: asks first, signs out and goes to /. Works offline: the server hears of it when it can.
+  // Spec §2: asks first (and names unsent items, which log-out drops), signs out and goes to /. Works offline: the server hears of it when it can.
   async function logOut() {
-    if (!(await confirm({ title: 'Log out', message: sessionMessages.logoutConfirm, confirmLabel: 'Log out' }))) return;
+    if (!(await confirmLogOut({ always: true }))) return;
     try {
       await signOut();
       void navigate('/');
@@ -77,6 +78,7 @@ export function Navbar() {
           <GraduationCap aria-hidden size={28} />
           {brand.name}
         </NavLink>
+        {(session.status === 'signed-in' || session.status === 'expired') && <SyncIndicator />}
         {links && (
           <button
             ref={menuButton}

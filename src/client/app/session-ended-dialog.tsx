@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import { landingPath, LoginForm } from '../features/auth/login-form.tsx';
 import { useSession } from '../lib/session.tsx';
 import { toast } from '../lib/toast.ts';
+import { useConfirmLogOut } from './confirm-log-out.ts';
 
 /**
  * When the server says the session has ended (it expired, the password was changed elsewhere, the account was
@@ -12,15 +13,18 @@ import { toast } from '../lib/toast.ts';
 export function SessionEndedDialog() {
   const { session, signOut } = useSession();
   const navigate = useNavigate();
+  const confirmLogOut = useConfirmLogOut();
   if (session.status !== 'expired') return null;
 
   async function leave() {
+    // What waits for this user to log in again is lost on log-out: say so first.
+    if (!(await confirmLogOut({ always: false }))) return;
     await signOut();
     void navigate('/');
   }
 
   return (
-    <AlertDialog.Root open onOpenChange={(open) => !open && void leave()}>
+    <AlertDialog.Root open>
       <AlertDialog.Portal>
         <AlertDialog.Overlay className="fixed inset-0 z-50 bg-slate-950/50 dark:bg-black/70" />
         {/* A choice is needed (log in, or log out): Escape does not make it. */}
@@ -40,7 +44,9 @@ export function SessionEndedDialog() {
               else void navigate(landingPath(me), { replace: true });
             }}
           />
-          <AlertDialog.Cancel className="btn-secondary mt-3 w-full">Log out</AlertDialog.Cancel>
+          <button type="button" className="btn-secondary mt-3 w-full" onClick={() => void leave()}>
+            Log out
+          </button>
         </AlertDialog.Content>
       </AlertDialog.Portal>
     </AlertDialog.Root>

@@ -137,6 +137,7 @@ export async function openPage(name: string, server: NoteServer, userId = 'u1') 
     revert: async (p) => {
       await notes.delete(p.id);
     },
+    describe: (p) => ({ label: `Note: ${p.text}`, href: `/notes#${p.id}` }),
   });
   // An edit of a stored note: re-applied on top of every refresh until sent (the server never gets it here).
   const renameNote = engine.defineMutation<{ id: string; text: string }>({

@@ -234,6 +234,14 @@ describe('refusals', () => {
     expect(server.effects.get('n1')).toBe(1);
   });
 
+  it('the list of unsent items names each item as its feature describes it, and leaves the rest to a generic label', async () => {
+    const page = await open();
+    await page.addNote({ id: 'n1', text: 'Hello' });
+    await page.renameNote({ id: 'n1', text: 'Hello again' });
+    const items = await page.engine.outboxItems();
+    expect(items.map((i) => i.description)).toEqual([{ label: 'Note: Hello', href: '/notes#n1' }, undefined]);
+  });
+
   it('an item saved by another version of the app is kept and shown as needing attention, never sent or dropped', async () => {
     const page = await open();
     await page.db.outbox.add({ name: 'notes.add', version: 2, payload: { id: 'future', text: 'From a newer tab' }, userId: 'u1', target: { table: 'notes', id: 'future' }, state: 'waiting', attempts: 0, nextAttemptAt: 0, createdAt: '' });

@@ -204,6 +204,6 @@ export const {
   setUser: setEngineUser,
 } = engine;
 
-export type { Enqueue, MutationSpec, OutboxItem } from './outbox.ts';
+export type { Enqueue, ItemDescription, MutationSpec, OutboxItem } from './outbox.ts';
 export { LocalWriteError } from './outbox.ts';
 export type { PullResult, RefreshOptions, Source, SourceSpec, SyncResult } from './sync.ts';

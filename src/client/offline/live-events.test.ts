@@ -3,8 +3,11 @@ import { createDelivery, parseChange, type LiveMessage } from './live-events.ts'
 
 function recorder(remember?: number) {
   const heard: string[] = [];
-  const deliver = createDelivery({ onChange: (table, ids) => heard.push(`${table}:${ids.join(',')}`), onResync: () => heard.push('resync') }, remember);
-  return { heard, deliver };
+  const deliver = createDelivery(
+    { onChange: (table, ids, leading) => heard.push(`${table}:${ids.join(',')}${leading ? ' (here)' : ''}`), onResync: (leading) => heard.push(`resync${leading ? ' (here)' : ''}`) },
+    remember,
+  );
+  return { heard, deliver: (message: LiveMessage, leading = false) => deliver(message, leading) };
 }
 
 const change = (id: string, table = 'questions', ids = ['q1']): LiveMessage => ({ type: 'change', id, table, ids });
@@ -52,5 +55,13 @@ describe('createDelivery', () => {
     deliver(change('2'));
     deliver(change('1'));
     expect(heard).toEqual(['questions:q1', 'questions:q1', 'questions:q1', 'questions:q1']);
+  });
+
+  test('says whether the notice was heard on this tab\'s own stream, so that only that tab need fetch', () => {
+    const { heard, deliver } = recorder();
+    deliver(change('1'), true);
+    deliver(change('2'), false);
+    deliver({ type: 'resync' }, true);
+    expect(heard).toEqual(['questions:q1 (here)', 'questions:q1', 'resync (here)']);
   });
 });

@@ -7,10 +7,13 @@
 
 export interface LiveEventsOptions {
   url?: string;
-  /** Rows of `table` changed (or were deleted): refetch them. Runs in every tab. */
-  onChange(table: string, ids: readonly string[]): void;
-  /** Notices may have been missed: refetch everything the tab relies on. Runs in every tab. */
-  onResync(): void;
+  /**
+   * Rows of `table` changed (or were deleted): refetch them. Runs in every tab; `leading` is true in the tab
+   * that holds the stream, so that tabs sharing one database can leave the fetching to it.
+   */
+  onChange(table: string, ids: readonly string[], leading: boolean): void;
+  /** Notices may have been missed: refetch everything the tab relies on. Runs in every tab, as `onChange`. */
+  onResync(leading: boolean): void;
 }
 
 /** What the leading tab passes on: a notice, with the stream's event id, or "notices may have been missed". */
@@ -19,6 +22,11 @@ export type LiveMessage = { type: 'change'; id: string; table: string; ids: stri
 const lockName = 'tutorbook:live';
 const channelName = 'tutorbook:live';
 const firstRetryMs = 1_000;
+/**
+ * This tab's last `takeTheLead`, settled once its lock is released. A restart here (the user changed) waits
+ * for it, so the tab keeps the lead instead of queueing behind itself and catching up on what it heard.
+ */
+let previousLead: Promise<void> = Promise.resolve();
 const maxRetryMs = 30_000;
 
 /** A `change` event's data as a message; undefined when it is not a notice (nothing to refetch). */
@@ -39,16 +47,16 @@ export function parseChange(id: string, data: string): LiveMessage | undefined {
  * Last-Event-ID may be sent again what it had heard, and a tab that has just taken the lead may hear on its
  * own stream what the previous lead passed on. Notices without an id are always handed on.
  */
-export function createDelivery(options: Pick<LiveEventsOptions, 'onChange' | 'onResync'>, remember = 200): (message: LiveMessage) => void {
+export function createDelivery(options: Pick<LiveEventsOptions, 'onChange' | 'onResync'>, remember = 200): (message: LiveMessage, leading: boolean) => void {
   const seen: string[] = [];
-  return (message) => {
-    if (message.type === 'resync') return options.onResync();
+  return (message, leading) => {
+    if (message.type === 'resync') return options.onResync(leading);
     if (message.id) {
       if (seen.includes(message.id)) return;
       seen.push(message.id);
       if (seen.length > remember) seen.shift();
     }
-    options.onChange(message.table, message.ids);
+    options.onChange(message.table, message.ids, leading);
   };
 }
 
@@ -60,7 +68,7 @@ export function createDelivery(options: Pick<LiveEventsOptions, 'onChange' | 'on
 export function startLiveEvents({ url = '/api/events', onChange, onResync }: LiveEventsOptions): () => void {
   const deliver = createDelivery({ onChange, onResync });
   const channel = new BroadcastChannel(channelName);
-  channel.onmessage = (event: MessageEvent<LiveMessage>) => deliver(event.data);
+  channel.onmessage = (event: MessageEvent<LiveMessage>) => deliver(event.data, false);
   const stopping = new AbortController();
   let stream: EventSource | undefined;
   let reopenTimer: ReturnType<typeof setTimeout> | undefined;
@@ -69,7 +77,7 @@ export function startLiveEvents({ url = '/api/events', onChange, onResync }: Liv
   /** Heard on this tab's stream: for every tab, this one included. */
   const share = (message: LiveMessage) => {
     channel.postMessage(message);
-    deliver(message);
+    deliver(message, true);
   };
 
   /** `catchUp`: notices may have been sent while no stream of ours was open (a new lead, a reopen). */
@@ -118,13 +126,16 @@ export function startLiveEvents({ url = '/api/events', onChange, onResync }: Liv
 
   // Web Locks exist only in secure contexts (https, localhost): a page served otherwise streams by itself.
   if (typeof navigator.locks === 'undefined') open(false);
-  // Runs until `stop`; anything unexpected surfaces as an unhandled rejection.
-  else void takeTheLead();
+  else {
+    // Runs until `stop`; anything unexpected surfaces as an unhandled rejection.
+    previousLead = previousLead.catch(() => undefined).then(takeTheLead);
+    void previousLead;
+  }
 
   // Back online: whatever changed meanwhile reached no stream. Each tab catches up by itself, and the lead's
   // stream, if it had given up, opens again now.
   const onOnline = () => {
-    onResync();
+    onResync(stream !== undefined);
     if (stream?.readyState === EventSource.CLOSED) {
       clearTimeout(reopenTimer);
       retryMs = firstRetryMs;

@@ -20,6 +20,9 @@
  *   again after a lost answer is the normal case.
  * - `target` is the row the UI marks "Waiting to send" (`usePendingTarget`); `after` names the target id of an
  *   earlier item that must reach the server first: while that one needs attention, this one waits with it.
+ * - `describe` names the item in the list of unsent items (the navbar's indicator), with a link to where it
+ *   lives: `describe: (p) => ({ label: `Question: ${p.title}`, href: `/qa#q-${p.id}` })`. Without it the item
+ *   shows under a generic label.
  * - `version` is the payload's shape. A row whose name or version this build does not know is never dropped:
  *   it shows as needing attention here and waits for a tab that knows it.
  * - Answers are classified by status and code only: 2xx acknowledged (row deleted and `acknowledge` writes
@@ -42,6 +45,13 @@ export interface MutationSpec<P, R = unknown> {
   send(payload: P): Promise<R>;
   acknowledge?(payload: P, result: R): Promise<void>;
   revert?(payload: P): Promise<void>;
+  describe?(payload: P): ItemDescription;
+}
+
+/** What a queued item is, in the user's words, and the page where it lives. */
+export interface ItemDescription {
+  label: string;
+  href?: string;
 }
 
 /** Queues one mutation; resolves with its `seq` once it is safely in IndexedDB. */
@@ -53,6 +63,10 @@ export interface OutboxItem {
   name: string;
   payload: unknown;
   target: { table: string; id: string };
+  /** From the mutation's `describe`; none for a mutation without one or that this build does not know. */
+  description?: ItemDescription;
+  /** The target id of the earlier item this one waits for, if any. */
+  after?: string;
   state: 'waiting' | 'attention';
   error?: OutboxError;
   attempts: number;
@@ -351,12 +365,15 @@ export function createOutbox(ctx: EngineContext) {
       ? (await db.outbox.where('target.id').equals(target.id).toArray()).filter((row) => row.userId === userId && row.target.table === target.table)
       : await rowsOf(userId);
     return rows.map((row) => {
-      const unknown = !known(row);
+      const mutation = known(row);
+      const unknown = !mutation;
       return {
         seq: row.seq!,
         name: row.name,
         payload: row.payload,
         target: row.target,
+        description: mutation?.describe?.(row.payload),
+        after: row.after,
         state: unknown ? 'attention' : row.state,
         error: unknown ? unknownVersion : row.error,
         attempts: row.attempts,

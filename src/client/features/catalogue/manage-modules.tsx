@@ -9,6 +9,7 @@ import { FormField, SelectField, TextareaField } from '../../components/form-fie
 import { Notice } from '../../components/notice.tsx';
 import { SaveCancel } from '../../components/save-cancel.tsx';
 import { ApiError, isOffline, NetworkError } from '../../lib/api.ts';
+import { errorText } from '../../lib/error-text.ts';
 import { toFormErrors, useFormSubmit, type FormErrors } from '../../lib/forms.ts';
 import { catalogueAdminApi } from './catalogue-admin-api.ts';
 import { useModules } from './use-modules.ts';
@@ -57,11 +58,11 @@ function useMessagesForSentValues(values: ModuleFormValues) {
 /** What a failed catalogue write shows: offline and bad input in the form, anything else as the spec's text. */
 function writeErrors(fallback: string) {
   return (error: unknown): FormErrors => {
-    if (error instanceof NetworkError) return { form: catalogueMessages.offline, fields: {} };
     if (error instanceof ApiError && error.status === 409) return { fields: { name: error.message || catalogueMessages.duplicateName } };
     if (error instanceof ApiError && error.status === 400) return toFormErrors(error, fallback);
-    toast.error(fallback);
-    return { form: fallback, fields: {} };
+    const form = errorText(error, fallback, { offline: catalogueMessages.offline });
+    if (!(error instanceof NetworkError)) toast.error(form);
+    return { form, fields: {} };
   };
 }
 
@@ -213,7 +214,7 @@ function ModuleRow({ module }: { module: Module }) {
       await action();
       toast.success(done);
     } catch (error) {
-      toast.error(error instanceof NetworkError ? catalogueMessages.offline : failed);
+      toast.error(errorText(error, failed, { offline: catalogueMessages.offline }));
     } finally {
       setBusy(false);
     }

@@ -10,7 +10,8 @@ import { FormField, PasswordField, SelectField } from '../../components/form-fie
 import { Notice } from '../../components/notice.tsx';
 import { SaveCancel } from '../../components/save-cancel.tsx';
 import { PageMeta } from '../../components/page-meta.tsx';
-import { ApiError, isOffline, isSessionEnded, NetworkError } from '../../lib/api.ts';
+import { isOffline, isSessionEnded, NetworkError } from '../../lib/api.ts';
+import { errorText } from '../../lib/error-text.ts';
 import { toFormErrors, useFormSubmit, type FormErrors } from '../../lib/forms.ts';
 import { useSession } from '../../lib/session.tsx';
 import { refreshSource } from '../../offline/engine.ts';
@@ -18,6 +19,9 @@ import type { LocalData } from '../../offline/hooks.ts';
 import { profileApi } from './profile-api.ts';
 import { enrolmentsSource, enrolmentsTable } from './profile.sync.ts';
 import { useEnrolments } from './use-enrolments.ts';
+
+/** A failed request in the spec's words: `fallback` for a server fault, this page's offline text, and `codes`. */
+const failureText = (error: unknown, fallback: string, codes?: Record<string, string>) => errorText(error, fallback, { offline: profileMessages.offline, codes });
 
 /** Writes need the server; offline they say so and change nothing (`true` when offline). */
 function refuseOffline(): boolean {
@@ -81,7 +85,7 @@ function EnrolmentList({ table }: { table: LocalData<Enrolment[]> }) {
       await profileApi.removeEnrolment(enrolment.id);
     } catch (error) {
       // An ended session is not a failure to remove: the app asks to log in again, and the row stays.
-      if (!isSessionEnded(error)) toast.error(error instanceof NetworkError ? profileMessages.offline : profileMessages.removeFailed);
+      if (!isSessionEnded(error)) toast.error(failureText(error, profileMessages.removeFailed));
       return;
     }
     await enrolmentsTable.delete(enrolment.id);
@@ -159,15 +163,7 @@ function EnrolForm({ modules, enrolments }: { modules: OfferedModule[] | undefin
         enrolment = await profileApi.enrol(module.id);
       } catch (error) {
         if (isSessionEnded(error)) return;
-        toast.error(
-          error instanceof NetworkError
-            ? profileMessages.offline
-            : error instanceof ApiError && error.code === 'profile.already_enrolled'
-              ? profileMessages.alreadyEnrolled
-              : error instanceof ApiError && error.code === 'profile.module_not_found'
-                ? profileMessages.moduleGone
-                : profileMessages.enrolFailed,
-        );
+        toast.error(failureText(error, profileMessages.enrolFailed, { 'profile.already_enrolled': profileMessages.alreadyEnrolled, 'profile.module_not_found': profileMessages.moduleGone }));
         void refreshSource(enrolmentsSource);
         return;
       }
@@ -216,7 +212,7 @@ function YourData() {
     try {
       await profileApi.downloadMyData();
     } catch (error) {
-      if (!isSessionEnded(error)) toast.error(error instanceof NetworkError ? profileMessages.offline : profileMessages.downloadFailed);
+      if (!isSessionEnded(error)) toast.error(failureText(error, profileMessages.downloadFailed));
     } finally {
       setDownloading(false);
     }
@@ -231,7 +227,7 @@ function YourData() {
       await profileApi.deleteAccount();
     } catch (error) {
       setBusy(false);
-      if (!isSessionEnded(error)) toast.error(error instanceof NetworkError ? profileMessages.offline : profileMessages.deleteFailed);
+      if (!isSessionEnded(error)) toast.error(failureText(error, profileMessages.deleteFailed));
       return;
     }
     toast.success(profileMessages.deleted);

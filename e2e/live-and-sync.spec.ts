@@ -1,0 +1,176 @@
+import { expect, test, type BrowserContext, type Page, type Request } from '@playwright/test';
+import { createModule, expectNoAxeViolations, loginAs, origin, uniqueModuleName, viewports } from './fixtures.ts';
+
+const card = (page: Page, name: string) => page.getByRole('article', { name });
+const navbar = (page: Page) => page.getByRole('navigation', { name: 'Main' });
+const isStream = (request: Request) => new URL(request.url()).pathname === '/api/events';
+const isCatalogueFetch = (request: Request) => request.method() === 'GET' && new URL(request.url()).pathname === '/api/modules';
+
+/** An admin in a context of their own, with a module the test may change. */
+async function adminWithModule(context: BrowserContext, label: string) {
+  const admin = await context.newPage();
+  await loginAs(admin, 'admin');
+  const module = await createModule(admin.request, { name: uniqueModuleName(label), priceCents: 9000, category: 'Mathematics' });
+  return { admin, module };
+}
+
+const raisePrice = async (admin: Page, id: string) => expect((await admin.request.post(`/api/modules/${id}/raise-price`, { headers: { origin } })).status()).toBe(200);
+
+/** The event-stream requests of a context that have not ended, with the page each belongs to. */
+function openStreams(context: BrowserContext) {
+  const open = new Map<Request, Page>();
+  context.on('request', (request) => {
+    if (!isStream(request)) return;
+    const page = request.frame().page();
+    open.set(request, page);
+    // A closed tab's request gets no "failed" event.
+    page.once('close', () => open.delete(request));
+  });
+  const ended = (request: Request) => open.delete(request);
+  context.on('requestfinished', ended);
+  context.on('requestfailed', ended);
+  return open;
+}
+
+test('a change the admin makes shows on a student\'s open /offers page without a reload', async ({ page, browser }) => {
+  const adminContext = await browser.newContext({ baseURL: origin });
+  const { admin, module } = await adminWithModule(adminContext, 'Live Calculus');
+
+  await loginAs(page, 'student');
+  await expect(card(page, module.name)).toContainText('Price: R90/hour');
+  // Set on this document: a reload would lose it.
+  await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+
+  await admin.goto('/admin-dashboard');
+  const row = card(admin, module.name);
+  await row.getByRole('button', { name: '+R10' }).click();
+  await expect(admin.getByText('Module updated successfully!')).toBeVisible();
+  await expect(card(page, module.name)).toContainText('Price: R100/hour');
+
+  await row.getByRole('button', { name: 'Edit' }).click();
+  await row.getByLabel('Description').fill('Limits, derivatives and the story they tell.');
+  await row.getByRole('button', { name: 'Save changes' }).click();
+  await expect(admin.getByText('Module updated successfully!').first()).toBeVisible();
+  await expect(card(page, module.name)).toContainText('Limits, derivatives and the story they tell.');
+
+  expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+  await adminContext.close();
+});
+
+test('seven tabs share one event stream; one tab fetches for all; when that tab closes another takes over', async ({ page, context, browser }) => {
+  const adminContext = await browser.newContext({ baseURL: origin });
+  const { admin, module } = await adminWithModule(adminContext, 'Shared Stream');
+  const streams = openStreams(context);
+  let catalogueFetches = 0;
+  context.on('request', (request) => {
+    if (isCatalogueFetch(request)) catalogueFetches += 1;
+  });
+
+  await loginAs(page, 'student');
+  const tabs = [page];
+  for (let i = 1; i < 7; i++) {
+    const tab = await context.newPage();
+    await tab.goto('/offers');
+    tabs.push(tab);
+  }
+  // Browsers allow six connections per host: a stream per tab would leave the seventh hanging.
+  for (const tab of tabs) await expect(card(tab, module.name)).toContainText('Price: R90/hour');
+  await expect.poll(() => streams.size).toBe(1);
+
+  const leader = [...streams.values()][0]!;
+  await leader.close();
+  const others = tabs.filter((tab) => tab !== leader);
+  await expect.poll(() => streams.size).toBe(1);
+  const newLeader = [...streams.values()][0]!;
+  expect(others).toContain(newLeader);
+  // The new leader catches up (it may have missed notices): let that settle before counting.
+  await expect.poll(() => catalogueFetches).toBeGreaterThan(0);
+  await others[0]!.waitForTimeout(1500);
+
+  catalogueFetches = 0;
+  await raisePrice(admin, module.id);
+  for (const tab of others) await expect(card(tab, module.name)).toContainText('Price: R100/hour');
+  // IndexedDB is shared: the tab holding the stream fetched once, and every tab read the result.
+  expect(catalogueFetches).toBe(1);
+  expect(streams.size).toBe(1);
+  await adminContext.close();
+});
+
+test('the navbar says "Offline" while the connection is down, at phone and desktop width, and stops when it is back', async ({ page, context }) => {
+  await loginAs(page, 'student');
+  const status = navbar(page).getByRole('status');
+  await expect(status).toHaveText('');
+
+  await context.setOffline(true);
+  await expect(status).toContainText('Offline');
+  await expect(status.getByText('Offline: changes cannot reach the server now.')).toBeAttached();
+  await expectNoAxeViolations(page);
+  for (const size of Object.values(viewports)) {
+    await page.setViewportSize(size);
+    await expect(status).toBeVisible();
+    await page.getByRole('banner').screenshot({ path: `test-results/navbar-offline-${size.width}.png` });
+  }
+
+  await context.setOffline(false);
+  await expect(status).toHaveText('');
+});
+
+test('an item another version of the app left behind: the indicator asks for attention, the list shows it, discarding asks first, and log-out warns while it is there', async ({ page }) => {
+  await loginAs(page, 'student');
+  const { user } = (await (await page.request.get('/api/session')).json()) as { user: { id: string } };
+  // Written as a newer build would have queued it; this build does not know the mutation and must keep it.
+  await page.evaluate(
+    (userId) =>
+      new Promise<void>((resolve, reject) => {
+        const opening = indexedDB.open('tutorbook');
+        opening.onerror = () => reject(opening.error ?? new Error('IndexedDB did not open'));
+        opening.onsuccess = () => {
+          const db = opening.result;
+          const tx = db.transaction('outbox', 'readwrite');
+          tx.objectStore('outbox').add({ name: 'future.post', version: 1, payload: { id: 'p1' }, userId, target: { table: 'posts', id: 'p1' }, state: 'waiting', attempts: 0, nextAttemptAt: 0, createdAt: new Date().toISOString() });
+          tx.oncomplete = () => {
+            db.close();
+            resolve();
+          };
+          tx.onerror = () => reject(tx.error ?? new Error('The row was not written'));
+        };
+      }),
+    user.id,
+  );
+  await page.reload();
+
+  const indicator = navbar(page).getByRole('button', { name: /1 item could not be sent and needs your attention/ });
+  await expect(indicator).toContainText('1 needs attention');
+  await page.setViewportSize(viewports.phone);
+  await page.getByRole('banner').screenshot({ path: 'test-results/navbar-attention-360.png' });
+  await page.setViewportSize(viewports.desktop);
+
+  // Log-out names what would be lost.
+  await navbar(page).getByRole('button', { name: 'Log out', exact: true }).click();
+  const warning = page.getByRole('alertdialog');
+  await expect(warning).toContainText('You have 1 item that has not been sent yet. If you log out now they are lost. Log out anyway?');
+  await warning.getByRole('button', { name: 'Cancel' }).click();
+
+  await indicator.click();
+  const list = page.getByRole('alertdialog', { name: 'Changes not sent yet' });
+  await expect(list.getByRole('listitem')).toHaveCount(1);
+  await expect(list.getByRole('listitem')).toContainText('A change made on this device');
+  await expect(list.getByRole('listitem')).toContainText('This was saved by another version of the app. Reload the page to send it.');
+  await expect(list.getByRole('button', { name: 'Send again' })).toHaveCount(0);
+  await expectNoAxeViolations(page);
+  await page.screenshot({ path: 'test-results/unsent-items-dialog-1280.png' });
+
+  await list.getByRole('button', { name: 'Discard' }).click();
+  const confirmation = page.getByRole('alertdialog', { name: 'Discard this change?' });
+  await expect(confirmation).toContainText('"A change made on this device" will not be sent, and it is removed from this device.');
+  await confirmation.getByRole('button', { name: 'Discard' }).click();
+  await expect(list).toContainText('All changes saved.');
+  await list.getByRole('button', { name: 'Close' }).click();
+  await expect(navbar(page).getByRole('status')).toContainText('All saved');
+
+  // Nothing left to lose: the usual question.
+  await navbar(page).getByRole('button', { name: 'Log out', exact: true }).click();
+  await expect(page.getByRole('alertdialog')).not.toContainText('not been sent');
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Log out' }).click();
+  await expect(page).toHaveURL(/\/$/);
+});

@@ -1,0 +1,202 @@
+import * as AlertDialog from '@radix-ui/react-alert-dialog';
+import { Check, CircleAlert, LoaderCircle, LogIn, Upload, WifiOff, type LucideIcon } from 'lucide-react';
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { useConfirm } from '../components/confirm-dialog.tsx';
+import { toast } from '../lib/toast.ts';
+import { discardItem, retryItem, type OutboxItem } from '../offline/engine.ts';
+import { useOutboxItems, useSyncStatus, type SyncStatus } from '../offline/hooks.ts';
+
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+interface Look {
+  icon: LucideIcon;
+  /** What the navbar shows on a phone; `wide` from the sm breakpoint, `full` for screen readers. */
+  short: string;
+  wide: string;
+  full: string;
+  className: string;
+  spin?: boolean;
+}
+
+const tones = {
+  warning: 'border-amber-300 bg-amber-50 text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100',
+  danger: 'border-red-300 bg-red-50 text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200',
+  busy: 'border-slate-200 bg-white text-slate-700 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200',
+  quiet: 'border-transparent text-slate-600 dark:text-slate-300',
+};
+
+/** The one state worth showing, most urgent first: what needs the user, then why nothing goes, then progress. */
+function lookOf(status: SyncStatus, everHadItems: boolean): Look | undefined {
+  const { online, sending, waiting, attention, paused } = status;
+  const unsent = waiting + attention;
+  if (attention > 0) {
+    const text = `${attention} need${attention === 1 ? 's' : ''} attention`;
+    return { icon: CircleAlert, short: String(attention), wide: text, full: `${plural(attention, 'item', 'items')} could not be sent and ${attention === 1 ? 'needs' : 'need'} your attention.`, className: tones.danger };
+  }
+  if (paused && unsent > 0) return { icon: LogIn, short: 'Log in', wide: 'Log in to send', full: `Log in again to send ${plural(unsent, 'waiting item', 'waiting items')}.`, className: tones.warning };
+  if (!online) {
+    const full = unsent > 0 ? `Offline: ${plural(unsent, 'item waits', 'items wait')} to be sent.` : 'Offline: changes cannot reach the server now.';
+    return { icon: WifiOff, short: 'Offline', wide: unsent > 0 ? `Offline, ${unsent} waiting` : 'Offline', full, className: tones.warning };
+  }
+  if (unsent > 0) {
+    return sending
+      ? { icon: LoaderCircle, spin: true, short: String(unsent), wide: `Sending ${unsent}…`, full: `Sending ${plural(unsent, 'item', 'items')}…`, className: tones.busy }
+      : { icon: Upload, short: String(unsent), wide: `${unsent} waiting`, full: `${plural(unsent, 'item waits', 'items wait')} to be sent.`, className: tones.busy };
+  }
+  // Nothing was ever queued in this page: nothing to reassure about.
+  if (!everHadItems) return undefined;
+  return { icon: Check, short: 'Saved', wide: 'All saved', full: 'All changes saved.', className: tones.quiet };
+}
+
+/**
+ * The navbar's word on the user's queued changes: offline, sending, all saved, refused ones needing attention,
+ * or waiting for a log-in. With items queued it opens the list of them, where refused ones can be sent again or
+ * discarded. Icon, words and colour say the same thing; screen readers hear the full sentence, politely.
+ */
+export function SyncIndicator() {
+  const status = useSyncStatus();
+  const items = useOutboxItems();
+  const [everHadItems, setEverHadItems] = useState(false);
+  if (items.length > 0 && !everHadItems) setEverHadItems(true);
+  const [open, setOpen] = useState(false);
+  const look = lookOf(status, everHadItems);
+
+  const face = look && (
+    <>
+      <look.icon aria-hidden size={18} className={`shrink-0 ${look.spin ? 'animate-spin motion-reduce:animate-none' : ''}`} />
+      <span aria-hidden className="sm:hidden">{look.short}</span>
+      <span aria-hidden className="hidden sm:inline">{look.wide}</span>
+      <span className="sr-only">{look.full}</span>
+    </>
+  );
+  const boxClass = `flex min-h-11 items-center gap-1.5 rounded-lg border px-2.5 text-sm font-medium ${look?.className ?? ''}`;
+
+  return (
+    <div role="status" className="ml-auto">
+      {look &&
+        // Kept while open: the list may empty under the user's eyes (everything sent), and says so.
+        (items.length > 0 || open ? (
+          <AlertDialog.Root open={open} onOpenChange={setOpen}>
+            <AlertDialog.Trigger className={`${boxClass} hover:brightness-95`}>
+              {face}
+              <span className="sr-only"> Show unsent items.</span>
+            </AlertDialog.Trigger>
+            <UnsentItemsDialog items={items} paused={status.paused} />
+          </AlertDialog.Root>
+        ) : (
+          <span className={boxClass}>{face}</span>
+        ))}
+    </div>
+  );
+}
+
+function UnsentItemsDialog({ items, paused }: { items: OutboxItem[]; paused: boolean }) {
+  const attention = items.filter((item) => item.state === 'attention').length;
+  return (
+    <AlertDialog.Portal>
+      <AlertDialog.Overlay className="fixed inset-0 z-50 bg-slate-950/50 dark:bg-black/70" />
+      <AlertDialog.Content className="fixed top-1/2 left-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl border border-slate-200 bg-white p-6 shadow-xl dark:border-slate-600 dark:bg-slate-900 dark:shadow-black/60">
+        <AlertDialog.Title className="text-lg font-semibold">Changes not sent yet</AlertDialog.Title>
+        <AlertDialog.Description className="mt-2 text-slate-700 dark:text-slate-300">
+          {attention > 0
+            ? 'Some of your changes could not be sent. Send them again, or discard them.'
+            : paused
+              ? 'Your session ended. Log in again and these are sent.'
+              : 'These are kept on this device and sent as soon as the server can be reached.'}
+        </AlertDialog.Description>
+        {items.length === 0 ? (
+          <p className="mt-4 flex items-center gap-2 text-slate-700 dark:text-slate-300">
+            <Check aria-hidden size={18} /> All changes saved.
+          </p>
+        ) : (
+          <ul className="mt-4 flex flex-col gap-3">
+            {items.map((item) => (
+              <UnsentItem key={item.seq} item={item} items={items} />
+            ))}
+          </ul>
+        )}
+        <div className="mt-6 flex justify-end">
+          <AlertDialog.Cancel className="btn-secondary">Close</AlertDialog.Cancel>
+        </div>
+      </AlertDialog.Content>
+    </AlertDialog.Portal>
+  );
+}
+
+/** How many later items wait for this one (directly or through another): discarding it discards them too. */
+function dependants(item: OutboxItem, items: OutboxItem[]): number {
+  const gone = new Set([item.target.id]);
+  let count = 0;
+  for (const other of items) {
+    if (other.seq > item.seq && other.after !== undefined && gone.has(other.after)) {
+      gone.add(other.target.id);
+      count += 1;
+    }
+  }
+  return count;
+}
+
+function UnsentItem({ item, items }: { item: OutboxItem; items: OutboxItem[] }) {
+  const confirm = useConfirm();
+  const [busy, setBusy] = useState(false);
+  const label = item.description?.label ?? 'A change made on this device';
+  const href = item.description?.href;
+  const refused = item.state === 'attention';
+
+  async function run(action: () => Promise<unknown>) {
+    setBusy(true);
+    try {
+      await action();
+    } catch (error) {
+      toast.error(error instanceof Error ? error.message : 'That did not work. Reload the page and try again.');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function discard() {
+    const waiting = dependants(item, items);
+    const ok = await confirm({
+      title: 'Discard this change?',
+      message: `"${label}" will not be sent, and it is removed from this device.${waiting > 0 ? ` ${plural(waiting, 'later item waits', 'later items wait')} for it and will be discarded too.` : ''}`,
+      confirmLabel: 'Discard',
+      destructive: true,
+    });
+    if (ok) await run(() => discardItem(item.seq));
+  }
+
+  return (
+    <li className={`rounded-lg border p-3 ${refused ? tones.danger : 'border-slate-200 dark:border-slate-700'}`}>
+      <p className="font-medium">
+        {href ? (
+          <AlertDialog.Cancel asChild>
+            <Link to={href} className="link">
+              {label}
+            </Link>
+          </AlertDialog.Cancel>
+        ) : (
+          label
+        )}
+      </p>
+      <p className="mt-1 flex items-center gap-1.5 text-sm">
+        {refused ? <CircleAlert aria-hidden size={16} /> : <Upload aria-hidden size={16} />}
+        {refused ? 'Needs your attention' : item.after && items.some((other) => other.target.id === item.after && other.seq < item.seq) ? 'Waiting for an earlier change' : 'Waiting to send'}
+      </p>
+      {refused && item.error && <p className="mt-1 text-sm">{item.error.message}</p>}
+      {refused && (
+        <div className="mt-3 flex flex-wrap gap-2">
+          {/* Another version's item goes only from a tab of that version (its message says to reload). */}
+          {item.error?.code !== 'outbox.unknown_mutation' && (
+            <button type="button" className="btn-primary" disabled={busy} onClick={() => void run(() => retryItem(item.seq))}>
+              Send again
+            </button>
+          )}
+          <button type="button" className="btn-secondary" disabled={busy} onClick={() => void discard()}>
+            Discard
+          </button>
+        </div>
+      )}
+    </li>
+  );
+}
