@@ -5,7 +5,7 @@ import '../features/catalogue/catalogue.sync.ts';
 import '../features/profile/profile.sync.ts';
 import '../features/qa/qa.sync.ts';
 import { useSession } from '../lib/session.tsx';
-import { reconnected, refreshSources, resyncAll, setEngineUser, startEngine, stopEngine } from '../offline/engine.ts';
+import { reconnected, refreshSources, setEngineUser, startEngine, stopEngine } from '../offline/engine.ts';
 import { startLiveEvents } from '../offline/live-events.ts';
 
 /**
@@ -41,9 +41,8 @@ export function DataSync() {
         if (fetchesHere(leading, signedIn)) void refreshSources(table);
       },
       onResync: (leading) => {
-        if (!fetchesHere(leading, signedIn)) return;
-        void resyncAll();
-        void reconnected();
+        // Notices may have been missed: every source asks for what changed since its cursor.
+        if (fetchesHere(leading, signedIn)) void reconnected();
       },
     });
   }, [streamFor, signedIn]);

@@ -109,15 +109,6 @@ describe('a refresh never overwrites pending work', () => {
     expect(await page.notes.get('n3')).toBeUndefined();
   });
 
-  it('a resync keeps the cursor: a source that asks for changes since it catches up on exactly what was missed', async () => {
-    const page = await open();
-    page.engine.start({ userId: 'u1' });
-    await page.engine.refreshSource(page.source);
-    const before = (await page.db.syncState.get(page.source.name))?.cursor;
-    await page.engine.resyncAll();
-    expect((await page.db.syncState.get(page.source.name))?.cursor).toBe(before);
-  });
-
   it('an answer that arrives after the user logged out is dropped', async () => {
     server.store.set('n1', { id: 'n1', text: 'Theirs', savedAt: 'x' });
     server.knobs.getDelayMs = 100;

@@ -10,9 +10,10 @@
  *   startEngine({ userId });     // once: refreshes, sends, and listens to `online` and window focus
  *   setEngineUser(userId | null) // on log-in, log-out, an ended session; the same user again lifts a 401 pause
  *   refreshSources(table)        // a live notice said the table changed
- *   resyncAll()                  // the live stream reconnected: notices may have been missed
  *   mergeRows({ put, remove })   // rows a page fetched itself (next page, search), merged like a pull
- *   reconnected()                // the server answered again: what waited out a backoff goes now (as on `online`)
+ *   reconnected()                // the live stream (re)connected or the server answered again: every source
+ *                                // refreshes (one with a cursor asks for what changed since, exactly what a
+ *                                // missed notice said) and what waited out a backoff goes now (as on `online`)
  *   clearUserData()              // log-out on a shared device, after warning about `countUnsent()` items
  *
  * Background refreshes (start, focus, reconnect, live notices) fetch every source for a signed-in user; a
@@ -163,7 +164,6 @@ export function createEngine(db: LocalDb) {
     reconnected: onOnline,
     refreshSource: sync.refreshSource,
     refreshSources: sync.refreshSources,
-    resyncAll: sync.resyncAll,
     everSynced: sync.everSynced,
     mergeRows: sync.mergeRows,
     /** The generation to pass to `mergeRows` for rows fetched now: a later change of user drops them. */
@@ -192,7 +192,6 @@ export const {
   defineMutation,
   refreshSource,
   refreshSources,
-  resyncAll,
   mergeRows,
   retryItem,
   discardItem,

@@ -185,14 +185,6 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
     return Promise.all([...sources.values()].filter(({ source }) => source.tables.some((t) => tables.includes(t)) && wanted(source)).map(({ refresh }) => refresh()));
   }
 
-  /**
-   * A live stream reconnected and may have missed notices: everything refreshes. Cursors are kept: a source
-   * with a cursor asks for what changed since it, which is exactly what was missed; snapshots refetch whole.
-   */
-  function resyncAll(): Promise<SyncResult[]> {
-    return refreshAll();
-  }
-
   /** Whether every one of `names` has matched the server on this device (for the current user, where it needs one). */
   async function everSynced(names: string[]): Promise<boolean> {
     const states = await db.syncState.bulkGet(names);
@@ -203,7 +195,7 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
     });
   }
 
-  return { defineSource, refreshSource, refreshAll, refreshSources, refreshTables, resyncAll, everSynced, mergeRows };
+  return { defineSource, refreshSource, refreshAll, refreshSources, refreshTables, everSynced, mergeRows };
 }
 
 export type Sync = ReturnType<typeof createSync>;

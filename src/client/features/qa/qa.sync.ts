@@ -138,6 +138,7 @@ export const askQuestion = defineMutation<AskPayload, Question>({
   name: 'qa.ask',
   version: 1,
   target: (p) => ({ table: 'questions', id: p.id }),
+  describe: (p) => ({ label: `Question: ${p.title}`, href: `/qa#q-${p.id}` }),
   apply: async (p) => {
     // Once the server's copy is here (sent, but the answer lost), it is the truth.
     if (await questionsTable.get(p.id)) return;
@@ -154,6 +155,7 @@ export const answerQuestion = defineMutation<AnswerPayload, Answer>({
   name: 'qa.answer',
   version: 1,
   target: (p) => ({ table: 'answers', id: p.id }),
+  describe: (p) => ({ label: `Answer: ${p.text.length > 60 ? `${p.text.slice(0, 60)}…` : p.text}`, href: `/qa#q-${p.questionId}` }),
   // An answer to a question still waiting goes after it, and waits with it if the question is refused.
   after: (p) => p.questionId,
   apply: async (p) => {
@@ -175,6 +177,7 @@ export const voteOnQuestion = defineMutation<VotePayload, Question>({
   name: 'qa.vote',
   version: 1,
   target: (p) => ({ table: 'myVotes', id: p.questionId }),
+  describe: (p) => ({ label: p.value === 0 ? 'Vote withdrawn' : p.value === 1 ? 'Upvote' : 'Downvote', href: `/qa#q-${p.questionId}` }),
   after: (p) => p.questionId,
   // Counted from the vote this device holds (the server's, after each refresh): applied again on top of a
   // refresh it changes nothing twice.
