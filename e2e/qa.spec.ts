@@ -82,6 +82,14 @@ async function confirmDialog(page: Page, button: string) {
   await expect(page.getByRole('alertdialog')).toHaveCount(0);
 }
 
+/** Scrolls `target`'s top to just under the sticky navbar, for a screenshot that shows what matters. */
+async function showAtTop(target: Locator) {
+  await target.evaluate((element) => {
+    element.scrollIntoView({ block: 'start' });
+    window.scrollBy(0, -80);
+  });
+}
+
 /** Nothing sticks out sideways (a phone would scroll the whole page). */
 async function expectNoHorizontalOverflow(page: Page) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
@@ -375,7 +383,7 @@ test('/qa has no axe violations signed out or in, and fits a phone with waiting 
   for (const [size, viewport] of Object.entries(viewports)) {
     await page.setViewportSize(viewport);
     await expectNoHorizontalOverflow(page);
-    await card(page, waitingTitle).scrollIntoViewIfNeeded();
+    await showAtTop(card(page, waitingTitle));
     await page.screenshot({ path: `test-results/screenshots/qa-waiting-${size}.png` });
   }
 
@@ -387,7 +395,7 @@ test('/qa has no axe violations signed out or in, and fits a phone with waiting 
   for (const [size, viewport] of Object.entries(viewports)) {
     await page.setViewportSize(viewport);
     await expectNoHorizontalOverflow(page);
-    await refused.getByRole('button', { name: 'Send again' }).scrollIntoViewIfNeeded();
+    await showAtTop(refused);
     await page.screenshot({ path: `test-results/screenshots/qa-refused-${size}.png` });
   }
 });
