@@ -74,13 +74,13 @@ export function VoteButtons(props: { upvotes: number; downvotes: number; myVote:
 
 /**
  * A post the server refused (OFFLINE-ENGINE rule 5): its message, and the text kept to edit and send again, or
- * discard. Nothing the user wrote is lost until they say so.
+ * discard. Nothing the user wrote is lost until they say so. Without `onRetry` there is nowhere to send it.
  */
 export function NeedsAttention(props: {
   message: string;
   title?: string | undefined;
   text: string;
-  onRetry: (edited: { title?: string; text: string }) => void;
+  onRetry?: (edited: { title?: string; text: string }) => void;
   onDiscard: () => void;
 }) {
   const [title, setTitle] = useState(props.title);
@@ -99,9 +99,11 @@ export function NeedsAttention(props: {
       )}
       <TextareaField label="Text" rows={4} value={text} maxLength={qaLimits.textMax} onChange={(e) => setText(e.target.value)} />
       <div className="flex flex-wrap gap-2">
-        <button type="button" className="btn-primary" onClick={() => props.onRetry(title === undefined ? { text } : { title, text })}>
-          Send again
-        </button>
+        {props.onRetry && (
+          <button type="button" className="btn-primary" onClick={() => props.onRetry?.(title === undefined ? { text } : { title, text })}>
+            Send again
+          </button>
+        )}
         <button type="button" className="btn-secondary" onClick={props.onDiscard}>
           Discard
         </button>

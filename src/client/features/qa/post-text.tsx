@@ -15,7 +15,8 @@ const components: Components = {
       {children}
     </a>
   ),
-  pre: ({ children }) => <pre className="my-3 overflow-x-auto rounded-lg bg-slate-900 p-3 text-sm leading-relaxed text-slate-100 dark:bg-black">{children}</pre>,
+  // Focusable, so a keyboard can scroll a long line of code sideways.
+  pre: ({ children }) => <pre tabIndex={0} className="my-3 overflow-x-auto rounded-lg bg-slate-900 p-3 text-sm leading-relaxed text-slate-100 dark:bg-black">{children}</pre>,
   code: ({ className, children }) => (
     // A fenced block's code carries a `language-…` class; inline code does not.
     <code className={className ? 'font-mono' : 'rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.9em] dark:bg-slate-800'}>{children}</code>

@@ -8,7 +8,7 @@ import { toast } from '../../lib/toast.ts';
 import { discardItem, engine, mergeRows, refreshSource, retryItem, type OutboxItem } from '../../offline/engine.ts';
 import { useLocalData, useOutboxItems } from '../../offline/hooks.ts';
 import type { LocalDataStatus } from '../../offline/hooks.ts';
-import type { QaActions, QuestionView } from './qa-view.ts';
+import type { AnswerView, QaActions, QuestionView } from './qa-view.ts';
 import {
   answerQuestion,
   answersTable,
@@ -43,6 +43,8 @@ function pendingByTarget(items: OutboxItem[]) {
 export interface QaBoard {
   status: LocalDataStatus;
   questions: QuestionView[];
+  /** The user's unsent answers to questions deleted meanwhile: no card to show them on, but not lost. */
+  stranded: AnswerView[];
   hasMore: boolean;
   loadingMore: boolean;
   /** A search is being asked of the server (its results join what the device already found). */
@@ -100,8 +102,8 @@ export function useQaBoard(query: string): QaBoard {
   }, [query, fetchPage]);
 
   const data = local.data;
-  const questions = useMemo((): QuestionView[] => {
-    if (!data) return [];
+  const { questions, stranded } = useMemo((): { questions: QuestionView[]; stranded: AnswerView[] } => {
+    if (!data) return { questions: [], stranded: [] };
     const pending = pendingByTarget(items);
     const votes = new Map(data.votes.map((v) => [v.id, v.value]));
     const answersByQuestion = new Map<string, Answer[]>();
@@ -113,18 +115,24 @@ export function useQaBoard(query: string): QaBoard {
     const stateOf = (table: string, id: string) => {
       const item = pending.get(`${table}:${id}`);
       if (!item) return undefined;
-      return item.state === 'attention' ? { state: 'attention' as const, message: item.error?.message ?? 'The server refused this.' } : { state: 'waiting' as const };
+      if (item.state !== 'attention') return { state: 'waiting' as const };
+      const { title, text } = item.payload as Partial<AskPayload> & AnswerPayload;
+      return { state: 'attention' as const, message: item.error?.message ?? 'The server refused this.', typed: { title, text } };
     };
     const oldest = data.paging?.oldestCreatedAt;
     const shown = query
       ? data.questions.filter(matches(query))
       : data.questions.filter((q) => oldest === null || oldest === undefined || q.createdAt >= oldest || pending.has(`questions:${q.id}`));
-    return shown.map((q) => ({
-      ...q,
-      myVote: votes.get(q.id) ?? 0,
-      pending: stateOf('questions', q.id),
-      answers: (answersByQuestion.get(q.id) ?? []).map((a) => ({ ...a, pending: stateOf('answers', a.id) })),
-    }));
+    const onDevice = new Set(data.questions.map((q) => q.id));
+    return {
+      questions: shown.map((q) => ({
+        ...q,
+        myVote: votes.get(q.id) ?? 0,
+        pending: stateOf('questions', q.id),
+        answers: (answersByQuestion.get(q.id) ?? []).map((a) => ({ ...a, pending: stateOf('answers', a.id) })),
+      })),
+      stranded: data.answers.filter((a) => !onDevice.has(a.questionId) && pending.has(`answers:${a.id}`)).map((a) => ({ ...a, pending: stateOf('answers', a.id) })),
+    };
   }, [data, items, query]);
 
   const nextCursor = query ? (search.query === query ? search.nextCursor : null) : (data?.paging?.nextCursor ?? null);
@@ -144,6 +152,7 @@ export function useQaBoard(query: string): QaBoard {
   return {
     status: local.status,
     questions,
+    stranded,
     hasMore: nextCursor !== null,
     loadingMore,
     searching: search.loading && search.query === query,

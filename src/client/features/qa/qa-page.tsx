@@ -6,7 +6,7 @@ import { PageMeta } from '../../components/page-meta.tsx';
 import { useSession } from '../../lib/session.tsx';
 import { AskForm } from './ask-form.tsx';
 import { useQaActions, useQaBoard } from './qa-data.ts';
-import { QuestionCard } from './question-card.tsx';
+import { QuestionCard, StrandedAnswers } from './question-card.tsx';
 
 /**
  * /qa (spec §2 Q&A board, §5, §6): visitors read; signed-in users ask, answer and vote, online or not (what they
@@ -46,6 +46,7 @@ export function QaPage() {
       )}
 
       <div className="mt-6 space-y-4" aria-busy={board.status === 'loading'}>
+        <StrandedAnswers answers={board.stranded} actions={actions} />
         {board.status === 'loading' ? (
           <>
             <p role="status" className="text-slate-700 dark:text-slate-300">

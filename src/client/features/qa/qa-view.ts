@@ -1,7 +1,10 @@
 import type { Answer, Question, VoteValue } from '../../../common/qa.ts';
 
-/** How an item the user wrote stands in the outbox: shown on the post itself until the server has it. */
-export type PendingState = { state: 'waiting' } | { state: 'attention'; message: string };
+/**
+ * How an item the user wrote stands in the outbox: shown on the post itself until the server has it. A refused
+ * item carries the words as typed: the row may by then hold the server's copy of something else.
+ */
+export type PendingState = { state: 'waiting' } | { state: 'attention'; message: string; typed: { title?: string | undefined; text: string } };
 
 export type AnswerView = Answer & { pending?: PendingState | undefined };
 

@@ -28,8 +28,8 @@ export function QuestionCard({ question, me, actions }: { question: QuestionView
       {question.pending?.state === 'attention' && (
         <NeedsAttention
           message={question.pending.message}
-          title={question.title}
-          text={question.text}
+          title={question.pending.typed.title ?? question.title}
+          text={question.pending.typed.text}
           onRetry={(edited) => actions.retry(target, edited)}
           onDiscard={() => actions.discard(target)}
         />
@@ -80,7 +80,7 @@ function AnswerItem(props: { question: QuestionView; answer: AnswerView; accepte
       </div>
       <PostText text={answer.text} className="mt-2" />
       {answer.pending?.state === 'attention' && (
-        <NeedsAttention message={answer.pending.message} text={answer.text} onRetry={(edited) => actions.retry(target, edited)} onDiscard={() => actions.discard(target)} />
+        <NeedsAttention message={answer.pending.message} text={answer.pending.typed.text} onRetry={(edited) => actions.retry(target, edited)} onDiscard={() => actions.discard(target)} />
       )}
       {(canAccept || canDelete) && (
         <div className="mt-2 flex flex-wrap gap-2">
@@ -97,5 +97,33 @@ function AnswerItem(props: { question: QuestionView; answer: AnswerView; accepte
         </div>
       )}
     </li>
+  );
+}
+
+/**
+ * The user's answers whose question was deleted while they waited to be sent: they cannot go anywhere, but what
+ * was written stays on show, to copy or discard, until the user says so.
+ */
+export function StrandedAnswers({ answers, actions }: { answers: AnswerView[]; actions: QaActions }) {
+  const titleId = useId();
+  if (answers.length === 0) return null;
+  return (
+    <section aria-labelledby={titleId} className="card">
+      <h2 id={titleId} className="text-lg font-semibold sm:text-xl">
+        Your answers to removed questions
+      </h2>
+      <ol className="divide-y divide-slate-200 dark:divide-slate-800">
+        {answers.map((answer) => (
+          <li key={answer.id} className="py-3">
+            <Byline author={answer.author} createdAt={answer.createdAt} pending={answer.pending} />
+            {answer.pending?.state === 'attention' ? (
+              <NeedsAttention message={answer.pending.message} text={answer.pending.typed.text} onDiscard={() => actions.discard({ table: 'answers', id: answer.id })} />
+            ) : (
+              <PostText text={answer.text} className="mt-2" />
+            )}
+          </li>
+        ))}
+      </ol>
+    </section>
   );
 }
