@@ -278,7 +278,6 @@ test('posts the server refuses say why, keep their text to edit, and can be disc
 });
 
 test('a question, its answer and a vote from one student appear on another student’s open board without a reload', async ({ browser }) => {
-  test.fixme(true, 'The app does not start the live-events stream yet (app/data-sync.tsx wiring lands in another branch).');
   const ann = await userPage(browser, 'student');
   const ben = await userPage(browser, 'student');
   for (const { page } of [ann, ben]) await page.goto('/qa');
