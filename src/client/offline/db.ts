@@ -1,7 +1,7 @@
 /**
  * The app's IndexedDB (Dexie): the engine's own tables, and the tables features declare.
  *
- *   export const questionsTable = defineLocalTable<Question>({ name: 'questions', schema: 'id, createdAt', since: 4, scope: 'public' });
+ *   export const notesTable = defineLocalTable<Note>({ name: 'notes', schema: 'id, createdAt', since: 9, scope: 'public' });
  *
  * - `schema` is Dexie's: the primary key (a string id) first, then the indexes.
  * - `since` is the database version that first has the table. Versions only grow: a new table takes a new

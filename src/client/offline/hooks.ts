@@ -1,8 +1,8 @@
 /**
  * React hooks over the app's engine: pages read IndexedDB (live queries), never the network.
  *
- *   const questions = useLocalData(() => questionsTable.orderBy('createdAt').reverse().toArray(), [], [questionsSource]);
- *   // questions.status: 'loading' | 'unavailable' | 'empty' | 'ready' | 'stale'
+ *   const notes = useLocalData(() => notesTable.orderBy('createdAt').reverse().toArray(), [], [notesSource]);
+ *   // notes.status: 'loading' | 'unavailable' | 'empty' | 'ready' | 'stale'
  *
  * - `loading`: IndexedDB has not answered yet, or nothing was ever synced here and the refresh is running.
  * - `unavailable`: never synced here and the refresh failed (`failure` says offline or failed; `retry`).

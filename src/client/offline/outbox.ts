@@ -1,16 +1,16 @@
 /**
  * The outbox: writes made offline-first, kept in IndexedDB until the server has them.
  *
- *   export const askQuestion = defineMutation<AskInput>({
- *     name: 'qa.ask', version: 1,
- *     target: (p) => ({ table: 'questions', id: p.id }),
- *     apply: async (p) => { await questionsTable.put(pendingQuestion(p)); },
- *     send: (p) => api.post<Question>('/api/questions', p),
- *     acknowledge: async (p, question) => { await questionsTable.put(question); },
- *     revert: async (p) => { await questionsTable.delete(p.id); },
+ *   export const addNote = defineMutation<NoteInput, Note>({
+ *     name: 'notes.add', version: 1,
+ *     target: (p) => ({ table: 'notes', id: p.id }),
+ *     apply: async (p) => { await notesTable.put({ ...p, pending: true }); },
+ *     send: (p) => api.post<Note>(notesUrl, p),
+ *     acknowledge: async (p, note) => { await notesTable.put(note); },
+ *     revert: async (p) => { await notesTable.delete(p.id); },
  *   });
- *   const answerQuestion = defineMutation<AnswerInput & { questionId: string }>({ …, after: (p) => p.questionId });
- *   await askQuestion(input); // the optimistic row and its outbox row are written together
+ *   const addComment = defineMutation<CommentInput>({ …, after: (p) => p.noteId }); // goes after its note
+ *   await addNote(input); // the optimistic row and its outbox row are written together
  *
  * - `apply`, `acknowledge` and `revert` run inside one Dexie transaction over every table: use Dexie calls
  *   only (no fetch, no timers), or the transaction commits early. `apply` must be idempotent (put by id, set
@@ -21,7 +21,7 @@
  * - `target` is the row the UI marks "Waiting to send" (`usePendingTarget`); `after` names the target id of an
  *   earlier item that must reach the server first: while that one needs attention, this one waits with it.
  * - `describe` names the item in the list of unsent items (the navbar's indicator), with a link to where it
- *   lives: `describe: (p) => ({ label: `Question: ${p.title}`, href: `/qa#q-${p.id}` })`. Without it the item
+ *   lives: `describe: (p) => ({ label: `Note: ${p.title}`, href: `/notes#${p.id}` })`. Without it the item
  *   shows under a generic label.
  * - `version` is the payload's shape. A row whose name or version this build does not know is never dropped:
  *   it shows as needing attention here and waits for a tab that knows it.

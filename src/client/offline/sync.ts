@@ -1,11 +1,11 @@
 /**
  * Sources: how the local tables learn what the server has.
  *
- *   export const questionsSource = defineSource({
- *     name: 'qa.questions', tables: ['questions', 'answers', 'myVotes'], needsUser: false, listensTo: ['questions'],
+ *   export const notesSource = defineSource({
+ *     name: 'notes', tables: ['notes', 'comments'], needsUser: false, listensTo: ['notes'],
  *     pull: async ({ cursor }) => {
- *       const changes = await api.get<QuestionChanges>(`/api/questions?since=${cursor ?? 0}`);
- *       return { put: { questions: changes.questions.map(toRow) }, remove: { questions: changes.deleted }, cursor: String(changes.version), more: changes.more };
+ *       const changes = await api.get<NoteChanges>(`${notesUrl}?since=${cursor ?? 0}`);
+ *       return { put: { notes: changes.notes }, remove: { notes: changes.deleted }, cursor: String(changes.version), more: changes.more };
  *     },
  *   });
  *
