@@ -91,11 +91,9 @@ describe('a refresh never overwrites pending work', () => {
 
   it('rows a page fetched by itself (a next page, a search) merge as a pull does: the unsent edit stays on top', async () => {
     server.store.set('n1', { id: 'n1', text: 'Server text', savedAt: 'x' });
+    // Not started: no background refresh can land after the rows below, and the edit stays unsent.
     const page = await open();
-    page.engine.start({ userId: 'u1' });
     await page.engine.refreshSource(page.source);
-    // The server keeps the edit pending (500, retried later).
-    server.knobs.refuse.set('n1', 500);
     await page.renameNote({ id: 'n1', text: 'My edit' });
 
     await page.engine.mergeRows({ put: { notes: [{ id: 'n1', text: 'Server text', savedAt: 'y' }, { id: 'n2', text: 'Older', savedAt: 'y' }] } });
