@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { loadEnv } from '../src/server/env.ts';
 import { createHttpServer } from '../src/server/http/node-server.ts';
+import { autocannon, type AutocannonResult } from './autocannon.ts';
 import { createServices, type Services } from '../src/server/server.ts';
 
 /**
@@ -21,15 +21,6 @@ const roundSeconds = 4;
 const roundCount = 3;
 const target = 1.5;
 
-interface AutocannonResult {
-  requests: { average: number };
-  latency: { p99: number; average: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-}
-type Autocannon = (opts: { url: string; connections: number; duration: number; workers?: number }) => Promise<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 /** Words for the seeded posts; "recursion" is in one question in 50, "zygomorphic" in none. */
 const topics = ['arrays', 'loops', 'pointers', 'integrals', 'matrices', 'variance', 'SQL joins', 'inheritance', 'limits', 'sorting'];

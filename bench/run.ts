@@ -2,12 +2,12 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import http, { type Server } from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createHttpServer } from '../src/server/http/node-server.ts';
 import { loadEnv } from '../src/server/env.ts';
+import { autocannon, type AutocannonResult } from './autocannon.ts';
 import { createServices } from '../src/server/server.ts';
 import { runFanOutBench } from './fan-out.ts';
 
@@ -35,16 +35,6 @@ const goals = [
   { name: 'GET /api/modules', target: 0.5 },
 ];
 
-// autocannon ships no type declarations: this is the part of its API used here.
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p99: number; average: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-}
-type Autocannon = (opts: { url: string; connections: number; duration: number; workers?: number }) => Promise<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 if (!existsSync(path.join(clientDir, 'index.html'))) {
   console.log('dist/client/index.html is missing: running npm run build first');

@@ -1,16 +1,13 @@
-import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadEnv } from '../env.ts';
 import { createHttpServer } from '../http/node-server.ts';
 import { createServices, type Services } from '../server.ts';
 import { changeOf, openEventStream, type StreamMessage } from '../test/event-stream.ts';
-import { findClosedPort, signInAs, startSmtpServer, startTestServer, waitFor, type TestServer, type TestSmtpServer } from '../test/harness.ts';
+import { startMainProcess } from '../test/main-process.ts';
+import { signInAs, startSmtpServer, startTestServer, waitFor, type TestServer, type TestSmtpServer } from '../test/harness.ts';
 
 let smtp: TestSmtpServer;
 let server: TestServer;
@@ -182,29 +179,16 @@ describe('shutting down', () => {
   });
 
   test('the server stops promptly on SIGTERM while event streams are open', async () => {
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tutorbook-events-'));
-    const port = await findClosedPort();
-    const child = spawn(process.execPath, ['src/server/main.ts'], {
-      // eslint-disable-next-line no-restricted-properties -- the child gets PATH and nothing else from this environment
-      env: { PATH: process.env.PATH, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const main = await startMainProcess();
     try {
-      await waitFor(async () => output.includes('"msg":"listening"'), 'the server to listen', 20_000);
-      const streams = await Promise.all([1, 2, 3].map(() => openEventStream({ url: `http://127.0.0.1:${port}` })));
+      const streams = await Promise.all([1, 2, 3].map(() => openEventStream({ url: main.url })));
       await Promise.all(streams.map((s) => s.next()));
       const stoppedAt = Date.now();
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      expect(await main.terminate()).toBe(0);
       expect(Date.now() - stoppedAt).toBeLessThan(1_500);
       expect(await Promise.all(streams.map((s) => s.ended))).toEqual([true, true, true]);
     } finally {
-      child.kill('SIGKILL');
-      await rm(dataDir, { recursive: true, force: true });
+      await main.stop();
     }
   });
 });
