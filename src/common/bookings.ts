@@ -1,0 +1,171 @@
+import { categories } from './roles.ts';
+import { isCalendarDate, isTimeOfDay } from './sast.ts';
+import { z } from './zod.ts';
+
+/** Spec §4 Booking status. */
+export const bookingStatuses = ['Pending', 'Confirmed', 'Completed', 'Cancelled'] as const;
+export type BookingStatus = (typeof bookingStatuses)[number];
+
+/** A module the catalogue does not know is a custom subject (spec §3 "module info"). */
+export const uncategorized = 'Uncategorized';
+export const bookingCategories = [...categories, uncategorized] as const;
+export type BookingCategory = (typeof bookingCategories)[number];
+
+export const bookingLimits = {
+  hoursMin: 1,
+  hoursMax: 8,
+  hoursDefault: 1,
+  slots: 3,
+  conceptsMax: 2000,
+  /** A student may cancel up to this long before the session; later, the late-cancellation fee applies. */
+  lateCancelHours: 24,
+  lateFeePercent: 50,
+  /** A custom subject has no catalogue rate: it is charged at the live session fee (spec §9, R100). */
+  customRateCents: 100_00,
+  /** The reminder e-mail goes this long before a confirmed session. */
+  reminderHours: 24,
+  pageSize: 50,
+} as const;
+
+/** Spec §5 and §8 (Booking, Tutor, Admin), word for word, plus what the spec leaves open. */
+export const bookingMessages = {
+  confirmSubmit: 'Are you sure you want to submit?',
+  sending: 'Sending...',
+  sent: 'Booking request sent! Check your email shortly.',
+  failed: 'Failed to send booking request. Please try again.',
+  queued: 'You are offline: your booking request is saved and will be sent when you are back online.',
+  loading: 'Loading bookings...',
+  empty: 'No sessions booked yet.',
+  selectSlot: 'Please select a timeslot to confirm.',
+  timeConfirmedTutor: (id: string, slot: string) => `Time confirmed for booking ${id}: ${slot}`,
+  timeConfirmedAdmin: (slot: string) => `Time confirmed: ${slot}`,
+  statusFailed: 'Failed to update booking status.',
+  confirmFailed: 'Failed to confirm timeslot.',
+  fetchFailed: 'Failed to fetch bookings.',
+  notAssigned: 'You are not assigned to any module. Please contact support.',
+  customSubject: 'This is a custom subject: you can request any concept you need help with.',
+  leadTime: (hours: number) => `Sessions must be booked at least ${hours} hours in advance.`,
+  dateInvalid: 'Choose a valid date.',
+  slotsRequired: 'Please choose all three time slots.',
+  slotInvalid: 'Choose a time as HH:MM (24-hour clock, SAST).',
+  slotsDistinct: 'Choose three different time slots.',
+  hoursInvalid: `Hours must be a whole number from ${bookingLimits.hoursMin} to ${bookingLimits.hoursMax}.`,
+  conceptsRequired: 'Please describe the concepts you need help with.',
+  conceptsTooLong: `Concepts can be at most ${bookingLimits.conceptsMax.toLocaleString('en-ZA')} characters.`,
+  moduleRequired: 'Choose a module to book.',
+  statusInvalid: 'Choose one of Pending, Confirmed, Completed or Cancelled.',
+  slotNotRequested: 'Choose one of the three requested time slots.',
+  changedMeanwhile: 'Someone else changed this booking meanwhile. Look at it again and retry.',
+  notFound: 'This booking no longer exists.',
+  idReused: 'This booking request was already sent with different details.',
+  cancelConfirm: 'Cancel this booking?',
+  cancelLateConfirm: `This session starts within ${bookingLimits.lateCancelHours} hours: cancelling now is a late cancellation and ${bookingLimits.lateFeePercent}% of the fee applies. Cancel anyway?`,
+  cancelled: 'Your booking has been cancelled.',
+  cancelledLate: `Your booking has been cancelled. As it was within ${bookingLimits.lateCancelHours} hours of the session, the late-cancellation fee (${bookingLimits.lateFeePercent}%) applies.`,
+  cannotCancel: 'Only a pending or confirmed booking can be cancelled.',
+  cancelFailed: 'Failed to cancel the booking. Please try again.',
+} as const;
+
+/** One change to a booking, for the audit trail shown on the booking. */
+export const bookingChangeSchema = z.object({
+  at: z.string(),
+  /** Null once the account that made the change is deleted. */
+  by: z.object({ id: z.string().nullable(), name: z.string(), role: z.string().nullable() }),
+  /** Null for the request itself. */
+  from: z.enum(bookingStatuses).nullable(),
+  to: z.enum(bookingStatuses),
+  /** The slot set by a confirmation. */
+  slot: z.string().nullable(),
+});
+export type BookingChange = z.infer<typeof bookingChangeSchema>;
+
+/** A booking as the API sends it. Module, category and prices are kept as they were when booked. */
+export const bookingSchema = z.object({
+  id: z.string(),
+  student: z.object({ id: z.string().nullable(), name: z.string(), email: z.string() }),
+  moduleName: z.string(),
+  moduleCategory: z.enum(bookingCategories),
+  /** `YYYY-MM-DD`, SAST. */
+  date: z.string(),
+  /** Three `HH:MM` times, SAST, as requested. */
+  slots: z.array(z.string()),
+  confirmedSlot: z.string().nullable(),
+  hours: z.number().int(),
+  concepts: z.string(),
+  status: z.enum(bookingStatuses),
+  priceCentsPerHour: z.number().int(),
+  totalCents: z.number().int(),
+  /** Unique; the student quotes it when paying by EFT. */
+  paymentReference: z.string(),
+  /** True when the student cancelled within `lateCancelHours` of the session. */
+  lateCancellation: z.boolean(),
+  createdAt: z.string(),
+  /** Grows with every change; staff changes send the version they read, and a stale one is a 409. */
+  version: z.number().int(),
+  history: z.array(bookingChangeSchema),
+});
+export type Booking = z.infer<typeof bookingSchema>;
+
+/** `GET /api/bookings?status=&category=&from=&to=&cursor=`: newest session first, `pageSize` at a time. */
+export const bookingPageSchema = z.object({ bookings: z.array(bookingSchema), nextCursor: z.string().nullable() });
+export type BookingPage = z.infer<typeof bookingPageSchema>;
+
+/**
+ * `GET /api/bookings?since=<version>`: every booking the caller may see that changed after `version`, oldest
+ * change first, at most a page; `more` says there is another page from the returned `version`.
+ */
+export const bookingChangesSchema = z.object({ bookings: z.array(bookingSchema), version: z.number().int(), more: z.boolean() });
+export type BookingChanges = z.infer<typeof bookingChangesSchema>;
+
+const slot = z.string(bookingMessages.slotsRequired).refine(isTimeOfDay, bookingMessages.slotInvalid);
+
+/**
+ * `POST /api/bookings`. The id is made by the client, so a repeat creates nothing new. `module` is the module's
+ * name as the booking page shows it; a name the catalogue does not know books a custom subject. The lead time
+ * is checked on the server against its clock and configuration (`bookingMessages.leadTime`).
+ */
+export const createBookingInputSchema = z.strictObject({
+  id: z.uuid(),
+  module: z.string(bookingMessages.moduleRequired).trim().min(1, bookingMessages.moduleRequired).max(200, bookingMessages.moduleRequired),
+  date: z.string(bookingMessages.dateInvalid).refine(isCalendarDate, bookingMessages.dateInvalid),
+  slots: z
+    .array(slot, bookingMessages.slotsRequired)
+    .length(bookingLimits.slots, bookingMessages.slotsRequired)
+    .refine((slots) => new Set(slots).size === slots.length, bookingMessages.slotsDistinct),
+  hours: z
+    .number(bookingMessages.hoursInvalid)
+    .int(bookingMessages.hoursInvalid)
+    .min(bookingLimits.hoursMin, bookingMessages.hoursInvalid)
+    .max(bookingLimits.hoursMax, bookingMessages.hoursInvalid),
+  concepts: z
+    .string(bookingMessages.conceptsRequired)
+    .trim()
+    .min(1, bookingMessages.conceptsRequired)
+    .max(bookingLimits.conceptsMax, bookingMessages.conceptsTooLong),
+});
+export type CreateBookingInput = z.input<typeof createBookingInputSchema>;
+
+/** `POST /api/bookings/:id/confirm` (tutor of the category, admin): one of the three requested slots. */
+export const confirmBookingInputSchema = z.strictObject({
+  slot: z.string(bookingMessages.selectSlot).min(1, bookingMessages.selectSlot),
+  version: z.number().int(),
+});
+
+/** `PUT /api/bookings/:id/status` (tutor of the category, admin): any of the four, in any order (spec §4). */
+export const setBookingStatusInputSchema = z.strictObject({
+  status: z.enum(bookingStatuses, bookingMessages.statusInvalid),
+  version: z.number().int(),
+});
+
+/** `GET /api/bookings` filters (staff; a student's list is always their own). */
+export const bookingListQuerySchema = z.object({
+  status: z.enum(bookingStatuses, bookingMessages.statusInvalid).optional(),
+  category: z.enum(bookingCategories).optional(),
+  /** Session dates from and to, inclusive, `YYYY-MM-DD`. */
+  from: z.string().refine(isCalendarDate, bookingMessages.dateInvalid).optional(),
+  to: z.string().refine(isCalendarDate, bookingMessages.dateInvalid).optional(),
+  cursor: z.string().optional(),
+});
+
+/** What a student pays: hours × the rate they booked at. */
+export const bookingTotalCents = (hours: number, priceCentsPerHour: number) => hours * priceCentsPerHour;
