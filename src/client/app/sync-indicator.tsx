@@ -1,5 +1,5 @@
 import * as AlertDialog from '@radix-ui/react-alert-dialog';
-import { Check, CircleAlert, LoaderCircle, LogIn, Upload, WifiOff, type LucideIcon } from 'lucide-react';
+import { Check, CircleAlert, DatabaseX, LoaderCircle, LogIn, Upload, WifiOff, type LucideIcon } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useConfirm } from '../components/confirm-dialog.tsx';
@@ -26,10 +26,13 @@ const tones = {
   quiet: 'border-transparent text-slate-600 dark:text-slate-300',
 };
 
-/** The one state worth showing, most urgent first: what needs the user, then why nothing goes, then progress. */
+/** The one state worth showing, most urgent first: nothing can be saved, what needs the user, then why nothing goes, then progress. */
 function lookOf(status: SyncStatus, everHadItems: boolean): Look | undefined {
-  const { online, sending, waiting, attention, paused } = status;
+  const { online, sending, waiting, attention, paused, storageFailing } = status;
   const unsent = waiting + attention;
+  if (storageFailing) {
+    return { icon: DatabaseX, short: 'Not saving', wide: 'Not saving', full: "Changes can't be saved on this device: the browser's storage stopped working. Reload the page.", className: tones.danger };
+  }
   if (attention > 0) {
     const text = `${attention} need${attention === 1 ? 's' : ''} attention`;
     return { icon: CircleAlert, short: String(attention), wide: text, full: `${plural(attention, 'item', 'items')} could not be sent and ${attention === 1 ? 'needs' : 'need'} your attention.`, className: tones.danger };

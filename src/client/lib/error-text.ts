@@ -1,4 +1,5 @@
 import { authMessages } from '../../common/auth.messages.ts';
+import { LocalWriteError } from '../offline/outbox.ts';
 import { ApiError, NetworkError, TimeoutError } from './api.ts';
 
 export interface ErrorTexts {
@@ -11,10 +12,11 @@ export interface ErrorTexts {
 /**
  * The one place a failure becomes the text the user reads. A refusal says the server's message (it sends the
  * spec's texts) unless `texts.codes` names its code; a server fault (5xx, or an answer that is not our error
- * shape) and anything unexpected say `fallback`.
+ * shape) and anything unexpected say `fallback`. A timeout, and a write the device refused to store (no room,
+ * storage lost), say their own message.
  */
 export function errorText(error: unknown, fallback: string = authMessages.somethingWentWrong, texts: ErrorTexts = {}): string {
-  if (error instanceof TimeoutError) return error.message;
+  if (error instanceof TimeoutError || error instanceof LocalWriteError) return error.message;
   if (error instanceof NetworkError) return texts.offline ?? error.message;
   if (error instanceof ApiError) {
     const byCode = texts.codes?.[error.code];

@@ -1,7 +1,7 @@
 import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Me } from '../../common/session.ts';
 import { localDb } from '../offline/db.ts';
-import { clearUserData } from '../offline/engine.ts';
+import { clearUserData, noticeSignedIn } from '../offline/engine.ts';
 import { api, NetworkError, onSessionEnded } from './api.ts';
 
 export type SessionState =
@@ -39,6 +39,11 @@ const sameUser = (a: Me, b: Me) => JSON.stringify(a) === JSON.stringify(b);
 
 /** A log-out made offline: the server session is ended when the connection returns (localStorage: survives a reload). */
 const pendingSignOutKey = 'tutorbook:sign-out-pending';
+/**
+ * Set before logging in, until the server names the user: finding nothing stored for them is then expected,
+ * not a sign that the browser cleared the device's data. Per tab, and it survives the trip to Google and back.
+ */
+const loggingInKey = 'tutorbook:logging-in';
 const channelName = 'tutorbook:session';
 type Broadcast = { type: 'signed-in'; me: Me } | { type: 'signed-out' };
 
@@ -58,6 +63,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const announce = (message: Broadcast) => channel.current?.postMessage(message);
 
   const becomeSignedIn = useCallback(async (me: Me) => {
+    const loggingIn = sessionStorage.getItem(loggingInKey) !== null;
+    sessionStorage.removeItem(loggingInKey);
+    // Before the record is touched: its absence is what tells a wiped device.
+    await noticeSignedIn(me.id, { loggingIn });
     // Someone else used this device before (their session ended without a log-out): drop their data.
     if ((await localDb.session.get('me'))?.me.id !== me.id) await clearUserData();
     await localDb.session.put({ key: 'me', me, savedAt: new Date().toISOString() });
@@ -131,7 +140,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     [becomeSignedOut, flushSignOut],
   );
 
-  const beforeLogin = useCallback(() => flushSignOut(), [flushSignOut]);
+  const beforeLogin = useCallback(() => {
+    sessionStorage.setItem(loggingInKey, '1');
+    return flushSignOut();
+  }, [flushSignOut]);
 
   useEffect(() => {
     let live = true;

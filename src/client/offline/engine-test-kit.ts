@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { ApiError, NetworkError } from '../lib/api.ts';
 import { createLocalDb, defineLocalTable } from './db.ts';
 import { createEngine } from './engine.ts';
+import type { Marks } from './storage.ts';
 
 export interface StoredNote {
   id: string;
@@ -24,7 +25,8 @@ export interface NoteRow {
 }
 
 /**
- * POST /notes {id, text}: stored once per id (a repeat answers with the stored row); GET /notes lists them.
+ * POST /notes {id, text}: stored once per id (a repeat answers with the stored row); GET /notes?since=… lists
+ * them all (a snapshot) and records the cursor it was asked from in `since`.
  * Knobs: `refuse` (id → 4xx/5xx), `unauthorised`, `dropAfterCommit` (how many answers to lose after
  * storing), `getDelayMs`; `stop()`/`start()` are a restart on the same port with the same store.
  */
@@ -34,6 +36,7 @@ export async function startNoteServer() {
   const effects = new Map<string, number>();
   const knobs = { refuse: new Map<string, number>(), unauthorised: false, dropAfterCommit: 0, getDelayMs: 0 };
   let posts = 0;
+  const since: (string | null)[] = [];
   let server: Server;
   let port = 0;
 
@@ -47,6 +50,7 @@ export async function startNoteServer() {
           res.end(JSON.stringify(value));
         };
         if (req.method === 'GET') {
+          since.push(new URL(req.url ?? '/', 'http://localhost').searchParams.get('since'));
           setTimeout(() => json(200, { notes: [...store.values()] }), knobs.getDelayMs);
           return;
         }
@@ -78,6 +82,7 @@ export async function startNoteServer() {
     effects,
     knobs,
     posts: () => posts,
+    since,
     url: () => `http://127.0.0.1:${port}`,
     start: listen,
     async stop() {
@@ -110,17 +115,37 @@ export interface NoteInput {
   after?: string;
 }
 
+/** localStorage's stand-in (Node has none without flags): one per "browser", shared by its pages. */
+export function createMarks(): Marks & { map: Map<string, string> } {
+  const map = new Map<string, string>();
+  return {
+    map,
+    getItem: (key) => map.get(key) ?? null,
+    setItem: (key, value) => void map.set(key, value),
+    removeItem: (key) => void map.delete(key),
+  };
+}
+
+export interface PageOptions {
+  marks?: Marks;
+  /** Whether the device's session record is written, as the app does once the server has named the user. */
+  session?: boolean;
+}
+
 /** One page: its own connection to the database `name`, the notes table, and an engine signed in as `userId`. */
-export async function openPage(name: string, server: NoteServer, userId = 'u1') {
+export async function openPage(name: string, server: NoteServer, userId = 'u1', { marks = createMarks(), session = true }: PageOptions = {}) {
   const db = createLocalDb(name);
   const notes = defineLocalTable<NoteRow>({ name: 'notes', schema: 'id', since: 10, scope: 'user' }, db);
-  const engine = createEngine(db);
+  const engine = createEngine(db, { marks });
   const source = engine.defineSource({
     name: 'notes',
     tables: ['notes'],
     needsUser: true,
     listensTo: ['notes'],
-    pull: async () => ({ put: { notes: (await request<{ notes: StoredNote[] }>(`${server.url()}/notes`)).notes }, replace: true }),
+    pull: async ({ cursor }) => {
+      const { notes: rows } = await request<{ notes: StoredNote[] }>(`${server.url()}/notes?since=${cursor ?? ''}`);
+      return { put: { notes: rows }, replace: true, cursor: String(rows.length) };
+    },
   });
   const addNote = engine.defineMutation<NoteInput, StoredNote>({
     name: 'notes.add',
@@ -149,9 +174,14 @@ export async function openPage(name: string, server: NoteServer, userId = 'u1') 
     },
     send: () => Promise.reject(new NetworkError()),
   });
-  engine.setUser(userId);
-  await db.session.put({ key: 'me', me: { id: userId, name: 'Test', email: `${userId}@example.test`, emailVerified: true, role: 'student', categories: [] }, savedAt: new Date().toISOString() });
-  return { db, notes, engine, source, addNote, renameNote };
+  if (session) await signIn();
+  return { db, notes, engine, source, addNote, renameNote, signIn };
+
+  /** What the app does once the server names the user: their session record, then the engine runs for them. */
+  async function signIn() {
+    await db.session.put({ key: 'me', me: { id: userId, name: 'Test', email: `${userId}@example.test`, emailVerified: true, role: 'student', categories: [] }, savedAt: new Date().toISOString() });
+    engine.setUser(userId);
+  }
 }
 
 export type Page = Awaited<ReturnType<typeof openPage>>;

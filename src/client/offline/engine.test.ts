@@ -1,9 +1,10 @@
 // Before Dexie is imported: it takes IndexedDB from the global scope when it loads.
 import 'fake-indexeddb/auto';
+import { forceCloseDatabase } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLocalDb, defineLocalTable } from './db.ts';
-import { LocalWriteError } from './engine.ts';
-import { newDbName, openPage, startNoteServer, waitFor, type NoteServer, type Page } from './engine-test-kit.ts';
+import { createEngine, LocalWriteError } from './engine.ts';
+import { createMarks, newDbName, openPage, startNoteServer, waitFor, type NoteServer, type Page, type PageOptions } from './engine-test-kit.ts';
 
 let server: NoteServer;
 let pages: Page[];
@@ -21,8 +22,8 @@ afterEach(async () => {
   await server.stop().catch(() => undefined);
 });
 
-async function open(name = newDbName(), userId = 'u1') {
-  const page = await openPage(name, server, userId);
+async function open(name = newDbName(), userId = 'u1', options?: PageOptions) {
+  const page = await openPage(name, server, userId, options);
   pages.push(page);
   return page;
 }
@@ -377,5 +378,175 @@ describe('at scale and under chaos', () => {
       expect(local.every((n) => !n.pending)).toBe(true);
       console.info(`random run ${run}: ${typed.size} notes, ${log.length} steps (${log.filter((s) => s === 'reload').length} reloads), ${server.posts()} posts so far`);
     }
+  });
+});
+
+/** Deletes a database as another tab, DevTools or the browser's eviction would: open connections are asked to close first. */
+function deleteDatabase(name: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.deleteDatabase(name);
+    request.onsuccess = () => resolve();
+    request.onerror = () => reject(request.error ?? new Error('not deleted'));
+  });
+}
+
+/** What the browser does when it drops a connection (WebKit) or DevTools clears the site's data. */
+const forceClose = (page: Page) => forceCloseDatabase(page.db.backendDB() as unknown as typeof IDBDatabase);
+
+const markOf = (marks: ReturnType<typeof createMarks>, name: string) => JSON.parse(marks.map.get(`${name}:stored-user`) ?? 'null') as { userId: string; unsent: number } | null;
+
+describe('storage that vanishes', () => {
+  it('wiped while the app was closed: the next start says how many unsent items went with it, and every source loads from the start', async () => {
+    const name = newDbName();
+    const marks = createMarks();
+    server.store.set('n1', { id: 'n1', text: 'On the server', savedAt: 'x' });
+    const before = await open(name, 'u1', { marks });
+    await before.engine.refreshSource(before.source);
+    expect(server.since).toEqual(['']);
+    await before.engine.refreshSource(before.source);
+    expect(server.since).toEqual(['', '1']);
+    await server.stop();
+    await before.addNote({ id: 'n2', text: 'Typed offline' });
+    await waitFor(() => markOf(marks, name)?.unsent === 1);
+    before.engine.stop();
+    before.db.close();
+    await deleteDatabase(name);
+    await server.start();
+
+    // The app starts with nobody, then the server names u1: nothing stored, but the mark says what was there.
+    const after = await open(name, 'u1', { marks, session: false });
+    after.engine.start({ userId: null });
+    await after.engine.noticeSignedIn('u1', { loggingIn: false });
+    expect(after.engine.getStatus().storage).toEqual({ state: 'cleared', unsent: 1 });
+    await after.signIn();
+    await waitFor(async () => (await after.notes.count()) === 1);
+    expect(server.since.at(-1)).toBe('');
+    expect(await after.notes.get('n1')).toEqual(server.store.get('n1'));
+    expect(server.store.has('n2')).toBe(false);
+    // From now on the mark follows the new database: a reload finds it whole and says nothing.
+    await waitFor(() => markOf(marks, name)?.unsent === 0);
+    const reloaded = await open(name, 'u1', { marks, session: false });
+    await reloaded.engine.noticeSignedIn('u1', { loggingIn: false });
+    expect(reloaded.engine.getStatus().storage).toEqual({ state: 'ok' });
+  });
+
+  it('nothing stored and no mark either (Safari clears both): a loss of unknown size, unless the user is logging in right now', async () => {
+    const name = newDbName();
+    const loggingIn = await open(name, 'u1', { session: false });
+    await loggingIn.engine.noticeSignedIn('u1', { loggingIn: true });
+    expect(loggingIn.engine.getStatus().storage).toEqual({ state: 'ok' });
+
+    const returning = await open(newDbName(), 'u1', { session: false });
+    await returning.engine.noticeSignedIn('u1', { loggingIn: false });
+    expect(returning.engine.getStatus().storage).toEqual({ state: 'cleared', unsent: null });
+    // Said once per page: the app's later checks (reconnecting, say) do not repeat it.
+    const reported = returning.engine.getStatus();
+    await returning.engine.noticeSignedIn('u1', { loggingIn: false });
+    expect(returning.engine.getStatus()).toBe(reported);
+  });
+
+  it('a log-out takes the mark with the data: logging in again later is no loss; another user\'s mark gives no count', async () => {
+    const name = newDbName();
+    const marks = createMarks();
+    const page = await open(name, 'u1', { marks });
+    await page.addNote({ id: 'n1', text: 'Unsent' });
+    await waitFor(() => markOf(marks, name)?.unsent === 1);
+    await page.engine.clearUserData();
+    expect(markOf(marks, name)).toBeNull();
+    const next = await open(name, 'u1', { marks, session: false });
+    await next.engine.noticeSignedIn('u1', { loggingIn: true });
+    expect(next.engine.getStatus().storage).toEqual({ state: 'ok' });
+
+    marks.setItem(`${name}:stored-user`, JSON.stringify({ userId: 'u2', unsent: 4 }));
+    const other = await open(name, 'u1', { marks, session: false });
+    await other.engine.noticeSignedIn('u1', { loggingIn: true });
+    expect(other.engine.getStatus().storage).toEqual({ state: 'cleared', unsent: null });
+  });
+
+  it('the browser closes the connection: it is opened again at once, with everything it held, and sending goes on', async () => {
+    const page = await open();
+    page.engine.start({ userId: 'u1' });
+    await page.addNote({ id: 'n1', text: 'Before' });
+    await waitFor(async () => (await unsent(page)) === 0);
+    const first = page.db.backendDB();
+    forceClose(page);
+    // Opened again by the engine, before anything asked for it.
+    await waitFor(() => page.db.isOpen() && page.db.backendDB() !== first);
+    expect(page.engine.getStatus().storage).toEqual({ state: 'ok' });
+    expect(await page.notes.get('n1')).toEqual(server.store.get('n1'));
+    await page.addNote({ id: 'n2', text: 'After' });
+    await waitFor(() => server.store.has('n2'));
+  });
+
+  it('the database is deleted under a running page: the loss is reported with what was unsent, and the page goes on for the same user', async () => {
+    const name = newDbName();
+    const marks = createMarks();
+    server.store.set('n1', { id: 'n1', text: 'On the server', savedAt: 'x' });
+    const page = await open(name, 'u1', { marks });
+    page.engine.start({ userId: 'u1' });
+    await page.engine.refreshSource(page.source);
+    server.knobs.refuse.set('n2', 503);
+    await page.addNote({ id: 'n2', text: 'Not sent yet' });
+    await waitFor(() => markOf(marks, name)?.unsent === 1);
+
+    await deleteDatabase(name);
+    await waitFor(() => page.engine.getStatus().storage.state === 'cleared');
+    expect(page.engine.getStatus().storage).toEqual({ state: 'cleared', unsent: 1 });
+    // Loaded again for the same user (the session record went back), and new work is sent.
+    await waitFor(async () => (await page.notes.count()) === 1);
+    expect((await page.db.session.get('me'))?.me.id).toBe('u1');
+    await page.addNote({ id: 'n3', text: 'After the loss' });
+    await waitFor(() => server.store.has('n3'));
+    expect(server.store.has('n2')).toBe(false);
+  });
+
+  it('a database that cannot be opened again is reported as failing, a write says so, and it recovers once it opens', async () => {
+    const page = await open();
+    page.engine.start({ userId: 'u1' });
+    await page.addNote({ id: 'n1', text: 'Kept' });
+    await waitFor(async () => (await unsent(page)) === 0);
+    // WebKit's lost IndexedDB server: every open fails until the page reloads (here: until it is restored).
+    const factory = indexedDB as IDBFactory & { open: IDBFactory['open'] };
+    factory.open = () => {
+      throw new DOMException('Connection to Indexed Database server lost. Refresh the page to try again', 'UnknownError');
+    };
+    try {
+      forceClose(page);
+      await waitFor(() => page.engine.getStatus().storage.state === 'failing');
+      const error = await page.addNote({ id: 'n2', text: 'Lost?' }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(LocalWriteError);
+      expect((error as Error).message).toMatch(/could not be saved on your device/);
+    } finally {
+      delete (factory as { open?: unknown }).open;
+    }
+    await page.engine.reconnected();
+    await waitFor(() => page.engine.getStatus().storage.state === 'ok');
+    expect(await page.notes.get('n1')).toEqual(server.store.get('n1'));
+  });
+});
+
+describe('a new version of the app', () => {
+  it('adds a table: what the older page queued is kept, and the older page, closed for the upgrade, opens again and sends it once', async () => {
+    const name = newDbName();
+    const old = await open(name);
+    await server.stop();
+    await old.addNote({ id: 'n1', text: 'Queued by the old version' });
+    old.engine.start({ userId: 'u1' });
+
+    const db = createLocalDb(name);
+    defineLocalTable({ name: 'notes', schema: 'id', since: 10, scope: 'user' }, db);
+    const tags = defineLocalTable<{ id: string }>({ name: 'tags', schema: 'id', since: 11, scope: 'public' }, db);
+    const upgraded = createEngine(db, { marks: createMarks() });
+    pages.push({ db, engine: upgraded } as Page);
+    await tags.put({ id: 't1' });
+    expect((await db.outbox.toArray()).map((row) => [row.name, row.version, row.payload])).toEqual([['notes.add', 1, { id: 'n1', text: 'Queued by the old version' }]]);
+
+    await server.start();
+    await old.engine.reconnected();
+    await waitFor(() => server.store.has('n1'));
+    await waitFor(async () => (await db.outbox.count()) === 0);
+    expect(server.effects.get('n1')).toBe(1);
+    expect(old.engine.getStatus().storage).toEqual({ state: 'ok' });
+    expect(await db.table('notes').get('n1')).toEqual(server.store.get('n1'));
   });
 });

@@ -15,15 +15,20 @@
  *                                // refreshes (one with a cursor asks for what changed since, exactly what a
  *                                // missed notice said) and what waited out a backoff goes now (as on `online`)
  *   clearUserData()              // log-out on a shared device, after warning about `countUnsent()` items
+ *   noticeSignedIn(userId, { loggingIn }) // the server named the user: was what this device stored lost? (storage.ts)
  *
  * Background refreshes (start, focus, reconnect, live notices) fetch every source for a signed-in user; a
  * visitor's device fetches only public sources a page has shown (many arrive on phones with little data).
  *
- * `createEngine(db)` makes an independent engine over any `LocalDb` (tests run two "pages" over one
- * database); the app uses the one below, over `localDb`.
+ * The status's `storage` says when the device's storage was found emptied (once per page, with what unsent
+ * work went with it) or cannot be opened; the app tells the user (storage.ts).
+ *
+ * `createEngine(db, { marks })` makes an independent engine over any `LocalDb` (tests run two "pages" over
+ * one database, with a stand-in for localStorage); the app uses the one below, over `localDb`.
  */
 import { localDb, userTableNames, type LocalDb } from './db.ts';
 import { createOutbox } from './outbox.ts';
+import { browserMarks, createStorageWatch, type Marks, type StorageStatus } from './storage.ts';
 import { createSync, type SyncResult } from './sync.ts';
 
 export interface SourceStatus {
@@ -39,6 +44,7 @@ export interface EngineStatus {
   /** The server said the session ended while sending: nothing goes until the same user is back. */
   paused: boolean;
   user: string | null;
+  storage: StorageStatus;
 }
 
 /** What the outbox and the sync share with the engine that runs them. */
@@ -57,12 +63,17 @@ export interface EngineContext {
   reverted(tables: string[]): void;
 }
 
-export function createEngine(db: LocalDb) {
+export interface EngineOptions {
+  /** Where the mark that outlives IndexedDB is kept (storage.ts); localStorage by default. */
+  marks?: Marks;
+}
+
+export function createEngine(db: LocalDb, { marks = browserMarks() }: EngineOptions = {}) {
   let userId: string | null = null;
   let generation = 0;
   let controller = new AbortController();
   let stopped = true;
-  let status: EngineStatus = { sources: {}, sending: false, paused: false, user: null };
+  let status: EngineStatus = { sources: {}, sending: false, paused: false, user: null, storage: { state: 'ok' } };
   const listeners = new Set<() => void>();
 
   const update = (patch: Partial<EngineStatus>) => {
@@ -82,6 +93,7 @@ export function createEngine(db: LocalDb) {
     },
     changed: () => {
       if (status.paused !== outbox.isPaused()) update({ paused: outbox.isPaused() });
+      storage.mirror();
     },
     setSending: (sending) => {
       if (status.sending !== sending) update({ sending });
@@ -91,6 +103,17 @@ export function createEngine(db: LocalDb) {
   };
   const outbox = createOutbox(ctx);
   const sync = createSync(ctx, outbox);
+  const storage = createStorageWatch(
+    {
+      db,
+      user: () => userId,
+      stopped: () => stopped,
+      report: (storageStatus) => update({ storage: storageStatus }),
+      status: () => status.storage,
+      resync: () => void sync.refreshAll(),
+    },
+    marks,
+  );
 
   /** Work under way for the previous user (or a stopped engine) is dropped when it lands. */
   function newGeneration() {
@@ -100,6 +123,7 @@ export function createEngine(db: LocalDb) {
   }
 
   const onFocus = () => {
+    void storage.retry();
     void sync.refreshAll();
     void outbox.flush();
   };
@@ -150,6 +174,7 @@ export function createEngine(db: LocalDb) {
       for (const name of userTableNames(db)) await db.table(name).clear();
       await db.syncState.filter((state) => state.userId !== null).delete();
     });
+    storage.forget();
     ctx.changed();
   }
 
@@ -174,6 +199,7 @@ export function createEngine(db: LocalDb) {
     countUnsent: outbox.countUnsent,
     outboxItems: (target?: { table: string; id: string }) => outbox.items(userId, target),
     clearUserData,
+    noticeSignedIn: storage.noticeSignedIn,
     subscribe: (listener: () => void) => {
       listeners.add(listener);
       return () => void listeners.delete(listener);
@@ -197,6 +223,7 @@ export const {
   discardItem,
   countUnsent,
   clearUserData,
+  noticeSignedIn,
   reconnected,
   start: startEngine,
   stop: stopEngine,
@@ -205,4 +232,5 @@ export const {
 
 export type { Enqueue, ItemDescription, MutationSpec, OutboxItem } from './outbox.ts';
 export { LocalWriteError } from './outbox.ts';
+export type { StorageStatus } from './storage.ts';
 export type { PullResult, RefreshOptions, Source, SourceSpec, SyncResult } from './sync.ts';

@@ -11,13 +11,14 @@
  * Opening a page refreshes its sources, joining a refresh already under way; `refreshing` stays true until
  * that one has ended (a page can wait for it before calling something "not found").
  *
- * `useSyncStatus()` is for the navbar's indicator, `useOutboxItems()` for a "needs attention" list, and
- * `usePendingTarget(table, id)` marks one row "Waiting to send" or "Needs attention".
+ * `useSyncStatus()` is for the navbar's indicator, `useOutboxItems()` for a "needs attention" list,
+ * `usePendingTarget(table, id)` marks one row "Waiting to send" or "Needs attention", and `useStorageStatus()`
+ * tells when the device's storage was found cleared or stopped working.
  */
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import type { OutboxError } from './db.ts';
-import { engine, type OutboxItem, type Source } from './engine.ts';
+import { engine, type OutboxItem, type Source, type StorageStatus } from './engine.ts';
 
 export type LocalDataStatus = 'loading' | 'unavailable' | 'empty' | 'ready' | 'stale';
 
@@ -94,6 +95,8 @@ export interface SyncStatus {
   attention: number;
   /** The session ended while sending: the queue waits for the same user to log in again. */
   paused: boolean;
+  /** IndexedDB cannot be opened: nothing can be saved on this device until a reload. */
+  storageFailing: boolean;
 }
 
 export function useSyncStatus(): SyncStatus {
@@ -110,7 +113,13 @@ export function useSyncStatus(): SyncStatus {
     waiting: items.filter((i) => i.state === 'waiting').length,
     attention: items.filter((i) => i.state === 'attention').length,
     paused: status.paused,
+    storageFailing: status.storage.state === 'failing',
   };
+}
+
+/** A new value each time the engine reports on the device's storage (a loss is reported once per page). */
+export function useStorageStatus(): StorageStatus {
+  return useEngineStatus().storage;
 }
 
 /** The signed-in user's queued items, oldest first. */
