@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { authMessages } from '../../common/auth.messages.ts';
+import { LocalWriteError } from '../offline/outbox.ts';
 import { ApiError, NetworkError, TimeoutError } from './api.ts';
 import { errorText } from './error-text.ts';
 
@@ -22,6 +23,11 @@ describe('errorText', () => {
     expect(errorText(notFound, 'Failed.')).toBe('This question no longer exists.');
     expect(errorText(notFound, 'Failed.', { codes: { 'qa.not_found': 'It was deleted meanwhile.' } })).toBe('It was deleted meanwhile.');
     expect(errorText(notFound, 'Failed.', { codes: { 'qa.other': 'Not this one.' } })).toBe('This question no longer exists.');
+  });
+
+  test('a write the device refused to store says why in its own words, not the fallback', () => {
+    const full = new LocalWriteError('Your device has no room to save this. Free some space (or delete old files) and try again.', new Error('QuotaExceededError'));
+    expect(errorText(full, 'Failed to vote.')).toBe(full.message);
   });
 
   test('a server fault, a foreign answer or an unexpected error says the fallback', () => {
