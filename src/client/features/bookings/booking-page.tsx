@@ -172,11 +172,14 @@ function BookingForm({ module }: { module: ModuleInfo }) {
   const ids = { slots: useId(), quote: useId() };
 
   const values = draft.values;
-  const state = request?.state;
   const { clear, link, requestId } = draft;
+  // The last answer may still be about the request the draft was linked to before.
+  const current = request?.requestId === requestId ? request : undefined;
+  const state = current?.state;
 
-  // The request's fate decides what becomes of the draft.
+  // The request's fate decides what becomes of the draft (not while a submit is relinking it).
   useEffect(() => {
+    if (submitting) return;
     if (state === 'waiting') watched.current = true;
     else if (state === 'accepted') {
       const seen = watched.current;
@@ -191,7 +194,7 @@ function BookingForm({ module }: { module: ModuleInfo }) {
       // Discarded from the list of unsent items: the draft is a plain draft again.
       void link(null);
     }
-  }, [state, requestId, clear, link, navigate]);
+  }, [state, requestId, submitting, clear, link, navigate]);
 
   useEffect(() => {
     if (!focusFirstError.current) return;
@@ -211,7 +214,7 @@ function BookingForm({ module }: { module: ModuleInfo }) {
   if (!values || !me) return <div aria-hidden className="card h-96 animate-pulse bg-slate-100 lg:order-first dark:bg-slate-800" />;
 
   const waiting = state === 'waiting';
-  const status = statusOf(request, online, submitting);
+  const status = statusOf(current, online, submitting);
   const quote = quoteCents(values.hours, module.rateCents);
   const set = (patch: Partial<BookingFormValues>) => draft.update({ ...values, ...patch });
   const setSlot = (index: number, slot: string) => set({ slots: values.slots.map((s, i) => (i === index ? slot : s)) as BookingFormValues['slots'] });
@@ -238,8 +241,7 @@ function BookingForm({ module }: { module: ModuleInfo }) {
     try {
       // A refused earlier request from this draft is replaced by this one (with a new id: the old one may be
       // refused for its id alone).
-      if (request?.state === 'attention') await discardItem(request.seq);
-      await link(id);
+      if (current?.state === 'attention') await discardItem(current.seq);
       watched.current = true;
       await requestBooking({
         ...checked.data,
@@ -248,6 +250,8 @@ function BookingForm({ module }: { module: ModuleInfo }) {
         priceCentsPerHour: module.rateCents,
         createdAt: new Date().toISOString(),
       });
+      // Linked once queued: linked before, the draft would point at a request that does not exist yet.
+      await link(id);
     } catch (error) {
       // Not even saved on this device (storage full, say): nothing was queued, the form keeps everything.
       watched.current = false;

@@ -111,6 +111,16 @@ export function StaffBookings({ role, categories }: { role: 'tutor' | 'admin'; c
           <p role="status" className={`card ${muted}`}>
             {bookingMessages.loading}
           </p>
+        ) : bookings.status === 'unavailable' ? (
+          <div className="card flex flex-col items-start gap-4">
+            <Notice tone="error">
+              {bookingMessages.fetchFailed}
+              {bookings.failure === 'offline' && <span className="block font-normal">The bookings appear here once you have opened this page with a connection.</span>}
+            </Notice>
+            <button type="button" className="btn-secondary" onClick={bookings.retry}>
+              Try again
+            </button>
+          </div>
         ) : list.length === 0 ? (
           <p className={`card ${muted}`}>{filtered ? 'No bookings match these filters.' : role === 'tutor' ? 'No bookings in your subjects yet.' : 'No bookings yet.'}</p>
         ) : (

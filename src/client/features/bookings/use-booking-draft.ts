@@ -91,21 +91,25 @@ export function useBookingDraft(): BookingDraft {
 }
 
 /** Where a submitted draft's request is: on its way (with how many tries), refused, accepted, or nowhere. */
-export type RequestState =
+export type RequestState = { requestId: string | null } & (
   | { state: 'none' }
   | { state: 'waiting'; attempts: number }
   | { state: 'attention'; seq: number; message: string }
-  | { state: 'accepted' };
+  | { state: 'accepted' }
+);
 
-/** Follows one request through the outbox, live; undefined while IndexedDB is being read. */
+/**
+ * Follows one request through the outbox, live; undefined while IndexedDB is being read. The answer names the
+ * request it is about: just after the draft is linked to another one, the last answer is still the old one's.
+ */
 export function useRequestState(requestId: string | null, userId: string): RequestState | undefined {
   return useLiveQuery(async (): Promise<RequestState> => {
-    if (!requestId) return { state: 'none' };
+    if (!requestId) return { requestId, state: 'none' };
     const items = await engine.outboxItems({ table: 'bookings', id: requestId });
     const refused = items.find((item) => item.state === 'attention');
-    if (refused) return { state: 'attention', seq: refused.seq, message: refused.error?.message ?? '' };
-    if (items.length > 0) return { state: 'waiting', attempts: Math.max(...items.map((item) => item.attempts)) };
-    return (await bookingsTable.get(requestId)) ? { state: 'accepted' } : { state: 'none' };
+    if (refused) return { requestId, state: 'attention', seq: refused.seq, message: refused.error?.message ?? '' };
+    if (items.length > 0) return { requestId, state: 'waiting', attempts: Math.max(...items.map((item) => item.attempts)) };
+    return (await bookingsTable.get(requestId)) ? { requestId, state: 'accepted' } : { requestId, state: 'none' };
   }, [requestId, userId]);
 }
 
