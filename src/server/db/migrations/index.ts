@@ -3,6 +3,7 @@ import * as m0001 from './0001-accounts-and-mail.ts';
 import * as m0002 from './0002-catalogue-and-enrolments.ts';
 import * as m0003 from './0003-questions-and-answers.ts';
 import * as m0004 from './0004-email-attachments.ts';
+import * as m0005 from './0005-bookings.ts';
 
 /** Every migration, in order. Append only: a landed migration is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '0002-catalogue-and-enrolments': m0002,
   '0003-questions-and-answers': m0003,
   '0004-email-attachments': m0004,
+  '0005-bookings': m0005,
 };
