@@ -4,6 +4,7 @@ import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { bookingLimits, bookingMessages } from '../../../common/bookings.ts';
 import type { Module } from '../../../common/catalogue.ts';
 import { formatRand } from '../../../common/money.ts';
+import { isTimeOfDay } from '../../../common/sast.ts';
 import { useConfirm } from '../../components/confirm-dialog.tsx';
 import { FormField, TextareaField } from '../../components/form-field.tsx';
 import { Notice } from '../../components/notice.tsx';
@@ -216,12 +217,27 @@ function BookingForm({ module }: { module: ModuleInfo }) {
   const waiting = state === 'waiting';
   const status = statusOf(current, online, submitting);
   const quote = quoteCents(values.hours, module.rateCents);
-  const set = (patch: Partial<BookingFormValues>) => draft.update({ ...values, ...patch });
+  const set = (patch: Partial<BookingFormValues>) => {
+    draft.update({ ...values, ...patch });
+    // A message is about what was there when it was checked: changing the field takes it away.
+    setErrors((current) => Object.fromEntries(Object.entries(current).filter(([field]) => !(field in patch))));
+  };
   const setSlot = (index: number, slot: string) => set({ slots: values.slots.map((s, i) => (i === index ? slot : s)) as BookingFormValues['slots'] });
+  // Each message marks the times it is about.
   const slotInvalid = (index: number) => {
-    if (!shown.slots) return false;
     const slot = values.slots[index]!;
-    return slot === '' || values.slots.indexOf(slot) !== index || shown.slots !== bookingMessages.slotsDistinct;
+    switch (shown.slots) {
+      case undefined:
+        return false;
+      case bookingMessages.slotsRequired:
+        return slot === '';
+      case bookingMessages.slotsDistinct:
+        return values.slots.filter((s) => s === slot).length > 1;
+      case bookingMessages.slotInvalid:
+        return !isTimeOfDay(slot);
+      default:
+        return true;
+    }
   };
 
   async function submit(event: FormEvent) {

@@ -45,9 +45,9 @@ export function formatSlots(slots: string[]): string {
   return `${list} SAST`;
 }
 
-function Fact({ term, children }: { term: string; children: ReactNode }) {
+function Fact({ term, children, className = '' }: { term: string; children: ReactNode; className?: string }) {
   return (
-    <div className="min-w-0">
+    <div className={`min-w-0 ${className}`}>
       <dt className="text-sm text-slate-600 dark:text-slate-400">{term}</dt>
       <dd className="font-medium break-words">{children}</dd>
     </div>
@@ -62,12 +62,12 @@ export function BookingFacts({ booking, forStaff = false }: { booking: Booking; 
   const slots = forStaff ? booking.slots : shownSlots(booking);
   const confirmedOnly = slots.length === 1 && booking.confirmedSlot === slots[0];
   return (
-    <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-3 sm:grid-cols-3">
+    <dl className={`mt-3 grid grid-cols-2 gap-x-4 gap-y-3 sm:grid-cols-3 ${forStaff ? 'lg:grid-cols-4' : ''}`}>
       {forStaff && (
-        <Fact term="Student">
+        <Fact term="Student" className="col-span-2">
           {booking.student.name}
           <br />
-          <a className="link text-sm font-normal break-all" href={`mailto:${booking.student.email}`}>
+          <a className="link text-sm font-normal break-words" href={`mailto:${booking.student.email}`}>
             {booking.student.email}
           </a>
         </Fact>
@@ -100,7 +100,7 @@ export function LateCancellation({ booking }: { booking: Booking }) {
 
 function describeChange(change: BookingChange): string {
   if (change.from === null) return 'requested the booking';
-  if (change.to === 'Confirmed' && change.slot) return `confirmed ${change.slot} SAST${change.from === 'Confirmed' ? '' : ` (was ${change.from})`}`;
+  if (change.to === 'Confirmed' && change.slot) return `confirmed ${change.slot} SAST`;
   return `changed the status from ${change.from} to ${change.to}`;
 }
 

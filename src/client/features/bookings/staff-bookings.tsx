@@ -124,9 +124,9 @@ export function StaffBookings({ role, categories }: { role: 'tutor' | 'admin'; c
         ) : list.length === 0 ? (
           <p className={`card ${muted}`}>{filtered ? 'No bookings match these filters.' : role === 'tutor' ? 'No bookings in your subjects yet.' : 'No bookings yet.'}</p>
         ) : (
-          <ul className="grid gap-4 lg:grid-cols-2" aria-label="Bookings">
+          <ul className="flex flex-col gap-4" aria-label="Bookings">
             {list.map((booking) => (
-              <li key={booking.id} className="flex min-w-0">
+              <li key={booking.id} className="min-w-0">
                 {/* Keyed by version: a newer copy of the booking resets the choosers to what it holds. */}
                 <StaffBookingCard key={booking.version} booking={booking} actions={actions} />
               </li>
@@ -186,7 +186,7 @@ function StaffBookingCard({ booking, actions }: { booking: Booking; actions: Ret
   }
 
   return (
-    <article aria-labelledby={nameId} className="card flex w-full min-w-0 flex-col">
+    <article aria-labelledby={nameId} className="card min-w-0">
       <div className="flex flex-wrap items-start justify-between gap-2">
         <h3 id={nameId} className="text-lg font-semibold">
           {booking.moduleName}
@@ -200,9 +200,9 @@ function StaffBookingCard({ booking, actions }: { booking: Booking; actions: Ret
         <p className="text-sm text-slate-600 dark:text-slate-400">Concepts</p>
         <p className="whitespace-pre-line break-words">{booking.concepts}</p>
       </div>
-      <div className="mt-4 grid gap-4 sm:grid-cols-2">
-        <div className="flex flex-col gap-2">
-          <SelectField label="Time slot" value={slot} disabled={noSlot || busy} onChange={(e) => setSlot(e.target.value)}>
+      <div className="mt-4 grid gap-4 md:grid-cols-2">
+        <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
+          <SelectField label="Time slot" className="grow" value={slot} disabled={noSlot || busy} onChange={(e) => setSlot(e.target.value)}>
             <option value="">{noSlot ? 'No time requested' : 'Choose a time'}</option>
             {booking.slots.map((s) => (
               <option key={s} value={s}>
@@ -210,17 +210,17 @@ function StaffBookingCard({ booking, actions }: { booking: Booking; actions: Ret
               </option>
             ))}
           </SelectField>
-          <button type="button" className="btn-primary" disabled={busy} aria-describedby={nameId} onClick={() => void run(() => actions.confirmSlot(booking, slot))}>
+          <button type="button" className="btn-primary whitespace-nowrap sm:min-w-36" disabled={busy} aria-describedby={nameId} onClick={() => void run(() => actions.confirmSlot(booking, slot))}>
             Confirm
           </button>
         </div>
-        <div className="flex flex-col gap-2">
-          <SelectField label="Status" value={status} disabled={busy} onChange={(e) => setStatus(e.target.value as BookingStatus)}>
+        <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
+          <SelectField label="Status" className="grow" value={status} disabled={busy} onChange={(e) => setStatus(e.target.value as BookingStatus)}>
             {bookingStatuses.map((s) => (
               <option key={s}>{s}</option>
             ))}
           </SelectField>
-          <button type="button" className="btn-secondary" disabled={busy || status === booking.status} aria-describedby={nameId} onClick={() => void run(() => actions.setStatus(booking, status))}>
+          <button type="button" className="btn-secondary whitespace-nowrap sm:min-w-36" disabled={busy || status === booking.status} aria-describedby={nameId} onClick={() => void run(() => actions.setStatus(booking, status))}>
             Update status
           </button>
         </div>

@@ -51,7 +51,7 @@ export async function storeBookings(bookings: Booking[], fetchedAt = engine.gene
   await mergeRows({ put: { bookings } }, fetchedAt);
 }
 
-const isConflict = (error: unknown) => error instanceof ApiError && error.status === 409;
+const isConflict = (error: unknown) => error instanceof ApiError && error.code === 'bookings.changed';
 
 /**
  * What a failed staff change says: a conflict says someone changed the booking meanwhile; another refusal
