@@ -68,8 +68,9 @@ export function receiptEmail(b: Booking, publicUrl: string): NewEmail {
 
 /** The session as it goes into a calendar: wall-clock SAST times, written under TZID=Africa/Johannesburg. */
 function invitation(b: Booking, slot: string, publicUrl: string, now: Date): EmailAttachment {
-  // A wall time with no offset: ical-generator writes it as given under the event's TZID. UTC arithmetic adds
-  // the hours (SAST has no daylight saving, so wall-clock hours are real hours).
+  // A wall time with no offset: ical-generator reads it in the machine's zone and writes it back unchanged under
+  // the event's TZID (only an hour that the machine's own zone skips for daylight saving would shift; servers
+  // run in UTC or SAST). UTC arithmetic adds the hours: SAST has no daylight saving.
   const wallTime = (plusHours: number) => new Date(Date.parse(`${b.date}T${slot}:00Z`) + plusHours * 3_600_000).toISOString().slice(0, 19);
   // The calendar names no zone of its own: with one, ical-generator writes DTSTAMP in the machine's local time
   // without a Z. The generator still adds the VTIMEZONE for the event's zone.

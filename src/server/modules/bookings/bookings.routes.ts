@@ -1,18 +1,15 @@
 import { Hono } from 'hono';
-import { validator } from 'hono/validator';
 import {
   bookingListQuerySchema,
   confirmBookingInputSchema,
   createBookingInputSchema,
   setBookingStatusInputSchema,
 } from '../../../common/bookings.ts';
-import { fieldErrors } from '../../../common/validation.ts';
 import { z } from '../../../common/zod.ts';
 import { checkFirst, type SessionEnv } from '../../auth/auth.middleware.ts';
 import { requireUser } from '../../auth/auth.session.ts';
 import type { Deps } from '../../deps.ts';
-import { createValidationError } from '../../http/errors.ts';
-import { jsonBody } from '../../http/json-body.ts';
+import { jsonBody, queryOf } from '../../http/json-body.ts';
 import {
   cancelBooking,
   confirmBooking,
@@ -35,17 +32,10 @@ const listQuerySchema = z
     'Ask for changes (since) or for a page (status, category, from, to, cursor), not both.',
   );
 
-/** Hono's query validator with the shared schema: 400 with a message per parameter. */
-const query = validator('query', (value) => {
-  const parsed = listQuerySchema.safeParse(value);
-  if (!parsed.success) throw createValidationError(fieldErrors(parsed.error));
-  return parsed.data;
-});
-
 /** `/api/bookings`. The usecases decide who sees and changes what; the checks here only come before the body. */
 export function createBookingRoutes(deps: Deps) {
   return new Hono<SessionEnv>()
-    .get('/', checkFirst(requireUser), query, async (c) => {
+    .get('/', checkFirst(requireUser), queryOf(listQuerySchema), async (c) => {
       c.header('cache-control', 'no-store');
       const { since, ...page } = c.req.valid('query');
       return c.json(since === undefined ? await listBookings(deps, c.var.me, page) : await listBookingChanges(deps, c.var.me, since));

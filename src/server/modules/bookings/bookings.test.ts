@@ -24,6 +24,7 @@ import {
   type TestSmtpServer,
   waitFor,
 } from '../../test/harness.ts';
+import { confirmedEmail } from './bookings.emails.ts';
 import { sendDueReminders } from './bookings.usecases.ts';
 
 const eftDetails = 'Bank: FNB; Account name: TutorBook (Pty) Ltd; Account number: 62 1234 5678; Branch code: 250655';
@@ -492,6 +493,29 @@ describe('confirming a time', () => {
     expect(sastInstant(booking.date, '14:00').toISOString()).toBe(`${booking.date}T12:00:00.000Z`);
     expect(field('DTSTAMP')![2]).toMatch(/^\d{8}T\d{6}Z$/);
     expect(field('SUMMARY')![2]).toContain('Java OOP and GUI');
+  });
+
+  test('the invitation says 14:00 in Johannesburg, and stamps UTC, whatever the machine\'s own time zone', async () => {
+    const booking = await book((await newStudent()).client, { date: '2031-11-24' });
+    const invitationIn = (zone: string) => {
+      // eslint-disable-next-line no-restricted-properties -- the machine's zone is what this test varies
+      const machine = process.env;
+      const before = machine.TZ;
+      machine.TZ = zone;
+      try {
+        const email = confirmedEmail(booking, '14:00', { publicUrl: server.url, eftDetails: undefined, now: new Date('2031-11-20T10:00:00Z') });
+        return email.attachments![0]!.content;
+      } finally {
+        if (before === undefined) delete machine.TZ;
+        else machine.TZ = before;
+      }
+    };
+    for (const zone of ['UTC', 'America/New_York', 'Asia/Kolkata', 'Africa/Johannesburg']) {
+      const ics = invitationIn(zone);
+      expect(ics, zone).toContain('DTSTART;TZID=Africa/Johannesburg:20311124T140000');
+      expect(ics, zone).toContain('DTEND;TZID=Africa/Johannesburg:20311124T160000');
+      expect(ics, zone).toContain('DTSTAMP:20311120T100000Z');
+    }
   });
 
   test.each([
