@@ -37,10 +37,10 @@ export const bookingsSource = defineSource({
   listensTo: ['bookings'],
   pull: async ({ cursor, signal }) => {
     if (cursor === null) {
-      const page = await bookingsApi.list({}, undefined, { signal });
+      const page = await bookingsApi.list({}, undefined, signal);
       return { put: { bookings: page.bookings }, cursor: String(Math.max(0, ...page.bookings.map((b) => b.version))) };
     }
-    const changes = await bookingsApi.changes(cursor, { signal });
+    const changes = await bookingsApi.changes(Number(cursor), signal);
     return { put: { bookings: changes.bookings }, cursor: String(changes.version), more: changes.more };
   },
 });

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import { bookingCategories, bookingMessages, bookingStatuses, type Booking, type BookingStatus } from '../../../common/bookings.ts';
+import { bookingCategories, bookingMessages, bookingStatuses, type Booking, type BookingCategory, type BookingStatus } from '../../../common/bookings.ts';
 import { FormField, SelectField } from '../../components/form-field.tsx';
 import { Notice } from '../../components/notice.tsx';
 import { isSessionEnded } from '../../lib/api.ts';
@@ -154,7 +154,7 @@ function Filters({ filters, onChange }: { filters: BookingFilters; onChange: (fi
           <option key={s}>{s}</option>
         ))}
       </SelectField>
-      <SelectField label="Category" value={filters.category ?? ''} onChange={(e) => set({ category: e.target.value || undefined })}>
+      <SelectField label="Category" value={filters.category ?? ''} onChange={(e) => set({ category: (e.target.value || undefined) as BookingCategory | undefined })}>
         <option value="">All categories</option>
         {bookingCategories.map((c) => (
           <option key={c}>{c}</option>
