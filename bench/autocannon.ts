@@ -8,6 +8,23 @@ export interface AutocannonResult {
   errors: number;
   timeouts: number;
 }
-type Autocannon = (opts: { url: string; connections: number; duration: number; workers?: number }) => Promise<AutocannonResult>;
+
+/** One request of a sequence; with `workers`, `setupRequest` is the path of a CommonJS module exporting the function. */
+export interface AutocannonRequest {
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  setupRequest?: string;
+}
+
+type Autocannon = (opts: {
+  url: string;
+  connections: number;
+  duration: number;
+  workers?: number;
+  headers?: Record<string, string>;
+  requests?: AutocannonRequest[];
+}) => Promise<AutocannonResult>;
 
 export const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { simpleParser } from 'mailparser';
+import { simpleParser, type ParsedMail } from 'mailparser';
 import { e2eDataDir, e2ePort } from '../playwright.config.ts';
 
 export const origin = `http://127.0.0.1:${e2ePort}`;
@@ -32,6 +32,25 @@ export async function linkFromEmail(to: string, subject: RegExp): Promise<string
     )
     .toBe(true);
   return link!;
+}
+
+/** Waits for an e-mail to `to` whose subject matches (written by the server's mail-folder transport), parsed. */
+export async function emailTo(to: string, subject: RegExp): Promise<ParsedMail> {
+  let found: ParsedMail | undefined;
+  await expect
+    .poll(
+      async () => {
+        for (const file of safeList(mailDir)) {
+          const mail = await simpleParser(readFileSync(path.join(mailDir, file)));
+          const recipients = Array.isArray(mail.to) ? mail.to : [mail.to];
+          if (recipients.some((r) => r?.text.includes(to)) && subject.test(mail.subject ?? '')) found = mail;
+        }
+        return found !== undefined;
+      },
+      { timeout: 15_000, message: `e-mail to ${to} matching ${subject}` },
+    )
+    .toBe(true);
+  return found!;
 }
 
 function safeList(dir: string): string[] {

@@ -1,4 +1,4 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { expectNoAxeViolations, loginAs, viewports } from './fixtures.ts';
 
 const schemes = ['light', 'dark'] as const;
@@ -92,47 +92,6 @@ test('home signed in: no Sign Up or Login, not even for a moment; Courses, Dashb
   await expect(page).toHaveURL(/\/student-dashboard$/);
   await page.goto('/');
   await lookEverywhere(page, 'look-home-signed-in');
-});
-
-/** The contact route for a module: WhatsApp text and e-mail subject name it. */
-async function expectContactFor(main: Locator, module: string) {
-  await expect(main.getByRole('link', { name: /WhatsApp \+27/ })).toHaveAttribute('href', new RegExp(`^https://wa\\.me/\\d+\\?text=.*${encodeURIComponent(module)}`));
-  await expect(main.getByRole('link', { name: 'hello@tutorbook.co.za' })).toHaveAttribute('href', `mailto:hello@tutorbook.co.za?subject=${encodeURIComponent(`Booking: ${module}`)}`);
-}
-
-test('/booking names the module chosen with Book Now, keeps it after a reload and on a later visit, and offers WhatsApp and e-mail', async ({ page }) => {
-  await loginAs(page, 'student');
-  const main = page.getByRole('main');
-
-  // Nothing chosen yet on this device.
-  await page.goto('/booking');
-  await expect(main.getByRole('heading', { name: 'No module chosen yet' })).toBeVisible();
-  await expect(main.getByRole('link', { name: /WhatsApp \+27/ })).toBeVisible();
-
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Courses' }).click();
-  await page.getByRole('article', { name: 'Introduction to Statistics' }).getByRole('button', { name: 'Book Now' }).click();
-  await expect(page).toHaveURL(/\/booking$/);
-  await expect(main.getByRole('heading', { level: 2, name: 'Introduction to Statistics' })).toBeVisible();
-  await expect(main.getByRole('heading', { name: 'Online booking opens soon' })).toBeVisible();
-  await expectContactFor(main, 'Introduction to Statistics');
-  await expect(main.getByRole('link', { name: 'Back to Courses' })).toHaveAttribute('href', '/offers');
-
-  await page.reload();
-  await expect(main.getByRole('heading', { level: 2, name: 'Introduction to Statistics' })).toBeVisible();
-  // A new visit carries no navigation state: the module comes from the browser's storage.
-  await page.goto('/about');
-  await page.goto('/booking');
-  await expect(main.getByRole('heading', { level: 2, name: 'Introduction to Statistics' })).toBeVisible();
-  await expectContactFor(main, 'Introduction to Statistics');
-
-  // Book Now on a module page chooses that module instead.
-  await page.goto('/modules/fet-mathematics');
-  await page.getByRole('button', { name: 'Book Now' }).click();
-  await expect(main.getByRole('heading', { level: 2, name: 'FET Mathematics' })).toBeVisible();
-  await page.goto('/booking');
-  await expect(main.getByRole('heading', { level: 2, name: 'FET Mathematics' })).toBeVisible();
-
-  await lookEverywhere(page, 'look-booking');
 });
 
 test('/qa: a question in Markdown with a code block, a vote and an answer, in light and dark, phone and desktop', async ({ page }) => {

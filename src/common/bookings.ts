@@ -25,6 +25,8 @@ export const bookingLimits = {
   /** The reminder e-mail goes this long before a confirmed session. */
   reminderHours: 24,
   pageSize: 50,
+  /** Booking requests one user may send in an hour (a repeat of one already stored does not count). */
+  requestsPerHour: 10,
 } as const;
 
 /** Spec §5 and §8 (Booking, Tutor, Admin), word for word, plus what the spec leaves open. */
@@ -64,6 +66,9 @@ export const bookingMessages = {
   cancelledLate: `Your booking has been cancelled. As it was within ${bookingLimits.lateCancelHours} hours of the session, the late-cancellation fee (${bookingLimits.lateFeePercent}%) applies.`,
   cannotCancel: 'Only a pending or confirmed booking can be cancelled.',
   cancelFailed: 'Failed to cancel the booking. Please try again.',
+  rateLimited: 'You have sent many booking requests in the last hour. Please wait a while before sending another.',
+  /** The student's name on a booking (and a person's in its history) once their account is deleted. */
+  deletedUser: 'Deleted user',
 } as const;
 
 /** One change to a booking, for the audit trail shown on the booking. */

@@ -13,6 +13,7 @@ import { requireSameOrigin } from './http/origin-check.ts';
 import { requestLog } from './http/request-log.ts';
 import { pageSecurityHeaders } from './http/security-headers.ts';
 import { createStaticRoutes } from './http/static.ts';
+import { createBookingRoutes } from './modules/bookings/bookings.routes.ts';
 import { createCatalogueRoutes } from './modules/catalogue/catalogue.routes.ts';
 import { createCatalogueDeps, findModuleBySlug, type CatalogueDeps } from './modules/catalogue/catalogue.usecases.ts';
 import { createConfigRoutes } from './modules/config/config.routes.ts';
@@ -58,6 +59,7 @@ export function createApp({ deps, bus, streamHub, auth, personalData, clientDir 
   app.use('/api/session', withMe);
   app.use('/api/events', withMe);
   app.use('/api/questions/*', withMe);
+  app.use('/api/bookings/*', withMe);
   app.on(['POST', 'PATCH', 'DELETE'], '/api/modules/*', withMe);
   app.route('/', createApiRoutes({ deps, auth, catalogue, personalData }));
   // Not part of ApiRoutes: a stream is read with EventSource, not the typed client.
@@ -81,6 +83,7 @@ function createApiRoutes({ deps, auth, catalogue, personalData }: { deps: Deps; 
     .route('/api/me', createProfileRoutes({ deps, auth, personalData }))
     .route('/api/modules', createCatalogueRoutes(catalogue))
     .route('/api/questions', createQaRoutes(deps))
+    .route('/api/bookings', createBookingRoutes(deps))
     .route('/api/session', createSessionRoutes());
 }
 

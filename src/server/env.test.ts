@@ -20,6 +20,7 @@ describe('loadEnv', () => {
       mailFrom: 'TutorBook <no-reply@tutorbook.co.za>',
       google: undefined,
       bookingMinLeadHours: 48,
+      paymentEftDetails: undefined,
       trustProxy: false,
       logLevel: 'info',
       rateLimit: false,
@@ -71,6 +72,12 @@ describe('loadEnv', () => {
     ['', false],
   ])('TRUST_PROXY=%j is %s', (value, expected) => {
     expect(loadEnv({ TRUST_PROXY: value }).trustProxy).toBe(expected);
+  });
+
+  test('the EFT details are one line per `;` or new line, blank ones dropped', () => {
+    const env = loadEnv({ PAYMENT_EFT_DETAILS: 'Bank: FNB; Account name: TutorBook (Pty) Ltd;\n Account number: 62 1234 5678 ;; Branch code: 250655' });
+    expect(env.paymentEftDetails).toEqual(['Bank: FNB', 'Account name: TutorBook (Pty) Ltd', 'Account number: 62 1234 5678', 'Branch code: 250655']);
+    expect(loadEnv({ PAYMENT_EFT_DETAILS: ' ; ' }).paymentEftDetails).toBeUndefined();
   });
 
   test('production requires AUTH_SECRET and always rate-limits', () => {

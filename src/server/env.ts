@@ -25,6 +25,8 @@ const schema = z.object({
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
   BOOKING_MIN_LEAD_HOURS: z.coerce.number().min(0).max(24 * 60).default(48),
+  /** Bank, account name, number, branch code: one line each, separated by `;` or new lines. */
+  PAYMENT_EFT_DETAILS: z.string().max(1000).optional(),
   TRUST_PROXY: flag,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Turns better-auth's rate limiter on outside production (tests do). */
@@ -63,10 +65,17 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     mailFrom: e.MAIL_FROM ?? 'TutorBook <no-reply@tutorbook.co.za>',
     google: e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET } : undefined,
     bookingMinLeadHours: e.BOOKING_MIN_LEAD_HOURS,
+    /** Printed in booking confirmations; undefined: they say the details follow by e-mail. */
+    paymentEftDetails: splitLines(e.PAYMENT_EFT_DETAILS),
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     rateLimit: production || e.RATE_LIMIT,
   };
+}
+
+function splitLines(text: string | undefined): string[] | undefined {
+  const lines = text?.split(/[;\n]/).map((line) => line.trim()).filter(Boolean);
+  return lines?.length ? lines : undefined;
 }
 
 function emptyToUndefined(source: Record<string, string | undefined>) {

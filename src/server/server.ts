@@ -12,6 +12,8 @@ import { createStreamHub } from './events/stream-hub.ts';
 import { createFolderTransport, createSmtpTransport, type MailTransport } from './mail/mail.transports.ts';
 import { createMailWorker } from './mail/mail.worker.ts';
 import { createOutbox } from './mail/outbox.ts';
+import { startBookingReminders } from './modules/bookings/bookings.reminders.ts';
+import { bookingsPersonalData } from './modules/bookings/bookings.usecases.ts';
 import { qaPersonalData } from './modules/qa/qa.usecases.ts';
 import type { PersonalDataPart } from './personal-data.ts';
 
@@ -36,7 +38,8 @@ export async function createServices(env: Env, options: { clientDir?: string; ma
   await (await auth.$context).checkSchema?.();
   // Each feature that stores something about a person adds its part of the export and deletion here (the
   // profile's own enrolments are included by the profile module).
-  const personalData: PersonalDataPart[] = [qaPersonalData];
+  const personalData: PersonalDataPart[] = [qaPersonalData, bookingsPersonalData];
+  const reminders = startBookingReminders(deps);
   const streamHub = createStreamHub({ bus, heartbeatMs: options.eventsHeartbeatMs });
   const clientDir = options.clientDir ?? path.resolve('dist/client');
   const app = createApp({ deps, bus, streamHub, auth, personalData, clientDir });
@@ -54,6 +57,7 @@ export async function createServices(env: Env, options: { clientDir?: string; ma
     streamHub,
     async close() {
       await streamHub.closeAll();
+      await reminders.stop();
       await bus.close();
       await worker.stop();
       transport.close();

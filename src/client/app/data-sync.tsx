@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 // Every feature's tables, sources and mutations, registered before anything opens IndexedDB (the session
 // reads it first, in an effect): a table declared later would be missing from the database's schema.
+import '../features/bookings/bookings.sync.ts';
 import '../features/catalogue/catalogue.sync.ts';
 import '../features/profile/profile.sync.ts';
 import '../features/qa/qa.sync.ts';

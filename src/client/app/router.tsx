@@ -31,7 +31,7 @@ export const router = createBrowserRouter([
         children: [
           { path: '/offers', ...page(() => import('../features/catalogue/offers-page.tsx'), 'OffersPage') },
           { path: '/modules/:slug', ...page(() => import('../features/catalogue/module-page.tsx'), 'ModulePage') },
-          { path: '/booking', ...page(() => import('../features/booking/booking-soon-page.tsx'), 'BookingSoonPage') },
+          { path: '/booking', ...page(() => import('./booking-route.tsx'), 'BookingRoute') },
           { path: '/student-dashboard', ...page(() => import('./student-dashboard.tsx'), 'StudentDashboardPage') },
         ],
       },

@@ -1,19 +1,16 @@
-/** The staff dashboards: app/ composes them from the features' parts (the catalogue's Manage Modules; bookings later). */
+/** The staff dashboards: app/ composes them from the features' parts (the catalogue's Manage Modules, the bookings). */
 import { PageMeta } from '../components/page-meta.tsx';
-import { useSession } from '../lib/session.tsx';
+import { StaffBookings } from '../features/bookings/staff-bookings.tsx';
 import { ManageModules } from '../features/catalogue/manage-modules.tsx';
+import { useSession } from '../lib/session.tsx';
 
 export function TutorDashboardPage() {
   const { session } = useSession();
-  const categories = session.me?.categories ?? [];
   return (
     <section className="container-page py-10">
       <PageMeta title="Tutor dashboard" description="Bookings in your subjects." />
       <h1 className="text-3xl font-bold">Tutor dashboard</h1>
-      <p className="mt-2 text-slate-700 dark:text-slate-300">
-        {categories.length > 0 ? `Your subjects: ${categories.join(', ')}.` : 'You are not assigned to any module. Please contact support.'}
-      </p>
-      <p className="card mt-6 text-slate-700 dark:text-slate-300">No bookings in your subjects yet.</p>
+      <StaffBookings role="tutor" categories={session.me?.categories ?? []} />
     </section>
   );
 }
@@ -24,8 +21,7 @@ export function AdminDashboardPage() {
       <PageMeta title="Admin dashboard" description="Manage modules and bookings." />
       <h1 className="text-3xl font-bold">Admin dashboard</h1>
       <ManageModules />
-      <h2 className="mt-8 text-xl font-semibold">Bookings</h2>
-      <p className="card mt-4 text-slate-700 dark:text-slate-300">No bookings yet.</p>
+      <StaffBookings role="admin" categories={[]} />
     </section>
   );
 }

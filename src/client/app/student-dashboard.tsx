@@ -1,14 +1,17 @@
 import { PageMeta } from '../components/page-meta.tsx';
+import { StudentBookings } from '../features/bookings/student-bookings.tsx';
 import { useSession } from '../lib/session.tsx';
 
 export function StudentDashboardPage() {
   const { session } = useSession();
+  const me = session.me;
+  if (!me) return null;
   return (
     <section className="container-page py-10">
       <PageMeta title="Dashboard" description="Your TutorBook sessions." />
-      <h1 className="text-3xl font-bold">Welcome, {session.me?.name}!</h1>
+      <h1 className="text-3xl font-bold">Welcome, {me.name}!</h1>
       <h2 className="mt-8 text-xl font-semibold">Your sessions</h2>
-      <p className="card mt-4 text-slate-700 dark:text-slate-300">No sessions booked yet.</p>
+      <StudentBookings userId={me.id} />
     </section>
   );
 }

@@ -143,19 +143,18 @@ function safeJson(text: string): unknown {
   }
 }
 
-export async function apiRequest<T>(
-  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
-  path: string,
-  body?: unknown,
-  options: RequestOptions = {},
-): Promise<T> {
+/**
+ * A call outside our API's types (better-auth's endpoints under /api/auth): the same errors as the typed
+ * client (`api-client.ts`, for everything else), and a body the caller must check before trusting it.
+ */
+export async function apiRequest(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, body?: unknown, options: RequestOptions = {}): Promise<unknown> {
   const response = await apiFetch(path, {
     ...options,
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return (await readJson(response)) as T;
+  return readJson(response);
 }
 
 /** Downloads a file the server names (Content-Disposition), with the same errors as any other call. */
@@ -176,14 +175,6 @@ export async function download(path: string, options: RequestOptions = {}): Prom
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
-
-export const api = {
-  get: <T>(path: string, options?: RequestOptions) => apiRequest<T>('GET', path, undefined, options),
-  post: <T>(path: string, body?: unknown, options?: RequestOptions) => apiRequest<T>('POST', path, body ?? {}, options),
-  patch: <T>(path: string, body: unknown, options?: RequestOptions) => apiRequest<T>('PATCH', path, body, options),
-  put: <T>(path: string, body: unknown, options?: RequestOptions) => apiRequest<T>('PUT', path, body, options),
-  delete: <T>(path: string, options?: RequestOptions) => apiRequest<T>('DELETE', path, undefined, options),
-};
 
 /** True when the browser knows it has no connection: writes that need the server say so instead of trying. */
 export const isOffline = () => typeof navigator !== 'undefined' && navigator.onLine === false;

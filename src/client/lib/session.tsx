@@ -2,7 +2,8 @@ import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, 
 import type { Me } from '../../common/session.ts';
 import { localDb } from '../offline/db.ts';
 import { clearUserData, noticeSignedIn } from '../offline/engine.ts';
-import { api, NetworkError, onSessionEnded } from './api.ts';
+import { client } from './api-client.ts';
+import { apiRequest, NetworkError, onSessionEnded, readJson } from './api.ts';
 
 export type SessionState =
   | { status: 'loading'; me: undefined }
@@ -89,8 +90,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   /** Ends the server session of a log-out made offline; true once it is done (or there was none). */
   const flushSignOut = useCallback((): Promise<void> => {
     if (localStorage.getItem(pendingSignOutKey) === null) return Promise.resolve();
-    flushing.current ??= api
-      .post('/api/auth/sign-out')
+    flushing.current ??= apiRequest('POST', '/api/auth/sign-out', {})
       .then(
         () => localStorage.removeItem(pendingSignOutKey),
         (error: unknown) => {
@@ -113,7 +113,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     }
     let me: Me | null;
     try {
-      ({ user: me } = await api.get<{ user: Me | null }>('/api/session'));
+      ({ user: me } = await readJson(await client.api.session.$get()));
     } catch {
       // Offline or the server is down: what this device knew.
       const stored = await storedUser();

@@ -1,5 +1,6 @@
 import type { AccountsTable, SessionsTable, UsersTable, VerificationsTable } from '../auth/auth.table.ts';
 import type { EmailOutboxTable } from '../mail/mail.table.ts';
+import type { BookingChangesTable, BookingsTable } from '../modules/bookings/bookings.table.ts';
 import type { ModulesTable } from '../modules/catalogue/catalogue.table.ts';
 import type { EnrolmentsTable } from '../modules/profile/profile.table.ts';
 import type { AnswersTable, QuestionsTable, QuestionVotesTable, SyncCounterTable } from '../modules/qa/qa.table.ts';
@@ -20,4 +21,6 @@ export interface Database {
   answers: AnswersTable;
   question_votes: QuestionVotesTable;
   sync_counter: SyncCounterTable;
+  bookings: BookingsTable;
+  booking_changes: BookingChangesTable;
 }

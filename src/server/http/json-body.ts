@@ -1,3 +1,4 @@
+import type { Env, MiddlewareHandler } from 'hono';
 import { validator } from 'hono/validator';
 import type { z } from 'zod';
 import { fieldErrors } from '../../common/validation.ts';
@@ -16,8 +17,8 @@ function readJson(contentType: string | undefined, text: string): unknown {
 }
 
 /** 400 with a message per field; the shared schemas are strict, so an unknown field is refused too. */
-function checkBody<S extends z.ZodType>(schema: S, json: unknown): z.output<S> {
-  const parsed = schema.safeParse(json);
+function check<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
   if (!parsed.success) throw createValidationError(fieldErrors(parsed.error));
   return parsed.data;
 }
@@ -27,19 +28,29 @@ function checkBody<S extends z.ZodType>(schema: S, json: unknown): z.output<S> {
  * value. For a route that forwards the body elsewhere (auth.routes.ts); other routes use `jsonBody`.
  */
 export function parseJsonBody<S extends z.ZodType>(schema: S, contentType: string | undefined, text: string): z.output<S> {
-  return checkBody(schema, readJson(contentType, text));
+  return check(schema, readJson(contentType, text));
 }
 
 /**
- * Hono's validator with our rules, so a route reads `c.req.valid('json')` typed from the shared schema (and
- * `hc` clients see the input type). Hono's validator parses the body itself and answers a wrong content type
- * or malformed JSON its own way, so our checks run first on the text, which Hono then reads from its cache.
+ * Hono's validator with our rules, so a route reads `c.req.valid('json')` typed from the shared schema. Hono's
+ * validator parses the body itself and answers a wrong content type or malformed JSON its own way, so our
+ * checks run first on the text, which Hono then reads from its cache. Hono would type what `hc` clients send
+ * as the schema's output, asking them for fields the schema defaults: the return type gives its input.
  */
-export function jsonBody<S extends z.ZodType>(schema: S) {
-  const validate = validator('json', (value: z.input<S>): z.output<S> => checkBody(schema, value));
-  const checked: typeof validate = async (c, next) => {
+export function jsonBody<S extends z.ZodType>(schema: S): MiddlewareHandler<Env, string, { in: { json: z.input<S> }; out: { json: z.output<S> } }> {
+  const validate: MiddlewareHandler = validator('json', (value): unknown => check(schema, value));
+  return async (c, next) => {
     readJson(c.req.header('content-type'), await c.req.text());
     return validate(c, next);
   };
-  return checked;
+}
+
+/**
+ * Hono's validator for the query string, with the same 400 as a body: a route reads `c.req.valid('query')`,
+ * and `hc` clients see the parameters it takes (typed from the schema's output: Hono types a query's input
+ * from it, so a coerced number is passed as a number). A parameter given twice arrives as a list, which a
+ * schema of strings refuses.
+ */
+export function queryOf<S extends z.ZodType>(schema: S) {
+  return validator('query', (value): z.output<S> => check(schema, value));
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
+import type { EmailAttachment } from './mail.table.ts';
 
 type Executor = Kysely<Database>;
 
@@ -9,6 +10,7 @@ export interface NewEmail {
   subject: string;
   text: string;
   html: string;
+  attachments?: EmailAttachment[];
   /** An e-mail with a key already in the outbox is not added again. */
   dedupeKey?: string;
 }
@@ -24,6 +26,7 @@ export async function insertEmail(db: Executor, email: NewEmail, now: Date): Pro
       subject: email.subject,
       text_body: email.text,
       html_body: email.html,
+      attachments: email.attachments?.length ? JSON.stringify(email.attachments) : null,
       dedupe_key: email.dedupeKey ?? null,
       next_attempt_at: now.toISOString(),
       created_at: now.toISOString(),

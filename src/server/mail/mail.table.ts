@@ -1,5 +1,12 @@
 import type { Generated } from 'kysely';
 
+/** A file sent with an e-mail (a calendar invitation): text content, stored with the e-mail. */
+export interface EmailAttachment {
+  filename: string;
+  contentType: string;
+  content: string;
+}
+
 export type EmailStatus = 'pending' | 'sent' | 'failed';
 
 export interface EmailOutboxTable {
@@ -9,6 +16,8 @@ export interface EmailOutboxTable {
   subject: string;
   text_body: string;
   html_body: string;
+  /** A JSON array of `EmailAttachment`, or null. */
+  attachments: string | null;
   dedupe_key: string | null;
   status: Generated<EmailStatus>;
   attempts: Generated<number>;

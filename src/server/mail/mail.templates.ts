@@ -11,7 +11,7 @@ const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** One layout for every e-mail: a heading, paragraphs, an optional button, and the sign-off. */
-function render(args: { subject: string; greeting: string; paragraphs: string[]; action?: { label: string; url: string }; after?: string[] }): EmailContent {
+export function renderEmail(args: { subject: string; greeting: string; paragraphs: string[]; action?: { label: string; url: string }; after?: string[] }): EmailContent {
   const { subject, greeting, paragraphs, action, after = [] } = args;
   const text = [
     greeting,
@@ -22,7 +22,7 @@ function render(args: { subject: string; greeting: string; paragraphs: string[];
     `— ${brand.name}`,
     `${brand.email} · WhatsApp ${brand.phoneDisplay}`,
   ].join('\n');
-  const p = (s: string) => `<p style="margin:0 0 16px;line-height:1.5">${escapeHtml(s)}</p>`;
+  const p = (s: string) => `<p style="margin:0 0 16px;line-height:1.5;white-space:pre-line">${escapeHtml(s)}</p>`;
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(subject)}</title></head>
 <body style="margin:0;padding:24px;background:#f4f6f8;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1f2937">
@@ -39,7 +39,7 @@ ${after.map(p).join('\n')}
 }
 
 export const verificationEmail = (name: string, url: string) =>
-  render({
+  renderEmail({
     subject: `Verify your e-mail for ${brand.name}`,
     greeting: `Hi ${name},`,
     paragraphs: [
@@ -50,7 +50,7 @@ export const verificationEmail = (name: string, url: string) =>
   });
 
 export const welcomeEmail = (name: string, publicUrl: string) =>
-  render({
+  renderEmail({
     subject: `Welcome to ${brand.name}!`,
     greeting: `Welcome, ${name}!`,
     paragraphs: [
@@ -61,7 +61,7 @@ export const welcomeEmail = (name: string, publicUrl: string) =>
   });
 
 export const passwordResetEmail = (name: string, url: string) =>
-  render({
+  renderEmail({
     subject: `Reset your ${brand.name} password`,
     greeting: `Hi ${name},`,
     paragraphs: ['Someone asked to reset the password of your account. Choose a new password with the link below; it works for 24 hours.'],
@@ -70,7 +70,7 @@ export const passwordResetEmail = (name: string, url: string) =>
   });
 
 export const staffInvitationEmail = (name: string, url: string) =>
-  render({
+  renderEmail({
     subject: `You have been invited to ${brand.name}`,
     greeting: `Hi ${name},`,
     paragraphs: [`You have been given a staff account on ${brand.name}. Choose a password to start.`],
@@ -80,7 +80,7 @@ export const staffInvitationEmail = (name: string, url: string) =>
 
 /** Sign-up with an address that has an account: the answer reveals nothing, so the owner hears of it here. */
 export const accountExistsEmail = (name: string, publicUrl: string) =>
-  render({
+  renderEmail({
     subject: `You already have a ${brand.name} account`,
     greeting: `Hi ${name},`,
     paragraphs: [

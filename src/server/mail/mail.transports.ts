@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
+import type { EmailAttachment } from './mail.table.ts';
 
 export interface OutgoingEmail {
   id: string;
@@ -9,6 +10,7 @@ export interface OutgoingEmail {
   subject: string;
   text: string;
   html: string;
+  attachments?: EmailAttachment[];
 }
 
 export interface MailTransport {
@@ -19,7 +21,8 @@ export interface MailTransport {
 
 /** Real delivery through any SMTP provider (`SMTP_URL`, e.g. smtps://user:pass@smtp.example.com). */
 export function createSmtpTransport(smtpUrl: string): MailTransport {
-  const transporter = nodemailer.createTransport(smtpUrl);
+  // Pooled: one connection carries many messages, instead of a new connection (and TLS handshake) for each.
+  const transporter = nodemailer.createTransport({ url: smtpUrl, pool: true });
   return {
     name: 'smtp',
     async send(email) {

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Db } from '../db/create-db.ts';
 import { claimEmail, deleteFinishedEmailsBefore, findDueEmailIds, markEmailAttemptFailed, markEmailSent } from './mail.repository.ts';
+import type { EmailAttachment } from './mail.table.ts';
 import type { MailTransport } from './mail.transports.ts';
 
 export const maxEmailAttempts = 10;
@@ -58,6 +59,7 @@ export function createMailWorker(deps: {
             subject: row.subject,
             text: row.text_body,
             html: row.html_body,
+            ...(row.attachments ? { attachments: JSON.parse(row.attachments) as EmailAttachment[] } : {}),
           });
           await markEmailSent(deps.db, row.id, now());
           sent++;

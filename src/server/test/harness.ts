@@ -31,6 +31,7 @@ export interface ReceivedEmail {
   subject: string;
   text: string;
   html: string;
+  attachments: { filename: string; contentType: string; content: string }[];
 }
 
 export interface EmailQuery {
@@ -72,6 +73,7 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
             subject: mail.subject ?? '',
             text: mail.text ?? '',
             html: typeof mail.html === 'string' ? mail.html : '',
+            attachments: mail.attachments.map((a) => ({ filename: a.filename ?? '', contentType: a.contentType, content: a.content.toString('utf8') })),
           });
           callback();
         })

@@ -1,9 +1,11 @@
 import type { CreateModuleInput, Module, UpdateModuleInput } from '../../../common/catalogue.ts';
-import { api } from '../../lib/api.ts';
+import { readJson } from '../../lib/api.ts';
+import { client } from '../../lib/api-client.ts';
 import { refreshSources } from '../../offline/engine.ts';
 import { modulesTable } from './catalogue.sync.ts';
 
-const path = (id: string) => `/api/modules/${encodeURIComponent(id)}`;
+const module = client.api.modules[':id'];
+const param = (id: string) => ({ param: { id: encodeURIComponent(id) } });
 
 /**
  * The admin's catalogue changes, online only. Each writes the server's answer into the local table at once
@@ -12,18 +14,16 @@ const path = (id: string) => `/api/modules/${encodeURIComponent(id)}`;
  */
 export const catalogueAdminApi = {
   async create(input: CreateModuleInput): Promise<Module> {
-    const module = await api.post<Module>('/api/modules', input);
-    await saved(module);
-    return module;
+    return saved(await readJson(await client.api.modules.$post({ json: input })));
   },
   async update(id: string, input: UpdateModuleInput): Promise<Module> {
-    return saved(await api.patch<Module>(path(id), input));
+    return saved(await readJson(await module.$patch({ ...param(id), json: input })));
   },
   async raisePrice(id: string): Promise<Module> {
-    return saved(await api.post<Module>(`${path(id)}/raise-price`));
+    return saved(await readJson(await module['raise-price'].$post(param(id))));
   },
   async remove(id: string): Promise<void> {
-    await api.delete(path(id));
+    await readJson(await module.$delete(param(id)));
     await modulesTable.delete(id);
     void refreshSources('modules');
   },

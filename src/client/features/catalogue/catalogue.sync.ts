@@ -1,5 +1,6 @@
 import type { Module } from '../../../common/catalogue.ts';
-import { api } from '../../lib/api.ts';
+import { readJson } from '../../lib/api.ts';
+import { client } from '../../lib/api-client.ts';
 import { defineLocalTable } from '../../offline/db.ts';
 import { defineSource } from '../../offline/engine.ts';
 
@@ -15,5 +16,5 @@ export const catalogueSource = defineSource({
   tables: ['modules'],
   needsUser: false,
   listensTo: ['modules'],
-  pull: async () => ({ put: { modules: (await api.get<{ modules: Module[] }>('/api/modules')).modules }, replace: true }),
+  pull: async ({ signal }) => ({ put: { modules: (await readJson(await client.api.modules.$get({}, { init: { signal } }))).modules }, replace: true }),
 });

@@ -1,14 +1,14 @@
-import type { Enrolment } from '../../../common/profile.ts';
-import { api, download } from '../../lib/api.ts';
+import { apiRequest, download, readJson } from '../../lib/api.ts';
+import { client } from '../../lib/api-client.ts';
 
 export const profileApi = {
-  enrol: (moduleId: string) => api.post<Enrolment>('/api/me/enrolments', { moduleId }),
-  removeEnrolment: (id: string) => api.delete<{ removed: true }>(`/api/me/enrolments/${encodeURIComponent(id)}`),
-  deleteAccount: () => api.delete<{ deleted: true }>('/api/me'),
+  enrol: async (moduleId: string) => readJson(await client.api.me.enrolments.$post({ json: { moduleId } })),
+  removeEnrolment: async (id: string) => readJson(await client.api.me.enrolments[':id'].$delete({ param: { id: encodeURIComponent(id) } })),
+  deleteAccount: async () => readJson(await client.api.me.$delete()),
   /** The JSON file of everything stored about the user; the server names it. */
-  downloadMyData: () => download('/api/me/export'),
+  downloadMyData: () => download(client.api.me.export.$path()),
   // better-auth's endpoints, behind the server's validating front (src/server/auth/auth.routes.ts).
-  updateName: (name: string) => api.post('/api/auth/update-user', { name }),
+  updateName: (name: string) => apiRequest('POST', '/api/auth/update-user', { name }),
   /** Ends every other session of the account; this one goes on. */
-  changePassword: (body: { currentPassword: string; newPassword: string }) => api.post('/api/auth/change-password', body),
+  changePassword: (body: { currentPassword: string; newPassword: string }) => apiRequest('POST', '/api/auth/change-password', body),
 };

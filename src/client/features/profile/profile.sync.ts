@@ -1,5 +1,6 @@
 import type { Enrolment } from '../../../common/profile.ts';
-import { api } from '../../lib/api.ts';
+import { readJson } from '../../lib/api.ts';
+import { client } from '../../lib/api-client.ts';
 import { defineLocalTable } from '../../offline/db.ts';
 import { defineSource } from '../../offline/engine.ts';
 
@@ -12,5 +13,5 @@ export const enrolmentsSource = defineSource({
   tables: ['enrolments'],
   needsUser: true,
   listensTo: ['enrolments', 'modules'],
-  pull: async () => ({ put: { enrolments: (await api.get<{ enrolments: Enrolment[] }>('/api/me/enrolments')).enrolments }, replace: true }),
+  pull: async ({ signal }) => ({ put: { enrolments: (await readJson(await client.api.me.enrolments.$get({}, { init: { signal } }))).enrolments }, replace: true }),
 });

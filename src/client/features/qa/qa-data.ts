@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { qaMessages, type Answer, type QuestionPage, type VoteValue } from '../../../common/qa.ts';
+import { qaMessages, type Answer, type VoteValue } from '../../../common/qa.ts';
 import type { Me } from '../../../common/session.ts';
 import { useConfirm } from '../../components/confirm-dialog.tsx';
-import { api, isOffline, isSessionEnded } from '../../lib/api.ts';
+import { isOffline, isSessionEnded, readJson } from '../../lib/api.ts';
+import { client } from '../../lib/api-client.ts';
 import { errorText } from '../../lib/error-text.ts';
 import { toast } from '../../lib/toast.ts';
 import { discardItem, engine, mergeRows, refreshSource, retryItem, type OutboxItem } from '../../offline/engine.ts';
@@ -14,6 +15,7 @@ import {
   answersTable,
   askQuestion,
   boardPagingTable,
+  fetchQuestionPage,
   myVotesTable,
   questionsSource,
   questionsTable,
@@ -24,6 +26,8 @@ import {
 } from './qa.sync.ts';
 
 const offlineText = 'You are offline. Connect to the internet to do this.';
+// The writes that need the server (hc puts path parameters into the URL as they are: encoded here).
+const questionRoute = client.api.questions[':id'];
 const matches = (query: string) => {
   const needle = query.toLocaleLowerCase();
   return (q: { title: string; text: string }) => q.title.toLocaleLowerCase().includes(needle) || q.text.toLocaleLowerCase().includes(needle);
@@ -79,8 +83,7 @@ export function useQaBoard(query: string): QaBoard {
 
   const fetchPage = useCallback(async (params: { q?: string; cursor?: string }) => {
     const generation = engine.generation();
-    const search = new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined));
-    const page = await api.get<QuestionPage>(`/api/questions${search.size ? `?${search}` : ''}`);
+    const page = await fetchQuestionPage(params);
     await mergeRows(await rowsOf(page.questions), generation);
     return page;
   }, []);
@@ -198,18 +201,21 @@ export function useQaActions(me: Me | undefined): QaActions & { ask(input: { tit
       voteOnQuestion({ questionId: question.id, value }).catch((error: unknown) => toast.error(errorText(error)));
     },
     accept(question, answerId) {
-      void online(() => api.put(`/api/questions/${encodeURIComponent(question.id)}/accepted-answer`, { answerId }), 'The answer could not be marked. Please try again.');
+      void online(async () => readJson(await questionRoute['accepted-answer'].$put({ param: { id: encodeURIComponent(question.id) }, json: { answerId } })), 'The answer could not be marked. Please try again.');
     },
     deleteQuestion(question) {
       void (async () => {
         const ok = await confirm({ title: 'Delete question', message: `Delete "${question.title}" and its answers for everyone?`, confirmLabel: 'Delete', destructive: true });
-        if (ok) await online(() => api.delete(`/api/questions/${encodeURIComponent(question.id)}`), 'The question could not be deleted. Please try again.');
+        if (ok) await online(async () => readJson(await questionRoute.$delete({ param: { id: encodeURIComponent(question.id) } })), 'The question could not be deleted. Please try again.');
       })();
     },
     deleteAnswer(question, answer) {
       void (async () => {
         const ok = await confirm({ title: 'Delete answer', message: `Delete this answer by ${answer.author.name} for everyone?`, confirmLabel: 'Delete', destructive: true });
-        if (ok) await online(() => api.delete(`/api/questions/${encodeURIComponent(question.id)}/answers/${encodeURIComponent(answer.id)}`), 'The answer could not be deleted. Please try again.');
+        if (ok) {
+          const param = { id: encodeURIComponent(question.id), answerId: encodeURIComponent(answer.id) };
+          await online(async () => readJson(await questionRoute.answers[':answerId'].$delete({ param })), 'The answer could not be deleted. Please try again.');
+        }
       })();
     },
     retry(target, edited) {

@@ -1,5 +1,6 @@
-import type { Answer, Author, MyVotes, Question, QuestionChanges, QuestionPage, VoteValue } from '../../../common/qa.ts';
-import { api } from '../../lib/api.ts';
+import type { Answer, Author, Question, QuestionChanges, QuestionPage, VoteValue } from '../../../common/qa.ts';
+import { readJson } from '../../lib/api.ts';
+import { client } from '../../lib/api-client.ts';
 import { defineLocalTable } from '../../offline/db.ts';
 import { defineMutation, defineSource, engine } from '../../offline/engine.ts';
 
@@ -65,6 +66,27 @@ export async function rowsOf(questions: Question[], deleted: string[] = []) {
   };
 }
 
+const questions = client.api.questions;
+/** hc puts path parameters into the URL as they are. */
+const question = (id: string) => ({ param: { id: encodeURIComponent(id) } });
+
+/**
+ * A page of the board (`GET /api/questions?q=&cursor=`). The route answers changes instead when asked with
+ * `since`, so its body is typed as either: `deleted` tells them apart.
+ */
+export async function fetchQuestionPage(query: { q?: string; cursor?: string }, signal?: AbortSignal): Promise<QuestionPage> {
+  const body = await readJson(await questions.$get({ query }, { init: { signal } }));
+  if ('deleted' in body) throw new Error('Asked for a page of questions, the server sent changes.');
+  return body;
+}
+
+/** The changes after version `since` (`GET /api/questions?since=`). */
+async function fetchQuestionChanges(since: number, signal: AbortSignal): Promise<QuestionChanges> {
+  const body = await readJson(await questions.$get({ query: { since } }, { init: { signal } }));
+  if (!('deleted' in body)) throw new Error('Asked for changes to the questions, the server sent a page.');
+  return body;
+}
+
 /**
  * The board: the newest page the first time, then every change since the last version seen (new questions,
  * answers, votes, deletions), which is also how a device catches up after a day offline. Live notices on
@@ -77,14 +99,14 @@ export const questionsSource = defineSource({
   listensTo: ['questions'],
   pull: async ({ cursor, signal }) => {
     if (cursor === null) {
-      const page = await api.get<QuestionPage>('/api/questions', { signal });
+      const page = await fetchQuestionPage({}, signal);
       const rows = await rowsOf(page.questions);
       const paging: BoardPagingRow = { id: 'board', nextCursor: page.nextCursor, oldestCreatedAt: page.questions.at(-1)?.createdAt ?? null };
       // The versions are global: whatever changes after the newest one seen here comes with `since`.
       const version = Math.max(0, ...page.questions.map((q) => q.version));
       return { put: { ...rows.put, qaPaging: [paging] }, remove: rows.remove, cursor: String(version) };
     }
-    const changes = await api.get<QuestionChanges>(`/api/questions?since=${encodeURIComponent(cursor)}`, { signal });
+    const changes = await fetchQuestionChanges(Number(cursor), signal);
     return { ...(await rowsOf(changes.questions, changes.deleted)), cursor: String(changes.version), more: changes.more };
   },
 });
@@ -96,7 +118,7 @@ export const myVotesSource = defineSource({
   needsUser: true,
   listensTo: [],
   pull: async ({ signal }) => {
-    const { votes } = await api.get<MyVotes>('/api/questions/my-votes', { signal });
+    const { votes } = await readJson(await questions['my-votes'].$get({}, { init: { signal } }));
     return { put: { myVotes: votes.map((v): MyVoteRow => ({ id: v.questionId, value: v.value })) }, replace: true };
   },
 });
@@ -144,7 +166,7 @@ export const askQuestion = defineMutation<AskPayload, Question>({
     if (await questionsTable.get(p.id)) return;
     await questionsTable.put({ id: p.id, title: p.title, text: p.text, author: p.author, createdAt: p.createdAt, upvotes: 0, downvotes: 0, acceptedAnswerId: null, version: 0 });
   },
-  send: (p) => api.post<Question>('/api/questions', { id: p.id, title: p.title, text: p.text }),
+  send: async (p) => readJson(await questions.$post({ json: { id: p.id, title: p.title, text: p.text } })),
   acknowledge: async (_p, question) => storeQuestion(question),
   revert: async (p) => {
     await questionsTable.delete(p.id);
@@ -162,7 +184,7 @@ export const answerQuestion = defineMutation<AnswerPayload, Answer>({
     if (await answersTable.get(p.id)) return;
     await answersTable.put({ id: p.id, questionId: p.questionId, text: p.text, author: p.author, createdAt: p.createdAt });
   },
-  send: (p) => api.post<Answer>(`/api/questions/${encodeURIComponent(p.questionId)}/answers`, { id: p.id, text: p.text }),
+  send: async (p) => readJson(await questions[':id'].answers.$post({ ...question(p.questionId), json: { id: p.id, text: p.text } })),
   acknowledge: async (_p, answer) => {
     await answersTable.put(answer);
   },
@@ -192,6 +214,6 @@ export const voteOnQuestion = defineMutation<VotePayload, Question>({
     if (p.value === 0) await myVotesTable.delete(p.questionId);
     else await myVotesTable.put({ id: p.questionId, value: p.value });
   },
-  send: (p) => api.put<Question>(`/api/questions/${encodeURIComponent(p.questionId)}/vote`, { value: p.value }),
+  send: async (p) => readJson(await questions[':id'].vote.$put({ ...question(p.questionId), json: { value: p.value } })),
   acknowledge: async (_p, question) => storeQuestion(question),
 });

@@ -2,10 +2,14 @@ import type { Migration } from 'kysely/migration';
 import * as m0001 from './0001-accounts-and-mail.ts';
 import * as m0002 from './0002-catalogue-and-enrolments.ts';
 import * as m0003 from './0003-questions-and-answers.ts';
+import * as m0004 from './0004-email-attachments.ts';
+import * as m0005 from './0005-bookings.ts';
 
 /** Every migration, in order. Append only: a landed migration is never edited. */
 export const migrations: Record<string, Migration> = {
   '0001-accounts-and-mail': m0001,
   '0002-catalogue-and-enrolments': m0002,
   '0003-questions-and-answers': m0003,
+  '0004-email-attachments': m0004,
+  '0005-bookings': m0005,
 };

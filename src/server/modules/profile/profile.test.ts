@@ -173,8 +173,8 @@ describe('downloading my data', () => {
     expect([`attachment; filename="tutorbook-data-${before}.json"`, `attachment; filename="tutorbook-data-${after}.json"`]).toContain(disposition);
 
     const data = response.body;
-    // The profile's own keys, and those of every feature that registered a part (the Q&A board).
-    expect(Object.keys(data).sort()).toEqual(['account', 'answers', 'emails', 'enrolments', 'exportedAt', 'questions', 'sessions', 'votes']);
+    // The profile's own keys, and those of every feature that registered a part (the Q&A board, bookings).
+    expect(Object.keys(data).sort()).toEqual(['account', 'answers', 'bookings', 'emails', 'enrolments', 'exportedAt', 'questions', 'sessions', 'votes']);
     expect(data.account).toEqual({
       id: tutor.id,
       name: 'Ayanda Zulu',

@@ -2,11 +2,9 @@ import { Hono, type Context } from 'hono';
 import type { Me } from '../../../common/session.ts';
 import { z } from '../../../common/zod.ts';
 import { acceptAnswerInputSchema, answerInputSchema, askQuestionInputSchema, qaMessages, voteInputSchema } from '../../../common/qa.ts';
-import { fieldErrors } from '../../../common/validation.ts';
 import { checkFirst, type SessionEnv } from '../../auth/auth.middleware.ts';
 import type { Deps } from '../../deps.ts';
-import { createValidationError } from '../../http/errors.ts';
-import { jsonBody } from '../../http/json-body.ts';
+import { jsonBody, queryOf } from '../../http/json-body.ts';
 import {
   acceptAnswer,
   answerQuestion,
@@ -21,20 +19,16 @@ import {
   voteOnQuestion,
 } from './qa.usecases.ts';
 
+const sinceMessage = 'since must be a version: a whole number, 0 or more.';
+
 /** `?since=` asks for changes; otherwise `?q=` and `?cursor=` ask for a page of the board. */
 const listQuerySchema = z
   .strictObject({
-    since: z.coerce.number().int().min(0).max(2 ** 31 - 1).optional(),
+    since: z.coerce.number({ error: sinceMessage }).int(sinceMessage).min(0, sinceMessage).max(2 ** 31 - 1, sinceMessage).optional(),
     q: z.string().max(200, 'The search can be at most 200 characters.').optional(),
     cursor: z.string().max(500).optional(),
   })
   .refine((v) => v.since === undefined || (v.q === undefined && v.cursor === undefined), 'Ask for changes (since) or for a page (q, cursor), not both.');
-
-function readListQuery(c: Context<SessionEnv>) {
-  const parsed = listQuerySchema.safeParse(c.req.query());
-  if (!parsed.success) throw createValidationError(fieldErrors(parsed.error));
-  return parsed.data;
-}
 
 /** `/api/questions`: the Q&A board. Anyone reads; the usecases decide who may write. */
 export function createQaRoutes(deps: Deps) {
@@ -47,10 +41,12 @@ export function createQaRoutes(deps: Deps) {
   const signedIn = (message: string) => checkFirst((me) => requireSignedIn(me, message));
 
   return new Hono<SessionEnv>()
-    .get('/', async (c) => {
-      const { since, ...page } = readListQuery(c);
+    // Two answers from one route: `hc` types the body as either, and the client tells them apart by `deleted`.
+    .get('/', queryOf(listQuerySchema), async (c) => {
+      const { since, ...page } = c.req.valid('query');
       const me = readAs(c);
-      return c.json(since === undefined ? await listQuestions(deps, me, page) : await listQuestionChanges(deps, me, since));
+      if (since !== undefined) return c.json(await listQuestionChanges(deps, me, since));
+      return c.json(await listQuestions(deps, me, page));
     })
     // Before `/:id`, which would take "my-votes" for a question id.
     .get('/my-votes', async (c) => {

@@ -415,10 +415,19 @@ describe('incremental sync (`since`)', () => {
     expect((await visitor.get(`/api/questions?since=${walk.version}`)).body).toEqual({ questions: [], deleted: [], version: walk.version, more: false });
   });
 
-  test('a since that is not a whole number, or mixed with a search, is refused', async () => {
-    expectApiError(await visitor.get('/api/questions?since=abc'), 400, 'request.invalid');
-    expectApiError(await visitor.get('/api/questions?since=-1'), 400, 'request.invalid');
-    expectApiError(await visitor.get('/api/questions?since=1&q=java'), 400, 'request.invalid');
+  test('a since that is not a whole number, or mixed with a search, is refused with a message saying so', async () => {
+    const sinceMessage = 'since must be a version: a whole number, 0 or more.';
+    for (const since of ['abc', '-1', '1.5']) {
+      const error = expectApiError(await visitor.get(`/api/questions?since=${since}`), 400, 'request.invalid');
+      expect(error).toMatchObject({ message: sinceMessage, fields: { since: sinceMessage } });
+    }
+    const mixed = expectApiError(await visitor.get('/api/questions?since=1&q=java'), 400, 'request.invalid');
+    expect(mixed.message).toBe('Ask for changes (since) or for a page (q, cursor), not both.');
+  });
+
+  test('a parameter the board does not know, or one given twice, is refused', async () => {
+    expect(expectApiError(await visitor.get('/api/questions?sort=new'), 400, 'request.invalid').fields).toEqual({ _form: 'Unknown field: sort.' });
+    expect(expectApiError(await visitor.get('/api/questions?q=java&q=python'), 400, 'request.invalid').fields).toHaveProperty('q');
   });
 });
 

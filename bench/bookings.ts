@@ -1,0 +1,271 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http, { type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { bookingCategories, type BookingCategory } from '../src/common/bookings.ts';
+import { sastDate, sastInstant } from '../src/common/sast.ts';
+import { loadEnv } from '../src/server/env.ts';
+import { createHttpServer } from '../src/server/http/node-server.ts';
+import { addStaff } from '../src/server/modules/staff/staff.usecases.ts';
+import { createServices, type Services } from '../src/server/server.ts';
+import { autocannon, type AutocannonRequest, type AutocannonResult } from './autocannon.ts';
+
+/**
+ * Bookings under load, a report (always exits 0):
+ * 1. `POST /api/bookings` per second (each request books anew, with its history row and three e-mail rows)
+ *    against a bare `node:http` server in the same run that reads and parses the same JSON body and answers
+ *    the same bytes. Sending the e-mails is the worker's job, not the request's: the worker is kept idle so
+ *    what is measured is the request. The booking rules read the server's clock, which here runs 3,600 times
+ *    faster than real time, so 400 students stay within their 10 requests an hour.
+ * 2. A tutor's first page (`GET /api/bookings`, 50 bookings with their history) with 50,000 bookings in the
+ *    database (12,500 of them the tutor's) against 100 (all the tutor's): it reads along an index and should
+ *    not slow down as bookings pile up (target: p99 ratio ≤ 1.5).
+ * Each part runs its targets in interleaved rounds and reports each target's median round by p99.
+ */
+
+const connections = 10;
+const roundSeconds = 4;
+const roundCount = 3;
+const target = 1.5;
+const studentCount = 400;
+const password = 'bench passphrase 1';
+
+async function startServices(dir: string) {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), `tutorbook-bench-${dir}-`));
+  const clientDir = path.join(dataDir, 'client');
+  mkdirSync(clientDir);
+  writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><title>TutorBook</title>');
+  const env = loadEnv({ NODE_ENV: 'production', DATA_DIR: dataDir, LOG_LEVEL: 'silent', AUTH_SECRET: randomBytes(32).toString('hex') });
+  // The worker only wakes when told; no e-mail is sent during the run.
+  const services = await createServices(env, { clientDir, mailPollMs: 2 ** 31 - 1 });
+  services.deps.mail.wake = () => {};
+  const server = createHttpServer(services.app.fetch, { production: true }).listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => (server.listening ? resolve() : server.once('listening', () => resolve())));
+  return {
+    services,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async stop() {
+      await new Promise<void>((resolve) => {
+        (server as Server).close(() => resolve());
+        (server as Server).closeAllConnections();
+      });
+      await services.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Verified users written straight to the database (one password hash for all), signed in: their cookies. */
+async function signedInUsers(services: Services, count: number, prefix: string) {
+  const hash = await (await services.auth.$context).password.hash(password);
+  const now = new Date();
+  const users = Array.from({ length: count }, (_, i) => ({ id: crypto.randomUUID(), name: `${prefix} ${i}`, email: `${prefix}-${i}@example.com` }));
+  await services.db.transaction().execute(async (trx) => {
+    await trx.insertInto('users').values(users.map((u) => ({ ...u, email_verified: true, image: null, created_at: now, updated_at: now }))).execute();
+    await trx
+      .insertInto('accounts')
+      .values(users.map((u) => ({ id: crypto.randomUUID(), user_id: u.id, account_id: u.id, provider_id: 'credential', password: hash, access_token: null, refresh_token: null, id_token: null, access_token_expires_at: null, refresh_token_expires_at: null, scope: null, created_at: now, updated_at: now })))
+      .execute();
+  });
+  const cookies: string[] = [];
+  for (let i = 0; i < users.length; i += 8) {
+    const batch = await Promise.all(
+      users.slice(i, i + 8).map(async (u) => {
+        const response = await services.auth.api.signInEmail({ body: { email: u.email, password }, asResponse: true });
+        return response.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+      }),
+    );
+    cookies.push(...batch);
+  }
+  return users.map((u, i) => ({ ...u, cookie: cookies[i]! }));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// 1. Booking creation against the bare reference
+
+async function creationBench() {
+  const app = await startServices('bookings-create');
+  const { services } = app;
+  const start = Date.now();
+  services.deps.clock.now = () => new Date(start + (Date.now() - start) * 3600);
+  const students = await signedInUsers(services, studentCount, 'student');
+  await addStaff({ ...services.deps, auth: services.auth }, { email: 'tutor@example.com', role: 'tutor', categories: ['Statistics'], name: 'Stats Tutor' });
+  await addStaff({ ...services.deps, auth: services.auth }, { email: 'admin@example.com', role: 'admin', name: 'Admin' });
+
+  const body = JSON.stringify({
+    id: crypto.randomUUID(),
+    module: 'Introduction to Statistics',
+    date: sastDate(new Date(Date.now() + 60 * 24 * 3_600_000)),
+    slots: ['09:00', '14:00', '17:30'],
+    hours: 2,
+    concepts: 'Hypothesis testing, p-values and the difference between one- and two-tailed tests.',
+  });
+  const headers = (cookie: string) => ({ 'content-type': 'application/json', origin: services.env.publicUrl, cookie });
+  const sample = await fetch(`${app.url}/api/bookings`, { method: 'POST', headers: headers(students[0]!.cookie), body: body.replace(/"id":"[^"]*"/, `"id":"${crypto.randomUUID()}"`) });
+  const answer = await sample.text();
+  if (sample.status !== 201) throw new Error(`POST /api/bookings: ${sample.status} ${answer} before the run`);
+
+  // The reference reads the body, parses it and answers what our server answered.
+  const bare = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      res.writeHead(201, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(answer) });
+      res.end(answer);
+    });
+  });
+  await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+  const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
+
+  const setupRequest = path.join(import.meta.dirname, 'booking-request.cjs');
+  const requests: AutocannonRequest[] = students.map((s) => ({ method: 'POST', path: '/api/bookings', headers: headers(s.cookie), body, setupRequest }));
+  const targets = [
+    { name: 'bare node:http, same body and answer', url: bareUrl },
+    { name: 'POST /api/bookings', url: app.url },
+  ];
+  try {
+    for (const t of targets) await autocannon({ url: t.url, connections, duration: 1, workers: 1, requests });
+    const rounds = new Map<string, AutocannonResult[]>(targets.map((t) => [t.name, []]));
+    for (let round = 1; round <= roundCount; round++) {
+      for (const t of targets) rounds.get(t.name)!.push(await autocannon({ url: t.url, connections, duration: roundSeconds, workers: 1, requests }));
+    }
+    const results = targets.map((t) => ({ name: t.name, r: median(rounds.get(t.name)!) }));
+    const stored = await services.db.selectFrom('bookings').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const emails = await services.db.selectFrom('email_outbox').select((eb) => eb.fn.countAll().as('n')).where('kind', 'like', 'booking-%').executeTakeFirstOrThrow();
+    console.log(`\nBooking creation, ${connections} connections, ${roundCount} interleaved rounds of ${roundSeconds} s (median round by p99), load average ${os.loadavg()[0]!.toFixed(1)}\n`);
+    table(results);
+    const ratio = results[1]!.r.requests.average / results[0]!.r.requests.average;
+    console.log(`\nbookings stored: ${Number(stored.n).toLocaleString('en-ZA')}, booking e-mails queued: ${Number(emails.n).toLocaleString('en-ZA')}`);
+    console.log(`POST /api/bookings requests/s ÷ bare: ${ratio.toFixed(2)}`);
+  } finally {
+    await new Promise<void>((resolve) => bare.close(() => resolve()));
+    await app.stop();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// 2. A tutor's first page as bookings pile up
+
+/** `count` bookings over two years of dates; `tutorCategory` gets every one when `onlyTutors`, else a quarter. */
+async function seedBookings(services: Services, count: number, onlyTutors: boolean) {
+  const started = performance.now();
+  const students = Array.from({ length: 200 }, (_, i) => ({
+    id: crypto.randomUUID(),
+    name: `Student ${i}`,
+    email: `seeded-${i}@example.com`,
+    email_verified: true,
+    image: null,
+    created_at: new Date(),
+    updated_at: new Date(),
+  }));
+  await services.db.insertInto('users').values(students).execute();
+  const day = 24 * 3_600_000;
+  const first = Date.UTC(2026, 0, 1);
+  const statuses = ['Pending', 'Confirmed', 'Completed', 'Cancelled'] as const;
+  const categories: BookingCategory[] = onlyTutors ? ['Statistics'] : [...bookingCategories];
+  await services.db.transaction().execute(async (trx) => {
+    for (let from = 0; from < count; from += 500) {
+      const bookings = [];
+      const changes = [];
+      for (let n = from; n < Math.min(from + 500, count); n++) {
+        const student = students[n % students.length]!;
+        const date = new Date(first + (n % 730) * day).toISOString().slice(0, 10);
+        const status = statuses[n % statuses.length]!;
+        const confirmed = status === 'Confirmed' || status === 'Completed' ? '14:00' : null;
+        const createdAt = new Date(first - 7 * day + n * 1000).toISOString();
+        const id = crypto.randomUUID();
+        bookings.push({
+          id,
+          user_id: student.id,
+          student_name: student.name,
+          student_email: student.email,
+          module_name: 'Introduction to Statistics',
+          module_category: categories[n % categories.length]!,
+          price_cents_per_hour: 80_00,
+          total_cents: 160_00,
+          date,
+          slot1: '09:00',
+          slot2: '14:00',
+          slot3: '17:30',
+          confirmed_slot: confirmed,
+          starts_at: sastInstant(date, confirmed ?? '09:00').toISOString(),
+          hours: 2,
+          concepts: 'Hypothesis testing, p-values and the difference between one- and two-tailed tests.',
+          status,
+          late_cancellation: 0,
+          payment_reference: `TB-${n.toString(36).toUpperCase().padStart(6, '0')}`,
+          reminder_sent_at: null,
+          created_at: createdAt,
+          updated_at: createdAt,
+          version: 2 * n + 2,
+        });
+        changes.push({ id: crypto.randomUUID(), booking_id: id, version: 2 * n + 1, at: createdAt, by_user_id: student.id, by_name: student.name, by_role: 'student' as const, from_status: null, to_status: 'Pending' as const, slot: null });
+        if (status !== 'Pending') {
+          changes.push({ id: crypto.randomUUID(), booking_id: id, version: 2 * n + 2, at: createdAt, by_user_id: null, by_name: 'Stats Tutor', by_role: 'tutor' as const, from_status: 'Pending' as const, to_status: status, slot: confirmed });
+        }
+      }
+      await trx.insertInto('bookings').values(bookings).execute();
+      await trx.insertInto('booking_changes').values(changes).execute();
+    }
+    await trx.updateTable('sync_counter').set({ value: 2 * count + 2 }).where('name', '=', 'bookings').execute();
+  });
+  console.log(`seeded ${count.toLocaleString('en-ZA')} bookings in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+async function startWithBookings(count: number, onlyTutors: boolean) {
+  const app = await startServices(`bookings-${count}`);
+  await seedBookings(app.services, count, onlyTutors);
+  const [tutor] = await signedInUsers(app.services, 1, 'tutor');
+  await addStaff({ ...app.services.deps, auth: app.services.auth }, { email: tutor!.email, role: 'tutor', categories: ['Statistics'] });
+  return { ...app, cookie: tutor!.cookie };
+}
+
+async function firstPageBench() {
+  const small = await startWithBookings(100, true);
+  const large = await startWithBookings(50_000, false);
+  const targets = [
+    { name: "tutor's first page, 100 bookings", app: small },
+    { name: "tutor's first page, 50,000 bookings", app: large },
+  ];
+  try {
+    for (const t of targets) {
+      const check = await fetch(`${t.app.url}/api/bookings`, { headers: { cookie: t.app.cookie } });
+      const page = (await check.json()) as { bookings: unknown[] };
+      if (!check.ok) throw new Error(`${t.name}: ${check.status} before the run`);
+      console.log(`${t.name}: ${page.bookings.length} bookings on the page`);
+      await autocannon({ url: `${t.app.url}/api/bookings`, connections, duration: 1, workers: 1, headers: { cookie: t.app.cookie } });
+    }
+    const rounds = new Map<string, AutocannonResult[]>(targets.map((t) => [t.name, []]));
+    for (let round = 1; round <= roundCount; round++) {
+      for (const t of targets) {
+        rounds.get(t.name)!.push(await autocannon({ url: `${t.app.url}/api/bookings`, connections, duration: roundSeconds, workers: 1, headers: { cookie: t.app.cookie } }));
+      }
+    }
+    const results = targets.map((t) => ({ name: t.name, r: median(rounds.get(t.name)!) }));
+    console.log(`\nA tutor's first page, ${connections} connections, ${roundCount} interleaved rounds of ${roundSeconds} s (median round by p99), load average ${os.loadavg()[0]!.toFixed(1)}\n`);
+    table(results);
+    // autocannon counts whole milliseconds: a p99 under 1 ms reads 0, so the ratio is taken from 1 ms upwards.
+    const p99 = (i: number) => Math.max(1, results[i]!.r.latency.p99);
+    const ratio = p99(1) / p99(0);
+    console.log(`\nfirst page p99 with 50,000 bookings ÷ with 100: ${ratio.toFixed(2)} (target ≤ ${target}): ${ratio <= target ? 'PASS' : 'FAIL'}`);
+  } finally {
+    await small.stop();
+    await large.stop();
+  }
+}
+
+const median = (results: AutocannonResult[]) => [...results].sort((a, b) => a.latency.p99 - b.latency.p99)[Math.floor(results.length / 2)]!;
+
+function table(results: { name: string; r: AutocannonResult }[]) {
+  const width = Math.max(...results.map((x) => x.name.length));
+  console.log(`${'target'.padEnd(width)}  ${'req/s'.padStart(7)}  ${'p99 ms'.padStart(6)}  ${'mean ms'.padStart(7)}  errors`);
+  for (const { name, r } of results) {
+    console.log(`${name.padEnd(width)}  ${Math.round(r.requests.average).toString().padStart(7)}  ${r.latency.p99.toFixed(0).padStart(6)}  ${r.latency.average.toFixed(2).padStart(7)}  ${r.non2xx + r.errors + r.timeouts}`);
+  }
+}
+
+await creationBench();
+await firstPageBench();

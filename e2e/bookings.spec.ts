@@ -1,0 +1,524 @@
+import { expect, test, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
+import { bookingMessages, type Booking, type BookingPage } from '../src/common/bookings.ts';
+import { sastDate, sastZone } from '../src/common/sast.ts';
+import { createModule, emailTo, expectNoAxeViolations, loginAs, origin, uniqueModuleName, viewports, waitForActiveServiceWorker, type TestModule } from './fixtures.ts';
+
+// The e2e server books at least 20 hours ahead (e2e/start-server.ts), so that a session inside the 24-hour
+// late-cancellation window can be booked at all.
+const leadHours = 20;
+const hourMs = 3_600_000;
+const dayMs = 24 * hourMs;
+
+// ---------------------------------------------------------------------------------------------------------
+// Helpers
+
+/** A browser context of its own (its own cookies and IndexedDB) with a fresh account of `role` signed in. */
+async function userPage(browser: Browser, role: 'student' | 'tutor' | 'admin', options: { categories?: string[]; clockAt?: number } = {}) {
+  const context = await browser.newContext({ baseURL: origin });
+  if (options.clockAt !== undefined) await context.clock.install({ time: options.clockAt });
+  const page = await context.newPage();
+  const account = await loginAs(page, role, options.categories);
+  return { context, page, account };
+}
+
+/** A catalogue module of its own, so that no other test's bookings share its cards. */
+async function newModule(browser: Browser, category: 'Mathematics' | 'Statistics' | 'Computer Science' = 'Mathematics') {
+  const admin = await userPage(browser, 'admin');
+  const module = await createModule(admin.page.request, {
+    name: uniqueModuleName('Linear Algebra Drills'),
+    priceCents: 9000,
+    category,
+    description: 'Matrices, vectors and the systems they solve.',
+    topics: ['Row reduction', 'Determinants', 'Eigenvalues'],
+  });
+  return { admin, module };
+}
+
+/** A date `days` from now, in SAST. */
+const daysAhead = (days: number) => sastDate(new Date(Date.now() + days * dayMs));
+
+const form = (page: Page) => page.getByRole('form', { name: 'Your session' });
+const toastWith = (page: Page, text: string) => page.locator('[data-sonner-toast]').filter({ hasText: text });
+const studentCard = (page: Page, name: string) => page.getByRole('list', { name: 'Your bookings' }).getByRole('article', { name });
+const staffCard = (page: Page, name: string) => page.getByRole('region', { name: 'Bookings' }).getByRole('article', { name });
+
+interface Typed {
+  date: string;
+  slots: [string, string, string];
+  hours: string;
+  concepts: string;
+}
+
+async function fillBooking(page: Page, typed: Typed) {
+  const f = form(page);
+  await f.getByLabel('Date').fill(typed.date);
+  for (const [i, label] of ['First choice', 'Second choice', 'Third choice'].entries()) await f.getByLabel(label).fill(typed.slots[i]!);
+  await f.getByLabel('Hours').fill(typed.hours);
+  await f.getByLabel('Concepts you need help with').fill(typed.concepts);
+}
+
+async function expectTyped(page: Page, typed: Typed) {
+  const f = form(page);
+  await expect(f.getByLabel('Date')).toHaveValue(typed.date);
+  for (const [i, label] of ['First choice', 'Second choice', 'Third choice'].entries()) await expect(f.getByLabel(label)).toHaveValue(typed.slots[i]!);
+  await expect(f.getByLabel('Hours')).toHaveValue(typed.hours);
+  await expect(f.getByLabel('Concepts you need help with')).toHaveValue(typed.concepts);
+}
+
+/** Submit, and say yes to 'Are you sure you want to submit?'. */
+async function submitBooking(page: Page) {
+  await form(page).getByRole('button', { name: 'Submit booking request' }).click();
+  const dialog = page.getByRole('alertdialog');
+  await expect(dialog).toContainText(bookingMessages.confirmSubmit);
+  await dialog.getByRole('button', { name: 'Submit' }).click();
+  await expect(dialog).toHaveCount(0);
+}
+
+async function bookFromModulePage(page: Page, module: TestModule) {
+  await page.goto(`/modules/${module.slug}`);
+  await page.getByRole('button', { name: 'Book Now' }).click();
+  await expect(page).toHaveURL(/\/booking$/);
+  await expect(form(page)).toBeVisible();
+}
+
+/** A booking request straight through the API, as the student signed in on `request`. */
+async function requestBooking(request: APIRequestContext, input: { module: string; date: string; slots: string[]; hours?: number; concepts?: string }): Promise<Booking> {
+  const res = await request.post('/api/bookings', {
+    data: { id: crypto.randomUUID(), hours: 1, concepts: 'Past exam questions.', ...input },
+    headers: { origin },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return (await res.json()) as Booking;
+}
+
+async function bookingsOf(request: APIRequestContext, module: string): Promise<Booking[]> {
+  const res = await request.get('/api/bookings');
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as BookingPage).bookings.filter((b) => b.moduleName === module);
+}
+
+/** What the page's IndexedDB holds in a store, by key (the draft, the outbox). */
+const stored = (page: Page, store: string) =>
+  page.evaluate(
+    (name) =>
+      new Promise<unknown[]>((resolve, reject) => {
+        const open = indexedDB.open('tutorbook');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const all = open.result.transaction(name).objectStore(name).getAll();
+          all.onsuccess = () => resolve(all.result as unknown[]);
+        };
+      }),
+    store,
+  );
+
+/** Three distinct times on one SAST date, all between `fromMs` and `toMs` from now. */
+function slotsBetween(fromMs: number, toMs: number): { date: string; slots: string[] } {
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: sastZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+  const byDate = new Map<string, string[]>();
+  const step = 10 * 60_000;
+  for (let at = Math.ceil((Date.now() + fromMs) / step) * step; at <= Date.now() + toMs; at += step) {
+    const p = Object.fromEntries(parts.formatToParts(new Date(at)).map((x) => [x.type, x.value]));
+    const date = `${p.year}-${p.month}-${p.day}`;
+    byDate.set(date, [...(byDate.get(date) ?? []), `${p.hour}:${p.minute}`]);
+  }
+  const [date, times] = [...byDate].find(([, t]) => t.length >= 3)!;
+  return { date, slots: times.slice(0, 3) };
+}
+
+async function confirmDialog(page: Page, text: string, button: string) {
+  const dialog = page.getByRole('alertdialog');
+  await expect(dialog).toContainText(text);
+  await dialog.getByRole('button', { name: button }).click();
+  await expect(dialog).toHaveCount(0);
+}
+
+/** Scrolls `target`'s top to just under the sticky navbar, for a screenshot that shows what matters. */
+async function showAtTop(target: Locator) {
+  await target.evaluate((element) => {
+    element.scrollIntoView({ block: 'start' });
+    window.scrollBy(0, -80);
+  });
+}
+
+/** Nothing sticks out sideways (a phone would scroll the whole page). */
+async function expectNoHorizontalOverflow(page: Page) {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Journeys
+
+test('a student books a session, the tutor confirms a time, and the student sees only that time, the payment reference and both e-mails', async ({ browser }) => {
+  const { admin, module } = await newModule(browser);
+  const tutor = await userPage(browser, 'tutor', { categories: ['Mathematics'] });
+  const student = await userPage(browser, 'student');
+  const { page } = student;
+
+  await bookFromModulePage(page, module);
+  const summary = page.getByRole('region', { name: module.name });
+  await expect(summary).toContainText('Mathematics');
+  await expect(summary).toContainText('Matrices, vectors and the systems they solve.');
+  await expect(summary.getByRole('listitem')).toHaveText(['Row reduction', 'Determinants', 'Eigenvalues']);
+  await expect(form(page)).toContainText('Times are SAST');
+  await expect(form(page).getByLabel('Hours')).toHaveValue('1');
+  await expect(form(page)).toContainText('R90');
+
+  const date = daysAhead(5);
+  await fillBooking(page, { date, slots: ['09:00', '13:30', '17:00'], hours: '2', concepts: 'Eigenvalues, and why my determinant is zero.' });
+  await expect(form(page)).toContainText('R180');
+  await submitBooking(page);
+  await expect(toastWith(page, bookingMessages.sent)).toBeVisible();
+  await expect(page).toHaveURL(/\/student-dashboard$/);
+
+  const card = studentCard(page, module.name);
+  await expect(card).toContainText('09:00, 13:30 and 17:00 SAST');
+  await expect(card).toContainText('R180');
+  await expect(card.locator('.status-label.pending')).toHaveText('Pending');
+  const [booking] = await bookingsOf(page.request, module.name);
+  expect(booking).toMatchObject({ status: 'Pending', date, slots: ['09:00', '13:30', '17:00'], hours: 2, totalCents: 18000, moduleCategory: 'Mathematics' });
+  await expect(card).toContainText(booking!.paymentReference);
+  const receipt = await emailTo(student.account.email, /Booking request received/);
+  expect(receipt.text).toContain('Eigenvalues, and why my determinant is zero.');
+
+  // The form is empty again for the next booking.
+  await page.goto('/booking');
+  await expect(form(page).getByLabel('Concepts you need help with')).toHaveValue('');
+  await expect(form(page).getByLabel('Date')).toHaveValue('');
+  await page.goto('/student-dashboard');
+
+  await tutor.page.goto('/tutor-dashboard');
+  const tutorCard = staffCard(tutor.page, module.name);
+  await expect(tutorCard).toContainText(student.account.name);
+  await tutorCard.getByRole('button', { name: 'Confirm' }).click();
+  await expect(toastWith(tutor.page, bookingMessages.selectSlot)).toBeVisible();
+  await tutorCard.getByLabel('Time slot').selectOption('13:30');
+  await tutorCard.getByRole('button', { name: 'Confirm' }).click();
+  await expect(toastWith(tutor.page, bookingMessages.timeConfirmedTutor(booking!.id, '13:30'))).toBeVisible();
+  await expect(tutorCard.locator('.status-label.confirmed')).toHaveText('Confirmed');
+
+  // The student's open dashboard hears of it without a reload.
+  await expect(card.locator('.status-label.confirmed')).toHaveText('Confirmed');
+  await expect(card).toContainText('Confirmed time');
+  await expect(card).toContainText('13:30 SAST');
+  await expect(card).not.toContainText('09:00');
+  await expect(card).not.toContainText('17:00');
+  await expect(card).toContainText(booking!.paymentReference);
+  await card.getByText(/^History/).click();
+  await expect(card.getByRole('listitem')).toHaveCount(2);
+  await expect(card.getByRole('listitem').last()).toContainText('Lerato Tutor (tutor) confirmed 13:30 SAST');
+
+  const confirmation = await emailTo(student.account.email, /Session confirmed/);
+  expect(confirmation.text).toContain(booking!.paymentReference);
+  expect(confirmation.text).toContain('13:30');
+  expect(confirmation.attachments.some((a) => a.contentType.startsWith('text/calendar'))).toBe(true);
+  for (const { context } of [admin, tutor, student]) await context.close();
+});
+
+test('a booking made offline waits on the dashboard, survives a reload, and is sent once when the connection returns', async ({ browser }) => {
+  const { admin, module } = await newModule(browser);
+  const { page, context } = await userPage(browser, 'student');
+  await bookFromModulePage(page, module);
+  await waitForActiveServiceWorker(page);
+
+  await context.setOffline(true);
+  await fillBooking(page, { date: daysAhead(6), slots: ['10:00', '11:00', '12:00'], hours: '1', concepts: 'Booked on the train.' });
+  await submitBooking(page);
+  await expect(form(page).getByText(bookingMessages.queued)).toBeVisible();
+  await page.getByRole('link', { name: 'Go to your dashboard' }).click();
+  const card = studentCard(page, module.name);
+  await expect(card.getByText('Waiting to send')).toBeVisible();
+  await expect(card).toContainText('Given once the request reaches us');
+  await expect(card.getByRole('button', { name: 'Cancel booking' })).toHaveCount(0);
+
+  await page.reload();
+  await expect(card.getByText('Waiting to send')).toBeVisible();
+
+  let posts = 0;
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/bookings') posts += 1;
+  });
+  await context.setOffline(false);
+  await expect(card.getByText('Waiting to send')).toHaveCount(0);
+  const bookings = await bookingsOf(page.request, module.name);
+  expect(bookings).toHaveLength(1);
+  await expect(card).toContainText(bookings[0]!.paymentReference);
+  expect(posts).toBe(1);
+  await expect.poll(() => stored(page, 'outbox')).toEqual([]);
+  // Accepted: the draft it came from is gone.
+  expect(await stored(page, 'bookingDrafts')).toEqual([]);
+  for (const c of [admin.context, context]) await c.close();
+});
+
+test('what the student types is kept as a draft through a reload and a closed tab', async ({ browser }) => {
+  const { admin, module } = await newModule(browser);
+  const { page, context } = await userPage(browser, 'student');
+  await bookFromModulePage(page, module);
+  const typed: Typed = { date: daysAhead(7), slots: ['08:15', '12:45', '19:00'], hours: '3', concepts: 'Gram–Schmidt, slowly.' };
+  await fillBooking(page, typed);
+  await expect.poll(async () => (await stored(page, 'bookingDrafts'))[0]).toMatchObject({ values: { concepts: typed.concepts, hours: '3' } });
+
+  await page.reload();
+  await expectTyped(page, typed);
+  await expect(page.getByRole('region', { name: module.name })).toBeVisible();
+
+  await page.close();
+  const again = await context.newPage();
+  await again.goto('/booking');
+  await expectTyped(again, typed);
+  await expect(again.getByRole('region', { name: module.name })).toBeVisible();
+  for (const c of [admin.context, context]) await c.close();
+});
+
+test('the form says what is wrong next to each field and keeps everything typed', async ({ browser }) => {
+  const { admin, module } = await newModule(browser);
+  const { page, context } = await userPage(browser, 'student');
+  await bookFromModulePage(page, module);
+  await fillBooking(page, { date: daysAhead(0), slots: ['09:00', '09:00', ''], hours: '9', concepts: ' ' });
+  await form(page).getByRole('button', { name: 'Submit booking request' }).click();
+  await expect(page.getByRole('alertdialog')).toHaveCount(0);
+  await expect(form(page)).toContainText(bookingMessages.leadTime(leadHours));
+  await expect(form(page)).toContainText(bookingMessages.slotsRequired);
+  await expect(form(page)).toContainText(bookingMessages.hoursInvalid);
+  await expect(form(page)).toContainText(bookingMessages.conceptsRequired);
+  await expect(form(page).getByLabel('Date')).toBeFocused();
+  await expect(form(page).getByLabel('Hours')).toHaveValue('9');
+
+  await form(page).getByLabel('Third choice').fill('11:00');
+  await form(page).getByRole('button', { name: 'Submit booking request' }).click();
+  await expect(form(page)).toContainText(bookingMessages.slotsDistinct);
+  expect(await bookingsOf(page.request, module.name)).toEqual([]);
+  for (const c of [admin.context, context]) await c.close();
+});
+
+test('a request the server refuses (the date is now too close) needs attention with its message, the draft intact, and can be put right', async ({ browser }) => {
+  const { admin, module } = await newModule(browser);
+  // This device's clock is three days behind: a session early today looks far enough ahead here, and the
+  // server, on the real clock, refuses it (as when a request waited offline for days).
+  const { page, context } = await userPage(browser, 'student', { clockAt: Date.now() - 3 * dayMs });
+  await bookFromModulePage(page, module);
+  const typed: Typed = { date: daysAhead(0), slots: ['00:05', '00:10', '00:15'], hours: '2', concepts: 'Refused, then put right.' };
+  await fillBooking(page, typed);
+  await submitBooking(page);
+
+  const refusal = `${bookingMessages.failed} ${bookingMessages.leadTime(leadHours)}`;
+  await expect(form(page).getByRole('status').filter({ hasText: bookingMessages.failed })).toHaveText(refusal);
+  await expectTyped(page, typed);
+  await page.reload();
+  await expect(form(page).getByRole('status').filter({ hasText: bookingMessages.failed })).toHaveText(refusal);
+  await expectTyped(page, typed);
+
+  await page.goto('/student-dashboard');
+  const card = studentCard(page, module.name);
+  await expect(card).toContainText(`Needs attention: ${bookingMessages.leadTime(leadHours)}`);
+  await card.getByRole('button', { name: 'Edit and send again' }).click();
+  await expect(page).toHaveURL(/\/booking$/);
+  await expectTyped(page, typed);
+
+  const later = sastDate(new Date(Date.now() + 5 * dayMs));
+  await form(page).getByLabel('Date').fill(later);
+  await submitBooking(page);
+  await expect(page).toHaveURL(/\/student-dashboard$/);
+  await expect(card.getByText(/Needs attention/)).toHaveCount(0);
+  const bookings = await bookingsOf(page.request, module.name);
+  expect(bookings.map((b) => b.date)).toEqual([later]);
+  await expect.poll(() => stored(page, 'outbox')).toEqual([]);
+  for (const c of [admin.context, context]) await c.close();
+});
+
+test('a module the catalogue does not know is booked as a custom subject: Uncategorized, at R100 an hour', async ({ browser }) => {
+  const { page, context } = await userPage(browser, 'student');
+  await page.goto('/booking');
+  await expect(page.getByRole('heading', { name: 'No module chosen yet' })).toBeVisible();
+  const subject = uniqueModuleName('Data Structures and Algorithms');
+  await page.getByLabel('Subject').fill(subject);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  const summary = page.getByRole('region', { name: subject });
+  await expect(summary).toContainText(bookingMessages.customSubject);
+  await expect(summary).toContainText('Uncategorized');
+  await expect(summary).toContainText('R100/hour');
+  await fillBooking(page, { date: daysAhead(4), slots: ['14:00', '15:00', '16:00'], hours: '2', concepts: 'Red-black trees.' });
+  await expect(form(page)).toContainText('R200');
+  await submitBooking(page);
+  await expect(page).toHaveURL(/\/student-dashboard$/);
+  const [booking] = await bookingsOf(page.request, subject);
+  expect(booking).toMatchObject({ moduleCategory: 'Uncategorized', priceCentsPerHour: 10000, totalCents: 20000 });
+  await context.close();
+});
+
+test('a student cancels: in good time it is simply cancelled; inside 24 hours the late-cancellation fee is recorded and shown', async ({ browser }) => {
+  const { admin, module } = await newModule(browser);
+  const { page, context } = await userPage(browser, 'student');
+  const early = await requestBooking(page.request, { module: module.name, date: daysAhead(5), slots: ['09:00', '10:00', '11:00'], hours: 2 });
+  const soon = slotsBetween((leadHours + 0.5) * hourMs, 23.5 * hourMs);
+  const late = await requestBooking(page.request, { module: module.name, date: soon.date, slots: soon.slots, hours: 2 });
+  await page.goto('/student-dashboard');
+
+  const earlyCard = page.locator(`#booking-${early.id}`);
+  await earlyCard.getByRole('button', { name: 'Cancel booking' }).click();
+  await confirmDialog(page, bookingMessages.cancelConfirm, 'Cancel booking');
+  await expect(toastWith(page, bookingMessages.cancelled)).toBeVisible();
+  await expect(earlyCard.locator('.status-label.cancelled')).toHaveText('Cancelled');
+  await expect(earlyCard.getByRole('button', { name: 'Cancel booking' })).toHaveCount(0);
+  await expect(earlyCard).not.toContainText('Late cancellation');
+
+  const lateCard = page.locator(`#booking-${late.id}`);
+  await lateCard.getByRole('button', { name: 'Cancel booking' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Keep booking' }).click();
+  await expect(lateCard.locator('.status-label.pending')).toBeVisible();
+  await lateCard.getByRole('button', { name: 'Cancel booking' }).click();
+  await confirmDialog(page, bookingMessages.cancelLateConfirm, 'Cancel booking');
+  await expect(toastWith(page, bookingMessages.cancelledLate)).toBeVisible();
+  await expect(lateCard.locator('.status-label.cancelled')).toHaveText('Cancelled');
+  await expect(lateCard).toContainText('Late cancellation');
+  await expect(lateCard).toContainText('R90');
+  const stored = await bookingsOf(page.request, module.name);
+  expect(stored.find((b) => b.id === late.id)).toMatchObject({ status: 'Cancelled', lateCancellation: true });
+  expect(stored.find((b) => b.id === early.id)).toMatchObject({ status: 'Cancelled', lateCancellation: false });
+  for (const c of [admin.context, context]) await c.close();
+});
+
+test('a tutor reads their cards offline; confirming then says it needs the connection and changes nothing', async ({ browser }) => {
+  const { admin, module } = await newModule(browser);
+  const student = await userPage(browser, 'student');
+  await requestBooking(student.page.request, { module: module.name, date: daysAhead(3), slots: ['09:00', '10:00', '11:00'], concepts: 'Vector spaces.' });
+  const tutor = await userPage(browser, 'tutor', { categories: ['Mathematics'] });
+  const { page, context } = tutor;
+  await page.goto('/tutor-dashboard');
+  const card = staffCard(page, module.name);
+  await expect(card).toContainText('Vector spaces.');
+  await waitForActiveServiceWorker(page);
+
+  await context.setOffline(true);
+  await page.reload();
+  await expect(card).toContainText('Vector spaces.');
+  await expect(card).toContainText(student.account.email);
+  await expect(page.getByText(/You are offline/)).toBeVisible();
+  await card.getByLabel('Time slot').selectOption('10:00');
+  await card.getByRole('button', { name: 'Confirm' }).click();
+  await expect(toastWith(page, 'You are offline. Connect to the internet to change a booking.')).toBeVisible();
+  await context.setOffline(false);
+  const [booking] = await bookingsOf(student.page.request, module.name);
+  expect(booking).toMatchObject({ status: 'Pending', confirmedSlot: null });
+  for (const c of [admin.context, student.context, context]) await c.close();
+});
+
+test('a tutor with no category is told so', async ({ browser }) => {
+  // `staff add` gives every tutor a category: the session's answer is what the page goes by, so it is changed here.
+  const { page, context } = await userPage(browser, 'tutor', { categories: ['Statistics'] });
+  await page.route('**/api/session', async (route) => {
+    const response = await route.fetch();
+    const body = (await response.json()) as { user: { categories: string[] } };
+    await route.fulfill({ response, json: { user: { ...body.user, categories: [] } } });
+  });
+  await page.goto('/tutor-dashboard');
+  await expect(page.getByText(bookingMessages.notAssigned)).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Bookings' })).toHaveCount(0);
+  await context.close();
+});
+
+test('the admin filters every booking by status, category and date, confirms a time, and a stale card gets 409 rather than overwriting', async ({ browser }) => {
+  const { admin, module } = await newModule(browser, 'Statistics');
+  const student = await userPage(browser, 'student');
+  const custom = uniqueModuleName('Data Structures and Algorithms');
+  const customDate = daysAhead(9);
+  const customBooking = await requestBooking(student.page.request, { module: custom, date: customDate, slots: ['10:00', '11:00', '12:00'] });
+  const statsBooking = await requestBooking(student.page.request, { module: module.name, date: daysAhead(8), slots: ['14:00', '15:00', '16:00'] });
+  const { page } = admin;
+  await page.goto('/admin-dashboard');
+  await expect(staffCard(page, custom)).toBeVisible();
+  await expect(staffCard(page, module.name)).toBeVisible();
+
+  const filters = page.getByRole('search', { name: 'Filter bookings' });
+  await filters.getByLabel('Category').selectOption('Uncategorized');
+  await expect(staffCard(page, module.name)).toHaveCount(0);
+  await expect(staffCard(page, custom)).toContainText('Uncategorized');
+  await filters.getByLabel('Category').selectOption('');
+  await filters.getByLabel('Status').selectOption('Confirmed');
+  await expect(staffCard(page, custom)).toHaveCount(0);
+  await filters.getByLabel('Status').selectOption('');
+  await filters.getByLabel('From (session date)').fill(customDate);
+  await filters.getByLabel('To (session date)').fill(customDate);
+  await expect(staffCard(page, module.name)).toHaveCount(0);
+  await expect(staffCard(page, custom)).toBeVisible();
+  await filters.getByRole('button', { name: 'Clear filters' }).click();
+  await expect(staffCard(page, module.name)).toBeVisible();
+
+  await staffCard(page, custom).getByLabel('Time slot').selectOption('11:00');
+  await staffCard(page, custom).getByRole('button', { name: 'Confirm' }).click();
+  await expect(toastWith(page, bookingMessages.timeConfirmedAdmin('11:00'))).toBeVisible();
+  await expect(staffCard(page, custom).locator('.status-label.confirmed')).toBeVisible();
+
+  // A second admin whose page hears no live notices still shows the booking as it was.
+  const other = await userPage(browser, 'admin');
+  await other.context.route('**/api/events', (route) => route.abort());
+  await other.page.goto('/admin-dashboard');
+  const stale = staffCard(other.page, module.name);
+  await expect(stale.locator('.status-label.pending')).toBeVisible();
+  await staffCard(page, module.name).getByLabel('Status').selectOption('Completed');
+  await staffCard(page, module.name).getByRole('button', { name: 'Update status' }).click();
+  await expect(staffCard(page, module.name).locator('.status-label.completed')).toBeVisible();
+
+  await stale.getByLabel('Time slot').selectOption('15:00');
+  await stale.getByRole('button', { name: 'Confirm' }).click();
+  await expect(toastWith(other.page, bookingMessages.changedMeanwhile)).toBeVisible();
+  await expect(stale.locator('.status-label.completed')).toBeVisible();
+  const [stats] = await bookingsOf(page.request, module.name);
+  expect(stats).toMatchObject({ id: statsBooking.id, status: 'Completed', confirmedSlot: null });
+  expect(stats!.history.map((h) => h.to)).toEqual(['Pending', 'Completed']);
+  const [confirmed] = await bookingsOf(page.request, custom);
+  expect(confirmed).toMatchObject({ id: customBooking.id, status: 'Confirmed', confirmedSlot: '11:00' });
+  for (const c of [admin.context, student.context, other.context]) await c.close();
+});
+
+test('the booking page and the three dashboards: no axe violations, nothing sideways on a phone, screenshots at 360 and 1280 px in light and dark', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const { admin, module } = await newModule(browser);
+  const tutor = await userPage(browser, 'tutor', { categories: ['Mathematics'] });
+  const student = await userPage(browser, 'student');
+  const confirmed = await requestBooking(student.page.request, { module: module.name, date: daysAhead(4), slots: ['09:00', '13:30', '17:00'], hours: 2, concepts: 'Eigenvectors.' });
+  await requestBooking(student.page.request, { module: module.name, date: daysAhead(6), slots: ['10:00', '11:30', '15:00'], concepts: 'Row reduction, step by step.' });
+  const res = await tutor.page.request.post(`/api/bookings/${confirmed.id}/confirm`, { data: { slot: '13:30', version: confirmed.version }, headers: { origin } });
+  expect(res.status()).toBe(200);
+
+  // The booking page and the student's list whole; the staff lists hold every booking of the run, so the
+  // screenshot shows the top of the list.
+  const shots: { page: Page; path: string; name: string; ready: (page: Page) => Locator; fullPage?: boolean; before?: (page: Page) => Promise<void> }[] = [
+    {
+      page: student.page,
+      path: `/modules/${module.slug}`,
+      name: 'booking',
+      ready: (p) => form(p),
+      before: async (p) => {
+        await p.getByRole('button', { name: 'Book Now' }).click();
+        await fillBooking(p, { date: daysAhead(5), slots: ['09:00', '09:00', ''], hours: '2', concepts: 'Determinants.' });
+        await form(p).getByRole('button', { name: 'Submit booking request' }).click();
+        await expect(form(p)).toContainText(bookingMessages.slotsRequired);
+      },
+    },
+    { page: student.page, path: '/student-dashboard', name: 'student-dashboard', ready: (p) => studentCard(p, module.name).first() },
+    { page: tutor.page, path: '/tutor-dashboard', name: 'tutor-dashboard', ready: (p) => staffCard(p, module.name).first(), fullPage: false },
+    { page: admin.page, path: '/admin-dashboard', name: 'admin-dashboard', ready: (p) => staffCard(p, module.name).first(), fullPage: false },
+  ];
+  for (const { page, path, name, ready, before, fullPage = true } of shots) {
+    await page.goto(path);
+    await before?.(page);
+    await expect(ready(page)).toBeVisible();
+    // The history of the confirmed booking, open.
+    for (const summary of (await page.getByText(/^History \(/).all()).slice(0, 3)) await summary.click();
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const [size, viewport] of Object.entries(viewports)) {
+        await page.setViewportSize(viewport);
+        await expectNoHorizontalOverflow(page);
+        await expectNoAxeViolations(page);
+        // From the top of the page (or of the list): a sticky navbar would otherwise sit across the middle.
+        if (fullPage) await page.evaluate(() => window.scrollTo(0, 0));
+        else await showAtTop(page.getByRole('region', { name: 'Bookings' }));
+        await page.screenshot({ path: `test-results/screenshots/bookings-${name}-${size}-${scheme}.png`, fullPage });
+      }
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+  }
+  for (const { context } of [admin, tutor, student]) await context.close();
+});

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { bookingMessages } from '../../../common/bookings.ts';
+import type { Module } from '../../../common/catalogue.ts';
+import { cancelIsLate, checkBookingForm, earliestBookableDate, moduleInfo, quoteCents, shownSlots, type BookingFormValues } from './booking-rules.ts';
+
+const calculus: Module = {
+  id: 'm1',
+  slug: 'introduction-to-calculus',
+  name: 'Introduction To Calculus',
+  category: 'Mathematics',
+  priceCents: 9000,
+  description: 'Limits and derivatives.',
+  topics: ['Limits', 'Derivatives', 'Integrals'],
+  updatedAt: '2026-01-01T00:00:00.000Z',
+};
+
+// Monday 2 March 2026, 10:00 SAST.
+const now = new Date('2026-03-02T08:00:00Z');
+const id = '0b8a3f4e-8c1f-4d56-9a43-1f6f0d6c2a10';
+const valid: BookingFormValues = { date: '2026-03-05', slots: ['09:00', '13:30', '17:00'], hours: '2', concepts: 'Chain rule' };
+const check = (values: Partial<BookingFormValues>, leadHours = 48) => checkBookingForm({ id, module: calculus.name, values: { ...valid, ...values } }, { now, leadHours });
+
+describe('the module on the booking page', () => {
+  it('a catalogue module brings its category, rate, description and topics', () => {
+    expect(moduleInfo('Introduction To Calculus', [calculus])).toMatchObject({ category: 'Mathematics', rateCents: 9000, topics: ['Limits', 'Derivatives', 'Integrals'], custom: false });
+  });
+
+  it('a module the catalogue does not know is a custom subject, Uncategorized, at R100 an hour', () => {
+    expect(moduleInfo('Data Structures and Algorithms', [calculus])).toMatchObject({ category: 'Uncategorized', rateCents: 10000, custom: true, topics: [] });
+  });
+});
+
+describe('the booking form', () => {
+  it('a complete request far enough ahead passes, with hours as a number and concepts trimmed', () => {
+    expect(check({ concepts: '  Chain rule \n' })).toEqual({ data: { id, module: calculus.name, date: '2026-03-05', slots: ['09:00', '13:30', '17:00'], hours: 2, concepts: 'Chain rule' } });
+  });
+
+  it('a date inside the lead time is refused next to the date, with the configured number of hours', () => {
+    // Wednesday 09:00 is 47 hours away.
+    expect(check({ date: '2026-03-04' }).errors).toEqual({ date: bookingMessages.leadTime(48) });
+    expect(check({ date: '2026-03-04' }, 12).errors).toBeUndefined();
+    expect(check({ date: '2026-03-04', slots: ['10:00', '13:30', '17:00'] }).errors).toBeUndefined();
+  });
+
+  it('a past date is refused even before the times are chosen', () => {
+    expect(check({ date: '2026-03-01', slots: ['', '', ''] }).errors).toEqual({ date: bookingMessages.leadTime(48), slots: bookingMessages.slotsRequired });
+  });
+
+  it('a date that is not on the calendar is refused as such', () => {
+    expect(check({ date: '2026-02-30' }).errors).toEqual({ date: bookingMessages.dateInvalid });
+    expect(check({ date: '' }).errors).toEqual({ date: bookingMessages.dateInvalid });
+  });
+
+  it('missing, repeated and malformed times each get their message', () => {
+    expect(check({ slots: ['09:00', '', '17:00'] }).errors).toEqual({ slots: bookingMessages.slotsRequired });
+    expect(check({ slots: ['09:00', '09:00', '17:00'] }).errors).toEqual({ slots: bookingMessages.slotsDistinct });
+    expect(check({ slots: ['9am', '13:30', '17:00'] }).errors).toEqual({ slots: bookingMessages.slotInvalid });
+  });
+
+  it('hours must be a whole number from 1 to 8', () => {
+    for (const hours of ['0', '9', '1.5', '', 'two']) expect(check({ hours }).errors, hours).toEqual({ hours: bookingMessages.hoursInvalid });
+    expect(check({ hours: '8' }).errors).toBeUndefined();
+  });
+
+  it('concepts are required and at most 2,000 characters', () => {
+    expect(check({ concepts: ' \n ' }).errors).toEqual({ concepts: bookingMessages.conceptsRequired });
+    expect(check({ concepts: 'x'.repeat(2001) }).errors).toEqual({ concepts: bookingMessages.conceptsTooLong });
+    expect(check({ concepts: 'x'.repeat(2000) }).errors).toBeUndefined();
+  });
+
+  it('the date picker starts at the first date the lead time allows, in SAST', () => {
+    // 23:30 SAST on 2 March is still 2 March in SAST, though already 3 March nowhere near.
+    expect(earliestBookableDate(new Date('2026-03-02T21:30:00Z'), 48)).toBe('2026-03-04');
+    expect(earliestBookableDate(new Date('2026-03-02T22:30:00Z'), 48)).toBe('2026-03-05');
+  });
+
+  it('the quote is hours × the rate, once the hours are valid', () => {
+    expect(quoteCents('3', 9000)).toBe(27000);
+    expect(quoteCents('1.5', 9000)).toBeUndefined();
+    expect(quoteCents('', 9000)).toBeUndefined();
+  });
+});
+
+describe('a booking as the student sees it', () => {
+  const booking = { date: '2026-03-05', slots: ['17:00', '09:00', '13:30'], confirmedSlot: null, status: 'Pending' as const };
+
+  it('a confirmed booking shows only its confirmed time; otherwise every requested time', () => {
+    expect(shownSlots(booking)).toEqual(['17:00', '09:00', '13:30']);
+    expect(shownSlots({ ...booking, status: 'Confirmed', confirmedSlot: '13:30' })).toEqual(['13:30']);
+    expect(shownSlots({ ...booking, status: 'Completed', confirmedSlot: '13:30' })).toEqual(['17:00', '09:00', '13:30']);
+  });
+
+  it('cancelling within 24 hours of the session (the confirmed time, else the earliest asked for) is late', () => {
+    expect(cancelIsLate(booking, new Date('2026-03-04T06:59:00Z'))).toBe(false);
+    expect(cancelIsLate(booking, new Date('2026-03-04T07:01:00Z'))).toBe(true);
+    expect(cancelIsLate({ ...booking, confirmedSlot: '17:00' }, new Date('2026-03-04T07:01:00Z'))).toBe(false);
+  });
+});

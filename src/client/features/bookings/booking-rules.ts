@@ -1,0 +1,129 @@
+/**
+ * The booking rules as the pages apply them before anything is sent: which module is booked and at what
+ * rate, the form's checks (the shared schema plus the lead time), the quote, which times a booking shows, and
+ * whether a cancellation is late. The server applies the same rules; these only spare a round trip.
+ */
+import {
+  bookingLimits,
+  bookingMessages,
+  createBookingInputSchema,
+  uncategorized,
+  type Booking,
+  type BookingCategory,
+  type BookingStatus,
+} from '../../../common/bookings.ts';
+import type { Module } from '../../../common/catalogue.ts';
+import { sastDate, sastInstant } from '../../../common/sast.ts';
+import { fieldErrors } from '../../../common/validation.ts';
+
+const hourMs = 3_600_000;
+
+/** What the booking page shows about the module, and the rate the quote uses. */
+export interface ModuleInfo {
+  name: string;
+  category: BookingCategory;
+  rateCents: number;
+  description: string;
+  topics: string[];
+  slug?: string;
+  /** Not in the catalogue: any concept can be asked for (spec §2 Booking page). */
+  custom: boolean;
+}
+
+/** The catalogue's module of that name, or a custom subject (Uncategorized, at the live-session fee). */
+export function moduleInfo(name: string, modules: readonly Module[]): ModuleInfo {
+  const trimmed = name.trim();
+  const known = modules.find((m) => m.name.trim() === trimmed);
+  if (known) {
+    return { name: known.name, category: known.category, rateCents: known.priceCents, description: known.description, topics: known.topics, slug: known.slug, custom: false };
+  }
+  return { name: trimmed, category: uncategorized, rateCents: bookingLimits.customRateCents, description: '', topics: [], custom: true };
+}
+
+/** The form as typed: hours stay text so that "1.5" or "" reach the schema and get its message. */
+export interface BookingFormValues {
+  date: string;
+  slots: [string, string, string];
+  hours: string;
+  concepts: string;
+}
+
+export const emptyBookingForm: BookingFormValues = { date: '', slots: ['', '', ''], hours: String(bookingLimits.hoursDefault), concepts: '' };
+
+export type BookingField = 'module' | 'date' | 'slots' | 'hours' | 'concepts';
+export type BookingFormErrors = Partial<Record<BookingField, string>>;
+
+/** What `POST /api/bookings` takes, as the schema leaves it (trimmed). */
+export interface BookingRequestInput {
+  id: string;
+  module: string;
+  date: string;
+  slots: string[];
+  hours: number;
+  concepts: string;
+}
+
+/** The first date a session can be on: the lead time from now, in SAST (the date input's `min`). */
+export const earliestBookableDate = (now: Date, leadHours: number) => sastDate(new Date(now.getTime() + leadHours * hourMs));
+
+/** Whether a session at `time` on `date` (SAST) starts at least `leadHours` from now. */
+const farEnoughAhead = (date: string, time: string, now: Date, leadHours: number) => sastInstant(date, time).getTime() >= now.getTime() + leadHours * hourMs;
+
+/**
+ * The form checked as the server will check it: the shared schema, then the lead time ('Sessions must be
+ * booked at least 48 hours in advance.', with the configured number). A date too close is said next to the
+ * date even before the times are chosen: no time on it could be far enough ahead.
+ */
+export function checkBookingForm(
+  input: { id: string; module: string; values: BookingFormValues },
+  rules: { now: Date; leadHours: number },
+): { data: BookingRequestInput; errors?: undefined } | { data?: undefined; errors: BookingFormErrors } {
+  const { values } = input;
+  const candidate = {
+    id: input.id,
+    module: input.module,
+    date: values.date,
+    slots: values.slots,
+    hours: values.hours.trim() === '' ? undefined : Number(values.hours),
+    concepts: values.concepts,
+  };
+  const parsed = createBookingInputSchema.safeParse(candidate);
+  const errors: BookingFormErrors = parsed.success ? {} : (fieldErrors(parsed.error) as BookingFormErrors);
+  // An empty time is a missing one, whatever else is wrong with the others.
+  if (values.slots.some((slot) => slot === '')) errors.slots = bookingMessages.slotsRequired;
+  if (!errors.date && values.date) {
+    const times = errors.slots ? ['23:59'] : values.slots;
+    if (!times.every((time) => farEnoughAhead(values.date, time, rules.now, rules.leadHours))) errors.date = bookingMessages.leadTime(rules.leadHours);
+  }
+  if (Object.keys(errors).length > 0 || !parsed.success) return { errors };
+  return { data: parsed.data };
+}
+
+/** hours × rate once the hours are a whole number in range; otherwise there is no quote yet. */
+export function quoteCents(hours: string, rateCents: number): number | undefined {
+  const n = Number(hours);
+  if (hours.trim() === '' || !Number.isInteger(n) || n < bookingLimits.hoursMin || n > bookingLimits.hoursMax) return undefined;
+  return n * rateCents;
+}
+
+/** Spec §4: a Confirmed booking with a confirmed slot shows only that time; otherwise every requested one. */
+export const shownSlots = (booking: Pick<Booking, 'status' | 'confirmedSlot' | 'slots'>): string[] =>
+  booking.status === 'Confirmed' && booking.confirmedSlot ? [booking.confirmedSlot] : booking.slots;
+
+/** When the session starts: the confirmed time, or the earliest requested one while none is confirmed. */
+export function sessionStart(booking: Pick<Booking, 'date' | 'confirmedSlot' | 'slots'>): Date | undefined {
+  const time = booking.confirmedSlot ?? [...booking.slots].sort()[0];
+  return time ? sastInstant(booking.date, time) : undefined;
+}
+
+/** Only a booking that is still to happen can be cancelled. */
+export const canCancel = (booking: Pick<Booking, 'status'>) => booking.status === 'Pending' || booking.status === 'Confirmed';
+
+/** Cancelling now would be inside the late-cancellation window (the server decides; this picks the question asked). */
+export function cancelIsLate(booking: Pick<Booking, 'date' | 'confirmedSlot' | 'slots'>, now: Date): boolean {
+  const start = sessionStart(booking);
+  return start !== undefined && start.getTime() - now.getTime() < bookingLimits.lateCancelHours * hourMs;
+}
+
+/** Spec §4: the status label is styled by its lowercase name. */
+export const statusClassName = (status: BookingStatus) => status.toLowerCase();

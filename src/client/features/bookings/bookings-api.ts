@@ -1,0 +1,40 @@
+import type { Booking, BookingCategory, BookingChanges, BookingPage, BookingStatus } from '../../../common/bookings.ts';
+import { readJson } from '../../lib/api.ts';
+import { client } from '../../lib/api-client.ts';
+import type { BookingRequestInput } from './booking-rules.ts';
+
+/** The staff's filters of `GET /api/bookings` (a student's list is always their own). */
+export interface BookingFilters {
+  status?: BookingStatus | undefined;
+  category?: BookingCategory | undefined;
+  /** Session dates from and to, inclusive, `YYYY-MM-DD`. */
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+const bookings = client.api.bookings;
+/** hc puts path parameters into the URL as they are. */
+const booking = (id: string) => ({ param: { id: encodeURIComponent(id) } });
+
+/** Every call the bookings feature makes, in one place. */
+export const bookingsApi = {
+  /** A page of the bookings the caller may see, newest session first. The route answers changes when asked with `since`: `nextCursor` tells them apart. */
+  async list(filters: BookingFilters = {}, cursor?: string, signal?: AbortSignal): Promise<BookingPage> {
+    const body = await readJson(await bookings.$get({ query: { ...filters, cursor } }, { init: { signal } }));
+    if (!('nextCursor' in body)) throw new Error('Asked for a page of bookings, the server sent changes.');
+    return body;
+  },
+  /** What changed after `since` (the cursor of the bookings source). */
+  async changes(since: number, signal?: AbortSignal): Promise<BookingChanges> {
+    const body = await readJson(await bookings.$get({ query: { since } }, { init: { signal } }));
+    if ('nextCursor' in body) throw new Error('Asked for changes to the bookings, the server sent a page.');
+    return body;
+  },
+  /** Replay-safe: the same id again answers with the stored booking. */
+  request: async (input: BookingRequestInput): Promise<Booking> => readJson(await bookings.$post({ json: input })),
+  confirm: async (id: string, slot: string, version: number): Promise<Booking> => readJson(await bookings[':id'].confirm.$post({ ...booking(id), json: { slot, version } })),
+  setStatus: async (id: string, status: BookingStatus, version: number): Promise<Booking> => readJson(await bookings[':id'].status.$put({ ...booking(id), json: { status, version } })),
+  cancel: async (id: string): Promise<Booking> => readJson(await bookings[':id'].cancel.$post(booking(id))),
+  /** The lead time the server enforces (`BOOKING_MIN_LEAD_HOURS`). */
+  leadHours: async (signal?: AbortSignal): Promise<number> => (await readJson(await client.api.config.$get({}, { init: { signal } }))).bookingMinLeadHours,
+};

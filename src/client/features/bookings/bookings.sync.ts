@@ -1,0 +1,104 @@
+import type { Booking, BookingCategory } from '../../../common/bookings.ts';
+import { formatSastDate } from '../../../common/sast.ts';
+import { defineLocalTable } from '../../offline/db.ts';
+import { defineMutation, defineSource } from '../../offline/engine.ts';
+import type { BookingFormValues } from './booking-rules.ts';
+import { bookingsApi } from './bookings-api.ts';
+
+/**
+ * Bookings on the local-first engine (src/client/offline): the bookings the signed-in user may see (a
+ * student's own, a tutor's categories', all for the admin), kept for reading offline; the booking form's draft;
+ * and the one write that works offline, the booking request. Staff changes need the connection (DESIGN,
+ * offline model) and are not queued. Only types come from common/bookings.ts: this file loads with the app.
+ */
+
+/** The form as the student left it, so a reload or a closed tab loses nothing. One per user. */
+export interface BookingDraftRow {
+  id: 'current';
+  values: BookingFormValues;
+  /** The request this draft was last submitted as: the draft stays until the server has accepted it. */
+  requestId: string | null;
+  updatedAt: string;
+}
+
+// Version 4 added the Q&A board; 5 bookings.
+export const bookingsTable = defineLocalTable<Booking>({ name: 'bookings', schema: 'id, date', since: 5, scope: 'user' });
+export const bookingDraftsTable = defineLocalTable<BookingDraftRow>({ name: 'bookingDrafts', schema: 'id', since: 5, scope: 'user' });
+
+/**
+ * The newest page the first time, then every change since the last version seen (new requests, confirmations,
+ * statuses, cancellations), which is also how a device catches up after a day offline. Versions are taken
+ * from one counter for all bookings, so the highest one on the first page is where the changes start.
+ */
+export const bookingsSource = defineSource({
+  name: 'bookings',
+  tables: ['bookings'],
+  needsUser: true,
+  listensTo: ['bookings'],
+  pull: async ({ cursor, signal }) => {
+    if (cursor === null) {
+      const page = await bookingsApi.list({}, undefined, signal);
+      return { put: { bookings: page.bookings }, cursor: String(Math.max(0, ...page.bookings.map((b) => b.version))) };
+    }
+    const changes = await bookingsApi.changes(Number(cursor), signal);
+    return { put: { bookings: changes.bookings }, cursor: String(changes.version), more: changes.more };
+  },
+});
+
+/**
+ * A booking request as queued: what `POST /api/bookings` takes, plus what the optimistic row shows until the
+ * server's copy arrives (who, the category and rate the page quoted, when).
+ */
+export interface BookingRequestPayload {
+  id: string;
+  module: string;
+  date: string;
+  slots: string[];
+  hours: number;
+  concepts: string;
+  student: { id: string; name: string; email: string };
+  moduleCategory: BookingCategory;
+  priceCentsPerHour: number;
+  createdAt: string;
+}
+
+export const requestBooking = defineMutation<BookingRequestPayload, Booking>({
+  name: 'bookings.request',
+  version: 1,
+  target: (p) => ({ table: 'bookings', id: p.id }),
+  describe: (p) => ({ label: `Booking: ${p.module}, ${formatSastDate(p.date)}`, href: `/student-dashboard#booking-${p.id}` }),
+  apply: async (p) => {
+    // Once the server's copy is here (sent, but the answer lost), it is the truth.
+    if (await bookingsTable.get(p.id)) return;
+    await bookingsTable.put({
+      id: p.id,
+      student: { id: p.student.id, name: p.student.name, email: p.student.email },
+      moduleName: p.module,
+      moduleCategory: p.moduleCategory,
+      date: p.date,
+      slots: p.slots,
+      confirmedSlot: null,
+      hours: p.hours,
+      concepts: p.concepts,
+      status: 'Pending',
+      priceCentsPerHour: p.priceCentsPerHour,
+      totalCents: p.hours * p.priceCentsPerHour,
+      // The server gives the reference; until then there is none to pay with.
+      paymentReference: '',
+      lateCancellation: false,
+      createdAt: p.createdAt,
+      version: 0,
+      history: [],
+    });
+  },
+  send: (p) => bookingsApi.request({ id: p.id, module: p.module, date: p.date, slots: p.slots, hours: p.hours, concepts: p.concepts }),
+  acknowledge: async (p, booking) => {
+    await bookingsTable.put(booking);
+    // The server has it: the draft it came from has done its job. A refused request keeps its draft.
+    const draft = await bookingDraftsTable.get('current');
+    if (draft?.requestId === p.id) await bookingDraftsTable.delete('current');
+  },
+  revert: async (p) => {
+    await bookingsTable.delete(p.id);
+  },
+});

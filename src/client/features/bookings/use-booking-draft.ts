@@ -1,0 +1,151 @@
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { engine } from '../../offline/engine.ts';
+import { emptyBookingForm, type BookingFormValues } from './booking-rules.ts';
+import { bookingDraftsTable, bookingsTable, type BookingDraftRow } from './bookings.sync.ts';
+import { bookingsApi } from './bookings-api.ts';
+
+/** Long enough not to write on every keystroke, short enough that closing the tab loses at most a word. */
+const saveDelayMs = 400;
+
+export interface BookingDraft {
+  /** Undefined until IndexedDB has answered (the form waits, so a restored draft does not flash in). */
+  values: BookingFormValues | undefined;
+  requestId: string | null;
+  /** What the student typed: shown at once, saved a moment later. */
+  update(values: BookingFormValues): void;
+  /** The draft was submitted as this request: saved at once, and kept until the server accepts it. */
+  link(requestId: string | null): Promise<void>;
+  /** A fresh form (after a request was accepted, or to book another session). */
+  clear(): Promise<void>;
+}
+
+/**
+ * The booking form's draft in IndexedDB: restored when the page opens, saved as the student types (and when
+ * the page is hidden or left), so a reload or a closed tab keeps it.
+ */
+export function useBookingDraft(): BookingDraft {
+  const [draft, setDraft] = useState<Pick<BookingDraftRow, 'values' | 'requestId'>>();
+  // The latest draft, for the callbacks (state lags a render behind) and the save on leaving.
+  const latest = useRef<Pick<BookingDraftRow, 'values' | 'requestId'>>({ values: emptyBookingForm, requestId: null });
+  const unsaved = useRef(false);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+
+  const show = useCallback((next: Pick<BookingDraftRow, 'values' | 'requestId'>) => {
+    latest.current = next;
+    setDraft(next);
+  }, []);
+
+  const flush = useCallback(() => {
+    clearTimeout(timer.current);
+    if (!unsaved.current) return;
+    unsaved.current = false;
+    bookingDraftsTable
+      .put({ id: 'current', ...latest.current, updatedAt: new Date().toISOString() })
+      .catch((error: unknown) => console.warn('The booking draft could not be saved', error));
+  }, []);
+
+  useEffect(() => {
+    let live = true;
+    bookingDraftsTable
+      .get('current')
+      .catch(() => undefined)
+      .then((row) => live && show(row ? { values: row.values, requestId: row.requestId } : { values: emptyBookingForm, requestId: null }))
+      .catch(() => undefined);
+    window.addEventListener('pagehide', flush);
+    return () => {
+      live = false;
+      window.removeEventListener('pagehide', flush);
+      flush();
+    };
+  }, [flush, show]);
+
+  const update = useCallback(
+    (values: BookingFormValues) => {
+      show({ values, requestId: latest.current.requestId });
+      unsaved.current = true;
+      clearTimeout(timer.current);
+      timer.current = setTimeout(flush, saveDelayMs);
+    },
+    [flush, show],
+  );
+
+  const link = useCallback(
+    async (requestId: string | null) => {
+      clearTimeout(timer.current);
+      unsaved.current = false;
+      show({ values: latest.current.values, requestId });
+      await bookingDraftsTable.put({ id: 'current', ...latest.current, updatedAt: new Date().toISOString() });
+    },
+    [show],
+  );
+
+  const clear = useCallback(async () => {
+    clearTimeout(timer.current);
+    unsaved.current = false;
+    show({ values: emptyBookingForm, requestId: null });
+    await bookingDraftsTable.delete('current');
+  }, [show]);
+
+  return { values: draft?.values, requestId: draft?.requestId ?? null, update, link, clear };
+}
+
+/** Where a submitted draft's request is: on its way (with how many tries), refused, accepted, or nowhere. */
+export type RequestState = { requestId: string | null } & (
+  | { state: 'none' }
+  | { state: 'waiting'; attempts: number }
+  | { state: 'attention'; seq: number; message: string }
+  | { state: 'accepted' }
+);
+
+/**
+ * Follows one request through the outbox, live; undefined while IndexedDB is being read. The answer names the
+ * request it is about: just after the draft is linked to another one, the last answer is still the old one's.
+ */
+export function useRequestState(requestId: string | null, userId: string): RequestState | undefined {
+  return useLiveQuery(async (): Promise<RequestState> => {
+    if (!requestId) return { requestId, state: 'none' };
+    const items = await engine.outboxItems({ table: 'bookings', id: requestId });
+    const refused = items.find((item) => item.state === 'attention');
+    if (refused) return { requestId, state: 'attention', seq: refused.seq, message: refused.error?.message ?? '' };
+    if (items.length > 0) return { requestId, state: 'waiting', attempts: Math.max(...items.map((item) => item.attempts)) };
+    return (await bookingsTable.get(requestId)) ? { requestId, state: 'accepted' } : { requestId, state: 'none' };
+  }, [requestId, userId]);
+}
+
+/** DESIGN's default for `BOOKING_MIN_LEAD_HOURS`, until the server has said otherwise. */
+const defaultLeadHours = 48;
+const leadHoursKey = 'tutorbook:booking-lead-hours';
+
+function storedLeadHours(): number {
+  try {
+    const stored = Number(localStorage.getItem(leadHoursKey));
+    return localStorage.getItem(leadHoursKey) !== null && Number.isFinite(stored) ? stored : defaultLeadHours;
+  } catch {
+    return defaultLeadHours;
+  }
+}
+
+/** The lead time the server enforces (`GET /api/config`), remembered on the device for offline use. */
+export function useLeadHours(): number {
+  const [hours, setHours] = useState(storedLeadHours);
+  useEffect(() => {
+    let live = true;
+    bookingsApi
+      .leadHours()
+      .then((value) => {
+        if (!live) return;
+        setHours(value);
+        try {
+          localStorage.setItem(leadHoursKey, String(value));
+        } catch {
+          // Storage full or blocked: the value still holds for this visit.
+        }
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, []);
+  return hours;
+}

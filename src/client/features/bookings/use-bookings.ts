@@ -1,0 +1,150 @@
+import { useNavigate } from 'react-router-dom';
+import { bookingMessages, type Booking, type BookingStatus } from '../../../common/bookings.ts';
+import { useConfirm } from '../../components/confirm-dialog.tsx';
+import { ApiError, isOffline, isSessionEnded, NetworkError } from '../../lib/api.ts';
+import { errorText } from '../../lib/error-text.ts';
+import { toast } from '../../lib/toast.ts';
+import { discardItem, engine, mergeRows, refreshSource, type OutboxItem } from '../../offline/engine.ts';
+import { useLocalData, type LocalData } from '../../offline/hooks.ts';
+import { cancelIsLate } from './booking-rules.ts';
+import type { BookingFilters } from './bookings-api.ts';
+import { bookingsApi } from './bookings-api.ts';
+import { bookingDraftsTable, bookingsSource, bookingsTable, type BookingRequestPayload } from './bookings.sync.ts';
+import { storeChosenModule } from './chosen-module.ts';
+
+export const offlineText = 'You are offline. Connect to the internet to change a booking.';
+
+/** Newest session first, as the server pages them; the latest request first on the same day. */
+const byNewestSession = (a: Booking, b: Booking) => b.date.localeCompare(a.date) || b.createdAt.localeCompare(a.createdAt);
+
+/** The student's own bookings from IndexedDB (readable offline), refreshed when the page opens. */
+export function useMyBookings(userId: string): LocalData<Booking[]> {
+  return useLocalData(async () => (await bookingsTable.toArray()).filter((b) => b.student.id === userId).sort(byNewestSession), [userId], [bookingsSource]);
+}
+
+export const matchesFilters = (filters: BookingFilters) => (b: Booking) =>
+  (!filters.status || b.status === filters.status) &&
+  (!filters.category || b.moduleCategory === filters.category) &&
+  (!filters.from || b.date >= filters.from) &&
+  (!filters.to || b.date <= filters.to);
+
+/**
+ * The bookings staff see, from IndexedDB: a tutor's categories (`categories`), everything for the admin
+ * (undefined), narrowed by the filters. The server sends only what the user may see; the categories narrow
+ * what a device still holds from before a change of assignment.
+ */
+export function useStaffBookings(filters: BookingFilters, categories: readonly string[] | undefined): LocalData<Booking[]> {
+  const key = JSON.stringify([filters, categories]);
+  return useLocalData(
+    async () => {
+      const [f, cats] = JSON.parse(key) as [BookingFilters, string[] | undefined];
+      const rows = await bookingsTable.toArray();
+      return rows.filter((b) => (!cats || cats.includes(b.moduleCategory)) && matchesFilters(f)(b)).sort(byNewestSession);
+    },
+    [key],
+    [bookingsSource],
+  );
+}
+
+/** Rows fetched by a page (a filtered list, the next page, a changed booking), merged as the source's are. */
+export async function storeBookings(bookings: Booking[], fetchedAt = engine.generation()) {
+  await mergeRows({ put: { bookings } }, fetchedAt);
+}
+
+const isConflict = (error: unknown) => error instanceof ApiError && error.code === 'bookings.changed';
+
+/**
+ * What a failed staff change says: a conflict says someone changed the booking meanwhile; another refusal
+ * gives the spec's text and the server's reason; offline says so.
+ */
+function staffFailure(error: unknown, failed: string): string {
+  if (isConflict(error)) return bookingMessages.changedMeanwhile;
+  if (error instanceof ApiError && error.status < 500 && error.code !== 'unknown') return `${failed} ${error.message}`;
+  return errorText(error, failed, { offline: offlineText });
+}
+
+/**
+ * Confirming a time and setting a status (spec §8 Tutor and Admin). They need the connection: offline they say
+ * so and change nothing. Each sends the version the card shows; if the booking changed since, the server
+ * answers 409 and the list refreshes.
+ */
+export function useStaffActions(role: 'tutor' | 'admin') {
+  async function run(action: () => Promise<Booking>, failed: string): Promise<Booking | undefined> {
+    if (isOffline()) {
+      toast.error(offlineText);
+      return undefined;
+    }
+    const generation = engine.generation();
+    try {
+      const booking = await action();
+      await storeBookings([booking], generation);
+      return booking;
+    } catch (error) {
+      if (!isSessionEnded(error)) toast.error(error instanceof NetworkError ? offlineText : staffFailure(error, failed));
+      if (isConflict(error)) void refreshSource(bookingsSource);
+      return undefined;
+    }
+  }
+
+  return {
+    async confirmSlot(booking: Booking, slot: string): Promise<boolean> {
+      if (!slot) {
+        toast.error(bookingMessages.selectSlot);
+        return false;
+      }
+      const done = await run(() => bookingsApi.confirm(booking.id, slot, booking.version), bookingMessages.confirmFailed);
+      if (done) toast.success(role === 'admin' ? bookingMessages.timeConfirmedAdmin(slot) : bookingMessages.timeConfirmedTutor(booking.id, slot));
+      return done !== undefined;
+    },
+    async setStatus(booking: Booking, status: BookingStatus): Promise<boolean> {
+      const done = await run(() => bookingsApi.setStatus(booking.id, status, booking.version), bookingMessages.statusFailed);
+      if (done) toast.success(`Status set to ${status}.`);
+      return done !== undefined;
+    },
+  };
+}
+
+/** The student's actions on their bookings: cancel (online), and for a refused request, edit it or discard it. */
+export function useStudentActions() {
+  const confirm = useConfirm();
+  const navigate = useNavigate();
+  return {
+    async cancel(booking: Booking) {
+      if (isOffline()) return void toast.error(offlineText);
+      const late = cancelIsLate(booking, new Date());
+      const ok = await confirm({
+        title: 'Cancel booking',
+        message: late ? bookingMessages.cancelLateConfirm : bookingMessages.cancelConfirm,
+        confirmLabel: 'Cancel booking',
+        cancelLabel: 'Keep booking',
+        destructive: true,
+      });
+      if (!ok) return;
+      const generation = engine.generation();
+      try {
+        const cancelled = await bookingsApi.cancel(booking.id);
+        await storeBookings([cancelled], generation);
+        toast.success(cancelled.lateCancellation ? bookingMessages.cancelledLate : bookingMessages.cancelled);
+      } catch (error) {
+        if (!isSessionEnded(error)) toast.error(errorText(error, bookingMessages.cancelFailed, { offline: offlineText }));
+        void refreshSource(bookingsSource);
+      }
+    },
+    /** Back to the booking page with the refused request as the draft, to put right and send again. */
+    async edit(item: OutboxItem) {
+      const p = item.payload as BookingRequestPayload;
+      storeChosenModule({ name: p.module });
+      await bookingDraftsTable.put({
+        id: 'current',
+        values: { date: p.date, slots: [p.slots[0] ?? '', p.slots[1] ?? '', p.slots[2] ?? ''], hours: String(p.hours), concepts: p.concepts },
+        requestId: p.id,
+        updatedAt: new Date().toISOString(),
+      });
+      await navigate('/booking');
+    },
+    async discard(item: OutboxItem) {
+      const ok = await confirm({ title: 'Discard', message: 'Discard this booking request? What you typed is removed from this device.', confirmLabel: 'Discard', destructive: true });
+      if (ok) await discardItem(item.seq);
+    },
+  };
+}

@@ -1,0 +1,11 @@
+import { hc } from 'hono/client';
+import type { ApiRoutes } from '../../server/app.ts';
+import { apiFetch } from './api.ts';
+
+/**
+ * The typed client for our API: paths, inputs and answers come from the server's routes (`import type`, so no
+ * server code reaches the bundle). Every call goes through `apiFetch` (timeouts, network errors); `readJson`
+ * turns the answer into its typed body or an ApiError:
+ * `const { modules } = await readJson(await client.api.modules.$get({}, { init: { signal } }))`.
+ */
+export const client = hc<ApiRoutes>('/', { fetch: apiFetch });

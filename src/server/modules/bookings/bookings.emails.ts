@@ -1,0 +1,184 @@
+import { getVtimezoneComponent } from '@touch4it/ical-timezones';
+import ical from 'ical-generator';
+import { bookingLimits, bookingMessages, type Booking } from '../../../common/bookings.ts';
+import { brand } from '../../../common/brand.ts';
+import { formatRand } from '../../../common/money.ts';
+import { dashboardPathByRole, type Role } from '../../../common/roles.ts';
+import { formatSastDate, formatSastSlot, sastZone } from '../../../common/sast.ts';
+import type { NewEmail } from '../../mail/mail.repository.ts';
+import type { EmailAttachment } from '../../mail/mail.table.ts';
+import { renderEmail } from '../../mail/mail.templates.ts';
+
+/**
+ * The booking e-mails (spec §7; DESIGN "Product decisions"). Each carries every field of the booking, so a
+ * tutor can act on the e-mail alone and a student has a record of what they asked for.
+ */
+
+const list = (items: readonly string[]) => (items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
+
+function details(b: Booking): string {
+  return [
+    `Module: ${b.moduleName}`,
+    `Category: ${b.moduleCategory}`,
+    `Date: ${formatSastDate(b.date)}`,
+    `Preferred times: ${list(b.slots)} (SAST)`,
+    ...(b.confirmedSlot ? [`Confirmed time: ${formatSastSlot(b.date, b.confirmedSlot)}`] : []),
+    `Hours: ${b.hours}`,
+    `Rate: ${formatRand(b.priceCentsPerHour)} per hour`,
+    `Total: ${formatRand(b.totalCents)}`,
+    `Concepts: ${b.concepts}`,
+    `Student: ${b.student.name} (${b.student.email})`,
+    `Payment reference: ${b.paymentReference}`,
+    `Status: ${b.status}`,
+  ].join('\n');
+}
+
+const dashboard = (publicUrl: string, role: Role) => `${publicUrl}${dashboardPathByRole[role]}`;
+
+/** To each tutor of the category and each admin. */
+export function newRequestEmail(b: Booking, to: { name: string; email: string; role: Role }, publicUrl: string): NewEmail {
+  return {
+    kind: 'booking-request',
+    to: to.email,
+    ...renderEmail({
+      subject: `New booking request: ${b.moduleName}, ${formatSastDate(b.date)}`,
+      greeting: `Hi ${to.name},`,
+      paragraphs: [`${b.student.name} asked for a session. Confirm one of the three times on your dashboard.`, details(b)],
+      action: { label: 'Open my dashboard', url: dashboard(publicUrl, to.role) },
+    }),
+  };
+}
+
+/** The student's receipt. */
+export function receiptEmail(b: Booking, publicUrl: string): NewEmail {
+  return {
+    kind: 'booking-receipt',
+    to: b.student.email,
+    ...renderEmail({
+      subject: `Booking request received: ${b.moduleName}, ${formatSastDate(b.date)}`,
+      greeting: `Hi ${b.student.name},`,
+      paragraphs: [
+        'Thank you: we have your booking request. A tutor will confirm one of your times, and you will then get an e-mail with the payment details and a calendar invitation.',
+        details(b),
+      ],
+      action: { label: 'View my bookings', url: dashboard(publicUrl, 'student') },
+    }),
+  };
+}
+
+/** The session as it goes into a calendar: wall-clock SAST times, written under TZID=Africa/Johannesburg. */
+function invitation(b: Booking, slot: string, publicUrl: string, now: Date): EmailAttachment {
+  // A wall time with no offset: ical-generator reads it in the machine's zone and writes it back unchanged under
+  // the event's TZID (only an hour that the machine's own zone skips for daylight saving would shift; servers
+  // run in UTC or SAST). UTC arithmetic adds the hours: SAST has no daylight saving.
+  const wallTime = (plusHours: number) => new Date(Date.parse(`${b.date}T${slot}:00Z`) + plusHours * 3_600_000).toISOString().slice(0, 19);
+  // The calendar names no zone of its own: with one, ical-generator writes DTSTAMP in the machine's local time
+  // without a Z. The generator still adds the VTIMEZONE for the event's zone.
+  const calendar = ical({ prodId: { company: brand.name, product: 'bookings' }, name: brand.name, timezone: { name: null, generator: getVtimezoneComponent } });
+  calendar.createEvent({
+    id: `${b.id}@tutorbook`,
+    // A later invitation for the same booking (confirmed again at another time) replaces the earlier one.
+    sequence: b.version,
+    stamp: now,
+    start: wallTime(0),
+    end: wallTime(b.hours),
+    timezone: sastZone,
+    summary: `${brand.name}: ${b.moduleName}`,
+    description: `${b.hours} hour${b.hours === 1 ? '' : 's'} of tutoring. Amount: ${formatRand(b.totalCents)}, payment reference ${b.paymentReference}.`,
+    url: dashboard(publicUrl, 'student'),
+  });
+  return { filename: 'tutorbook-session.ics', contentType: 'text/calendar; charset=utf-8', content: calendar.toString() };
+}
+
+/** To the student: the time, the invitation, what to pay and how. */
+export function confirmedEmail(b: Booking, slot: string, args: { publicUrl: string; eftDetails: readonly string[] | undefined; now: Date }): NewEmail {
+  const when = formatSastSlot(b.date, slot);
+  return {
+    kind: 'booking-confirmed',
+    to: b.student.email,
+    attachments: [invitation(b, slot, args.publicUrl, args.now)],
+    ...renderEmail({
+      subject: `Session confirmed: ${b.moduleName}, ${when}`,
+      greeting: `Hi ${b.student.name},`,
+      paragraphs: [
+        `Your session is confirmed for ${when} (${b.hours} hour${b.hours === 1 ? '' : 's'}). The calendar invitation is attached.`,
+        `Amount due: ${formatRand(b.totalCents)}. Please pay by EFT before the session, with the payment reference ${b.paymentReference}.`,
+        args.eftDetails ? args.eftDetails.join('\n') : 'The payment details follow by e-mail.',
+        details(b),
+      ],
+      action: { label: 'View my bookings', url: dashboard(args.publicUrl, 'student') },
+      after: [`Need to cancel? Cancel at least ${bookingLimits.lateCancelHours} hours before the session; later, ${bookingLimits.lateFeePercent}% of the fee applies.`],
+    }),
+  };
+}
+
+export function reminderEmail(b: Booking, slot: string, publicUrl: string): NewEmail {
+  const when = formatSastSlot(b.date, slot);
+  return {
+    kind: 'booking-reminder',
+    to: b.student.email,
+    // One reminder per booking and time, whichever process sends it.
+    dedupeKey: `booking-reminder:${b.id}:${b.date}T${slot}`,
+    ...renderEmail({
+      subject: `Reminder: ${b.moduleName}, ${when}`,
+      greeting: `Hi ${b.student.name},`,
+      paragraphs: [
+        `A reminder that your session starts ${when} (${b.hours} hour${b.hours === 1 ? '' : 's'}).`,
+        `If you have not paid yet: ${formatRand(b.totalCents)} by EFT, with the payment reference ${b.paymentReference}.`,
+        details(b),
+      ],
+      action: { label: 'View my bookings', url: dashboard(publicUrl, 'student') },
+    }),
+  };
+}
+
+const lateFeeCents = (b: Booking) => Math.round((b.totalCents * bookingLimits.lateFeePercent) / 100);
+
+/** To the student, whoever cancelled. */
+export function cancelledEmail(b: Booking, publicUrl: string): NewEmail {
+  return {
+    kind: 'booking-cancelled',
+    to: b.student.email,
+    ...renderEmail({
+      subject: `Booking cancelled: ${b.moduleName}, ${formatSastDate(b.date)}`,
+      greeting: `Hi ${b.student.name},`,
+      paragraphs: [
+        b.lateCancellation ? `${bookingMessages.cancelledLate} The fee is ${formatRand(lateFeeCents(b))}.` : bookingMessages.cancelled,
+        details(b),
+      ],
+      action: { label: 'Book another session', url: `${publicUrl}/offers` },
+    }),
+  };
+}
+
+/** To the tutors of the category and the admins, when the student cancelled or their account was deleted. */
+export function cancelledForStaffEmail(b: Booking, to: { name: string; email: string; role: Role }, publicUrl: string, reason: 'student' | 'account-deleted'): NewEmail {
+  return {
+    kind: 'booking-cancelled-staff',
+    to: to.email,
+    ...renderEmail({
+      subject: `Booking cancelled: ${b.moduleName}, ${formatSastDate(b.date)}`,
+      greeting: `Hi ${to.name},`,
+      paragraphs: [
+        reason === 'student'
+          ? `${b.student.name} cancelled this booking${b.lateCancellation ? `, within ${bookingLimits.lateCancelHours} hours of the session: the late-cancellation fee (${bookingLimits.lateFeePercent}%, ${formatRand(lateFeeCents(b))}) applies` : ''}.`
+          : 'This booking was cancelled because the student deleted their account.',
+        details(b),
+      ],
+      action: { label: 'Open my dashboard', url: dashboard(publicUrl, to.role) },
+    }),
+  };
+}
+
+export function completedEmail(b: Booking, publicUrl: string): NewEmail {
+  return {
+    kind: 'booking-completed',
+    to: b.student.email,
+    ...renderEmail({
+      subject: `Session completed: ${b.moduleName}, ${formatSastDate(b.date)}`,
+      greeting: `Hi ${b.student.name},`,
+      paragraphs: ['Thank you for learning with us: your session is marked as completed.', details(b)],
+      action: { label: 'Book another session', url: `${publicUrl}/offers` },
+    }),
+  };
+}

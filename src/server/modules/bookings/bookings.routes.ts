@@ -1,0 +1,54 @@
+import { Hono } from 'hono';
+import {
+  bookingListQuerySchema,
+  confirmBookingInputSchema,
+  createBookingInputSchema,
+  setBookingStatusInputSchema,
+} from '../../../common/bookings.ts';
+import { z } from '../../../common/zod.ts';
+import { checkFirst, type SessionEnv } from '../../auth/auth.middleware.ts';
+import { requireUser } from '../../auth/auth.session.ts';
+import type { Deps } from '../../deps.ts';
+import { jsonBody, queryOf } from '../../http/json-body.ts';
+import {
+  cancelBooking,
+  confirmBooking,
+  createBooking,
+  listBookingChanges,
+  listBookings,
+  requireBookingStaff,
+  setBookingStatus,
+} from './bookings.usecases.ts';
+
+/** `?since=` asks for changes; otherwise the filters and `?cursor=` ask for a page. */
+const listQuerySchema = z
+  .strictObject({
+    ...bookingListQuerySchema.shape,
+    cursor: z.string().max(500).optional(),
+    since: z.coerce.number().int().min(0).max(2 ** 31 - 1).optional(),
+  })
+  .refine(
+    ({ since, ...page }) => since === undefined || Object.values(page).every((v) => v === undefined),
+    'Ask for changes (since) or for a page (status, category, from, to, cursor), not both.',
+  );
+
+/** `/api/bookings`. The usecases decide who sees and changes what; the checks here only come before the body. */
+export function createBookingRoutes(deps: Deps) {
+  return new Hono<SessionEnv>()
+    .get('/', checkFirst(requireUser), queryOf(listQuerySchema), async (c) => {
+      c.header('cache-control', 'no-store');
+      const { since, ...page } = c.req.valid('query');
+      return c.json(since === undefined ? await listBookings(deps, c.var.me, page) : await listBookingChanges(deps, c.var.me, since));
+    })
+    .post('/', checkFirst(requireUser), jsonBody(createBookingInputSchema), async (c) => {
+      const { booking, created } = await createBooking(deps, c.var.me, c.req.valid('json'));
+      return c.json(booking, created ? 201 : 200);
+    })
+    .post('/:id/confirm', checkFirst(requireBookingStaff), jsonBody(confirmBookingInputSchema), async (c) =>
+      c.json(await confirmBooking(deps, c.var.me, c.req.param('id'), c.req.valid('json'))),
+    )
+    .put('/:id/status', checkFirst(requireBookingStaff), jsonBody(setBookingStatusInputSchema), async (c) =>
+      c.json(await setBookingStatus(deps, c.var.me, c.req.param('id'), c.req.valid('json'))),
+    )
+    .post('/:id/cancel', async (c) => c.json(await cancelBooking(deps, c.var.me, c.req.param('id'))));
+}

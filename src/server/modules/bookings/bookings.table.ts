@@ -1,0 +1,48 @@
+import type { BookingCategory, BookingStatus } from '../../../common/bookings.ts';
+import type { Role } from '../../../common/roles.ts';
+
+export interface BookingsTable {
+  id: string;
+  /** Null once the student's account is deleted. */
+  user_id: string | null;
+  student_name: string;
+  student_email: string;
+  module_name: string;
+  module_category: BookingCategory;
+  price_cents_per_hour: number;
+  total_cents: number;
+  /** `YYYY-MM-DD`, SAST. */
+  date: string;
+  /** `HH:MM`, SAST. */
+  slot1: string;
+  slot2: string;
+  slot3: string;
+  confirmed_slot: string | null;
+  /** UTC ISO: the confirmed slot's start, else the earliest requested slot's. */
+  starts_at: string;
+  hours: number;
+  concepts: string;
+  status: BookingStatus;
+  /** 0 or 1. */
+  late_cancellation: number;
+  payment_reference: string;
+  reminder_sent_at: string | null;
+  created_at: string;
+  updated_at: string;
+  version: number;
+}
+
+/** One change to a booking: the request itself (from null), a confirmation, a status, a cancellation. */
+export interface BookingChangesTable {
+  id: string;
+  booking_id: string;
+  /** The booking's version after the change. */
+  version: number;
+  at: string;
+  by_user_id: string | null;
+  by_name: string;
+  by_role: Role | null;
+  from_status: BookingStatus | null;
+  to_status: BookingStatus;
+  slot: string | null;
+}

@@ -1,0 +1,791 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  bookingChangesSchema,
+  bookingLimits,
+  bookingMessages,
+  bookingPageSchema,
+  bookingSchema,
+  type Booking,
+  type BookingCategory,
+} from '../../../common/bookings.ts';
+import type { Category } from '../../../common/roles.ts';
+import { formatSastDate, sastDate, sastInstant } from '../../../common/sast.ts';
+import { changeOf, openEventStream } from '../../test/event-stream.ts';
+import {
+  createClient,
+  createVerifiedUser,
+  expectApiError,
+  logIn,
+  signInAs,
+  startSmtpServer,
+  startTestServer,
+  type TestClient,
+  type TestServer,
+  type TestSmtpServer,
+  waitFor,
+} from '../../test/harness.ts';
+import { confirmedEmail } from './bookings.emails.ts';
+import { sendDueReminders } from './bookings.usecases.ts';
+
+const eftDetails = 'Bank: FNB; Account name: TutorBook (Pty) Ltd; Account number: 62 1234 5678; Branch code: 250655';
+
+let smtp: TestSmtpServer;
+let server: TestServer;
+type Person = Awaited<ReturnType<typeof signInAs>>;
+let admin: Person;
+let statsTutor: Person;
+let mathsTutor: Person;
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  server = await startTestServer({ smtpUrl: smtp.url, env: { PAYMENT_EFT_DETAILS: eftDetails } });
+  [admin, statsTutor, mathsTutor] = await Promise.all([
+    signInAs(server, 'admin', { name: 'Lerato Admin' }),
+    signInAs(server, 'tutor', { name: 'Musa Stats', categories: ['Statistics'] }),
+    signInAs(server, 'tutor', { name: 'Ayanda Maths', categories: ['Mathematics'] }),
+  ]);
+});
+
+afterAll(async () => {
+  await server?.close();
+  await smtp?.close();
+});
+
+const hour = 3_600_000;
+const day = 24 * hour;
+
+/** A student of their own, so one test's bookings never count against another's rate limit. */
+async function newStudent(name = 'Thandi Mokoena') {
+  const account = await createVerifiedUser(server, { name });
+  return { ...account, client: await logIn(server, account) };
+}
+
+async function newTutor(categories: Category[], name = 'Sizwe Tutor') {
+  return signInAs(server, 'tutor', { name, categories });
+}
+
+/** A date `days` from now, SAST. */
+const inDays = (days: number) => sastDate(new Date(Date.now() + days * day));
+
+const request = (fields: Record<string, unknown> = {}) => ({
+  id: crypto.randomUUID(),
+  module: 'Introduction to Statistics',
+  date: inDays(10),
+  slots: ['09:00', '14:00', '17:30'],
+  hours: 2,
+  concepts: 'Hypothesis testing and p-values',
+  ...fields,
+});
+
+async function book(client: TestClient, fields: Record<string, unknown> = {}): Promise<Booking> {
+  const response = await client.post('/api/bookings', request(fields));
+  expect(response.status, response.text).toBe(201);
+  return bookingSchema.parse(response.body);
+}
+
+const put = (client: TestClient, path: string, body: unknown) =>
+  client.request(path, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const confirm = (client: TestClient, b: Pick<Booking, 'id' | 'version'>, slot: string) => client.post(`/api/bookings/${b.id}/confirm`, { slot, version: b.version });
+const setStatus = (client: TestClient, b: Pick<Booking, 'id' | 'version'>, status: string) => put(client, `/api/bookings/${b.id}/status`, { status, version: b.version });
+const cancel = (client: TestClient, id: string) => client.post(`/api/bookings/${id}/cancel`);
+
+/** The booking as stored now, read through the API as the admin sees it (its version only grows). */
+async function read(known: Pick<Booking, 'id' | 'version'>): Promise<Booking | undefined> {
+  for (let version = known.version - 1; ; ) {
+    const page = bookingChangesSchema.parse((await admin.client.get(`/api/bookings?since=${version}`)).body);
+    const found = page.bookings.find((b) => b.id === known.id);
+    if (found || !page.more) return found;
+    version = page.version;
+  }
+}
+
+/** The e-mails queued about a booking (by its payment reference): who to, and what kind. */
+async function queuedAbout(b: Booking) {
+  const rows = await server.services.db
+    .selectFrom('email_outbox')
+    .select(['to_address', 'kind'])
+    .where('text_body', 'like', `%${b.paymentReference}%`)
+    .orderBy('created_at')
+    .execute();
+  return rows.map((r) => `${r.kind} ${r.to_address}`).sort();
+}
+
+/** Runs `work` with the server's clock at `time` (the booking rules read `deps.clock`). */
+async function at<T>(time: Date | number, work: () => Promise<T>): Promise<T> {
+  const clock = server.services.deps.clock;
+  const real = clock.now;
+  clock.now = () => new Date(time);
+  try {
+    return await work();
+  } finally {
+    clock.now = real;
+  }
+}
+
+/** The e-mail to `to` about this booking (its payment reference) with this subject, as the SMTP server got it. */
+const emailAbout = (to: string, b: Booking, subject: string) =>
+  waitFor(async () => smtp.messages.find((m) => m.to.includes(to.toLowerCase()) && m.subject.startsWith(subject) && m.text.includes(b.paymentReference)), `${subject} to ${to}`);
+
+const countStored = async (id: string) => (await server.services.db.selectFrom('bookings').select('id').where('id', '=', id).execute()).length;
+
+describe('booking a session', () => {
+  test('a booking is Pending and keeps the module, category and rate as booked, with a payment reference and the request in its history', async () => {
+    const student = await newStudent('Sipho Dlamini');
+    const input = request({ module: '  introduction to STATISTICS ', concepts: '  Hypothesis testing\nand p-values  ' });
+    const response = await student.client.post('/api/bookings', input);
+    expect(response.status, response.text).toBe(201);
+    const booking = bookingSchema.parse(response.body);
+    expect(booking).toMatchObject({
+      id: input.id,
+      student: { id: student.id, name: 'Sipho Dlamini', email: student.email },
+      moduleName: 'Introduction to Statistics',
+      moduleCategory: 'Statistics',
+      date: input.date,
+      slots: ['09:00', '14:00', '17:30'],
+      confirmedSlot: null,
+      hours: 2,
+      concepts: 'Hypothesis testing\nand p-values',
+      status: 'Pending',
+      priceCentsPerHour: 80_00,
+      totalCents: 160_00,
+      lateCancellation: false,
+    });
+    expect(booking.paymentReference).toMatch(/^TB-[A-HJKMNP-Z2-9]{6}$/);
+    expect(booking.history).toEqual([{ at: booking.createdAt, by: { id: student.id, name: 'Sipho Dlamini', role: 'student' }, from: null, to: 'Pending', slot: null }]);
+    expect(await read(booking)).toEqual(booking);
+  });
+
+  test('the tutors of the category and the admin get the request, and the student a receipt, each with every field', async () => {
+    const student = await newStudent('Naledi Khumalo');
+    const otherStatsTutor = await newTutor(['Statistics', 'Computer Science'], 'Second Stats Tutor');
+    const booking = await book(student.client, { hours: 3 });
+    expect(await queuedAbout(booking)).toEqual(
+      [
+        `booking-receipt ${student.email}`,
+        `booking-request ${admin.email}`,
+        `booking-request ${statsTutor.email}`,
+        `booking-request ${otherStatsTutor.email}`,
+      ].sort(),
+    );
+    const everyField = [
+      'Introduction to Statistics',
+      'Category: Statistics',
+      formatSastDate(booking.date),
+      '09:00, 14:00 and 17:30 (SAST)',
+      'Hours: 3',
+      'Rate: R80 per hour',
+      'Total: R240',
+      'Hypothesis testing and p-values',
+      'Naledi Khumalo',
+      student.email,
+      booking.paymentReference,
+    ];
+    const toTutor = await emailAbout(statsTutor.email, booking, 'New booking request: Introduction to Statistics');
+    const toAdmin = await emailAbout(admin.email, booking, 'New booking request: Introduction to Statistics');
+    const receipt = await emailAbout(student.email, booking, 'Booking request received');
+    for (const email of [toTutor, toAdmin, receipt]) for (const field of everyField) expect(email.text).toContain(field);
+    expect(toTutor.text).toContain(`${server.url}/tutor-dashboard`);
+    expect(toAdmin.text).toContain(`${server.url}/admin-dashboard`);
+    expect(receipt.html).toContain('Naledi Khumalo');
+    // The maths tutor hears nothing of a statistics booking.
+    expect(smtp.messages.filter((m) => m.to.includes(mathsTutor.email) && m.text.includes(booking.paymentReference))).toEqual([]);
+  });
+
+  test('a module the catalogue does not know is a custom subject: Uncategorized, at the R100 session fee, and only the admin hears of it', async () => {
+    const student = await newStudent();
+    const booking = await book(student.client, { module: 'Quantum Basket Weaving', hours: 1 });
+    expect(booking).toMatchObject({ moduleName: 'Quantum Basket Weaving', moduleCategory: 'Uncategorized', priceCentsPerHour: bookingLimits.customRateCents, totalCents: 100_00 });
+    expect(await queuedAbout(booking)).toEqual([`booking-receipt ${student.email}`, `booking-request ${admin.email}`]);
+  });
+
+  test('a later price change does not alter a booking already made', async () => {
+    const student = await newStudent();
+    const before = await book(student.client, { module: 'FET Physical Science', hours: 2 });
+    expect(before).toMatchObject({ moduleCategory: 'Mathematics', priceCentsPerHour: 100_00, totalCents: 200_00 });
+    const modules = (await createClient(server.url).get('/api/modules')).body.modules as { id: string; name: string; priceCents: number }[];
+    const module = modules.find((m) => m.name === 'FET Physical Science')!;
+    const raised = await admin.client.post(`/api/modules/${module.id}/raise-price`);
+    expect(raised.status, raised.text).toBe(200);
+    try {
+      expect(await read(before)).toMatchObject({ priceCentsPerHour: 100_00, totalCents: 200_00 });
+      expect(await book(student.client, { module: 'FET Physical Science', hours: 2 })).toMatchObject({ priceCentsPerHour: 110_00, totalCents: 220_00 });
+    } finally {
+      await admin.client.patch(`/api/modules/${module.id}`, { priceCents: module.priceCents });
+    }
+  });
+
+  test.each([
+    ['a past date', { date: inDays(-3) }, bookingMessages.leadTime(48)],
+    ['a date inside the lead time', { date: inDays(1) }, bookingMessages.leadTime(48)],
+    ['a date that is not on the calendar', { date: '2031-02-30' }, bookingMessages.dateInvalid],
+    ['a date in another format', { date: '24/11/2031' }, bookingMessages.dateInvalid],
+    ['no date', { date: undefined }, bookingMessages.dateInvalid],
+    ['a repeated slot', { slots: ['09:00', '09:00', '14:00'] }, bookingMessages.slotsDistinct],
+    ['two slots', { slots: ['09:00', '14:00'] }, bookingMessages.slotsRequired],
+    ['four slots', { slots: ['09:00', '10:00', '11:00', '12:00'] }, bookingMessages.slotsRequired],
+    ['a slot past midnight', { slots: ['09:00', '14:00', '24:00'] }, bookingMessages.slotInvalid],
+    ['a slot in words', { slots: ['9am', '14:00', '17:30'] }, bookingMessages.slotInvalid],
+    ['an empty slot', { slots: ['', '14:00', '17:30'] }, bookingMessages.slotInvalid],
+    ['0 hours', { hours: 0 }, bookingMessages.hoursInvalid],
+    ['9 hours', { hours: 9 }, bookingMessages.hoursInvalid],
+    ['1.5 hours', { hours: 1.5 }, bookingMessages.hoursInvalid],
+    ['hours as text', { hours: '2' }, bookingMessages.hoursInvalid],
+    ['empty concepts', { concepts: '' }, bookingMessages.conceptsRequired],
+    ['blank concepts', { concepts: ' \n ' }, bookingMessages.conceptsRequired],
+    ['concepts over 2,000 characters', { concepts: 'x'.repeat(bookingLimits.conceptsMax + 1) }, bookingMessages.conceptsTooLong],
+    ['no module', { module: '  ' }, bookingMessages.moduleRequired],
+    ['an id that is not a UUID', { id: 'booking-1' }, undefined],
+    ['an unknown field', { price: 1 }, 'Unknown field: price.'],
+  ])('%s is refused with a clear message and nothing is stored', async (_, fields, message) => {
+    const { client } = await newStudent();
+    const input = request(fields);
+    const response = await client.post('/api/bookings', input);
+    expect(response.status, response.text).toBe(400);
+    const code = message === bookingMessages.leadTime(48) ? 'bookings.too_soon' : 'request.invalid';
+    const error = expectApiError(response, 400, code);
+    if (message) expect(error.message).toBe(message);
+    if (typeof input.id === 'string' && input.id.length === 36) expect(await countStored(input.id)).toBe(0);
+    expect((await client.get('/api/bookings')).body.bookings).toEqual([]);
+  });
+
+  test('concepts of exactly 2,000 characters are taken', async () => {
+    const { client } = await newStudent();
+    expect((await book(client, { concepts: 'y'.repeat(bookingLimits.conceptsMax) })).concepts).toHaveLength(bookingLimits.conceptsMax);
+  });
+
+  test('every slot must start at least the lead time after now, to the minute', async () => {
+    const { client } = await newStudent();
+    const now = sastInstant('2031-03-10', '09:00');
+    const input = request({ date: '2031-03-12', slots: ['09:00', '12:00', '15:00'] });
+    await at(now.getTime() + 60_000, async () => {
+      expect(expectApiError(await client.post('/api/bookings', input), 400, 'bookings.too_soon').fields).toEqual({ date: bookingMessages.leadTime(48) });
+    });
+    await at(now, async () => expect((await client.post('/api/bookings', input)).status).toBe(201));
+  });
+
+  test('a visitor is asked to log in for every booking call', async () => {
+    const visitor = createClient(server.url);
+    const id = crypto.randomUUID();
+    expectApiError(await visitor.post('/api/bookings', request({ id })), 401, 'auth.unauthenticated');
+    expectApiError(await visitor.get('/api/bookings'), 401, 'auth.unauthenticated');
+    expectApiError(await confirm(visitor, { id, version: 1 }, '09:00'), 401, 'auth.unauthenticated');
+    expectApiError(await setStatus(visitor, { id, version: 1 }, 'Completed'), 401, 'auth.unauthenticated');
+    expectApiError(await cancel(visitor, id), 401, 'auth.unauthenticated');
+    expect(await countStored(id)).toBe(0);
+  });
+
+  test('staff may book for themselves', async () => {
+    const tutor = await newTutor(['Mathematics']);
+    const booking = await book(tutor.client, { module: 'Java OOP and GUI' });
+    expect(booking).toMatchObject({ student: { id: tutor.id }, moduleCategory: 'Computer Science' });
+    // Their own booking is in their list, though not in their category.
+    expect(bookingPageSchema.parse((await tutor.client.get('/api/bookings')).body).bookings.map((b) => b.id)).toContain(booking.id);
+  });
+});
+
+describe('a request sent more than once', () => {
+  test('the same request again (its answer was lost) books nothing new, even once the date is too close, and gets the stored booking', async () => {
+    const student = await newStudent();
+    const input = request();
+    const first = await student.client.post('/api/bookings', input);
+    expect(first.status).toBe(201);
+    const queued = await queuedAbout(first.body as Booking);
+    const again = await student.client.post('/api/bookings', { ...input, module: 'INTRODUCTION TO STATISTICS' });
+    expect(again.status, again.text).toBe(200);
+    expect(again.body).toEqual(first.body);
+    const late = await at(sastInstant(input.date, '08:00'), () => student.client.post('/api/bookings', input));
+    expect(late.status, late.text).toBe(200);
+    expect(await countStored(input.id)).toBe(1);
+    expect(await queuedAbout(first.body as Booking)).toEqual(queued);
+  });
+
+  test('the same id with other details, or from another user, is a conflict and changes nothing', async () => {
+    const student = await newStudent();
+    const other = await newStudent();
+    const input = request();
+    const stored = await book(student.client, input);
+    for (const changed of [{ hours: 3 }, { slots: ['09:00', '14:00', '18:00'] }, { concepts: 'Something else' }, { date: inDays(11) }, { module: 'FET Mathematics' }]) {
+      const response = await student.client.post('/api/bookings', { ...input, ...changed });
+      expect(expectApiError(response, 409, 'bookings.id_reused').message).toBe(bookingMessages.idReused);
+    }
+    expectApiError(await other.client.post('/api/bookings', input), 409, 'bookings.id_reused');
+    expect(await read(stored)).toEqual(stored);
+  });
+
+  test('the same request sent five times at once is stored once, and every request succeeds', async () => {
+    const { client } = await newStudent();
+    const input = request();
+    const responses = await Promise.all(Array.from({ length: 5 }, () => client.post('/api/bookings', input)));
+    expect(responses.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 201]);
+    expect(new Set(responses.map((r) => r.text)).size).toBe(1);
+    expect(await countStored(input.id)).toBe(1);
+  });
+
+  test(`a user may send ${bookingLimits.requestsPerHour} requests in an hour; a repeat of one still gets its answer`, async () => {
+    const { client } = await newStudent();
+    const inputs = Array.from({ length: bookingLimits.requestsPerHour }, () => request());
+    for (const input of inputs) expect((await client.post('/api/bookings', input)).status).toBe(201);
+    const oneTooMany = request();
+    expect(expectApiError(await client.post('/api/bookings', oneTooMany), 429, 'bookings.rate_limited').message).toBe(bookingMessages.rateLimited);
+    expect(await countStored(oneTooMany.id)).toBe(0);
+    expect((await client.post('/api/bookings', inputs[0])).status).toBe(200);
+    await at(Date.now() + hour + 60_000, async () => expect((await client.post('/api/bookings', oneTooMany)).status).toBe(201));
+  });
+});
+
+describe('who sees which bookings', () => {
+  test('a student sees their own, a tutor their categories\' (and their own), the admin all, uncategorised ones included', async () => {
+    const [a, b] = [await newStudent(), await newStudent()];
+    const stats = await book(a.client, { module: 'Introduction to Statistics' });
+    const maths = await book(a.client, { module: 'FET Mathematics' });
+    const custom = await book(b.client, { module: 'Astronomy for Beginners' });
+    const ids = async (client: TestClient) => bookingPageSchema.parse((await client.get('/api/bookings')).body).bookings.map((x) => x.id);
+
+    expect((await ids(a.client)).sort()).toEqual([stats.id, maths.id].sort());
+    expect(await ids(b.client)).toEqual([custom.id]);
+    expect(await ids(statsTutor.client)).toContain(stats.id);
+    expect(await ids(statsTutor.client)).not.toContain(maths.id);
+    expect(await ids(statsTutor.client)).not.toContain(custom.id);
+    expect(await ids(mathsTutor.client)).toContain(maths.id);
+    expect(await ids(mathsTutor.client)).not.toContain(stats.id);
+    const all = bookingPageSchema.parse((await admin.client.get(`/api/bookings?category=Uncategorized`)).body).bookings.map((x) => x.id);
+    expect(all).toContain(custom.id);
+
+    // The same holds for changes since a version.
+    const since = async (client: TestClient) => bookingChangesSchema.parse((await client.get('/api/bookings?since=0')).body);
+    expect((await since(b.client)).bookings.map((x) => x.id)).toEqual([custom.id]);
+    const statsChanges = [];
+    for (let page = await since(statsTutor.client); ; page = bookingChangesSchema.parse((await statsTutor.client.get(`/api/bookings?since=${page.version}`)).body)) {
+      statsChanges.push(...page.bookings);
+      if (!page.more) break;
+    }
+    expect(statsChanges.map((x) => x.id)).toContain(stats.id);
+    expect(statsChanges.every((x) => x.moduleCategory === 'Statistics' || x.student.id === statsTutor.id)).toBe(true);
+  });
+
+  test('a tutor with no category gets an empty list, and the session says they have no category', async () => {
+    const student = await newStudent();
+    await book(student.client);
+    // `staff add` refuses a tutor without a category: this one loses theirs afterwards.
+    const tutor = await newTutor(['Statistics']);
+    await server.services.db.deleteFrom('tutor_categories').where('user_id', '=', tutor.id).execute();
+    expect((await tutor.client.get('/api/session')).body.user).toMatchObject({ role: 'tutor', categories: [] });
+    expect((await tutor.client.get('/api/bookings')).body).toEqual({ bookings: [], nextCursor: null });
+    expect(bookingChangesSchema.parse((await tutor.client.get('/api/bookings?since=0')).body).bookings).toEqual([]);
+  });
+
+  test('pages of 50, newest session first, across a tutor\'s categories, with filters by status, category and date', async () => {
+    // Written straight to the database (the API's rate limit would take hours): 60 statistics and 50 maths
+    // sessions in 2032, several on one date.
+    const student = await newStudent();
+    const rows = Array.from({ length: 110 }, (_, n) => {
+      const category: BookingCategory = n < 60 ? 'Statistics' : 'Mathematics';
+      const date = `2032-0${1 + (n % 6)}-${String(1 + (n % 7)).padStart(2, '0')}`;
+      return {
+        id: crypto.randomUUID(),
+        user_id: student.id,
+        student_name: student.name,
+        student_email: student.email,
+        module_name: category === 'Statistics' ? 'Introduction to Statistics' : 'FET Mathematics',
+        module_category: category,
+        price_cents_per_hour: 80_00,
+        total_cents: 80_00,
+        date,
+        slot1: '09:00',
+        slot2: '10:00',
+        slot3: '11:00',
+        confirmed_slot: null,
+        starts_at: sastInstant(date, '09:00').toISOString(),
+        hours: 1,
+        concepts: `Concept ${n}`,
+        status: n % 5 === 0 ? ('Completed' as const) : ('Pending' as const),
+        late_cancellation: 0,
+        payment_reference: `TB-T${String(n).padStart(5, '0')}`,
+        reminder_sent_at: null,
+        created_at: new Date(Date.UTC(2031, 0, 1) + (n % 3) * 1000).toISOString(),
+        updated_at: new Date().toISOString(),
+        version: 0,
+      };
+    });
+    await server.services.db.insertInto('bookings').values(rows).execute();
+    const newestFirst = [...rows].sort((x, y) => (x.date !== y.date ? (x.date < y.date ? 1 : -1) : x.created_at !== y.created_at ? (x.created_at < y.created_at ? 1 : -1) : x.id < y.id ? 1 : -1));
+    const both = await newTutor(['Mathematics', 'Statistics'], 'Two Categories');
+
+    async function walk(client: TestClient, filters: string) {
+      const pages: string[][] = [];
+      let cursor: string | null = '';
+      while (cursor !== null) {
+        const response = await client.get(`/api/bookings?${filters}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        expect(response.status, response.text).toBe(200);
+        const page = bookingPageSchema.parse(response.body);
+        pages.push(page.bookings.map((b) => b.id));
+        cursor = page.nextCursor;
+      }
+      return pages;
+    }
+    const year = 'from=2032-01-01&to=2032-12-31';
+    expect(await walk(admin.client, year)).toEqual([newestFirst.slice(0, 50), newestFirst.slice(50, 100), newestFirst.slice(100)].map((p) => p.map((r) => r.id)));
+    expect((await walk(both.client, year)).flat()).toEqual(newestFirst.map((r) => r.id));
+    expect((await walk(statsTutor.client, year)).flat()).toEqual(newestFirst.filter((r) => r.module_category === 'Statistics').map((r) => r.id));
+    expect((await walk(student.client, year)).map((p) => p.length)).toEqual([50, 50, 10]);
+    expect((await walk(both.client, `${year}&category=Mathematics&status=Completed`)).flat()).toEqual(
+      newestFirst.filter((r) => r.module_category === 'Mathematics' && r.status === 'Completed').map((r) => r.id),
+    );
+    expect((await walk(admin.client, 'from=2032-03-01&to=2032-03-31')).flat()).toEqual(newestFirst.filter((r) => r.date.startsWith('2032-03')).map((r) => r.id));
+    // A category that is not theirs shows a tutor nothing.
+    expect((await walk(mathsTutor.client, `${year}&category=Statistics`)).flat()).toEqual([]);
+  });
+
+  test.each([
+    ['status=Done', 'status'],
+    ['category=Astrology', 'category'],
+    ['from=2032-02-30', 'from'],
+    ['to=tomorrow', 'to'],
+    ['cursor=bm90LWEtY3Vyc29y', 'cursor'],
+    ['since=abc', 'since'],
+    ['since=-1', 'since'],
+    ['since=1&status=Pending', '_form'],
+    ['colour=blue', '_form'],
+    ['status=Pending&status=Completed', 'status'],
+  ])('a list asked for with %s is refused', async (query, field) => {
+    const error = expectApiError(await admin.client.get(`/api/bookings?${query}`), 400, 'request.invalid');
+    expect(error.fields).toHaveProperty(field);
+    if (field === 'status') expect(error.message).toBe(bookingMessages.statusInvalid);
+  });
+});
+
+describe('confirming a time', () => {
+  test('the tutor confirms one of the three slots: Confirmed with that time, a new version, and the change in the history', async () => {
+    const student = await newStudent('Bongani Zulu');
+    const booking = await book(student.client, { hours: 2 });
+    const response = await confirm(statsTutor.client, booking, '14:00');
+    expect(response.status, response.text).toBe(200);
+    const confirmed = bookingSchema.parse(response.body);
+    expect(confirmed).toMatchObject({ status: 'Confirmed', confirmedSlot: '14:00', slots: booking.slots });
+    expect(confirmed.version).toBeGreaterThan(booking.version);
+    expect(confirmed.history.at(-1)).toEqual({ at: expect.any(String), by: { id: statsTutor.id, name: 'Musa Stats', role: 'tutor' }, from: 'Pending', to: 'Confirmed', slot: '14:00' });
+    expect(await read(booking)).toEqual(confirmed);
+  });
+
+  test('the student gets the time in SAST, a calendar invitation for 14:00 SAST, the amount, the EFT details and the reference', async () => {
+    const student = await newStudent('Bongani Zulu');
+    const booking = await book(student.client, { hours: 2, module: 'Java OOP and GUI' });
+    expect((await confirm(admin.client, booking, '14:00')).status).toBe(200);
+    const email = await smtp.waitForEmail({ to: student.email, subject: 'Session confirmed' });
+    expect(email.subject).toBe(`Session confirmed: Java OOP and GUI, ${formatSastDate(booking.date)}, 14:00 SAST`);
+    for (const line of ['Amount due: R180.', booking.paymentReference, ...eftDetails.split('; ')]) expect(email.text).toContain(line);
+
+    expect(email.attachments).toHaveLength(1);
+    const ics = email.attachments[0]!;
+    expect(ics.filename).toMatch(/\.ics$/);
+    expect(ics.contentType).toBe('text/calendar');
+    const event = /BEGIN:VEVENT[\s\S]*?END:VEVENT/.exec(ics.content)![0];
+    const field = (name: string) => new RegExp(`^${name}(;[^:]*)?:(.*?)\r?$`, 'm').exec(event);
+    const start = field('DTSTART')!;
+    expect(start[1]).toBe(';TZID=Africa/Johannesburg');
+    expect(start[2]).toBe(`${booking.date.replaceAll('-', '')}T140000`);
+    expect(field('DTEND')![2]).toBe(`${booking.date.replaceAll('-', '')}T160000`);
+    // The zone the invitation names is UTC+2 all year, so the session starts at 14:00 SAST, 12:00 UTC.
+    const zone = /BEGIN:VTIMEZONE[\s\S]*?END:VTIMEZONE/.exec(ics.content)![0];
+    expect(zone).toContain('TZID:Africa/Johannesburg');
+    expect(zone).toMatch(/TZOFFSETTO:\+0200/);
+    expect(zone).not.toMatch(/TZOFFSETTO:(?!\+0200)/);
+    expect(sastInstant(booking.date, '14:00').toISOString()).toBe(`${booking.date}T12:00:00.000Z`);
+    expect(field('DTSTAMP')![2]).toMatch(/^\d{8}T\d{6}Z$/);
+    expect(field('SUMMARY')![2]).toContain('Java OOP and GUI');
+  });
+
+  test('the invitation says 14:00 in Johannesburg, and stamps UTC, whatever the machine\'s own time zone', async () => {
+    const booking = await book((await newStudent()).client, { date: '2031-11-24' });
+    const invitationIn = (zone: string) => {
+      // eslint-disable-next-line no-restricted-properties -- the machine's zone is what this test varies
+      const machine = process.env;
+      const before = machine.TZ;
+      machine.TZ = zone;
+      try {
+        const email = confirmedEmail(booking, '14:00', { publicUrl: server.url, eftDetails: undefined, now: new Date('2031-11-20T10:00:00Z') });
+        return email.attachments![0]!.content;
+      } finally {
+        if (before === undefined) delete machine.TZ;
+        else machine.TZ = before;
+      }
+    };
+    for (const zone of ['UTC', 'America/New_York', 'Asia/Kolkata', 'Africa/Johannesburg']) {
+      const ics = invitationIn(zone);
+      expect(ics, zone).toContain('DTSTART;TZID=Africa/Johannesburg:20311124T140000');
+      expect(ics, zone).toContain('DTEND;TZID=Africa/Johannesburg:20311124T160000');
+      expect(ics, zone).toContain('DTSTAMP:20311120T100000Z');
+    }
+  });
+
+  test.each([
+    ['a slot that was not requested', { slot: '15:00' }, 400, 'bookings.slot_not_requested', bookingMessages.slotNotRequested],
+    ['no slot', { slot: '' }, 400, 'request.invalid', bookingMessages.selectSlot],
+    ['a stale version', { version: -1 }, 409, 'bookings.changed', bookingMessages.changedMeanwhile],
+    ['no version', { version: undefined }, 400, 'request.invalid', undefined],
+  ])('%s is refused and changes nothing', async (_, fields, status, code, message) => {
+    const student = await newStudent();
+    const booking = await book(student.client);
+    const response = await statsTutor.client.post(`/api/bookings/${booking.id}/confirm`, { slot: '09:00', version: booking.version, ...fields });
+    const error = expectApiError(response, status, code);
+    if (message) expect(error.message).toBe(message);
+    expect(await read(booking)).toEqual(booking);
+  });
+
+  test('a student cannot confirm, not even their own booking; a tutor of another category finds no such booking', async () => {
+    const student = await newStudent();
+    const booking = await book(student.client);
+    expectApiError(await confirm(student.client, booking, '09:00'), 403, 'auth.forbidden');
+    expectApiError(await confirm(mathsTutor.client, booking, '09:00'), 404, 'bookings.not_found');
+    expectApiError(await confirm(statsTutor.client, { id: crypto.randomUUID(), version: 1 }, '09:00'), 404, 'bookings.not_found');
+    // A tutor's own booking in another category is theirs to see, not to confirm.
+    const own = await book(mathsTutor.client);
+    expectApiError(await confirm(mathsTutor.client, own, '09:00'), 403, 'auth.forbidden');
+    expect(await read(booking)).toEqual(booking);
+    expect(await read(own)).toEqual(own);
+  });
+
+  test('the same confirmation sent again is answered with the booking, changed and e-mailed once', async () => {
+    const student = await newStudent();
+    const booking = await book(student.client);
+    const first = await confirm(statsTutor.client, booking, '17:30');
+    const again = await confirm(statsTutor.client, booking, '17:30');
+    expect(again.status, again.text).toBe(200);
+    expect(again.body).toEqual(first.body);
+    expect((await queuedAbout(booking)).filter((e) => e.startsWith('booking-confirmed'))).toHaveLength(1);
+  });
+
+  test('two staff confirming different slots at once: one wins, the other is told it changed meanwhile', async () => {
+    const student = await newStudent();
+    for (let round = 0; round < 5; round++) {
+      const booking = await book(student.client);
+      const [tutorAnswer, adminAnswer] = await Promise.all([confirm(statsTutor.client, booking, '09:00'), confirm(admin.client, booking, '17:30')]);
+      const answers = [tutorAnswer, adminAnswer];
+      expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
+      const winner = answers.find((r) => r.status === 200)!;
+      expectApiError(answers.find((r) => r.status === 409)!, 409, 'bookings.changed');
+      const stored = await read(booking);
+      expect(stored).toEqual(winner.body);
+      expect(stored!.history.filter((c) => c.to === 'Confirmed')).toHaveLength(1);
+      expect((await queuedAbout(booking)).filter((e) => e.startsWith('booking-confirmed'))).toHaveLength(1);
+    }
+  });
+});
+
+describe('setting a status', () => {
+  test('staff set any of the four statuses in any order; the student hears of Completed and Cancelled', async () => {
+    const student = await newStudent();
+    let booking = await book(student.client);
+    for (const status of ['Completed', 'Pending', 'Cancelled', 'Confirmed', 'Cancelled'] as const) {
+      const response = await setStatus(statsTutor.client, booking, status);
+      expect(response.status, response.text).toBe(200);
+      booking = bookingSchema.parse(response.body);
+      expect(booking.status).toBe(status);
+    }
+    expect(booking.history.map((c) => [c.from, c.to])).toEqual([
+      [null, 'Pending'],
+      ['Pending', 'Completed'],
+      ['Completed', 'Pending'],
+      ['Pending', 'Cancelled'],
+      ['Cancelled', 'Confirmed'],
+      ['Confirmed', 'Cancelled'],
+    ]);
+    const kinds = (await queuedAbout(booking)).filter((e) => e.endsWith(student.email)).map((e) => e.split(' ')[0]);
+    expect(kinds.sort()).toEqual(['booking-cancelled', 'booking-cancelled', 'booking-completed', 'booking-receipt']);
+    await smtp.waitForEmail({ to: student.email, subject: 'Session completed' });
+    const cancelled = await smtp.waitForEmail({ to: student.email, subject: 'Booking cancelled' });
+    expect(cancelled.text).toContain(bookingMessages.cancelled);
+  });
+
+  test('the admin sets the status of an uncategorised booking; the status it already has changes nothing', async () => {
+    const student = await newStudent();
+    const booking = await book(student.client, { module: 'Origami' });
+    const same = await setStatus(admin.client, booking, 'Pending');
+    expect(same.body).toEqual(booking);
+    const done = await setStatus(admin.client, booking, 'Completed');
+    expect(done.body).toMatchObject({ status: 'Completed' });
+    expectApiError(await setStatus(statsTutor.client, bookingSchema.parse(done.body), 'Pending'), 404, 'bookings.not_found');
+  });
+
+  test.each([
+    ['an unknown status', { status: 'Done' }, 400, 'request.invalid', bookingMessages.statusInvalid],
+    ['a status in lower case', { status: 'completed' }, 400, 'request.invalid', bookingMessages.statusInvalid],
+    ['a stale version', { version: 0 }, 409, 'bookings.changed', bookingMessages.changedMeanwhile],
+  ])('%s is refused and changes nothing', async (_, fields, status, code, message) => {
+    const student = await newStudent();
+    const booking = await book(student.client);
+    const response = await put(statsTutor.client, `/api/bookings/${booking.id}/status`, { status: 'Completed', version: booking.version, ...fields });
+    expect(expectApiError(response, status, code).message).toBe(message);
+    expect(await read(booking)).toEqual(booking);
+  });
+
+  test('a student cannot set a status; a tutor of another category finds no such booking', async () => {
+    const student = await newStudent();
+    const booking = await book(student.client);
+    expectApiError(await setStatus(student.client, booking, 'Completed'), 403, 'auth.forbidden');
+    expectApiError(await setStatus(mathsTutor.client, booking, 'Completed'), 404, 'bookings.not_found');
+    expect(await read(booking)).toEqual(booking);
+  });
+});
+
+describe('a student cancelling', () => {
+  test('more than 24 hours ahead it cancels; the tutors are told; cancelling again is harmless', async () => {
+    const student = await newStudent();
+    const booking = await book(student.client);
+    const response = await cancel(student.client, booking.id);
+    expect(response.status, response.text).toBe(200);
+    const cancelled = bookingSchema.parse(response.body);
+    expect(cancelled).toMatchObject({ status: 'Cancelled', lateCancellation: false });
+    expect(cancelled.history.at(-1)).toMatchObject({ by: { id: student.id, role: 'student' }, from: 'Pending', to: 'Cancelled' });
+    expect((await smtp.waitForEmail({ to: student.email, subject: 'Booking cancelled' })).text).toContain(bookingMessages.cancelled);
+    expect(await queuedAbout(booking)).toEqual(expect.arrayContaining([`booking-cancelled-staff ${statsTutor.email}`, `booking-cancelled-staff ${admin.email}`]));
+    const again = await cancel(student.client, booking.id);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(cancelled);
+  });
+
+  test('within 24 hours of the confirmed time it cancels and records the late-cancellation fee', async () => {
+    const student = await newStudent();
+    const booking = await book(student.client, { hours: 2 });
+    const confirmed = bookingSchema.parse((await confirm(statsTutor.client, booking, '17:30')).body);
+    // 26.5 hours before the confirmed 17:30 but only 18 before the earliest requested 09:00: not late.
+    const early = await newStudent();
+    const other = await book(early.client, { date: booking.date });
+    await confirm(statsTutor.client, other, '17:30');
+    const notLate = await at(sastInstant(booking.date, '17:30').getTime() - 26.5 * hour, () => cancel(early.client, other.id));
+    expect(notLate.body).toMatchObject({ status: 'Cancelled', lateCancellation: false });
+
+    const late = await at(sastInstant(booking.date, '17:30').getTime() - 20 * hour, () => cancel(student.client, confirmed.id));
+    expect(late.status, late.text).toBe(200);
+    expect(late.body).toMatchObject({ status: 'Cancelled', lateCancellation: true, history: expect.arrayContaining([expect.objectContaining({ from: 'Confirmed', to: 'Cancelled' })]) });
+    const email = await smtp.waitForEmail({ to: student.email, subject: 'Booking cancelled' });
+    expect(email.text).toContain(bookingMessages.cancelledLate);
+    expect(email.text).toContain('The fee is R80.');
+  });
+
+  test('nobody cancels someone else\'s booking, staff use the status, and a completed booking cannot be cancelled', async () => {
+    const [owner, other] = [await newStudent(), await newStudent()];
+    const booking = await book(owner.client);
+    expectApiError(await cancel(other.client, booking.id), 404, 'bookings.not_found');
+    expectApiError(await cancel(admin.client, booking.id), 403, 'auth.forbidden');
+    expectApiError(await cancel(statsTutor.client, booking.id), 403, 'auth.forbidden');
+    expectApiError(await cancel(mathsTutor.client, booking.id), 404, 'bookings.not_found');
+    expect(await read(booking)).toEqual(booking);
+    const completed = bookingSchema.parse((await setStatus(statsTutor.client, booking, 'Completed')).body);
+    expect(expectApiError(await cancel(owner.client, booking.id), 409, 'bookings.cannot_cancel').message).toBe(bookingMessages.cannotCancel);
+    expect(await read(booking)).toEqual(completed);
+  });
+});
+
+describe('the reminder', () => {
+  test('a confirmed session gets one reminder 24 hours before it starts, however many processes look', async () => {
+    const student = await newStudent();
+    // A date of its own: no other test's confirmed session falls in the window looked at.
+    const date = inDays(40);
+    const pendingOnly = await book((await newStudent()).client, { date });
+    const booking = await book(student.client, { date });
+    await confirm(statsTutor.client, booking, '14:00');
+    const start = sastInstant(booking.date, '14:00').getTime();
+    const deps = (now: number) => ({ ...server.services.deps, clock: { now: () => new Date(now) } });
+    const reminded = () => server.services.db.selectFrom('bookings').select('reminder_sent_at').where('id', 'in', [booking.id, pendingOnly.id]).execute();
+
+    expect(await sendDueReminders(deps(start - 25 * hour))).toBe(0);
+    // Two processes at once: one claims it.
+    const counts = await Promise.all([sendDueReminders(deps(start - 23 * hour)), sendDueReminders(deps(start - 23 * hour))]);
+    expect(counts.reduce((a, b) => a + b)).toBe(1);
+    expect(await sendDueReminders(deps(start - 22 * hour))).toBe(0);
+    expect((await reminded()).filter((r) => r.reminder_sent_at !== null)).toHaveLength(1);
+
+    const email = await smtp.waitForEmail({ to: student.email, subject: 'Reminder' });
+    expect(email.subject).toBe(`Reminder: Introduction to Statistics, ${formatSastDate(booking.date)}, 14:00 SAST`);
+    expect(email.text).toContain(booking.paymentReference);
+    expect((await queuedAbout(booking)).filter((e) => e.startsWith('booking-reminder'))).toHaveLength(1);
+  });
+
+  test('a cancelled session gets none, and one confirmed within 24 hours needs none', async () => {
+    const student = await newStudent();
+    const booking = await book(student.client, { date: inDays(41) });
+    await confirm(statsTutor.client, booking, '09:00');
+    await cancel(student.client, booking.id);
+    const start = sastInstant(booking.date, '09:00').getTime();
+    expect(await sendDueReminders({ ...server.services.deps, clock: { now: () => new Date(start - 2 * hour) } })).toBe(0);
+
+    const soon = await book(student.client, { date: inDays(42) });
+    await at(sastInstant(soon.date, '09:00').getTime() - 10 * hour, () => confirm(statsTutor.client, soon, '09:00'));
+    expect(await sendDueReminders({ ...server.services.deps, clock: { now: () => new Date(sastInstant(soon.date, '09:00').getTime() - 5 * hour) } })).toBe(0);
+    expect((await queuedAbout(soon)).filter((e) => e.startsWith('booking-reminder'))).toEqual([]);
+  });
+});
+
+describe('live notices', () => {
+  test('a change is heard by the student, the admin and the category\'s tutors, and by nobody else', async () => {
+    const [student, stranger] = [await newStudent(), await newStudent()];
+    const names = ['student', 'stranger', 'statsTutor', 'mathsTutor', 'admin'] as const;
+    const clients = [student.client, stranger.client, statsTutor.client, mathsTutor.client, admin.client];
+    const streams = await Promise.all(clients.map((c) => openEventStream(c)));
+    try {
+      const booking = await book(student.client);
+      // A catalogue change reaches everyone and comes after the booking's notice: what a stream heard of this
+      // booking before it, it heard.
+      const modules = (await createClient(server.url).get('/api/modules')).body.modules as { id: string; priceCents: number }[];
+      await admin.client.post(`/api/modules/${modules[0]!.id}/raise-price`);
+      await admin.client.patch(`/api/modules/${modules[0]!.id}`, { priceCents: modules[0]!.priceCents });
+      const heardOfBooking = async (i: number) => {
+        for (;;) {
+          const change = changeOf(await streams[i]!.next((m) => m.event === 'change'));
+          if (change.table === 'modules') return false;
+          if (change.table === 'bookings' && change.ids.includes(booking.id)) return true;
+        }
+      };
+      const result = Object.fromEntries(await Promise.all(names.map(async (name, i) => [name, await heardOfBooking(i)] as const)));
+      expect(result).toEqual({ student: true, stranger: false, statsTutor: true, mathsTutor: false, admin: true });
+    } finally {
+      for (const s of streams) s.abort();
+    }
+  });
+});
+
+describe('a deleted account', () => {
+  test('the export holds the bookings with their history; deletion cancels future ones, scrubs all, and tells the staff', async () => {
+    const leaving = await newStudent('Leaving Student');
+    const future = await book(leaving.client, { concepts: 'Private worries about exams' });
+    const confirmed = await book(leaving.client, { module: 'FET Mathematics' });
+    await confirm(mathsTutor.client, confirmed, '14:00');
+    const done = await book(leaving.client, { date: inDays(5) });
+    await setStatus(statsTutor.client, done, 'Completed');
+
+    const exported = (await leaving.client.get('/api/me/export')).body;
+    expect(exported.bookings.map((b: Booking) => b.id).sort()).toEqual([future.id, confirmed.id, done.id].sort());
+    expect(exported.bookings.find((b: Booking) => b.id === confirmed.id).history.map((c: { to: string }) => c.to)).toEqual(['Pending', 'Confirmed']);
+    expect(exported.bookings.find((b: Booking) => b.id === future.id).concepts).toBe('Private worries about exams');
+
+    expect((await leaving.client.delete('/api/me')).status).toBe(200);
+    const scrubbed = { student: { id: null, name: bookingMessages.deletedUser, email: '' }, concepts: '' };
+    const after = await Promise.all([future, confirmed, done].map(read));
+    expect(after[0]).toMatchObject({ ...scrubbed, status: 'Cancelled', lateCancellation: false });
+    expect(after[1]).toMatchObject({ ...scrubbed, status: 'Cancelled', confirmedSlot: '14:00' });
+    expect(after[2]).toMatchObject({ ...scrubbed, status: 'Completed' });
+    expect(after[0]!.history.at(-1)).toEqual({ at: expect.any(String), by: { id: null, name: bookingMessages.deletedUser, role: null }, from: 'Pending', to: 'Cancelled', slot: null });
+    expect(after[0]!.history[0]!.by).toEqual({ id: null, name: bookingMessages.deletedUser, role: 'student' });
+    expect(JSON.stringify(after)).not.toContain('Leaving Student');
+    expect(JSON.stringify(after)).not.toContain(leaving.email);
+
+    const notice = await emailAbout(mathsTutor.email, confirmed, 'Booking cancelled: FET Mathematics');
+    expect(notice.text).toContain('the student deleted their account');
+    expect(notice.text).not.toContain(leaving.email);
+    expect(smtp.unclaimed({ to: leaving.email, subject: 'Booking cancelled' })).toEqual([]);
+  });
+
+  test('a tutor who deletes their account leaves the history as "Deleted user"', async () => {
+    const student = await newStudent();
+    const tutor = await newTutor(['Statistics'], 'Departing Tutor');
+    const booking = await book(student.client);
+    const confirmed = bookingSchema.parse((await confirm(tutor.client, booking, '09:00')).body);
+    expect((await tutor.client.delete('/api/me')).status).toBe(200);
+    const after = await read(confirmed);
+    expect(after).toMatchObject({ status: 'Confirmed', student: { id: student.id, name: student.name } });
+    expect(after!.history.at(-1)!.by).toEqual({ id: null, name: bookingMessages.deletedUser, role: 'tutor' });
+    // A new version, so every device that holds the booking refreshes its history.
+    expect(after!.version).toBeGreaterThan(confirmed.version);
+  });
+});
