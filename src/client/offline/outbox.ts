@@ -5,7 +5,7 @@
  *     name: 'notes.add', version: 1,
  *     target: (p) => ({ table: 'notes', id: p.id }),
  *     apply: async (p) => { await notesTable.put({ ...p, pending: true }); },
- *     send: (p) => api.post<Note>(notesUrl, p),
+ *     send: async (p) => readJson(await client.notes.$post({ json: p })), // the typed client: the answer is a Note
  *     acknowledge: async (p, note) => { await notesTable.put(note); },
  *     revert: async (p) => { await notesTable.delete(p.id); },
  *   });

@@ -4,7 +4,7 @@
  *   export const notesSource = defineSource({
  *     name: 'notes', tables: ['notes', 'comments'], needsUser: false, listensTo: ['notes'],
  *     pull: async ({ cursor }) => {
- *       const changes = await api.get<NoteChanges>(`${notesUrl}?since=${cursor ?? 0}`);
+ *       const changes = await readJson(await client.notes.$get({ query: { since: Number(cursor ?? 0) } }));
  *       return { put: { notes: changes.notes }, remove: { notes: changes.deleted }, cursor: String(changes.version), more: changes.more };
  *     },
  *   });
