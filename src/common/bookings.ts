@@ -36,6 +36,7 @@ export const bookingMessages = {
   sent: 'Booking request sent! Check your email shortly.',
   failed: 'Failed to send booking request. Please try again.',
   queued: 'You are offline: your booking request is saved and will be sent when you are back online.',
+  retrying: 'Not sent yet: the server could not take your booking request just now. It is saved and will be sent again by itself.',
   loading: 'Loading bookings...',
   empty: 'No sessions booked yet.',
   selectSlot: 'Please select a timeslot to confirm.',

@@ -140,8 +140,10 @@ function statusOf(request: RequestState | undefined, online: boolean, submitting
   if (submitting) return { text: bookingMessages.sending, tone: 'info' };
   switch (request?.state) {
     case 'waiting':
-      // Offline, or a try already failed for want of a connection: it goes when the connection returns.
-      return online && request.attempts === 0 ? { text: bookingMessages.sending, tone: 'info' } : { text: bookingMessages.queued, tone: 'info' };
+      // Offline it goes when the connection returns; online, a try that failed (no answer, a busy server, too
+      // many requests) is tried again by itself.
+      if (!online) return { text: bookingMessages.queued, tone: 'info' };
+      return { text: request.attempts === 0 ? bookingMessages.sending : bookingMessages.retrying, tone: 'info' };
     case 'attention':
       return { text: `${bookingMessages.failed} ${request.message}`.trim(), tone: 'error' };
     case 'accepted':
