@@ -10,6 +10,7 @@ import { loadEnv } from '../src/server/env.ts';
 import { createHttpServer } from '../src/server/http/node-server.ts';
 import { addStaff } from '../src/server/modules/staff/staff.usecases.ts';
 import { createServices, type Services } from '../src/server/server.ts';
+import { trackRequests } from './in-flight.ts';
 import { autocannon, type AutocannonRequest, type AutocannonResult } from './autocannon.ts';
 
 /**
@@ -41,7 +42,8 @@ async function startServices(dir: string) {
   // The worker only wakes when told; no e-mail is sent during the run.
   const services = await createServices(env, { clientDir, mailPollMs: 2 ** 31 - 1 });
   services.deps.mail.wake = () => {};
-  const server = createHttpServer(services.app.fetch, { production: true }).listen(0, '127.0.0.1');
+  const requests = trackRequests(services.app.fetch);
+  const server = createHttpServer(requests.fetch, { production: true }).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => (server.listening ? resolve() : server.once('listening', () => resolve())));
   return {
     services,
@@ -51,6 +53,7 @@ async function startServices(dir: string) {
         (server as Server).close(() => resolve());
         (server as Server).closeAllConnections();
       });
+      await requests.settled();
       await services.close();
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadEnv } from '../src/server/env.ts';
 import { createHttpServer } from '../src/server/http/node-server.ts';
+import { trackRequests } from './in-flight.ts';
 import { autocannon, type AutocannonResult } from './autocannon.ts';
 import { createServices, type Services } from '../src/server/server.ts';
 
@@ -79,7 +80,8 @@ async function startBoard(questionCount: number) {
   const env = loadEnv({ NODE_ENV: 'production', DATA_DIR: dataDir, LOG_LEVEL: 'silent', AUTH_SECRET: randomBytes(32).toString('hex') });
   const services = await createServices(env, { clientDir });
   await seed(services, questionCount);
-  const server = createHttpServer(services.app.fetch, { production: true }).listen(0, '127.0.0.1');
+  const requests = trackRequests(services.app.fetch);
+  const server = createHttpServer(requests.fetch, { production: true }).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => (server.listening ? resolve() : server.once('listening', () => resolve())));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
@@ -88,6 +90,7 @@ async function startBoard(questionCount: number) {
         (server as Server).close(() => resolve());
         (server as Server).closeAllConnections();
       });
+      await requests.settled();
       await services.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
