@@ -3,8 +3,9 @@ import type { EmailOutboxTable } from '../mail/mail.table.ts';
 import type { BookingChangesTable, BookingsTable } from '../modules/bookings/bookings.table.ts';
 import type { ModulesTable } from '../modules/catalogue/catalogue.table.ts';
 import type { EnrolmentsTable } from '../modules/profile/profile.table.ts';
-import type { AnswersTable, QuestionsTable, QuestionVotesTable, SyncCounterTable } from '../modules/qa/qa.table.ts';
+import type { AnswersTable, QuestionsTable, QuestionVotesTable } from '../modules/qa/qa.table.ts';
 import type { TutorCategoriesTable } from '../modules/staff/staff.table.ts';
+import type { SyncCounterTable } from './versions.ts';
 
 /** Assembles the table interfaces that sit beside their features. */
 export interface Database {

@@ -15,6 +15,7 @@ import {
 import type { Module } from '../../../common/catalogue.ts';
 import { sastDate, sastInstant } from '../../../common/sast.ts';
 import { fieldErrors } from '../../../common/validation.ts';
+import type { z } from '../../../common/zod.ts';
 
 const hourMs = 3_600_000;
 
@@ -54,14 +55,7 @@ export type BookingField = 'module' | 'date' | 'slots' | 'hours' | 'concepts';
 export type BookingFormErrors = Partial<Record<BookingField, string>>;
 
 /** What `POST /api/bookings` takes, as the schema leaves it (trimmed). */
-export interface BookingRequestInput {
-  id: string;
-  module: string;
-  date: string;
-  slots: string[];
-  hours: number;
-  concepts: string;
-}
+export type BookingRequestInput = z.output<typeof createBookingInputSchema>;
 
 /** The first date a session can be on: the lead time from now, in SAST (the date input's `min`). */
 export const earliestBookableDate = (now: Date, leadHours: number) => sastDate(new Date(now.getTime() + leadHours * hourMs));

@@ -2,7 +2,7 @@ import type { Booking, BookingCategory } from '../../../common/bookings.ts';
 import { formatSastDate } from '../../../common/sast.ts';
 import { defineLocalTable } from '../../offline/db.ts';
 import { defineMutation, defineSource } from '../../offline/engine.ts';
-import type { BookingFormValues } from './booking-rules.ts';
+import type { BookingFormValues, BookingRequestInput } from './booking-rules.ts';
 import { bookingsApi } from './bookings-api.ts';
 
 /**
@@ -49,13 +49,7 @@ export const bookingsSource = defineSource({
  * A booking request as queued: what `POST /api/bookings` takes, plus what the optimistic row shows until the
  * server's copy arrives (who, the category and rate the page quoted, when).
  */
-export interface BookingRequestPayload {
-  id: string;
-  module: string;
-  date: string;
-  slots: string[];
-  hours: number;
-  concepts: string;
+export interface BookingRequestPayload extends BookingRequestInput {
   student: { id: string; name: string; email: string };
   moduleCategory: BookingCategory;
   priceCentsPerHour: number;

@@ -2,27 +2,18 @@ import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import { uncategorized, type BookingCategory, type BookingStatus } from '../../../common/bookings.ts';
 import type { Category } from '../../../common/roles.ts';
 import type { Db } from '../../db/create-db.ts';
+import { takeVersions as takeCollectionVersions } from '../../db/versions.ts';
 import type { BookingChangesTable, BookingsTable } from './bookings.table.ts';
 
 export type BookingRow = Selectable<BookingsTable>;
 export type BookingChangeRow = Selectable<BookingChangesTable>;
 
 /**
- * Reserves `count` new versions for bookings and returns the first; the counter row stays locked until the
- * transaction ends. The same scheme as the board's (qa.repository.ts `takeVersions`, which explains it):
- * versions become visible in order, so `since` never skips a change, and every booking write takes this lock
- * first, which also makes a check followed by a write (a client id, a payment reference, a version) safe
- * from a concurrent writer. `count` 0 only takes the lock.
+ * Reserves `count` versions of the bookings and locks them for this transaction (db/versions.ts says why):
+ * every booking write takes this lock first, so a check followed by a write (a client id, a payment
+ * reference, a version) is safe from a concurrent writer.
  */
-export async function takeVersions(db: Db, count: number): Promise<number> {
-  const row = await db
-    .updateTable('sync_counter')
-    .set((eb) => ({ value: eb('value', '+', count) }))
-    .where('name', '=', 'bookings')
-    .returning('value')
-    .executeTakeFirstOrThrow();
-  return row.value - count + 1;
-}
+export const takeVersions = (db: Db, count: number) => takeCollectionVersions(db, 'bookings', count);
 
 export function findBooking(db: Db, id: string): Promise<BookingRow | undefined> {
   return db.selectFrom('bookings').selectAll().where('id', '=', id).executeTakeFirst();

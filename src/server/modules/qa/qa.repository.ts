@@ -1,28 +1,10 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { Db } from '../../db/create-db.ts';
+import { takeVersions as takeCollectionVersions } from '../../db/versions.ts';
 
-/**
- * Reserves `count` new versions for the board and returns the first (the others follow it). The counter row
- * stays locked until the transaction ends, so every write to the board runs one after another from here on.
- *
- * Why a locked counter: incremental sync (`since`) must never skip a change that commits late. A sequence or a
- * timestamp is taken before commit, so a change numbered 5 can commit after one numbered 6, and a client that
- * read up to 6 in between would never see 5. With the row lock, version 6 cannot even be taken until the
- * transaction holding 5 has committed or rolled back, so versions become visible in order. Every write takes
- * this lock *first*, before touching any question row, so two writers can never hold each other's rows
- * (no deadlock); the cost is that the board's writes are serialised, which its write rate allows.
- * `count` 0 only takes the lock.
- */
-export async function takeVersions(db: Db, count: number): Promise<number> {
-  const row = await db
-    .updateTable('sync_counter')
-    .set((eb) => ({ value: eb('value', '+', count) }))
-    .where('name', '=', 'questions')
-    .returning('value')
-    .executeTakeFirstOrThrow();
-  return row.value - count + 1;
-}
+/** Reserves `count` versions of the board and locks it for this transaction (db/versions.ts says why). */
+export const takeVersions = (db: Db, count: number) => takeCollectionVersions(db, 'questions', count);
 
 // ---------------------------------------------------------------------------------------------------------
 // Rows as the usecases check them

@@ -30,9 +30,3 @@ export interface QuestionVotesTable {
   user_id: string;
   value: 1 | -1;
 }
-
-/** One row per counter; `questions` versions every change to the board. */
-export interface SyncCounterTable {
-  name: string;
-  value: number;
-}
