@@ -15,12 +15,14 @@ export interface StoredNote {
   text: string;
   /** Set by the server: the acknowledged row is the server's, not the optimistic one. */
   savedAt: string;
+  version?: number;
 }
 
 export interface NoteRow {
   id: string;
   text: string;
   savedAt?: string;
+  version?: number;
   pending?: boolean;
 }
 

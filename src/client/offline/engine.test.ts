@@ -108,6 +108,22 @@ describe('a refresh never overwrites pending work', () => {
     expect(await page.notes.get('n3')).toBeUndefined();
   });
 
+  it('an answer fetched before a newer copy of a row landed does not undo it', async () => {
+    server.store.set('n1', { id: 'n1', text: 'Version 3', savedAt: 'x', version: 3 });
+    server.store.set('n2', { id: 'n2', text: 'Version 1', savedAt: 'x', version: 1 });
+    const page = await open();
+    // A page's own fetch (or a change's answer) already brought version 5 of n1; the pull below left earlier.
+    await page.engine.mergeRows({ put: { notes: [{ id: 'n1', text: 'Version 5', savedAt: 'y', version: 5 }] } });
+    await page.engine.refreshSource(page.source);
+    expect(await page.notes.get('n1')).toEqual({ id: 'n1', text: 'Version 5', savedAt: 'y', version: 5 });
+    expect(await page.notes.get('n2')).toEqual({ id: 'n2', text: 'Version 1', savedAt: 'x', version: 1 });
+
+    // The same version or a newer one is taken as the server's word.
+    server.store.set('n1', { id: 'n1', text: 'Version 6', savedAt: 'z', version: 6 });
+    await page.engine.refreshSource(page.source);
+    expect(await page.notes.get('n1')).toEqual({ id: 'n1', text: 'Version 6', savedAt: 'z', version: 6 });
+  });
+
   it('an answer that arrives after the user logged out is dropped', async () => {
     server.store.set('n1', { id: 'n1', text: 'Theirs', savedAt: 'x' });
     server.knobs.getDelayMs = 100;

@@ -13,7 +13,8 @@
  *   `syncState`, handed back next time; null starts from scratch) and `more` (pull again at once). With
  *   `replace` the answer is the whole of the source's tables (a snapshot such as the catalogue): the engine
  *   gathers every page, then deletes the local rows the answer lacks.
- * - Every answer is **merged** in one transaction: rows put, removed ids deleted, and then every pending
+ * - Every answer is **merged** in one transaction: rows put (except over a row held at a newer `version`, for
+ *   rows that carry one: answers can land out of order), removed ids deleted, and then every pending
  *   outbox item's `apply` runs again, in order, on top (so a refresh never reverts, flickers or resurrects
  *   local work); a snapshot never deletes a row a pending item targets.
  * - `needsUser` sources belong to the signed-in user: they do not run for a visitor, their sync state is
@@ -139,7 +140,7 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
   async function mergeInTransaction(answer: Pick<PullResult, 'put' | 'remove'>, snapshotTables: string[]): Promise<void> {
     const userId = ctx.user();
     const protectedIds = await outbox.pendingTargets(userId);
-    for (const [table, rows] of Object.entries(answer.put ?? {})) await db.table(table).bulkPut(rows);
+    for (const [table, rows] of Object.entries(answer.put ?? {})) await db.table(table).bulkPut(await notOlder(table, rows));
     for (const [table, ids] of Object.entries(answer.remove ?? {})) await db.table(table).bulkDelete(ids);
     for (const table of snapshotTables) {
       const keyPath = db.table(table).schema.primKey.keyPath as string;
@@ -148,6 +149,22 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
       await db.table(table).bulkDelete(local.filter((id) => !keep.has(id)));
     }
     await outbox.reapplyPending(userId);
+  }
+
+  /**
+   * The rows of an answer minus those the device holds at a newer `version` (rows that carry one): answers
+   * fetched at different times can land out of order (a page's own fetch, a staff change's answer, then a
+   * background pull that left earlier), and the older must not undo the newer.
+   */
+  async function notOlder(table: string, rows: unknown[]): Promise<unknown[]> {
+    const versionOf = (row: unknown) => (row as { version?: unknown } | undefined)?.version;
+    if (!rows.some((row) => typeof versionOf(row) === 'number')) return rows;
+    const keyPath = db.table(table).schema.primKey.keyPath as string;
+    const stored = await db.table(table).bulkGet(rows.map((row) => (row as Record<string, string>)[keyPath]!));
+    return rows.filter((row, i) => {
+      const [held, got] = [versionOf(stored[i]), versionOf(row)];
+      return !(typeof held === 'number' && typeof got === 'number' && held > got);
+    });
   }
 
   /**
