@@ -13,9 +13,13 @@ import tseslint from 'typescript-eslint';
 const root = import.meta.dirname;
 
 // Every feature folder gets its own zone: it may import itself, no other feature.
-const features = readdirSync(path.join(root, 'src/client/features'), { withFileTypes: true })
-  .filter((d) => d.isDirectory())
-  .map((d) => d.name);
+const foldersIn = (dir) =>
+  readdirSync(path.join(root, dir), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name);
+const features = foldersIn('src/client/features');
+// Server modules likewise: what two modules share moves to a neutral layer (common/, db/, http/, auth/).
+const serverModules = foldersIn('src/server/modules');
 
 const boundaries = [
   {
@@ -29,6 +33,17 @@ const boundaries = [
     from: ['./src/client/features', './src/client/app'],
     message: 'offline/, lib/ and components/ sit below features/ and app/: they may not import them.',
   },
+  ...serverModules.map((module) => ({
+    target: `./src/server/modules/${module}`,
+    from: './src/server/modules',
+    except: [`./${module}`],
+    message: 'Server modules do not import each other: move what they share to a neutral layer, or compose them in app.ts.',
+  })),
+  {
+    target: './src/server/**/*.routes.ts',
+    from: './src/server/**/*.repository.ts',
+    message: 'Routes validate, call a usecase and respond: the usecase reaches the repository (CONVENTIONS §4).',
+  },
   ...features.map((feature) => ({
     target: `./src/client/features/${feature}`,
     from: './src/client/features',
@@ -39,6 +54,25 @@ const boundaries = [
 
 const processEnvMessage = 'Read configuration through src/server/env.ts (CONVENTIONS §2).';
 const processEnvImports = ['process', 'node:process'].map((name) => ({ name, importNames: ['env'], message: processEnvMessage }));
+
+const browserOnlyMessage = 'The client runs in the browser: no Node API outside its tests.';
+const clientImports = (patterns = []) => [
+  'error',
+  {
+    paths: [
+      ...processEnvImports,
+      { name: 'sonner', importNames: ['toast'], message: 'Use toast from src/client/lib/toast.ts: the same alert twice is then one toast.' },
+    ],
+    patterns: [
+      {
+        regex: '^(\\.\\./)+(src/)?server(/|$)',
+        allowTypeImports: true,
+        message: 'The client does not import server code; `import type` of the API types is the one exception.',
+      },
+      ...patterns,
+    ],
+  },
+];
 
 export default defineConfig(
   globalIgnores(['dist/', 'node_modules/', 'test-results/', 'playwright-report/', 'data/']),
@@ -70,23 +104,16 @@ export default defineConfig(
     // import/no-restricted-paths cannot tell a type import from a value import, so this boundary uses
     // typescript-eslint's rule, which can; it matches relative imports that climb into src/server.
     files: ['src/client/**'],
+    rules: { '@typescript-eslint/no-restricted-imports': clientImports() },
+  },
+  {
+    // The API types bring Node's types into the client's type check (tsconfig.client.json), so it is this
+    // rule that keeps Node out of what ships; the client's tests run on Node.
+    files: ['src/client/**'],
+    ignores: ['src/client/**/*.test.ts', 'src/client/offline/engine-test-kit.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            ...processEnvImports,
-            { name: 'sonner', importNames: ['toast'], message: 'Use toast from src/client/lib/toast.ts: the same alert twice is then one toast.' },
-          ],
-          patterns: [
-            {
-              regex: '^(\\.\\./)+(src/)?server(/|$)',
-              allowTypeImports: true,
-              message: 'The client does not import server code; `import type` of the API types is the one exception.',
-            },
-          ],
-        },
-      ],
+      '@typescript-eslint/no-restricted-imports': clientImports([{ regex: '^node:', message: browserOnlyMessage }]),
+      'no-restricted-globals': ['error', ...['Buffer', 'process', 'global', 'require', '__dirname', '__filename'].map((name) => ({ name, message: browserOnlyMessage }))],
     },
   },
   {

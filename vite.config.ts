@@ -16,10 +16,8 @@ export default defineConfig({
     target: 'es2022',
     rolldownOptions: {
       output: {
-        // Form validation (zod, our schemas, their texts, the form helpers) is needed only by pages with
-        // forms: keep it out of the first load, where Rolldown would otherwise put modules shared by several
-        // lazy pages. Not recursive, or React and the API client would be pulled in and the entry would load
-        // this chunk; every module here may import from the entry, never the other way round.
+        // Form validation stays out of the first load; not recursive, or the entry would load this chunk
+        // (docs/decisions/0008-forms-chunk.md).
         codeSplitting: {
           groups: [{ name: 'forms', includeDependenciesRecursively: false, test: /node_modules[\\/]zod[\\/]|src[\\/]common[\\/](auth\.(schemas|messages)|validation|zod|catalogue|profile)\.ts|src[\\/]client[\\/]lib[\\/]forms\.ts/ }],
         },

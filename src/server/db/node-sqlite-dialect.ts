@@ -1,10 +1,7 @@
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 
-/**
- * Kysely's SqliteDialect speaks better-sqlite3's interface; this adapts Node's built-in `node:sqlite`
- * to it, so the project needs no native addon tied to one Node version.
- */
+/** Node's built-in SQLite behind Kysely's better-sqlite3 interface (docs/decisions/0009-node-sqlite-adapter.md). */
 export function createNodeSqliteDialect(file: string): { dialect: SqliteDialect; raw: DatabaseSync } {
   const raw = new DatabaseSync(file);
   raw.exec('PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;');

@@ -3,12 +3,7 @@ import { getRequestListener } from '@hono/node-server';
 
 type Fetch = Parameters<typeof getRequestListener>[0];
 
-/**
- * How long a client may take to send a request. Node's defaults (60 s for the headers, 300 s for the whole
- * request, checked every 30 s) let a slow or stalled client hold a connection for minutes. Our requests are
- * small (bodies are limited to 64 KB, most are under 2 KB), so even a phone on a poor 2G link sends one well
- * within these. A stream the server sends (live events) is not limited: these time the request, not the answer.
- */
+/** How long a client may take to send a request, not to read the answer (docs/decisions/0007-api-headers-at-the-node-level.md). */
 export const defaultTimeouts = {
   headersMs: 15_000,
   requestMs: 30_000,
@@ -18,11 +13,8 @@ export const defaultTimeouts = {
 export type Timeouts = { [K in keyof typeof defaultTimeouts]: number };
 
 /**
- * The Node HTTP server for the app. Headers every response carries are set here with Node's own
- * `setHeader`, which costs a fraction of adding them to a fetch `Headers` object per response (the API's
- * hot path, see bench/run.ts). Node merges them with the app's own; the app's win, so pages replace the
- * default CSP (which lets an API answer load and frame nothing) with the page policy and add the rest
- * of the page headers. The set here is OWASP's for APIs (REST Security Cheat Sheet, "Security headers").
+ * The Node HTTP server for the app. The API's security headers are set on the Node response, the cheap
+ * place; the app's own win (docs/decisions/0007-api-headers-at-the-node-level.md).
  */
 export function createHttpServer(fetch: Fetch, options: { production: boolean; timeouts?: Partial<Timeouts> }): Server {
   const timeouts = { ...defaultTimeouts, ...options.timeouts };

@@ -3,7 +3,7 @@ import type { Mail } from '../deps.ts';
 import { insertEmail } from './mail.repository.ts';
 
 /**
- * The e-mail outbox (DESIGN "Mail"): `enqueue` writes a row through `db`, and the worker is woken once the row
+ * The e-mail outbox (docs/decisions/0010-mail-queue-in-the-database.md): `enqueue` writes a row through `db`, and the worker is woken once the row
  * is visible. `bind(trx, …)` gives the same outbox writing through a transaction, whose wake-up `withTransaction`
  * sends after the commit (woken earlier, the worker would find nothing to send).
  */

@@ -455,20 +455,20 @@ export async function logIn(server: { url: string }, account: { email: string; p
   return client;
 }
 
-/**
- * A verified account of `role`, logged in with a new client. Staff are made with `addStaff`, the same
- * usecase the staff CLI runs (quicker than starting the CLI).
- */
+/** Makes an existing account staff with `addStaff`, the usecase the staff CLI runs (quicker than the CLI). */
+export async function makeStaff(server: TestServer, email: string, role: Exclude<Role, 'student'>, categories: Category[] = []): Promise<void> {
+  const { deps, auth } = server.services;
+  await addStaff({ ...deps, auth }, { email, role, categories: role === 'tutor' ? categories : [] });
+}
+
+/** A verified account of `role`, logged in with a new client. */
 export async function signInAs(
   server: TestServer,
   role: Role,
   options: { name?: string; categories?: Category[] } = {},
 ): Promise<Account & { id: string; client: TestClient }> {
   const account = await createVerifiedUser(server, { name: options.name });
-  if (role !== 'student') {
-    const { deps, auth } = server.services;
-    await addStaff({ ...deps, auth }, { email: account.email, role, categories: role === 'tutor' ? (options.categories ?? ['Mathematics']) : [] });
-  }
+  if (role !== 'student') await makeStaff(server, account.email, role, options.categories ?? ['Mathematics']);
   const client = await logIn(server, account);
   const me = await client.get('/api/me');
   if (me.body.role !== role) throw new Error(`Expected a ${role}, got ${me.text}`);

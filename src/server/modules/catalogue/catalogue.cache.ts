@@ -11,16 +11,8 @@ export interface CatalogueSnapshot {
 export type CatalogueCache = ReturnType<typeof createCatalogueCache>;
 
 /**
- * The catalogue in memory. Every page load of the app asks for it, as do /modules/<slug> page loads, while
- * it changes only when the admin edits it: reading ten rows and serialising them on every request cost
- * GET /api/modules most of its throughput (bench/run.ts).
- *
- * Every write to `modules` goes through catalogue.usecases.ts, which invalidates this copy once the write is
- * committed and publishes a `modules` notice on the event bus; every process's copy subscribes to the bus
- * (catalogue.usecases.ts `createCatalogueDeps`) and is invalidated by any `modules` notice, and by a
- * `resync` (notices may have been missed), so a write in another process sharing the database is seen here
- * as soon as its notice arrives. The next read loads afresh. A read that was loading during the write
- * answers the callers that asked before it finished, and is not kept.
+ * The catalogue in memory, dropped on every `modules` or `resync` notice; the next read loads afresh
+ * (docs/decisions/0006-catalogue-cache.md).
  */
 export function createCatalogueCache(load: () => Promise<Module[]>) {
   let current: Promise<CatalogueSnapshot> | undefined;

@@ -5,6 +5,7 @@ import {
   createClient,
   expectApiError,
   logIn,
+  makeStaff,
   sessionCookieName,
   signInAs,
   signUpAndVerify,
@@ -14,7 +15,6 @@ import {
   type TestSmtpServer,
 } from '../../test/harness.ts';
 import type { PersonalDataPart } from '../../personal-data.ts';
-import { addStaff } from '../staff/staff.usecases.ts';
 import { deleteMyAccount, enrolmentsPersonalData, exportMyData } from './profile.usecases.ts';
 
 let smtp: TestSmtpServer;
@@ -156,7 +156,7 @@ describe('downloading my data', () => {
   test('the file holds the account, role, tutor categories, sessions, enrolments and e-mails, and no password hash or token', async () => {
     // Signed up for real: the e-mails that sign-up sends are part of the export.
     const account = await signUpAndVerify(server, smtp, { name: 'Ayanda Zulu' });
-    await addStaff({ ...server.services.deps, auth: server.services.auth }, { email: account.email, role: 'tutor', categories: ['Statistics', 'Computer Science'] });
+    await makeStaff(server, account.email, 'tutor', ['Statistics', 'Computer Science']);
     const client = await logIn(server, account);
     const tutor = { ...account, client, id: (await client.get('/api/me')).body.id as string };
     const enrolment = (await tutor.client.post('/api/me/enrolments', { moduleId: bySlug('introduction-to-statistics').id })).body as Enrolment;

@@ -1,0 +1,68 @@
+import { ESLint } from 'eslint';
+import { beforeAll, describe, expect, test } from 'vitest';
+
+/**
+ * Each boundary rule in eslint.config.js fires on a deliberate violation and stays quiet on the allowed
+ * import next to it. The files are imagined (lintText with a path), the imports point at real files, since
+ * the rule only judges imports it can resolve.
+ */
+let eslint: ESLint;
+
+beforeAll(() => {
+  // The type-aware rule needs files that exist; these do not, and the boundaries need no types.
+  eslint = new ESLint({
+    cwd: import.meta.dirname,
+    overrideConfig: {
+      languageOptions: { parserOptions: { projectService: false } },
+      rules: { '@typescript-eslint/no-floating-promises': 'off' },
+    },
+  });
+});
+
+async function boundaryErrors(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).filter((m) => m.ruleId !== null && /restricted/.test(m.ruleId)).map((m) => m.message);
+}
+
+describe('import boundaries', () => {
+  test('a server module cannot import another module, only its own files and the shared layers', async () => {
+    const file = 'src/server/modules/bookings/imagined.ts';
+    expect(await boundaryErrors(file, "import { listModules } from '../catalogue/catalogue.repository.ts';\nlistModules;\n")).toEqual([
+      expect.stringMatching(/Server modules do not import each other/),
+    ]);
+    expect(await boundaryErrors(file, "import { createBookingNotFoundError } from './bookings.errors.ts';\nimport { createError } from '../../http/errors.ts';\ncreateBookingNotFoundError; createError;\n")).toEqual([]);
+  });
+
+  test('routes cannot reach a repository, their usecases can', async () => {
+    expect(await boundaryErrors('src/server/modules/catalogue/imagined.routes.ts', "import { listModules } from './catalogue.repository.ts';\nlistModules;\n")).toEqual([
+      expect.stringMatching(/Routes validate, call a usecase and respond/),
+    ]);
+    expect(await boundaryErrors('src/server/modules/catalogue/imagined.usecases.ts', "import { listModules } from './catalogue.repository.ts';\nlistModules;\n")).toEqual([]);
+  });
+
+  test('src/common imports neither the server nor the client', async () => {
+    expect(await boundaryErrors('src/common/imagined.ts', "import { createError } from '../server/http/errors.ts';\ncreateError;\n")).toEqual([
+      expect.stringMatching(/src\/common is shared by both sides/),
+    ]);
+    expect(await boundaryErrors('src/common/imagined.ts', "import { toastError } from '../client/lib/toast.ts';\ntoastError;\n")).toEqual([
+      expect.stringMatching(/src\/common is shared by both sides/),
+    ]);
+  });
+
+  test('the offline engine and lib/ know no feature', async () => {
+    const featureImport = "import { bookingsSync } from '../features/bookings/bookings.sync.ts';\nbookingsSync;\n";
+    for (const file of ['src/client/offline/imagined.ts', 'src/client/lib/imagined.ts']) {
+      expect(await boundaryErrors(file, featureImport), file).toEqual([expect.stringMatching(/offline\/, lib\/ and components\/ sit below/)]);
+    }
+    expect(await boundaryErrors('src/client/app/imagined.ts', featureImport)).toEqual([]);
+  });
+
+  test('client code uses no Node API, which its type check cannot see (the API types bring Node in)', async () => {
+    expect(await boundaryErrors('src/client/lib/imagined.ts', "export const bytes = Buffer.from('x');\n")).toEqual([
+      expect.stringMatching(/runs in the browser/),
+    ]);
+    expect(await boundaryErrors('src/client/lib/imagined.ts', "import { readFileSync } from 'node:fs';\nreadFileSync;\n")).toEqual([
+      expect.stringMatching(/runs in the browser/),
+    ]);
+  });
+});
