@@ -292,16 +292,14 @@ describe('a 401 in the middle of the queue', () => {
 });
 
 describe('at scale and under chaos', () => {
-  it('200 queued notes reach the server in under three seconds', async () => {
+  // How long the flush takes is measured by bench/outbox.ts (`npm run bench`), not by a timed test.
+  it('200 queued notes all reach the server, each once and in order', async () => {
     const page = await open();
     for (let i = 0; i < 200; i++) await page.addNote({ id: `n${i}`, text: `Note ${i}` });
-    const started = performance.now();
     page.engine.start({ userId: 'u1' });
-    await waitFor(async () => (await unsent(page)) === 0, 10_000);
-    const ms = performance.now() - started;
-    console.info(`200 queued mutations flushed in ${Math.round(ms)} ms`);
-    expect(server.store.size).toBe(200);
-    expect(ms).toBeLessThan(3000);
+    await waitFor(async () => (await unsent(page)) === 0, 20_000);
+    expect([...server.store.keys()]).toEqual(Array.from({ length: 200 }, (_, i) => `n${i}`));
+    expect([...server.effects.values()].every((n) => n === 1)).toBe(true);
   });
 
   it('two tabs queue 100 notes each; the sending tab closes mid-request: all 200 arrive once, in each tab\'s order', { timeout: 60_000 }, async () => {
