@@ -7,6 +7,7 @@ import type { Deps } from './deps.ts';
 import type { EventBus } from './events/events.ts';
 import { createEventsRoutes } from './events/events.routes.ts';
 import type { StreamHub } from './events/stream-hub.ts';
+import { compressJson } from './http/compression.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { createError } from './http/errors.ts';
 import { requireSameOrigin } from './http/origin-check.ts';
@@ -53,6 +54,9 @@ export function createApp({ deps, bus, streamHub, auth, personalData, clientDir 
   app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '/api/*', requireSameOrigin(deps.config.publicUrl), limitBody);
 
   app.route('/api/auth', createAuthRoutes({ auth, env: deps.config }));
+  // The groups whose answers can run to many KB (lists, a question with its answers, the data export). Not
+  // /api/events (a stream, sent event by event), nor the catalogue, compressed once per change (catalogue.cache.ts).
+  for (const group of ['/api/questions/*', '/api/bookings/*', '/api/me/*']) app.use(group, compressJson());
   // Who is signed in (`c.var.me`), read once per request for the route groups that act for someone. Not for
   // the catalogue's reads: they are public and the busiest route (bench/run.ts), so only its writes read it.
   app.use('/api/me/*', withMe);

@@ -31,7 +31,8 @@ async function shutdown(signal: string) {
   await closed;
   await services.close();
   logger.info('stopped');
-  process.exit(0);
+  // The log's last lines wait in memory for their write (log.ts).
+  logger.flush(() => process.exit(0));
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));

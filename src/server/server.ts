@@ -9,6 +9,7 @@ import type { EventBus } from './events/events.ts';
 import { createMemoryBus } from './events/memory-bus.ts';
 import { createPostgresBus } from './events/postgres-bus.ts';
 import { createStreamHub } from './events/stream-hub.ts';
+import { createLogDestination } from './log.ts';
 import { createFolderTransport, createSmtpTransport, type MailTransport } from './mail/mail.transports.ts';
 import { createMailWorker } from './mail/mail.worker.ts';
 import { createOutbox } from './mail/outbox.ts';
@@ -19,7 +20,7 @@ import type { PersonalDataPart } from './personal-data.ts';
 
 /** Everything the process runs, wired once; `main.ts`, the CLI and the tests build on this. */
 export async function createServices(env: Env, options: { clientDir?: string; mailPollMs?: number; eventsHeartbeatMs?: number; logDestination?: DestinationStream } = {}) {
-  const logger = options.logDestination ? pino({ level: env.logLevel, base: undefined }, options.logDestination) : pino({ level: env.logLevel, base: undefined });
+  const logger = pino({ level: env.logLevel, base: undefined }, options.logDestination ?? createLogDestination());
   const { db, kind } = createDb(env.databaseUrl);
   await migrateToLatest(db);
 

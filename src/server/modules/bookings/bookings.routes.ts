@@ -9,6 +9,7 @@ import { z } from '../../../common/zod.ts';
 import { checkFirst, type SessionEnv } from '../../auth/auth.middleware.ts';
 import { requireUser } from '../../auth/auth.session.ts';
 import type { Deps } from '../../deps.ts';
+import { revalidatePrivately, withEtag } from '../../http/etag.ts';
 import { jsonBody, queryOf } from '../../http/json-body.ts';
 import {
   cancelBooking,
@@ -35,8 +36,8 @@ const listQuerySchema = z
 /** `/api/bookings`. The usecases decide who sees and changes what; the checks here only come before the body. */
 export function createBookingRoutes(deps: Deps) {
   return new Hono<SessionEnv>()
-    .get('/', checkFirst(requireUser), queryOf(listQuerySchema), async (c) => {
-      c.header('cache-control', 'no-store');
+    .get('/', withEtag(), checkFirst(requireUser), queryOf(listQuerySchema), async (c) => {
+      c.header('cache-control', revalidatePrivately);
       const { since, ...page } = c.req.valid('query');
       return c.json(since === undefined ? await listBookings(deps, c.var.me, page) : await listBookingChanges(deps, c.var.me, since));
     })

@@ -1,4 +1,6 @@
 import type { Module } from '../../../common/catalogue.ts';
+import { compress, compressAbove } from '../../http/compression.ts';
+import { etagOf } from '../../http/etag.ts';
 
 export interface CatalogueSnapshot {
   /** By category, then name. */
@@ -6,6 +8,9 @@ export interface CatalogueSnapshot {
   bySlug: ReadonlyMap<string, Module>;
   /** `{ modules }` as JSON: what GET /api/modules sends, serialised once per change rather than per request. */
   json: string;
+  /** Its validator, and its compressed forms when it is worth compressing: made once per change too. */
+  etag: string;
+  compressed?: { br: Uint8Array<ArrayBuffer>; gzip: Uint8Array<ArrayBuffer> };
 }
 
 export type CatalogueCache = ReturnType<typeof createCatalogueCache>;
@@ -35,9 +40,12 @@ export function createCatalogueCache(load: () => Promise<Module[]>) {
 }
 
 function toSnapshot(modules: Module[]): CatalogueSnapshot {
+  const json = JSON.stringify({ modules });
   return {
     modules,
     bySlug: new Map(modules.map((m) => [m.slug, m])),
-    json: JSON.stringify({ modules }),
+    json,
+    etag: etagOf(json),
+    compressed: Buffer.byteLength(json) > compressAbove ? { br: compress(json, 'br'), gzip: compress(json, 'gzip') } : undefined,
   };
 }

@@ -1,6 +1,8 @@
 import { Hono, type TypedResponse } from 'hono';
 import { createModuleInputSchema, updateModuleInputSchema, type Module } from '../../../common/catalogue.ts';
 import { checkFirst, type SessionEnv } from '../../auth/auth.middleware.ts';
+import { chooseEncoding } from '../../http/compression.ts';
+import { isFresh, notModified } from '../../http/etag.ts';
 import { jsonBody } from '../../http/json-body.ts';
 import {
   createModule,
@@ -20,8 +22,14 @@ export function createCatalogueRoutes(deps: CatalogueDeps) {
 
   return new Hono<SessionEnv>()
     .get('/', async (c) => {
-      // Sent as serialised once per change (catalogue.cache.ts); the type says what the text holds.
-      return c.newResponse((await listCatalogue(deps)).json, 200, { 'content-type': 'application/json' }) as Response &
+      // Sent as serialised, hashed and compressed once per change (catalogue.cache.ts); the type says what the
+      // text holds. The same for everyone, so any cache may keep it, provided it asks again each time.
+      const { json, etag, compressed } = await listCatalogue(deps);
+      const headers = { 'cache-control': 'no-cache', etag, vary: 'accept-encoding' };
+      if (isFresh(c, etag)) return notModified(etag, headers) as unknown as Response & TypedResponse<{ modules: Module[] }, 200, 'json'>;
+      const encoding = compressed && chooseEncoding(c);
+      const body = encoding ? compressed[encoding] : json;
+      return c.newResponse(body, 200, { ...headers, 'content-type': 'application/json', ...(encoding ? { 'content-encoding': encoding } : {}) }) as Response &
         TypedResponse<{ modules: Module[] }, 200, 'json'>;
     })
     .get('/:slug', async (c) => c.json(await requireModuleBySlug(deps, c.req.param('slug'))))

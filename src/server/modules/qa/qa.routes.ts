@@ -4,6 +4,7 @@ import { z } from '../../../common/zod.ts';
 import { acceptAnswerInputSchema, answerInputSchema, askQuestionInputSchema, qaMessages, voteInputSchema } from '../../../common/qa.ts';
 import { checkFirst, type SessionEnv } from '../../auth/auth.middleware.ts';
 import type { Deps } from '../../deps.ts';
+import { revalidatePrivately, withEtag } from '../../http/etag.ts';
 import { jsonBody, queryOf } from '../../http/json-body.ts';
 import {
   acceptAnswer,
@@ -42,15 +43,15 @@ export function createQaRoutes(deps: Deps) {
 
   return new Hono<SessionEnv>()
     // Two answers from one route: `hc` types the body as either, and the client tells them apart by `deleted`.
-    .get('/', queryOf(listQuerySchema), async (c) => {
+    .get('/', withEtag(), queryOf(listQuerySchema), async (c) => {
       const { since, ...page } = c.req.valid('query');
-      const me = readAs(c);
-      if (since !== undefined) return c.json(await listQuestionChanges(deps, me, since));
-      return c.json(await listQuestions(deps, me, page));
+      c.header('cache-control', revalidatePrivately);
+      if (since !== undefined) return c.json(await listQuestionChanges(deps, c.var.me, since));
+      return c.json(await listQuestions(deps, c.var.me, page));
     })
     // Before `/:id`, which would take "my-votes" for a question id.
-    .get('/my-votes', async (c) => {
-      c.header('cache-control', 'no-store');
+    .get('/my-votes', withEtag(), async (c) => {
+      c.header('cache-control', revalidatePrivately);
       return c.json(await listMyVotes(deps, c.var.me));
     })
     .get('/:id', async (c) => c.json(await getQuestion(deps, readAs(c), c.req.param('id'))))
