@@ -64,14 +64,14 @@ describe('a phone asking again for a list it holds', () => {
     }
   });
 
-  test('gets per-reader lists marked private, with an ETag of their own', async () => {
+  test('gets per-reader lists never stored by the browser, with an ETag of their own that a client may send back', async () => {
     const a = await signInAs(server, 'student');
     const b = await signInAs(server, 'student');
     await a.client.post('/api/me/enrolments', { moduleId: (await a.client.get('/api/modules')).body.modules[0].id });
     for (const path of ['/api/me/enrolments', '/api/bookings', '/api/bookings?since=0', '/api/questions/my-votes', '/api/questions']) {
       const fromA = await a.client.get(path);
       expect(fromA.status, `${path}: ${fromA.text}`).toBe(200);
-      expect(fromA.headers.get('cache-control'), path).toBe('private, no-cache');
+      expect(fromA.headers.get('cache-control'), path).toBe('private, no-store');
       const etag = fromA.headers.get('etag')!;
       expect(etag, path).toMatch(/^W\//);
       expect((await a.client.get(path, { headers: { 'if-none-match': etag } })).status, path).toBe(304);

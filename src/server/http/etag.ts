@@ -2,14 +2,19 @@ import { createHash } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 
 /**
- * How the lists are cached. Not `no-store`: a browser sends `If-None-Match` only for an answer it has kept.
- * `private`: only the browser keeps it, never a shared cache (a proxy), since it holds the reader's own
- * bookings, votes and enrolments (a visitor's copy of the board too: the board's URL is the same for both);
- * `no-cache`: the browser asks again every time and gets a 304 while the list is unchanged. A signed-out
- * The price: a reader's lists stay in the browser's HTTP cache after signing out, as they do in the offline
- * database. The next reader on that browser is sent a 304 only for a body byte for byte theirs too.
+ * How public lists are cached (the catalogue, the board as a visitor reads it): not `no-store`, since a
+ * browser sends `If-None-Match` only for an answer it has kept; `private` and `no-cache`, so the browser asks
+ * again every time and gets a 304 while the list is unchanged.
  */
 export const revalidatePrivately = 'private, no-cache';
+
+/**
+ * A reader's own lists (bookings, votes, enrolments, the board with their votes) are never kept by the
+ * browser's HTTP cache: log-out clears the device's copy of them (IndexedDB), and the HTTP cache cannot be
+ * cleared from a page. They still carry an ETag, so a client that keeps the ETag with its copy and sends it
+ * back (`If-None-Match`) gets a 304.
+ */
+export const personal = 'private, no-store';
 
 /**
  * A weak validator for a JSON text: weak, because the same answer is sent gzip- or brotli-compressed or not

@@ -9,7 +9,7 @@ import { z } from '../../../common/zod.ts';
 import { checkFirst, type SessionEnv } from '../../auth/auth.middleware.ts';
 import { requireUser } from '../../auth/auth.session.ts';
 import type { Deps } from '../../deps.ts';
-import { revalidatePrivately, withEtag } from '../../http/etag.ts';
+import { personal, withEtag } from '../../http/etag.ts';
 import { jsonBody, queryOf } from '../../http/json-body.ts';
 import {
   cancelBooking,
@@ -37,7 +37,7 @@ const listQuerySchema = z
 export function createBookingRoutes(deps: Deps) {
   return new Hono<SessionEnv>()
     .get('/', withEtag(), checkFirst(requireUser), queryOf(listQuerySchema), async (c) => {
-      c.header('cache-control', revalidatePrivately);
+      c.header('cache-control', personal);
       const { since, ...page } = c.req.valid('query');
       return c.json(since === undefined ? await listBookings(deps, c.var.me, page) : await listBookingChanges(deps, c.var.me, since));
     })

@@ -5,7 +5,7 @@ import { checkFirst, type SessionEnv } from '../../auth/auth.middleware.ts';
 import { requireUser } from '../../auth/auth.session.ts';
 import type { Auth } from '../../auth/auth.ts';
 import type { Deps } from '../../deps.ts';
-import { revalidatePrivately, withEtag } from '../../http/etag.ts';
+import { personal, withEtag } from '../../http/etag.ts';
 import { jsonBody } from '../../http/json-body.ts';
 import type { PersonalDataPart } from '../../personal-data.ts';
 import { deleteMyAccount, enrol, enrolmentsPersonalData, exportMyData, listMyEnrolments, removeEnrolment } from './profile.usecases.ts';
@@ -18,13 +18,13 @@ export function createProfileRoutes({ deps, auth, personalData }: { deps: Deps; 
   const parts = [enrolmentsPersonalData, ...personalData];
   return (
     new Hono<SessionEnv>()
-      // Personal data: never stored by a browser or proxy cache (but the enrolments, kept by the browser only).
+      // Personal data: never stored by a browser or proxy cache.
       .use(async (c, next) => {
         c.header('cache-control', 'no-store');
         await next();
       })
       .get('/enrolments', withEtag(), async (c) => {
-        c.header('cache-control', revalidatePrivately);
+        c.header('cache-control', personal);
         return c.json({ enrolments: await listMyEnrolments(deps, c.var.me) });
       })
       .post('/enrolments', checkFirst(requireUser), jsonBody(enrolInputSchema), async (c) => c.json(await enrol(deps, c.var.me, c.req.valid('json')), 201))

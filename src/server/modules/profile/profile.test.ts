@@ -62,7 +62,7 @@ describe('enrolling in modules', () => {
     expect(stats.status).toBe(201);
 
     const listed = await client.get('/api/me/enrolments');
-    expect(listed.headers.get('cache-control')).toBe('private, no-cache');
+    expect(listed.headers.get('cache-control')).toBe('private, no-store');
     expect(listed.body.enrolments).toEqual([enrolled.body, stats.body]);
 
     const removed = await client.delete(`/api/me/enrolments/${enrolled.body.id}`);

@@ -4,7 +4,7 @@ import { z } from '../../../common/zod.ts';
 import { acceptAnswerInputSchema, answerInputSchema, askQuestionInputSchema, qaMessages, voteInputSchema } from '../../../common/qa.ts';
 import { checkFirst, type SessionEnv } from '../../auth/auth.middleware.ts';
 import type { Deps } from '../../deps.ts';
-import { revalidatePrivately, withEtag } from '../../http/etag.ts';
+import { personal, revalidatePrivately, withEtag } from '../../http/etag.ts';
 import { jsonBody, queryOf } from '../../http/json-body.ts';
 import {
   acceptAnswer,
@@ -45,13 +45,14 @@ export function createQaRoutes(deps: Deps) {
     // Two answers from one route: `hc` types the body as either, and the client tells them apart by `deleted`.
     .get('/', withEtag(), queryOf(listQuerySchema), async (c) => {
       const { since, ...page } = c.req.valid('query');
-      c.header('cache-control', revalidatePrivately);
+      // A signed-in reader's copy holds their own votes.
+      c.header('cache-control', c.var.me ? personal : revalidatePrivately);
       if (since !== undefined) return c.json(await listQuestionChanges(deps, c.var.me, since));
       return c.json(await listQuestions(deps, c.var.me, page));
     })
     // Before `/:id`, which would take "my-votes" for a question id.
     .get('/my-votes', withEtag(), async (c) => {
-      c.header('cache-control', revalidatePrivately);
+      c.header('cache-control', personal);
       return c.json(await listMyVotes(deps, c.var.me));
     })
     .get('/:id', async (c) => c.json(await getQuestion(deps, readAs(c), c.req.param('id'))))

@@ -514,7 +514,7 @@ describe('my votes', () => {
     await put(other.client, `/api/questions/${untouched.id}/vote`, { value: 1 });
     const mine = await me.client.get('/api/questions/my-votes');
     expect(mine.status).toBe(200);
-    expect(mine.headers.get('cache-control')).toBe('private, no-cache');
+    expect(mine.headers.get('cache-control')).toBe('private, no-store');
     expect(mine.body.votes).toEqual(expect.arrayContaining([{ questionId: up.id, value: 1 }, { questionId: down.id, value: -1 }]));
     expect(mine.body.votes).toHaveLength(2);
     expectApiError(await visitor.get('/api/questions/my-votes'), 401, 'auth.unauthenticated');
