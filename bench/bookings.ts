@@ -1,16 +1,12 @@
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import http, { type Server } from 'node:http';
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { bookingCategories, type BookingCategory } from '../src/common/bookings.ts';
 import { sastDate, sastInstant } from '../src/common/sast.ts';
-import { loadEnv } from '../src/server/env.ts';
-import { createHttpServer } from '../src/server/http/node-server.ts';
 import { addStaff } from '../src/server/modules/staff/staff.usecases.ts';
-import { createServices, type Services } from '../src/server/server.ts';
-import { trackRequests } from './in-flight.ts';
+import type { Services } from '../src/server/server.ts';
+import { startAppServer } from './app-server.ts';
 import { autocannon, type AutocannonRequest, type AutocannonResult } from './autocannon.ts';
 
 /**
@@ -32,33 +28,6 @@ const roundCount = 3;
 const target = 1.5;
 const studentCount = 400;
 const password = 'bench passphrase 1';
-
-async function startServices(dir: string) {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), `tutorbook-bench-${dir}-`));
-  const clientDir = path.join(dataDir, 'client');
-  mkdirSync(clientDir);
-  writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><title>TutorBook</title>');
-  const env = loadEnv({ NODE_ENV: 'production', DATA_DIR: dataDir, LOG_LEVEL: 'silent', AUTH_SECRET: randomBytes(32).toString('hex') });
-  // The worker only wakes when told; no e-mail is sent during the run.
-  const services = await createServices(env, { clientDir, mailPollMs: 2 ** 31 - 1 });
-  services.deps.mail.wake = () => {};
-  const requests = trackRequests(services.app.fetch);
-  const server = createHttpServer(requests.fetch, { production: true }).listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => (server.listening ? resolve() : server.once('listening', () => resolve())));
-  return {
-    services,
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    async stop() {
-      await new Promise<void>((resolve) => {
-        (server as Server).close(() => resolve());
-        (server as Server).closeAllConnections();
-      });
-      await requests.settled();
-      await services.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
 
 /** Verified users written straight to the database (one password hash for all), signed in: their cookies. */
 async function signedInUsers(services: Services, count: number, prefix: string) {
@@ -89,7 +58,7 @@ async function signedInUsers(services: Services, count: number, prefix: string) 
 // 1. Booking creation against the bare reference
 
 async function creationBench() {
-  const app = await startServices('bookings-create');
+  const app = await startAppServer('bookings-create', { idleMail: true });
   const { services } = app;
   const start = Date.now();
   services.deps.clock.now = () => new Date(start + (Date.now() - start) * 3600);
@@ -219,7 +188,7 @@ async function seedBookings(services: Services, count: number, onlyTutors: boole
 }
 
 async function startWithBookings(count: number, onlyTutors: boolean) {
-  const app = await startServices(`bookings-${count}`);
+  const app = await startAppServer(`bookings-${count}`, { idleMail: true });
   await seedBookings(app.services, count, onlyTutors);
   const [tutor] = await signedInUsers(app.services, 1, 'tutor');
   await addStaff({ ...app.services.deps, auth: app.services.auth }, { email: tutor!.email, role: 'tutor', categories: ['Statistics'] });

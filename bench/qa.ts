@@ -1,14 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
-import path from 'node:path';
-import { loadEnv } from '../src/server/env.ts';
-import { createHttpServer } from '../src/server/http/node-server.ts';
-import { trackRequests } from './in-flight.ts';
+import type { Services } from '../src/server/server.ts';
+import { startAppServer } from './app-server.ts';
 import { autocannon, type AutocannonResult } from './autocannon.ts';
-import { createServices, type Services } from '../src/server/server.ts';
 
 /**
  * The Q&A board's read path as the board grows: p99 latency of the first page and of a search with 100,000
@@ -72,30 +65,7 @@ async function seed(services: Services, questionCount: number) {
   console.log(`seeded ${questionCount.toLocaleString('en-ZA')} questions and ${(2 * questionCount).toLocaleString('en-ZA')} answers in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
-async function startBoard(questionCount: number) {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tutorbook-bench-qa-'));
-  const clientDir = path.join(dataDir, 'client');
-  mkdirSync(clientDir);
-  writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><title>TutorBook</title>');
-  const env = loadEnv({ NODE_ENV: 'production', DATA_DIR: dataDir, LOG_LEVEL: 'silent', AUTH_SECRET: randomBytes(32).toString('hex') });
-  const services = await createServices(env, { clientDir });
-  await seed(services, questionCount);
-  const requests = trackRequests(services.app.fetch);
-  const server = createHttpServer(requests.fetch, { production: true }).listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => (server.listening ? resolve() : server.once('listening', () => resolve())));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    async stop() {
-      await new Promise<void>((resolve) => {
-        (server as Server).close(() => resolve());
-        (server as Server).closeAllConnections();
-      });
-      await requests.settled();
-      await services.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
+const startBoard = (questionCount: number) => startAppServer('qa', { prepare: (services) => seed(services, questionCount) });
 
 const small = await startBoard(100);
 const large = await startBoard(100_000);

@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { loadEnv } from '../src/server/env.ts';
+import { createHttpServer } from '../src/server/http/node-server.ts';
+import { createServices, type Services } from '../src/server/server.ts';
+
+/**
+ * The app as production runs it (SQLite in a fresh folder, logging off), listening on 127.0.0.1 for a
+ * benchmark. `prepare` runs before it listens (seeding); with `idleMail` the mail worker only wakes when told,
+ * so no e-mail is sent during a run and what is measured is the request.
+ */
+export async function startAppServer(name: string, options: { idleMail?: boolean; prepare?: (services: Services) => Promise<void> } = {}) {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), `tutorbook-bench-${name}-`));
+  const clientDir = path.join(dataDir, 'client');
+  mkdirSync(clientDir);
+  writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><title>TutorBook</title>');
+  const env = loadEnv({ NODE_ENV: 'production', DATA_DIR: dataDir, LOG_LEVEL: 'silent', AUTH_SECRET: randomBytes(32).toString('hex') });
+  const services = await createServices(env, { clientDir, ...(options.idleMail ? { mailPollMs: 2 ** 31 - 1 } : {}) });
+  if (options.idleMail) services.deps.mail.wake = () => {};
+  await options.prepare?.(services);
+  const requests = trackRequests(services.app.fetch);
+  const server = createHttpServer(requests.fetch, { production: true }).listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => (server.listening ? resolve() : server.once('listening', () => resolve())));
+  return {
+    services,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async stop() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await requests.settled();
+      await services.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The requests an app is still answering. Autocannon ends a run by dropping its connections, not by waiting
+ * for their answers, so the app may still be working on a few when the run is over: the benchmark waits for
+ * them before it closes the database under them.
+ */
+function trackRequests<A extends unknown[], R>(fetch: (...args: A) => Promise<R> | R) {
+  let active = 0;
+  let idle: (() => void) | undefined;
+  return {
+    fetch: async (...args: A): Promise<R> => {
+      active++;
+      try {
+        return await fetch(...args);
+      } finally {
+        if (--active === 0) idle?.();
+      }
+    },
+    /** Resolves once no request is being answered. */
+    settled: () => (active === 0 ? Promise.resolve() : new Promise<void>((resolve) => (idle = resolve))),
+  };
+}
