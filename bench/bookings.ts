@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { bookingCategories, type BookingCategory } from '../src/common/bookings.ts';
 import { sastDate, sastInstant } from '../src/common/sast.ts';
+import { insertVerifiedUsers } from '../src/server/auth/verified-users.ts';
 import { addStaff } from '../src/server/modules/staff/staff.usecases.ts';
 import type { Services } from '../src/server/server.ts';
 import { startAppServer } from './app-server.ts';
@@ -32,15 +33,8 @@ const password = 'bench passphrase 1';
 /** Verified users written straight to the database (one password hash for all), signed in: their cookies. */
 async function signedInUsers(services: Services, count: number, prefix: string) {
   const hash = await (await services.auth.$context).password.hash(password);
-  const now = new Date();
   const users = Array.from({ length: count }, (_, i) => ({ id: crypto.randomUUID(), name: `${prefix} ${i}`, email: `${prefix}-${i}@example.com` }));
-  await services.db.transaction().execute(async (trx) => {
-    await trx.insertInto('users').values(users.map((u) => ({ ...u, email_verified: true, image: null, created_at: now, updated_at: now }))).execute();
-    await trx
-      .insertInto('accounts')
-      .values(users.map((u) => ({ id: crypto.randomUUID(), user_id: u.id, account_id: u.id, provider_id: 'credential', password: hash, access_token: null, refresh_token: null, id_token: null, access_token_expires_at: null, refresh_token_expires_at: null, scope: null, created_at: now, updated_at: now })))
-      .execute();
-  });
+  await insertVerifiedUsers(services.db, users, hash);
   const cookies: string[] = [];
   for (let i = 0; i < users.length; i += 8) {
     const batch = await Promise.all(

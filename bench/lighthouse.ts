@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { insertVerifiedUsers } from '../src/server/auth/verified-users.ts';
 import { loadEnv } from '../src/server/env.ts';
 import { createHttpServer } from '../src/server/http/node-server.ts';
 import { addStaff } from '../src/server/modules/staff/staff.usecases.ts';
@@ -136,29 +137,8 @@ async function cookieFor(who: Exclude<Who, 'visitor'>): Promise<string> {
   const email = `lighthouse-${who}@example.com`;
   const password = randomBytes(12).toString('hex');
   const id = randomUUID();
-  const now = new Date();
   const hash = await services.auth.$context.then((ctx) => ctx.password.hash(password));
-  await services.db.transaction().execute(async (trx) => {
-    await trx.insertInto('users').values({ id, name: `Lighthouse ${who}`, email, email_verified: true, image: null, created_at: now, updated_at: now }).execute();
-    await trx
-      .insertInto('accounts')
-      .values({
-        id: randomUUID(),
-        user_id: id,
-        account_id: id,
-        provider_id: 'credential',
-        password: hash,
-        access_token: null,
-        refresh_token: null,
-        id_token: null,
-        access_token_expires_at: null,
-        refresh_token_expires_at: null,
-        scope: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-  });
+  await insertVerifiedUsers(services.db, [{ id, name: `Lighthouse ${who}`, email }], hash);
   if (who !== 'student') {
     await addStaff({ ...services.deps, auth: services.auth }, { email, role: who, categories: who === 'tutor' ? ['Mathematics'] : [] });
   }

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { insertVerifiedUsers } from '../auth/verified-users.ts';
 import { createHttpServer, type Timeouts } from '../http/node-server.ts';
 import { simpleParser } from 'mailparser';
 import pg from 'pg';
@@ -421,29 +422,8 @@ export async function createVerifiedUser(server: TestServer, account: Partial<Ac
   const password = account.password ?? testPassword;
   const { db } = server.services;
   const id = crypto.randomUUID();
-  const now = new Date();
   const hash = await hashOnce(server, password);
-  await db.transaction().execute(async (trx) => {
-    await trx.insertInto('users').values({ id, name, email, email_verified: true, image: null, created_at: now, updated_at: now }).execute();
-    await trx
-      .insertInto('accounts')
-      .values({
-        id: crypto.randomUUID(),
-        user_id: id,
-        account_id: id,
-        provider_id: 'credential',
-        password: hash,
-        access_token: null,
-        refresh_token: null,
-        id_token: null,
-        access_token_expires_at: null,
-        refresh_token_expires_at: null,
-        scope: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-  });
+  await insertVerifiedUsers(db, [{ id, name, email }], hash);
   return { id, name, email, password };
 }
 
