@@ -1,0 +1,178 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import net, { type AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { loadEnv } from '../src/server/env.ts';
+import { createHttpServer } from '../src/server/http/node-server.ts';
+import { addStaff } from '../src/server/modules/staff/staff.usecases.ts';
+import { createServices } from '../src/server/server.ts';
+
+/**
+ * `npm run lighthouse`: Lighthouse's mobile audit (simulated slow 4G, a slowed CPU) of every page named in
+ * issue 9, on the production build served by our server, and a table of the figures. Builds nothing: run
+ * `npm run build` first. A report, not a test: it exits 0 whatever the scores. Signed-in pages are measured
+ * with the session cookie of an account written straight to the database. `-- /about /qa` measures only those.
+ */
+
+const root = path.resolve(import.meta.dirname, '..');
+const clientDir = path.join(root, 'dist/client');
+if (!existsSync(path.join(clientDir, 'index.html'))) throw new Error('dist/client/index.html is missing: run `npm run build` first');
+
+type Who = 'visitor' | 'student' | 'tutor' | 'admin';
+const pages: { path: string; who: Who }[] = [
+  { path: '/', who: 'visitor' },
+  { path: '/about', who: 'visitor' },
+  { path: '/testimonials', who: 'visitor' },
+  { path: '/privacy-policy', who: 'visitor' },
+  { path: '/login', who: 'visitor' },
+  { path: '/signup', who: 'visitor' },
+  // A visitor's deep link to a signed-in page: sent to `/`.
+  { path: '/modules/introduction-to-calculus', who: 'visitor' },
+  { path: '/offers', who: 'student' },
+  { path: '/qa', who: 'student' },
+  { path: '/student-dashboard', who: 'student' },
+  { path: '/tutor-dashboard', who: 'tutor' },
+  { path: '/admin-dashboard', who: 'admin' },
+];
+const only = process.argv.slice(2);
+const chosen = only.length ? pages.filter((p) => only.includes(p.path)) : pages;
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tutorbook-lighthouse-'));
+// Logging in checks the request's origin against PUBLIC_URL, so the port is known before the server starts.
+const port = await freePort();
+const baseUrl = `http://127.0.0.1:${port}`;
+// Production mode, as users meet it; logging off, so that the table is the only output.
+const env = loadEnv({
+  NODE_ENV: 'production',
+  DATA_DIR: dataDir,
+  PUBLIC_URL: baseUrl,
+  LOG_LEVEL: 'silent',
+  AUTH_SECRET: randomBytes(32).toString('hex'),
+});
+const services = await createServices(env, { clientDir });
+const server = createHttpServer(services.app.fetch, { production: env.production }).listen(port, '127.0.0.1');
+await new Promise<void>((resolve) => server.once('listening', resolve));
+
+// The flags of playwright.config.ts: Debian's Chromium, headless, nothing fetched from outside.
+const chrome = await chromeLauncher.launch({
+  chromePath: '/usr/bin/chromium',
+  chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+
+const cookies = new Map<Who, string>();
+const rows: string[][] = [];
+let version = '';
+try {
+  for (const page of chosen) {
+    const cookie = page.who === 'visitor' ? undefined : await cookieFor(page.who);
+    const result = await audit(page.path, cookie);
+    const { categories, audits } = result.lhr;
+    version = result.lhr.lighthouseVersion;
+    const score = (name: string) => String(Math.round((categories[name]?.score ?? 0) * 100));
+    const scripts = (audits['resource-summary']?.details as { items?: { resourceType: string; transferSize: number }[] } | undefined)?.items?.find(
+      (item) => item.resourceType === 'script',
+    );
+    rows.push([
+      `${page.path}${page.who === 'visitor' ? '' : ` (${page.who})`}`,
+      score('performance'),
+      `${((audits['largest-contentful-paint']?.numericValue ?? 0) / 1000).toFixed(1)} s`,
+      (audits['cumulative-layout-shift']?.numericValue ?? 0).toFixed(2),
+      `${Math.round(audits['total-blocking-time']?.numericValue ?? 0)} ms`,
+      score('accessibility'),
+      score('best-practices'),
+      score('seo'),
+      `${((scripts?.transferSize ?? 0) / 1024).toFixed(1)} KB`,
+    ]);
+    process.stdout.write(`measured ${page.path}\n`);
+  }
+} finally {
+  chrome.kill();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await services.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+const header = ['page', 'Perf', 'LCP', 'CLS', 'TBT', 'A11y', 'Best pr.', 'SEO', 'JS (compressed)'];
+const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+console.log(`\nLighthouse ${version} mobile, simulated slow 4G; ${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(1)}\n`);
+console.log(line(header));
+console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+for (const row of rows) console.log(line(row));
+
+/**
+ * One audit, tried again when Lighthouse could not measure the page (on a loaded machine it sometimes sees no
+ * paint and scores 0), so that the table shows the page and not the machine.
+ */
+async function audit(pagePath: string, cookie: string | undefined, attempt = 1): Promise<NonNullable<Awaited<ReturnType<typeof lighthouse>>>> {
+  const result = await lighthouse(
+    `${baseUrl}${pagePath}`,
+    { port: chrome.port, output: 'json', logLevel: 'error', ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}) },
+    undefined,
+  );
+  if (!result) throw new Error(`Lighthouse gave no result for ${pagePath}`);
+  if (result.lhr.categories.performance?.score != null) return result;
+  const problem = result.lhr.runtimeError?.message ?? result.lhr.audits['largest-contentful-paint']?.errorMessage ?? 'no score';
+  if (attempt === 3) throw new Error(`${pagePath}: ${problem}`);
+  process.stdout.write(`${pagePath}: ${problem}; measuring again\n`);
+  return audit(pagePath, cookie, attempt + 1);
+}
+
+function freePort(): Promise<number> {
+  const probe = net.createServer().listen(0, '127.0.0.1');
+  return new Promise((resolve) => probe.once('listening', () => {
+    const { port: free } = probe.address() as AddressInfo;
+    probe.close(() => resolve(free));
+  }));
+}
+
+/** The session cookie of a verified account of that role, made once per role. */
+async function cookieFor(who: Exclude<Who, 'visitor'>): Promise<string> {
+  const known = cookies.get(who);
+  if (known) return known;
+  const email = `lighthouse-${who}@example.com`;
+  const password = randomBytes(12).toString('hex');
+  const id = randomUUID();
+  const now = new Date();
+  const hash = await services.auth.$context.then((ctx) => ctx.password.hash(password));
+  await services.db.transaction().execute(async (trx) => {
+    await trx.insertInto('users').values({ id, name: `Lighthouse ${who}`, email, email_verified: true, image: null, created_at: now, updated_at: now }).execute();
+    await trx
+      .insertInto('accounts')
+      .values({
+        id: randomUUID(),
+        user_id: id,
+        account_id: id,
+        provider_id: 'credential',
+        password: hash,
+        access_token: null,
+        refresh_token: null,
+        id_token: null,
+        access_token_expires_at: null,
+        refresh_token_expires_at: null,
+        scope: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+  });
+  if (who !== 'student') {
+    await addStaff({ ...services.deps, auth: services.auth }, { email, role: who, categories: who === 'tutor' ? ['Mathematics'] : [] });
+  }
+  const response = await fetch(`${baseUrl}/api/auth/sign-in/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: baseUrl },
+    body: JSON.stringify({ email, password }),
+  });
+  if (!response.ok) throw new Error(`Signing in as ${who} failed: ${response.status} ${await response.text()}`);
+  const cookie = response.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  cookies.set(who, cookie);
+  return cookie;
+}
+
