@@ -13,6 +13,8 @@ export default defineConfig({
     // Maps are written for debugging but not referenced from the code, and `npm run build` moves them out of
     // the served folder (scripts/keep-sourcemaps.ts): they carry our source and build paths.
     sourcemap: 'hidden',
+    // Read by scripts/check-js-budget.ts: which chunks each page loads at once.
+    manifest: true,
     target: 'es2022',
     rolldownOptions: {
       output: {

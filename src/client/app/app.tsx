@@ -1,21 +1,46 @@
+import { lazy, Suspense, useEffect } from 'react';
 import { RouterProvider } from 'react-router-dom';
-import { AppToaster } from '../components/app-toaster.tsx';
 import { ConfirmProvider } from '../components/confirm-dialog.tsx';
 import { SessionProvider } from '../lib/session.tsx';
-import { DataSync } from './data-sync.tsx';
-import { UpdatePrompt } from './pwa.tsx';
+import { useIdle } from '../lib/idle.ts';
+import { useToasterWanted, wantToaster } from '../lib/toast.ts';
 import { router } from './router.tsx';
-import { StorageNotice } from './storage-notice.tsx';
+
+// Not part of the first load (scripts/check-js-budget.ts): the offline engine (Dexie) and what runs on it
+// load once the page is up; the toaster (sonner) with the first toast or once the page is idle, and the
+// service worker's registration once the page is idle.
+const loadSessionStore = () => import('./offline-setup.ts').then((m) => m.sessionStore);
+const DataSync = lazy(() => import('./data-sync.tsx').then((m) => ({ default: m.DataSync })));
+const StorageNotice = lazy(() => import('./storage-notice.tsx').then((m) => ({ default: m.StorageNotice })));
+const AppToaster = lazy(() => import('../components/app-toaster.tsx').then((m) => ({ default: m.AppToaster })));
+
+const UpdatePrompt = lazy(() => import('./pwa.tsx').then((m) => ({ default: m.UpdatePrompt })));
+
+/** The toaster once a toast is raised; the toaster and the service worker (pwa.tsx) once the page is idle. */
+function Later() {
+  const idle = useIdle();
+  const toasterWanted = useToasterWanted();
+  useEffect(() => {
+    if (idle) wantToaster();
+  }, [idle]);
+  return (
+    <Suspense fallback={null}>
+      {toasterWanted && <AppToaster />}
+      {idle && <UpdatePrompt />}
+    </Suspense>
+  );
+}
 
 export function App() {
   return (
-    <SessionProvider>
-      <DataSync />
-      <StorageNotice />
+    <SessionProvider loadStore={loadSessionStore}>
+      <Suspense fallback={null}>
+        <DataSync />
+        <StorageNotice />
+      </Suspense>
       <ConfirmProvider>
         <RouterProvider router={router} />
-        <AppToaster />
-        <UpdatePrompt />
+        <Later />
       </ConfirmProvider>
     </SessionProvider>
   );

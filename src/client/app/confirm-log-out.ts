@@ -1,6 +1,5 @@
 import { sessionMessages } from '../../common/session.messages.ts';
 import { useConfirm } from '../components/confirm-dialog.tsx';
-import { countUnsent } from '../offline/engine.ts';
 
 const unsentItems = (count: number) => (count === 1 ? '1 item that has not' : `${count} items that have not`);
 
@@ -12,6 +11,8 @@ const unsentItems = (count: number) => (count === 1 ? '1 item that has not' : `$
 export function useConfirmLogOut() {
   const confirm = useConfirm();
   return async ({ always }: { always: boolean }): Promise<boolean> => {
+    // The engine is loaded by now (someone is signed in); imported here to keep it out of the first load.
+    const { countUnsent } = await import('../offline/engine.ts');
     const unsent = await countUnsent();
     if (unsent > 0) {
       return confirm({

@@ -1,10 +1,5 @@
 import { useEffect } from 'react';
-// Every feature's tables, sources and mutations, registered before anything opens IndexedDB (the session
-// reads it first, in an effect): a table declared later would be missing from the database's schema.
-import '../features/bookings/bookings.sync.ts';
-import '../features/catalogue/catalogue.sync.ts';
-import '../features/profile/profile.sync.ts';
-import '../features/qa/qa.sync.ts';
+import './offline-setup.ts';
 import { useSession } from '../lib/session.tsx';
 import { reconnected, refreshSources, setEngineUser, startEngine, stopEngine } from '../offline/engine.ts';
 import { startLiveEvents } from '../offline/live-events.ts';

@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import { brand, mailtoUrl } from '../../common/brand.ts';
-import { InstallButton } from './pwa.tsx';
+import { InstallButton } from './install-button.tsx';
 
 /** Spec §2 footer: privacy policy, about, a contact mail link and a professional-profile link. */
 export function Footer() {

@@ -1,5 +1,5 @@
 import { GraduationCap, LogOut, Menu, X } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { NavLink, useLocation, useNavigate } from 'react-router-dom';
 import { toast } from '../lib/toast.ts';
 import { sessionMessages } from '../../common/session.messages.ts';
@@ -7,7 +7,9 @@ import { brand } from '../../common/brand.ts';
 import { dashboardPathByRole } from '../../common/roles.ts';
 import { useSession } from '../lib/session.tsx';
 import { useConfirmLogOut } from './confirm-log-out.ts';
-import { SyncIndicator } from './sync-indicator.tsx';
+
+// Only for a signed-in user: it brings the offline engine and a dialog, which a visitor's first load does without.
+const SyncIndicator = lazy(() => import('./sync-indicator.tsx').then((m) => ({ default: m.SyncIndicator })));
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
   `flex min-h-11 items-center rounded-lg px-3 font-medium ${
@@ -78,7 +80,11 @@ export function Navbar() {
           <GraduationCap aria-hidden size={28} />
           {brand.name}
         </NavLink>
-        {(session.status === 'signed-in' || session.status === 'expired') && <SyncIndicator />}
+        {(session.status === 'signed-in' || session.status === 'expired') && (
+          <Suspense fallback={null}>
+            <SyncIndicator />
+          </Suspense>
+        )}
         {links && (
           <button
             ref={menuButton}

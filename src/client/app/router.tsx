@@ -3,12 +3,25 @@ import { RequireRole, RequireUser } from './guards.tsx';
 import { NotFoundPage } from './error-pages.tsx';
 import { BareLayout, RootLayout } from './root-layout.tsx';
 
-/** Code-split by page: each route loads its own chunk. */
-const page = (load: () => Promise<Record<string, unknown>>, name: string): Pick<RouteObject, 'lazy'> => ({
+type Load = () => Promise<Record<string, unknown>>;
+
+/** A page that never reads the device's database: code-split, it loads its own chunk and nothing else. */
+const publicPage = (load: Load, name: string): Pick<RouteObject, 'lazy'> => ({
   lazy: async () => ({ Component: (await load())[name] as React.ComponentType }),
 });
 
-const home = page(() => import('../features/public/home-page.tsx'), 'HomePage');
+/**
+ * A page that reads IndexedDB: its chunk, and the offline engine with every feature's tables declared
+ * (offline-setup.ts), since the database must not open before they are.
+ */
+const page = (load: Load, name: string): Pick<RouteObject, 'lazy'> => ({
+  lazy: async () => {
+    const [loaded] = await Promise.all([load(), import('./offline-setup.ts')]);
+    return { Component: loaded[name] as React.ComponentType };
+  },
+});
+
+const home = publicPage(() => import('../features/public/home-page.tsx'), 'HomePage');
 
 export const router = createBrowserRouter([
   {
@@ -18,11 +31,11 @@ export const router = createBrowserRouter([
     children: [
       { path: '/', ...home },
       { path: '/home', ...home },
-      { path: '/about', ...page(() => import('../features/public/about-page.tsx'), 'AboutPage') },
-      { path: '/testimonials', ...page(() => import('../features/public/testimonials-page.tsx'), 'TestimonialsPage') },
-      { path: '/privacy-policy', ...page(() => import('../features/public/privacy-page.tsx'), 'PrivacyPage') },
-      { path: '/signup', ...page(() => import('../features/auth/signup-page.tsx'), 'SignupPage') },
-      { path: '/login', ...page(() => import('../features/auth/login-page.tsx'), 'LoginPage') },
+      { path: '/about', ...publicPage(() => import('../features/public/about-page.tsx'), 'AboutPage') },
+      { path: '/testimonials', ...publicPage(() => import('../features/public/testimonials-page.tsx'), 'TestimonialsPage') },
+      { path: '/privacy-policy', ...publicPage(() => import('../features/public/privacy-page.tsx'), 'PrivacyPage') },
+      { path: '/signup', ...publicPage(() => import('../features/auth/signup-page.tsx'), 'SignupPage') },
+      { path: '/login', ...publicPage(() => import('../features/auth/login-page.tsx'), 'LoginPage') },
       // Visitors read the board (spec §6, DESIGN); asking, answering and voting say 'Please log in…'.
       { path: '/qa', ...page(() => import('../features/qa/qa-page.tsx'), 'QaPage') },
       { path: '/change-password', ...page(() => import('../features/auth/change-password-page.tsx'), 'ChangePasswordPage') },

@@ -1,5 +1,6 @@
-import { useCallback, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import { Toaster } from 'sonner';
+import { toasterReady } from '../lib/toast.ts';
 
 /** Whether a media query matches now, following changes (a rotated phone, a resized window). */
 function useMediaQuery(query: string): boolean {
@@ -17,9 +18,11 @@ function useMediaQuery(query: string): boolean {
 /**
  * Where the app's toasts appear: at the bottom, never over the sticky navbar; centred on phones, bottom right
  * from Tailwind's `sm` breakpoint (40rem = 640 px). Light or dark with the system; the colours of each type
- * are ours (styles.css), each at least 4.5:1.
+ * are ours (styles.css), each at least 4.5:1. Loaded lazily (lib/toast.ts).
  */
 export function AppToaster() {
   const wide = useMediaQuery('(min-width: 40rem)');
+  // After the Toaster's own effect (children's effects run first), which is when it starts listening.
+  useEffect(() => toasterReady(), []);
   return <Toaster position={wide ? 'bottom-right' : 'bottom-center'} theme="system" richColors closeButton toastOptions={{ duration: 6000 }} />;
 }

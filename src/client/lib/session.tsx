@@ -1,7 +1,7 @@
 import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Me } from '../../common/session.ts';
-import { localDb } from '../offline/db.ts';
-import { clearUserData, noticeSignedIn } from '../offline/engine.ts';
+import type { localDb } from '../offline/db.ts';
+import type { clearUserData, noticeSignedIn } from '../offline/engine.ts';
 import { client } from './api-client.ts';
 import { apiRequest, NetworkError, onSessionEnded, readJson } from './api.ts';
 
@@ -28,8 +28,18 @@ interface SessionContextValue {
 
 const SessionContext = createContext<SessionContextValue | null>(null);
 
+/**
+ * What the session needs of the offline engine (IndexedDB, Dexie). Not part of the first load: the app loads
+ * it once the page is up, with every feature's tables declared first (app/offline-setup.ts).
+ */
+export interface SessionStore {
+  localDb: Pick<typeof localDb, 'session'>;
+  clearUserData: typeof clearUserData;
+  noticeSignedIn: typeof noticeSignedIn;
+}
+
 /** The user this device may treat as signed in: a stored record, unless it ended or a log-out is pending. */
-async function storedUser(): Promise<Me | undefined> {
+async function storedUser({ localDb }: SessionStore): Promise<Me | undefined> {
   if (localStorage.getItem(pendingSignOutKey) !== null) return undefined;
   const record = await localDb.session.get('me');
   return record && !record.endedAt ? record.me : undefined;
@@ -54,7 +64,7 @@ type Broadcast = { type: 'signed-in'; me: Me } | { type: 'signed-out' };
  * stored record (a new device, cleared site data) is not mistaken for "signed out". Other tabs hear of
  * log-ins and log-outs through a BroadcastChannel.
  */
-export function SessionProvider({ children }: { children: ReactNode }) {
+export function SessionProvider({ children, loadStore }: { children: ReactNode; loadStore: () => Promise<SessionStore> }) {
   const [session, setSession] = useState<SessionState>({ status: 'loading', me: undefined });
   const channel = useRef<BroadcastChannel | null>(null);
   // Whether the server has said who is signed in since this page opened (not just this device's record).
@@ -66,6 +76,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const becomeSignedIn = useCallback(async (me: Me) => {
     const loggingIn = sessionStorage.getItem(loggingInKey) !== null;
     sessionStorage.removeItem(loggingInKey);
+    const { localDb, clearUserData, noticeSignedIn } = await loadStore();
     // Before the record is touched: its absence is what tells a wiped device.
     await noticeSignedIn(me.id, { loggingIn });
     // Someone else used this device before (their session ended without a log-out): drop their data.
@@ -73,19 +84,19 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     await localDb.session.put({ key: 'me', me, savedAt: new Date().toISOString() });
     setSession((current) => (current.status === 'signed-in' && sameUser(current.me, me) ? current : { status: 'signed-in', me }));
     announce({ type: 'signed-in', me });
-  }, []);
+  }, [loadStore]);
 
   /** The session ended while this page used it: the page stays, a dialog offers to log in again. */
   const endSession = useCallback(() => {
     setSession((current) => (current.status === 'signed-in' ? { status: 'expired', me: current.me } : current));
-    void localDb.session.update('me', { endedAt: new Date().toISOString() });
-  }, []);
+    void loadStore().then(({ localDb }) => localDb.session.update('me', { endedAt: new Date().toISOString() }));
+  }, [loadStore]);
 
   const becomeSignedOut = useCallback(async (leaveTo?: string) => {
     confirmed.current = false;
-    await clearUserData();
+    await (await loadStore()).clearUserData();
     setSession({ status: 'signed-out', me: undefined, leaveTo });
-  }, []);
+  }, [loadStore]);
 
   /** Ends the server session of a log-out made offline; true once it is done (or there was none). */
   const flushSignOut = useCallback((): Promise<void> => {
@@ -116,7 +127,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       ({ user: me } = await readJson(await client.api.session.$get()));
     } catch {
       // Offline or the server is down: what this device knew.
-      const stored = await storedUser();
+      const stored = await storedUser(await loadStore());
       setSession((current) => (current.status !== 'loading' ? current : stored ? { status: 'signed-in', me: stored } : { status: 'signed-out', me: undefined }));
       return stored;
     }
@@ -128,7 +139,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       endSession();
     } else await becomeSignedOut();
     return me ?? undefined;
-  }, [becomeSignedIn, becomeSignedOut, endSession, flushSignOut]);
+  }, [becomeSignedIn, becomeSignedOut, endSession, flushSignOut, loadStore]);
 
   const signOut = useCallback(
     async ({ leaveTo = '/', serverDone = false }: { leaveTo?: string; serverDone?: boolean } = {}) => {
@@ -148,7 +159,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     let live = true;
     // What this device knew, at once (offline start), unless the server answers first.
-    void storedUser().then((stored) => {
+    void loadStore().then(storedUser).then((stored) => {
       if (live && stored) setSession((current) => (current.status === 'loading' ? { status: 'signed-in', me: stored } : current));
     });
     // refresh sets the session only after awaiting (the pending sign-out, the server): never synchronously.
@@ -178,7 +189,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       window.removeEventListener('online', onOnline);
       stopListening();
     };
-  }, [refresh, endSession]);
+  }, [refresh, endSession, loadStore]);
 
   const value = useMemo(() => ({ session, refresh, signOut, beforeLogin }), [session, refresh, signOut, beforeLogin]);
   return <SessionContext value={value}>{children}</SessionContext>;

@@ -231,6 +231,6 @@ export const {
 } = engine;
 
 export type { Enqueue, ItemDescription, MutationSpec, OutboxItem } from './outbox.ts';
-export { LocalWriteError } from './outbox.ts';
+export { LocalWriteError } from './local-write-error.ts';
 export type { StorageStatus } from './storage.ts';
 export type { PullResult, RefreshOptions, Source, SourceSpec, SyncResult } from './sync.ts';

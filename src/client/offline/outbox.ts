@@ -35,6 +35,7 @@ import Dexie from 'dexie';
 import { ApiError, NetworkError } from '../lib/api.ts';
 import type { OutboxError, OutboxRow } from './db.ts';
 import type { EngineContext } from './engine.ts';
+import { LocalWriteError } from './local-write-error.ts';
 
 export interface MutationSpec<P, R = unknown> {
   name: string;
@@ -71,14 +72,6 @@ export interface OutboxItem {
   error?: OutboxError;
   attempts: number;
   createdAt: string;
-}
-
-/** IndexedDB refused a write (no room, connection lost): the message is for the form that tried. */
-export class LocalWriteError extends Error {
-  constructor(message: string, cause: unknown) {
-    super(message, { cause });
-    this.name = 'LocalWriteError';
-  }
 }
 
 const unknownVersion: OutboxError = {
