@@ -1,14 +1,32 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import path from 'node:path';
+import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { brand } from './src/common/brand.ts';
+import { prerenderPublicPages } from './scripts/prerender.ts';
 
-export default defineConfig({
+const clientDir = path.resolve('dist/client');
+const ssrDir = path.resolve('dist/ssr');
+
+/**
+ * After the client build has written its files, and before the service worker's precache list is made from
+ * them: the public pages rendered to HTML, from the server build that `npm run build` makes first.
+ */
+const prerender = (): Plugin => ({
+  name: 'tutorbook:prerender',
+  apply: (_config, env) => env.command === 'build' && !env.isSsrBuild,
+  closeBundle: { order: 'pre', sequential: true, handler: () => prerenderPublicPages(clientDir, path.join(ssrDir, 'entry-server.js')) },
+});
+
+export default defineConfig(({ isSsrBuild }) => ({
   root: 'src/client',
   publicDir: 'public',
-  build: {
-    outDir: '../../dist/client',
+  build: isSsrBuild
+    ? // The public pages' renderer for the prerender step (src/client/entry-server.tsx), run at build time only.
+      { outDir: ssrDir, emptyOutDir: true, copyPublicDir: false, ssr: 'entry-server.tsx', target: 'node24' }
+    : {
+    outDir: clientDir,
     emptyOutDir: true,
     // Maps are written for debugging but not referenced from the code, and `npm run build` moves them out of
     // the served folder (scripts/keep-sourcemaps.ts): they carry our source and build paths.
@@ -30,6 +48,8 @@ export default defineConfig({
   plugins: [
     react(),
     tailwindcss(),
+    prerender(),
+    // Also in the server build, which skips the worker but needs the registration module pwa.tsx imports.
     VitePWA({
       registerType: 'prompt',
       injectRegister: false,
@@ -57,7 +77,7 @@ export default defineConfig({
       },
       workbox: {
         globPatterns: ['**/*.{js,css,html,svg,png,ico,webmanifest}'],
-        navigateFallback: '/index.html',
+        navigateFallback: '/shell.html',
         // The API is never answered by the worker: data lives in IndexedDB, and /api/* must reach the server.
         navigateFallbackDenylist: [/^\/api\//],
         cleanupOutdatedCaches: true,
@@ -69,4 +89,4 @@ export default defineConfig({
       },
     }),
   ],
-});
+}));

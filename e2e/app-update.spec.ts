@@ -24,10 +24,10 @@ function deployNextVersion(): () => void {
     writeFileSync(path.join(next, `${file}.br`), brotliCompressSync(text));
     writeFileSync(path.join(next, `${file}.gz`), gzipSync(text));
   };
-  const index = readFileSync(path.join(next, 'index.html'), 'utf8').replace('<head>', '<head>\n    <meta name="tutorbook-build" content="next" />');
-  write('index.html', index);
+  const shell = readFileSync(path.join(next, 'shell.html'), 'utf8').replace('<head>', '<head>\n    <meta name="tutorbook-build" content="next" />');
+  write('shell.html', shell);
   const worker = readFileSync(path.join(next, 'sw.js'), 'utf8');
-  const updated = worker.replace(/\{url:"index\.html",revision:"[0-9a-f]+"\}/, `{url:"index.html",revision:"${createHash('md5').update(index).digest('hex')}"}`);
+  const updated = worker.replace(/\{url:"shell\.html",revision:"[0-9a-f]+"\}/, `{url:"shell.html",revision:"${createHash('md5').update(shell).digest('hex')}"}`);
   expect(updated, 'the worker names the shell it precaches').not.toBe(worker);
   write('sw.js', updated);
   const previous = path.join(deployDir, 'previous');

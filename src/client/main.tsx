@@ -1,10 +1,19 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router-dom';
 import { App } from './app/app.tsx';
+import { createAppRouter } from './app/router.tsx';
 import './styles.css';
 
-createRoot(document.getElementById('root')!).render(
+const router = await createAppRouter();
+const app = (
   <StrictMode>
-    <App />
-  </StrictMode>,
+    <App>
+      <RouterProvider router={router} />
+    </App>
+  </StrictMode>
 );
+const root = document.getElementById('root')!;
+// The public pages arrive rendered (scripts/prerender.ts); every other page arrives as the empty shell.
+if (root.hasChildNodes()) hydrateRoot(root, app);
+else createRoot(root).render(app);

@@ -1,4 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
+import { get, type IncomingMessage } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { hc, type InferRequestType } from 'hono/client';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, test } from 'vitest';
@@ -56,6 +58,23 @@ describe('health and headers', () => {
     expect(headers.get('strict-transport-security')).toBeNull();
   }
 
+  test('the public pages are served as rendered at build time, compressed for browsers that accept it', async () => {
+    const client = createClient(server.url);
+    for (const [pathname, file] of Object.entries({ '/': 'index.html', '/about': 'about.html', '/login': 'login.html', '/signup': 'signup.html', '/index.html': 'index.html' })) {
+      const response = await client.get(pathname);
+      expect(response.status, pathname).toBe(200);
+      expect(response.text, pathname).toContain(`<!-- ${file} -->`);
+      expect(response.headers.get('cache-control')).toBe('no-cache');
+    }
+    for (const [encoding, decompress] of [['br', brotliDecompressSync], ['gzip', gunzipSync]] as const) {
+      // node:http, since fetch would decompress the body itself.
+      const response = await new Promise<IncomingMessage>((resolve, reject) => get(`${server.url}/about`, { headers: { 'accept-encoding': encoding } }, resolve).on('error', reject));
+      expect(response.headers['content-encoding']).toBe(encoding);
+      expect(response.headers.vary).toMatch(/accept-encoding/i);
+      expect(decompress(Buffer.concat(await response.toArray())).toString()).toContain('<!-- about.html -->');
+    }
+  });
+
   test('the app shell is served for known pages and a 404 page for others', async () => {
     const client = createClient(server.url);
     for (const pathname of ['/', '/index.html', '/login', '/change-password', '/modules/introduction-to-programming-with-python', '/student-dashboard/']) {
@@ -64,6 +83,7 @@ describe('health and headers', () => {
       expect(response.headers.get('content-type')).toMatch(/^text\/html/);
       expect(response.text).toContain('<div id="root">');
     }
+    for (const pathname of ['/home', '/change-password', '/offers', '/qa']) expect((await client.get(pathname)).text, pathname).toContain('<!-- shell.html -->');
     // A module page for a slug no module has is the app's 'Module Not Found' page, with status 404.
     for (const pathname of ['/no-such-page', '/modules/intro-to-python', '/modules/no-such-module/']) {
       const unknown = await client.get(pathname);

@@ -1,10 +1,9 @@
-import { lazy, Suspense, useEffect } from 'react';
-import { RouterProvider } from 'react-router-dom';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { ConfirmProvider } from '../components/confirm-dialog.tsx';
 import { SessionProvider } from '../lib/session.tsx';
+import { useHydrated } from '../lib/hydrated.ts';
 import { useIdle } from '../lib/idle.ts';
 import { useToasterWanted, wantToaster } from '../lib/toast.ts';
-import { router } from './router.tsx';
 
 // Not part of the first load (scripts/check-js-budget.ts): the offline engine (Dexie) and what runs on it
 // load once the page is up; the toaster (sonner) with the first toast or once the page is idle, and the
@@ -31,15 +30,19 @@ function Later() {
   );
 }
 
-export function App() {
+/** The app around its router: the browser's (main.tsx), or a static one when pages are rendered at build time. */
+export function App({ children }: { children: ReactNode }) {
+  const hydrated = useHydrated();
   return (
     <SessionProvider loadStore={loadSessionStore}>
-      <Suspense fallback={null}>
-        <DataSync />
-        <StorageNotice />
-      </Suspense>
+      {hydrated && (
+        <Suspense fallback={null}>
+          <DataSync />
+          <StorageNotice />
+        </Suspense>
+      )}
       <ConfirmProvider>
-        <RouterProvider router={router} />
+        {children}
         <Later />
       </ConfirmProvider>
     </SessionProvider>

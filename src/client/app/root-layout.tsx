@@ -16,7 +16,9 @@ export function RootLayout() {
         Skip to content
       </a>
       <Navbar />
-      <main id="main" className="flex-1" tabIndex={-1}>
+      {/* At least a screen high: the footer starts below the fold, so a page that fills in (a lazy page, a
+          redirect) never moves it in view (layout shift). */}
+      <main id="main" className="min-h-dvh flex-1" tabIndex={-1}>
         <Outlet />
       </main>
       <Footer />

@@ -1,4 +1,4 @@
-import { createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router-dom';
 import { RequireRole, RequireUser } from './guards.tsx';
 import { NotFoundPage } from './error-pages.tsx';
 import { BareLayout, RootLayout } from './root-layout.tsx';
@@ -23,7 +23,7 @@ const page = (load: Load, name: string): Pick<RouteObject, 'lazy'> => ({
 
 const home = publicPage(() => import('../features/public/home-page.tsx'), 'HomePage');
 
-export const router = createBrowserRouter([
+export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
     // Pages load lazily; the layout is there at once, so nothing else is needed meanwhile.
@@ -65,4 +65,19 @@ export const router = createBrowserRouter([
     HydrateFallback: () => null,
     children: [{ path: '/verify_login', ...page(() => import('../features/auth/verify-login-page.tsx'), 'VerifyLoginPage') }],
   },
-]);
+];
+
+/**
+ * The browser's router. The page being opened is loaded first, so that a page rendered at build time
+ * (scripts/prerender.ts) is hydrated as it is, rather than replaced by the empty `HydrateFallback`.
+ */
+export async function createAppRouter() {
+  const opening = matchRoutes(routes, window.location) ?? [];
+  await Promise.all(
+    opening.map(async ({ route }) => {
+      if (typeof route.lazy !== 'function') return;
+      Object.assign(route, await route.lazy(), { lazy: undefined });
+    }),
+  );
+  return createBrowserRouter(routes);
+}

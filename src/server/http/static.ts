@@ -2,43 +2,71 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
-import { isKnownPagePath } from '../../common/routes.ts';
+import { isKnownPagePath, prerenderedPages, shellFile } from '../../common/routes.ts';
+import { chooseEncoding, compress } from './compression.ts';
 
 const noCache = 'no-cache';
 const yearLong = 'public, max-age=31536000, immutable';
 /** Files whose names do not change between releases: the browser must check them every time. */
-const unhashed = /^\/(index\.html|sw\.js|registerSW\.js|workbox-[^/]*\.js|manifest\.webmanifest)$/;
+const unhashed = /^\/([\w-]+\.html|sw\.js|registerSW\.js|workbox-[^/]*\.js|manifest\.webmanifest)$/;
 
 const modulePage = /^\/modules\/([^/]+)\/?$/;
 
+/** A page document as built, kept in memory with its compressed copies until a new build replaces it. */
+interface PageDocument {
+  mtimeMs: number;
+  raw: Buffer;
+  br: Uint8Array<ArrayBuffer>;
+  gzip: Uint8Array<ArrayBuffer>;
+}
+
 /**
- * Serves the built PWA: hashed assets cached for a year, the shell and the service worker never,
- * and index.html for every page path (status 404 for paths the app does not know, and for
- * /modules/<slug> when no module has that slug: `moduleExists` answers from the catalogue's memory).
+ * Serves the built PWA: hashed assets cached for a year, the pages and the service worker never. The public
+ * pages are served as rendered at build time (`prerenderedPages`); every other page path gets the empty
+ * shell, with status 404 for paths the app does not know and for /modules/<slug> when no module has that
+ * slug (`moduleExists` answers from the catalogue's memory).
  */
 export function createStaticRoutes(clientDir: string, options: { moduleExists?: (slug: string) => Promise<boolean> } = {}) {
   const app = new Hono();
-  const indexFile = path.join(clientDir, 'index.html');
-  // Kept in memory, and read again when a new build replaces it (or appears after start-up).
-  let index: { mtimeMs: number; html: string } | undefined;
-  const readIndex = () => {
-    const mtimeMs = statSync(indexFile, { throwIfNoEntry: false })?.mtimeMs;
+  const documents = new Map<string, PageDocument>();
+  /** The document, read again when a new build replaces it (or appears after start-up). */
+  const readDocument = (file: string): PageDocument | undefined => {
+    const full = path.join(clientDir, file);
+    const mtimeMs = statSync(full, { throwIfNoEntry: false })?.mtimeMs;
     if (mtimeMs === undefined) return undefined;
-    if (index?.mtimeMs !== mtimeMs) index = { mtimeMs, html: readFileSync(indexFile, 'utf8') };
-    return index.html;
+    let document = documents.get(file);
+    if (document?.mtimeMs !== mtimeMs) {
+      const raw = readFileSync(full);
+      // The build's own copies (scripts/compress-assets.ts, at the highest levels) unless they are older.
+      const built = (suffix: string) => {
+        const copy = `${full}.${suffix}`;
+        return (statSync(copy, { throwIfNoEntry: false })?.mtimeMs ?? -1) >= mtimeMs ? (readFileSync(copy) as Uint8Array<ArrayBuffer>) : undefined;
+      };
+      document = { mtimeMs, raw, br: built('br') ?? compress(raw, 'br'), gzip: built('gz') ?? compress(raw, 'gzip') };
+      documents.set(file, document);
+    }
+    return document;
   };
 
-  const serveIndex = (c: Context, status: 200 | 404) => {
-    const html = readIndex();
-    if (!html) return c.text('The client is not built yet: run `npm run build`.', 503);
+  const serveDocument = (c: Context, file: string, status: 200 | 404) => {
+    const document = readDocument(file);
+    if (!document) return c.text('The client is not built yet: run `npm run build`.', 503);
     c.header('cache-control', noCache);
-    return c.html(html, status);
+    c.header('content-type', 'text/html; charset=UTF-8');
+    c.header('vary', 'accept-encoding');
+    const encoding = chooseEncoding(c);
+    if (encoding) c.header('content-encoding', encoding);
+    return c.body(encoding ? document[encoding] : (document.raw as Uint8Array<ArrayBuffer>), status);
   };
+  const serveIndex = (c: Context, status: 200 | 404) => serveDocument(c, shellFile, status);
 
-  // The shell is the most requested file: answer it from memory rather than from disk. The service
-  // worker precaches /index.html itself, so that path is a 200 too.
-  app.get('/', (c) => serveIndex(c, 200));
-  app.get('/index.html', (c) => serveIndex(c, 200));
+  // The documents are answered from memory. The service worker precaches them by file name, so
+  // /index.html and the other files are 200s too.
+  for (const [pagePath, file] of Object.entries(prerenderedPages)) {
+    app.get(pagePath, (c) => serveDocument(c, file, 200));
+    app.get(`/${file}`, (c) => serveDocument(c, file, 200));
+  }
+  app.get(`/${shellFile}`, (c) => serveIndex(c, 200));
   // Made once the build exists: serveStatic warns about a missing folder when it is created (the CLI and
   // the tests run without a build), and a build may finish after start-up.
   let assets: MiddlewareHandler | undefined;

@@ -11,6 +11,7 @@ import { SMTPServer } from 'smtp-server';
 import { expect } from 'vitest';
 import { apiErrorBodySchema } from '../../common/api-error.ts';
 import type { Category, Role } from '../../common/roles.ts';
+import { prerenderedPages, shellFile } from '../../common/routes.ts';
 import { loadEnv } from '../env.ts';
 import { addStaff } from '../modules/staff/staff.usecases.ts';
 import { createServices, type Services } from '../server.ts';
@@ -160,8 +161,10 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tutorbook-test-'));
   const clientDir = path.join(dataDir, 'client');
   await mkdir(clientDir);
-  // A stand-in for the built PWA, so the tests do not depend on `npm run build`.
-  await writeFile(path.join(clientDir, 'index.html'), '<!doctype html><html lang="en"><title>TutorBook</title><div id="root"></div></html>');
+  // Stand-ins for the built PWA's documents, so the tests do not depend on `npm run build`; each names its file.
+  for (const file of [shellFile, ...Object.values(prerenderedPages)]) {
+    await writeFile(path.join(clientDir, file), `<!doctype html><html lang="en"><title>TutorBook</title><div id="root"></div><!-- ${file} --></html>`);
+  }
 
   const database = await createTestDatabase(dataDir);
   const logs: Record<string, unknown>[] = [];

@@ -4,7 +4,7 @@ import { toast } from '../../lib/toast.ts';
 import { authMessages, limits, signUpInputSchema } from '../../../common/auth.schemas.ts';
 import { FormField, PasswordField } from '../../components/form-field.tsx';
 import { PageMeta } from '../../components/page-meta.tsx';
-import { hasVisitedHome } from '../../lib/visited-home.ts';
+import { useVisitedHome } from '../../lib/visited-home.ts';
 import { useFormSubmit } from '../../lib/forms.ts';
 import { authApi } from './auth-api.ts';
 import { AuthCard, FormAlert } from './auth-card.tsx';
@@ -14,6 +14,7 @@ import { ResendLinkButton } from './resend-link.tsx';
 export function SignupPage() {
   const [values, setValues] = useState({ name: '', email: '', password: '' });
   const [signedUp, setSignedUp] = useState<string>();
+  const visitedHome = useVisitedHome();
   const { errors, busy, onSubmit } = useFormSubmit({
     schema: signUpInputSchema,
     values,
@@ -24,7 +25,7 @@ export function SignupPage() {
     },
   });
 
-  if (!hasVisitedHome()) return <Navigate to="/" replace />;
+  if (!visitedHome) return <Navigate to="/" replace />;
   if (signedUp) return <CheckYourInbox email={signedUp} />;
 
   const set = (key: keyof typeof values) => (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [key]: e.target.value }));

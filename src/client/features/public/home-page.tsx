@@ -228,7 +228,8 @@ function HeroActions() {
       </div>
     );
   }
-  if (session.status === 'loading') return <div className="mt-8 min-h-11" />;
+  // The visitor's row (the page as rendered at build time): stacked on phones, one line from `sm` up.
+  if (session.status === 'loading') return <div className="mt-8 min-h-25 sm:min-h-11" />;
   return (
     <div className="mt-8 flex flex-col gap-3 sm:flex-row">
       <SignUpButton className="btn bg-brand-700 px-6 text-white hover:bg-brand-800" />
