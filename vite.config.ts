@@ -36,10 +36,10 @@ export default defineConfig(({ isSsrBuild }) => ({
     target: 'es2022',
     rolldownOptions: {
       output: {
-        // Form validation stays out of the first load; not recursive, or the entry would load this chunk
-        // (docs/decisions/0008-forms-chunk.md).
+        // Form validation (zod and the shared schemas) stays out of the first load; not recursive, or the entry
+        // would load this chunk (docs/decisions/0008-forms-chunk.md).
         codeSplitting: {
-          groups: [{ name: 'forms', includeDependenciesRecursively: false, test: /node_modules[\\/]zod[\\/]|src[\\/]common[\\/](auth\.(schemas|messages)|validation|zod|catalogue|profile)\.ts|src[\\/]client[\\/]lib[\\/]forms\.ts/ }],
+          groups: [{ name: 'forms', includeDependenciesRecursively: false, test: /node_modules[\\/]zod[\\/]|src[\\/]common[\\/](auth\.schemas|zod|catalogue|profile)\.ts/ }],
         },
       },
     },

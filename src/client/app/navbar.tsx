@@ -1,26 +1,18 @@
-import { GraduationCap, LogOut, Menu, X } from 'lucide-react';
+import { GraduationCap, Menu, X } from 'lucide-react';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { NavLink, useLocation, useNavigate } from 'react-router-dom';
-import { toast } from '../lib/toast.ts';
-import { sessionMessages } from '../../common/session.messages.ts';
+import { NavLink, useLocation } from 'react-router-dom';
 import { brand } from '../../common/brand.ts';
-import { dashboardPathByRole } from '../../common/roles.ts';
 import { useSession } from '../lib/session.tsx';
-import { useConfirmLogOut } from './confirm-log-out.ts';
+import { linkClass } from './nav-link-class.ts';
 
-// Only for a signed-in user: it brings the offline engine and a dialog, which a visitor's first load does without.
+// Only for a signed-in user: they bring the offline engine, the log-out flow and a dialog, which a visitor's
+// first load does without.
+const SignedInLinks = lazy(() => import('./signed-in-links.tsx').then((m) => ({ default: m.SignedInLinks })));
 const SyncIndicator = lazy(() => import('./sync-indicator.tsx').then((m) => ({ default: m.SyncIndicator })));
 
-const linkClass = ({ isActive }: { isActive: boolean }) =>
-  `flex min-h-11 items-center rounded-lg px-3 font-medium ${
-    isActive ? 'bg-brand-50 text-brand-800 dark:bg-brand-900/40 dark:text-brand-200' : 'text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800'
-  }`;
-
-/** Spec §2 navbar: different links signed in and out; Dashboard by role; log-out asks first. */
+/** Spec §2 navbar: different links signed in and out (signed-in-links.tsx). */
 export function Navbar() {
-  const { session, signOut } = useSession();
-  const confirmLogOut = useConfirmLogOut();
-  const navigate = useNavigate();
+  const { session } = useSession();
   const location = useLocation();
   // The phone menu belongs to the page it was opened on: going to another page closes it.
   const [openOn, setOpenOn] = useState<string>();
@@ -40,38 +32,18 @@ export function Navbar() {
     return () => document.removeEventListener('keydown', onKeyDown);
   }, [open]);
 
-  // Spec §2: asks first (and names unsent items, which log-out drops), signs out and goes to /. Works offline: the server hears of it when it can.
-  async function logOut() {
-    if (!(await confirmLogOut({ always: true }))) return;
-    try {
-      await signOut();
-      void navigate('/');
-    } catch {
-      toast.error(sessionMessages.logoutFailed);
-    }
-  }
-
-  const links =
-    session.status === 'signed-in' || session.status === 'expired' ? (
-      <>
-        <li><NavLink to="/qa" className={linkClass}>Community</NavLink></li>
-        <li><NavLink to="/offers" className={linkClass}>Courses</NavLink></li>
-        <li><NavLink to={dashboardPathByRole[session.me.role]} className={linkClass}>Dashboard</NavLink></li>
-        <li><NavLink to="/profile" className={linkClass}>Profile</NavLink></li>
-        <li>
-          <button type="button" aria-label="Log out" title="Log out" className={`${linkClass({ isActive: false })} w-full`} onClick={() => void logOut()}>
-            <LogOut aria-hidden size={20} />
-            <span className="ml-2 sm:hidden">Log out</span>
-          </button>
-        </li>
-      </>
-    ) : session.status === 'signed-out' ? (
-      <>
-        <li><NavLink to="/" end className={linkClass}>Home</NavLink></li>
-        <li><NavLink to="/testimonials" className={linkClass}>Testimonials</NavLink></li>
-        <li><NavLink to="/login" className={linkClass}>Sign In</NavLink></li>
-      </>
-    ) : null;
+  const signedIn = session.status === 'signed-in' || session.status === 'expired';
+  const links = signedIn ? (
+    <Suspense fallback={null}>
+      <SignedInLinks me={session.me} />
+    </Suspense>
+  ) : session.status === 'signed-out' ? (
+    <>
+      <li><NavLink to="/" end className={linkClass}>Home</NavLink></li>
+      <li><NavLink to="/testimonials" className={linkClass}>Testimonials</NavLink></li>
+      <li><NavLink to="/login" className={linkClass}>Sign In</NavLink></li>
+    </>
+  ) : null;
 
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur dark:border-slate-800 dark:bg-slate-950/95">
@@ -80,7 +52,7 @@ export function Navbar() {
           <GraduationCap aria-hidden size={28} />
           {brand.name}
         </NavLink>
-        {(session.status === 'signed-in' || session.status === 'expired') && (
+        {signedIn && (
           <Suspense fallback={null}>
             <SyncIndicator />
           </Suspense>

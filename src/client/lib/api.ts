@@ -91,7 +91,7 @@ export const fetchWithin =
  * What a failed fetch or body read becomes. Both fail with the abort reason of the request's signal: the
  * timeout's is a DOMException named TimeoutError; the caller's own cancel is passed on unchanged.
  */
-function failure(error: unknown): unknown {
+export function failure(error: unknown): unknown {
   if (error instanceof DOMException && error.name === 'TimeoutError') return new TimeoutError();
   if (error instanceof DOMException && error.name === 'AbortError') return error;
   return new NetworkError();
@@ -155,25 +155,6 @@ export async function apiRequest(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DEL
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return readJson(response);
-}
-
-/** Downloads a file the server names (Content-Disposition), with the same errors as any other call. */
-export async function download(path: string, options: RequestOptions = {}): Promise<void> {
-  const response = await apiFetch(path, { ...options, headers: { accept: '*/*' } });
-  if (!response.ok) await readJson(response); // throws the refusal
-  let blob: Blob;
-  try {
-    blob = await response.blob();
-  } catch (error) {
-    throw failure(error);
-  }
-  const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'download';
-  const url = URL.createObjectURL(blob);
-  const link = Object.assign(document.createElement('a'), { href: url, download: name });
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 /** True when the browser knows it has no connection: writes that need the server say so instead of trying. */

@@ -36,7 +36,8 @@ export function toFormErrors(error: unknown, fallback: string = authMessages.som
  * the form's own state whatever happens, so nothing typed is lost.
  */
 export function useFormSubmit<T>(args: {
-  schema: z.ZodType<T>;
+  /** The schema, or a loader for it: a public page loads form validation (zod) on the first submit, not before. */
+  schema: z.ZodType<T> | (() => Promise<z.ZodType<T>>);
   values: unknown;
   send: (data: T) => Promise<void>;
   toErrors?: (error: unknown) => FormErrors;
@@ -48,7 +49,14 @@ export function useFormSubmit<T>(args: {
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
-    const checked = validate(args.schema, args.values);
+    let schema: z.ZodType<T>;
+    try {
+      schema = typeof args.schema === 'function' ? await args.schema() : args.schema;
+    } catch (error) {
+      // Its chunk could not be fetched (offline before it was ever cached).
+      return setErrors(toFormErrors(error));
+    }
+    const checked = validate(schema, args.values);
     if (checked.errors) return setErrors(checked.errors);
     setErrors(noErrors);
     if (args.confirm && !(await args.confirm(checked.data))) return;

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { authMessages, limits, loginInputSchema } from '../../../common/auth.schemas.ts';
+import { authMessages, limits } from '../../../common/auth.messages.ts';
 import { dashboardPathByRole } from '../../../common/roles.ts';
 import type { Me } from '../../../common/session.ts';
 import { FormField, PasswordField } from '../../components/form-field.tsx';
@@ -35,7 +35,7 @@ export function LoginForm({ showLinks = true, initialEmail = '', onLoggedIn }: {
   const [values, setValues] = useState({ email: initialEmail, password: '' });
   const [linkExpired, setLinkExpired] = useState(false);
   const { errors, busy, onSubmit } = useFormSubmit({
-    schema: loginInputSchema,
+    schema: () => import('../../../common/auth.schemas.ts').then((m) => m.loginInputSchema),
     values,
     toErrors: loginErrors,
     send: async (data) => {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link, Navigate } from 'react-router-dom';
 import { toast } from '../../lib/toast.ts';
-import { authMessages, limits, signUpInputSchema } from '../../../common/auth.schemas.ts';
+import { authMessages, limits } from '../../../common/auth.messages.ts';
 import { FormField, PasswordField } from '../../components/form-field.tsx';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { useVisitedHome } from '../../lib/visited-home.ts';
@@ -16,7 +16,7 @@ export function SignupPage() {
   const [signedUp, setSignedUp] = useState<string>();
   const visitedHome = useVisitedHome();
   const { errors, busy, onSubmit } = useFormSubmit({
-    schema: signUpInputSchema,
+    schema: () => import('../../../common/auth.schemas.ts').then((m) => m.signUpInputSchema),
     values,
     send: async (data) => {
       await authApi.signUp(data);

@@ -1,4 +1,5 @@
-import { apiRequest, download, readJson } from '../../lib/api.ts';
+import { apiRequest, readJson } from '../../lib/api.ts';
+import { download } from '../../lib/download.ts';
 import { client } from '../../lib/api-client.ts';
 
 export const profileApi = {
