@@ -1,6 +1,6 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { cspViolations, expectNoAxeViolations, loginAs, recordCspViolations, viewports, waitForActiveServiceWorker } from './fixtures.ts';
+import { cspViolations, expectNoAxeViolations, loginAs, origin, recordCspViolations, viewports, waitForActiveServiceWorker } from './fixtures.ts';
 
 const publicPages = [
   { path: '/', name: 'home' },
@@ -46,6 +46,51 @@ test('/signup has no axe violations or CSP violations once the visitor came from
   // Submitting runs the shared validation, which must not try eval (forbidden by our CSP).
   await page.getByRole('button', { name: 'Create Account' }).click();
   expect(await cspViolations(page)).toEqual([]);
+});
+
+test('the public pages arrive as HTML: their text is there before any script runs, and hydrating it raises no error', async ({ browser }) => {
+  const withoutScripts = await browser.newContext({ baseURL: origin, javaScriptEnabled: false });
+  const withScripts = await browser.newContext({ baseURL: origin });
+  // As when the visitor came through Home's Sign Up button; otherwise /signup sends them to / (spec §2).
+  await withScripts.addInitScript(() => localStorage.setItem('visitedHome', 'true'));
+  for (const path of ['/', '/about', '/testimonials', '/privacy-policy', '/login', '/signup']) {
+    const bare = await withoutScripts.newPage();
+    await bare.goto(path);
+    const heading = await bare.locator('h1').textContent();
+    expect(heading, path).toBeTruthy();
+    const title = await bare.title();
+    expect(title, path).toMatch(/TutorBook/);
+
+    const page = await withScripts.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+    await page.goto(path, { waitUntil: 'networkidle' });
+    await expect(page.locator('h1'), path).toHaveText(heading!);
+    await expect(page).toHaveTitle(title);
+    // React reused the page's own title rather than adding a second one.
+    await expect(page.locator('title')).toHaveCount(1);
+    expect(errors, path).toEqual([]);
+  }
+  for (const context of [withoutScripts, withScripts]) await context.close();
+});
+
+test("a visitor's deep link to a signed-in page settles on / without anything moving on screen", async ({ page }) => {
+  await page.addInitScript(() => {
+    const shifts: number[] = [];
+    Object.assign(window, { layoutShifts: shifts });
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!entry.hadRecentInput) shifts.push(entry.value);
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  for (const viewport of Object.values(viewports)) {
+    await page.setViewportSize(viewport);
+    await page.goto('/modules/introduction-to-calculus');
+    await expect(page).toHaveURL(`${origin}/`);
+    await expect(page.getByRole('button', { name: 'Sign Up' }).first()).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    expect(await page.evaluate(() => (window as unknown as { layoutShifts: number[] }).layoutShifts)).toEqual([]);
+  }
 });
 
 test('the signed-in shell at phone size: the menu opens and has no axe violations', async ({ page }) => {

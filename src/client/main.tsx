@@ -5,15 +5,17 @@ import { App } from './app/app.tsx';
 import { createAppRouter } from './app/router.tsx';
 import './styles.css';
 
-const router = await createAppRouter();
-const app = (
-  <StrictMode>
-    <App>
-      <RouterProvider router={router} />
-    </App>
-  </StrictMode>
-);
-const root = document.getElementById('root')!;
-// The public pages arrive rendered (scripts/prerender.ts); every other page arrives as the empty shell.
-if (root.hasChildNodes()) hydrateRoot(root, app);
-else createRoot(root).render(app);
+// Not a top-level await: that makes Rolldown split the startup code into many more, less compressible files.
+void createAppRouter().then((router) => {
+  const app = (
+    <StrictMode>
+      <App>
+        <RouterProvider router={router} />
+      </App>
+    </StrictMode>
+  );
+  const root = document.getElementById('root')!;
+  // The public pages arrive rendered (scripts/prerender.ts); every other page arrives as the empty shell.
+  if (root.hasChildNodes()) hydrateRoot(root, app);
+  else createRoot(root).render(app);
+});
