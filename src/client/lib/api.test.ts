@@ -4,7 +4,7 @@ import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import { hc } from 'hono/client';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, test } from 'vitest';
-import { apiFetch, ApiError, apiRequest, fetchWithin, isSessionEnded, NetworkError, onSessionEnded, readJson, TimeoutError } from './api.ts';
+import { apiFetch, ApiError, apiRequest, fetchWithin, ifNoneMatch, isSessionEnded, NetworkError, onSessionEnded, readJson, readRevalidated, TimeoutError } from './api.ts';
 
 interface Module {
   id: string;
@@ -20,6 +20,10 @@ const app = new Hono()
     c.req.param('id') === 'm1'
       ? c.json({ id: 'm1', name: 'Algebra' } satisfies Module, 200)
       : c.json({ error: { code: 'catalogue.not_found', message: 'This module no longer exists.' } }, 404),
+  )
+  // A list with an ETag, answered 304 when the client holds it (as the server's withEtag does).
+  .get('/api/modules-revalidated', (c) =>
+    c.req.header('if-none-match') === 'W/"v1"' ? c.body(null, 304, { etag: 'W/"v1"' }) : c.json([{ id: 'm1', name: 'Algebra' }] satisfies Module[], 200, { etag: 'W/"v1"' }),
   )
   .post('/api/echo', async (c) => c.json({ received: (await c.req.json()) as unknown, accept: c.req.header('accept') ?? '' }, 201))
   .post('/api/names', (c) => c.json({ error: { code: 'request.invalid', message: 'Check the form.', fields: { name: 'Enter a name.' } } }, 400))
@@ -81,6 +85,26 @@ describe('typed answers through hono’s client', () => {
     const body = await readJson(await apiFetch(`${base}/api/modules`));
     expectTypeOf(body).toBeUnknown();
     expect(body).toEqual([{ id: 'm1', name: 'Algebra' }]);
+  });
+});
+
+describe('asking again for a list the device holds', () => {
+  test('the ETag of the copy held goes back, and a 304 is read as "not modified", not as a refusal', async () => {
+    const answer = await readRevalidated(await client.api['modules-revalidated'].$get(undefined, { headers: ifNoneMatch('W/"v1"') }));
+    expect(answer).toEqual({ notModified: true });
+  });
+
+  test('a list the device does not hold (or holds an older copy of) arrives typed, with its ETag', async () => {
+    for (const etag of [null, 'W/"v0"']) {
+      const answer = await readRevalidated(await client.api['modules-revalidated'].$get(undefined, { headers: ifNoneMatch(etag) }));
+      expect(answer).toEqual({ notModified: false, body: [{ id: 'm1', name: 'Algebra' }], etag: 'W/"v1"' });
+      if (!answer.notModified) expectTypeOf(answer.body).toEqualTypeOf<{ id: string; name: string }[]>();
+    }
+  });
+
+  test('a refusal is still an ApiError', async () => {
+    const refused = await readRevalidated(await client.api.modules[':id'].$get({ param: { id: 'gone' } }, { headers: ifNoneMatch('W/"v1"') })).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ status: 404, code: 'catalogue.not_found' });
   });
 });
 

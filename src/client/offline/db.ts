@@ -37,6 +37,12 @@ export interface SyncStateRecord {
   key: string;
   userId: string | null;
   cursor: string | null;
+  /**
+   * The ETag of the last answer, kept when the next refresh asks for the same thing again (the cursor did not
+   * move): sent back, it lets the server answer "not modified" instead of the whole list. Every ETag goes with
+   * the user's data (`clearUserData`): a public source's answer may have filled the user's tables too.
+   */
+  etag?: string;
   syncedAt: string;
 }
 

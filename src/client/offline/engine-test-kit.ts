@@ -1,13 +1,13 @@
 // Test support for the engine tests: a small real HTTP server that behaves like the app's idempotent
 // endpoints, and a "page" (its own Dexie connection and engine) over a named fake IndexedDB.
 import 'fake-indexeddb/auto';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ApiError, NetworkError } from '../lib/api.ts';
+import { ApiError, apiFetch, ifNoneMatch, NetworkError, readRevalidated, type Revalidated } from '../lib/api.ts';
 import { createLocalDb, defineLocalTable } from './db.ts';
-import { createEngine } from './engine.ts';
+import { createEngine, type PullArgs } from './engine.ts';
 import type { Marks } from './storage.ts';
 
 export interface StoredNote {
@@ -26,9 +26,17 @@ export interface NoteRow {
   pending?: boolean;
 }
 
+/** One GET /notes as the server saw it: the cursor asked from, the ETag sent back, the status answered. */
+export interface NotesGet {
+  since: string | null;
+  ifNoneMatch: string | null;
+  status: 200 | 304;
+}
+
 /**
  * POST /notes {id, text}: stored once per id (a repeat answers with the stored row); GET /notes?since=… lists
- * them all (a snapshot) and records the cursor it was asked from in `since`.
+ * them all (a snapshot) with a weak ETag of the body, or a 304 when `If-None-Match` names it, and records the
+ * cursor it was asked from in `since` and each request in `gets`.
  * Knobs: `refuse` (id → 4xx/5xx), `unauthorised`, `dropAfterCommit` (how many answers to lose after
  * storing), `getDelayMs`; `stop()`/`start()` are a restart on the same port with the same store.
  */
@@ -39,6 +47,7 @@ export async function startNoteServer() {
   const knobs = { refuse: new Map<string, number>(), unauthorised: false, dropAfterCommit: 0, getDelayMs: 0 };
   let posts = 0;
   const since: (string | null)[] = [];
+  const gets: NotesGet[] = [];
   let server: Server;
   let port = 0;
 
@@ -52,8 +61,17 @@ export async function startNoteServer() {
           res.end(JSON.stringify(value));
         };
         if (req.method === 'GET') {
-          since.push(new URL(req.url ?? '/', 'http://localhost').searchParams.get('since'));
-          setTimeout(() => json(200, { notes: [...store.values()] }), knobs.getDelayMs);
+          const asked = new URL(req.url ?? '/', 'http://localhost').searchParams.get('since');
+          since.push(asked);
+          setTimeout(() => {
+            const text = JSON.stringify({ notes: [...store.values()] });
+            const etag = `W/"${createHash('sha1').update(text).digest('base64url')}"`;
+            const ifNoneMatch = req.headers['if-none-match'] ?? null;
+            const status = ifNoneMatch === etag ? 304 : 200;
+            gets.push({ since: asked, ifNoneMatch, status });
+            res.writeHead(status, { 'content-type': 'application/json', etag });
+            res.end(status === 200 ? text : undefined);
+          }, knobs.getDelayMs);
           return;
         }
         posts += 1;
@@ -85,6 +103,7 @@ export async function startNoteServer() {
     knobs,
     posts: () => posts,
     since,
+    gets,
     url: () => `http://127.0.0.1:${port}`,
     start: listen,
     async stop() {
@@ -96,6 +115,11 @@ export async function startNoteServer() {
 }
 
 export type NoteServer = Awaited<ReturnType<typeof startNoteServer>>;
+
+/** GET /notes as the app's sources ask for a list: with the ETag of the copy held, a 304 read as "not modified". */
+export async function fetchNotes(server: NoteServer, { cursor, signal, etag }: PullArgs): Promise<Revalidated<{ notes: StoredNote[] }>> {
+  return (await readRevalidated(await apiFetch(`${server.url()}/notes?since=${cursor ?? ''}`, { signal, headers: ifNoneMatch(etag) }))) as Revalidated<{ notes: StoredNote[] }>;
+}
 
 /** fetch as the app's API client answers: NetworkError when unreachable, ApiError with the server's code. */
 async function request<T>(url: string, init?: RequestInit): Promise<T> {
@@ -144,9 +168,11 @@ export async function openPage(name: string, server: NoteServer, userId = 'u1', 
     tables: ['notes'],
     needsUser: true,
     listensTo: ['notes'],
-    pull: async ({ cursor }) => {
-      const { notes: rows } = await request<{ notes: StoredNote[] }>(`${server.url()}/notes?since=${cursor ?? ''}`);
-      return { put: { notes: rows }, replace: true, cursor: String(rows.length) };
+    pull: async (args) => {
+      const answer = await fetchNotes(server, args);
+      if (answer.notModified) return answer;
+      const rows = answer.body.notes;
+      return { put: { notes: rows }, replace: true, cursor: String(rows.length), etag: answer.etag };
     },
   });
   const addNote = engine.defineMutation<NoteInput, StoredNote>({

@@ -166,13 +166,15 @@ export function createEngine(db: LocalDb, { marks = browserMarks() }: EngineOpti
     if (!stopped && id) onFocus();
   }
 
-  /** Removes the signed-in user's data (their tables, unsent items with their optimistic changes, their sync states); public tables stay. */
+  /** Removes the signed-in user's data (their tables, unsent items with their optimistic changes, their sync states, every kept ETag); public tables stay. */
   async function clearUserData(): Promise<void> {
     newGeneration();
     await db.transaction('rw', db.tables, async () => {
       await outbox.dropAll();
       for (const name of userTableNames(db)) await db.table(name).clear();
       await db.syncState.filter((state) => state.userId !== null).delete();
+      // A public source's answer may also fill the user's tables, just emptied: a 304 to its ETag would leave them so.
+      await db.syncState.toCollection().modify((state) => void delete state.etag);
     });
     storage.forget();
     ctx.changed();
@@ -233,4 +235,4 @@ export const {
 export type { Enqueue, ItemDescription, MutationSpec, OutboxItem } from './outbox.ts';
 export { LocalWriteError } from './local-write-error.ts';
 export type { StorageStatus } from './storage.ts';
-export type { PullResult, RefreshOptions, Source, SourceSpec, SyncResult } from './sync.ts';
+export type { PullArgs, PullResult, RefreshOptions, Source, SourceSpec, SyncResult } from './sync.ts';

@@ -3,16 +3,22 @@
  *
  *   export const notesSource = defineSource({
  *     name: 'notes', tables: ['notes', 'comments'], needsUser: false, listensTo: ['notes'],
- *     pull: async ({ cursor }) => {
- *       const changes = await readJson(await client.notes.$get({ query: { since: Number(cursor ?? 0) } }));
- *       return { put: { notes: changes.notes }, remove: { notes: changes.deleted }, cursor: String(changes.version), more: changes.more };
+ *     pull: async ({ cursor, signal, etag }) => {
+ *       const answer = await readRevalidated(await client.notes.$get({ query: { since: Number(cursor ?? 0) } }, { init: { signal }, headers: ifNoneMatch(etag) }));
+ *       if (answer.notModified) return answer;
+ *       const changes = answer.body;
+ *       return { put: { notes: changes.notes }, remove: { notes: changes.deleted }, cursor: String(changes.version), more: changes.more, etag: answer.etag };
  *     },
  *   });
  *
- * - `pull({ cursor, signal })` answers with rows to `put`, ids to `remove`, the next `cursor` (stored in
+ * - `pull({ cursor, signal, etag })` answers with rows to `put`, ids to `remove`, the next `cursor` (stored in
  *   `syncState`, handed back next time; null starts from scratch) and `more` (pull again at once). With
  *   `replace` the answer is the whole of the source's tables (a snapshot such as the catalogue): the engine
  *   gathers every page, then deletes the local rows the answer lacks.
+ * - Repeat visits: an answer's `etag` is kept with the cursor when the next refresh will ask the same again
+ *   (one answer that left the cursor where it was), and handed back as `etag` for the pull to send as
+ *   `If-None-Match` (`readRevalidated` in lib/api.ts reads the 304). `{ notModified: true }` then means nothing
+ *   changed: nothing is merged, the cursor stays, and the source counts as freshly synced.
  * - Every answer is **merged** in one transaction: rows put (except over a row held at a newer `version`, for
  *   rows that carry one: answers can land out of order), removed ids deleted, and then every pending
  *   outbox item's `apply` runs again, in order, on top (so a refresh never reverts, flickers or resurrects
@@ -27,12 +33,22 @@ import { NetworkError } from '../lib/api.ts';
 import type { EngineContext } from './engine.ts';
 import type { Outbox } from './outbox.ts';
 
+export interface PullArgs {
+  cursor: string | null;
+  signal: AbortSignal;
+  /** The ETag of the last answer to this same request, if kept: send it as `If-None-Match`. */
+  etag: string | null;
+}
+
 export interface PullResult {
   put?: Record<string, unknown[]>;
   remove?: Record<string, string[]>;
   replace?: boolean;
   cursor?: string | null;
   more?: boolean;
+  etag?: string | null;
+  /** The server answered 304 to `etag`: what this device holds is current. */
+  notModified?: boolean;
 }
 
 export interface SourceSpec {
@@ -40,7 +56,7 @@ export interface SourceSpec {
   tables: string[];
   needsUser: boolean;
   listensTo: string[];
-  pull(args: { cursor: string | null; signal: AbortSignal }): Promise<PullResult>;
+  pull(args: PullArgs): Promise<PullResult>;
 }
 
 export type Source = Readonly<SourceSpec>;
@@ -111,28 +127,46 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
     const generation = ctx.generation();
     const signal = ctx.signal();
     const state = await db.syncState.get(source.name);
-    let cursor = state && state.userId === owner ? state.cursor : null;
+    const own = state?.userId === owner;
+    let cursor = own ? state.cursor : null;
+    let etag = own ? (state.etag ?? null) : null;
     const gathered: Required<Pick<PullResult, 'put' | 'remove'>> = { put: {}, remove: {} };
     let more: boolean;
     do {
-      const answer = await source.pull({ cursor, signal });
+      const asked = cursor;
+      const answer = await source.pull({ cursor, signal, etag });
       if (generation !== ctx.generation()) throw new Dropped();
+      if (answer.notModified) return markFresh(source, owner, generation);
       cursor = answer.cursor ?? null;
       more = answer.more === true;
+      // An ETag names the answer to one request: worth keeping only if the next refresh sends that request again.
+      etag = !more && cursor === asked ? (answer.etag ?? null) : null;
       if (answer.replace) {
         for (const [table, rows] of Object.entries(answer.put ?? {})) gathered.put[table] = [...(gathered.put[table] ?? []), ...rows];
         for (const [table, ids] of Object.entries(answer.remove ?? {})) gathered.remove[table] = [...(gathered.remove[table] ?? []), ...ids];
-        if (!more) await merge(source, { ...gathered, replace: true }, cursor, owner, generation);
-      } else await merge(source, answer, cursor, owner, generation);
+        if (!more) await merge(source, { ...gathered, replace: true }, { cursor, etag }, owner, generation);
+      } else await merge(source, answer, { cursor, etag }, owner, generation);
     } while (more);
   }
 
-  async function merge(source: Source, answer: PullResult, cursor: string | null, owner: string | null, generation: number): Promise<void> {
+  async function merge(source: Source, answer: PullResult, { cursor, etag }: { cursor: string | null; etag: string | null }, owner: string | null, generation: number): Promise<void> {
+    await forTheSameUser(owner, generation, async () => {
+      await mergeInTransaction(answer, answer.replace ? source.tables : []);
+      await db.syncState.put({ key: source.name, userId: owner, cursor, etag: etag ?? undefined, syncedAt: new Date().toISOString() });
+    });
+  }
+
+  /** The server said nothing changed: only the time of the last sync moves (an ETag a revert forgot meanwhile stays forgotten). */
+  async function markFresh(source: Source, owner: string | null, generation: number): Promise<void> {
+    await forTheSameUser(owner, generation, () => db.syncState.update(source.name, { syncedAt: new Date().toISOString() }));
+  }
+
+  /** Runs `work` in one transaction over every table, unless the user changed since the pull began. */
+  async function forTheSameUser(owner: string | null, generation: number, work: () => Promise<unknown>): Promise<void> {
     await db.transaction('rw', db.tables, async () => {
       // Checked again inside the transaction: another tab may have logged out meanwhile (the session record).
       if (generation !== ctx.generation() || (owner !== null && !(await ctx.ownerIs(owner)))) throw new Dropped();
-      await mergeInTransaction(answer, answer.replace ? source.tables : []);
-      await db.syncState.put({ key: source.name, userId: owner, cursor, syncedAt: new Date().toISOString() });
+      await work();
     });
   }
 
@@ -197,9 +231,18 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
     return Promise.all([...sources.values()].filter(({ source }) => source.listensTo.includes(table) && wanted(source)).map(({ refresh }) => refresh()));
   }
 
-  /** Tables whose rows a revert guessed at: the sources that hold them refresh. */
-  function refreshTables(tables: string[]): Promise<SyncResult[]> {
-    return Promise.all([...sources.values()].filter(({ source }) => source.tables.some((t) => tables.includes(t)) && wanted(source)).map(({ refresh }) => refresh()));
+  /**
+   * Tables whose rows a revert guessed at: the sources that hold them refresh, without their ETags (the server's
+   * list has not changed, so a 304 would keep the guess).
+   */
+  async function refreshTables(tables: string[]): Promise<SyncResult[]> {
+    const holders = [...sources.values()].filter(({ source }) => source.tables.some((t) => tables.includes(t)));
+    await db.syncState
+      .where('key')
+      .anyOf(holders.map(({ source }) => source.name))
+      .modify((state) => void delete state.etag)
+      .catch((error: unknown) => console.warn('Could not forget the ETags of reverted tables', error));
+    return Promise.all(holders.filter(({ source }) => wanted(source)).map(({ refresh }) => refresh()));
   }
 
   /** Whether every one of `names` has matched the server on this device (for the current user, where it needs one). */

@@ -1,5 +1,5 @@
 import type { Booking, BookingCategory, BookingChanges, BookingPage, BookingStatus } from '../../../common/bookings.ts';
-import { readJson } from '../../lib/api.ts';
+import { ifNoneMatch, readJson, readRevalidated, type Revalidated } from '../../lib/api.ts';
 import { client } from '../../lib/api-client.ts';
 import type { BookingRequestInput } from './booking-rules.ts';
 
@@ -24,11 +24,12 @@ export const bookingsApi = {
     if (!('nextCursor' in body)) throw new Error('Asked for a page of bookings, the server sent changes.');
     return body;
   },
-  /** What changed after `since` (the cursor of the bookings source). */
-  async changes(since: number, signal?: AbortSignal): Promise<BookingChanges> {
-    const body = await readJson(await bookings.$get({ query: { since } }, { init: { signal } }));
-    if ('nextCursor' in body) throw new Error('Asked for changes to the bookings, the server sent a page.');
-    return body;
+  /** What changed after `since` (the cursor of the bookings source), unless the answer is still the one `etag` names. */
+  async changes(since: number, etag: string | null, signal?: AbortSignal): Promise<Revalidated<BookingChanges>> {
+    const answer = await readRevalidated(await bookings.$get({ query: { since } }, { init: { signal }, headers: ifNoneMatch(etag) }));
+    if (answer.notModified) return answer;
+    if ('nextCursor' in answer.body) throw new Error('Asked for changes to the bookings, the server sent a page.');
+    return { ...answer, body: answer.body };
   },
   /** Replay-safe: the same id again answers with the stored booking. */
   request: async (input: BookingRequestInput): Promise<Booking> => readJson(await bookings.$post({ json: input })),

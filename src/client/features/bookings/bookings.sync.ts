@@ -35,13 +35,15 @@ export const bookingsSource = defineSource({
   tables: ['bookings'],
   needsUser: true,
   listensTo: ['bookings'],
-  pull: async ({ cursor, signal }) => {
+  pull: async ({ cursor, signal, etag }) => {
     if (cursor === null) {
       const page = await bookingsApi.list({}, undefined, signal);
       return { put: { bookings: page.bookings }, cursor: String(Math.max(0, ...page.bookings.map((b) => b.version))) };
     }
-    const changes = await bookingsApi.changes(Number(cursor), signal);
-    return { put: { bookings: changes.bookings }, cursor: String(changes.version), more: changes.more };
+    const answer = await bookingsApi.changes(Number(cursor), etag, signal);
+    if (answer.notModified) return answer;
+    const changes = answer.body;
+    return { put: { bookings: changes.bookings }, cursor: String(changes.version), more: changes.more, etag: answer.etag };
   },
 });
 

@@ -1,5 +1,5 @@
 import type { Module } from '../../../common/catalogue.ts';
-import { readJson } from '../../lib/api.ts';
+import { ifNoneMatch, readRevalidated } from '../../lib/api.ts';
 import { client } from '../../lib/api-client.ts';
 import { defineLocalTable } from '../../offline/db.ts';
 import { defineSource } from '../../offline/engine.ts';
@@ -16,5 +16,8 @@ export const catalogueSource = defineSource({
   tables: ['modules'],
   needsUser: false,
   listensTo: ['modules'],
-  pull: async ({ signal }) => ({ put: { modules: (await readJson(await client.api.modules.$get({}, { init: { signal } }))).modules }, replace: true }),
+  pull: async ({ signal, etag }) => {
+    const answer = await readRevalidated(await client.api.modules.$get({}, { init: { signal }, headers: ifNoneMatch(etag) }));
+    return answer.notModified ? answer : { put: { modules: answer.body.modules }, replace: true, etag: answer.etag };
+  },
 });

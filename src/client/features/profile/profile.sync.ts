@@ -1,5 +1,5 @@
 import type { Enrolment } from '../../../common/profile.ts';
-import { readJson } from '../../lib/api.ts';
+import { ifNoneMatch, readRevalidated } from '../../lib/api.ts';
 import { client } from '../../lib/api-client.ts';
 import { defineLocalTable } from '../../offline/db.ts';
 import { defineSource } from '../../offline/engine.ts';
@@ -13,5 +13,8 @@ export const enrolmentsSource = defineSource({
   tables: ['enrolments'],
   needsUser: true,
   listensTo: ['enrolments', 'modules'],
-  pull: async ({ signal }) => ({ put: { enrolments: (await readJson(await client.api.me.enrolments.$get({}, { init: { signal } }))).enrolments }, replace: true }),
+  pull: async ({ signal, etag }) => {
+    const answer = await readRevalidated(await client.api.me.enrolments.$get({}, { init: { signal }, headers: ifNoneMatch(etag) }));
+    return answer.notModified ? answer : { put: { enrolments: answer.body.enrolments }, replace: true, etag: answer.etag };
+  },
 });

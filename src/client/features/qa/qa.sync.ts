@@ -1,5 +1,5 @@
 import type { Answer, Author, Question, QuestionChanges, QuestionPage, VoteValue } from '../../../common/qa.ts';
-import { readJson } from '../../lib/api.ts';
+import { ifNoneMatch, readJson, readRevalidated, type Revalidated } from '../../lib/api.ts';
 import { client } from '../../lib/api-client.ts';
 import { defineLocalTable } from '../../offline/db.ts';
 import { defineMutation, defineSource, engine } from '../../offline/engine.ts';
@@ -80,11 +80,12 @@ export async function fetchQuestionPage(query: { q?: string; cursor?: string }, 
   return body;
 }
 
-/** The changes after version `since` (`GET /api/questions?since=`). */
-async function fetchQuestionChanges(since: number, signal: AbortSignal): Promise<QuestionChanges> {
-  const body = await readJson(await questions.$get({ query: { since } }, { init: { signal } }));
-  if (!('deleted' in body)) throw new Error('Asked for changes to the questions, the server sent a page.');
-  return body;
+/** The changes after version `since` (`GET /api/questions?since=`), unless the answer is still the one `etag` names. */
+async function fetchQuestionChanges(since: number, etag: string | null, signal: AbortSignal): Promise<Revalidated<QuestionChanges>> {
+  const answer = await readRevalidated(await questions.$get({ query: { since } }, { init: { signal }, headers: ifNoneMatch(etag) }));
+  if (answer.notModified) return answer;
+  if (!('deleted' in answer.body)) throw new Error('Asked for changes to the questions, the server sent a page.');
+  return { ...answer, body: answer.body };
 }
 
 /**
@@ -97,7 +98,7 @@ export const questionsSource = defineSource({
   tables: ['questions', 'answers', 'myVotes', 'qaPaging'],
   needsUser: false,
   listensTo: ['questions'],
-  pull: async ({ cursor, signal }) => {
+  pull: async ({ cursor, signal, etag }) => {
     if (cursor === null) {
       const page = await fetchQuestionPage({}, signal);
       const rows = await rowsOf(page.questions);
@@ -106,8 +107,10 @@ export const questionsSource = defineSource({
       const version = Math.max(0, ...page.questions.map((q) => q.version));
       return { put: { ...rows.put, qaPaging: [paging] }, remove: rows.remove, cursor: String(version) };
     }
-    const changes = await fetchQuestionChanges(Number(cursor), signal);
-    return { ...(await rowsOf(changes.questions, changes.deleted)), cursor: String(changes.version), more: changes.more };
+    const answer = await fetchQuestionChanges(Number(cursor), etag, signal);
+    if (answer.notModified) return answer;
+    const changes = answer.body;
+    return { ...(await rowsOf(changes.questions, changes.deleted)), cursor: String(changes.version), more: changes.more, etag: answer.etag };
   },
 });
 
@@ -117,9 +120,10 @@ export const myVotesSource = defineSource({
   tables: ['myVotes'],
   needsUser: true,
   listensTo: [],
-  pull: async ({ signal }) => {
-    const { votes } = await readJson(await questions['my-votes'].$get({}, { init: { signal } }));
-    return { put: { myVotes: votes.map((v): MyVoteRow => ({ id: v.questionId, value: v.value })) }, replace: true };
+  pull: async ({ signal, etag }) => {
+    const answer = await readRevalidated(await questions['my-votes'].$get({}, { init: { signal }, headers: ifNoneMatch(etag) }));
+    if (answer.notModified) return answer;
+    return { put: { myVotes: answer.body.votes.map((v): MyVoteRow => ({ id: v.questionId, value: v.value })) }, replace: true, etag: answer.etag };
   },
 });
 
