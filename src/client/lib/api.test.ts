@@ -4,7 +4,8 @@ import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import { hc } from 'hono/client';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, test } from 'vitest';
-import { apiFetch, ApiError, apiRequest, fetchWithin, ifNoneMatch, isSessionEnded, NetworkError, onSessionEnded, readJson, readRevalidated, TimeoutError } from './api.ts';
+import { apiFetch, ApiError, apiRequest, fetchWithin, isSessionEnded, NetworkError, onSessionEnded, readJson, TimeoutError } from './api.ts';
+import { ifNoneMatch, readRevalidated } from './revalidated.ts';
 
 interface Module {
   id: string;

@@ -1,5 +1,6 @@
 import type { Booking, BookingCategory, BookingChanges, BookingPage, BookingStatus } from '../../../common/bookings.ts';
-import { ifNoneMatch, readJson, readRevalidated, type Revalidated } from '../../lib/api.ts';
+import { readJson } from '../../lib/api.ts';
+import { ifNoneMatch, readRevalidated, type Revalidated } from '../../lib/revalidated.ts';
 import { client } from '../../lib/api-client.ts';
 import type { BookingRequestInput } from './booking-rules.ts';
 

@@ -1,5 +1,5 @@
 import type { Module } from '../../../common/catalogue.ts';
-import { ifNoneMatch, readRevalidated } from '../../lib/api.ts';
+import { ifNoneMatch, readRevalidated } from '../../lib/revalidated.ts';
 import { client } from '../../lib/api-client.ts';
 import { defineLocalTable } from '../../offline/db.ts';
 import { defineSource } from '../../offline/engine.ts';

@@ -2,7 +2,7 @@ import { BookOpenCheck, CalendarCheck, CalendarX, Handshake, ShieldAlert, UserX,
 import { Link } from 'react-router-dom';
 import { brand, mailtoUrl } from '../../../common/brand.ts';
 import { PageMeta } from '../../components/page-meta.tsx';
-import { ruleGroups, secondSemesterModules, type RuleGroup } from './content.ts';
+import { ruleGroups, secondSemesterModules, type RuleGroup } from './about-content.ts';
 import { SignUpButton } from './sign-up-button.tsx';
 import { IconBadge, bodyText, cardTitle, eyebrow, pageTitle, sectionTitle } from './ui.tsx';
 

@@ -1,5 +1,6 @@
 import type { Answer, Author, Question, QuestionChanges, QuestionPage, VoteValue } from '../../../common/qa.ts';
-import { ifNoneMatch, readJson, readRevalidated, type Revalidated } from '../../lib/api.ts';
+import { readJson } from '../../lib/api.ts';
+import { ifNoneMatch, readRevalidated, type Revalidated } from '../../lib/revalidated.ts';
 import { client } from '../../lib/api-client.ts';
 import { defineLocalTable } from '../../offline/db.ts';
 import { defineMutation, defineSource, engine } from '../../offline/engine.ts';
