@@ -7,6 +7,6 @@ import '../features/profile/profile.sync.ts';
 import '../features/qa/qa.sync.ts';
 import type { SessionStore } from '../lib/session.tsx';
 import { localDb } from '../offline/db.ts';
-import { clearUserData, noticeSignedIn } from '../offline/engine.ts';
+import { clearUserData, noticeSignedIn, setEngineUser } from '../offline/engine.ts';
 
-export const sessionStore: SessionStore = { localDb, clearUserData, noticeSignedIn };
+export const sessionStore: SessionStore = { localDb, clearUserData, noticeSignedIn, setEngineUser };

@@ -1,7 +1,7 @@
 import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Me } from '../../common/session.ts';
 import type { localDb } from '../offline/db.ts';
-import type { clearUserData, noticeSignedIn } from '../offline/engine.ts';
+import type { clearUserData, noticeSignedIn, setEngineUser } from '../offline/engine.ts';
 import type { client } from './api-client.ts';
 import { apiFetch, apiRequest, NetworkError, onSessionEnded, readJson } from './api.ts';
 
@@ -36,6 +36,7 @@ export interface SessionStore {
   localDb: Pick<typeof localDb, 'session'>;
   clearUserData: typeof clearUserData;
   noticeSignedIn: typeof noticeSignedIn;
+  setEngineUser: typeof setEngineUser;
 }
 
 /** The user this device may treat as signed in: a stored record, unless it ended or a log-out is pending. */
@@ -196,6 +197,13 @@ export function SessionProvider({ children, loadStore }: { children: ReactNode; 
       stopListening();
     };
   }, [refresh, endSession, loadStore]);
+
+  // The engine learns who is signed in as soon as the session does: a page may queue a change before DataSync
+  // (which runs the engine, app/app.tsx) has loaded, and the item needs its owner.
+  const userId = session.me?.id ?? null;
+  useEffect(() => {
+    void loadStore().then((store) => store.setEngineUser(userId));
+  }, [userId, loadStore]);
 
   const value = useMemo(() => ({ session, refresh, signOut, beforeLogin }), [session, refresh, signOut, beforeLogin]);
   return <SessionContext value={value}>{children}</SessionContext>;
