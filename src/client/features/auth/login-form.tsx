@@ -3,6 +3,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { authMessages, limits } from '../../../common/auth.messages.ts';
 import { dashboardPathByRole } from '../../../common/roles.ts';
 import type { Me } from '../../../common/session.ts';
+import { HydratedForm } from '../../components/hydrated-form.tsx';
 import { FormField, PasswordField } from '../../components/form-field.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { errorText } from '../../lib/error-text.ts';
@@ -65,7 +66,7 @@ export function LoginForm({ showLinks = true, initialEmail = '', onLoggedIn }: {
     <>
       <FormAlert message={errors.form} />
       {linkExpired && <ResendLinkButton email={values.email.trim()} className="mb-4" />}
-      <form onSubmit={onSubmit} className="flex flex-col gap-4">
+      <HydratedForm onSubmit={onSubmit} className="flex flex-col gap-4">
         <FormField label="Email" name="email" type="email" autoComplete="email" required maxLength={limits.emailMax} value={values.email} onChange={set('email')} error={errors.fields.email} />
         <PasswordField label="Password" name="password" autoComplete="current-password" required maxLength={limits.passwordMax} value={values.password} onChange={set('password')} error={errors.fields.password} />
         {showLinks && (
@@ -76,7 +77,7 @@ export function LoginForm({ showLinks = true, initialEmail = '', onLoggedIn }: {
         <button type="submit" className="btn-primary w-full" disabled={busy}>
           {busy ? 'Logging in…' : 'Login'}
         </button>
-      </form>
+      </HydratedForm>
     </>
   );
 }

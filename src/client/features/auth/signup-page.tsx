@@ -3,6 +3,7 @@ import { Link, Navigate } from 'react-router-dom';
 import { toast } from '../../lib/toast.ts';
 import { authMessages, limits } from '../../../common/auth.messages.ts';
 import { FormField, PasswordField } from '../../components/form-field.tsx';
+import { HydratedForm } from '../../components/hydrated-form.tsx';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { useVisitedHome } from '../../lib/visited-home.ts';
 import { useFormSubmit } from '../../lib/forms.ts';
@@ -34,7 +35,7 @@ export function SignupPage() {
     <AuthCard title="Create your account" intro="Book one-on-one tutoring and join the community board.">
       <PageMeta title="Sign up" description="Create a TutorBook account to book tutoring sessions and ask questions." />
       <FormAlert message={errors.form} />
-      <form onSubmit={onSubmit} className="flex flex-col gap-4">
+      <HydratedForm onSubmit={onSubmit} className="flex flex-col gap-4">
         <FormField label="Name" name="name" autoComplete="name" required maxLength={limits.nameMax} value={values.name} onChange={set('name')} error={errors.fields.name} />
         <FormField label="Email" name="email" type="email" autoComplete="email" required maxLength={limits.emailMax} value={values.email} onChange={set('email')} error={errors.fields.email} />
         <PasswordField
@@ -51,7 +52,7 @@ export function SignupPage() {
         <button type="submit" className="btn-primary mt-2 w-full" disabled={busy}>
           {busy ? 'Creating account…' : 'Create Account'}
         </button>
-      </form>
+      </HydratedForm>
       <GoogleButton label="Sign up with Google" />
       <p className="mt-6 text-center text-sm">
         Already have an account? <Link to="/login" className="link">Log in</Link>
