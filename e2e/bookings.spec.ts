@@ -455,6 +455,8 @@ test('the admin filters every booking by status, category and date, confirms a t
   await other.page.goto('/admin-dashboard');
   const stale = staffCard(other.page, module.name);
   await expect(stale.locator('.status-label.pending')).toBeVisible();
+  // Its opening fetches done: one answered after the change below would make the card current, not stale.
+  await other.page.waitForLoadState('networkidle');
   await staffCard(page, module.name).getByLabel('Status').selectOption('Completed');
   await staffCard(page, module.name).getByRole('button', { name: 'Update status' }).click();
   await expect(staffCard(page, module.name).locator('.status-label.completed')).toBeVisible();
