@@ -95,7 +95,7 @@ export default defineConfig(
   {
     // The one type-aware rule: a promise nobody awaits loses its error and its order. It needs the types,
     // so only for the code tsconfig.json covers.
-    files: ['src/**/*.{ts,tsx}', 'e2e/**/*.ts'],
+    files: ['src/**/*.{ts,tsx}', 'tests/**/*.ts'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: root } },
     rules: { '@typescript-eslint/no-floating-promises': 'error' },
   },
@@ -128,7 +128,7 @@ export default defineConfig(
   },
   {
     // Outside the app, tools and tests set up their own environment.
-    files: ['src/server/env.ts', 'e2e/**', 'bench/**', 'scripts/**', '*.config.ts', '*.config.js'],
+    files: ['src/server/env.ts', 'tests/**', 'bench/**', 'scripts/**', '*.config.ts', '*.config.js'],
     rules: {
       'no-restricted-properties': 'off',
       '@typescript-eslint/no-restricted-imports': 'off',

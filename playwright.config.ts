@@ -5,7 +5,7 @@ export const e2eDataDir = 'test-results/e2e-data';
 
 /** Browser journeys in Debian's Chromium against the built app (`npm run build` first). */
 export default defineConfig({
-  testDir: 'e2e',
+  testDir: 'tests',
   outputDir: 'test-results/playwright',
   fullyParallel: false,
   workers: 1,
@@ -24,7 +24,7 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
   webServer: {
-    command: 'node e2e/start-server.ts',
+    command: 'node tests/start-server.ts',
     url: `http://127.0.0.1:${e2ePort}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,

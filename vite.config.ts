@@ -21,7 +21,7 @@ const prerender = (): Plugin => ({
 
 export default defineConfig(({ isSsrBuild }) => ({
   root: 'src/client',
-  publicDir: 'public',
+  publicDir: path.resolve('public'),
   build: isSsrBuild
     ? // The public pages' renderer for the prerender step (src/client/entry-server.tsx), run at build time only.
       { outDir: ssrDir, emptyOutDir: true, copyPublicDir: false, ssr: 'entry-server.tsx', target: 'node24' }

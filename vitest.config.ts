@@ -1,8 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * `npm test`: unit and integration tests next to the code (`src/**\/*.test.ts`), and the test of the lint rules' boundaries. e2e/ (Playwright) and
- * bench/ are not part of it. Each integration file starts its own server on a free port, its own SQLite
+ * `npm test`: unit and integration tests next to the code (`src/**\/*.test.ts`), and the test of the lint
+ * rules' boundaries. tests/ (Playwright's browser journeys) and bench/ are not part of it. Each integration file starts its own server on a free port, its own SQLite
  * file or PostgreSQL database and its own SMTP server, so files share nothing and two can run at once
  * (one per core). Timeouts are generous: the tests hash real passwords and start the real CLI.
  */

@@ -12,7 +12,7 @@ import { chromium } from '@playwright/test';
  * - apple-touch-icon (180): opaque and square: iOS rounds the corners itself and shows transparent
  *   pixels as black.
  */
-const publicDir = path.resolve('src/client/public');
+const publicDir = path.resolve('public');
 const favicon = readFileSync(path.join(publicDir, 'favicon.svg'), 'utf8');
 
 // The favicon is a 64×64 viewBox: one background <rect>, then the symbol.

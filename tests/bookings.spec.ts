@@ -3,7 +3,7 @@ import { bookingMessages, type Booking, type BookingPage } from '../src/common/b
 import { sastDate, sastZone } from '../src/common/sast.ts';
 import { createModule, emailTo, expectNoAxeViolations, loginAs, origin, uniqueModuleName, viewports, waitForActiveServiceWorker, type TestModule } from './fixtures.ts';
 
-// The e2e server books at least 20 hours ahead (e2e/start-server.ts), so that a session inside the 24-hour
+// The e2e server books at least 20 hours ahead (tests/start-server.ts), so that a session inside the 24-hour
 // late-cancellation window can be booked at all.
 const leadHours = 20;
 const hourMs = 3_600_000;

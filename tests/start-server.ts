@@ -9,7 +9,7 @@ Object.assign(process.env, {
   HOST: '127.0.0.1',
   PUBLIC_URL: `http://127.0.0.1:${e2ePort}`,
   LOG_LEVEL: 'warn',
-  // Below the 24-hour late-cancellation window, so that e2e/bookings.spec.ts can book a session inside it.
+  // Below the 24-hour late-cancellation window, so that tests/bookings.spec.ts can book a session inside it.
   BOOKING_MIN_LEAD_HOURS: '20',
 });
 await import('../src/server/main.ts');
