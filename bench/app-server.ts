@@ -22,7 +22,7 @@ export async function startAppServer(name: string, options: { idleMail?: boolean
   if (options.idleMail) services.deps.mail.wake = () => {};
   await options.prepare?.(services);
   const requests = trackRequests(services.app.fetch);
-  const server = createHttpServer(requests.fetch, { production: true }).listen(0, '127.0.0.1');
+  const server = createHttpServer(requests.fetch, { production: true, prepared: services.prepared }).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => (server.listening ? resolve() : server.once('listening', () => resolve())));
   return {
     services,

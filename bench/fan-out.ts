@@ -29,7 +29,7 @@ export async function runFanOutBench(): Promise<void> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tutorbook-bench-fan-out-'));
   const env = loadEnv({ NODE_ENV: 'production', DATA_DIR: dataDir, LOG_LEVEL: 'silent', AUTH_SECRET: randomBytes(32).toString('hex') });
   const services = await createServices(env, { clientDir: dataDir });
-  const app = createHttpServer(services.app.fetch, { production: env.production });
+  const app = createHttpServer(services.app.fetch, { production: env.production, prepared: services.prepared });
 
   const bareResponses = new Set<ServerResponse>();
   const bare = http.createServer((req, res) => {

@@ -58,7 +58,7 @@ const env = loadEnv({
   AUTH_SECRET: randomBytes(32).toString('hex'),
 });
 const services = await createServices(env, { clientDir });
-const server = createHttpServer(services.app.fetch, { production: env.production }).listen(port, '127.0.0.1');
+const server = createHttpServer(services.app.fetch, { production: env.production, prepared: services.prepared }).listen(port, '127.0.0.1');
 await new Promise<void>((resolve) => server.once('listening', resolve));
 
 // The flags of playwright.config.ts: Debian's Chromium, headless, nothing fetched from outside.

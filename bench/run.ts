@@ -56,7 +56,7 @@ async function startApp(logLevel: 'info' | 'warn') {
   // Production mode (HSTS header, rate limiter on) is what users meet; none of it reads the outside environment.
   const env = loadEnv({ NODE_ENV: 'production', DATA_DIR: dir, LOG_LEVEL: logLevel, AUTH_SECRET: randomBytes(32).toString('hex') });
   const services = await createServices(env, { clientDir, logDestination: createLogDestination(logFile) });
-  const server = createHttpServer(services.app.fetch, { production: env.production }).listen(0, '127.0.0.1');
+  const server = createHttpServer(services.app.fetch, { production: env.production, prepared: services.prepared }).listen(0, '127.0.0.1');
   await listening(server);
   return { services, server, logFile, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }

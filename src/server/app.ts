@@ -10,15 +10,16 @@ import type { StreamHub } from './events/stream-hub.ts';
 import { compressJson } from './http/compression.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { createError } from './http/errors.ts';
+import { createPreparedAnswers } from './http/prepared-answers.ts';
 import { requireSameOrigin } from './http/origin-check.ts';
 import { requestLog } from './http/request-log.ts';
 import { pageSecurityHeaders } from './http/security-headers.ts';
 import { createStaticRoutes } from './http/static.ts';
 import { createBookingRoutes } from './modules/bookings/bookings.routes.ts';
-import { createCatalogueRoutes } from './modules/catalogue/catalogue.routes.ts';
+import { createCatalogueRoutes, preparedCatalogue } from './modules/catalogue/catalogue.routes.ts';
 import { createCatalogueDeps, findModuleBySlug, type CatalogueDeps } from './modules/catalogue/catalogue.usecases.ts';
 import { createConfigRoutes } from './modules/config/config.routes.ts';
-import { createHealthRoutes } from './modules/health/health.routes.ts';
+import { createHealthCheck, createHealthRoutes, preparedHealth, type HealthCheck } from './modules/health/health.routes.ts';
 import { createMeRoutes, createSessionRoutes } from './modules/me/me.routes.ts';
 import { createProfileRoutes } from './modules/profile/profile.routes.ts';
 import { createQaRoutes } from './modules/qa/qa.routes.ts';
@@ -36,9 +37,14 @@ export interface AppOptions {
   clientDir: string;
 }
 
+/**
+ * The app (Hono), and the answers prepared for its busiest public GETs, which the Node server gives before
+ * asking the app (`createHttpServer(app.fetch, { prepared })`, docs/decisions/0007-api-headers-at-the-node-level.md).
+ */
 export function createApp({ deps, bus, streamHub, auth, personalData, clientDir }: AppOptions) {
   // One catalogue (and its in-memory copy) per app: see catalogue.cache.ts.
   const catalogue = createCatalogueDeps(deps, bus);
+  const health = createHealthCheck(deps);
   const withMe = createSessionMiddleware({ auth, db: deps.db });
   const app = new Hono();
 
@@ -65,7 +71,7 @@ export function createApp({ deps, bus, streamHub, auth, personalData, clientDir 
   app.use('/api/questions/*', withMe);
   app.use('/api/bookings/*', withMe);
   app.on(['POST', 'PATCH', 'DELETE'], '/api/modules/*', withMe);
-  app.route('/', createApiRoutes({ deps, auth, catalogue, personalData }));
+  app.route('/', createApiRoutes({ deps, auth, catalogue, health, personalData }));
   // Not part of ApiRoutes: a stream is read with EventSource, not the typed client.
   app.route('/api/events', createEventsRoutes({ hub: streamHub }));
   app.all('/api/*', () => {
@@ -75,13 +81,14 @@ export function createApp({ deps, bus, streamHub, auth, personalData, clientDir 
   app.use(pageSecurityHeaders(deps.config.production));
   app.route('/', createStaticRoutes(clientDir, { moduleExists: async (slug) => (await findModuleBySlug(catalogue, slug)) !== undefined }));
   app.onError(errorHandler(deps.logger));
-  return app;
+  const prepared = createPreparedAnswers(deps.logger, { '/api/health': preparedHealth(health), '/api/modules': preparedCatalogue(catalogue) });
+  return { app, prepared };
 }
 
 /** The JSON API but /api/auth (better-auth's front, auth.routes.ts), chained so its types reach `ApiRoutes`. */
-function createApiRoutes({ deps, auth, catalogue, personalData }: { deps: Deps; auth: Auth; catalogue: CatalogueDeps; personalData: readonly PersonalDataPart[] }) {
+function createApiRoutes({ deps, auth, catalogue, health, personalData }: { deps: Deps; auth: Auth; catalogue: CatalogueDeps; health: HealthCheck; personalData: readonly PersonalDataPart[] }) {
   return new Hono()
-    .route('/api/health', createHealthRoutes(deps))
+    .route('/api/health', createHealthRoutes(health))
     .route('/api/config', createConfigRoutes(deps))
     .route('/api/me', createMeRoutes())
     .route('/api/me', createProfileRoutes({ deps, auth, personalData }))

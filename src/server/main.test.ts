@@ -21,6 +21,8 @@ test('the server stops cleanly on SIGTERM, even with a keep-alive connection ope
     expect(Date.now() - stoppedAt).toBeLessThan(4_000);
     expect(main.output()).toContain('shutting down');
     expect(main.output()).toContain('"msg":"stopped"');
+    // Request lines wait in memory for their batch (log.ts): the stop writes them.
+    expect(main.output()).toMatch(/"method":"GET","path":"\/api\/health","status":200,"ms":[\d.]+,"msg":"request"/);
     agent.destroy();
   } finally {
     await main.stop();

@@ -7,7 +7,7 @@ const env = loadEnv();
 const services = await createServices(env);
 const { logger } = services;
 
-const server = createHttpServer(services.app.fetch, { production: env.production });
+const server = createHttpServer(services.app.fetch, { production: env.production, prepared: services.prepared });
 server.listen(env.port, env.host, () => {
   const info = server.address() as AddressInfo;
   logger.info({ url: `http://${info.address}:${info.port}`, publicUrl: env.publicUrl, database: services.kind }, 'listening');

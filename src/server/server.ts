@@ -43,7 +43,7 @@ export async function createServices(env: Env, options: { clientDir?: string; ma
   const reminders = startBookingReminders(deps);
   const streamHub = createStreamHub({ bus, heartbeatMs: options.eventsHeartbeatMs });
   const clientDir = options.clientDir ?? path.resolve('dist/client');
-  const app = createApp({ deps, bus, streamHub, auth, personalData, clientDir });
+  const { app, prepared } = createApp({ deps, bus, streamHub, auth, personalData, clientDir });
 
   return {
     env,
@@ -55,6 +55,8 @@ export async function createServices(env: Env, options: { clientDir?: string; ma
     auth,
     worker,
     app,
+    /** For `createHttpServer(app.fetch, { prepared })`: the busiest public GETs, answered before the app. */
+    prepared,
     streamHub,
     async close() {
       await streamHub.closeAll();

@@ -202,7 +202,7 @@ describe.runIf(postgresUrl)('live events across processes (PostgreSQL)', () => {
   beforeAll(async () => {
     // A second process on the same database: its own services, bus and HTTP server.
     const services = await createServices(loadEnv({ ...server.envVars, PORT: '0' }), { eventsHeartbeatMs: 150 });
-    const http = createHttpServer(services.app.fetch, { production: false });
+    const http = createHttpServer(services.app.fetch, { production: false, prepared: services.prepared });
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     second = { services, http, url: `http://127.0.0.1:${(http.address() as net.AddressInfo).port}` };
   });

@@ -1,5 +1,5 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { MiddlewareHandler } from 'hono';
 
 /** Below this a compressed answer saves less than its headers and the work cost. */
 export const compressAbove = 1024;
@@ -7,8 +7,7 @@ export const compressAbove = 1024;
 export type Encoding = 'br' | 'gzip';
 
 /** The encoding to send, brotli first (smaller), from the request's `Accept-Encoding`. */
-export function chooseEncoding(c: Context): Encoding | undefined {
-  const accepted = c.req.header('accept-encoding');
+export function chooseEncoding(accepted: string | undefined): Encoding | undefined {
   if (!accepted) return undefined;
   const offers = new Map(
     accepted.split(',').map((part) => {
@@ -44,7 +43,7 @@ export function compressJson(): MiddlewareHandler {
     if (res.status === 304) res.headers.append('vary', 'accept-encoding');
     if (!res.headers.get('content-type')?.startsWith('application/json') || res.headers.has('content-encoding')) return;
     res.headers.append('vary', 'accept-encoding');
-    const encoding = chooseEncoding(c);
+    const encoding = chooseEncoding(c.req.header('accept-encoding'));
     if (!encoding || !res.body) return;
     const body = Buffer.from(await res.arrayBuffer());
     const headers = new Headers(res.headers);

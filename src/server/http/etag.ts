@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { MiddlewareHandler } from 'hono';
 
 /**
  * How public lists are cached (the catalogue, the board as a visitor reads it): not `no-store`, since a
@@ -25,8 +25,7 @@ export function etagOf(text: string): string {
 }
 
 /** Whether the request's `If-None-Match` names this ETag (weak comparison, RFC 9110 §13.1.2). */
-export function isFresh(c: Context, etag: string): boolean {
-  const ifNoneMatch = c.req.header('if-none-match');
+export function isFresh(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
   if (ifNoneMatch.trim() === '*') return true;
   const bare = etag.replace(/^W\//, '');
@@ -64,6 +63,6 @@ export function withEtag(): MiddlewareHandler {
     headers.set('etag', etag);
     // Unset first: Hono would otherwise copy the spent answer's headers onto the new one.
     c.res = undefined;
-    c.res = isFresh(c, etag) ? notModified(etag, headers) : new Response(text, { status: 200, headers });
+    c.res = isFresh(c.req.header('if-none-match'), etag) ? notModified(etag, headers) : new Response(text, { status: 200, headers });
   };
 }

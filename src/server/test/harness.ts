@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { insertVerifiedUsers } from '../auth/verified-users.ts';
 import { createHttpServer, type Timeouts } from '../http/node-server.ts';
+import type { PreparedAnswers } from '../http/prepared-answers.ts';
 import { simpleParser } from 'mailparser';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
@@ -169,10 +170,10 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
   const database = await createTestDatabase(dataDir);
   const logs: Record<string, unknown>[] = [];
 
-  const app: { fetch?: (request: Request, env: unknown) => Response | Promise<Response> } = {};
+  const app: { fetch?: (request: Request, env: unknown) => Response | Promise<Response>; prepared?: PreparedAnswers } = {};
   const server = createHttpServer(
     (request, env) => (app.fetch ? app.fetch(request, env) : new Response('starting', { status: 503 })),
-    { production: false, timeouts: options.timeouts },
+    { production: false, timeouts: options.timeouts, prepared: (req, res, apiHeaders) => app.prepared?.(req, res, apiHeaders) ?? false },
   );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -204,6 +205,7 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
     throw error;
   }
   app.fetch = services.app.fetch;
+  app.prepared = services.prepared;
 
   return {
     url,

@@ -21,20 +21,31 @@ export type CatalogueCache = ReturnType<typeof createCatalogueCache>;
  */
 export function createCatalogueCache(load: () => Promise<Module[]>) {
   let current: Promise<CatalogueSnapshot> | undefined;
+  let loaded: CatalogueSnapshot | undefined;
   return {
     get(): Promise<CatalogueSnapshot> {
       if (!current) {
         const loading = load().then(toSnapshot);
         current = loading;
-        // A failed load (database unreachable) is not kept: the next request tries again.
-        loading.catch(() => {
-          if (current === loading) current = undefined;
-        });
+        loading.then(
+          (snapshot) => {
+            if (current === loading) loaded = snapshot;
+          },
+          // A failed load (database unreachable) is not kept: the next request tries again.
+          () => {
+            if (current === loading) current = undefined;
+          },
+        );
       }
       return current;
     },
+    /** The snapshot if one is loaded and still current, without waiting or loading. */
+    peek(): CatalogueSnapshot | undefined {
+      return loaded;
+    },
     invalidate(): void {
       current = undefined;
+      loaded = undefined;
     },
   };
 }

@@ -1,13 +1,16 @@
 import { Hono, type TypedResponse } from 'hono';
 import { createModuleInputSchema, updateModuleInputSchema, type Module } from '../../../common/catalogue.ts';
 import { checkFirst, type SessionEnv } from '../../auth/auth.middleware.ts';
-import { chooseEncoding } from '../../http/compression.ts';
-import { isFresh, notModified } from '../../http/etag.ts';
+import { chooseEncoding, type Encoding } from '../../http/compression.ts';
+import { isFresh } from '../../http/etag.ts';
 import { jsonBody } from '../../http/json-body.ts';
+import { preparedAnswer, type PreparedAnswer, type PreparedRoute } from '../../http/prepared-answers.ts';
+import type { CatalogueSnapshot } from './catalogue.cache.ts';
 import {
   createModule,
   deleteModule,
   listCatalogue,
+  peekCatalogue,
   raiseModulePrice,
   requireCatalogueAdmin,
   requireModuleBySlug,
@@ -22,15 +25,9 @@ export function createCatalogueRoutes(deps: CatalogueDeps) {
 
   return new Hono<SessionEnv>()
     .get('/', async (c) => {
-      // Sent as serialised, hashed and compressed once per change (catalogue.cache.ts); the type says what the
-      // text holds. The same for everyone, so any cache may keep it, provided it asks again each time.
-      const { json, etag, compressed } = await listCatalogue(deps);
-      const headers = { 'cache-control': 'no-cache', etag, vary: 'accept-encoding' };
-      if (isFresh(c, etag)) return notModified(etag, headers) as unknown as Response & TypedResponse<{ modules: Module[] }, 200, 'json'>;
-      const encoding = compressed && chooseEncoding(c);
-      const body = encoding ? compressed[encoding] : json;
-      return c.newResponse(body, 200, { ...headers, 'content-type': 'application/json', ...(encoding ? { 'content-encoding': encoding } : {}) }) as Response &
-        TypedResponse<{ modules: Module[] }, 200, 'json'>;
+      const { status, headers, body } = catalogueAnswer(await listCatalogue(deps), c.req.header('if-none-match'), c.req.header('accept-encoding'));
+      // The type says what the text holds.
+      return c.newResponse(body ?? null, status as 200, headers) as Response & TypedResponse<{ modules: Module[] }, 200, 'json'>;
     })
     .get('/:slug', async (c) => c.json(await requireModuleBySlug(deps, c.req.param('slug'))))
     .post('/', adminFirst, jsonBody(createModuleInputSchema), async (c) => c.json(await createModule(deps, c.var.me, c.req.valid('json')), 201))
@@ -42,4 +39,51 @@ export function createCatalogueRoutes(deps: CatalogueDeps) {
       await deleteModule(deps, c.var.me, c.req.param('id'));
       return c.json({ deleted: true });
     });
+}
+
+/** GET /api/modules, prepared (http/prepared-answers.ts) while the catalogue is in memory; the route above loads it. */
+export function preparedCatalogue(deps: CatalogueDeps): PreparedRoute {
+  return (headers) => {
+    const snapshot = peekCatalogue(deps);
+    return snapshot && catalogueAnswer(snapshot, headers['if-none-match'], headers['accept-encoding']);
+  };
+}
+
+function catalogueAnswer(snapshot: CatalogueSnapshot, ifNoneMatch: string | undefined, acceptEncoding: string | undefined): PreparedAnswer {
+  const answers = answersFor(snapshot);
+  if (isFresh(ifNoneMatch, snapshot.etag)) return answers.notModified;
+  if (!answers.compressed) return answers.plain;
+  const encoding = chooseEncoding(acceptEncoding);
+  return encoding ? answers.compressed[encoding] : answers.plain;
+}
+
+interface CatalogueAnswers {
+  notModified: PreparedAnswer;
+  plain: PreparedAnswer;
+  compressed?: Record<Encoding, PreparedAnswer>;
+}
+
+const answersBySnapshot = new WeakMap<CatalogueSnapshot, CatalogueAnswers>();
+
+/**
+ * The catalogue's answers, made once per snapshot, so once per change, from its text, ETag and compressed
+ * forms (catalogue.cache.ts). The same for everyone, so any cache may keep it, provided it asks again each
+ * time; a 304 keeps what matters to a cache.
+ */
+function answersFor(snapshot: CatalogueSnapshot): CatalogueAnswers {
+  let answers = answersBySnapshot.get(snapshot);
+  if (answers) return answers;
+  const { json, etag, compressed } = snapshot;
+  const headers = { 'cache-control': 'no-cache', etag, vary: 'accept-encoding' };
+  const json200 = { ...headers, 'content-type': 'application/json' };
+  answers = {
+    notModified: preparedAnswer(304, headers),
+    plain: preparedAnswer(200, json200, json),
+    compressed: compressed && {
+      br: preparedAnswer(200, { ...json200, 'content-encoding': 'br' }, compressed.br),
+      gzip: preparedAnswer(200, { ...json200, 'content-encoding': 'gzip' }, compressed.gzip),
+    },
+  };
+  answersBySnapshot.set(snapshot, answers);
+  return answers;
 }

@@ -76,6 +76,11 @@ export function listCatalogue(deps: CatalogueDeps): Promise<CatalogueSnapshot> {
   return deps.cache.get();
 }
 
+/** The whole catalogue if it is in memory, or undefined (then `listCatalogue` loads it). */
+export function peekCatalogue(deps: CatalogueDeps): CatalogueSnapshot | undefined {
+  return deps.cache.peek();
+}
+
 export async function findModuleBySlug(deps: CatalogueDeps, slug: string): Promise<Module | undefined> {
   return (await deps.cache.get()).bySlug.get(slug);
 }
