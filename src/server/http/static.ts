@@ -54,7 +54,7 @@ export function createStaticRoutes(clientDir: string, options: { moduleExists?: 
     c.header('cache-control', noCache);
     c.header('content-type', 'text/html; charset=UTF-8');
     c.header('vary', 'accept-encoding');
-    const encoding = chooseEncoding(c);
+    const encoding = chooseEncoding(c.req.header('accept-encoding'));
     if (encoding) c.header('content-encoding', encoding);
     return c.body(encoding ? document[encoding] : (document.raw as Uint8Array<ArrayBuffer>), status);
   };
