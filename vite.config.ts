@@ -1,19 +1,25 @@
+import path from 'node:path';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { lazyChunksList, precacheGlobPatterns, shellAndPublicPages, workerAddition } from './scripts/precache.ts';
 import { brand } from './src/common/brand.ts';
+
+const outDir = path.resolve(import.meta.dirname, 'dist/client');
+/** The worker's own code beside Workbox's (src/client/sw-assets.js), named by `workerAddition` during the build. */
+const importScripts: string[] = [];
 
 export default defineConfig({
   root: 'src/client',
   publicDir: 'public',
   build: {
-    outDir: '../../dist/client',
+    outDir,
     emptyOutDir: true,
     // Maps are written for debugging but not referenced from the code, and `npm run build` moves them out of
     // the served folder (scripts/keep-sourcemaps.ts): they carry our source and build paths.
     sourcemap: 'hidden',
-    // Read by scripts/check-js-budget.ts: which chunks each page loads at once.
+    // Read by scripts/page-chunks.ts (the JavaScript budget, the worker's precache): which chunks each page loads at once.
     manifest: true,
     target: 'es2022',
     rolldownOptions: {
@@ -30,6 +36,8 @@ export default defineConfig({
   plugins: [
     react(),
     tailwindcss(),
+    workerAddition(importScripts),
+    lazyChunksList(outDir),
     VitePWA({
       registerType: 'prompt',
       injectRegister: false,
@@ -56,7 +64,20 @@ export default defineConfig({
         ],
       },
       workbox: {
-        globPatterns: ['**/*.{js,css,html,svg,png,ico,webmanifest}'],
+        // The shell and the public pages only (docs/decisions/0011-precache-budget.md); the worker's own code
+        // (src/client/sw-assets.js) fetches the other chunks unless the connection saves data.
+        globPatterns: precacheGlobPatterns,
+        manifestTransforms: [shellAndPublicPages(outDir)],
+        importScripts,
+        // A chunk the page loads is kept: a hashed name never changes its content. sw-assets.js fills this
+        // cache too, and empties it of earlier versions.
+        runtimeCaching: [
+          {
+            urlPattern: ({ sameOrigin, url }) => sameOrigin && url.pathname.startsWith('/assets/'),
+            handler: 'CacheFirst',
+            options: { cacheName: 'assets' },
+          },
+        ],
         navigateFallback: '/index.html',
         // The API is never answered by the worker: data lives in IndexedDB, and /api/* must reach the server.
         navigateFallbackDenylist: [/^\/api\//],
