@@ -3,11 +3,14 @@ import react from '@vitejs/plugin-react';
 import path from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
-import { brand } from './src/common/brand.ts';
 import { prerenderPublicPages } from './scripts/prerender.ts';
+import { lazyChunksList, precacheGlobPatterns, shellAndPublicPages, workerAddition } from './scripts/precache.ts';
+import { brand } from './src/common/brand.ts';
 
 const clientDir = path.resolve('dist/client');
 const ssrDir = path.resolve('dist/ssr');
+/** The worker's own code beside Workbox's (src/client/sw-assets.js), named by `workerAddition` during the build. */
+const importScripts: string[] = [];
 
 /**
  * After the client build has written its files, and before the service worker's precache list is made from
@@ -31,7 +34,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     // Maps are written for debugging but not referenced from the code, and `npm run build` moves them out of
     // the served folder (scripts/keep-sourcemaps.ts): they carry our source and build paths.
     sourcemap: 'hidden',
-    // Read by scripts/check-js-budget.ts: which chunks each page loads at once.
+    // Read by scripts/page-chunks.ts (the prerender, the JavaScript budget, the worker's precache): which chunks each page loads at once.
     manifest: true,
     target: 'es2022',
     rolldownOptions: {
@@ -49,6 +52,8 @@ export default defineConfig(({ isSsrBuild }) => ({
     react(),
     tailwindcss(),
     prerender(),
+    !isSsrBuild && workerAddition(importScripts),
+    !isSsrBuild && lazyChunksList(clientDir),
     // Also in the server build, which skips the worker but needs the registration module pwa.tsx imports.
     VitePWA({
       registerType: 'prompt',
@@ -76,7 +81,20 @@ export default defineConfig(({ isSsrBuild }) => ({
         ],
       },
       workbox: {
-        globPatterns: ['**/*.{js,css,html,svg,png,ico,webmanifest}'],
+        // The shell and the public pages only (docs/decisions/0011-precache-budget.md); the worker's own code
+        // (src/client/sw-assets.js) fetches the other chunks unless the connection saves data.
+        globPatterns: precacheGlobPatterns,
+        manifestTransforms: [shellAndPublicPages(clientDir)],
+        importScripts,
+        // A chunk the page loads is kept: a hashed name never changes its content. sw-assets.js fills this
+        // cache too, and empties it of earlier versions.
+        runtimeCaching: [
+          {
+            urlPattern: ({ sameOrigin, url }) => sameOrigin && url.pathname.startsWith('/assets/'),
+            handler: 'CacheFirst',
+            options: { cacheName: 'assets' },
+          },
+        ],
         navigateFallback: '/shell.html',
         // The API is never answered by the worker: data lives in IndexedDB, and /api/* must reach the server.
         navigateFallbackDenylist: [/^\/api\//],

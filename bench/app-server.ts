@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { loadEnv } from '../src/server/env.ts';
@@ -10,13 +10,17 @@ import { createServices, type Services } from '../src/server/server.ts';
 /**
  * The app as production runs it (SQLite in a fresh folder, logging off), listening on 127.0.0.1 for a
  * benchmark. `prepare` runs before it listens (seeding); with `idleMail` the mail worker only wakes when told,
- * so no e-mail is sent during a run and what is measured is the request.
+ * so no e-mail is sent during a run and what is measured is the request. It serves the build in `clientDir`,
+ * or a one-line shell without one. `bytesSent()` counts what went out on the sockets, headers included.
  */
-export async function startAppServer(name: string, options: { idleMail?: boolean; prepare?: (services: Services) => Promise<void> } = {}) {
+export async function startAppServer(name: string, options: { idleMail?: boolean; clientDir?: string; prepare?: (services: Services) => Promise<void> } = {}) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `tutorbook-bench-${name}-`));
-  const clientDir = path.join(dataDir, 'client');
-  mkdirSync(clientDir);
-  writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><title>TutorBook</title>');
+  let clientDir = options.clientDir;
+  if (!clientDir) {
+    clientDir = path.join(dataDir, 'client');
+    mkdirSync(clientDir);
+    writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><title>TutorBook</title>');
+  }
   const env = loadEnv({ NODE_ENV: 'production', DATA_DIR: dataDir, LOG_LEVEL: 'silent', AUTH_SECRET: randomBytes(32).toString('hex') });
   const services = await createServices(env, { clientDir, ...(options.idleMail ? { mailPollMs: 2 ** 31 - 1 } : {}) });
   if (options.idleMail) services.deps.mail.wake = () => {};
@@ -24,9 +28,19 @@ export async function startAppServer(name: string, options: { idleMail?: boolean
   const requests = trackRequests(services.app.fetch);
   const server = createHttpServer(requests.fetch, { production: true, prepared: services.prepared }).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => (server.listening ? resolve() : server.once('listening', () => resolve())));
+  let closedSocketsBytes = 0;
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => {
+      sockets.delete(socket);
+      closedSocketsBytes += socket.bytesWritten;
+    });
+  });
   return {
     services,
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    bytesSent: () => [...sockets].reduce((sum, socket) => sum + socket.bytesWritten, closedSocketsBytes),
     async stop() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { publicPageModules } from './public-pages.ts';
-import { readViteManifest } from './vite-manifest.ts';
+import { publicPageModules, readPageChunks } from './page-chunks.ts';
 
 /**
  * After `npm run build` (CI runs it): the JavaScript each public page needs before it is interactive: the
- * entry, the page's own chunk, and everything they import statically, read from Vite's manifest. Dynamic
- * imports (what loads when first needed, or once the page is idle) are not counted. The budget (issue 9:
+ * entry, the page's own chunk, and everything they import statically (page-chunks.ts). Dynamic imports (what
+ * loads when first needed, or once the page is idle) are not counted. The budget (issue 9:
  * ≤ 100 KB) is on the bytes the server sends, brotli-compressed as by scripts/compress-assets.ts; gzip, for
  * browsers without brotli, is printed beside it (React's DOM renderer and the router are ~94 KB gzipped on
  * their own). Fails when a page is over.
@@ -17,7 +16,7 @@ const clientDir = path.resolve(process.argv[2] ?? 'dist/client');
 /** Issue 9's budget, in KB, for each public page. */
 const budgetKb = 100;
 
-const { entry, staticClosure } = readViteManifest(clientDir);
+const chunks = readPageChunks(clientDir);
 const sizes = new Map<string, { br: number; gzip: number }>();
 const sizeOf = (file: string) => {
   let size = sizes.get(file);
@@ -31,16 +30,15 @@ const sizeOf = (file: string) => {
 };
 
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
-const entryFiles = staticClosure(entry);
 let over = false;
 console.log('JavaScript before a public page is interactive (budgets on brotli):');
 for (const [page, module] of Object.entries(publicPageModules)) {
-  const files = staticClosure(module, new Set(entryFiles));
-  const br = [...files].reduce((sum, file) => sum + sizeOf(file).br, 0);
-  const gzip = [...files].reduce((sum, file) => sum + sizeOf(file).gzip, 0);
+  const files = [...chunks.closure(module)].filter((file) => file.endsWith('.js'));
+  const br = files.reduce((sum, file) => sum + sizeOf(file).br, 0);
+  const gzip = files.reduce((sum, file) => sum + sizeOf(file).gzip, 0);
   const fits = br <= budgetKb * 1024;
   over ||= !fits;
-  console.log(`  ${page.padEnd(16)} ${kb(br).padStart(6)} KB brotli  ${kb(gzip).padStart(6)} KB gzip  ${fits ? 'ok' : 'OVER'} (budget ${budgetKb} KB, ${files.size} files)`);
+  console.log(`  ${page.padEnd(16)} ${kb(br).padStart(6)} KB brotli  ${kb(gzip).padStart(6)} KB gzip  ${fits ? 'ok' : 'OVER'} (budget ${budgetKb} KB, ${files.length} files)`);
 }
 const largest = [...sizes].sort((a, b) => b[1].br - a[1].br).slice(0, 5);
 console.log(`largest (brotli): ${largest.map(([file, size]) => `${path.basename(file)} ${kb(size.br)} KB`).join(', ')}`);

@@ -2,8 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { prerenderedPages, shellFile } from '../src/common/routes.ts';
-import { publicPageModules } from './public-pages.ts';
-import { readViteManifest } from './vite-manifest.ts';
+import { publicPageModules, readPageChunks } from './page-chunks.ts';
 
 type RenderPage = (pathname: string) => Promise<string>;
 
@@ -23,14 +22,13 @@ export async function prerenderPublicPages(clientDir: string, ssrEntry: string) 
   if (!shell.includes('<div id="root"></div>')) throw new Error('The built index.html has no empty <div id="root">');
   writeFileSync(path.join(clientDir, shellFile), shell);
 
-  const { entry, staticClosure } = readViteManifest(clientDir);
-  const loadedByShell = staticClosure(entry);
+  const chunks = readPageChunks(clientDir);
   for (const [pagePath, file] of Object.entries(prerenderedPages)) {
     const rendered = await renderPage(pagePath);
     const head = hoisted.exec(rendered)?.[0] ?? '';
     if (!head.includes('<title>')) throw new Error(`${pagePath} rendered no <title> first (components/page-meta.tsx)`);
-    const preloads = [...staticClosure(publicPageModules[pagePath as keyof typeof prerenderedPages])]
-      .filter((chunk) => !loadedByShell.has(chunk))
+    const preloads = [...chunks.closure(publicPageModules[pagePath as keyof typeof prerenderedPages])]
+      .filter((chunk) => chunk.endsWith('.js') && !chunks.entry.has(chunk))
       .map((chunk) => `<link rel="modulepreload" fetchpriority="low" crossorigin href="/${chunk}">`)
       .join('');
     const html = shell

@@ -1,7 +1,18 @@
+import { use, useEffect } from 'react';
 import { useRegisterSW } from 'virtual:pwa-register/react';
+import { handOverLoadedFiles, noteConnection } from './asset-cache.ts';
 
-/** "A new version is available — Reload", shown when a new service worker is waiting. */
+// The worker reads the note when it installs: written before the worker is registered. (Not a top-level
+// await: Rolldown would then move shared modules out of the entry, and the public pages over their budget.)
+const connectionNoted = noteConnection();
+
+/**
+ * Registers the service worker once the connection is noted for it, hands it the files the page loaded
+ * (asset-cache.ts), and says "A new version is available — Reload" when a new one is waiting.
+ */
 export function UpdatePrompt() {
+  use(connectionNoted);
+  useEffect(() => handOverLoadedFiles(), []);
   const {
     needRefresh: [needRefresh, setNeedRefresh],
     updateServiceWorker,

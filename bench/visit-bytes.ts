@@ -1,0 +1,157 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type BrowserContext } from '@playwright/test';
+import { getManifest } from 'workbox-build';
+import { precacheGlobPatterns, shellAndPublicPages, workerFiles } from '../scripts/precache.ts';
+import { insertVerifiedUsers } from '../src/server/auth/verified-users.ts';
+import { startAppServer } from './app-server.ts';
+
+/**
+ * Part of `npm run bench`: the bytes a phone on prepaid data pays for (issue 9), on the production build served
+ * by our server, counted on the server's sockets (the page's requests and the service worker's, headers
+ * included): a visitor's first visit to `/` until the worker is installed and nothing more is sent; a repeat
+ * visit (same browser, a new tab); a signed-in student's first visit to `/offers`. Each with the browser's data
+ * saver on and off: only when it is off does the worker fetch the rest of the build as it installs. Beside
+ * them, what the worker downloads as it installs, and what precaching every file (as before
+ * docs/decisions/0011-precache-budget.md) would. Builds nothing: run `npm run build` first; `-- <dir>`
+ * measures the build in another folder (the figures of a build from before that decision compare).
+ */
+
+const root = path.resolve(import.meta.dirname, '..');
+const clientDir = path.resolve(process.argv[2] ?? path.join(root, 'dist/client'));
+if (!existsSync(path.join(clientDir, 'index.html'))) throw new Error(`${clientDir}/index.html is missing: run \`npm run build\` first`);
+/**
+ * The network counts as quiet once nothing has been sent for this long: longer than the browser waits after a
+ * page has loaded before it checks for a new worker (~2 s here), which a repeat visit pays for.
+ */
+const quietMs = 3500;
+
+const student = { id: randomUUID(), name: 'Bench Student', email: 'visit-bytes@example.com' };
+const password = randomBytes(12).toString('hex');
+const app = await startAppServer('visit-bytes', {
+  clientDir,
+  prepare: async (services) => {
+    const hash = await services.auth.$context.then((ctx) => ctx.password.hash(password));
+    await insertVerifiedUsers(services.db, [student], hash);
+  },
+});
+// The flags of playwright.config.ts: Debian's Chromium, headless, nothing fetched from outside.
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+
+const rows: [string, string, string][] = [];
+try {
+  const measured = { on: await journeys(true), off: await journeys(false) };
+  for (const [label, key] of [
+    ['visitor, first visit to / (until the worker is installed)', 'first'],
+    ['visitor, repeat visit to / (new tab)', 'repeat'],
+    ['student, first visit to /offers (signed in)', 'student'],
+  ] as const) {
+    rows.push([label, kb(measured.on[key]), kb(measured.off[key])]);
+  }
+} finally {
+  await browser.close();
+  await app.stop();
+}
+
+const everything = await precached(false);
+const selected = await precached(true);
+const lazyList = path.join(clientDir, 'lazy-chunks.json');
+const lazy = existsSync(lazyList) ? (JSON.parse(readFileSync(lazyList, 'utf8')) as string[]) : [];
+console.log(`\nBytes sent to the browser, headers included (KB), ${path.relative(root, clientDir) || clientDir}\n`);
+table(['', 'data saver on', 'data saver off'], rows);
+console.log('\nWhat the service worker downloads as it installs (KB as sent: brotli where the build has it)\n');
+table(
+  ['', 'files', 'KB'],
+  [
+    ['precaching every file (before)', String(everything.length), kb(sentSize(everything))],
+    ['precache: shell and public pages', String(selected.length), kb(sentSize(selected))],
+    ['other chunks, unless saving data', String(lazy.length), kb(sentSize(lazy))],
+  ],
+);
+
+/** The three visits in fresh browser profiles, with the data saver on or off. */
+async function journeys(saveData: boolean) {
+  const visitor = await newProfile(saveData);
+  const first = await visit(visitor, '/');
+  const repeat = await visit(visitor, '/');
+  await visitor.close();
+
+  const signedIn = await newProfile(saveData);
+  const login = await signedIn.request.post(`${app.url}/api/auth/sign-in/email`, {
+    data: { email: student.email, password },
+    headers: { origin: app.services.env.publicUrl },
+  });
+  if (!login.ok()) throw new Error(`Signing in failed: ${login.status()} ${await login.text()}`);
+  const studentVisit = await visit(signedIn, '/offers');
+  await signedIn.close();
+  return { first, repeat, student: studentVisit };
+}
+
+async function newProfile(saveData: boolean): Promise<BrowserContext> {
+  const context = await browser.newContext();
+  // Chromium sets saveData from the user's Lite mode, which no flag turns on: the page is told it instead.
+  if (saveData) await context.addInitScript(() => Object.defineProperty(navigator, 'connection', { value: { saveData: true } }));
+  return context;
+}
+
+/** Bytes sent for one page opened in a new tab, from the request until the worker controls it and the network is quiet. */
+async function visit(context: BrowserContext, pagePath: string): Promise<number> {
+  await quiet();
+  const before = app.bytesSent();
+  const page = await context.newPage();
+  await page.goto(`${app.url}${pagePath}`);
+  await page.evaluate(async () => {
+    const { serviceWorker } = navigator;
+    await serviceWorker.ready;
+    if (!serviceWorker.controller) await new Promise((resolve) => serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
+  });
+  await quiet();
+  const sent = app.bytesSent() - before;
+  await page.close();
+  return sent;
+}
+
+async function quiet() {
+  let last = app.bytesSent();
+  let since = Date.now();
+  while (Date.now() - since < quietMs) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const now = app.bytesSent();
+    if (now !== last) [last, since] = [now, Date.now()];
+  }
+}
+
+/** The files the worker precaches with this project's selection, or every file the patterns match. */
+async function precached(select: boolean): Promise<string[]> {
+  const { manifestEntries = [] } = await getManifest({
+    globDirectory: clientDir,
+    globPatterns: precacheGlobPatterns,
+    globIgnores: workerFiles,
+    manifestTransforms: select ? [shellAndPublicPages(clientDir)] : [],
+  });
+  return manifestEntries.map((entry) => entry.url);
+}
+
+/** The bytes of these files' bodies as the server sends them. */
+function sentSize(urls: string[]): number {
+  return urls.reduce((sum, url) => {
+    const file = path.join(clientDir, url);
+    return sum + (existsSync(`${file}.br`) ? statSync(`${file}.br`) : statSync(file)).size;
+  }, 0);
+}
+
+function kb(bytes: number) {
+  return (bytes / 1024).toFixed(1);
+}
+
+function table(header: string[], body: string[][]) {
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const row of body) console.log(line(row));
+}
