@@ -37,7 +37,8 @@ const boundaries = [
     target: `./src/server/modules/${module}`,
     from: './src/server/modules',
     except: [`./${module}`],
-    message: 'Server modules do not import each other: move what they share to a neutral layer, or compose them in app.ts.',
+    message:
+      'Server modules do not import each other: move what they share to a neutral layer, or compose them in app.ts.',
   })),
   {
     target: './src/server/**/*.routes.ts',
@@ -53,7 +54,11 @@ const boundaries = [
 ];
 
 const processEnvMessage = 'Read configuration through src/server/env.ts (CONVENTIONS §2).';
-const processEnvImports = ['process', 'node:process'].map((name) => ({ name, importNames: ['env'], message: processEnvMessage }));
+const processEnvImports = ['process', 'node:process'].map((name) => ({
+  name,
+  importNames: ['env'],
+  message: processEnvMessage,
+}));
 
 const browserOnlyMessage = 'The client runs in the browser: no Node API outside its tests.';
 const clientImports = (patterns = []) => [
@@ -61,7 +66,11 @@ const clientImports = (patterns = []) => [
   {
     paths: [
       ...processEnvImports,
-      { name: 'sonner', importNames: ['toast'], message: 'Use toast from src/client/lib/toast.ts: the same alert twice is then one toast.' },
+      {
+        name: 'sonner',
+        importNames: ['toast'],
+        message: 'Use toast from src/client/lib/toast.ts: the same alert twice is then one toast.',
+      },
     ],
     patterns: [
       {
@@ -113,7 +122,13 @@ export default defineConfig(
     ignores: ['src/client/**/*.test.ts', 'src/client/offline/engine-test-kit.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': clientImports([{ regex: '^node:', message: browserOnlyMessage }]),
-      'no-restricted-globals': ['error', ...['Buffer', 'process', 'global', 'require', '__dirname', '__filename'].map((name) => ({ name, message: browserOnlyMessage }))],
+      'no-restricted-globals': [
+        'error',
+        ...['Buffer', 'process', 'global', 'require', '__dirname', '__filename'].map((name) => ({
+          name,
+          message: browserOnlyMessage,
+        })),
+      ],
     },
   },
   {

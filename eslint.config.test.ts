@@ -27,32 +27,53 @@ async function boundaryErrors(filePath: string, code: string): Promise<string[]>
 describe('import boundaries', () => {
   test('a server module cannot import another module, only its own files and the shared layers', async () => {
     const file = 'src/server/modules/bookings/imagined.ts';
-    expect(await boundaryErrors(file, "import { listModules } from '../catalogue/catalogue.repository.ts';\nlistModules;\n")).toEqual([
-      expect.stringMatching(/Server modules do not import each other/),
-    ]);
-    expect(await boundaryErrors(file, "import { createBookingNotFoundError } from './bookings.errors.ts';\nimport { createError } from '../../http/errors.ts';\ncreateBookingNotFoundError; createError;\n")).toEqual([]);
+    expect(
+      await boundaryErrors(file, "import { listModules } from '../catalogue/catalogue.repository.ts';\nlistModules;\n"),
+    ).toEqual([expect.stringMatching(/Server modules do not import each other/)]);
+    expect(
+      await boundaryErrors(
+        file,
+        "import { createBookingNotFoundError } from './bookings.errors.ts';\nimport { createError } from '../../http/errors.ts';\ncreateBookingNotFoundError; createError;\n",
+      ),
+    ).toEqual([]);
   });
 
   test('routes cannot reach a repository, their usecases can', async () => {
-    expect(await boundaryErrors('src/server/modules/catalogue/imagined.routes.ts', "import { listModules } from './catalogue.repository.ts';\nlistModules;\n")).toEqual([
-      expect.stringMatching(/Routes validate, call a usecase and respond/),
-    ]);
-    expect(await boundaryErrors('src/server/modules/catalogue/imagined.usecases.ts', "import { listModules } from './catalogue.repository.ts';\nlistModules;\n")).toEqual([]);
+    expect(
+      await boundaryErrors(
+        'src/server/modules/catalogue/imagined.routes.ts',
+        "import { listModules } from './catalogue.repository.ts';\nlistModules;\n",
+      ),
+    ).toEqual([expect.stringMatching(/Routes validate, call a usecase and respond/)]);
+    expect(
+      await boundaryErrors(
+        'src/server/modules/catalogue/imagined.usecases.ts',
+        "import { listModules } from './catalogue.repository.ts';\nlistModules;\n",
+      ),
+    ).toEqual([]);
   });
 
   test('src/common imports neither the server nor the client', async () => {
-    expect(await boundaryErrors('src/common/imagined.ts', "import { createError } from '../server/http/errors.ts';\ncreateError;\n")).toEqual([
-      expect.stringMatching(/src\/common is shared by both sides/),
-    ]);
-    expect(await boundaryErrors('src/common/imagined.ts', "import { toastError } from '../client/lib/toast.ts';\ntoastError;\n")).toEqual([
-      expect.stringMatching(/src\/common is shared by both sides/),
-    ]);
+    expect(
+      await boundaryErrors(
+        'src/common/imagined.ts',
+        "import { createError } from '../server/http/errors.ts';\ncreateError;\n",
+      ),
+    ).toEqual([expect.stringMatching(/src\/common is shared by both sides/)]);
+    expect(
+      await boundaryErrors(
+        'src/common/imagined.ts',
+        "import { toastError } from '../client/lib/toast.ts';\ntoastError;\n",
+      ),
+    ).toEqual([expect.stringMatching(/src\/common is shared by both sides/)]);
   });
 
   test('the offline engine and lib/ know no feature', async () => {
     const featureImport = "import { bookingsSync } from '../features/bookings/bookings.sync.ts';\nbookingsSync;\n";
     for (const file of ['src/client/offline/imagined.ts', 'src/client/lib/imagined.ts']) {
-      expect(await boundaryErrors(file, featureImport), file).toEqual([expect.stringMatching(/offline\/, lib\/ and components\/ sit below/)]);
+      expect(await boundaryErrors(file, featureImport), file).toEqual([
+        expect.stringMatching(/offline\/, lib\/ and components\/ sit below/),
+      ]);
     }
     expect(await boundaryErrors('src/client/app/imagined.ts', featureImport)).toEqual([]);
   });
@@ -61,8 +82,8 @@ describe('import boundaries', () => {
     expect(await boundaryErrors('src/client/lib/imagined.ts', "export const bytes = Buffer.from('x');\n")).toEqual([
       expect.stringMatching(/runs in the browser/),
     ]);
-    expect(await boundaryErrors('src/client/lib/imagined.ts', "import { readFileSync } from 'node:fs';\nreadFileSync;\n")).toEqual([
-      expect.stringMatching(/runs in the browser/),
-    ]);
+    expect(
+      await boundaryErrors('src/client/lib/imagined.ts', "import { readFileSync } from 'node:fs';\nreadFileSync;\n"),
+    ).toEqual([expect.stringMatching(/runs in the browser/)]);
   });
 });

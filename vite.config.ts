@@ -19,7 +19,11 @@ const importScripts: string[] = [];
 const prerender = (): Plugin => ({
   name: 'tutorbook:prerender',
   apply: (_config, env) => env.command === 'build' && !env.isSsrBuild,
-  closeBundle: { order: 'pre', sequential: true, handler: () => prerenderPublicPages(clientDir, path.join(ssrDir, 'entry-server.js')) },
+  closeBundle: {
+    order: 'pre',
+    sequential: true,
+    handler: () => prerenderPublicPages(clientDir, path.join(ssrDir, 'entry-server.js')),
+  },
 });
 
 export default defineConfig(({ isSsrBuild }) => ({
@@ -29,24 +33,30 @@ export default defineConfig(({ isSsrBuild }) => ({
     ? // The public pages' renderer for the prerender step (src/client/entry-server.tsx), run at build time only.
       { outDir: ssrDir, emptyOutDir: true, copyPublicDir: false, ssr: 'entry-server.tsx', target: 'node24' }
     : {
-    outDir: clientDir,
-    emptyOutDir: true,
-    // Maps are written for debugging but not referenced from the code, and `npm run build` moves them out of
-    // the served folder (scripts/keep-sourcemaps.ts): they carry our source and build paths.
-    sourcemap: 'hidden',
-    // Read by scripts/page-chunks.ts (the prerender, the JavaScript budget, the worker's precache): which chunks each page loads at once.
-    manifest: true,
-    target: 'es2022',
-    rolldownOptions: {
-      output: {
-        // Form validation (zod and the shared schemas) stays out of the first load; not recursive, or the entry
-        // would load this chunk (docs/decisions/0008-forms-chunk.md).
-        codeSplitting: {
-          groups: [{ name: 'forms', includeDependenciesRecursively: false, test: /node_modules[\\/]zod[\\/]|src[\\/]common[\\/](auth\.schemas|zod|catalogue|profile)\.ts/ }],
+        outDir: clientDir,
+        emptyOutDir: true,
+        // Maps are written for debugging but not referenced from the code, and `npm run build` moves them out of
+        // the served folder (scripts/keep-sourcemaps.ts): they carry our source and build paths.
+        sourcemap: 'hidden',
+        // Read by scripts/page-chunks.ts (the prerender, the JavaScript budget, the worker's precache): which chunks each page loads at once.
+        manifest: true,
+        target: 'es2022',
+        rolldownOptions: {
+          output: {
+            // Form validation (zod and the shared schemas) stays out of the first load; not recursive, or the entry
+            // would load this chunk (docs/decisions/0008-forms-chunk.md).
+            codeSplitting: {
+              groups: [
+                {
+                  name: 'forms',
+                  includeDependenciesRecursively: false,
+                  test: /node_modules[\\/]zod[\\/]|src[\\/]common[\\/](auth\.schemas|zod|catalogue|profile)\.ts/,
+                },
+              ],
+            },
+          },
         },
       },
-    },
-  },
   server: { port: 5173, proxy: { '/api': 'http://127.0.0.1:3000' } },
   plugins: [
     react(),

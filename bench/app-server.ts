@@ -13,7 +13,10 @@ import { createServices, type Services } from '../src/server/server.ts';
  * so no e-mail is sent during a run and what is measured is the request. It serves the build in `clientDir`,
  * or a one-line shell without one. `bytesSent()` counts what went out on the sockets, headers included.
  */
-export async function startAppServer(name: string, options: { idleMail?: boolean; clientDir?: string; prepare?: (services: Services) => Promise<void> } = {}) {
+export async function startAppServer(
+  name: string,
+  options: { idleMail?: boolean; clientDir?: string; prepare?: (services: Services) => Promise<void> } = {},
+) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `tutorbook-bench-${name}-`));
   let clientDir = options.clientDir;
   if (!clientDir) {
@@ -21,12 +24,20 @@ export async function startAppServer(name: string, options: { idleMail?: boolean
     mkdirSync(clientDir);
     writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><title>TutorBook</title>');
   }
-  const env = loadEnv({ NODE_ENV: 'production', DATA_DIR: dataDir, LOG_LEVEL: 'silent', AUTH_SECRET: randomBytes(32).toString('hex') });
+  const env = loadEnv({
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    AUTH_SECRET: randomBytes(32).toString('hex'),
+  });
   const services = await createServices(env, { clientDir, ...(options.idleMail ? { mailPollMs: 2 ** 31 - 1 } : {}) });
   if (options.idleMail) services.deps.mail.wake = () => {};
   await options.prepare?.(services);
   const requests = trackRequests(services.app.fetch);
-  const server = createHttpServer(requests.fetch, { production: true, prepared: services.prepared }).listen(0, '127.0.0.1');
+  const server = createHttpServer(requests.fetch, { production: true, prepared: services.prepared }).listen(
+    0,
+    '127.0.0.1',
+  );
   await new Promise<void>((resolve) => (server.listening ? resolve() : server.once('listening', () => resolve())));
   let closedSocketsBytes = 0;
   const sockets = new Set<Socket>();

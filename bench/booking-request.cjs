@@ -1,2 +1,5 @@
 // Loaded by autocannon's worker thread, which can only `require` a function: each request books under a new id.
-module.exports = (request) => ({ ...request, body: request.body.replace(/"id":"[^"]*"/, `"id":"${crypto.randomUUID()}"`) });
+module.exports = (request) => ({
+  ...request,
+  body: request.body.replace(/"id":"[^"]*"/, `"id":"${crypto.randomUUID()}"`),
+});

@@ -33,14 +33,21 @@ const password = 'bench passphrase 1';
 /** Verified users written straight to the database (one password hash for all), signed in: their cookies. */
 async function signedInUsers(services: Services, count: number, prefix: string) {
   const hash = await (await services.auth.$context).password.hash(password);
-  const users = Array.from({ length: count }, (_, i) => ({ id: crypto.randomUUID(), name: `${prefix} ${i}`, email: `${prefix}-${i}@example.com` }));
+  const users = Array.from({ length: count }, (_, i) => ({
+    id: crypto.randomUUID(),
+    name: `${prefix} ${i}`,
+    email: `${prefix}-${i}@example.com`,
+  }));
   await insertVerifiedUsers(services.db, users, hash);
   const cookies: string[] = [];
   for (let i = 0; i < users.length; i += 8) {
     const batch = await Promise.all(
       users.slice(i, i + 8).map(async (u) => {
         const response = await services.auth.api.signInEmail({ body: { email: u.email, password }, asResponse: true });
-        return response.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+        return response.headers
+          .getSetCookie()
+          .map((line) => line.split(';')[0])
+          .join('; ');
       }),
     );
     cookies.push(...batch);
@@ -57,8 +64,14 @@ async function creationBench() {
   const start = Date.now();
   services.deps.clock.now = () => new Date(start + (Date.now() - start) * 3600);
   const students = await signedInUsers(services, studentCount, 'student');
-  await addStaff({ ...services.deps, auth: services.auth }, { email: 'tutor@example.com', role: 'tutor', categories: ['Statistics'], name: 'Stats Tutor' });
-  await addStaff({ ...services.deps, auth: services.auth }, { email: 'admin@example.com', role: 'admin', name: 'Admin' });
+  await addStaff(
+    { ...services.deps, auth: services.auth },
+    { email: 'tutor@example.com', role: 'tutor', categories: ['Statistics'], name: 'Stats Tutor' },
+  );
+  await addStaff(
+    { ...services.deps, auth: services.auth },
+    { email: 'admin@example.com', role: 'admin', name: 'Admin' },
+  );
 
   const body = JSON.stringify({
     id: crypto.randomUUID(),
@@ -69,7 +82,11 @@ async function creationBench() {
     concepts: 'Hypothesis testing, p-values and the difference between one- and two-tailed tests.',
   });
   const headers = (cookie: string) => ({ 'content-type': 'application/json', origin: services.env.publicUrl, cookie });
-  const sample = await fetch(`${app.url}/api/bookings`, { method: 'POST', headers: headers(students[0]!.cookie), body: body.replace(/"id":"[^"]*"/, `"id":"${crypto.randomUUID()}"`) });
+  const sample = await fetch(`${app.url}/api/bookings`, {
+    method: 'POST',
+    headers: headers(students[0]!.cookie),
+    body: body.replace(/"id":"[^"]*"/, `"id":"${crypto.randomUUID()}"`),
+  });
   const answer = await sample.text();
   if (sample.status !== 201) throw new Error(`POST /api/bookings: ${sample.status} ${answer} before the run`);
 
@@ -87,7 +104,13 @@ async function creationBench() {
   const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
 
   const setupRequest = path.join(import.meta.dirname, 'booking-request.cjs');
-  const requests: AutocannonRequest[] = students.map((s) => ({ method: 'POST', path: '/api/bookings', headers: headers(s.cookie), body, setupRequest }));
+  const requests: AutocannonRequest[] = students.map((s) => ({
+    method: 'POST',
+    path: '/api/bookings',
+    headers: headers(s.cookie),
+    body,
+    setupRequest,
+  }));
   const targets = [
     { name: 'bare node:http, same body and answer', url: bareUrl },
     { name: 'POST /api/bookings', url: app.url },
@@ -96,15 +119,29 @@ async function creationBench() {
     for (const t of targets) await autocannon({ url: t.url, connections, duration: 1, workers: 1, requests });
     const rounds = new Map<string, AutocannonResult[]>(targets.map((t) => [t.name, []]));
     for (let round = 1; round <= roundCount; round++) {
-      for (const t of targets) rounds.get(t.name)!.push(await autocannon({ url: t.url, connections, duration: roundSeconds, workers: 1, requests }));
+      for (const t of targets)
+        rounds
+          .get(t.name)!
+          .push(await autocannon({ url: t.url, connections, duration: roundSeconds, workers: 1, requests }));
     }
     const results = targets.map((t) => ({ name: t.name, r: median(rounds.get(t.name)!) }));
-    const stored = await services.db.selectFrom('bookings').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
-    const emails = await services.db.selectFrom('email_outbox').select((eb) => eb.fn.countAll().as('n')).where('kind', 'like', 'booking-%').executeTakeFirstOrThrow();
-    console.log(`\nBooking creation, ${connections} connections, ${roundCount} interleaved rounds of ${roundSeconds} s (median round by p99), load average ${os.loadavg()[0]!.toFixed(1)}\n`);
+    const stored = await services.db
+      .selectFrom('bookings')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    const emails = await services.db
+      .selectFrom('email_outbox')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('kind', 'like', 'booking-%')
+      .executeTakeFirstOrThrow();
+    console.log(
+      `\nBooking creation, ${connections} connections, ${roundCount} interleaved rounds of ${roundSeconds} s (median round by p99), load average ${os.loadavg()[0]!.toFixed(1)}\n`,
+    );
     table(results);
     const ratio = results[1]!.r.requests.average / results[0]!.r.requests.average;
-    console.log(`\nbookings stored: ${Number(stored.n).toLocaleString('en-ZA')}, booking e-mails queued: ${Number(emails.n).toLocaleString('en-ZA')}`);
+    console.log(
+      `\nbookings stored: ${Number(stored.n).toLocaleString('en-ZA')}, booking e-mails queued: ${Number(emails.n).toLocaleString('en-ZA')}`,
+    );
     console.log(`POST /api/bookings requests/s ÷ bare: ${ratio.toFixed(2)}`);
   } finally {
     await new Promise<void>((resolve) => bare.close(() => resolve()));
@@ -168,24 +205,55 @@ async function seedBookings(services: Services, count: number, onlyTutors: boole
           updated_at: createdAt,
           version: 2 * n + 2,
         });
-        changes.push({ id: crypto.randomUUID(), booking_id: id, version: 2 * n + 1, at: createdAt, by_user_id: student.id, by_name: student.name, by_role: 'student' as const, from_status: null, to_status: 'Pending' as const, slot: null });
+        changes.push({
+          id: crypto.randomUUID(),
+          booking_id: id,
+          version: 2 * n + 1,
+          at: createdAt,
+          by_user_id: student.id,
+          by_name: student.name,
+          by_role: 'student' as const,
+          from_status: null,
+          to_status: 'Pending' as const,
+          slot: null,
+        });
         if (status !== 'Pending') {
-          changes.push({ id: crypto.randomUUID(), booking_id: id, version: 2 * n + 2, at: createdAt, by_user_id: null, by_name: 'Stats Tutor', by_role: 'tutor' as const, from_status: 'Pending' as const, to_status: status, slot: confirmed });
+          changes.push({
+            id: crypto.randomUUID(),
+            booking_id: id,
+            version: 2 * n + 2,
+            at: createdAt,
+            by_user_id: null,
+            by_name: 'Stats Tutor',
+            by_role: 'tutor' as const,
+            from_status: 'Pending' as const,
+            to_status: status,
+            slot: confirmed,
+          });
         }
       }
       await trx.insertInto('bookings').values(bookings).execute();
       await trx.insertInto('booking_changes').values(changes).execute();
     }
-    await trx.updateTable('sync_counter').set({ value: 2 * count + 2 }).where('name', '=', 'bookings').execute();
+    await trx
+      .updateTable('sync_counter')
+      .set({ value: 2 * count + 2 })
+      .where('name', '=', 'bookings')
+      .execute();
   });
-  console.log(`seeded ${count.toLocaleString('en-ZA')} bookings in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `seeded ${count.toLocaleString('en-ZA')} bookings in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
 }
 
 async function startWithBookings(count: number, onlyTutors: boolean) {
   const app = await startAppServer(`bookings-${count}`, { idleMail: true });
   await seedBookings(app.services, count, onlyTutors);
   const [tutor] = await signedInUsers(app.services, 1, 'tutor');
-  await addStaff({ ...app.services.deps, auth: app.services.auth }, { email: tutor!.email, role: 'tutor', categories: ['Statistics'] });
+  await addStaff(
+    { ...app.services.deps, auth: app.services.auth },
+    { email: tutor!.email, role: 'tutor', categories: ['Statistics'] },
+  );
   return { ...app, cookie: tutor!.cookie };
 }
 
@@ -202,34 +270,57 @@ async function firstPageBench() {
       const page = (await check.json()) as { bookings: unknown[] };
       if (!check.ok) throw new Error(`${t.name}: ${check.status} before the run`);
       console.log(`${t.name}: ${page.bookings.length} bookings on the page`);
-      await autocannon({ url: `${t.app.url}/api/bookings`, connections, duration: 1, workers: 1, headers: { cookie: t.app.cookie } });
+      await autocannon({
+        url: `${t.app.url}/api/bookings`,
+        connections,
+        duration: 1,
+        workers: 1,
+        headers: { cookie: t.app.cookie },
+      });
     }
     const rounds = new Map<string, AutocannonResult[]>(targets.map((t) => [t.name, []]));
     for (let round = 1; round <= roundCount; round++) {
       for (const t of targets) {
-        rounds.get(t.name)!.push(await autocannon({ url: `${t.app.url}/api/bookings`, connections, duration: roundSeconds, workers: 1, headers: { cookie: t.app.cookie } }));
+        rounds.get(t.name)!.push(
+          await autocannon({
+            url: `${t.app.url}/api/bookings`,
+            connections,
+            duration: roundSeconds,
+            workers: 1,
+            headers: { cookie: t.app.cookie },
+          }),
+        );
       }
     }
     const results = targets.map((t) => ({ name: t.name, r: median(rounds.get(t.name)!) }));
-    console.log(`\nA tutor's first page, ${connections} connections, ${roundCount} interleaved rounds of ${roundSeconds} s (median round by p99), load average ${os.loadavg()[0]!.toFixed(1)}\n`);
+    console.log(
+      `\nA tutor's first page, ${connections} connections, ${roundCount} interleaved rounds of ${roundSeconds} s (median round by p99), load average ${os.loadavg()[0]!.toFixed(1)}\n`,
+    );
     table(results);
     // autocannon counts whole milliseconds: a p99 under 1 ms reads 0, so the ratio is taken from 1 ms upwards.
     const p99 = (i: number) => Math.max(1, results[i]!.r.latency.p99);
     const ratio = p99(1) / p99(0);
-    console.log(`\nfirst page p99 with 50,000 bookings ÷ with 100: ${ratio.toFixed(2)} (target ≤ ${target}): ${ratio <= target ? 'PASS' : 'FAIL'}`);
+    console.log(
+      `\nfirst page p99 with 50,000 bookings ÷ with 100: ${ratio.toFixed(2)} (target ≤ ${target}): ${ratio <= target ? 'PASS' : 'FAIL'}`,
+    );
   } finally {
     await small.stop();
     await large.stop();
   }
 }
 
-const median = (results: AutocannonResult[]) => [...results].sort((a, b) => a.latency.p99 - b.latency.p99)[Math.floor(results.length / 2)]!;
+const median = (results: AutocannonResult[]) =>
+  [...results].sort((a, b) => a.latency.p99 - b.latency.p99)[Math.floor(results.length / 2)]!;
 
 function table(results: { name: string; r: AutocannonResult }[]) {
   const width = Math.max(...results.map((x) => x.name.length));
-  console.log(`${'target'.padEnd(width)}  ${'req/s'.padStart(7)}  ${'p99 ms'.padStart(6)}  ${'mean ms'.padStart(7)}  errors`);
+  console.log(
+    `${'target'.padEnd(width)}  ${'req/s'.padStart(7)}  ${'p99 ms'.padStart(6)}  ${'mean ms'.padStart(7)}  errors`,
+  );
   for (const { name, r } of results) {
-    console.log(`${name.padEnd(width)}  ${Math.round(r.requests.average).toString().padStart(7)}  ${r.latency.p99.toFixed(0).padStart(6)}  ${r.latency.average.toFixed(2).padStart(7)}  ${r.non2xx + r.errors + r.timeouts}`);
+    console.log(
+      `${name.padEnd(width)}  ${Math.round(r.requests.average).toString().padStart(7)}  ${r.latency.p99.toFixed(0).padStart(6)}  ${r.latency.average.toFixed(2).padStart(7)}  ${r.non2xx + r.errors + r.timeouts}`,
+    );
   }
 }
 

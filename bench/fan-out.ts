@@ -27,7 +27,12 @@ interface Target {
 
 export async function runFanOutBench(): Promise<void> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tutorbook-bench-fan-out-'));
-  const env = loadEnv({ NODE_ENV: 'production', DATA_DIR: dataDir, LOG_LEVEL: 'silent', AUTH_SECRET: randomBytes(32).toString('hex') });
+  const env = loadEnv({
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    AUTH_SECRET: randomBytes(32).toString('hex'),
+  });
   const services = await createServices(env, { clientDir: dataDir });
   const app = createHttpServer(services.app.fetch, { production: env.production, prepared: services.prepared });
 
@@ -73,11 +78,15 @@ export async function runFanOutBench(): Promise<void> {
 
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     const reference = median(timings.get(targets[0]!.name)!);
-    console.log(`\nFan-out: ${streamCount} open streams, one notice, time until the last stream has it (median of ${roundCount} rounds)\n`);
+    console.log(
+      `\nFan-out: ${streamCount} open streams, one notice, time until the last stream has it (median of ${roundCount} rounds)\n`,
+    );
     console.log(`${'target'.padEnd(20)}  ${'ms'.padStart(7)}  ${'÷ bare'.padStart(7)}`);
     for (const target of targets) {
       const ms = median(timings.get(target.name)!);
-      console.log(`${target.name.padEnd(20)}  ${ms.toFixed(2).padStart(7)}  ${(ms / reference).toFixed(2).padStart(7)}`);
+      console.log(
+        `${target.name.padEnd(20)}  ${ms.toFixed(2).padStart(7)}  ${(ms / reference).toFixed(2).padStart(7)}`,
+      );
     }
   } finally {
     await services.streamHub.closeAll();

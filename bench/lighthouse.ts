@@ -21,7 +21,8 @@ import { createServices } from '../src/server/server.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const clientDir = path.join(root, 'dist/client');
-if (!existsSync(path.join(clientDir, 'index.html'))) throw new Error('dist/client/index.html is missing: run `npm run build` first');
+if (!existsSync(path.join(clientDir, 'index.html')))
+  throw new Error('dist/client/index.html is missing: run `npm run build` first');
 
 type Who = 'visitor' | 'student' | 'tutor' | 'admin';
 /** `visitedHome`: the visitor came through Home's Sign Up button, which sets the flag /signup requires (spec §2). */
@@ -58,13 +59,24 @@ const env = loadEnv({
   AUTH_SECRET: randomBytes(32).toString('hex'),
 });
 const services = await createServices(env, { clientDir });
-const server = createHttpServer(services.app.fetch, { production: env.production, prepared: services.prepared }).listen(port, '127.0.0.1');
+const server = createHttpServer(services.app.fetch, { production: env.production, prepared: services.prepared }).listen(
+  port,
+  '127.0.0.1',
+);
 await new Promise<void>((resolve) => server.once('listening', resolve));
 
 // The flags of playwright.config.ts: Debian's Chromium, headless, nothing fetched from outside.
 const chrome = await chromeLauncher.launch({
   chromePath: '/usr/bin/chromium',
-  chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  chromeFlags: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 
 const cookies = new Map<Who, string>();
@@ -78,9 +90,9 @@ try {
     const { categories, audits } = result.lhr;
     version = result.lhr.lighthouseVersion;
     const score = (name: string) => String(Math.round((categories[name]?.score ?? 0) * 100));
-    const scripts = (audits['resource-summary']?.details as { items?: { resourceType: string; transferSize: number }[] } | undefined)?.items?.find(
-      (item) => item.resourceType === 'script',
-    );
+    const scripts = (
+      audits['resource-summary']?.details as { items?: { resourceType: string; transferSize: number }[] } | undefined
+    )?.items?.find((item) => item.resourceType === 'script');
     rows.push([
       `${page.path}${page.who === 'visitor' ? '' : ` (${page.who})`}${page.path === '/signup' ? (page.visitedHome ? ' (from Home)' : ' (typed: sent to /)') : ''}`,
       score('performance'),
@@ -103,8 +115,11 @@ try {
 
 const header = ['page', 'Perf', 'LCP', 'CLS', 'TBT', 'A11y', 'Best pr.', 'SEO', 'JS (compressed)'];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-console.log(`\nLighthouse ${version} mobile, simulated slow 4G; ${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(1)}\n`);
+const line = (cells: string[]) =>
+  cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+console.log(
+  `\nLighthouse ${version} mobile, simulated slow 4G; ${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(1)}\n`,
+);
 console.log(line(header));
 console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 for (const row of rows) console.log(line(row));
@@ -113,15 +128,27 @@ for (const row of rows) console.log(line(row));
  * One audit, tried again when Lighthouse could not measure the page (on a loaded machine it sometimes sees no
  * paint and scores 0), so that the table shows the page and not the machine.
  */
-async function audit(pagePath: string, cookie: string | undefined, keepStorage = false, attempt = 1): Promise<NonNullable<Awaited<ReturnType<typeof lighthouse>>>> {
+async function audit(
+  pagePath: string,
+  cookie: string | undefined,
+  keepStorage = false,
+  attempt = 1,
+): Promise<NonNullable<Awaited<ReturnType<typeof lighthouse>>>> {
   const result = await lighthouse(
     `${baseUrl}${pagePath}`,
-    { port: chrome.port, output: 'json', logLevel: 'error', disableStorageReset: keepStorage, ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}) },
+    {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      disableStorageReset: keepStorage,
+      ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}),
+    },
     undefined,
   );
   if (!result) throw new Error(`Lighthouse gave no result for ${pagePath}`);
   if (result.lhr.categories.performance?.score != null) return result;
-  const problem = result.lhr.runtimeError?.message ?? result.lhr.audits['largest-contentful-paint']?.errorMessage ?? 'no score';
+  const problem =
+    result.lhr.runtimeError?.message ?? result.lhr.audits['largest-contentful-paint']?.errorMessage ?? 'no score';
   if (attempt === 3) throw new Error(`${pagePath}: ${problem}`);
   process.stdout.write(`${pagePath}: ${problem}; measuring again\n`);
   if (keepStorage) await setVisitedHome();
@@ -138,7 +165,10 @@ async function setVisitedHome() {
     const page = await browser.contexts()[0]!.newPage();
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Network.clearBrowserCache');
-    await cdp.send('Storage.clearDataForOrigin', { origin: baseUrl, storageTypes: 'cookies,indexeddb,local_storage,service_workers,cache_storage' });
+    await cdp.send('Storage.clearDataForOrigin', {
+      origin: baseUrl,
+      storageTypes: 'cookies,indexeddb,local_storage,service_workers,cache_storage',
+    });
     // A file, not a page: nothing of the app runs, and no worker is registered.
     await page.goto(`${baseUrl}/favicon.svg`);
     await page.evaluate(() => localStorage.setItem('visitedHome', 'true'));
@@ -150,10 +180,12 @@ async function setVisitedHome() {
 
 function freePort(): Promise<number> {
   const probe = net.createServer().listen(0, '127.0.0.1');
-  return new Promise((resolve) => probe.once('listening', () => {
-    const { port: free } = probe.address() as AddressInfo;
-    probe.close(() => resolve(free));
-  }));
+  return new Promise((resolve) =>
+    probe.once('listening', () => {
+      const { port: free } = probe.address() as AddressInfo;
+      probe.close(() => resolve(free));
+    }),
+  );
 }
 
 /** The session cookie of a verified account of that role, made once per role. */
@@ -166,7 +198,10 @@ async function cookieFor(who: Exclude<Who, 'visitor'>): Promise<string> {
   const hash = await services.auth.$context.then((ctx) => ctx.password.hash(password));
   await insertVerifiedUsers(services.db, [{ id, name: `Lighthouse ${who}`, email }], hash);
   if (who !== 'student') {
-    await addStaff({ ...services.deps, auth: services.auth }, { email, role: who, categories: who === 'tutor' ? ['Mathematics'] : [] });
+    await addStaff(
+      { ...services.deps, auth: services.auth },
+      { email, role: who, categories: who === 'tutor' ? ['Mathematics'] : [] },
+    );
   }
   const response = await fetch(`${baseUrl}/api/auth/sign-in/email`, {
     method: 'POST',
@@ -181,4 +216,3 @@ async function cookieFor(who: Exclude<Who, 'visitor'>): Promise<string> {
   cookies.set(who, cookie);
   return cookie;
 }
-

@@ -18,7 +18,11 @@ async function plainFetches(): Promise<number> {
   server.store.clear();
   const started = performance.now();
   for (let i = 0; i < count; i++) {
-    const response = await fetch(`${server.url()}/notes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: `n${i}`, text: `Note ${i}` }) });
+    const response = await fetch(`${server.url()}/notes`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: `n${i}`, text: `Note ${i}` }),
+    });
     await response.json();
   }
   return performance.now() - started;
@@ -49,8 +53,13 @@ for (let round = 0; round < rounds; round++) {
 await server.stop();
 
 const [plain, engine] = [median(times.plain), median(times.engine)];
-console.log(`\nOutbox flush of ${count} queued mutations, median of ${rounds} interleaved rounds, load average ${os.loadavg()[0]!.toFixed(1)}\n`);
-const line = (label: string, ms: number) => console.log(`${label.padEnd(52)}${Math.round(ms).toString().padStart(6)} ms`);
+console.log(
+  `\nOutbox flush of ${count} queued mutations, median of ${rounds} interleaved rounds, load average ${os.loadavg()[0]!.toFixed(1)}\n`,
+);
+const line = (label: string, ms: number) =>
+  console.log(`${label.padEnd(52)}${Math.round(ms).toString().padStart(6)} ms`);
 line(`${count} plain sequential fetches (same requests)`, plain);
 line('engine flush (queued in IndexedDB, acknowledged)', engine);
-console.log(`\nengine ÷ plain: ${(engine / plain).toFixed(2)}; flush ${engine <= 3000 ? '≤' : '>'} 3 s: ${engine <= 3000 ? 'PASS' : 'FAIL'}`);
+console.log(
+  `\nengine ÷ plain: ${(engine / plain).toFixed(2)}; flush ${engine <= 3000 ? '≤' : '>'} 3 s: ${engine <= 3000 ? 'PASS' : 'FAIL'}`,
+);

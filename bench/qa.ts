@@ -15,9 +15,19 @@ const roundSeconds = 4;
 const roundCount = 3;
 const target = 1.5;
 
-
 /** Words for the seeded posts; "recursion" is in one question in 50, "zygomorphic" in none. */
-const topics = ['arrays', 'loops', 'pointers', 'integrals', 'matrices', 'variance', 'SQL joins', 'inheritance', 'limits', 'sorting'];
+const topics = [
+  'arrays',
+  'loops',
+  'pointers',
+  'integrals',
+  'matrices',
+  'variance',
+  'SQL joins',
+  'inheritance',
+  'limits',
+  'sorting',
+];
 
 async function seed(services: Services, questionCount: number) {
   const { db } = services;
@@ -54,7 +64,13 @@ async function seed(services: Services, questionCount: number) {
           version: n + 1,
         });
         for (let a = 1; a <= 2; a++) {
-          answers.push({ id: crypto.randomUUID(), question_id: id, user_id: users[(n + a) % users.length]!.id, text: `Answer ${a}: check your loop bounds.`, created_at: new Date(createdAt.getTime() + a * 1000).toISOString() });
+          answers.push({
+            id: crypto.randomUUID(),
+            question_id: id,
+            user_id: users[(n + a) % users.length]!.id,
+            text: `Answer ${a}: check your loop bounds.`,
+            created_at: new Date(createdAt.getTime() + a * 1000).toISOString(),
+          });
         }
       }
       await trx.insertInto('questions').values(questions).execute();
@@ -62,10 +78,13 @@ async function seed(services: Services, questionCount: number) {
     }
     await trx.updateTable('sync_counter').set({ value: questionCount }).where('name', '=', 'questions').execute();
   });
-  console.log(`seeded ${questionCount.toLocaleString('en-ZA')} questions and ${(2 * questionCount).toLocaleString('en-ZA')} answers in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `seeded ${questionCount.toLocaleString('en-ZA')} questions and ${(2 * questionCount).toLocaleString('en-ZA')} answers in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
 }
 
-const startBoard = (questionCount: number) => startAppServer('qa', { prepare: (services) => seed(services, questionCount) });
+const startBoard = (questionCount: number) =>
+  startAppServer('qa', { prepare: (services) => seed(services, questionCount) });
 
 const small = await startBoard(100);
 const large = await startBoard(100_000);
@@ -87,22 +106,32 @@ try {
   }
   const rounds = new Map<string, AutocannonResult[]>(targets.map((t) => [t.name, []]));
   for (let round = 1; round <= roundCount; round++) {
-    for (const t of targets) rounds.get(t.name)!.push(await autocannon({ url: t.url, connections, duration: roundSeconds, workers: 1 }));
+    for (const t of targets)
+      rounds.get(t.name)!.push(await autocannon({ url: t.url, connections, duration: roundSeconds, workers: 1 }));
   }
   // The median round by p99, per target.
-  const median = (results: AutocannonResult[]) => [...results].sort((a, b) => a.latency.p99 - b.latency.p99)[Math.floor(results.length / 2)]!;
+  const median = (results: AutocannonResult[]) =>
+    [...results].sort((a, b) => a.latency.p99 - b.latency.p99)[Math.floor(results.length / 2)]!;
   const results = targets.map((t) => ({ name: t.name, r: median(rounds.get(t.name)!) }));
 
-  console.log(`\nQ&A board, ${connections} connections, ${roundCount} interleaved rounds of ${roundSeconds} s (median round by p99), load average ${os.loadavg()[0]!.toFixed(1)}\n`);
+  console.log(
+    `\nQ&A board, ${connections} connections, ${roundCount} interleaved rounds of ${roundSeconds} s (median round by p99), load average ${os.loadavg()[0]!.toFixed(1)}\n`,
+  );
   const width = Math.max(...results.map((x) => x.name.length));
-  console.log(`${'target'.padEnd(width)}  ${'req/s'.padStart(7)}  ${'p99 ms'.padStart(6)}  ${'mean ms'.padStart(7)}  errors`);
+  console.log(
+    `${'target'.padEnd(width)}  ${'req/s'.padStart(7)}  ${'p99 ms'.padStart(6)}  ${'mean ms'.padStart(7)}  errors`,
+  );
   for (const { name, r } of results) {
-    console.log(`${name.padEnd(width)}  ${Math.round(r.requests.average).toString().padStart(7)}  ${r.latency.p99.toFixed(0).padStart(6)}  ${r.latency.average.toFixed(2).padStart(7)}  ${r.non2xx + r.errors + r.timeouts}`);
+    console.log(
+      `${name.padEnd(width)}  ${Math.round(r.requests.average).toString().padStart(7)}  ${r.latency.p99.toFixed(0).padStart(6)}  ${r.latency.average.toFixed(2).padStart(7)}  ${r.non2xx + r.errors + r.timeouts}`,
+    );
   }
   // autocannon counts whole milliseconds: a p99 under 1 ms reads 0, so the ratio is taken from 1 ms upwards.
   const p99 = (name: string) => Math.max(1, results.find((x) => x.name === name)!.r.latency.p99);
   const ratio = p99('first page, 100,000 questions') / p99('first page, 100 questions');
-  console.log(`\nfirst page p99 with 100,000 questions ÷ with 100: ${ratio.toFixed(2)} (target ≤ ${target}): ${ratio <= target ? 'PASS' : 'FAIL'}`);
+  console.log(
+    `\nfirst page p99 with 100,000 questions ÷ with 100: ${ratio.toFixed(2)} (target ≤ ${target}): ${ratio <= target ? 'PASS' : 'FAIL'}`,
+  );
 } finally {
   await small.stop();
   await large.stop();

@@ -37,7 +37,6 @@ const goals = [
   { name: 'GET /api/modules', target: 0.7 },
 ];
 
-
 if (!existsSync(path.join(clientDir, 'index.html'))) {
   console.log('dist/client/index.html is missing: running npm run build first');
   const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
@@ -54,9 +53,17 @@ async function startApp(logLevel: 'info' | 'warn') {
   mkdirSync(dir);
   const logFile = path.join(dir, 'app.log');
   // Production mode (HSTS header, rate limiter on) is what users meet; none of it reads the outside environment.
-  const env = loadEnv({ NODE_ENV: 'production', DATA_DIR: dir, LOG_LEVEL: logLevel, AUTH_SECRET: randomBytes(32).toString('hex') });
+  const env = loadEnv({
+    NODE_ENV: 'production',
+    DATA_DIR: dir,
+    LOG_LEVEL: logLevel,
+    AUTH_SECRET: randomBytes(32).toString('hex'),
+  });
   const services = await createServices(env, { clientDir, logDestination: createLogDestination(logFile) });
-  const server = createHttpServer(services.app.fetch, { production: env.production, prepared: services.prepared }).listen(0, '127.0.0.1');
+  const server = createHttpServer(services.app.fetch, {
+    production: env.production,
+    prepared: services.prepared,
+  }).listen(0, '127.0.0.1');
   await listening(server);
   return { services, server, logFile, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
@@ -115,11 +122,18 @@ try {
       const own = rounds.get(t.name)!;
       const ratios = own.map((r, i) => r.requests.average / bareRounds[i]!.requests.average).sort((a, b) => a - b);
       const cpu = cpuPerRequest.get(t.name)!.sort((a, b) => a - b);
-      return { name: t.name, result: median(own), ratio: ratios[Math.floor(ratios.length / 2)]!, cpuUs: cpu[Math.floor(cpu.length / 2)]! };
+      return {
+        name: t.name,
+        result: median(own),
+        ratio: ratios[Math.floor(ratios.length / 2)]!,
+        cpuUs: cpu[Math.floor(cpu.length / 2)]!,
+      };
     }),
   );
   await new Promise<void>((resolve) => app.services.logger.flush(() => resolve()));
-  const requestLines = readFileSync(app.logFile, 'utf8').split('\n').filter((l) => l.includes('"msg":"request"')).length;
+  const requestLines = readFileSync(app.logFile, 'utf8')
+    .split('\n')
+    .filter((l) => l.includes('"msg":"request"')).length;
   console.log(`request lines logged at LOG_LEVEL=info: ${requestLines}`);
 } finally {
   await stop();
@@ -146,8 +160,11 @@ function report(results: { name: string; result: AutocannonResult; ratio: number
   ]);
   const header = ['target', 'req/s', 'req/s ÷ bare', 'p99 ms', 'p99 ÷ bare', 'mean ms', 'CPU µs/req', 'errors'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  console.log(`\nLOG_LEVEL=info (the default) unless the target says otherwise; ${connections} connections, ${roundCount} interleaved rounds of ${roundSeconds} s per target (median shown), Node ${process.version}, ${os.cpus().length} CPUs, load average ${loadAtStart} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end\n`);
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  console.log(
+    `\nLOG_LEVEL=info (the default) unless the target says otherwise; ${connections} connections, ${roundCount} interleaved rounds of ${roundSeconds} s per target (median shown), Node ${process.version}, ${os.cpus().length} CPUs, load average ${loadAtStart} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end\n`,
+  );
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of rows) console.log(line(row));
@@ -155,9 +172,12 @@ function report(results: { name: string; result: AutocannonResult; ratio: number
   console.log('');
   for (const goal of goals) {
     const ratio = results.find((r) => r.name === goal.name)!.ratio;
-    console.log(`${goal.name} at ${ratio.toFixed(2)} of the bare server's requests/s (target ≥ ${goal.target}): ${ratio >= goal.target ? 'PASS' : 'FAIL'}`);
+    console.log(
+      `${goal.name} at ${ratio.toFixed(2)} of the bare server's requests/s (target ≥ ${goal.target}): ${ratio >= goal.target ? 'PASS' : 'FAIL'}`,
+    );
   }
-  if (reference.latency.p99 < 1) console.log('(p99 ÷ bare is n/a when the bare server\'s p99 is under autocannon\'s 1 ms resolution.)');
+  if (reference.latency.p99 < 1)
+    console.log("(p99 ÷ bare is n/a when the bare server's p99 is under autocannon's 1 ms resolution.)");
 }
 
 function listening(server: Server) {

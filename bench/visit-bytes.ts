@@ -20,7 +20,8 @@ import { startAppServer } from './app-server.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const clientDir = path.resolve(process.argv[2] ?? path.join(root, 'dist/client'));
-if (!existsSync(path.join(clientDir, 'index.html'))) throw new Error(`${clientDir}/index.html is missing: run \`npm run build\` first`);
+if (!existsSync(path.join(clientDir, 'index.html')))
+  throw new Error(`${clientDir}/index.html is missing: run \`npm run build\` first`);
 /**
  * The network counts as quiet once nothing has been sent for this long: longer than the browser waits after a
  * page has loaded before it checks for a new worker (~2 s here), which a repeat visit pays for.
@@ -39,7 +40,15 @@ const app = await startAppServer('visit-bytes', {
 // The flags of playwright.config.ts: Debian's Chromium, headless, nothing fetched from outside.
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 
 const rows: [string, string, string][] = [];
@@ -94,7 +103,8 @@ async function journeys(saveData: boolean) {
 async function newProfile(saveData: boolean): Promise<BrowserContext> {
   const context = await browser.newContext();
   // Chromium sets saveData from the user's Lite mode, which no flag turns on: the page is told it instead.
-  if (saveData) await context.addInitScript(() => Object.defineProperty(navigator, 'connection', { value: { saveData: true } }));
+  if (saveData)
+    await context.addInitScript(() => Object.defineProperty(navigator, 'connection', { value: { saveData: true } }));
   return context;
 }
 
@@ -107,7 +117,8 @@ async function visit(context: BrowserContext, pagePath: string): Promise<number>
   await page.evaluate(async () => {
     const { serviceWorker } = navigator;
     await serviceWorker.ready;
-    if (!serviceWorker.controller) await new Promise((resolve) => serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
+    if (!serviceWorker.controller)
+      await new Promise((resolve) => serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
   });
   await quiet();
   const sent = app.bytesSent() - before;
@@ -150,7 +161,8 @@ function kb(bytes: number) {
 
 function table(header: string[], body: string[][]) {
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of body) console.log(line(row));

@@ -11,5 +11,6 @@ for (const file of readdirSync(dir).filter((f) => pattern.test(f))) {
     bySource.set(key, (bySource.get(key) ?? 0) + (map.sourcesContent[i]?.length ?? 0));
   });
   console.log(file);
-  for (const [k, v] of [...bySource].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${k} ${Math.round(v / 1024)}k`);
+  for (const [k, v] of [...bySource].sort((a, b) => b[1] - a[1]).slice(0, 25))
+    console.log(`  ${k} ${Math.round(v / 1024)}k`);
 }

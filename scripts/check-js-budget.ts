@@ -22,7 +22,9 @@ const sizeOf = (file: string) => {
   let size = sizes.get(file);
   if (!size) {
     const data = readFileSync(path.join(clientDir, file));
-    const br = brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY } }).length;
+    const br = brotliCompressSync(data, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY },
+    }).length;
     size = { br, gzip: gzipSync(data, { level: 9 }).length };
     sizes.set(file, size);
   }
@@ -38,11 +40,17 @@ for (const [page, module] of Object.entries(publicPageModules)) {
   const gzip = files.reduce((sum, file) => sum + sizeOf(file).gzip, 0);
   const fits = br <= budgetKb * 1024;
   over ||= !fits;
-  console.log(`  ${page.padEnd(16)} ${kb(br).padStart(6)} KB brotli  ${kb(gzip).padStart(6)} KB gzip  ${fits ? 'ok' : 'OVER'} (budget ${budgetKb} KB, ${files.length} files)`);
+  console.log(
+    `  ${page.padEnd(16)} ${kb(br).padStart(6)} KB brotli  ${kb(gzip).padStart(6)} KB gzip  ${fits ? 'ok' : 'OVER'} (budget ${budgetKb} KB, ${files.length} files)`,
+  );
 }
 const largest = [...sizes].sort((a, b) => b[1].br - a[1].br).slice(0, 5);
-console.log(`largest (brotli): ${largest.map(([file, size]) => `${path.basename(file)} ${kb(size.br)} KB`).join(', ')}`);
+console.log(
+  `largest (brotli): ${largest.map(([file, size]) => `${path.basename(file)} ${kb(size.br)} KB`).join(', ')}`,
+);
 if (over) {
-  console.error('A public page is over its JavaScript budget: load what it does not show at once later (a dynamic import).');
+  console.error(
+    'A public page is over its JavaScript budget: load what it does not show at once later (a dynamic import).',
+  );
   process.exit(1);
 }

@@ -13,7 +13,10 @@ for (const file of walk(root)) {
   if (!compressible.test(file) || statSync(file).size < 1024) continue;
   const data = readFileSync(file);
   const br = brotliCompressSync(data, {
-    params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: data.length },
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+      [constants.BROTLI_PARAM_SIZE_HINT]: data.length,
+    },
   });
   writeFileSync(`${file}.br`, br);
   writeFileSync(`${file}.gz`, gzipSync(data, { level: 9 }));

@@ -37,7 +37,10 @@ export interface PageChunks {
 }
 
 export function readPageChunks(clientDir: string): PageChunks {
-  const manifest = JSON.parse(readFileSync(path.join(clientDir, '.vite/manifest.json'), 'utf8')) as Record<string, Chunk>;
+  const manifest = JSON.parse(readFileSync(path.join(clientDir, '.vite/manifest.json'), 'utf8')) as Record<
+    string,
+    Chunk
+  >;
   const entryKey = Object.keys(manifest).find((key) => manifest[key]!.isEntry && manifest[key]!.file.endsWith('.js'));
   if (!entryKey) throw new Error('The manifest names no JavaScript entry');
 

@@ -54,7 +54,10 @@ export function lazyChunksList(clientDir: string): Plugin {
     writeBundle(_, bundle) {
       const precached = isPrecached(clientDir);
       const lazy = Object.values(bundle).filter((output) => output.type === 'chunk' && !precached(output.fileName));
-      writeFileSync(path.join(clientDir, 'lazy-chunks.json'), JSON.stringify(lazy.map((chunk) => `/${chunk.fileName}`)));
+      writeFileSync(
+        path.join(clientDir, 'lazy-chunks.json'),
+        JSON.stringify(lazy.map((chunk) => `/${chunk.fileName}`)),
+      );
     },
   };
 }

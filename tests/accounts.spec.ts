@@ -14,7 +14,9 @@ test('a visitor signs up from the home page, verifies with the e-mailed link and
   await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute('type', 'text');
   await page.getByRole('button', { name: 'Create Account' }).click();
 
-  await expect(page.getByText('Welcome, Nomsa Khumalo! Please check your email inbox or spam folder to verify your account.')).toBeVisible();
+  await expect(
+    page.getByText('Welcome, Nomsa Khumalo! Please check your email inbox or spam folder to verify your account.'),
+  ).toBeVisible();
   // A "check your inbox" screen with the address, and a way to have the link sent again once a minute is up.
   await expect(page.getByRole('heading', { name: 'Check your inbox' })).toBeVisible();
   await expect(page.getByText(email)).toBeVisible();
@@ -33,11 +35,16 @@ test('a visitor signs up from the home page, verifies with the e-mailed link and
 
 test('login before verifying is refused with the spec message and goes to /home', async ({ page }) => {
   const email = uniqueEmail('unverified');
-  const res = await page.request.post('/api/auth/sign-up/email', { data: { name: 'Zanele', email, password }, headers: { origin } });
+  const res = await page.request.post('/api/auth/sign-up/email', {
+    data: { name: 'Zanele', email, password },
+    headers: { origin },
+  });
   expect(res.status()).toBe(200);
   await page.goto('/login');
   await submitLogin(page, { email, password });
-  await expect(page.getByText('Please verify your email before logging in. Check your inbox or spam folder.')).toBeVisible();
+  await expect(
+    page.getByText('Please verify your email before logging in. Check your inbox or spam folder.'),
+  ).toBeVisible();
   await expect(page).toHaveURL(/\/home$/);
   await expect(page.getByRole('link', { name: 'Sign In' })).toBeVisible();
 });

@@ -24,10 +24,16 @@ function deployNextVersion(): () => void {
     writeFileSync(path.join(next, `${file}.br`), brotliCompressSync(text));
     writeFileSync(path.join(next, `${file}.gz`), gzipSync(text));
   };
-  const shell = readFileSync(path.join(next, 'shell.html'), 'utf8').replace('<head>', '<head>\n    <meta name="tutorbook-build" content="next" />');
+  const shell = readFileSync(path.join(next, 'shell.html'), 'utf8').replace(
+    '<head>',
+    '<head>\n    <meta name="tutorbook-build" content="next" />',
+  );
   write('shell.html', shell);
   const worker = readFileSync(path.join(next, 'sw.js'), 'utf8');
-  const updated = worker.replace(/\{url:"shell\.html",revision:"[0-9a-f]+"\}/, `{url:"shell.html",revision:"${createHash('md5').update(shell).digest('hex')}"}`);
+  const updated = worker.replace(
+    /\{url:"shell\.html",revision:"[0-9a-f]+"\}/,
+    `{url:"shell.html",revision:"${createHash('md5').update(shell).digest('hex')}"}`,
+  );
   expect(updated, 'the worker names the shell it precaches').not.toBe(worker);
   write('sw.js', updated);
   const previous = path.join(deployDir, 'previous');
@@ -45,7 +51,8 @@ const card = (page: Page, title: string) => page.getByRole('article', { name: ti
 const waiting = (page: Page) => page.getByText('Waiting to send');
 const updatePrompt = (page: Page) => page.getByRole('status').filter({ hasText: 'A new version is available.' });
 /** Which build the page runs: the new one carries a marker in its shell. */
-const build = (page: Page) => page.evaluate(() => document.querySelector('meta[name="tutorbook-build"]')?.getAttribute('content') ?? 'first');
+const build = (page: Page) =>
+  page.evaluate(() => document.querySelector('meta[name="tutorbook-build"]')?.getAttribute('content') ?? 'first');
 
 async function ask(page: Page, title: string) {
   await askForm(page).getByLabel('Title').fill(title);
@@ -68,7 +75,9 @@ function countPosts(request: Request, posts: Map<string, number>) {
   posts.set(id, (posts.get(id) ?? 0) + 1);
 }
 
-test('a new version is deployed while an old tab holds queued posts: each is sent once, a new tab takes the update, and reloading onto it loses nothing', async ({ browser }) => {
+test('a new version is deployed while an old tab holds queued posts: each is sent once, a new tab takes the update, and reloading onto it loses nothing', async ({
+  browser,
+}) => {
   const context = await browser.newContext({ baseURL: origin });
   const posts = new Map<string, number>();
   context.on('requestfinished', (request) => countPosts(request, posts));
@@ -108,7 +117,9 @@ test('a new version is deployed while an old tab holds queued posts: each is sen
     for (const tab of [old, fresh]) {
       await expect.poll(() => build(tab).catch(() => 'reloading')).toBe('next');
       await expect(card(tab, second).getByText('Waiting to send')).toBeVisible();
-      await expect(card(tab, first).getByRole('listitem').filter({ hasText: 'Queued in the new tab before it updated.' })).toContainText('Waiting to send');
+      await expect(
+        card(tab, first).getByRole('listitem').filter({ hasText: 'Queued in the new tab before it updated.' }),
+      ).toContainText('Waiting to send');
       await expect(updatePrompt(tab)).toHaveCount(0);
     }
 
@@ -116,11 +127,18 @@ test('a new version is deployed while an old tab holds queued posts: each is sen
     await expect(waiting(old)).toHaveCount(0);
     await expect(waiting(fresh)).toHaveCount(0);
     for (const title of [first, second]) {
-      const found = (await (await old.request.get(`/api/questions?q=${encodeURIComponent(title)}`)).json()) as QuestionPage;
+      const found = (await (
+        await old.request.get(`/api/questions?q=${encodeURIComponent(title)}`)
+      ).json()) as QuestionPage;
       expect(found.questions).toHaveLength(1);
     }
-    const [stored] = ((await (await old.request.get(`/api/questions?q=${encodeURIComponent(first)}`)).json()) as QuestionPage).questions;
-    expect(stored!.answers.map((a) => a.text).sort()).toEqual(['An answer queued before the release.', 'Queued in the new tab before it updated.']);
+    const [stored] = (
+      (await (await old.request.get(`/api/questions?q=${encodeURIComponent(first)}`)).json()) as QuestionPage
+    ).questions;
+    expect(stored!.answers.map((a) => a.text).sort()).toEqual([
+      'An answer queued before the release.',
+      'Queued in the new tab before it updated.',
+    ]);
     expect(posts.size).toBe(4);
     expect([...posts.values()]).toEqual([1, 1, 1, 1]);
   } finally {

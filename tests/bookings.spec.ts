@@ -1,7 +1,17 @@
 import { expect, test, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
 import { bookingMessages, type Booking, type BookingPage } from '../src/common/bookings.ts';
 import { sastDate, sastZone } from '../src/common/sast.ts';
-import { createModule, emailTo, expectNoAxeViolations, loginAs, origin, uniqueModuleName, viewports, waitForActiveServiceWorker, type TestModule } from './fixtures.ts';
+import {
+  createModule,
+  emailTo,
+  expectNoAxeViolations,
+  loginAs,
+  origin,
+  uniqueModuleName,
+  viewports,
+  waitForActiveServiceWorker,
+  type TestModule,
+} from './fixtures.ts';
 
 // The e2e server books at least 20 hours ahead (tests/start-server.ts), so that a session inside the 24-hour
 // late-cancellation window can be booked at all.
@@ -13,7 +23,11 @@ const dayMs = 24 * hourMs;
 // Helpers
 
 /** A browser context of its own (its own cookies and IndexedDB) with a fresh account of `role` signed in. */
-async function userPage(browser: Browser, role: 'student' | 'tutor' | 'admin', options: { categories?: string[]; clockAt?: number } = {}) {
+async function userPage(
+  browser: Browser,
+  role: 'student' | 'tutor' | 'admin',
+  options: { categories?: string[]; clockAt?: number } = {},
+) {
   const context = await browser.newContext({ baseURL: origin });
   if (options.clockAt !== undefined) await context.clock.install({ time: options.clockAt });
   const page = await context.newPage();
@@ -22,7 +36,10 @@ async function userPage(browser: Browser, role: 'student' | 'tutor' | 'admin', o
 }
 
 /** A catalogue module of its own, so that no other test's bookings share its cards. */
-async function newModule(browser: Browser, category: 'Mathematics' | 'Statistics' | 'Computer Science' = 'Mathematics') {
+async function newModule(
+  browser: Browser,
+  category: 'Mathematics' | 'Statistics' | 'Computer Science' = 'Mathematics',
+) {
   const admin = await userPage(browser, 'admin');
   const module = await createModule(admin.page.request, {
     name: uniqueModuleName('Linear Algebra Drills'),
@@ -39,8 +56,10 @@ const daysAhead = (days: number) => sastDate(new Date(Date.now() + days * dayMs)
 
 const form = (page: Page) => page.getByRole('form', { name: 'Your session' });
 const toastWith = (page: Page, text: string) => page.locator('[data-sonner-toast]').filter({ hasText: text });
-const studentCard = (page: Page, name: string) => page.getByRole('list', { name: 'Your bookings' }).getByRole('article', { name });
-const staffCard = (page: Page, name: string) => page.getByRole('region', { name: 'Bookings' }).getByRole('article', { name });
+const studentCard = (page: Page, name: string) =>
+  page.getByRole('list', { name: 'Your bookings' }).getByRole('article', { name });
+const staffCard = (page: Page, name: string) =>
+  page.getByRole('region', { name: 'Bookings' }).getByRole('article', { name });
 
 interface Typed {
   date: string;
@@ -52,7 +71,8 @@ interface Typed {
 async function fillBooking(page: Page, typed: Typed) {
   const f = form(page);
   await f.getByLabel('Date').fill(typed.date);
-  for (const [i, label] of ['First choice', 'Second choice', 'Third choice'].entries()) await f.getByLabel(label).fill(typed.slots[i]!);
+  for (const [i, label] of ['First choice', 'Second choice', 'Third choice'].entries())
+    await f.getByLabel(label).fill(typed.slots[i]!);
   await f.getByLabel('Hours').fill(typed.hours);
   await f.getByLabel('Concepts you need help with').fill(typed.concepts);
 }
@@ -60,7 +80,8 @@ async function fillBooking(page: Page, typed: Typed) {
 async function expectTyped(page: Page, typed: Typed) {
   const f = form(page);
   await expect(f.getByLabel('Date')).toHaveValue(typed.date);
-  for (const [i, label] of ['First choice', 'Second choice', 'Third choice'].entries()) await expect(f.getByLabel(label)).toHaveValue(typed.slots[i]!);
+  for (const [i, label] of ['First choice', 'Second choice', 'Third choice'].entries())
+    await expect(f.getByLabel(label)).toHaveValue(typed.slots[i]!);
   await expect(f.getByLabel('Hours')).toHaveValue(typed.hours);
   await expect(f.getByLabel('Concepts you need help with')).toHaveValue(typed.concepts);
 }
@@ -82,7 +103,10 @@ async function bookFromModulePage(page: Page, module: TestModule) {
 }
 
 /** A booking request straight through the API, as the student signed in on `request`. */
-async function requestBooking(request: APIRequestContext, input: { module: string; date: string; slots: string[]; hours?: number; concepts?: string }): Promise<Booking> {
+async function requestBooking(
+  request: APIRequestContext,
+  input: { module: string; date: string; slots: string[]; hours?: number; concepts?: string },
+): Promise<Booking> {
   const res = await request.post('/api/bookings', {
     data: { id: crypto.randomUUID(), hours: 1, concepts: 'Past exam questions.', ...input },
     headers: { origin },
@@ -114,7 +138,15 @@ const stored = (page: Page, store: string) =>
 
 /** Three distinct times on one SAST date, all between `fromMs` and `toMs` from now. */
 function slotsBetween(fromMs: number, toMs: number): { date: string; slots: string[] } {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: sastZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: sastZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  });
   const byDate = new Map<string, string[]>();
   const step = 10 * 60_000;
   for (let at = Math.ceil((Date.now() + fromMs) / step) * step; at <= Date.now() + toMs; at += step) {
@@ -143,13 +175,17 @@ async function showAtTop(target: Locator) {
 
 /** Nothing sticks out sideways (a phone would scroll the whole page). */
 async function expectNoHorizontalOverflow(page: Page) {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+  ).toBeLessThanOrEqual(0);
 }
 
 // ---------------------------------------------------------------------------------------------------------
 // Journeys
 
-test('a student books a session, the tutor confirms a time, and the student sees only that time, the payment reference and both e-mails', async ({ browser }) => {
+test('a student books a session, the tutor confirms a time, and the student sees only that time, the payment reference and both e-mails', async ({
+  browser,
+}) => {
   const { admin, module } = await newModule(browser);
   const tutor = await userPage(browser, 'tutor', { categories: ['Mathematics'] });
   const student = await userPage(browser, 'student');
@@ -165,7 +201,12 @@ test('a student books a session, the tutor confirms a time, and the student sees
   await expect(form(page)).toContainText('R90');
 
   const date = daysAhead(5);
-  await fillBooking(page, { date, slots: ['09:00', '13:30', '17:00'], hours: '2', concepts: 'Eigenvalues, and why my determinant is zero.' });
+  await fillBooking(page, {
+    date,
+    slots: ['09:00', '13:30', '17:00'],
+    hours: '2',
+    concepts: 'Eigenvalues, and why my determinant is zero.',
+  });
   await expect(form(page)).toContainText('R180');
   await submitBooking(page);
   await expect(toastWith(page, bookingMessages.sent)).toBeVisible();
@@ -176,7 +217,14 @@ test('a student books a session, the tutor confirms a time, and the student sees
   await expect(card).toContainText('R180');
   await expect(card.locator('.status-label.pending')).toHaveText('Pending');
   const [booking] = await bookingsOf(page.request, module.name);
-  expect(booking).toMatchObject({ status: 'Pending', date, slots: ['09:00', '13:30', '17:00'], hours: 2, totalCents: 18000, moduleCategory: 'Mathematics' });
+  expect(booking).toMatchObject({
+    status: 'Pending',
+    date,
+    slots: ['09:00', '13:30', '17:00'],
+    hours: 2,
+    totalCents: 18000,
+    moduleCategory: 'Mathematics',
+  });
   await expect(card).toContainText(booking!.paymentReference);
   const receipt = await emailTo(student.account.email, /Booking request received/);
   expect(receipt.text).toContain('Eigenvalues, and why my determinant is zero.');
@@ -215,14 +263,21 @@ test('a student books a session, the tutor confirms a time, and the student sees
   for (const { context } of [admin, tutor, student]) await context.close();
 });
 
-test('a booking made offline waits on the dashboard, survives a reload, and is sent once when the connection returns', async ({ browser }) => {
+test('a booking made offline waits on the dashboard, survives a reload, and is sent once when the connection returns', async ({
+  browser,
+}) => {
   const { admin, module } = await newModule(browser);
   const { page, context } = await userPage(browser, 'student');
   await bookFromModulePage(page, module);
   await waitForActiveServiceWorker(page);
 
   await context.setOffline(true);
-  await fillBooking(page, { date: daysAhead(6), slots: ['10:00', '11:00', '12:00'], hours: '1', concepts: 'Booked on the train.' });
+  await fillBooking(page, {
+    date: daysAhead(6),
+    slots: ['10:00', '11:00', '12:00'],
+    hours: '1',
+    concepts: 'Booked on the train.',
+  });
   await submitBooking(page);
   await expect(form(page).getByText(bookingMessages.queued)).toBeVisible();
   await page.getByRole('link', { name: 'Go to your dashboard' }).click();
@@ -254,9 +309,16 @@ test('what the student types is kept as a draft through a reload and a closed ta
   const { admin, module } = await newModule(browser);
   const { page, context } = await userPage(browser, 'student');
   await bookFromModulePage(page, module);
-  const typed: Typed = { date: daysAhead(7), slots: ['08:15', '12:45', '19:00'], hours: '3', concepts: 'Gram–Schmidt, slowly.' };
+  const typed: Typed = {
+    date: daysAhead(7),
+    slots: ['08:15', '12:45', '19:00'],
+    hours: '3',
+    concepts: 'Gram–Schmidt, slowly.',
+  };
   await fillBooking(page, typed);
-  await expect.poll(async () => (await stored(page, 'bookingDrafts'))[0]).toMatchObject({ values: { concepts: typed.concepts, hours: '3' } });
+  await expect
+    .poll(async () => (await stored(page, 'bookingDrafts'))[0])
+    .toMatchObject({ values: { concepts: typed.concepts, hours: '3' } });
 
   await page.reload();
   await expectTyped(page, typed);
@@ -291,13 +353,20 @@ test('the form says what is wrong next to each field and keeps everything typed'
   for (const c of [admin.context, context]) await c.close();
 });
 
-test('a request the server refuses (the date is now too close) needs attention with its message, the draft intact, and can be put right', async ({ browser }) => {
+test('a request the server refuses (the date is now too close) needs attention with its message, the draft intact, and can be put right', async ({
+  browser,
+}) => {
   const { admin, module } = await newModule(browser);
   // This device's clock is three days behind: a session early today looks far enough ahead here, and the
   // server, on the real clock, refuses it (as when a request waited offline for days).
   const { page, context } = await userPage(browser, 'student', { clockAt: Date.now() - 3 * dayMs });
   await bookFromModulePage(page, module);
-  const typed: Typed = { date: daysAhead(0), slots: ['00:05', '00:10', '00:15'], hours: '2', concepts: 'Refused, then put right.' };
+  const typed: Typed = {
+    date: daysAhead(0),
+    slots: ['00:05', '00:10', '00:15'],
+    hours: '2',
+    concepts: 'Refused, then put right.',
+  };
   await fillBooking(page, typed);
   await submitBooking(page);
 
@@ -326,7 +395,9 @@ test('a request the server refuses (the date is now too close) needs attention w
   for (const c of [admin.context, context]) await c.close();
 });
 
-test('a module the catalogue does not know is booked as a custom subject: Uncategorized, at R100 an hour', async ({ browser }) => {
+test('a module the catalogue does not know is booked as a custom subject: Uncategorized, at R100 an hour', async ({
+  browser,
+}) => {
   const { page, context } = await userPage(browser, 'student');
   await page.goto('/booking');
   await expect(page.getByRole('heading', { name: 'No module chosen yet' })).toBeVisible();
@@ -337,7 +408,12 @@ test('a module the catalogue does not know is booked as a custom subject: Uncate
   await expect(summary).toContainText(bookingMessages.customSubject);
   await expect(summary).toContainText('Uncategorized');
   await expect(summary).toContainText('R100/hour');
-  await fillBooking(page, { date: daysAhead(4), slots: ['14:00', '15:00', '16:00'], hours: '2', concepts: 'Red-black trees.' });
+  await fillBooking(page, {
+    date: daysAhead(4),
+    slots: ['14:00', '15:00', '16:00'],
+    hours: '2',
+    concepts: 'Red-black trees.',
+  });
   await expect(form(page)).toContainText('R200');
   await submitBooking(page);
   await expect(page).toHaveURL(/\/student-dashboard$/);
@@ -346,12 +422,24 @@ test('a module the catalogue does not know is booked as a custom subject: Uncate
   await context.close();
 });
 
-test('a student cancels: in good time it is simply cancelled; inside 24 hours the late-cancellation fee is recorded and shown', async ({ browser }) => {
+test('a student cancels: in good time it is simply cancelled; inside 24 hours the late-cancellation fee is recorded and shown', async ({
+  browser,
+}) => {
   const { admin, module } = await newModule(browser);
   const { page, context } = await userPage(browser, 'student');
-  const early = await requestBooking(page.request, { module: module.name, date: daysAhead(5), slots: ['09:00', '10:00', '11:00'], hours: 2 });
+  const early = await requestBooking(page.request, {
+    module: module.name,
+    date: daysAhead(5),
+    slots: ['09:00', '10:00', '11:00'],
+    hours: 2,
+  });
   const soon = slotsBetween((leadHours + 0.5) * hourMs, 23.5 * hourMs);
-  const late = await requestBooking(page.request, { module: module.name, date: soon.date, slots: soon.slots, hours: 2 });
+  const late = await requestBooking(page.request, {
+    module: module.name,
+    date: soon.date,
+    slots: soon.slots,
+    hours: 2,
+  });
   await page.goto('/student-dashboard');
 
   const earlyCard = page.locator(`#booking-${early.id}`);
@@ -378,10 +466,17 @@ test('a student cancels: in good time it is simply cancelled; inside 24 hours th
   for (const c of [admin.context, context]) await c.close();
 });
 
-test('a tutor reads their cards offline; confirming then says it needs the connection and changes nothing', async ({ browser }) => {
+test('a tutor reads their cards offline; confirming then says it needs the connection and changes nothing', async ({
+  browser,
+}) => {
   const { admin, module } = await newModule(browser);
   const student = await userPage(browser, 'student');
-  await requestBooking(student.page.request, { module: module.name, date: daysAhead(3), slots: ['09:00', '10:00', '11:00'], concepts: 'Vector spaces.' });
+  await requestBooking(student.page.request, {
+    module: module.name,
+    date: daysAhead(3),
+    slots: ['09:00', '10:00', '11:00'],
+    concepts: 'Vector spaces.',
+  });
   const tutor = await userPage(browser, 'tutor', { categories: ['Mathematics'] });
   const { page, context } = tutor;
   await page.goto('/tutor-dashboard');
@@ -417,13 +512,23 @@ test('a tutor with no category is told so', async ({ browser }) => {
   await context.close();
 });
 
-test('the admin filters every booking by status, category and date, confirms a time, and a stale card gets 409 rather than overwriting', async ({ browser }) => {
+test('the admin filters every booking by status, category and date, confirms a time, and a stale card gets 409 rather than overwriting', async ({
+  browser,
+}) => {
   const { admin, module } = await newModule(browser, 'Statistics');
   const student = await userPage(browser, 'student');
   const custom = uniqueModuleName('Data Structures and Algorithms');
   const customDate = daysAhead(9);
-  const customBooking = await requestBooking(student.page.request, { module: custom, date: customDate, slots: ['10:00', '11:00', '12:00'] });
-  const statsBooking = await requestBooking(student.page.request, { module: module.name, date: daysAhead(8), slots: ['14:00', '15:00', '16:00'] });
+  const customBooking = await requestBooking(student.page.request, {
+    module: custom,
+    date: customDate,
+    slots: ['10:00', '11:00', '12:00'],
+  });
+  const statsBooking = await requestBooking(student.page.request, {
+    module: module.name,
+    date: daysAhead(8),
+    slots: ['14:00', '15:00', '16:00'],
+  });
   const { page } = admin;
   await page.goto('/admin-dashboard');
   await expect(staffCard(page, custom)).toBeVisible();
@@ -473,19 +578,42 @@ test('the admin filters every booking by status, category and date, confirms a t
   for (const c of [admin.context, student.context, other.context]) await c.close();
 });
 
-test('the booking page and the three dashboards: no axe violations, nothing sideways on a phone, screenshots at 360 and 1280 px in light and dark', async ({ browser }) => {
+test('the booking page and the three dashboards: no axe violations, nothing sideways on a phone, screenshots at 360 and 1280 px in light and dark', async ({
+  browser,
+}) => {
   test.setTimeout(180_000);
   const { admin, module } = await newModule(browser);
   const tutor = await userPage(browser, 'tutor', { categories: ['Mathematics'] });
   const student = await userPage(browser, 'student');
-  const confirmed = await requestBooking(student.page.request, { module: module.name, date: daysAhead(4), slots: ['09:00', '13:30', '17:00'], hours: 2, concepts: 'Eigenvectors.' });
-  await requestBooking(student.page.request, { module: module.name, date: daysAhead(6), slots: ['10:00', '11:30', '15:00'], concepts: 'Row reduction, step by step.' });
-  const res = await tutor.page.request.post(`/api/bookings/${confirmed.id}/confirm`, { data: { slot: '13:30', version: confirmed.version }, headers: { origin } });
+  const confirmed = await requestBooking(student.page.request, {
+    module: module.name,
+    date: daysAhead(4),
+    slots: ['09:00', '13:30', '17:00'],
+    hours: 2,
+    concepts: 'Eigenvectors.',
+  });
+  await requestBooking(student.page.request, {
+    module: module.name,
+    date: daysAhead(6),
+    slots: ['10:00', '11:30', '15:00'],
+    concepts: 'Row reduction, step by step.',
+  });
+  const res = await tutor.page.request.post(`/api/bookings/${confirmed.id}/confirm`, {
+    data: { slot: '13:30', version: confirmed.version },
+    headers: { origin },
+  });
   expect(res.status()).toBe(200);
 
   // The booking page and the student's list whole; the staff lists hold every booking of the run, so the
   // screenshot shows the top of the list.
-  const shots: { page: Page; path: string; name: string; ready: (page: Page) => Locator; fullPage?: boolean; before?: (page: Page) => Promise<void> }[] = [
+  const shots: {
+    page: Page;
+    path: string;
+    name: string;
+    ready: (page: Page) => Locator;
+    fullPage?: boolean;
+    before?: (page: Page) => Promise<void>;
+  }[] = [
     {
       page: student.page,
       path: `/modules/${module.slug}`,
@@ -493,14 +621,36 @@ test('the booking page and the three dashboards: no axe violations, nothing side
       ready: (p) => form(p),
       before: async (p) => {
         await p.getByRole('button', { name: 'Book Now' }).click();
-        await fillBooking(p, { date: daysAhead(5), slots: ['09:00', '09:00', ''], hours: '2', concepts: 'Determinants.' });
+        await fillBooking(p, {
+          date: daysAhead(5),
+          slots: ['09:00', '09:00', ''],
+          hours: '2',
+          concepts: 'Determinants.',
+        });
         await form(p).getByRole('button', { name: 'Submit booking request' }).click();
         await expect(form(p)).toContainText(bookingMessages.slotsRequired);
       },
     },
-    { page: student.page, path: '/student-dashboard', name: 'student-dashboard', ready: (p) => studentCard(p, module.name).first() },
-    { page: tutor.page, path: '/tutor-dashboard', name: 'tutor-dashboard', ready: (p) => staffCard(p, module.name).first(), fullPage: false },
-    { page: admin.page, path: '/admin-dashboard', name: 'admin-dashboard', ready: (p) => staffCard(p, module.name).first(), fullPage: false },
+    {
+      page: student.page,
+      path: '/student-dashboard',
+      name: 'student-dashboard',
+      ready: (p) => studentCard(p, module.name).first(),
+    },
+    {
+      page: tutor.page,
+      path: '/tutor-dashboard',
+      name: 'tutor-dashboard',
+      ready: (p) => staffCard(p, module.name).first(),
+      fullPage: false,
+    },
+    {
+      page: admin.page,
+      path: '/admin-dashboard',
+      name: 'admin-dashboard',
+      ready: (p) => staffCard(p, module.name).first(),
+      fullPage: false,
+    },
   ];
   for (const { page, path, name, ready, before, fullPage = true } of shots) {
     await page.goto(path);

@@ -1,9 +1,20 @@
 import { expect, test, type Page } from '@playwright/test';
-import { createModule, expectNoAxeViolations, loginAs, origin, uniqueModuleName, viewports, waitForActiveServiceWorker } from './fixtures.ts';
+import {
+  createModule,
+  expectNoAxeViolations,
+  loginAs,
+  origin,
+  uniqueModuleName,
+  viewports,
+  waitForActiveServiceWorker,
+} from './fixtures.ts';
 
 const card = (page: Page, name: string) => page.getByRole('article', { name });
 
-test('the admin adds a module; a student sees it in /offers under its category, opens it and enrols in it', async ({ page, browser }) => {
+test('the admin adds a module; a student sees it in /offers under its category, opens it and enrols in it', async ({
+  page,
+  browser,
+}) => {
   await loginAs(page, 'admin');
   await page.goto('/admin-dashboard');
   const form = page.getByRole('form', { name: 'Add a module' });
@@ -12,7 +23,9 @@ test('the admin adds a module; a student sees it in /offers under its category, 
   await form.getByLabel('Description (optional)').fill('Regression, residuals and the story the data tells.');
   await form.getByRole('button', { name: 'Add Module' }).click();
   await expect(form.getByRole('alert')).toHaveText('Please fill in all module fields.');
-  await expect(form.getByLabel('Description (optional)')).toHaveValue('Regression, residuals and the story the data tells.');
+  await expect(form.getByLabel('Description (optional)')).toHaveValue(
+    'Regression, residuals and the story the data tells.',
+  );
 
   const name = uniqueModuleName('Applied Regression');
   await form.getByLabel('Name').fill(name);
@@ -42,7 +55,9 @@ test('the admin adds a module; a student sees it in /offers under its category, 
   await studentPage.getByRole('button', { name: 'Book Now' }).click();
   await expect(studentPage).toHaveURL(/\/booking$/);
   // The booking page reads the module from navigation state (spec §4 Booking form).
-  const state = await studentPage.evaluate(() => (history.state as { usr?: { module?: { name: string; slug: string } } }).usr);
+  const state = await studentPage.evaluate(
+    () => (history.state as { usr?: { module?: { name: string; slug: string } } }).usr,
+  );
   expect(state?.module?.name).toBe(name);
 
   await studentPage.goto('/profile');
@@ -56,7 +71,11 @@ test('the admin adds a module; a student sees it in /offers under its category, 
 
 test('+R10 shows the new price at once in the list, on /offers and on the module page', async ({ page }) => {
   await loginAs(page, 'admin');
-  const module = await createModule(page.request, { name: uniqueModuleName('Discrete Maths'), priceCents: 9000, category: 'Mathematics' });
+  const module = await createModule(page.request, {
+    name: uniqueModuleName('Discrete Maths'),
+    priceCents: 9000,
+    category: 'Mathematics',
+  });
   await page.goto('/admin-dashboard');
   const row = card(page, module.name);
   await expect(row).toContainText('R90/hour');
@@ -73,7 +92,12 @@ test('+R10 shows the new price at once in the list, on /offers and on the module
 
 test('the admin edits the description and topics of a module, then deletes it after confirming', async ({ page }) => {
   await loginAs(page, 'admin');
-  const module = await createModule(page.request, { name: uniqueModuleName('Graph Theory'), priceCents: 9500, category: 'Computer Science', topics: ['Trees'] });
+  const module = await createModule(page.request, {
+    name: uniqueModuleName('Graph Theory'),
+    priceCents: 9500,
+    category: 'Computer Science',
+    topics: ['Trees'],
+  });
   await page.goto('/admin-dashboard');
   const row = card(page, module.name);
   await row.getByRole('button', { name: 'Edit' }).click();
@@ -103,9 +127,17 @@ test('the admin edits the description and topics of a module, then deletes it af
   await expect(card(page, module.name)).toHaveCount(0);
 });
 
-test('the admin renames a module, moves it to another category and lowers its price; a student sees it all on /offers and the module page', async ({ page, browser }) => {
+test('the admin renames a module, moves it to another category and lowers its price; a student sees it all on /offers and the module page', async ({
+  page,
+  browser,
+}) => {
   await loginAs(page, 'admin');
-  const module = await createModule(page.request, { name: uniqueModuleName('Graph Algorithms'), priceCents: 9500, category: 'Computer Science', topics: ['BFS'] });
+  const module = await createModule(page.request, {
+    name: uniqueModuleName('Graph Algorithms'),
+    priceCents: 9500,
+    category: 'Computer Science',
+    topics: ['BFS'],
+  });
   const newName = uniqueModuleName('Network Optimisation');
   await page.goto('/admin-dashboard');
   const row = card(page, module.name);
@@ -149,7 +181,9 @@ test('the admin renames a module, moves it to another category and lowers its pr
   await loginAs(studentPage, 'student');
   const statistics = studentPage.getByRole('region', { name: 'Statistics' });
   await expect(statistics.getByRole('article', { name: newName })).toContainText('Price: R70.50/hour');
-  await expect(studentPage.getByRole('region', { name: 'Computer Science' }).getByRole('article', { name: newName })).toHaveCount(0);
+  await expect(
+    studentPage.getByRole('region', { name: 'Computer Science' }).getByRole('article', { name: newName }),
+  ).toHaveCount(0);
   await expect(studentPage.getByRole('article', { name: module.name, exact: true })).toHaveCount(0);
   await statistics.getByRole('article', { name: newName }).getByRole('link', { name: 'Details' }).click();
   await expect(studentPage).toHaveURL(new RegExp(`/modules/${module.slug}$`));
@@ -159,7 +193,9 @@ test('the admin renames a module, moves it to another category and lowers its pr
   await student.close();
 });
 
-test('the edit form works from the keyboard, keeps bad input with its messages, passes axe; screenshots at phone and desktop size', async ({ page }) => {
+test('the edit form works from the keyboard, keeps bad input with its messages, passes axe; screenshots at phone and desktop size', async ({
+  page,
+}) => {
   await loginAs(page, 'admin');
   const module = await createModule(page.request, {
     name: uniqueModuleName('Linear Algebra Clinic'),
@@ -190,7 +226,9 @@ test('the edit form works from the keyboard, keeps bad input with its messages, 
     await page.keyboard.type('-5');
     await page.keyboard.press('Enter');
     await expect(form.getByLabel('Name')).toHaveAccessibleDescription('Required.');
-    await expect(form.getByLabel('Price per hour (rand)')).toHaveAccessibleDescription('Enter the price in rand, for example 90 or 90.50.');
+    await expect(form.getByLabel('Price per hour (rand)')).toHaveAccessibleDescription(
+      'Enter the price in rand, for example 90 or 90.50.',
+    );
     await expect(form.getByLabel('Price per hour (rand)')).toHaveValue('-5');
     await expectNoAxeViolations(page);
     await row.screenshot({ path: `test-results/screenshots/edit-module-errors-${size}.png` });
@@ -253,8 +291,12 @@ test('after one visit, /offers and a module page open with no connection', async
 
   await context.setOffline(true);
   await page.goto('/offers');
-  await expect(page.getByText('You are offline. Showing the courses as they were when you last had a connection.')).toBeVisible();
-  await expect(page.getByRole('region', { name: 'Statistics' }).getByRole('article', { name: 'Introduction to Statistics' })).toContainText('Price: R80/hour');
+  await expect(
+    page.getByText('You are offline. Showing the courses as they were when you last had a connection.'),
+  ).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: 'Statistics' }).getByRole('article', { name: 'Introduction to Statistics' }),
+  ).toContainText('Price: R80/hour');
   await page.reload();
   await expect(card(page, 'FET Mathematics')).toContainText('Price: R100/hour');
   // A module page never opened before is also there: the whole catalogue is stored.
@@ -264,11 +306,17 @@ test('after one visit, /offers and a module page open with no connection', async
   await context.setOffline(false);
 });
 
-test('/offers, a module page and the admin dashboard: no axe violations, screenshots at phone and desktop size', async ({ page }) => {
+test('/offers, a module page and the admin dashboard: no axe violations, screenshots at phone and desktop size', async ({
+  page,
+}) => {
   await loginAs(page, 'admin');
   const pages = [
     { path: '/offers', name: 'offers', ready: page.getByRole('region', { name: 'Computer Science' }) },
-    { path: '/modules/introduction-to-oop-with-java', name: 'module', ready: page.getByRole('heading', { level: 1, name: 'Introduction to OOP With Java' }) },
+    {
+      path: '/modules/introduction-to-oop-with-java',
+      name: 'module',
+      ready: page.getByRole('heading', { level: 1, name: 'Introduction to OOP With Java' }),
+    },
     { path: '/admin-dashboard', name: 'admin-dashboard', ready: card(page, 'Introduction to Statistics') },
   ];
   for (const { path, name, ready } of pages) {
@@ -289,7 +337,9 @@ test('/offers, a module page and the admin dashboard: no axe violations, screens
   await page.screenshot({ path: 'test-results/screenshots/offers-desktop-dark.png', fullPage: true });
 });
 
-test('with nothing stored and the server failing, /offers says so and Try again loads it; /profile says it could not load', async ({ page }) => {
+test('with nothing stored and the server failing, /offers says so and Try again loads it; /profile says it could not load', async ({
+  page,
+}) => {
   const failing = { status: 500, json: { error: { code: 'internal', message: 'Something went wrong.' } } };
   await page.route('**/api/modules', (route) => route.fulfill(failing));
   await page.route('**/api/me/enrolments', (route) => route.fulfill(failing));

@@ -2,14 +2,16 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { origin, signUpAndVerify, waitForActiveServiceWorker } from './fixtures.ts';
 
 // The chunks of the signed-in pages, by the name of their module (src/client/app/router.tsx).
-const signedInChunks = /\/assets\/(offers-page|module-page|booking-route|student-dashboard|staff-dashboards|profile-route|qa-page|change-password-page)-[\w-]+\.js$/;
+const signedInChunks =
+  /\/assets\/(offers-page|module-page|booking-route|student-dashboard|staff-dashboards|profile-route|qa-page|change-password-page)-[\w-]+\.js$/;
 const publicChunks = ['home-page', 'about-page', 'testimonials-page', 'privacy-page', 'login-page', 'signup-page'];
 
 /** A fresh browser profile whose /assets/ requests (the page's and the service worker's) are recorded; with the data saver on if asked. */
 async function newProfile(browser: Browser, options: { saveData: boolean }) {
   const context = await browser.newContext({ baseURL: origin });
   // Chromium's data saver (Lite mode) has no switch here: the page is told it instead.
-  if (options.saveData) await context.addInitScript(() => Object.defineProperty(navigator, 'connection', { value: { saveData: true } }));
+  if (options.saveData)
+    await context.addInitScript(() => Object.defineProperty(navigator, 'connection', { value: { saveData: true } }));
   const requested = new Set<string>();
   context.on('request', (request) => {
     const { pathname } = new URL(request.url());
@@ -36,23 +38,43 @@ async function underWorker(page: Page) {
 /** A verified student whose session cookie is in the page's profile, before the app was ever opened. */
 async function signedInStudent(page: Page) {
   const account = await signUpAndVerify(page.request);
-  const login = await page.request.post('/api/auth/sign-in/email', { data: { email: account.email, password: account.password }, headers: { origin } });
+  const login = await page.request.post('/api/auth/sign-in/email', {
+    data: { email: account.email, password: account.password },
+    headers: { origin },
+  });
   expect(login.status()).toBe(200);
 }
 
-test('a first visit to the home page precaches the public pages and none of the signed-in ones', async ({ browser }) => {
+test('a first visit to the home page precaches the public pages and none of the signed-in ones', async ({
+  browser,
+}) => {
   const { context, page } = await newProfile(browser, { saveData: false });
   await page.goto('/');
   await underWorker(page);
   const paths = await cached(page, 'workbox-precache');
-  for (const name of publicChunks) expect(paths.some((p) => p.startsWith(`/assets/${name}-`)), `${name} is precached`).toBe(true);
+  for (const name of publicChunks)
+    expect(
+      paths.some((p) => p.startsWith(`/assets/${name}-`)),
+      `${name} is precached`,
+    ).toBe(true);
   // The shell and every public page as rendered at build time.
-  for (const file of ['/shell.html', '/index.html', '/about.html', '/testimonials.html', '/privacy-policy.html', '/login.html', '/signup.html']) expect(paths).toContain(file);
+  for (const file of [
+    '/shell.html',
+    '/index.html',
+    '/about.html',
+    '/testimonials.html',
+    '/privacy-policy.html',
+    '/login.html',
+    '/signup.html',
+  ])
+    expect(paths).toContain(file);
   expect(paths.filter((p) => signedInChunks.test(p))).toEqual([]);
   await context.close();
 });
 
-test('with the data saver on, a signed-in page opened before the worker was there opens offline, and no other page is fetched', async ({ browser }) => {
+test('with the data saver on, a signed-in page opened before the worker was there opens offline, and no other page is fetched', async ({
+  browser,
+}) => {
   const { context, page, requested } = await newProfile(browser, { saveData: true });
   await signedInStudent(page);
   // The first page of the profile: its files load before the worker exists, then are handed to it.
@@ -60,7 +82,8 @@ test('with the data saver on, a signed-in page opened before the worker was ther
   await expect(page.getByRole('heading', { level: 1, name: 'Courses' })).toBeVisible();
   await underWorker(page);
   await expect.poll(async () => (await cached(page)).some((p) => p.startsWith('/assets/offers-page-'))).toBe(true);
-  const others = (paths: Iterable<string>) => [...paths].filter((p) => signedInChunks.test(p) && !p.startsWith('/assets/offers-page-'));
+  const others = (paths: Iterable<string>) =>
+    [...paths].filter((p) => signedInChunks.test(p) && !p.startsWith('/assets/offers-page-'));
   expect(others(requested)).toEqual([]);
   expect(others(await cached(page))).toEqual([]);
 
@@ -70,7 +93,9 @@ test('with the data saver on, a signed-in page opened before the worker was ther
   await context.close();
 });
 
-test('with the data saver off, the worker fetches the rest of the app as it installs, and a page never opened works offline', async ({ browser }) => {
+test('with the data saver off, the worker fetches the rest of the app as it installs, and a page never opened works offline', async ({
+  browser,
+}) => {
   const { context, page, requested } = await newProfile(browser, { saveData: false });
   await signedInStudent(page);
   await page.goto('/offers');

@@ -73,7 +73,10 @@ export async function signUpAndVerify(request: APIRequestContext, name = 'Thandi
   const opened = await request.get(link, { maxRedirects: 0 });
   expect(opened.status()).toBe(302);
   const verificationToken = new URL(opened.headers().location!, origin).searchParams.get('verify');
-  const login = await request.post('/api/auth/sign-in/email', { data: { email, password, verificationToken }, headers: { origin } });
+  const login = await request.post('/api/auth/sign-in/email', {
+    data: { email, password, verificationToken },
+    headers: { origin },
+  });
   expect(login.status()).toBe(200);
   expect((await request.post('/api/auth/sign-out', { data: {}, headers: { origin } })).status()).toBe(200);
   return { name, email, password };
@@ -81,12 +84,26 @@ export async function signUpAndVerify(request: APIRequestContext, name = 'Thandi
 
 /** Makes an account staff through the real CLI, as an operator would. */
 export function makeStaff(email: string, role: 'admin' | 'tutor', categories: string[] = []) {
-  const args = ['src/server/cli.ts', 'staff', 'add', email, '--role', role, ...(categories.length ? ['--category', ...categories] : [])];
-  execFileSync(process.execPath, args, { env: { ...process.env, DATA_DIR: e2eDataDir, PUBLIC_URL: origin, LOG_LEVEL: 'error' } });
+  const args = [
+    'src/server/cli.ts',
+    'staff',
+    'add',
+    email,
+    '--role',
+    role,
+    ...(categories.length ? ['--category', ...categories] : []),
+  ];
+  execFileSync(process.execPath, args, {
+    env: { ...process.env, DATA_DIR: e2eDataDir, PUBLIC_URL: origin, LOG_LEVEL: 'error' },
+  });
 }
 
 /** Where a login lands: students on the courses, staff on their dashboard. */
-export const landingByRole = { student: /\/offers$/, tutor: /\/tutor-dashboard$/, admin: /\/admin-dashboard$/ } as const;
+export const landingByRole = {
+  student: /\/offers$/,
+  tutor: /\/tutor-dashboard$/,
+  admin: /\/admin-dashboard$/,
+} as const;
 
 /** Fills in the login form on the page (or in the part of it given) and presses Login. */
 export async function submitLogin(where: Page | Locator, account: { email: string; password: string }) {
@@ -95,14 +112,21 @@ export async function submitLogin(where: Page | Locator, account: { email: strin
   await where.getByRole('button', { name: 'Login' }).click();
 }
 
-export async function logIn(page: Page, account: { email: string; password: string }, landing: RegExp = landingByRole.student) {
+export async function logIn(
+  page: Page,
+  account: { email: string; password: string },
+  landing: RegExp = landingByRole.student,
+) {
   await page.goto('/login');
   await submitLogin(page, account);
   await expect(page).toHaveURL(landing);
 }
 
 export async function loginAs(page: Page, role: 'student' | 'tutor' | 'admin', categories: string[] = ['Mathematics']) {
-  const account = await signUpAndVerify(page.request, role === 'student' ? 'Sipho Dlamini' : role === 'tutor' ? 'Lerato Tutor' : 'Ayanda Admin');
+  const account = await signUpAndVerify(
+    page.request,
+    role === 'student' ? 'Sipho Dlamini' : role === 'tutor' ? 'Lerato Tutor' : 'Ayanda Admin',
+  );
   if (role !== 'student') makeStaff(account.email, role, role === 'tutor' ? categories : []);
   await logIn(page, account, landingByRole[role]);
   return account;
@@ -129,11 +153,14 @@ export async function waitForActiveServiceWorker(page: Page) {
 export async function recordCspViolations(page: Page) {
   await page.addInitScript(() => {
     const seen: string[] = ((window as unknown as { cspViolations: string[] }).cspViolations = []);
-    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI} in ${e.sourceFile}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      seen.push(`${e.violatedDirective} ${e.blockedURI} in ${e.sourceFile}`),
+    );
   });
 }
 
-export const cspViolations = (page: Page) => page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
+export const cspViolations = (page: Page) =>
+  page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
 
 export interface TestModule {
   id: string;
@@ -143,12 +170,19 @@ export interface TestModule {
 }
 
 /** A module name no other test uses (the catalogue is shared by the whole run). */
-export const uniqueModuleName = (label: string) => `${label} ${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+export const uniqueModuleName = (label: string) =>
+  `${label} ${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 
 /** Adds a module through the API as the signed-in admin of `request` (quicker than the form when the form is not under test). */
 export async function createModule(
   request: APIRequestContext,
-  input: { name: string; priceCents: number; category: 'Computer Science' | 'Mathematics' | 'Statistics'; description?: string; topics?: string[] },
+  input: {
+    name: string;
+    priceCents: number;
+    category: 'Computer Science' | 'Mathematics' | 'Statistics';
+    description?: string;
+    topics?: string[];
+  },
 ): Promise<TestModule> {
   const res = await request.post('/api/modules', { data: input, headers: { origin } });
   expect(res.status()).toBe(201);

@@ -4,17 +4,23 @@ import { createModule, expectNoAxeViolations, loginAs, origin, uniqueModuleName,
 const card = (page: Page, name: string) => page.getByRole('article', { name });
 const navbar = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 const isStream = (request: Request) => new URL(request.url()).pathname === '/api/events';
-const isCatalogueFetch = (request: Request) => request.method() === 'GET' && new URL(request.url()).pathname === '/api/modules';
+const isCatalogueFetch = (request: Request) =>
+  request.method() === 'GET' && new URL(request.url()).pathname === '/api/modules';
 
 /** An admin in a context of their own, with a module the test may change. */
 async function adminWithModule(context: BrowserContext, label: string) {
   const admin = await context.newPage();
   await loginAs(admin, 'admin');
-  const module = await createModule(admin.request, { name: uniqueModuleName(label), priceCents: 9000, category: 'Mathematics' });
+  const module = await createModule(admin.request, {
+    name: uniqueModuleName(label),
+    priceCents: 9000,
+    category: 'Mathematics',
+  });
   return { admin, module };
 }
 
-const raisePrice = async (admin: Page, id: string) => expect((await admin.request.post(`/api/modules/${id}/raise-price`, { headers: { origin } })).status()).toBe(200);
+const raisePrice = async (admin: Page, id: string) =>
+  expect((await admin.request.post(`/api/modules/${id}/raise-price`, { headers: { origin } })).status()).toBe(200);
 
 /** The event-stream requests of a context that have not ended, with the page each belongs to. */
 function openStreams(context: BrowserContext) {
@@ -32,7 +38,7 @@ function openStreams(context: BrowserContext) {
   return open;
 }
 
-test('a change the admin makes shows on a student\'s open /offers page without a reload', async ({ page, browser }) => {
+test("a change the admin makes shows on a student's open /offers page without a reload", async ({ page, browser }) => {
   const adminContext = await browser.newContext({ baseURL: origin });
   const { admin, module } = await adminWithModule(adminContext, 'Live Calculus');
 
@@ -57,7 +63,11 @@ test('a change the admin makes shows on a student\'s open /offers page without a
   await adminContext.close();
 });
 
-test('seven tabs share one event stream; one tab fetches for all; when that tab closes another takes over', async ({ page, context, browser }) => {
+test('seven tabs share one event stream; one tab fetches for all; when that tab closes another takes over', async ({
+  page,
+  context,
+  browser,
+}) => {
   const adminContext = await browser.newContext({ baseURL: origin });
   const { admin, module } = await adminWithModule(adminContext, 'Shared Stream');
   const streams = openStreams(context);
@@ -96,7 +106,10 @@ test('seven tabs share one event stream; one tab fetches for all; when that tab 
   await adminContext.close();
 });
 
-test('the navbar says "Offline" while the connection is down, at phone and desktop width, and stops when it is back', async ({ page, context }) => {
+test('the navbar says "Offline" while the connection is down, at phone and desktop width, and stops when it is back', async ({
+  page,
+  context,
+}) => {
   await loginAs(page, 'student');
   const status = navbar(page).getByRole('status');
   await expect(status).toHaveText('');
@@ -115,7 +128,9 @@ test('the navbar says "Offline" while the connection is down, at phone and deskt
   await expect(status).toHaveText('');
 });
 
-test('an item another version of the app left behind: the indicator asks for attention, the list shows it, discarding asks first, and log-out warns while it is there', async ({ page }) => {
+test('an item another version of the app left behind: the indicator asks for attention, the list shows it, discarding asks first, and log-out warns while it is there', async ({
+  page,
+}) => {
   await loginAs(page, 'student');
   const { user } = (await (await page.request.get('/api/session')).json()) as { user: { id: string } };
   // Written as a newer build would have queued it; this build does not know the mutation and must keep it.
@@ -127,7 +142,17 @@ test('an item another version of the app left behind: the indicator asks for att
         opening.onsuccess = () => {
           const db = opening.result;
           const tx = db.transaction('outbox', 'readwrite');
-          tx.objectStore('outbox').add({ name: 'future.post', version: 1, payload: { id: 'p1' }, userId, target: { table: 'posts', id: 'p1' }, state: 'waiting', attempts: 0, nextAttemptAt: 0, createdAt: new Date().toISOString() });
+          tx.objectStore('outbox').add({
+            name: 'future.post',
+            version: 1,
+            payload: { id: 'p1' },
+            userId,
+            target: { table: 'posts', id: 'p1' },
+            state: 'waiting',
+            attempts: 0,
+            nextAttemptAt: 0,
+            createdAt: new Date().toISOString(),
+          });
           tx.oncomplete = () => {
             db.close();
             resolve();
@@ -148,21 +173,27 @@ test('an item another version of the app left behind: the indicator asks for att
   // Log-out names what would be lost.
   await navbar(page).getByRole('button', { name: 'Log out', exact: true }).click();
   const warning = page.getByRole('alertdialog');
-  await expect(warning).toContainText('You have 1 item that has not been sent yet. If you log out now they are lost. Log out anyway?');
+  await expect(warning).toContainText(
+    'You have 1 item that has not been sent yet. If you log out now they are lost. Log out anyway?',
+  );
   await warning.getByRole('button', { name: 'Cancel' }).click();
 
   await indicator.click();
   const list = page.getByRole('alertdialog', { name: 'Changes not sent yet' });
   await expect(list.getByRole('listitem')).toHaveCount(1);
   await expect(list.getByRole('listitem')).toContainText('A change made on this device');
-  await expect(list.getByRole('listitem')).toContainText('This was saved by another version of the app. Reload the page to send it.');
+  await expect(list.getByRole('listitem')).toContainText(
+    'This was saved by another version of the app. Reload the page to send it.',
+  );
   await expect(list.getByRole('button', { name: 'Send again' })).toHaveCount(0);
   await expectNoAxeViolations(page);
   await page.screenshot({ path: 'test-results/unsent-items-dialog-1280.png' });
 
   await list.getByRole('button', { name: 'Discard' }).click();
   const confirmation = page.getByRole('alertdialog', { name: 'Discard this change?' });
-  await expect(confirmation).toContainText('"A change made on this device" will not be sent, and it is removed from this device.');
+  await expect(confirmation).toContainText(
+    '"A change made on this device" will not be sent, and it is removed from this device.',
+  );
   await confirmation.getByRole('button', { name: 'Discard' }).click();
   await expect(list).toContainText('All changes saved.');
   await list.getByRole('button', { name: 'Close' }).click();

@@ -4,14 +4,21 @@ import { expectNoAxeViolations, loginAs, viewports } from './fixtures.ts';
 const schemes = ['light', 'dark'] as const;
 
 /** Axe and a screenshot at phone and desktop size, in light and dark. */
-async function lookEverywhere(page: Page, name: string, options: { fullPage?: boolean; each?: () => Promise<void> } = {}) {
+async function lookEverywhere(
+  page: Page,
+  name: string,
+  options: { fullPage?: boolean; each?: () => Promise<void> } = {},
+) {
   for (const scheme of schemes) {
     await page.emulateMedia({ colorScheme: scheme });
     for (const [size, viewport] of Object.entries(viewports)) {
       await page.setViewportSize(viewport);
       await options.each?.();
       await expectNoAxeViolations(page);
-      await page.screenshot({ path: `test-results/screenshots/${name}-${size}-${scheme}.png`, fullPage: options.fullPage ?? true });
+      await page.screenshot({
+        path: `test-results/screenshots/${name}-${size}-${scheme}.png`,
+        fullPage: options.fullPage ?? true,
+      });
     }
   }
   await page.emulateMedia({ colorScheme: 'light' });
@@ -31,7 +38,9 @@ async function watchForSignUpOrLogin(page: Page) {
   });
 }
 
-test('home signed out: Sign Up and Login, a three-line headline on a phone, icons that keep their size', async ({ page }) => {
+test('home signed out: Sign Up and Login, a three-line headline on a phone, icons that keep their size', async ({
+  page,
+}) => {
   await page.setViewportSize(viewports.phone);
   await page.goto('/');
   const main = page.getByRole('main');
@@ -41,7 +50,9 @@ test('home signed out: Sign Up and Login, a three-line headline on a phone, icon
 
   // The headline fits three lines of a 360 px phone.
   const headline = page.getByRole('heading', { level: 1 });
-  const lines = await headline.evaluate((h) => Math.round(h.getBoundingClientRect().height / parseFloat(getComputedStyle(h).lineHeight)));
+  const lines = await headline.evaluate((h) =>
+    Math.round(h.getBoundingClientRect().height / parseFloat(getComputedStyle(h).lineHeight)),
+  );
   expect(lines).toBeLessThanOrEqual(3);
 
   // No icon collapses on a narrow phone (the contact block's WhatsApp icon did).
@@ -52,7 +63,9 @@ test('home signed out: Sign Up and Login, a three-line headline on a phone, icon
   await lookEverywhere(page, 'look-home-signed-out');
 });
 
-test('on the public pages, body text is regular weight: only headings, labels and emphasis are bolder', async ({ page }) => {
+test('on the public pages, body text is regular weight: only headings, labels and emphasis are bolder', async ({
+  page,
+}) => {
   for (const path of ['/', '/about', '/testimonials', '/privacy-policy']) {
     await page.goto(path);
     await expect(page.locator('h1')).toBeVisible();
@@ -61,7 +74,11 @@ test('on the public pages, body text is regular weight: only headings, labels an
       const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
         const el = node.parentElement!;
-        if (!node.textContent?.trim() || el.closest('h1, h2, h3, h4, a, button, strong, dt, figcaption, [aria-hidden="true"], .sr-only')) continue;
+        if (
+          !node.textContent?.trim() ||
+          el.closest('h1, h2, h3, h4, a, button, strong, dt, figcaption, [aria-hidden="true"], .sr-only')
+        )
+          continue;
         if (Number(getComputedStyle(el).fontWeight) >= 600) found.add(node.textContent.trim());
       }
       return [...found];
@@ -70,7 +87,9 @@ test('on the public pages, body text is regular weight: only headings, labels an
   }
 });
 
-test('home signed in: no Sign Up or Login, not even for a moment; Courses, Dashboard and Community instead', async ({ page }) => {
+test('home signed in: no Sign Up or Login, not even for a moment; Courses, Dashboard and Community instead', async ({
+  page,
+}) => {
   await watchForSignUpOrLogin(page);
   const account = await loginAs(page, 'student');
   await page.goto('/');
@@ -94,7 +113,9 @@ test('home signed in: no Sign Up or Login, not even for a moment; Courses, Dashb
   await lookEverywhere(page, 'look-home-signed-in');
 });
 
-test('/qa: a question in Markdown with a code block, a vote and an answer, in light and dark, phone and desktop', async ({ page }) => {
+test('/qa: a question in Markdown with a code block, a vote and an answer, in light and dark, phone and desktop', async ({
+  page,
+}) => {
   await loginAs(page, 'student');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Community' }).click();
   await expect(page).toHaveURL(/\/qa$/);
@@ -102,7 +123,11 @@ test('/qa: a question in Markdown with a code block, a vote and an answer, in li
   await expect(main.getByRole('heading', { level: 1, name: 'Community Q&A' })).toBeVisible();
   const title = `Why does my Java loop never end? ${Date.now()}`;
   await main.getByLabel('Title').fill(title);
-  await main.getByLabel('Description').fill('I wrote this:\n\n```java\nfor (int i = 0; i < 10; i--) {\n  System.out.println(i);\n}\n```\n\nIt prints `0, -1, -2` for ever. What is wrong?');
+  await main
+    .getByLabel('Description')
+    .fill(
+      'I wrote this:\n\n```java\nfor (int i = 0; i < 10; i--) {\n  System.out.println(i);\n}\n```\n\nIt prints `0, -1, -2` for ever. What is wrong?',
+    );
   await main.getByRole('button', { name: 'Post question' }).click();
   const card = main.getByRole('article', { name: title });
   await expect(card.getByText('Waiting to send')).toHaveCount(0);
@@ -118,10 +143,13 @@ test('/qa: a question in Markdown with a code block, a vote and an answer, in li
 /** WCAG contrast ratio of two `rgb(…)` colours. */
 function contrast(a: string, b: string) {
   const luminance = (rgb: string) => {
-    const [r, g, bl] = rgb.match(/[\d.]+/g)!.slice(0, 3).map((v) => {
-      const c = Number(v) / 255;
-      return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-    });
+    const [r, g, bl] = rgb
+      .match(/[\d.]+/g)!
+      .slice(0, 3)
+      .map((v) => {
+        const c = Number(v) / 255;
+        return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+      });
     return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
   };
   const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
@@ -155,9 +183,17 @@ const toastColours = (page: Page) =>
     );
   });
 
-const enrolments = ['Introduction To Calculus', 'Introduction to Statistics', 'FET Mathematics', 'FET Physical Science'];
+const enrolments = [
+  'Introduction To Calculus',
+  'Introduction to Statistics',
+  'FET Mathematics',
+  'FET Physical Science',
+];
 
-test('toasts: bottom-centre on a phone, bottom-right on a desktop, never over the navbar; one toast for the same alert twice; AA contrast in light and dark', async ({ page, context }) => {
+test('toasts: bottom-centre on a phone, bottom-right on a desktop, never over the navbar; one toast for the same alert twice; AA contrast in light and dark', async ({
+  page,
+  context,
+}) => {
   test.setTimeout(180_000);
   await loginAs(page, 'student');
   const offline = 'You are offline. Connect to the internet to change your enrolments or account.';
@@ -172,12 +208,16 @@ test('toasts: bottom-centre on a phone, bottom-right on a desktop, never over th
       await page.getByLabel('Enroll in a module').selectOption({ label: module });
       await page.getByRole('button', { name: 'Enroll' }).click();
       await page.getByRole('alertdialog').getByRole('button', { name: 'Enroll' }).click();
-      const success = page.locator('[data-sonner-toast][data-type="success"]', { hasText: `Enrolled in "${module}" successfully.` });
+      const success = page.locator('[data-sonner-toast][data-type="success"]', {
+        hasText: `Enrolled in "${module}" successfully.`,
+      });
       await expect(success).toBeVisible();
       // An error toast, raised twice: shown once.
       await context.setOffline(true);
       // (a link today; a button in the profile page's next version)
-      const download = page.getByRole('link', { name: 'Download my data' }).or(page.getByRole('button', { name: 'Download my data' }));
+      const download = page
+        .getByRole('link', { name: 'Download my data' })
+        .or(page.getByRole('button', { name: 'Download my data' }));
       await download.click();
       await download.click();
       const error = page.locator('[data-sonner-toast][data-type="error"]', { hasText: offline });
@@ -192,7 +232,8 @@ test('toasts: bottom-centre on a phone, bottom-right on a desktop, never over th
         const box = (await toast.boundingBox())!;
         expect(box.y, `${size} ${scheme}: below the navbar`).toBeGreaterThanOrEqual(navbar.y + navbar.height);
         expect(box.y + box.height, `${size} ${scheme}: at the bottom`).toBeGreaterThan(viewport.height - 200);
-        if (size === 'phone') expect(Math.abs(box.x + box.width / 2 - viewport.width / 2), 'centred').toBeLessThanOrEqual(1);
+        if (size === 'phone')
+          expect(Math.abs(box.x + box.width / 2 - viewport.width / 2), 'centred').toBeLessThanOrEqual(1);
         else {
           expect(box.x, 'on the right').toBeGreaterThan(viewport.width / 2);
           expect(viewport.width - (box.x + box.width), 'near the right edge').toBeLessThanOrEqual(48);
@@ -226,7 +267,11 @@ test('the confirmation dialog has a visible edge in dark mode', async ({ page })
       return `rgb(${[...context.getImageData(0, 0, 1, 1).data].slice(0, 3).join(', ')})`;
     };
     const style = getComputedStyle(el);
-    return { width: parseFloat(style.borderTopWidth), border: rgb(style.borderTopColor), background: rgb(style.backgroundColor) };
+    return {
+      width: parseFloat(style.borderTopWidth),
+      border: rgb(style.borderTopColor),
+      background: rgb(style.backgroundColor),
+    };
   });
   expect(width).toBeGreaterThanOrEqual(1);
   expect(contrast(border, background)).toBeGreaterThanOrEqual(1.5);

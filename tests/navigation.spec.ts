@@ -26,7 +26,9 @@ for (const [role, dashboard] of [
   ['tutor', '/tutor-dashboard'],
   ['admin', '/admin-dashboard'],
 ] as const) {
-  test(`a ${role} sees Community, Courses, Dashboard, Profile and Log out; Dashboard goes to ${dashboard}`, async ({ page }) => {
+  test(`a ${role} sees Community, Courses, Dashboard, Profile and Log out; Dashboard goes to ${dashboard}`, async ({
+    page,
+  }) => {
     await loginAs(page, role);
     const nav = page.getByRole('navigation', { name: 'Main' });
     for (const name of ['Community', 'Courses', 'Profile']) await expect(nav.getByRole('link', { name })).toBeVisible();

@@ -1,10 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { createModule, expectNoAxeViolations, loginAs, origin, uniqueModuleName, viewports, waitForActiveServiceWorker } from './fixtures.ts';
+import {
+  createModule,
+  expectNoAxeViolations,
+  loginAs,
+  origin,
+  uniqueModuleName,
+  viewports,
+  waitForActiveServiceWorker,
+} from './fixtures.ts';
 
 const offline = 'You are offline. Connect to the internet to change your enrolments or account.';
 
-test('a student enrols and removes a module, each after confirming; an enrolled module is not offered again', async ({ page }) => {
+test('a student enrols and removes a module, each after confirming; an enrolled module is not offered again', async ({
+  page,
+}) => {
   const account = await loginAs(page, 'student');
   await page.goto('/profile');
   await expect(page.getByText(account.name, { exact: true })).toBeVisible();
@@ -25,7 +35,9 @@ test('a student enrols and removes a module, each after confirming; an enrolled 
   await page.getByRole('button', { name: 'Enroll' }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Enroll' }).click();
   await expect(page.getByText('Enrolled in "Introduction to Statistics" successfully.')).toBeVisible();
-  const enrolment = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: 'Introduction to Statistics' }) });
+  const enrolment = page
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('link', { name: 'Introduction to Statistics' }) });
   await expect(enrolment).toBeVisible();
   await expect(select.getByRole('option', { name: 'Introduction to Statistics' })).toHaveCount(0);
   await expect(select.getByRole('option', { name: 'FET Mathematics' })).toHaveCount(1);
@@ -43,7 +55,10 @@ test('a student enrols and removes a module, each after confirming; an enrolled 
   expect((await (await page.request.get('/api/me/enrolments')).json()).enrolments).toEqual([]);
 });
 
-test('offline, the profile still opens, and Enroll, Remove and Delete Account say so and change nothing', async ({ page, context }) => {
+test('offline, the profile still opens, and Enroll, Remove and Delete Account say so and change nothing', async ({
+  page,
+  context,
+}) => {
   await loginAs(page, 'student');
   await page.goto('/profile');
   const select = page.getByLabel('Enroll in a module');
@@ -77,12 +92,20 @@ test('offline, the profile still opens, and Enroll, Remove and Delete Account sa
 
 test('a module the admin deletes stays on the student profile by name, without a link', async ({ page, browser }) => {
   await loginAs(page, 'admin');
-  const module = await createModule(page.request, { name: uniqueModuleName('Numerical Methods'), priceCents: 9000, category: 'Mathematics' });
+  const module = await createModule(page.request, {
+    name: uniqueModuleName('Numerical Methods'),
+    priceCents: 9000,
+    category: 'Mathematics',
+  });
 
   const student = await browser.newContext({ baseURL: origin });
   const studentPage = await student.newPage();
   await loginAs(studentPage, 'student');
-  expect((await studentPage.request.post('/api/me/enrolments', { data: { moduleId: module.id }, headers: { origin } })).status()).toBe(201);
+  expect(
+    (
+      await studentPage.request.post('/api/me/enrolments', { data: { moduleId: module.id }, headers: { origin } })
+    ).status(),
+  ).toBe(201);
   expect((await page.request.delete(`/api/modules/${module.id}`, { headers: { origin } })).status()).toBe(200);
 
   await studentPage.goto('/profile');
@@ -96,7 +119,10 @@ test('a module the admin deletes stays on the student profile by name, without a
 test('Download my data saves a JSON file holding the account', async ({ page }) => {
   const account = await loginAs(page, 'student');
   await page.goto('/profile');
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download my data' }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download my data' }).click(),
+  ]);
   expect(download.suggestedFilename()).toMatch(/\.json$/);
   const text = readFileSync(await download.path(), 'utf8');
   expect(() => JSON.parse(text)).not.toThrow();
@@ -134,7 +160,14 @@ test('Delete Account: confirmation, the spec toast, /login, and the old login no
 
 test('/profile: no axe violations, screenshots at phone and desktop size', async ({ page }) => {
   await loginAs(page, 'student');
-  expect((await page.request.post('/api/me/enrolments', { data: { moduleId: await moduleId(page.request, 'introduction-to-oop-with-java') }, headers: { origin } })).status()).toBe(201);
+  expect(
+    (
+      await page.request.post('/api/me/enrolments', {
+        data: { moduleId: await moduleId(page.request, 'introduction-to-oop-with-java') },
+        headers: { origin },
+      })
+    ).status(),
+  ).toBe(201);
   for (const [size, viewport] of Object.entries(viewports)) {
     await page.setViewportSize(viewport);
     await page.goto('/profile');

@@ -1,6 +1,14 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { cspViolations, expectNoAxeViolations, loginAs, origin, recordCspViolations, viewports, waitForActiveServiceWorker } from './fixtures.ts';
+import {
+  cspViolations,
+  expectNoAxeViolations,
+  loginAs,
+  origin,
+  recordCspViolations,
+  viewports,
+  waitForActiveServiceWorker,
+} from './fixtures.ts';
 
 const publicPages = [
   { path: '/', name: 'home' },
@@ -14,7 +22,9 @@ const publicPages = [
 ];
 
 for (const { path, name } of publicPages) {
-  test(`${path}: own title and description, no axe violations, no console errors, screenshots at phone and desktop size`, async ({ page }) => {
+  test(`${path}: own title and description, no axe violations, no console errors, screenshots at phone and desktop size`, async ({
+    page,
+  }) => {
     const consoleErrors: string[] = [];
     page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
     await recordCspViolations(page);
@@ -48,7 +58,9 @@ test('/signup has no axe violations or CSP violations once the visitor came from
   expect(await cspViolations(page)).toEqual([]);
 });
 
-test('the public pages arrive as HTML: their text is there before any script runs, and hydrating it raises no error', async ({ browser }) => {
+test('the public pages arrive as HTML: their text is there before any script runs, and hydrating it raises no error', async ({
+  browser,
+}) => {
   const withoutScripts = await browser.newContext({ baseURL: origin, javaScriptEnabled: false });
   const withScripts = await browser.newContext({ baseURL: origin });
   // As when the visitor came through Home's Sign Up button; otherwise /signup sends them to / (spec §2).
@@ -82,7 +94,8 @@ test("a visitor's deep link to a signed-in page settles on / without anything mo
     const shifts: number[] = [];
     Object.assign(window, { layoutShifts: shifts });
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!entry.hadRecentInput) shifts.push(entry.value);
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
+        if (!entry.hadRecentInput) shifts.push(entry.value);
     }).observe({ type: 'layout-shift', buffered: true });
   });
   for (const viewport of Object.values(viewports)) {
@@ -124,7 +137,9 @@ test('the manifest names the app and lists its icons', async ({ request }) => {
   for (const icon of manifest.icons) expect((await request.get(icon.src)).status()).toBe(200);
 });
 
-test('hashed assets are compressed and cached for a year; the shell and the service worker are always revalidated', async ({ request }) => {
+test('hashed assets are compressed and cached for a year; the shell and the service worker are always revalidated', async ({
+  request,
+}) => {
   const shell = await request.get('/');
   expect(shell.headers()['cache-control']).toBe('no-cache');
   const script = /src="(\/assets\/[^"]+\.js)"/.exec(await shell.text())?.[1];
@@ -153,7 +168,9 @@ test('a signed-in student is still recognised offline after a reload', async ({ 
 test('a new release shows "A new version is available" and Reload switches to it', async ({ page }) => {
   await page.goto('/about');
   await waitForActiveServiceWorker(page);
-  const firstWorker = await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())!.active!.scriptURL);
+  const firstWorker = await page.evaluate(
+    async () => (await navigator.serviceWorker.getRegistration())!.active!.scriptURL,
+  );
 
   // A new release, as the browser sees one: sw.js differs by a byte. (The precompressed copies would be
   // served first, so they are set aside meanwhile.)

@@ -39,13 +39,19 @@ async function questionId(question: Locator) {
 }
 
 async function postQuestion(request: APIRequestContext, title: string, text: string): Promise<Question> {
-  const res = await request.post('/api/questions', { data: { id: crypto.randomUUID(), title, text }, headers: { origin } });
+  const res = await request.post('/api/questions', {
+    data: { id: crypto.randomUUID(), title, text },
+    headers: { origin },
+  });
   expect(res.status()).toBe(201);
   return (await res.json()) as Question;
 }
 
 async function postAnswer(request: APIRequestContext, questionId: string, text: string) {
-  const res = await request.post(`/api/questions/${questionId}/answers`, { data: { id: crypto.randomUUID(), text }, headers: { origin } });
+  const res = await request.post(`/api/questions/${questionId}/answers`, {
+    data: { id: crypto.randomUUID(), text },
+    headers: { origin },
+  });
   expect(res.status()).toBe(201);
 }
 
@@ -92,13 +98,18 @@ async function showAtTop(target: Locator) {
 
 /** Nothing sticks out sideways (a phone would scroll the whole page). */
 async function expectNoHorizontalOverflow(page: Page) {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+  ).toBeLessThanOrEqual(0);
 }
 
 // ---------------------------------------------------------------------------------------------------------
 // Journeys
 
-test('a visitor reads the board, but asking, answering and voting ask them to log in and write nothing', async ({ page, browser }) => {
+test('a visitor reads the board, but asking, answering and voting ask them to log in and write nothing', async ({
+  page,
+  browser,
+}) => {
   const student = await userPage(browser, 'student');
   const title = unique('How do I read a CSV file in Python');
   await postQuestion(student.page.request, title, 'With the `csv` module?');
@@ -128,7 +139,9 @@ test('a visitor reads the board, but asking, answering and voting ask them to lo
   await student.context.close();
 });
 
-test('a blank title or description is refused with the typed text kept, and an empty answer is ignored', async ({ page }) => {
+test('a blank title or description is refused with the typed text kept, and an empty answer is ignored', async ({
+  page,
+}) => {
   await loginAs(page, 'student');
   await page.goto('/qa');
 
@@ -143,7 +156,9 @@ test('a blank title or description is refused with the typed text kept, and an e
   await askForm(page).getByLabel('Title').fill(title);
   await askForm(page).getByLabel('Description').fill(' \n ');
   await askForm(page).getByRole('button', { name: 'Post question' }).click();
-  await expect(askForm(page).getByText('Please fill in both the question title and description.').first()).toBeVisible();
+  await expect(
+    askForm(page).getByText('Please fill in both the question title and description.').first(),
+  ).toBeVisible();
   await expect(askForm(page).getByLabel('Title')).toHaveValue(title);
   expect(await search(page.request, title)).toEqual([]);
 
@@ -161,7 +176,9 @@ test('a blank title or description is refused with the typed text kept, and an e
   expect((await search(page.request, title))[0]!.answers).toEqual([]);
 });
 
-test('two students vote up, withdraw and switch; each sees their own vote and the same counts as the server', async ({ browser }) => {
+test('two students vote up, withdraw and switch; each sees their own vote and the same counts as the server', async ({
+  browser,
+}) => {
   const ann = await userPage(browser, 'student');
   const ben = await userPage(browser, 'student');
   const title = unique('Is recursion slower than a loop');
@@ -193,7 +210,9 @@ test('two students vote up, withdraw and switch; each sees their own vote and th
   for (const { context } of [ann, ben]) await context.close();
 });
 
-test('offline, a question and its answer show at once as waiting, survive a reload, and are sent once back online', async ({ browser }) => {
+test('offline, a question and its answer show at once as waiting, survive a reload, and are sent once back online', async ({
+  browser,
+}) => {
   const ann = await userPage(browser, 'student');
   const ben = await userPage(browser, 'student');
   const { page, context } = ann;
@@ -246,7 +265,10 @@ test('posts the server refuses say why, keep their text to edit, and can be disc
   // board refreshes, the card shows the server's post under that id; the box keeps what this user typed.
   const clashId = await questionId(card(page, clashTitle));
   const clash = page.locator(`article#q-${clashId}`);
-  const taken = await admin.page.request.post('/api/questions', { data: { id: clashId, title: 'Another post', text: 'Other words.' }, headers: { origin } });
+  const taken = await admin.page.request.post('/api/questions', {
+    data: { id: clashId, title: 'Another post', text: 'Other words.' },
+    headers: { origin },
+  });
   expect(taken.status()).toBe(201);
   expect((await admin.page.request.delete(`/api/questions/${doomed.id}`, { headers: { origin } })).status()).toBe(200);
   await context.setOffline(false);
@@ -273,11 +295,16 @@ test('posts the server refuses say why, keep their text to edit, and can be disc
   await confirmDialog(page, 'Discard');
   await expect(refusedAnswer).toHaveCount(0);
   await expect.poll(() => outboxCount(page)).toBe(0);
-  expect(await (await page.request.get(`/api/questions/${clashId}`)).json()).toMatchObject({ title: 'Another post', text: 'Other words.' });
+  expect(await (await page.request.get(`/api/questions/${clashId}`)).json()).toMatchObject({
+    title: 'Another post',
+    text: 'Other words.',
+  });
   for (const c of [ann.context, admin.context]) await c.close();
 });
 
-test('a question, its answer and a vote from one student appear on another student’s open board without a reload', async ({ browser }) => {
+test('a question, its answer and a vote from one student appear on another student’s open board without a reload', async ({
+  browser,
+}) => {
   const ann = await userPage(browser, 'student');
   const ben = await userPage(browser, 'student');
   for (const { page } of [ann, ben]) await page.goto('/qa');
@@ -293,7 +320,9 @@ test('a question, its answer and a vote from one student appear on another stude
   for (const { context } of [ann, ben]) await context.close();
 });
 
-test('the admin deletes questions and answers after confirming; the asker accepts an answer; tutors are marked', async ({ browser }) => {
+test('the admin deletes questions and answers after confirming; the asker accepts an answer; tutors are marked', async ({
+  browser,
+}) => {
   const asker = await userPage(browser, 'student');
   const tutor = await userPage(browser, 'tutor');
   const admin = await userPage(browser, 'admin');
@@ -343,7 +372,11 @@ test('HTML, scripts and javascript: links in a post are shown inert', async ({ p
   await loginAs(page, 'student');
   await page.goto('/qa');
   const title = unique('Is this safe <b>bold</b>');
-  await ask(page, title, '<img src=x onerror=alert(1)>\n\n<script>alert(2)</script>\n\nSee [link](javascript:alert(3)) and `<code>`.');
+  await ask(
+    page,
+    title,
+    '<img src=x onerror=alert(1)>\n\n<script>alert(2)</script>\n\nSee [link](javascript:alert(3)) and `<code>`.',
+  );
   const question = card(page, title);
   await expect(question).toContainText('See link and <code>.');
   await expectAllSent(page);
@@ -355,12 +388,20 @@ test('HTML, scripts and javascript: links in a post are shown inert', async ({ p
   expect(dialogs).toBe(0);
 });
 
-test('/qa has no axe violations signed out or in, and fits a phone with waiting and refused posts', async ({ page, browser }) => {
+test('/qa has no axe violations signed out or in, and fits a phone with waiting and refused posts', async ({
+  page,
+  browser,
+}) => {
   const visitor = await browser.newContext({ baseURL: origin });
   const visitorPage = await visitor.newPage();
-  const code = '```java\npublic static void main(String[] args) { System.out.println("A long line of Java that must scroll inside its box"); }\n```';
+  const code =
+    '```java\npublic static void main(String[] args) { System.out.println("A long line of Java that must scroll inside its box"); }\n```';
   await loginAs(page, 'student');
-  await postQuestion(page.request, unique('Why does my Java program print nothing'), `Here it is:\n\n${code}\n\nIt compiles with \`javac Main.java\`.`);
+  await postQuestion(
+    page.request,
+    unique('Why does my Java program print nothing'),
+    `Here it is:\n\n${code}\n\nIt compiles with \`javac Main.java\`.`,
+  );
 
   await visitorPage.goto('/qa');
   await expect(visitorPage.getByRole('article').first()).toBeVisible();
@@ -386,7 +427,14 @@ test('/qa has no axe violations signed out or in, and fits a phone with waiting 
     await page.screenshot({ path: `test-results/screenshots/qa-waiting-${size}.png` });
   }
 
-  expect((await page.request.post('/api/questions', { data: { id: refusedId, title: 'Taken', text: 'Taken.' }, headers: { origin } })).status()).toBe(201);
+  expect(
+    (
+      await page.request.post('/api/questions', {
+        data: { id: refusedId, title: 'Taken', text: 'Taken.' },
+        headers: { origin },
+      })
+    ).status(),
+  ).toBe(201);
   await page.context().setOffline(false);
   const refused = page.locator(`article#q-${refusedId}`);
   await expect(refused.getByText(/^Not sent:/)).toBeVisible();

@@ -31,7 +31,10 @@ const localRows = (page: Page, table: string) =>
     table,
   );
 
-test('a browser holding only the session cookie (new device, cleared site data) opens guarded pages and stays on them', async ({ page, browser }) => {
+test('a browser holding only the session cookie (new device, cleared site data) opens guarded pages and stays on them', async ({
+  page,
+  browser,
+}) => {
   await loginAs(page, 'student');
   const cookies = await page.context().cookies();
 
@@ -71,7 +74,9 @@ test('a deep link opened signed out comes back after logging in', async ({ page,
   await second.close();
 });
 
-test('"Create an account" on /login reaches the sign-up form, in a browser that never saw the home page', async ({ page }) => {
+test('"Create an account" on /login reaches the sign-up form, in a browser that never saw the home page', async ({
+  page,
+}) => {
   await page.goto('/login');
   await page.getByRole('link', { name: 'Create an account' }).click();
   await expect(page).toHaveURL(/\/signup$/);
@@ -87,7 +92,10 @@ test('log-out from /profile lands on the home page', async ({ page }) => {
   await expect(nav(page).getByRole('link', { name: 'Sign In' })).toBeVisible();
 });
 
-test('log-out works offline: local data goes at once, the server session ends when the connection returns', async ({ page, context }) => {
+test('log-out works offline: local data goes at once, the server session ends when the connection returns', async ({
+  page,
+  context,
+}) => {
   await loginAs(page, 'student');
   await waitForActiveServiceWorker(page);
   await page.goto('/profile');
@@ -112,7 +120,11 @@ test('log-out works offline: local data goes at once, the server session ends wh
   // Back online, the app tells the server: the old session no longer works anywhere.
   await context.setOffline(false);
   await expect
-    .poll(async () => (await page.request.get('/api/me', { headers: { cookie: `${cookie.name}=${cookie.value}` } })).status(), { timeout: 15_000 })
+    .poll(
+      async () =>
+        (await page.request.get('/api/me', { headers: { cookie: `${cookie.name}=${cookie.value}` } })).status(),
+      { timeout: 15_000 },
+    )
     .toBe(401);
   await page.reload();
   await expect(nav(page).getByRole('link', { name: 'Sign In' })).toBeVisible();
@@ -149,7 +161,10 @@ test('an ended session says so, offers to log in again in place, and keeps what 
   await expect(page.getByText('Sipho Dlamini-Khumalo')).toBeVisible();
 });
 
-test('a session that ends while offline shows the log-in dialog on reconnecting, with what was typed kept', async ({ page, context }) => {
+test('a session that ends while offline shows the log-in dialog on reconnecting, with what was typed kept', async ({
+  page,
+  context,
+}) => {
   await loginAs(page, 'student');
   await page.goto('/profile');
   await page.getByRole('button', { name: 'Change name' }).click();
@@ -163,7 +178,10 @@ test('a session that ends while offline shows the log-in dialog on reconnecting,
   await expect(page).toHaveURL(/\/profile$/);
 });
 
-test('opening the app after the session ran out signs out and clears the last user’s data (shared devices)', async ({ page, context }) => {
+test('opening the app after the session ran out signs out and clears the last user’s data (shared devices)', async ({
+  page,
+  context,
+}) => {
   await loginAs(page, 'student');
   await page.goto('/profile');
   await expect.poll(() => localRows(page, 'session')).toBe(1);
@@ -175,7 +193,9 @@ test('opening the app after the session ran out signs out and clears the last us
   expect(await localRows(page, 'enrolments')).toBe(0);
 });
 
-test('an ended session found by Enroll shows the log-in dialog, not "Failed to enroll"; Log out leaves', async ({ page }) => {
+test('an ended session found by Enroll shows the log-in dialog, not "Failed to enroll"; Log out leaves', async ({
+  page,
+}) => {
   await loginAs(page, 'student');
   await page.goto('/profile');
   await page.getByLabel('Enroll in a module').selectOption({ label: 'Introduction to Statistics' });
@@ -225,7 +245,9 @@ test('a password change from the profile ends the other devices and keeps this o
   await phone.close();
 });
 
-test('after sign-up: a "check your inbox" screen; a refused login offers a new link, and every link lands on the login page', async ({ page }) => {
+test('after sign-up: a "check your inbox" screen; a refused login offers a new link, and every link lands on the login page', async ({
+  page,
+}) => {
   const email = uniqueEmail('resend');
   await page.goto('/');
   await page.getByRole('button', { name: 'Sign Up' }).first().click();
@@ -246,7 +268,9 @@ test('after sign-up: a "check your inbox" screen; a refused login offers a new l
   // A login before confirming: the spec's alert and /home, with an offer to send the link again (and no e-mail unasked).
   await page.goto('/login');
   await submitLogin(page, { email, password });
-  await expect(page.getByText('Please verify your email before logging in. Check your inbox or spam folder.')).toBeVisible();
+  await expect(
+    page.getByText('Please verify your email before logging in. Check your inbox or spam folder.'),
+  ).toBeVisible();
   await expect(page).toHaveURL(/\/home$/);
 
   // (The server sends at most one a minute to an address; the integration tests cover that it does send.)

@@ -5,7 +5,8 @@ import { expectNoAxeViolations, loginAs, origin, viewports, waitForActiveService
 const unique = (label: string) => `${label} ${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 const askForm = (page: Page) => page.getByRole('form', { name: 'Ask a question' });
 const card = (page: Page, title: string) => page.getByRole('article', { name: title });
-const clearedToast = (page: Page) => page.locator('[data-sonner-toast]').filter({ hasText: "This device's saved data was cleared" });
+const clearedToast = (page: Page) =>
+  page.locator('[data-sonner-toast]').filter({ hasText: "This device's saved data was cleared" });
 
 async function ask(page: Page, title: string, text: string) {
   await askForm(page).getByLabel('Title').fill(title);
@@ -14,13 +15,20 @@ async function ask(page: Page, title: string, text: string) {
 }
 
 async function postQuestion(page: Page, title: string) {
-  const res = await page.request.post('/api/questions', { data: { id: crypto.randomUUID(), title, text: 'Posted before the wipe.' }, headers: { origin } });
+  const res = await page.request.post('/api/questions', {
+    data: { id: crypto.randomUUID(), title, text: 'Posted before the wipe.' },
+    headers: { origin },
+  });
   expect(res.status()).toBe(201);
   return (await res.json()) as Question;
 }
 
 /** The mark the engine keeps outside IndexedDB: whose data it holds and how much of it is unsent. */
-const mark = (page: Page) => page.evaluate(() => JSON.parse(localStorage.getItem('tutorbook:stored-user') ?? 'null') as { userId: string; unsent: number } | null);
+const mark = (page: Page) =>
+  page.evaluate(
+    () =>
+      JSON.parse(localStorage.getItem('tutorbook:stored-user') ?? 'null') as { userId: string; unsent: number } | null,
+  );
 
 /** What the browser does to a site's storage (eviction, Safari's seven days, "clear site data"), through DevTools. */
 async function clearSiteStorage(page: Page, storageTypes: string) {
@@ -29,7 +37,10 @@ async function clearSiteStorage(page: Page, storageTypes: string) {
   await cdp.detach();
 }
 
-test('storage the browser cleared while the app was closed: the next visit says what unsent work was lost, and the data comes back', async ({ page, context }) => {
+test('storage the browser cleared while the app was closed: the next visit says what unsent work was lost, and the data comes back', async ({
+  page,
+  context,
+}) => {
   await loginAs(page, 'student');
   const seen = unique('Seen before the wipe');
   await postQuestion(page, seen);
@@ -75,7 +86,9 @@ test('storage the browser cleared while the app was closed: the next visit says 
   await expect(card(page, seen)).toBeVisible();
 });
 
-test('storage cleared under an open page: the page says so, loads the data again and goes on saving', async ({ page }) => {
+test('storage cleared under an open page: the page says so, loads the data again and goes on saving', async ({
+  page,
+}) => {
   await loginAs(page, 'student');
   const seen = unique('On the board');
   await postQuestion(page, seen);
@@ -91,7 +104,9 @@ test('storage cleared under an open page: the page says so, loads the data again
   await ask(page, after, 'Saved and sent as usual.');
   await expect(card(page, after)).toBeVisible();
   await expect(card(page, after).getByText('Waiting to send')).toHaveCount(0);
-  const stored = (await (await page.request.get(`/api/questions?q=${encodeURIComponent(after)}`)).json()) as { questions: Question[] };
+  const stored = (await (await page.request.get(`/api/questions?q=${encodeURIComponent(after)}`)).json()) as {
+    questions: Question[];
+  };
   expect(stored.questions).toHaveLength(1);
 });
 
@@ -131,7 +146,9 @@ test('a device with no room left: the form says so and keeps what was typed', as
   const title = unique('A question with nowhere to go');
   const text = 'My disk is full and I still have a question about recursion. '.repeat(20);
   await ask(page, title, text);
-  await expect(askForm(page)).toContainText('Your device has no room to save this. Free some space (or delete old files) and try again.');
+  await expect(askForm(page)).toContainText(
+    'Your device has no room to save this. Free some space (or delete old files) and try again.',
+  );
   await expect(askForm(page).getByLabel('Title')).toHaveValue(title);
   await expect(askForm(page).getByLabel('Description')).toHaveValue(text);
   await expect(card(page, title)).toHaveCount(0);

@@ -4,8 +4,7 @@ export const authMessages = {
   tooManyAttempts: 'Too many login attempts. Please wait and try again later.',
   somethingWentWrong: 'Something went wrong. Please try again later.',
   verifyFirst: 'Please verify your email before logging in. Check your inbox or spam folder.',
-  welcome: (name: string) =>
-    `Welcome, ${name}! Please check your email inbox or spam folder to verify your account.`,
+  welcome: (name: string) => `Welcome, ${name}! Please check your email inbox or spam folder to verify your account.`,
   resetSent: 'Password reset email sent! Check your inbox.',
   invalidEmail: 'Invalid email address. Please enter a valid email.',
   userNotFound: 'No user found with that email address.',

@@ -1,7 +1,14 @@
 import { sessionMessages } from './session.messages.ts';
 import { fieldErrors } from './validation.ts';
 import { describe, expect, test } from 'vitest';
-import { authMessages, limits, loginInputSchema, newPasswordSchema, passwordResetRequestSchema, signUpInputSchema } from './auth.schemas.ts';
+import {
+  authMessages,
+  limits,
+  loginInputSchema,
+  newPasswordSchema,
+  passwordResetRequestSchema,
+  signUpInputSchema,
+} from './auth.schemas.ts';
 
 const valid = { name: 'Naledi Sithole', email: 'naledi@example.com', password: 'correct horse' };
 
@@ -13,7 +20,9 @@ function errorsOf(schema: { safeParse(v: unknown): { success: boolean; error?: u
 
 describe('sign-up form', () => {
   test('accepts a valid form and trims the name and e-mail', () => {
-    expect(signUpInputSchema.parse({ ...valid, name: '  Naledi Sithole ', email: ' naledi@example.com  ' })).toEqual(valid);
+    expect(signUpInputSchema.parse({ ...valid, name: '  Naledi Sithole ', email: ' naledi@example.com  ' })).toEqual(
+      valid,
+    );
   });
 
   test('keeps the password exactly as typed, spaces included', () => {
@@ -32,7 +41,14 @@ describe('sign-up form', () => {
     [{ password: 'x'.repeat(129) }, { password: 'Password must be at most 128 characters.' }],
     [{ role: 'admin' }, { _form: 'Unknown field: role.' }],
     [{ role: 'admin', isAdmin: true }, { _form: 'Unknown fields: role, isAdmin.' }],
-    [{ name: '', email: 'x', password: '' }, { name: 'Please enter your name.', email: 'Invalid email address. Please enter a valid email.', password: 'Password must be at least 8 characters.' }],
+    [
+      { name: '', email: 'x', password: '' },
+      {
+        name: 'Please enter your name.',
+        email: 'Invalid email address. Please enter a valid email.',
+        password: 'Password must be at least 8 characters.',
+      },
+    ],
   ])('refuses %j with %j', (override, expected) => {
     expect(errorsOf(signUpInputSchema, { ...valid, ...override })).toEqual(expected);
   });
@@ -51,9 +67,16 @@ describe('sign-up form', () => {
 
 describe('login form', () => {
   test('needs a password, of any length up to the limit', () => {
-    expect(loginInputSchema.parse({ email: valid.email, password: 'x' })).toEqual({ email: valid.email, password: 'x' });
-    expect(errorsOf(loginInputSchema, { email: valid.email, password: '' })).toEqual({ password: 'Please enter your password.' });
-    expect(errorsOf(loginInputSchema, { email: valid.email, password: 'x'.repeat(129) })).toEqual({ password: 'Password must be at most 128 characters.' });
+    expect(loginInputSchema.parse({ email: valid.email, password: 'x' })).toEqual({
+      email: valid.email,
+      password: 'x',
+    });
+    expect(errorsOf(loginInputSchema, { email: valid.email, password: '' })).toEqual({
+      password: 'Please enter your password.',
+    });
+    expect(errorsOf(loginInputSchema, { email: valid.email, password: 'x'.repeat(129) })).toEqual({
+      password: 'Password must be at most 128 characters.',
+    });
   });
 
   test('checks the e-mail like sign-up does', () => {
@@ -68,9 +91,14 @@ describe('password reset forms', () => {
   });
 
   test('the new password follows the sign-up rules and needs a token', () => {
-    expect(errorsOf(newPasswordSchema, { token: 't', newPassword: 'short' })).toEqual({ newPassword: 'Password must be at least 8 characters.' });
+    expect(errorsOf(newPasswordSchema, { token: 't', newPassword: 'short' })).toEqual({
+      newPassword: 'Password must be at least 8 characters.',
+    });
     expect(errorsOf(newPasswordSchema, { token: '', newPassword: 'long enough' })).toHaveProperty('token');
-    expect(newPasswordSchema.parse({ token: 't', newPassword: 'long enough' })).toEqual({ token: 't', newPassword: 'long enough' });
+    expect(newPasswordSchema.parse({ token: 't', newPassword: 'long enough' })).toEqual({
+      token: 't',
+      newPassword: 'long enough',
+    });
   });
 });
 
@@ -78,10 +106,14 @@ describe('spec messages', () => {
   test('are word for word', () => {
     expect(authMessages.incorrectCredentials).toBe('Incorrect email or password. Please try again.');
     expect(authMessages.tooManyAttempts).toBe('Too many login attempts. Please wait and try again later.');
-    expect(authMessages.verifyFirst).toBe('Please verify your email before logging in. Check your inbox or spam folder.');
+    expect(authMessages.verifyFirst).toBe(
+      'Please verify your email before logging in. Check your inbox or spam folder.',
+    );
     expect(authMessages.userNotFound).toBe('No user found with that email address.');
     expect(authMessages.invalidEmail).toBe('Invalid email address. Please enter a valid email.');
-    expect(authMessages.welcome('Naledi')).toBe('Welcome, Naledi! Please check your email inbox or spam folder to verify your account.');
+    expect(authMessages.welcome('Naledi')).toBe(
+      'Welcome, Naledi! Please check your email inbox or spam folder to verify your account.',
+    );
     expect(sessionMessages.signedUpWithGoogle('Naledi')).toBe('Signed up with Google as Naledi!');
   });
 });

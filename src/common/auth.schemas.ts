@@ -34,7 +34,10 @@ export type SignUpInput = z.infer<typeof signUpInputSchema>;
 
 export const loginInputSchema = z.strictObject({
   email,
-  password: z.string().min(1, 'Please enter your password.').max(limits.passwordMax, `Password must be at most ${limits.passwordMax} characters.`),
+  password: z
+    .string()
+    .min(1, 'Please enter your password.')
+    .max(limits.passwordMax, `Password must be at most ${limits.passwordMax} characters.`),
 });
 export type LoginInput = z.infer<typeof loginInputSchema>;
 
@@ -62,7 +65,10 @@ export type UpdateNameInput = z.infer<typeof updateNameSchema>;
 
 /** The profile's password form: the current password is asked for again, whatever the session. */
 export const changePasswordSchema = z.strictObject({
-  currentPassword: z.string().min(1, 'Please enter your current password.').max(limits.passwordMax, `Password must be at most ${limits.passwordMax} characters.`),
+  currentPassword: z
+    .string()
+    .min(1, 'Please enter your current password.')
+    .max(limits.passwordMax, `Password must be at most ${limits.passwordMax} characters.`),
   newPassword: password,
 });
 export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;

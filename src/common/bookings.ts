@@ -36,7 +36,8 @@ export const bookingMessages = {
   sent: 'Booking request sent! Check your email shortly.',
   failed: 'Failed to send booking request. Please try again.',
   queued: 'You are offline: your booking request is saved and will be sent when you are back online.',
-  retrying: 'Not sent yet: the server could not take your booking request just now. It is saved and will be sent again by itself.',
+  retrying:
+    'Not sent yet: the server could not take your booking request just now. It is saved and will be sent again by itself.',
   loading: 'Loading bookings...',
   empty: 'No sessions booked yet.',
   selectSlot: 'Please select a timeslot to confirm.',
@@ -120,7 +121,11 @@ export type BookingPage = z.infer<typeof bookingPageSchema>;
  * `GET /api/bookings?since=<version>`: every booking the caller may see that changed after `version`, oldest
  * change first, at most a page; `more` says there is another page from the returned `version`.
  */
-export const bookingChangesSchema = z.object({ bookings: z.array(bookingSchema), version: z.number().int(), more: z.boolean() });
+export const bookingChangesSchema = z.object({
+  bookings: z.array(bookingSchema),
+  version: z.number().int(),
+  more: z.boolean(),
+});
 export type BookingChanges = z.infer<typeof bookingChangesSchema>;
 
 const slot = z.string(bookingMessages.slotsRequired).refine(isTimeOfDay, bookingMessages.slotInvalid);
@@ -132,7 +137,11 @@ const slot = z.string(bookingMessages.slotsRequired).refine(isTimeOfDay, booking
  */
 export const createBookingInputSchema = z.strictObject({
   id: z.uuid(),
-  module: z.string(bookingMessages.moduleRequired).trim().min(1, bookingMessages.moduleRequired).max(200, bookingMessages.moduleRequired),
+  module: z
+    .string(bookingMessages.moduleRequired)
+    .trim()
+    .min(1, bookingMessages.moduleRequired)
+    .max(200, bookingMessages.moduleRequired),
   date: z.string(bookingMessages.dateInvalid).refine(isCalendarDate, bookingMessages.dateInvalid),
   slots: z
     .array(slot, bookingMessages.slotsRequired)

@@ -39,9 +39,18 @@ const priceCents = z
   .int('The price can have at most two decimals (whole cents).')
   .positive('The price must be more than R0.')
   .max(priceLimits.maxCents, 'The price can be at most R100,000 per hour.');
-const description = z.string().trim().max(moduleLimits.descriptionMax, `Description must be at most ${moduleLimits.descriptionMax} characters.`);
+const description = z
+  .string()
+  .trim()
+  .max(moduleLimits.descriptionMax, `Description must be at most ${moduleLimits.descriptionMax} characters.`);
 const topics = z
-  .array(z.string().trim().min(1, 'A topic cannot be empty.').max(moduleLimits.topicMax, `A topic must be at most ${moduleLimits.topicMax} characters.`))
+  .array(
+    z
+      .string()
+      .trim()
+      .min(1, 'A topic cannot be empty.')
+      .max(moduleLimits.topicMax, `A topic must be at most ${moduleLimits.topicMax} characters.`),
+  )
   .max(moduleLimits.topicsMax, `At most ${moduleLimits.topicsMax} topics.`);
 
 /** `POST /api/modules` (admin). Name, price and category are the spec's required fields. */

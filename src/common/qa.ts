@@ -103,7 +103,9 @@ export const answerInputSchema = z.strictObject({
 export type AnswerInput = z.input<typeof answerInputSchema>;
 
 /** `GET /api/questions/my-votes`: the signed-in user's votes (a device that has just logged in learns them at once). */
-export const myVotesSchema = z.object({ votes: z.array(z.object({ questionId: z.string(), value: z.union([z.literal(1), z.literal(-1)]) })) });
+export const myVotesSchema = z.object({
+  votes: z.array(z.object({ questionId: z.string(), value: z.union([z.literal(1), z.literal(-1)]) })),
+});
 export type MyVotes = z.infer<typeof myVotesSchema>;
 
 /** `PUT /api/questions/:id/vote`: the vote is set, not toggled, so sending it twice is harmless. */

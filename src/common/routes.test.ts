@@ -3,8 +3,26 @@ import { isKnownPagePath, publicPaths, signedInPaths } from './routes.ts';
 
 describe('isKnownPagePath', () => {
   test('knows every public and signed-in page of the spec', () => {
-    expect([...publicPaths]).toEqual(['/', '/home', '/signup', '/login', '/verify_login', '/change-password', '/about', '/testimonials', '/privacy-policy', '/qa']);
-    expect([...signedInPaths]).toEqual(['/offers', '/profile', '/booking', '/student-dashboard', '/tutor-dashboard', '/admin-dashboard']);
+    expect([...publicPaths]).toEqual([
+      '/',
+      '/home',
+      '/signup',
+      '/login',
+      '/verify_login',
+      '/change-password',
+      '/about',
+      '/testimonials',
+      '/privacy-policy',
+      '/qa',
+    ]);
+    expect([...signedInPaths]).toEqual([
+      '/offers',
+      '/profile',
+      '/booking',
+      '/student-dashboard',
+      '/tutor-dashboard',
+      '/admin-dashboard',
+    ]);
     for (const path of [...publicPaths, ...signedInPaths]) expect(isKnownPagePath(path), path).toBe(true);
   });
 
@@ -24,10 +42,19 @@ describe('isKnownPagePath', () => {
     expect(isKnownPagePath('/modules/calculus-2/')).toBe(true);
   });
 
-  test.each(['/modules', '/modules/', '/modules/Intro_To_Python', '/modules/a/b', '/modules/..', '/nope', '/Login', '/login//', '/api/health', '/index.html', ''])(
-    '%j is not a page',
-    (path) => {
-      expect(isKnownPagePath(path)).toBe(false);
-    },
-  );
+  test.each([
+    '/modules',
+    '/modules/',
+    '/modules/Intro_To_Python',
+    '/modules/a/b',
+    '/modules/..',
+    '/nope',
+    '/Login',
+    '/login//',
+    '/api/health',
+    '/index.html',
+    '',
+  ])('%j is not a page', (path) => {
+    expect(isKnownPagePath(path)).toBe(false);
+  });
 });

@@ -2,8 +2,26 @@
  * Every page path the client knows. The server answers other paths with the 404 page and status 404;
  * the client's router uses the same list.
  */
-export const publicPaths = ['/', '/home', '/signup', '/login', '/verify_login', '/change-password', '/about', '/testimonials', '/privacy-policy', '/qa'] as const;
-export const signedInPaths = ['/offers', '/profile', '/booking', '/student-dashboard', '/tutor-dashboard', '/admin-dashboard'] as const;
+export const publicPaths = [
+  '/',
+  '/home',
+  '/signup',
+  '/login',
+  '/verify_login',
+  '/change-password',
+  '/about',
+  '/testimonials',
+  '/privacy-policy',
+  '/qa',
+] as const;
+export const signedInPaths = [
+  '/offers',
+  '/profile',
+  '/booking',
+  '/student-dashboard',
+  '/tutor-dashboard',
+  '/admin-dashboard',
+] as const;
 /**
  * Public pages rendered to HTML at build time, and the file each is written to; every other page path gets
  * `shellFile`, the app with nothing rendered in it, which the browser fills in.

@@ -14,7 +14,8 @@ describe('SAST times', () => {
 
   test('only dates that exist on the calendar pass', () => {
     expect(isCalendarDate('2028-02-29')).toBe(true);
-    for (const bad of ['2027-02-29', '2026-13-01', '2026-11-31', '26-11-21', '2026-11-21T10:00', '', 'tomorrow']) expect(isCalendarDate(bad), bad).toBe(false);
+    for (const bad of ['2027-02-29', '2026-13-01', '2026-11-31', '26-11-21', '2026-11-21T10:00', '', 'tomorrow'])
+      expect(isCalendarDate(bad), bad).toBe(false);
   });
 
   test('times are HH:MM on the 24-hour clock', () => {

@@ -21,14 +21,23 @@ export const sastInstant = (date: string, time: string) => new Date(`${date}T${t
 
 /** Today's date in SAST, as `YYYY-MM-DD` (what a date input's `min` takes). */
 export function sastDate(now: Date): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: sastZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone: sastZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(now);
 }
 
 /** "Tue, 24 Nov 2026" for a `YYYY-MM-DD` date. */
 export function formatSastDate(date: string): string {
-  return new Intl.DateTimeFormat('en-ZA', { timeZone: sastZone, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' }).format(
-    sastInstant(date, '12:00'),
-  );
+  return new Intl.DateTimeFormat('en-ZA', {
+    timeZone: sastZone,
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+  }).format(sastInstant(date, '12:00'));
 }
 
 /** "Tue, 24 Nov 2026, 14:00 SAST": a session's time as every page and e-mail shows it. */

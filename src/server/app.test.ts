@@ -8,7 +8,18 @@ import { apiErrorBodySchema } from '../common/api-error.ts';
 import type { Module } from '../common/catalogue.ts';
 import type { EnrolInput } from '../common/profile.ts';
 import type { ApiRoutes } from './app.ts';
-import { createClient, expectApiError, createVerifiedUser, logIn, startSmtpServer, startTestServer, testPassword, uniqueEmail, type TestServer, type TestSmtpServer } from './test/harness.ts';
+import {
+  createClient,
+  expectApiError,
+  createVerifiedUser,
+  logIn,
+  startSmtpServer,
+  startTestServer,
+  testPassword,
+  uniqueEmail,
+  type TestServer,
+  type TestSmtpServer,
+} from './test/harness.ts';
 
 let smtp: TestSmtpServer;
 let server: TestServer;
@@ -42,13 +53,16 @@ describe('health and headers', () => {
     expectCommonSecurityHeaders(headers);
   });
 
-  test.each(['/api/health', '/api/no-such-route', '/api/me', '/api/auth/get-session', '/api/auth/no-such-endpoint'])('API answers may load and frame nothing: %s', async (pathname) => {
-    const { headers } = await createClient(server.url).get(pathname);
-    expect(headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
-    expect(headers.get('x-content-type-options')).toBe('nosniff');
-    expect(headers.get('x-frame-options')).toBe('DENY');
-    expect(headers.get('strict-transport-security')).toBeNull();
-  });
+  test.each(['/api/health', '/api/no-such-route', '/api/me', '/api/auth/get-session', '/api/auth/no-such-endpoint'])(
+    'API answers may load and frame nothing: %s',
+    async (pathname) => {
+      const { headers } = await createClient(server.url).get(pathname);
+      expect(headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(headers.get('x-content-type-options')).toBe('nosniff');
+      expect(headers.get('x-frame-options')).toBe('DENY');
+      expect(headers.get('strict-transport-security')).toBeNull();
+    },
+  );
 
   function expectCommonSecurityHeaders(headers: Headers) {
     expect(headers.get('x-content-type-options')).toBe('nosniff');
@@ -60,15 +74,26 @@ describe('health and headers', () => {
 
   test('the public pages are served as rendered at build time, compressed for browsers that accept it', async () => {
     const client = createClient(server.url);
-    for (const [pathname, file] of Object.entries({ '/': 'index.html', '/about': 'about.html', '/login': 'login.html', '/signup': 'signup.html', '/index.html': 'index.html' })) {
+    for (const [pathname, file] of Object.entries({
+      '/': 'index.html',
+      '/about': 'about.html',
+      '/login': 'login.html',
+      '/signup': 'signup.html',
+      '/index.html': 'index.html',
+    })) {
       const response = await client.get(pathname);
       expect(response.status, pathname).toBe(200);
       expect(response.text, pathname).toContain(`<!-- ${file} -->`);
       expect(response.headers.get('cache-control')).toBe('no-cache');
     }
-    for (const [encoding, decompress] of [['br', brotliDecompressSync], ['gzip', gunzipSync]] as const) {
+    for (const [encoding, decompress] of [
+      ['br', brotliDecompressSync],
+      ['gzip', gunzipSync],
+    ] as const) {
       // node:http, since fetch would decompress the body itself.
-      const response = await new Promise<IncomingMessage>((resolve, reject) => get(`${server.url}/about`, { headers: { 'accept-encoding': encoding } }, resolve).on('error', reject));
+      const response = await new Promise<IncomingMessage>((resolve, reject) =>
+        get(`${server.url}/about`, { headers: { 'accept-encoding': encoding } }, resolve).on('error', reject),
+      );
       expect(response.headers['content-encoding']).toBe(encoding);
       expect(response.headers.vary).toMatch(/accept-encoding/i);
       expect(decompress(Buffer.concat(await response.toArray())).toString()).toContain('<!-- about.html -->');
@@ -77,13 +102,21 @@ describe('health and headers', () => {
 
   test('the app shell is served for known pages and a 404 page for others', async () => {
     const client = createClient(server.url);
-    for (const pathname of ['/', '/index.html', '/login', '/change-password', '/modules/introduction-to-programming-with-python', '/student-dashboard/']) {
+    for (const pathname of [
+      '/',
+      '/index.html',
+      '/login',
+      '/change-password',
+      '/modules/introduction-to-programming-with-python',
+      '/student-dashboard/',
+    ]) {
       const response = await client.get(pathname);
       expect(response.status, pathname).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^text\/html/);
       expect(response.text).toContain('<div id="root">');
     }
-    for (const pathname of ['/home', '/change-password', '/offers', '/qa']) expect((await client.get(pathname)).text, pathname).toContain('<!-- shell.html -->');
+    for (const pathname of ['/home', '/change-password', '/offers', '/qa'])
+      expect((await client.get(pathname)).text, pathname).toContain('<!-- shell.html -->');
     // A module page for a slug no module has is the app's 'Module Not Found' page, with status 404.
     for (const pathname of ['/no-such-page', '/modules/intro-to-python', '/modules/no-such-module/']) {
       const unknown = await client.get(pathname);
@@ -134,7 +167,12 @@ describe('health and headers', () => {
     const account = await createVerifiedUser(server);
     const signedIn = await (await logIn(server, account)).get('/api/session');
     expect(signedIn.status).toBe(200);
-    expect(signedIn.body.user).toMatchObject({ email: account.email, name: account.name, role: 'student', categories: [] });
+    expect(signedIn.body.user).toMatchObject({
+      email: account.email,
+      name: account.name,
+      role: 'student',
+      categories: [],
+    });
   });
 });
 
@@ -156,20 +194,34 @@ describe('bad input', () => {
 
   test.each([
     ['a malformed e-mail', { email: 'naledi@' }, 'email', 'Invalid email address. Please enter a valid email.'],
-    ['an e-mail with spaces inside', { email: 'nal edi@example.com' }, 'email', 'Invalid email address. Please enter a valid email.'],
+    [
+      'an e-mail with spaces inside',
+      { email: 'nal edi@example.com' },
+      'email',
+      'Invalid email address. Please enter a valid email.',
+    ],
     ['an empty e-mail', { email: '' }, 'email', 'Please enter your email address.'],
     ['an empty name', { name: '' }, 'name', 'Please enter your name.'],
     ['a name of spaces only', { name: '   ' }, 'name', 'Please enter your name.'],
     ['a name of 101 characters', { name: 'n'.repeat(101) }, 'name', 'Name must be at most 100 characters.'],
     ['a password of 7 characters', { password: 'x'.repeat(7) }, 'password', 'Password must be at least 8 characters.'],
-    ['a password of 129 characters', { password: 'x'.repeat(129) }, 'password', 'Password must be at most 128 characters.'],
+    [
+      'a password of 129 characters',
+      { password: 'x'.repeat(129) },
+      'password',
+      'Password must be at most 128 characters.',
+    ],
     ['a name that is not text', { name: 42 }, 'name', expect.any(String)],
   ])('sign-up with %s is refused with a message for that field', async (_, override, field, message) => {
     const body = { ...valid(), ...override };
     const error = expectApiError(await signUp(body), 400, 'request.invalid');
     expect(error.fields?.[field]).toEqual(message);
     expect(error.message).toEqual(message);
-    const created = await server.services.db.selectFrom('users').select('id').where('email', '=', String(body.email).trim().toLowerCase()).executeTakeFirst();
+    const created = await server.services.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', String(body.email).trim().toLowerCase())
+      .executeTakeFirst();
     expect(created).toBeUndefined();
   });
 
@@ -177,7 +229,10 @@ describe('bad input', () => {
     const body = { ...valid(), name: 'n'.repeat(100), password: 'p'.repeat(128) };
     expect((await signUp(body)).status).toBe(200);
     await smtp.waitForEmail({ to: body.email, subject: 'Verify your e-mail' });
-    const login = await createClient(server.url).post('/api/auth/sign-in/email', { email: body.email, password: body.password });
+    const login = await createClient(server.url).post('/api/auth/sign-in/email', {
+      email: body.email,
+      password: body.password,
+    });
     // Refused only because the address is not verified yet: the 128-character password was accepted.
     expect(login.status).toBe(403);
   });
@@ -190,20 +245,39 @@ describe('bad input', () => {
 
   test('a body that is not JSON, or not declared as JSON, is refused', async () => {
     const client = createClient(server.url);
-    const plain = await client.request('/api/auth/sign-up/email', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify(valid()) });
-    expect(expectApiError(plain, 400, 'request.unsupported_content_type').message).toBe('Send the form as JSON (Content-Type: application/json).');
+    const plain = await client.request('/api/auth/sign-up/email', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: JSON.stringify(valid()),
+    });
+    expect(expectApiError(plain, 400, 'request.unsupported_content_type').message).toBe(
+      'Send the form as JSON (Content-Type: application/json).',
+    );
 
-    const form = await client.request('/api/auth/sign-in/email', { method: 'POST', body: new URLSearchParams({ email: 'a@example.com', password: 'x' }) });
+    const form = await client.request('/api/auth/sign-in/email', {
+      method: 'POST',
+      body: new URLSearchParams({ email: 'a@example.com', password: 'x' }),
+    });
     expectApiError(form, 400, 'request.unsupported_content_type');
 
-    const malformed = await client.request('/api/auth/sign-up/email', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name": "Naledi", ' });
-    expect(expectApiError(malformed, 400, 'request.malformed_json').message).toBe('The request body is not valid JSON.');
+    const malformed = await client.request('/api/auth/sign-up/email', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name": "Naledi", ',
+    });
+    expect(expectApiError(malformed, 400, 'request.malformed_json').message).toBe(
+      'The request body is not valid JSON.',
+    );
   });
 
   test('an oversized body is refused with 413, with or without a Content-Length', async () => {
     const client = createClient(server.url);
     const huge = JSON.stringify({ ...valid(), name: 'n'.repeat(70 * 1024) });
-    const withLength = await client.request('/api/auth/sign-up/email', { method: 'POST', headers: { 'content-type': 'application/json' }, body: huge });
+    const withLength = await client.request('/api/auth/sign-up/email', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: huge,
+    });
     expect(expectApiError(withLength, 413, 'request.too_large').message).toBe('The request is too large.');
 
     const chunks = new ReadableStream<Uint8Array>({
@@ -243,7 +317,11 @@ describe('bad input', () => {
     ['/api/auth/update-user', '{"name":null}'],
     ['/api/auth/sign-out', '{"everywhere":true}'],
   ])('POST %s with %s is a 400, never a 500', async (pathname, body) => {
-    const response = await createClient(server.url).request(pathname, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const response = await createClient(server.url).request(pathname, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
     expectApiError(response, 400, 'request.invalid');
     expect(response.body.error.fields).toBeTypeOf('object');
   });
@@ -256,12 +334,19 @@ describe('bad input', () => {
       client.get('/api/auth/reset-password/not-a-token'),
       client.post('/api/auth/no-such-endpoint', {}),
       client.post('/api/auth/sign-out', {}),
-      client.request('/api/auth/sign-in/email', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{}' }),
+      client.request('/api/auth/sign-in/email', {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      }),
       client.request('/api/auth/sign-in/email', { method: 'DELETE' }),
     ]);
     expect(responses.map((r) => r.status)).toEqual([302, 302, 400, 404, 200, 404, 404]);
     // A verification link that is not one leads to the login page, which says so.
-    expect(responses.slice(0, 2).map((r) => r.headers.get('location'))).toEqual(['/login?error=INVALID_TOKEN', '/login?error=INVALID_TOKEN']);
+    expect(responses.slice(0, 2).map((r) => r.headers.get('location'))).toEqual([
+      '/login?error=INVALID_TOKEN',
+      '/login?error=INVALID_TOKEN',
+    ]);
     for (const response of responses.filter((r) => r.status >= 400)) {
       expect(apiErrorBodySchema.safeParse(response.body).success, response.text).toBe(true);
     }

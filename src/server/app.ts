@@ -19,7 +19,12 @@ import { createBookingRoutes } from './modules/bookings/bookings.routes.ts';
 import { createCatalogueRoutes, preparedCatalogue } from './modules/catalogue/catalogue.routes.ts';
 import { createCatalogueDeps, findModuleBySlug, type CatalogueDeps } from './modules/catalogue/catalogue.usecases.ts';
 import { createConfigRoutes } from './modules/config/config.routes.ts';
-import { createHealthCheck, createHealthRoutes, preparedHealth, type HealthCheck } from './modules/health/health.routes.ts';
+import {
+  createHealthCheck,
+  createHealthRoutes,
+  preparedHealth,
+  type HealthCheck,
+} from './modules/health/health.routes.ts';
 import { createMeRoutes, createSessionRoutes } from './modules/me/me.routes.ts';
 import { createProfileRoutes } from './modules/profile/profile.routes.ts';
 import { createQaRoutes } from './modules/qa/qa.routes.ts';
@@ -79,14 +84,34 @@ export function createApp({ deps, bus, streamHub, auth, personalData, clientDir 
   });
 
   app.use(pageSecurityHeaders(deps.config.production));
-  app.route('/', createStaticRoutes(clientDir, { moduleExists: async (slug) => (await findModuleBySlug(catalogue, slug)) !== undefined }));
+  app.route(
+    '/',
+    createStaticRoutes(clientDir, {
+      moduleExists: async (slug) => (await findModuleBySlug(catalogue, slug)) !== undefined,
+    }),
+  );
   app.onError(errorHandler(deps.logger));
-  const prepared = createPreparedAnswers(deps.logger, { '/api/health': preparedHealth(health), '/api/modules': preparedCatalogue(catalogue) });
+  const prepared = createPreparedAnswers(deps.logger, {
+    '/api/health': preparedHealth(health),
+    '/api/modules': preparedCatalogue(catalogue),
+  });
   return { app, prepared };
 }
 
 /** The JSON API but /api/auth (better-auth's front, auth.routes.ts), chained so its types reach `ApiRoutes`. */
-function createApiRoutes({ deps, auth, catalogue, health, personalData }: { deps: Deps; auth: Auth; catalogue: CatalogueDeps; health: HealthCheck; personalData: readonly PersonalDataPart[] }) {
+function createApiRoutes({
+  deps,
+  auth,
+  catalogue,
+  health,
+  personalData,
+}: {
+  deps: Deps;
+  auth: Auth;
+  catalogue: CatalogueDeps;
+  health: HealthCheck;
+  personalData: readonly PersonalDataPart[];
+}) {
   return new Hono()
     .route('/api/health', createHealthRoutes(health))
     .route('/api/config', createConfigRoutes(deps))

@@ -37,23 +37,28 @@ staff
   .argument('<email>', 'e-mail of an existing account, or of the person to invite')
   .addOption(new Option('--role <role>', 'staff role').choices(['admin', 'tutor']).makeOptionMandatory())
   .addOption(new Option('--category <category...>', 'tutor category (repeatable)').choices([...categories]))
-  .option('--name <name>', 'display name for a new (or reclaimed, unverified) account; default: the part of the address before @')
+  .option(
+    '--name <name>',
+    'display name for a new (or reclaimed, unverified) account; default: the part of the address before @',
+  )
   .action(async (email: string, opts: { role: 'admin' | 'tutor'; category?: string[]; name?: string }) => {
     await withServices(async (s) => {
-      const result = await addStaff({ ...s.deps, auth: s.auth }, { email, role: opts.role, categories: opts.category as never, name: opts.name });
+      const result = await addStaff(
+        { ...s.deps, auth: s.auth },
+        { email, role: opts.role, categories: opts.category as never, name: opts.name },
+      );
       console.log(addedMessage[result.outcome](result.email, opts.role));
     });
   });
 
-staff
-  .command('list')
-  .action(async () => {
-    await withServices(async (s) => {
-      const members = await listStaffMembers(s.deps);
-      if (members.length === 0) console.log('No staff yet.');
-      for (const m of members) console.log([m.role.padEnd(5), m.email, m.name, m.categories.join(', ')].filter(Boolean).join('\t'));
-    });
+staff.command('list').action(async () => {
+  await withServices(async (s) => {
+    const members = await listStaffMembers(s.deps);
+    if (members.length === 0) console.log('No staff yet.');
+    for (const m of members)
+      console.log([m.role.padEnd(5), m.email, m.name, m.categories.join(', ')].filter(Boolean).join('\t'));
   });
+});
 
 staff
   .command('remove')

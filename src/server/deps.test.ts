@@ -29,11 +29,21 @@ class Refused extends Error {}
 function newModuleRow() {
   const id = crypto.randomUUID();
   const now = new Date().toISOString();
-  return { id, slug: `m-${id}`, name: `Module ${id}`, category: 'Mathematics' as const, price_cents: 9000, created_at: now, updated_at: now };
+  return {
+    id,
+    slug: `m-${id}`,
+    name: `Module ${id}`,
+    category: 'Mathematics' as const,
+    price_cents: 9000,
+    created_at: now,
+    updated_at: now,
+  };
 }
 
-const findModule = (deps: Deps, id: string) => deps.db.selectFrom('modules').select('id').where('id', '=', id).executeTakeFirst();
-const findEmail = (deps: Deps, to: string) => deps.db.selectFrom('email_outbox').select('id').where('to_address', '=', to).executeTakeFirst();
+const findModule = (deps: Deps, id: string) =>
+  deps.db.selectFrom('modules').select('id').where('id', '=', id).executeTakeFirst();
+const findEmail = (deps: Deps, to: string) =>
+  deps.db.selectFrom('email_outbox').select('id').where('to_address', '=', to).executeTakeFirst();
 
 /** The server's deps, with a bus and an outbox of the test's own so it sees every notice and wake-up. */
 function watchedDeps(onWake: (deps: Deps) => void = () => {}) {
@@ -46,19 +56,24 @@ function watchedDeps(onWake: (deps: Deps) => void = () => {}) {
 }
 
 describe('one transaction for a usecase', () => {
-  test('reads and writes through the transaction inside it finish, and are committed together', { timeout: 5_000 }, async () => {
-    const { deps } = watchedDeps();
-    const first = newModuleRow();
-    const second = newModuleRow();
-    const seen = await withTransaction(deps, async (tx) => {
-      await tx.db.insertInto('modules').values(first).execute();
-      await tx.db.insertInto('modules').values(second).execute();
-      return (await tx.db.selectFrom('modules').select('id').where('id', 'in', [first.id, second.id]).execute()).length;
-    });
-    expect(seen).toBe(2);
-    expect(await findModule(deps, first.id)).toEqual({ id: first.id });
-    expect(await findModule(deps, second.id)).toEqual({ id: second.id });
-  });
+  test(
+    'reads and writes through the transaction inside it finish, and are committed together',
+    { timeout: 5_000 },
+    async () => {
+      const { deps } = watchedDeps();
+      const first = newModuleRow();
+      const second = newModuleRow();
+      const seen = await withTransaction(deps, async (tx) => {
+        await tx.db.insertInto('modules').values(first).execute();
+        await tx.db.insertInto('modules').values(second).execute();
+        return (await tx.db.selectFrom('modules').select('id').where('id', 'in', [first.id, second.id]).execute())
+          .length;
+      });
+      expect(seen).toBe(2);
+      expect(await findModule(deps, first.id)).toEqual({ id: first.id });
+      expect(await findModule(deps, second.id)).toEqual({ id: second.id });
+    },
+  );
 
   test('a failure inside undoes every write', async () => {
     const { deps } = watchedDeps();
@@ -83,7 +98,9 @@ describe('change notices', () => {
       heardInside = received.length;
     });
     expect(heardInside).toBe(0);
-    expect(received).toEqual([{ type: 'notice', event: { table: 'modules', ids: [row.id], audience: 'everyone', id: expect.any(String) } }]);
+    expect(received).toEqual([
+      { type: 'notice', event: { table: 'modules', ids: [row.id], audience: 'everyone', id: expect.any(String) } },
+    ]);
     expect(await findModule(deps, row.id)).toEqual({ id: row.id });
   });
 
@@ -123,7 +140,9 @@ describe('e-mails queued in a transaction', () => {
     const { deps } = watchedDeps(() => wakes++);
     const work = withTransaction(deps, async (tx) => {
       await tx.mail.enqueue({ kind: 'test', to, subject: 'Never', text: 'x', html: '<p>x</p>' });
-      expect(await tx.db.selectFrom('email_outbox').select('id').where('to_address', '=', to).executeTakeFirst()).toBeDefined();
+      expect(
+        await tx.db.selectFrom('email_outbox').select('id').where('to_address', '=', to).executeTakeFirst(),
+      ).toBeDefined();
       throw new Refused();
     });
     await expect(work).rejects.toBeInstanceOf(Refused);

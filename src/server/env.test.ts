@@ -75,8 +75,16 @@ describe('loadEnv', () => {
   });
 
   test('the EFT details are one line per `;` or new line, blank ones dropped', () => {
-    const env = loadEnv({ PAYMENT_EFT_DETAILS: 'Bank: FNB; Account name: TutorBook (Pty) Ltd;\n Account number: 62 1234 5678 ;; Branch code: 250655' });
-    expect(env.paymentEftDetails).toEqual(['Bank: FNB', 'Account name: TutorBook (Pty) Ltd', 'Account number: 62 1234 5678', 'Branch code: 250655']);
+    const env = loadEnv({
+      PAYMENT_EFT_DETAILS:
+        'Bank: FNB; Account name: TutorBook (Pty) Ltd;\n Account number: 62 1234 5678 ;; Branch code: 250655',
+    });
+    expect(env.paymentEftDetails).toEqual([
+      'Bank: FNB',
+      'Account name: TutorBook (Pty) Ltd',
+      'Account number: 62 1234 5678',
+      'Branch code: 250655',
+    ]);
     expect(loadEnv({ PAYMENT_EFT_DETAILS: ' ; ' }).paymentEftDetails).toBeUndefined();
   });
 

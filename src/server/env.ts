@@ -24,7 +24,11 @@ const schema = z.object({
   MAIL_FROM: z.string().optional(),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
-  BOOKING_MIN_LEAD_HOURS: z.coerce.number().min(0).max(24 * 60).default(48),
+  BOOKING_MIN_LEAD_HOURS: z.coerce
+    .number()
+    .min(0)
+    .max(24 * 60)
+    .default(48),
   /** Bank, account name, number, branch code: one line each, separated by `;` or new lines. */
   PAYMENT_EFT_DETAILS: z.string().max(1000).optional(),
   TRUST_PROXY: flag,
@@ -63,7 +67,10 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     authSecret: e.AUTH_SECRET,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? 'TutorBook <no-reply@tutorbook.co.za>',
-    google: e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET } : undefined,
+    google:
+      e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
+        ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET }
+        : undefined,
     bookingMinLeadHours: e.BOOKING_MIN_LEAD_HOURS,
     /** Printed in booking confirmations; undefined: they say the details follow by e-mail. */
     paymentEftDetails: splitLines(e.PAYMENT_EFT_DETAILS),
@@ -74,7 +81,10 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
 }
 
 function splitLines(text: string | undefined): string[] | undefined {
-  const lines = text?.split(/[;\n]/).map((line) => line.trim()).filter(Boolean);
+  const lines = text
+    ?.split(/[;\n]/)
+    .map((line) => line.trim())
+    .filter(Boolean);
   return lines?.length ? lines : undefined;
 }
 

@@ -15,7 +15,9 @@ const batchMs = 1000;
  * The lines gather here, in an array joined once per batch; pino's destination (sonic-boom) writes the
  * batches. It could gather them itself, but it measures all it holds again for every line it is given.
  */
-export function createLogDestination(dest: number | string = 1): DestinationStream & { flush(cb?: (err?: Error) => void): void; flushSync(): void } {
+export function createLogDestination(
+  dest: number | string = 1,
+): DestinationStream & { flush(cb?: (err?: Error) => void): void; flushSync(): void } {
   const out = pino.destination({ dest, sync: false });
   let lines: string[] = [];
   let length = 0;

@@ -8,10 +8,12 @@ test('the server stops cleanly on SIGTERM, even with a keep-alive connection ope
     // A keep-alive connection left open must not hold the shutdown.
     const agent = new http.Agent({ keepAlive: true });
     const health = await new Promise<number>((resolve, reject) =>
-      http.get({ host: '127.0.0.1', port: main.port, path: '/api/health', agent }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      }).on('error', reject),
+      http
+        .get({ host: '127.0.0.1', port: main.port, path: '/api/health', agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        })
+        .on('error', reject),
     );
     expect(health).toBe(200);
 

@@ -10,7 +10,10 @@ const { logger } = services;
 const server = createHttpServer(services.app.fetch, { production: env.production, prepared: services.prepared });
 server.listen(env.port, env.host, () => {
   const info = server.address() as AddressInfo;
-  logger.info({ url: `http://${info.address}:${info.port}`, publicUrl: env.publicUrl, database: services.kind }, 'listening');
+  logger.info(
+    { url: `http://${info.address}:${info.port}`, publicUrl: env.publicUrl, database: services.kind },
+    'listening',
+  );
 });
 
 let stopping = false;

@@ -19,7 +19,15 @@ import { qaPersonalData } from './modules/qa/qa.usecases.ts';
 import type { PersonalDataPart } from './personal-data.ts';
 
 /** Everything the process runs, wired once; `main.ts`, the CLI and the tests build on this. */
-export async function createServices(env: Env, options: { clientDir?: string; mailPollMs?: number; eventsHeartbeatMs?: number; logDestination?: DestinationStream } = {}) {
+export async function createServices(
+  env: Env,
+  options: {
+    clientDir?: string;
+    mailPollMs?: number;
+    eventsHeartbeatMs?: number;
+    logDestination?: DestinationStream;
+  } = {},
+) {
   const logger = pino({ level: env.logLevel, base: undefined }, options.logDestination ?? createLogDestination());
   const { db, kind } = createDb(env.databaseUrl);
   await migrateToLatest(db);
@@ -31,7 +39,8 @@ export async function createServices(env: Env, options: { clientDir?: string; ma
   const clock: Clock = { now: () => new Date() };
   const mail = createOutbox({ db, now: clock.now, onQueued: () => worker.wake() });
   // One process: in memory. On PostgreSQL several processes may serve one database: LISTEN/NOTIFY reaches them all.
-  const bus: EventBus = kind === 'postgres' ? await createPostgresBus({ connectionString: env.databaseUrl, logger }) : createMemoryBus();
+  const bus: EventBus =
+    kind === 'postgres' ? await createPostgresBus({ connectionString: env.databaseUrl, logger }) : createMemoryBus();
   const deps: Deps = { db, clock, events: bus, mail, config: env, logger };
 
   const auth = createAuth({ db, kind, env, secret: resolveAuthSecret(env), outbox: mail });

@@ -10,7 +10,8 @@ import { startLiveEvents } from '../offline/live-events.ts';
  * sources its own pages showed (sync.ts), which the leading tab may not have: a visible one fetches for
  * itself too, and hidden ones catch up when focused.
  */
-const fetchesHere = (leading: boolean, signedIn: boolean) => leading || (!signedIn && document.visibilityState === 'visible');
+const fetchesHere = (leading: boolean, signedIn: boolean) =>
+  leading || (!signedIn && document.visibilityState === 'visible');
 
 /**
  * Runs the local-first engine for whoever is signed in, and the live stream that tells it what changed. An

@@ -16,9 +16,21 @@ function Message({ code, title, text }: { code: string; title: string; text: str
 }
 
 export function NotFoundPage() {
-  return <Message code="404" title="Page not found" text="We could not find that page. It may have moved, or the link may be mistyped." />;
+  return (
+    <Message
+      code="404"
+      title="Page not found"
+      text="We could not find that page. It may have moved, or the link may be mistyped."
+    />
+  );
 }
 
 export function NotAllowedPage() {
-  return <Message code="403" title="Not allowed" text="Your account does not have access to this page. If you think it should, please contact us." />;
+  return (
+    <Message
+      code="403"
+      title="Not allowed"
+      text="Your account does not have access to this page. If you think it should, please contact us."
+    />
+  );
 }

@@ -17,11 +17,28 @@ export function Footer() {
           © {new Date().getFullYear()} {brand.name}. Tutoring for South African students.
         </p>
         <ul className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm">
-          <li><Link className="link inline-flex min-h-11 items-center" to="/privacy-policy">Privacy Policy</Link></li>
-          <li><Link className="link inline-flex min-h-11 items-center" to="/about">About</Link></li>
-          <li><a className="link inline-flex min-h-11 items-center" href={mailtoUrl}>Contact</a></li>
           <li>
-            <a className="link inline-flex min-h-11 items-center" href={brand.professionalProfileUrl} target="_blank" rel="noopener noreferrer">
+            <Link className="link inline-flex min-h-11 items-center" to="/privacy-policy">
+              Privacy Policy
+            </Link>
+          </li>
+          <li>
+            <Link className="link inline-flex min-h-11 items-center" to="/about">
+              About
+            </Link>
+          </li>
+          <li>
+            <a className="link inline-flex min-h-11 items-center" href={mailtoUrl}>
+              Contact
+            </a>
+          </li>
+          <li>
+            <a
+              className="link inline-flex min-h-11 items-center"
+              href={brand.professionalProfileUrl}
+              target="_blank"
+              rel="noopener noreferrer"
+            >
               LinkedIn
             </a>
           </li>

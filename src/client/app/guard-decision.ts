@@ -5,7 +5,8 @@ import type { SessionState } from '../lib/session.tsx';
  * What a guarded page does for the session as it stands: wait while the session is being found out, send
  * someone away (`remember`: come back here after logging in), say the page is not for this role, or show it.
  */
-export type GuardDecision = { kind: 'wait' } | { kind: 'redirect'; to: string; remember: boolean } | { kind: 'forbidden' } | { kind: 'show' };
+export type GuardDecision =
+  { kind: 'wait' } | { kind: 'redirect'; to: string; remember: boolean } | { kind: 'forbidden' } | { kind: 'show' };
 
 export interface GuardInput {
   session: SessionState;
@@ -28,7 +29,9 @@ export function guardDecision({ session, wasSignedIn, role, redirectTo }: GuardI
     case 'loading':
       return { kind: 'wait' };
     case 'signed-out':
-      return wasSignedIn && session.leaveTo ? { kind: 'redirect', to: session.leaveTo, remember: false } : { kind: 'redirect', to: redirectTo, remember: true };
+      return wasSignedIn && session.leaveTo
+        ? { kind: 'redirect', to: session.leaveTo, remember: false }
+        : { kind: 'redirect', to: redirectTo, remember: true };
     case 'signed-in':
     case 'expired':
       return role && session.me.role !== role ? { kind: 'forbidden' } : { kind: 'show' };

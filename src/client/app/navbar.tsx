@@ -39,16 +39,31 @@ export function Navbar() {
     </Suspense>
   ) : session.status === 'signed-out' ? (
     <>
-      <li><NavLink to="/" end className={linkClass}>Home</NavLink></li>
-      <li><NavLink to="/testimonials" className={linkClass}>Testimonials</NavLink></li>
-      <li><NavLink to="/login" className={linkClass}>Sign In</NavLink></li>
+      <li>
+        <NavLink to="/" end className={linkClass}>
+          Home
+        </NavLink>
+      </li>
+      <li>
+        <NavLink to="/testimonials" className={linkClass}>
+          Testimonials
+        </NavLink>
+      </li>
+      <li>
+        <NavLink to="/login" className={linkClass}>
+          Sign In
+        </NavLink>
+      </li>
     </>
   ) : null;
 
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur dark:border-slate-800 dark:bg-slate-950/95">
       <nav aria-label="Main" className="container-page flex min-h-16 flex-wrap items-center justify-between gap-2 py-2">
-        <NavLink to="/" className="flex min-h-11 items-center gap-2 text-lg font-bold text-brand-800 dark:text-brand-200">
+        <NavLink
+          to="/"
+          className="flex min-h-11 items-center gap-2 text-lg font-bold text-brand-800 dark:text-brand-200"
+        >
           <GraduationCap aria-hidden size={28} />
           {brand.name}
         </NavLink>
@@ -70,7 +85,10 @@ export function Navbar() {
             {open ? <X aria-hidden size={22} /> : <Menu aria-hidden size={22} />}
           </button>
         )}
-        <ul id="main-menu" className={`${open ? 'flex' : 'hidden'} w-full flex-col gap-1 pb-2 sm:flex sm:w-auto sm:flex-row sm:items-center sm:pb-0`}>
+        <ul
+          id="main-menu"
+          className={`${open ? 'flex' : 'hidden'} w-full flex-col gap-1 pb-2 sm:flex sm:w-auto sm:flex-row sm:items-center sm:pb-0`}
+        >
           {links}
         </ul>
       </nav>

@@ -16,14 +16,23 @@ export function UpdatePrompt() {
   const {
     needRefresh: [needRefresh, setNeedRefresh],
     updateServiceWorker,
-  } = useRegisterSW({ onRegisterError: (error: unknown) => console.error('Service worker registration failed', error) });
+  } = useRegisterSW({
+    onRegisterError: (error: unknown) => console.error('Service worker registration failed', error),
+  });
   if (!needRefresh) return null;
   return (
     // At the top, under the navbar: the bottom belongs to the toasts, which would cover it on a phone.
-    <div role="status" className="fixed inset-x-4 top-20 z-40 mx-auto flex max-w-md items-center justify-between gap-3 rounded-xl bg-slate-900 p-4 text-white shadow-lg dark:bg-slate-800">
+    <div
+      role="status"
+      className="fixed inset-x-4 top-20 z-40 mx-auto flex max-w-md items-center justify-between gap-3 rounded-xl bg-slate-900 p-4 text-white shadow-lg dark:bg-slate-800"
+    >
       <span>A new version is available.</span>
       <div className="flex gap-2">
-        <button type="button" className="btn min-h-10 px-3 text-slate-200 hover:text-white" onClick={() => setNeedRefresh(false)}>
+        <button
+          type="button"
+          className="btn min-h-10 px-3 text-slate-200 hover:text-white"
+          onClick={() => setNeedRefresh(false)}
+        >
           Later
         </button>
         <button
@@ -32,7 +41,9 @@ export function UpdatePrompt() {
           onClick={() => {
             // Workbox reloads by itself only if this page was under a worker when it opened; on a first
             // visit that met a release it would not, so reload when the new worker takes over.
-            navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), { once: true });
+            navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), {
+              once: true,
+            });
             void updateServiceWorker(true);
           }}
         >

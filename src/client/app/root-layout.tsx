@@ -6,13 +6,18 @@ import { Footer } from './footer.tsx';
 import { Navbar } from './navbar.tsx';
 
 // Its login form brings the form validation chunk, which the first load does without.
-const SessionEndedDialog = lazy(() => import('./session-ended-dialog.tsx').then((m) => ({ default: m.SessionEndedDialog })));
+const SessionEndedDialog = lazy(() =>
+  import('./session-ended-dialog.tsx').then((m) => ({ default: m.SessionEndedDialog })),
+);
 
 export function RootLayout() {
   const { session } = useSession();
   return (
     <div className="flex min-h-dvh flex-col">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded-lg focus:bg-white focus:p-3 focus:shadow">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded-lg focus:bg-white focus:p-3 focus:shadow"
+      >
         Skip to content
       </a>
       <Navbar />

@@ -32,13 +32,19 @@ export const routes: RouteObject[] = [
       { path: '/', ...home },
       { path: '/home', ...home },
       { path: '/about', ...publicPage(() => import('../features/public/about-page.tsx'), 'AboutPage') },
-      { path: '/testimonials', ...publicPage(() => import('../features/public/testimonials-page.tsx'), 'TestimonialsPage') },
+      {
+        path: '/testimonials',
+        ...publicPage(() => import('../features/public/testimonials-page.tsx'), 'TestimonialsPage'),
+      },
       { path: '/privacy-policy', ...publicPage(() => import('../features/public/privacy-page.tsx'), 'PrivacyPage') },
       { path: '/signup', ...publicPage(() => import('../features/auth/signup-page.tsx'), 'SignupPage') },
       { path: '/login', ...publicPage(() => import('../features/auth/login-page.tsx'), 'LoginPage') },
       // Visitors read the board (spec §6, DESIGN); asking, answering and voting say 'Please log in…'.
       { path: '/qa', ...page(() => import('../features/qa/qa-page.tsx'), 'QaPage') },
-      { path: '/change-password', ...page(() => import('../features/auth/change-password-page.tsx'), 'ChangePasswordPage') },
+      {
+        path: '/change-password',
+        ...page(() => import('../features/auth/change-password-page.tsx'), 'ChangePasswordPage'),
+      },
       {
         element: <RequireUser />,
         children: [
@@ -48,7 +54,10 @@ export const routes: RouteObject[] = [
           { path: '/student-dashboard', ...page(() => import('./student-dashboard.tsx'), 'StudentDashboardPage') },
         ],
       },
-      { element: <RequireUser redirectTo="/login" />, children: [{ path: '/profile', ...page(() => import('./profile-route.tsx'), 'ProfileRoute') }] },
+      {
+        element: <RequireUser redirectTo="/login" />,
+        children: [{ path: '/profile', ...page(() => import('./profile-route.tsx'), 'ProfileRoute') }],
+      },
       {
         element: <RequireRole role="tutor" />,
         children: [{ path: '/tutor-dashboard', ...page(() => import('./staff-dashboards.tsx'), 'TutorDashboardPage') }],
@@ -63,7 +72,9 @@ export const routes: RouteObject[] = [
   {
     element: <BareLayout />,
     HydrateFallback: () => null,
-    children: [{ path: '/verify_login', ...page(() => import('../features/auth/verify-login-page.tsx'), 'VerifyLoginPage') }],
+    children: [
+      { path: '/verify_login', ...page(() => import('../features/auth/verify-login-page.tsx'), 'VerifyLoginPage') },
+    ],
   },
 ];
 

@@ -30,7 +30,8 @@ export function SessionEndedDialog() {
         {/* A choice is needed (log in, or log out): Escape does not make it. */}
         <AlertDialog.Content
           onEscapeKeyDown={(event) => event.preventDefault()}
-          className="fixed top-1/2 left-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl border border-slate-200 bg-white p-6 shadow-xl dark:border-slate-600 dark:bg-slate-900 dark:shadow-black/60">
+          className="fixed top-1/2 left-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl border border-slate-200 bg-white p-6 shadow-xl dark:border-slate-600 dark:bg-slate-900 dark:shadow-black/60"
+        >
           <AlertDialog.Title className="text-lg font-semibold">Your session has ended</AlertDialog.Title>
           <AlertDialog.Description className="mt-2 mb-6 text-slate-700 dark:text-slate-300">
             Log in again to carry on. What you typed on this page is still here.

@@ -27,12 +27,34 @@ export function SignedInLinks({ me }: { me: Me }) {
 
   return (
     <>
-      <li><NavLink to="/qa" className={linkClass}>Community</NavLink></li>
-      <li><NavLink to="/offers" className={linkClass}>Courses</NavLink></li>
-      <li><NavLink to={dashboardPathByRole[me.role]} className={linkClass}>Dashboard</NavLink></li>
-      <li><NavLink to="/profile" className={linkClass}>Profile</NavLink></li>
       <li>
-        <button type="button" aria-label="Log out" title="Log out" className={`${linkClass({ isActive: false })} w-full`} onClick={() => void logOut()}>
+        <NavLink to="/qa" className={linkClass}>
+          Community
+        </NavLink>
+      </li>
+      <li>
+        <NavLink to="/offers" className={linkClass}>
+          Courses
+        </NavLink>
+      </li>
+      <li>
+        <NavLink to={dashboardPathByRole[me.role]} className={linkClass}>
+          Dashboard
+        </NavLink>
+      </li>
+      <li>
+        <NavLink to="/profile" className={linkClass}>
+          Profile
+        </NavLink>
+      </li>
+      <li>
+        <button
+          type="button"
+          aria-label="Log out"
+          title="Log out"
+          className={`${linkClass({ isActive: false })} w-full`}
+          onClick={() => void logOut()}
+        >
           <LogOut aria-hidden size={20} />
           <span className="ml-2 sm:hidden">Log out</span>
         </button>

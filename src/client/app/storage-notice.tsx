@@ -7,13 +7,15 @@ const plural = (count: number, one: string, many: string) => `${count} ${count =
 export const storageTexts = {
   clearedTitle: "This device's saved data was cleared",
   cleared(unsent: number | null): string {
-    const why = 'Browsers do this when space runs low or after some days without a visit. Your data is being downloaded again';
+    const why =
+      'Browsers do this when space runs low or after some days without a visit. Your data is being downloaded again';
     if (unsent === null) return `${why}. Anything you had not sent yet could not be kept.`;
     if (unsent === 0) return `${why}; everything you had made was already sent, so nothing was lost.`;
     return `${why}, but ${plural(unsent, 'change', 'changes')} you had not sent yet could not be kept.`;
   },
   failingTitle: "Changes can't be saved on this device",
-  failing: "The browser's storage stopped working. Reload the page; if this keeps happening, free some space or try another browser.",
+  failing:
+    "The browser's storage stopped working. Reload the page; if this keeps happening, free some space or try another browser.",
 };
 
 /**
@@ -24,8 +26,10 @@ export const storageTexts = {
 export function StorageNotice() {
   const storage = useStorageStatus();
   useEffect(() => {
-    if (storage.state === 'cleared') toast.info(storageTexts.clearedTitle, { description: storageTexts.cleared(storage.unsent), duration: Infinity });
-    else if (storage.state === 'failing') toast.error(storageTexts.failingTitle, { description: storageTexts.failing, duration: Infinity });
+    if (storage.state === 'cleared')
+      toast.info(storageTexts.clearedTitle, { description: storageTexts.cleared(storage.unsent), duration: Infinity });
+    else if (storage.state === 'failing')
+      toast.error(storageTexts.failingTitle, { description: storageTexts.failing, duration: Infinity });
     else toast.dismiss(storageTexts.failingTitle);
   }, [storage]);
   return null;

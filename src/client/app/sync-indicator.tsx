@@ -31,21 +31,62 @@ function lookOf(status: SyncStatus, everHadItems: boolean): Look | undefined {
   const { online, sending, waiting, attention, paused, storageFailing } = status;
   const unsent = waiting + attention;
   if (storageFailing) {
-    return { icon: DatabaseX, short: 'Not saving', wide: 'Not saving', full: "Changes can't be saved on this device: the browser's storage stopped working. Reload the page.", className: tones.danger };
+    return {
+      icon: DatabaseX,
+      short: 'Not saving',
+      wide: 'Not saving',
+      full: "Changes can't be saved on this device: the browser's storage stopped working. Reload the page.",
+      className: tones.danger,
+    };
   }
   if (attention > 0) {
     const text = `${attention} need${attention === 1 ? 's' : ''} attention`;
-    return { icon: CircleAlert, short: String(attention), wide: text, full: `${plural(attention, 'item', 'items')} could not be sent and ${attention === 1 ? 'needs' : 'need'} your attention.`, className: tones.danger };
+    return {
+      icon: CircleAlert,
+      short: String(attention),
+      wide: text,
+      full: `${plural(attention, 'item', 'items')} could not be sent and ${attention === 1 ? 'needs' : 'need'} your attention.`,
+      className: tones.danger,
+    };
   }
-  if (paused && unsent > 0) return { icon: LogIn, short: 'Log in', wide: 'Log in to send', full: `Log in again to send ${plural(unsent, 'waiting item', 'waiting items')}.`, className: tones.warning };
+  if (paused && unsent > 0)
+    return {
+      icon: LogIn,
+      short: 'Log in',
+      wide: 'Log in to send',
+      full: `Log in again to send ${plural(unsent, 'waiting item', 'waiting items')}.`,
+      className: tones.warning,
+    };
   if (!online) {
-    const full = unsent > 0 ? `Offline: ${plural(unsent, 'item waits', 'items wait')} to be sent.` : 'Offline: changes cannot reach the server now.';
-    return { icon: WifiOff, short: 'Offline', wide: unsent > 0 ? `Offline, ${unsent} waiting` : 'Offline', full, className: tones.warning };
+    const full =
+      unsent > 0
+        ? `Offline: ${plural(unsent, 'item waits', 'items wait')} to be sent.`
+        : 'Offline: changes cannot reach the server now.';
+    return {
+      icon: WifiOff,
+      short: 'Offline',
+      wide: unsent > 0 ? `Offline, ${unsent} waiting` : 'Offline',
+      full,
+      className: tones.warning,
+    };
   }
   if (unsent > 0) {
     return sending
-      ? { icon: LoaderCircle, spin: true, short: String(unsent), wide: `Sending ${unsent}…`, full: `Sending ${plural(unsent, 'item', 'items')}…`, className: tones.busy }
-      : { icon: Upload, short: String(unsent), wide: `${unsent} waiting`, full: `${plural(unsent, 'item waits', 'items wait')} to be sent.`, className: tones.busy };
+      ? {
+          icon: LoaderCircle,
+          spin: true,
+          short: String(unsent),
+          wide: `Sending ${unsent}…`,
+          full: `Sending ${plural(unsent, 'item', 'items')}…`,
+          className: tones.busy,
+        }
+      : {
+          icon: Upload,
+          short: String(unsent),
+          wide: `${unsent} waiting`,
+          full: `${plural(unsent, 'item waits', 'items wait')} to be sent.`,
+          className: tones.busy,
+        };
   }
   // Nothing was ever queued in this page: nothing to reassure about.
   if (!everHadItems) return undefined;
@@ -67,9 +108,17 @@ export function SyncIndicator() {
 
   const face = look && (
     <>
-      <look.icon aria-hidden size={18} className={`shrink-0 ${look.spin ? 'animate-spin motion-reduce:animate-none' : ''}`} />
-      <span aria-hidden className="sm:hidden">{look.short}</span>
-      <span aria-hidden className="hidden sm:inline">{look.wide}</span>
+      <look.icon
+        aria-hidden
+        size={18}
+        className={`shrink-0 ${look.spin ? 'animate-spin motion-reduce:animate-none' : ''}`}
+      />
+      <span aria-hidden className="sm:hidden">
+        {look.short}
+      </span>
+      <span aria-hidden className="hidden sm:inline">
+        {look.wide}
+      </span>
       <span className="sr-only">{look.full}</span>
     </>
   );
@@ -184,14 +233,23 @@ function UnsentItem({ item, items }: { item: OutboxItem; items: OutboxItem[] }) 
       </p>
       <p className="mt-1 flex items-center gap-1.5 text-sm">
         {refused ? <CircleAlert aria-hidden size={16} /> : <Upload aria-hidden size={16} />}
-        {refused ? 'Needs your attention' : item.after && items.some((other) => other.target.id === item.after && other.seq < item.seq) ? 'Waiting for an earlier change' : 'Waiting to send'}
+        {refused
+          ? 'Needs your attention'
+          : item.after && items.some((other) => other.target.id === item.after && other.seq < item.seq)
+            ? 'Waiting for an earlier change'
+            : 'Waiting to send'}
       </p>
       {refused && item.error && <p className="mt-1 text-sm">{item.error.message}</p>}
       {refused && (
         <div className="mt-3 flex flex-wrap gap-2">
           {/* Another version's item goes only from a tab of that version (its message says to reload). */}
           {item.error?.code !== 'outbox.unknown_mutation' && (
-            <button type="button" className="btn-primary" disabled={busy} onClick={() => void run(() => retryItem(item.seq))}>
+            <button
+              type="button"
+              className="btn-primary"
+              disabled={busy}
+              onClick={() => void run(() => retryItem(item.seq))}
+            >
               Send again
             </button>
           )}

@@ -12,7 +12,11 @@ function useMediaQuery(query: string): boolean {
     },
     [query],
   );
-  return useSyncExternalStore(subscribe, () => window.matchMedia(query).matches, () => false);
+  return useSyncExternalStore(
+    subscribe,
+    () => window.matchMedia(query).matches,
+    () => false,
+  );
 }
 
 /**
@@ -24,5 +28,13 @@ export function AppToaster() {
   const wide = useMediaQuery('(min-width: 40rem)');
   // After the Toaster's own effect (children's effects run first), which is when it starts listening.
   useEffect(() => toasterReady(), []);
-  return <Toaster position={wide ? 'bottom-right' : 'bottom-center'} theme="system" richColors closeButton toastOptions={{ duration: 6000 }} />;
+  return (
+    <Toaster
+      position={wide ? 'bottom-right' : 'bottom-center'}
+      theme="system"
+      richColors
+      closeButton
+      toastOptions={{ duration: 6000 }}
+    />
+  );
 }

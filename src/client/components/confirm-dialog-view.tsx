@@ -23,14 +23,20 @@ export function ConfirmDialog({
               returnFocusTo.current.focus();
             }
           }}
-          className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl border border-slate-200 bg-white p-6 shadow-xl dark:border-slate-600 dark:bg-slate-900 dark:shadow-black/60">
+          className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl border border-slate-200 bg-white p-6 shadow-xl dark:border-slate-600 dark:bg-slate-900 dark:shadow-black/60"
+        >
           <AlertDialog.Title className="text-lg font-semibold">{options?.title ?? 'Please confirm'}</AlertDialog.Title>
-          <AlertDialog.Description className="mt-2 text-slate-700 dark:text-slate-300">{options?.message}</AlertDialog.Description>
+          <AlertDialog.Description className="mt-2 text-slate-700 dark:text-slate-300">
+            {options?.message}
+          </AlertDialog.Description>
           <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
             <AlertDialog.Cancel className="btn-secondary" onClick={() => answer(false)}>
               {options?.cancelLabel ?? 'Cancel'}
             </AlertDialog.Cancel>
-            <AlertDialog.Action className={options?.destructive ? 'btn-danger' : 'btn-primary'} onClick={() => answer(true)}>
+            <AlertDialog.Action
+              className={options?.destructive ? 'btn-danger' : 'btn-primary'}
+              onClick={() => answer(true)}
+            >
               {options?.confirmLabel ?? 'Yes'}
             </AlertDialog.Action>
           </div>

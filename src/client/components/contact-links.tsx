@@ -5,7 +5,8 @@ import { brand, mailtoUrl, whatsAppUrl } from '../../common/brand.ts';
 export const whatsAppLink = (text?: string) => (text ? `${whatsAppUrl}?text=${encodeURIComponent(text)}` : whatsAppUrl);
 
 /** An e-mail to us with `subject` filled in. */
-export const mailLink = (subject?: string) => (subject ? `${mailtoUrl}?subject=${encodeURIComponent(subject)}` : mailtoUrl);
+export const mailLink = (subject?: string) =>
+  subject ? `${mailtoUrl}?subject=${encodeURIComponent(subject)}` : mailtoUrl;
 
 const tones = {
   /** On the brand-coloured panels of the public pages. */
@@ -24,7 +25,17 @@ const tones = {
  * The contact route (spec §1: WhatsApp {phone} and e-mail {email}), optionally with a message typed in for
  * WhatsApp and a subject for the e-mail. Icons keep their size on a narrow phone.
  */
-export function ContactLinks({ message, subject, tone = 'plain', className = '' }: { message?: string; subject?: string; tone?: keyof typeof tones; className?: string }) {
+export function ContactLinks({
+  message,
+  subject,
+  tone = 'plain',
+  className = '',
+}: {
+  message?: string;
+  subject?: string;
+  tone?: keyof typeof tones;
+  className?: string;
+}) {
   const styles = tones[tone];
   return (
     <ul className={`flex flex-col gap-3 sm:flex-row sm:flex-wrap ${className}`}>

@@ -4,7 +4,17 @@ import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import { hc } from 'hono/client';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, test } from 'vitest';
-import { apiFetch, ApiError, apiRequest, fetchWithin, isSessionEnded, NetworkError, onSessionEnded, readJson, TimeoutError } from './api.ts';
+import {
+  apiFetch,
+  ApiError,
+  apiRequest,
+  fetchWithin,
+  isSessionEnded,
+  NetworkError,
+  onSessionEnded,
+  readJson,
+  TimeoutError,
+} from './api.ts';
 import { ifNoneMatch, readRevalidated } from './revalidated.ts';
 
 interface Module {
@@ -24,11 +34,19 @@ const app = new Hono()
   )
   // A list with an ETag, answered 304 when the client holds it (as the server's withEtag does).
   .get('/api/modules-revalidated', (c) =>
-    c.req.header('if-none-match') === 'W/"v1"' ? c.body(null, 304, { etag: 'W/"v1"' }) : c.json([{ id: 'm1', name: 'Algebra' }] satisfies Module[], 200, { etag: 'W/"v1"' }),
+    c.req.header('if-none-match') === 'W/"v1"'
+      ? c.body(null, 304, { etag: 'W/"v1"' })
+      : c.json([{ id: 'm1', name: 'Algebra' }] satisfies Module[], 200, { etag: 'W/"v1"' }),
   )
-  .post('/api/echo', async (c) => c.json({ received: (await c.req.json()) as unknown, accept: c.req.header('accept') ?? '' }, 201))
-  .post('/api/names', (c) => c.json({ error: { code: 'request.invalid', message: 'Check the form.', fields: { name: 'Enter a name.' } } }, 400))
-  .get('/api/me', (c) => c.json({ error: { code: 'auth.unauthenticated', message: 'Please log in to continue.' } }, 401))
+  .post('/api/echo', async (c) =>
+    c.json({ received: (await c.req.json()) as unknown, accept: c.req.header('accept') ?? '' }, 201),
+  )
+  .post('/api/names', (c) =>
+    c.json({ error: { code: 'request.invalid', message: 'Check the form.', fields: { name: 'Enter a name.' } } }, 400),
+  )
+  .get('/api/me', (c) =>
+    c.json({ error: { code: 'auth.unauthenticated', message: 'Please log in to continue.' } }, 401),
+  )
   .get('/api/broken', (c) => c.text('<html>Bad gateway</html>', 502))
   .get('/api/slow', async (c) => {
     await sleep(500);
@@ -77,9 +95,15 @@ describe('typed answers through hono’s client', () => {
     expectTypeOf(found).toEqualTypeOf<{ id: string; name: string }>();
     expect(found.name).toBe('Algebra');
 
-    const refused = await readJson(await client.api.modules[':id'].$get({ param: { id: 'gone' } })).catch((e: unknown) => e);
+    const refused = await readJson(await client.api.modules[':id'].$get({ param: { id: 'gone' } })).catch(
+      (e: unknown) => e,
+    );
     expect(refused).toBeInstanceOf(ApiError);
-    expect(refused).toMatchObject({ status: 404, code: 'catalogue.not_found', message: 'This module no longer exists.' });
+    expect(refused).toMatchObject({
+      status: 404,
+      code: 'catalogue.not_found',
+      message: 'This module no longer exists.',
+    });
   });
 
   test('a plain Response’s body is unknown until the caller says what it is', async () => {
@@ -91,20 +115,26 @@ describe('typed answers through hono’s client', () => {
 
 describe('asking again for a list the device holds', () => {
   test('the ETag of the copy held goes back, and a 304 is read as "not modified", not as a refusal', async () => {
-    const answer = await readRevalidated(await client.api['modules-revalidated'].$get(undefined, { headers: ifNoneMatch('W/"v1"') }));
+    const answer = await readRevalidated(
+      await client.api['modules-revalidated'].$get(undefined, { headers: ifNoneMatch('W/"v1"') }),
+    );
     expect(answer).toEqual({ notModified: true });
   });
 
   test('a list the device does not hold (or holds an older copy of) arrives typed, with its ETag', async () => {
     for (const etag of [null, 'W/"v0"']) {
-      const answer = await readRevalidated(await client.api['modules-revalidated'].$get(undefined, { headers: ifNoneMatch(etag) }));
+      const answer = await readRevalidated(
+        await client.api['modules-revalidated'].$get(undefined, { headers: ifNoneMatch(etag) }),
+      );
       expect(answer).toEqual({ notModified: false, body: [{ id: 'm1', name: 'Algebra' }], etag: 'W/"v1"' });
       if (!answer.notModified) expectTypeOf(answer.body).toEqualTypeOf<{ id: string; name: string }[]>();
     }
   });
 
   test('a refusal is still an ApiError', async () => {
-    const refused = await readRevalidated(await client.api.modules[':id'].$get({ param: { id: 'gone' } }, { headers: ifNoneMatch('W/"v1"') })).catch((e: unknown) => e);
+    const refused = await readRevalidated(
+      await client.api.modules[':id'].$get({ param: { id: 'gone' } }, { headers: ifNoneMatch('W/"v1"') }),
+    ).catch((e: unknown) => e);
     expect(refused).toMatchObject({ status: 404, code: 'catalogue.not_found' });
   });
 });
@@ -119,7 +149,12 @@ describe('apiRequest', () => {
   test('a refusal carries the server’s code, message and field messages', async () => {
     const error = await apiRequest('POST', `${base}/api/names`, { name: '' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ status: 400, code: 'request.invalid', message: 'Check the form.', fields: { name: 'Enter a name.' } });
+    expect(error).toMatchObject({
+      status: 400,
+      code: 'request.invalid',
+      message: 'Check the form.',
+      fields: { name: 'Enter a name.' },
+    });
   });
 
   test('an answer that is not our error shape (a proxy’s page) is still an ApiError with its status', async () => {
@@ -148,12 +183,16 @@ describe('timeouts and lost connections', () => {
   });
 
   test('the time allowed covers the body too', async () => {
-    const error = await apiRequest('GET', `${base}/api/slow-body`, undefined, { timeoutMs: 150 }).catch((e: unknown) => e);
+    const error = await apiRequest('GET', `${base}/api/slow-body`, undefined, { timeoutMs: 150 }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(TimeoutError);
   });
 
   test('within the time allowed the slow answer arrives', async () => {
-    await expect(apiRequest('GET', `${base}/api/slow`, undefined, { timeoutMs: 5_000 })).resolves.toEqual({ late: true });
+    await expect(apiRequest('GET', `${base}/api/slow`, undefined, { timeoutMs: 5_000 })).resolves.toEqual({
+      late: true,
+    });
   });
 
   test('the caller’s own cancel is passed on as an abort, not as a lost connection', async () => {

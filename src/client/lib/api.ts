@@ -102,14 +102,17 @@ export function failure(error: unknown): unknown {
  * the response union whose `ok` can be true (hono types `ok` from the route's status codes). A plain
  * Response's body is `unknown`.
  */
-export type SuccessBody<R> = R extends ClientResponse<infer T, number, string> ? (true extends R['ok'] ? T : never) : unknown;
+export type SuccessBody<R> =
+  R extends ClientResponse<infer T, number, string> ? (true extends R['ok'] ? T : never) : unknown;
 
 /**
  * The typed body of a 2xx answer (undefined when empty), or the ApiError a refusal carries; a session that has
  * ended is announced to the `onSessionEnded` listeners as well.
  * `const modules = await readJson(await client.api.modules.$get())`.
  */
-export async function readJson<R extends Pick<Response, 'ok' | 'status' | 'text'>>(response: R): Promise<SuccessBody<R>> {
+export async function readJson<R extends Pick<Response, 'ok' | 'status' | 'text'>>(
+  response: R,
+): Promise<SuccessBody<R>> {
   let text: string;
   try {
     text = await response.text();
@@ -147,7 +150,12 @@ function safeJson(text: string): unknown {
  * A call outside our API's types (better-auth's endpoints under /api/auth): the same errors as the typed
  * client (`api-client.ts`, for everything else), and a body the caller must check before trusting it.
  */
-export async function apiRequest(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, body?: unknown, options: RequestOptions = {}): Promise<unknown> {
+export async function apiRequest(
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+  path: string,
+  body?: unknown,
+  options: RequestOptions = {},
+): Promise<unknown> {
   const response = await apiFetch(path, {
     ...options,
     method,

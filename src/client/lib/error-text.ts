@@ -15,7 +15,11 @@ export interface ErrorTexts {
  * shape) and anything unexpected say `fallback`. A timeout, and a write the device refused to store (no room,
  * storage lost), say their own message.
  */
-export function errorText(error: unknown, fallback: string = authMessages.somethingWentWrong, texts: ErrorTexts = {}): string {
+export function errorText(
+  error: unknown,
+  fallback: string = authMessages.somethingWentWrong,
+  texts: ErrorTexts = {},
+): string {
   if (error instanceof TimeoutError || error instanceof LocalWriteError) return error.message;
   if (error instanceof NetworkError) return texts.offline ?? error.message;
   if (error instanceof ApiError) {

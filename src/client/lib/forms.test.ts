@@ -14,12 +14,21 @@ describe('checking a form before it is sent', () => {
     const { errors } = validate(signUpInputSchema, { name: '', email: '', password: 'short' });
     expect(errors).toEqual({
       form: undefined,
-      fields: { name: 'Please enter your name.', email: authMessages.emailRequired, password: 'Password must be at least 8 characters.' },
+      fields: {
+        name: 'Please enter your name.',
+        email: authMessages.emailRequired,
+        password: 'Password must be at least 8 characters.',
+      },
     });
   });
 
   test('a field the form does not know is said above the form, not next to a field', () => {
-    const { errors } = validate(signUpInputSchema, { name: 'Thandi', email: 'thandi@example.com', password: 'correct horse battery', role: 'admin' });
+    const { errors } = validate(signUpInputSchema, {
+      name: 'Thandi',
+      email: 'thandi@example.com',
+      password: 'correct horse battery',
+      role: 'admin',
+    });
     expect(errors).toEqual({ form: 'Unknown field: role.', fields: {} });
   });
 });
@@ -37,7 +46,10 @@ describe('showing why the server refused a form', () => {
 
   test("a server failure shows the form's catch-all, never the server's own words", () => {
     const failure = new ApiError(500, 'internal', 'TypeError: cannot read properties of undefined');
-    expect(toFormErrors(failure, 'Could not save your profile.')).toEqual({ form: 'Could not save your profile.', fields: {} });
+    expect(toFormErrors(failure, 'Could not save your profile.')).toEqual({
+      form: 'Could not save your profile.',
+      fields: {},
+    });
     expect(toFormErrors(failure)).toEqual({ form: authMessages.somethingWentWrong, fields: {} });
   });
 

@@ -14,7 +14,10 @@ export interface FormErrors {
 const noErrors: FormErrors = { fields: {} };
 
 /** Checks values against a shared schema (the same one the server uses). */
-export function validate<T>(schema: z.ZodType<T>, values: unknown): { data: T; errors?: undefined } | { data?: undefined; errors: FormErrors } {
+export function validate<T>(
+  schema: z.ZodType<T>,
+  values: unknown,
+): { data: T; errors?: undefined } | { data?: undefined; errors: FormErrors } {
   const parsed = schema.safeParse(values);
   if (parsed.success) return { data: parsed.data };
   const { _form, ...fields } = fieldErrors(parsed.error);

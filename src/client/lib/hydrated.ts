@@ -7,4 +7,9 @@ const unchanging = () => () => {};
  * loads lazily renders only then: a build-time render cannot wait for it, and hydrating a boundary it left
  * unfinished is an error (React #419).
  */
-export const useHydrated = () => useSyncExternalStore(unchanging, () => true, () => false);
+export const useHydrated = () =>
+  useSyncExternalStore(
+    unchanging,
+    () => true,
+    () => false,
+  );

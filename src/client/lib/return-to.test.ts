@@ -23,7 +23,12 @@ describe('going back to the page asked for after logging in', () => {
   });
 
   test('a remembered address off this site is never followed', () => {
-    for (const elsewhere of ['//evil.example/login', '/\\evil.example', 'https://evil.example/', 'javascript:alert(1)']) {
+    for (const elsewhere of [
+      '//evil.example/login',
+      '/\\evil.example',
+      'https://evil.example/',
+      'javascript:alert(1)',
+    ]) {
       sessionStorage.setItem('tutorbook:return-to', elsewhere);
       expect(takeReturnTo(), elsewhere).toBeUndefined();
     }

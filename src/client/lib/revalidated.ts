@@ -8,7 +8,9 @@ export const ifNoneMatch = (etag: string | null): Record<string, string> => (eta
 export type Revalidated<T> = { notModified: true } | { notModified: false; body: T; etag: string | null };
 
 /** `readJson` for a GET sent with `ifNoneMatch`: a 304 is the copy held still being current, not a refusal. */
-export async function readRevalidated<R extends Pick<Response, 'ok' | 'status' | 'text' | 'headers'>>(response: R): Promise<Revalidated<SuccessBody<R>>> {
+export async function readRevalidated<R extends Pick<Response, 'ok' | 'status' | 'text' | 'headers'>>(
+  response: R,
+): Promise<Revalidated<SuccessBody<R>>> {
   if (response.status === 304) return { notModified: true };
   const body = await readJson(response);
   return { notModified: false, body, etag: response.headers.get('etag') };

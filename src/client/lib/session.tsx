@@ -71,7 +71,13 @@ type Broadcast = { type: 'signed-in'; me: Me } | { type: 'signed-out' };
  * stored record (a new device, cleared site data) is not mistaken for "signed out". Other tabs hear of
  * log-ins and log-outs through a BroadcastChannel.
  */
-export function SessionProvider({ children, loadStore }: { children: ReactNode; loadStore: () => Promise<SessionStore> }) {
+export function SessionProvider({
+  children,
+  loadStore,
+}: {
+  children: ReactNode;
+  loadStore: () => Promise<SessionStore>;
+}) {
   const [session, setSession] = useState<SessionState>({ status: 'loading', me: undefined });
   const channel = useRef<BroadcastChannel | null>(null);
   // Whether the server has said who is signed in since this page opened (not just this device's record).
@@ -80,18 +86,23 @@ export function SessionProvider({ children, loadStore }: { children: ReactNode; 
 
   const announce = (message: Broadcast) => channel.current?.postMessage(message);
 
-  const becomeSignedIn = useCallback(async (me: Me) => {
-    const loggingIn = sessionStorage.getItem(loggingInKey) !== null;
-    sessionStorage.removeItem(loggingInKey);
-    const { localDb, clearUserData, noticeSignedIn } = await loadStore();
-    // Before the record is touched: its absence is what tells a wiped device.
-    await noticeSignedIn(me.id, { loggingIn });
-    // Someone else used this device before (their session ended without a log-out): drop their data.
-    if ((await localDb.session.get('me'))?.me.id !== me.id) await clearUserData();
-    await localDb.session.put({ key: 'me', me, savedAt: new Date().toISOString() });
-    setSession((current) => (current.status === 'signed-in' && sameUser(current.me, me) ? current : { status: 'signed-in', me }));
-    announce({ type: 'signed-in', me });
-  }, [loadStore]);
+  const becomeSignedIn = useCallback(
+    async (me: Me) => {
+      const loggingIn = sessionStorage.getItem(loggingInKey) !== null;
+      sessionStorage.removeItem(loggingInKey);
+      const { localDb, clearUserData, noticeSignedIn } = await loadStore();
+      // Before the record is touched: its absence is what tells a wiped device.
+      await noticeSignedIn(me.id, { loggingIn });
+      // Someone else used this device before (their session ended without a log-out): drop their data.
+      if ((await localDb.session.get('me'))?.me.id !== me.id) await clearUserData();
+      await localDb.session.put({ key: 'me', me, savedAt: new Date().toISOString() });
+      setSession((current) =>
+        current.status === 'signed-in' && sameUser(current.me, me) ? current : { status: 'signed-in', me },
+      );
+      announce({ type: 'signed-in', me });
+    },
+    [loadStore],
+  );
 
   /** The session ended while this page used it: the page stays, a dialog offers to log in again. */
   const endSession = useCallback(() => {
@@ -99,11 +110,14 @@ export function SessionProvider({ children, loadStore }: { children: ReactNode; 
     void loadStore().then(({ localDb }) => localDb.session.update('me', { endedAt: new Date().toISOString() }));
   }, [loadStore]);
 
-  const becomeSignedOut = useCallback(async (leaveTo?: string) => {
-    confirmed.current = false;
-    await (await loadStore()).clearUserData();
-    setSession({ status: 'signed-out', me: undefined, leaveTo });
-  }, [loadStore]);
+  const becomeSignedOut = useCallback(
+    async (leaveTo?: string) => {
+      confirmed.current = false;
+      await (await loadStore()).clearUserData();
+      setSession({ status: 'signed-out', me: undefined, leaveTo });
+    },
+    [loadStore],
+  );
 
   /** Ends the server session of a log-out made offline; true once it is done (or there was none). */
   const flushSignOut = useCallback((): Promise<void> => {
@@ -135,7 +149,13 @@ export function SessionProvider({ children, loadStore }: { children: ReactNode; 
     } catch {
       // Offline or the server is down: what this device knew.
       const stored = await storedUser(await loadStore());
-      setSession((current) => (current.status !== 'loading' ? current : stored ? { status: 'signed-in', me: stored } : { status: 'signed-out', me: undefined }));
+      setSession((current) =>
+        current.status !== 'loading'
+          ? current
+          : stored
+            ? { status: 'signed-in', me: stored }
+            : { status: 'signed-out', me: undefined },
+      );
       return stored;
     }
     if (me) {
@@ -166,9 +186,12 @@ export function SessionProvider({ children, loadStore }: { children: ReactNode; 
   useEffect(() => {
     let live = true;
     // What this device knew, at once (offline start), unless the server answers first.
-    void loadStore().then(storedUser).then((stored) => {
-      if (live && stored) setSession((current) => (current.status === 'loading' ? { status: 'signed-in', me: stored } : current));
-    });
+    void loadStore()
+      .then(storedUser)
+      .then((stored) => {
+        if (live && stored)
+          setSession((current) => (current.status === 'loading' ? { status: 'signed-in', me: stored } : current));
+      });
     // refresh sets the session only after awaiting (the pending sign-out, the server): never synchronously.
     // eslint-disable-next-line react-hooks/set-state-in-effect
     void refresh();
@@ -177,7 +200,12 @@ export function SessionProvider({ children, loadStore }: { children: ReactNode; 
     channel.current?.addEventListener('message', (event: MessageEvent<Broadcast>) => {
       const message = event.data;
       if (message.type === 'signed-out') setSession({ status: 'signed-out', me: undefined, leaveTo: '/' });
-      else setSession((current) => (current.status === 'signed-in' && sameUser(current.me, message.me) ? current : { status: 'signed-in', me: message.me }));
+      else
+        setSession((current) =>
+          current.status === 'signed-in' && sameUser(current.me, message.me)
+            ? current
+            : { status: 'signed-in', me: message.me },
+        );
     });
     const onOnline = () => void refresh();
     window.addEventListener('online', onOnline);

@@ -110,7 +110,10 @@ export function defineLocalTable<Row>(spec: LocalTableSpec, db: LocalDb = localD
     // Dexie refuses a version once the database is open or opening.
     db.version(spec.since).stores({ [spec.name]: spec.schema });
   } catch (error) {
-    throw new Error(`Local table "${spec.name}" was declared after the database opened: import its *.sync.ts file from app/ before anything reads IndexedDB.`, { cause: error });
+    throw new Error(
+      `Local table "${spec.name}" was declared after the database opened: import its *.sync.ts file from app/ before anything reads IndexedDB.`,
+      { cause: error },
+    );
   }
   scopes.get(db)!.set(spec.name, spec.scope);
   // Dexie makes new Table objects each time a later version is declared, and the old ones then fail: the
@@ -125,4 +128,5 @@ export function defineLocalTable<Row>(spec: LocalTableSpec, db: LocalDb = localD
 }
 
 /** The tables whose rows belong to the signed-in user. */
-export const userTableNames = (db: LocalDb): string[] => [...scopes.get(db)!].filter(([, scope]) => scope === 'user').map(([name]) => name);
+export const userTableNames = (db: LocalDb): string[] =>
+  [...scopes.get(db)!].filter(([, scope]) => scope === 'user').map(([name]) => name);

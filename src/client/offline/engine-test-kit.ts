@@ -77,9 +77,11 @@ export async function startNoteServer() {
         }
         posts += 1;
         const input = JSON.parse(body) as { id: string; text: string };
-        if (knobs.unauthorised) return json(401, { error: { code: 'auth.unauthenticated', message: 'Please log in again.' } });
+        if (knobs.unauthorised)
+          return json(401, { error: { code: 'auth.unauthenticated', message: 'Please log in again.' } });
         const refused = knobs.refuse.get(input.id);
-        if (refused) return json(refused, { error: { code: 'notes.refused', message: `Note "${input.text}" was refused.` } });
+        if (refused)
+          return json(refused, { error: { code: 'notes.refused', message: `Note "${input.text}" was refused.` } });
         if (!store.has(input.id)) {
           store.set(input.id, { id: input.id, text: input.text, savedAt: new Date().toISOString() });
           effects.set(input.id, (effects.get(input.id) ?? 0) + 1);
@@ -118,8 +120,13 @@ export async function startNoteServer() {
 export type NoteServer = Awaited<ReturnType<typeof startNoteServer>>;
 
 /** GET /notes as the app's sources ask for a list: with the ETag of the copy held, a 304 read as "not modified". */
-export async function fetchNotes(server: NoteServer, { cursor, signal, etag }: PullArgs): Promise<Revalidated<{ notes: StoredNote[] }>> {
-  return (await readRevalidated(await apiFetch(`${server.url()}/notes?since=${cursor ?? ''}`, { signal, headers: ifNoneMatch(etag) }))) as Revalidated<{ notes: StoredNote[] }>;
+export async function fetchNotes(
+  server: NoteServer,
+  { cursor, signal, etag }: PullArgs,
+): Promise<Revalidated<{ notes: StoredNote[] }>> {
+  return (await readRevalidated(
+    await apiFetch(`${server.url()}/notes?since=${cursor ?? ''}`, { signal, headers: ifNoneMatch(etag) }),
+  )) as Revalidated<{ notes: StoredNote[] }>;
 }
 
 /** fetch as the app's API client answers: NetworkError when unreachable, ApiError with the server's code. */
@@ -130,8 +137,14 @@ async function request<T>(url: string, init?: RequestInit): Promise<T> {
   } catch {
     throw new NetworkError();
   }
-  const json = (await response.json().catch(() => undefined)) as { error?: { code: string; message: string } } | undefined;
-  if (!response.ok) throw new ApiError(response.status, json?.error?.code ?? 'unknown', json?.error?.message ?? 'Something went wrong.');
+  const json = (await response.json().catch(() => undefined)) as
+    { error?: { code: string; message: string } } | undefined;
+  if (!response.ok)
+    throw new ApiError(
+      response.status,
+      json?.error?.code ?? 'unknown',
+      json?.error?.message ?? 'Something went wrong.',
+    );
   return json as T;
 }
 
@@ -160,7 +173,12 @@ export interface PageOptions {
 }
 
 /** One page: its own connection to the database `name`, the notes table, and an engine signed in as `userId`. */
-export async function openPage(name: string, server: NoteServer, userId = 'u1', { marks = createMarks(), session = true }: PageOptions = {}) {
+export async function openPage(
+  name: string,
+  server: NoteServer,
+  userId = 'u1',
+  { marks = createMarks(), session = true }: PageOptions = {},
+) {
   const db = createLocalDb(name);
   const notes = defineLocalTable<NoteRow>({ name: 'notes', schema: 'id', since: 10, scope: 'user' }, db);
   const engine = createEngine(db, { marks });
@@ -184,7 +202,12 @@ export async function openPage(name: string, server: NoteServer, userId = 'u1', 
     apply: async (p) => {
       await notes.put({ id: p.id, text: p.text, pending: true });
     },
-    send: (p) => request<StoredNote>(`${server.url()}/notes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: p.id, text: p.text }) }),
+    send: (p) =>
+      request<StoredNote>(`${server.url()}/notes`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ id: p.id, text: p.text }),
+      }),
     acknowledge: async (_p, stored) => {
       await notes.put(stored);
     },
@@ -208,7 +231,18 @@ export async function openPage(name: string, server: NoteServer, userId = 'u1', 
 
   /** What the app does once the server names the user: their session record, then the engine runs for them. */
   async function signIn() {
-    await db.session.put({ key: 'me', me: { id: userId, name: 'Test', email: `${userId}@example.test`, emailVerified: true, role: 'student', categories: [] }, savedAt: new Date().toISOString() });
+    await db.session.put({
+      key: 'me',
+      me: {
+        id: userId,
+        name: 'Test',
+        email: `${userId}@example.test`,
+        emailVerified: true,
+        role: 'student',
+        categories: [],
+      },
+      savedAt: new Date().toISOString(),
+    });
     engine.setUser(userId);
   }
 }

@@ -4,7 +4,16 @@ import { forceCloseDatabase } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLocalDb, defineLocalTable } from './db.ts';
 import { createEngine, LocalWriteError } from './engine.ts';
-import { createMarks, newDbName, openPage, startNoteServer, waitFor, type NoteServer, type Page, type PageOptions } from './engine-test-kit.ts';
+import {
+  createMarks,
+  newDbName,
+  openPage,
+  startNoteServer,
+  waitFor,
+  type NoteServer,
+  type Page,
+  type PageOptions,
+} from './engine-test-kit.ts';
 
 let server: NoteServer;
 let pages: Page[];
@@ -38,7 +47,9 @@ describe('local tables', () => {
     defineLocalTable<{ id: string }>({ name: 'third', schema: 'id', since: 12, scope: 'user' }, db);
     await first.put({ id: 'a' });
     expect(await first.toArray()).toEqual([{ id: 'a' }]);
-    expect(() => defineLocalTable({ name: 'late', schema: 'id', since: 13, scope: 'public' }, db)).toThrow(/declared after the database opened/);
+    expect(() => defineLocalTable({ name: 'late', schema: 'id', since: 13, scope: 'public' }, db)).toThrow(
+      /declared after the database opened/,
+    );
     db.close();
   });
 
@@ -97,7 +108,14 @@ describe('a refresh never overwrites pending work', () => {
     await page.engine.refreshSource(page.source);
     await page.renameNote({ id: 'n1', text: 'My edit' });
 
-    await page.engine.mergeRows({ put: { notes: [{ id: 'n1', text: 'Server text', savedAt: 'y' }, { id: 'n2', text: 'Older', savedAt: 'y' }] } });
+    await page.engine.mergeRows({
+      put: {
+        notes: [
+          { id: 'n1', text: 'Server text', savedAt: 'y' },
+          { id: 'n2', text: 'Older', savedAt: 'y' },
+        ],
+      },
+    });
     expect(await page.notes.get('n1')).toEqual({ id: 'n1', text: 'My edit', savedAt: 'y', pending: true });
     expect(await page.notes.get('n2')).toEqual({ id: 'n2', text: 'Older', savedAt: 'y' });
 
@@ -250,13 +268,25 @@ describe('refusals', () => {
 
   it('an item saved by another version of the app is kept and shown as needing attention, never sent or dropped', async () => {
     const page = await open();
-    await page.db.outbox.add({ name: 'notes.add', version: 2, payload: { id: 'future', text: 'From a newer tab' }, userId: 'u1', target: { table: 'notes', id: 'future' }, state: 'waiting', attempts: 0, nextAttemptAt: 0, createdAt: '' });
+    await page.db.outbox.add({
+      name: 'notes.add',
+      version: 2,
+      payload: { id: 'future', text: 'From a newer tab' },
+      userId: 'u1',
+      target: { table: 'notes', id: 'future' },
+      state: 'waiting',
+      attempts: 0,
+      nextAttemptAt: 0,
+      createdAt: '',
+    });
     await page.addNote({ id: 'n1', text: 'Hello' });
     page.engine.start({ userId: 'u1' });
     await waitFor(() => server.store.has('n1'));
     await page.engine.flush();
     const items = await page.engine.outboxItems();
-    expect(items.map((i) => [i.target.id, i.state, i.error?.code])).toEqual([['future', 'attention', 'outbox.unknown_mutation']]);
+    expect(items.map((i) => [i.target.id, i.state, i.error?.code])).toEqual([
+      ['future', 'attention', 'outbox.unknown_mutation'],
+    ]);
     expect((await page.db.outbox.toArray())[0]?.state).toBe('waiting');
   });
 });
@@ -279,12 +309,16 @@ describe('a 401 in the middle of the queue', () => {
     expect(server.store.size).toBe(2);
 
     // Someone else signs in on this tab: the first user's items are not sent with their cookie.
-    await page.db.session.update('me', { me: { id: 'u2', name: 'Other', email: 'u2@example.test', emailVerified: true, role: 'student', categories: [] } });
+    await page.db.session.update('me', {
+      me: { id: 'u2', name: 'Other', email: 'u2@example.test', emailVerified: true, role: 'student', categories: [] },
+    });
     page.engine.setUser('u2');
     await page.engine.flush();
     expect(server.store.size).toBe(2);
 
-    await page.db.session.update('me', { me: { id: 'u1', name: 'Test', email: 'u1@example.test', emailVerified: true, role: 'student', categories: [] } });
+    await page.db.session.update('me', {
+      me: { id: 'u1', name: 'Test', email: 'u1@example.test', emailVerified: true, role: 'student', categories: [] },
+    });
     page.engine.setUser('u1');
     await waitFor(async () => (await unsent(page)) === 0);
     expect([...server.store.keys()].sort()).toEqual(['n1', 'n2', 'n3', 'n4', 'n5', 'n6']);
@@ -302,97 +336,107 @@ describe('at scale and under chaos', () => {
     expect([...server.effects.values()].every((n) => n === 1)).toBe(true);
   });
 
-  it('two tabs queue 100 notes each; the sending tab closes mid-request: all 200 arrive once, in each tab\'s order', { timeout: 60_000 }, async () => {
-    const name = newDbName();
-    const [a, b] = [await open(name), await open(name)];
-    await server.stop();
-    for (let i = 0; i < 100; i++) {
-      await a.addNote({ id: `a-${String(i).padStart(3, '0')}`, text: `From tab A, ${i}` });
-      await b.addNote({ id: `b-${String(i).padStart(3, '0')}`, text: `From tab B, ${i}` });
-    }
-    await server.start();
-    a.engine.start({ userId: 'u1' });
-    b.engine.start({ userId: 'u1' });
-    // Tab A (or B: whichever holds the Web Lock) is closed while its requests are on their way.
-    await waitFor(() => server.store.size >= 40);
-    a.engine.stop();
-    a.db.close();
-    await b.engine.reconnected();
-    await waitFor(() => server.store.size === 200, 30_000);
-    expect([...server.effects.values()].every((n) => n === 1)).toBe(true);
-    const arrived = [...server.store.keys()];
-    for (const tab of ['a-', 'b-']) {
-      const order = arrived.filter((id) => id.startsWith(tab));
-      expect(order).toEqual([...order].sort());
-    }
-    await waitFor(async () => (await unsent(b)) === 0);
-  });
-
-  it('random enqueues, outages, lost answers, reloads and restarts: every note reaches the server once, none is lost', { timeout: 120_000 }, async () => {
-    const runs = 6;
-    for (let run = 0; run < runs; run++) {
-      let seed = 1000 + run;
-      const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  it(
+    "two tabs queue 100 notes each; the sending tab closes mid-request: all 200 arrive once, in each tab's order",
+    { timeout: 60_000 },
+    async () => {
       const name = newDbName();
-      let page = await open(name);
-      page.engine.start({ userId: 'u1' });
-      const typed = new Map<string, string>();
-      let down = false;
-      const log: string[] = [];
-      for (let step = 0; step < 40; step++) {
-        const roll = random();
-        if (roll < 0.45) {
-          const id = `r${run}-${step}`;
-          const previous = [...typed.keys()].at(-1);
-          // Some notes follow the one before (an answer after its question).
-          await page.addNote({ id, text: `Run ${run} step ${step}`, after: random() < 0.3 ? previous : undefined });
-          typed.set(id, `Run ${run} step ${step}`);
-          log.push('enqueue');
-        } else if (roll < 0.55 && !down) {
-          await server.stop();
-          down = true;
-          log.push('offline');
-        } else if (roll < 0.65 && down) {
-          await server.start();
-          down = false;
-          await page.engine.reconnected();
-          log.push('online');
-        } else if (roll < 0.75) {
-          server.knobs.dropAfterCommit += 1 + Math.floor(random() * 3);
-          log.push('lose answers');
-        } else if (roll < 0.85) {
-          // The page is closed mid-work and opened again over the same IndexedDB.
-          page.engine.stop();
-          page.db.close();
-          page = await open(name);
-          page.engine.start({ userId: 'u1' });
-          log.push('reload');
-        } else if (roll < 0.95 && !down) {
-          await server.stop();
-          await server.start();
-          log.push('restart');
-        } else {
-          await new Promise((resolve) => setTimeout(resolve, 20 + random() * 50));
-          log.push('wait');
+      const [a, b] = [await open(name), await open(name)];
+      await server.stop();
+      for (let i = 0; i < 100; i++) {
+        await a.addNote({ id: `a-${String(i).padStart(3, '0')}`, text: `From tab A, ${i}` });
+        await b.addNote({ id: `b-${String(i).padStart(3, '0')}`, text: `From tab B, ${i}` });
+      }
+      await server.start();
+      a.engine.start({ userId: 'u1' });
+      b.engine.start({ userId: 'u1' });
+      // Tab A (or B: whichever holds the Web Lock) is closed while its requests are on their way.
+      await waitFor(() => server.store.size >= 40);
+      a.engine.stop();
+      a.db.close();
+      await b.engine.reconnected();
+      await waitFor(() => server.store.size === 200, 30_000);
+      expect([...server.effects.values()].every((n) => n === 1)).toBe(true);
+      const arrived = [...server.store.keys()];
+      for (const tab of ['a-', 'b-']) {
+        const order = arrived.filter((id) => id.startsWith(tab));
+        expect(order).toEqual([...order].sort());
+      }
+      await waitFor(async () => (await unsent(b)) === 0);
+    },
+  );
+
+  it(
+    'random enqueues, outages, lost answers, reloads and restarts: every note reaches the server once, none is lost',
+    { timeout: 120_000 },
+    async () => {
+      const runs = 6;
+      for (let run = 0; run < runs; run++) {
+        let seed = 1000 + run;
+        const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+        const name = newDbName();
+        let page = await open(name);
+        page.engine.start({ userId: 'u1' });
+        const typed = new Map<string, string>();
+        let down = false;
+        const log: string[] = [];
+        for (let step = 0; step < 40; step++) {
+          const roll = random();
+          if (roll < 0.45) {
+            const id = `r${run}-${step}`;
+            const previous = [...typed.keys()].at(-1);
+            // Some notes follow the one before (an answer after its question).
+            await page.addNote({ id, text: `Run ${run} step ${step}`, after: random() < 0.3 ? previous : undefined });
+            typed.set(id, `Run ${run} step ${step}`);
+            log.push('enqueue');
+          } else if (roll < 0.55 && !down) {
+            await server.stop();
+            down = true;
+            log.push('offline');
+          } else if (roll < 0.65 && down) {
+            await server.start();
+            down = false;
+            await page.engine.reconnected();
+            log.push('online');
+          } else if (roll < 0.75) {
+            server.knobs.dropAfterCommit += 1 + Math.floor(random() * 3);
+            log.push('lose answers');
+          } else if (roll < 0.85) {
+            // The page is closed mid-work and opened again over the same IndexedDB.
+            page.engine.stop();
+            page.db.close();
+            page = await open(name);
+            page.engine.start({ userId: 'u1' });
+            log.push('reload');
+          } else if (roll < 0.95 && !down) {
+            await server.stop();
+            await server.start();
+            log.push('restart');
+          } else {
+            await new Promise((resolve) => setTimeout(resolve, 20 + random() * 50));
+            log.push('wait');
+          }
         }
+        if (down) await server.start();
+        server.knobs.dropAfterCommit = 0;
+        await page.engine.reconnected();
+        await waitFor(async () => (await unsent(page)) === 0, 20_000).catch(() => {
+          throw new Error(`Run ${run} did not drain: ${log.join(', ')}`);
+        });
+        for (const [id, text] of typed) {
+          expect(server.store.get(id)?.text, `run ${run}: ${log.join(', ')}`).toBe(text);
+          expect(server.effects.get(id)).toBe(1);
+        }
+        await page.engine.refreshSource(page.source);
+        const local = await page.notes.toArray();
+        expect(local.filter((n) => n.id.startsWith(`r${run}-`)).length).toBe(typed.size);
+        expect(local.every((n) => !n.pending)).toBe(true);
+        console.info(
+          `random run ${run}: ${typed.size} notes, ${log.length} steps (${log.filter((s) => s === 'reload').length} reloads), ${server.posts()} posts so far`,
+        );
       }
-      if (down) await server.start();
-      server.knobs.dropAfterCommit = 0;
-      await page.engine.reconnected();
-      await waitFor(async () => (await unsent(page)) === 0, 20_000).catch(() => {
-        throw new Error(`Run ${run} did not drain: ${log.join(', ')}`);
-      });
-      for (const [id, text] of typed) {
-        expect(server.store.get(id)?.text, `run ${run}: ${log.join(', ')}`).toBe(text);
-        expect(server.effects.get(id)).toBe(1);
-      }
-      await page.engine.refreshSource(page.source);
-      const local = await page.notes.toArray();
-      expect(local.filter((n) => n.id.startsWith(`r${run}-`)).length).toBe(typed.size);
-      expect(local.every((n) => !n.pending)).toBe(true);
-      console.info(`random run ${run}: ${typed.size} notes, ${log.length} steps (${log.filter((s) => s === 'reload').length} reloads), ${server.posts()} posts so far`);
-    }
-  });
+    },
+  );
 });
 
 /** Deletes a database as another tab, DevTools or the browser's eviction would: open connections are asked to close first. */
@@ -407,7 +451,8 @@ function deleteDatabase(name: string): Promise<void> {
 /** What the browser does when it drops a connection (WebKit) or DevTools clears the site's data. */
 const forceClose = (page: Page) => forceCloseDatabase(page.db.backendDB() as unknown as typeof IDBDatabase);
 
-const markOf = (marks: ReturnType<typeof createMarks>, name: string) => JSON.parse(marks.map.get(`${name}:stored-user`) ?? 'null') as { userId: string; unsent: number } | null;
+const markOf = (marks: ReturnType<typeof createMarks>, name: string) =>
+  JSON.parse(marks.map.get(`${name}:stored-user`) ?? 'null') as { userId: string; unsent: number } | null;
 
 describe('storage that vanishes', () => {
   it('wiped while the app was closed: the next start says how many unsent items went with it, and every source loads from the start', async () => {
@@ -459,7 +504,7 @@ describe('storage that vanishes', () => {
     expect(returning.engine.getStatus()).toBe(reported);
   });
 
-  it('a log-out takes the mark with the data: logging in again later is no loss; another user\'s mark gives no count', async () => {
+  it("a log-out takes the mark with the data: logging in again later is no loss; another user's mark gives no count", async () => {
     const name = newDbName();
     const marks = createMarks();
     const page = await open(name, 'u1', { marks });
@@ -522,7 +567,10 @@ describe('storage that vanishes', () => {
     // WebKit's lost IndexedDB server: every open fails until the page reloads (here: until it is restored).
     const factory = indexedDB as IDBFactory & { open: IDBFactory['open'] };
     factory.open = () => {
-      throw new DOMException('Connection to Indexed Database server lost. Refresh the page to try again', 'UnknownError');
+      throw new DOMException(
+        'Connection to Indexed Database server lost. Refresh the page to try again',
+        'UnknownError',
+      );
     };
     try {
       forceClose(page);
@@ -553,7 +601,9 @@ describe('a new version of the app', () => {
     const upgraded = createEngine(db, { marks: createMarks() });
     pages.push({ db, engine: upgraded } as Page);
     await tags.put({ id: 't1' });
-    expect((await db.outbox.toArray()).map((row) => [row.name, row.version, row.payload])).toEqual([['notes.add', 1, { id: 'n1', text: 'Queued by the old version' }]]);
+    expect((await db.outbox.toArray()).map((row) => [row.name, row.version, row.payload])).toEqual([
+      ['notes.add', 1, { id: 'n1', text: 'Queued by the old version' }],
+    ]);
 
     await server.start();
     await old.engine.reconnected();

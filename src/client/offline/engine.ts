@@ -98,7 +98,8 @@ export function createEngine(db: LocalDb, { marks = browserMarks() }: EngineOpti
     setSending: (sending) => {
       if (status.sending !== sending) update({ sending });
     },
-    setSourceStatus: (name, source) => update({ sources: { ...status.sources, [name]: { ...status.sources[name], ...source } } }),
+    setSourceStatus: (name, source) =>
+      update({ sources: { ...status.sources, [name]: { ...status.sources[name], ...source } } }),
     reverted: (tables) => void sync.refreshTables(tables),
   };
   const outbox = createOutbox(ctx);

@@ -53,7 +53,9 @@ export function useLocalData<T>(query: () => Promise<T>, deps: unknown[], source
 
   useEffect(() => {
     let mounted = true;
-    void Promise.all(key.split('\n').map((name) => engine.refreshSource(name, { join: true }))).then(() => mounted && setSettledFor(current));
+    void Promise.all(key.split('\n').map((name) => engine.refreshSource(name, { join: true }))).then(
+      () => mounted && setSettledFor(current),
+    );
     return () => {
       mounted = false;
     };
@@ -64,7 +66,11 @@ export function useLocalData<T>(query: () => Promise<T>, deps: unknown[], source
   }, [key]);
 
   const states = key.split('\n').map((name) => status.sources[name]);
-  const failure = states.some((s) => s?.result === 'failed') ? 'failed' : states.some((s) => s?.result === 'offline') ? 'offline' : undefined;
+  const failure = states.some((s) => s?.result === 'failed')
+    ? 'failed'
+    : states.some((s) => s?.result === 'offline')
+      ? 'offline'
+      : undefined;
   const running = states.some((s) => s?.running === true);
   const refreshing = running || !settled;
 

@@ -4,7 +4,10 @@ import { createDelivery, parseChange, type LiveMessage } from './live-events.ts'
 function recorder(remember?: number) {
   const heard: string[] = [];
   const deliver = createDelivery(
-    { onChange: (table, ids, leading) => heard.push(`${table}:${ids.join(',')}${leading ? ' (here)' : ''}`), onResync: (leading) => heard.push(`resync${leading ? ' (here)' : ''}`) },
+    {
+      onChange: (table, ids, leading) => heard.push(`${table}:${ids.join(',')}${leading ? ' (here)' : ''}`),
+      onResync: (leading) => heard.push(`resync${leading ? ' (here)' : ''}`),
+    },
     remember,
   );
   return { heard, deliver: (message: LiveMessage, leading = false) => deliver(message, leading) };
@@ -14,11 +17,24 @@ const change = (id: string, table = 'questions', ids = ['q1']): LiveMessage => (
 
 describe('parseChange', () => {
   test('reads a notice with its event id', () => {
-    expect(parseChange('7', '{"table":"questions","ids":["q1","q2"]}')).toEqual({ type: 'change', id: '7', table: 'questions', ids: ['q1', 'q2'] });
+    expect(parseChange('7', '{"table":"questions","ids":["q1","q2"]}')).toEqual({
+      type: 'change',
+      id: '7',
+      table: 'questions',
+      ids: ['q1', 'q2'],
+    });
   });
 
   test('ignores what is not a notice', () => {
-    for (const data of ['', 'not json', 'null', '[]', '{"table":"questions"}', '{"table":1,"ids":[]}', '{"table":"questions","ids":[1]}']) {
+    for (const data of [
+      '',
+      'not json',
+      'null',
+      '[]',
+      '{"table":"questions"}',
+      '{"table":1,"ids":[]}',
+      '{"table":"questions","ids":[1]}',
+    ]) {
       expect(parseChange('7', data), data).toBeUndefined();
     }
   });
@@ -57,7 +73,7 @@ describe('createDelivery', () => {
     expect(heard).toEqual(['questions:q1', 'questions:q1', 'questions:q1', 'questions:q1']);
   });
 
-  test('says whether the notice was heard on this tab\'s own stream, so that only that tab need fetch', () => {
+  test("says whether the notice was heard on this tab's own stream, so that only that tab need fetch", () => {
     const { heard, deliver } = recorder();
     deliver(change('1'), true);
     deliver(change('2'), false);

@@ -47,7 +47,10 @@ export function parseChange(id: string, data: string): LiveMessage | undefined {
  * Last-Event-ID may be sent again what it had heard, and a tab that has just taken the lead may hear on its
  * own stream what the previous lead passed on. Notices without an id are always handed on.
  */
-export function createDelivery(options: Pick<LiveEventsOptions, 'onChange' | 'onResync'>, remember = 200): (message: LiveMessage, leading: boolean) => void {
+export function createDelivery(
+  options: Pick<LiveEventsOptions, 'onChange' | 'onResync'>,
+  remember = 200,
+): (message: LiveMessage, leading: boolean) => void {
   const seen: string[] = [];
   return (message, leading) => {
     if (message.type === 'resync') return options.onResync(leading);

@@ -142,7 +142,8 @@ export function createOutbox(ctx: EngineContext) {
   function askForPersistentStorage() {
     if (askedPersist) return;
     askedPersist = true;
-    if (typeof navigator !== 'undefined' && navigator.storage?.persist) void navigator.storage.persist().catch(() => undefined);
+    if (typeof navigator !== 'undefined' && navigator.storage?.persist)
+      void navigator.storage.persist().catch(() => undefined);
   }
 
   /** Sends what is due, in order, in one tab at a time; a call during a pass gets one more pass after it. */
@@ -238,7 +239,11 @@ export function createOutbox(ctx: EngineContext) {
     }
     // Not an answer from the server (a fault in the app): keep the item and say so rather than loop.
     console.warn('Sending failed', error);
-    return needsAttention(row, { status: 0, code: 'client.error', message: 'This could not be sent. Edit it and try again, or discard it.' });
+    return needsAttention(row, {
+      status: 0,
+      code: 'client.error',
+      message: 'This could not be sent. Edit it and try again, or discard it.',
+    });
   }
 
   async function retryLater(row: OutboxRow): Promise<Outcome> {
@@ -287,7 +292,16 @@ export function createOutbox(ctx: EngineContext) {
         await mutation.revert?.(row.payload);
         await mutation.apply(next);
       }
-      await db.outbox.put({ ...row, payload: next, target: mutation.target(next), after: mutation.after?.(next), state: 'waiting', error: undefined, attempts: 0, nextAttemptAt: 0 });
+      await db.outbox.put({
+        ...row,
+        payload: next,
+        target: mutation.target(next),
+        after: mutation.after?.(next),
+        state: 'waiting',
+        error: undefined,
+        attempts: 0,
+        nextAttemptAt: 0,
+      });
     });
     ctx.changed();
     void flush();
@@ -355,7 +369,9 @@ export function createOutbox(ctx: EngineContext) {
   async function items(userId: string | null, target?: { table: string; id: string }): Promise<OutboxItem[]> {
     if (!userId) return [];
     const rows = target
-      ? (await db.outbox.where('target.id').equals(target.id).toArray()).filter((row) => row.userId === userId && row.target.table === target.table)
+      ? (await db.outbox.where('target.id').equals(target.id).toArray()).filter(
+          (row) => row.userId === userId && row.target.table === target.table,
+        )
       : await rowsOf(userId);
     return rows.map((row) => {
       const mutation = known(row);
@@ -407,9 +423,13 @@ export type Outbox = ReturnType<typeof createOutbox>;
 /** IndexedDB's refusals as a form can show them; nothing was written (the transaction was aborted whole). */
 function asLocalWriteError(error: unknown): unknown {
   if (!(error instanceof Dexie.DexieError)) return error;
-  const quota = error.name === 'QuotaExceededError' || (error.inner as { name?: string } | undefined)?.name === 'QuotaExceededError';
+  const quota =
+    error.name === 'QuotaExceededError' ||
+    (error.inner as { name?: string } | undefined)?.name === 'QuotaExceededError';
   return new LocalWriteError(
-    quota ? 'Your device has no room to save this. Free some space (or delete old files) and try again.' : 'This could not be saved on your device. Reload the page and try again.',
+    quota
+      ? 'Your device has no room to save this. Free some space (or delete old files) and try again.'
+      : 'This could not be saved on your device. Reload the page and try again.',
     error,
   );
 }

@@ -74,14 +74,16 @@ describe('a list asked for again (repeat visits on prepaid data)', () => {
     expect(server.gets.at(-1)).toEqual({ since: '1', ifNoneMatch: after!.etag, status: 304 });
   });
 
-  it('a log-out forgets every ETag, public sources\' too: logging in again loads the whole list', async () => {
+  it("a log-out forgets every ETag, public sources' too: logging in again loads the whole list", async () => {
     server.store.set('n1', { id: 'n1', text: 'On the server', savedAt: 'x' });
     const page = await open();
     await settle(page);
     await page.db.syncState.put({ key: 'public-source', userId: null, cursor: '7', etag: 'W/"public"', syncedAt: 'x' });
 
     await page.engine.clearUserData();
-    expect(await page.db.syncState.toArray()).toEqual([{ key: 'public-source', userId: null, cursor: '7', syncedAt: 'x' }]);
+    expect(await page.db.syncState.toArray()).toEqual([
+      { key: 'public-source', userId: null, cursor: '7', syncedAt: 'x' },
+    ]);
 
     await page.signIn();
     expect(await page.engine.refreshSource(page.source)).toBe('ok');

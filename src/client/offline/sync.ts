@@ -142,23 +142,39 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
       // An ETag names the answer to one request: worth keeping only if the next refresh sends that request again.
       etag = !more && cursor === asked ? (answer.etag ?? null) : null;
       if (answer.replace) {
-        for (const [table, rows] of Object.entries(answer.put ?? {})) gathered.put[table] = [...(gathered.put[table] ?? []), ...rows];
-        for (const [table, ids] of Object.entries(answer.remove ?? {})) gathered.remove[table] = [...(gathered.remove[table] ?? []), ...ids];
+        for (const [table, rows] of Object.entries(answer.put ?? {}))
+          gathered.put[table] = [...(gathered.put[table] ?? []), ...rows];
+        for (const [table, ids] of Object.entries(answer.remove ?? {}))
+          gathered.remove[table] = [...(gathered.remove[table] ?? []), ...ids];
         if (!more) await merge(source, { ...gathered, replace: true }, { cursor, etag }, owner, generation);
       } else await merge(source, answer, { cursor, etag }, owner, generation);
     } while (more);
   }
 
-  async function merge(source: Source, answer: PullResult, { cursor, etag }: { cursor: string | null; etag: string | null }, owner: string | null, generation: number): Promise<void> {
+  async function merge(
+    source: Source,
+    answer: PullResult,
+    { cursor, etag }: { cursor: string | null; etag: string | null },
+    owner: string | null,
+    generation: number,
+  ): Promise<void> {
     await forTheSameUser(owner, generation, async () => {
       await mergeInTransaction(answer, answer.replace ? source.tables : []);
-      await db.syncState.put({ key: source.name, userId: owner, cursor, etag: etag ?? undefined, syncedAt: new Date().toISOString() });
+      await db.syncState.put({
+        key: source.name,
+        userId: owner,
+        cursor,
+        etag: etag ?? undefined,
+        syncedAt: new Date().toISOString(),
+      });
     });
   }
 
   /** The server said nothing changed: only the time of the last sync moves (an ETag a revert forgot meanwhile stays forgotten). */
   async function markFresh(source: Source, owner: string | null, generation: number): Promise<void> {
-    await forTheSameUser(owner, generation, () => db.syncState.update(source.name, { syncedAt: new Date().toISOString() }));
+    await forTheSameUser(owner, generation, () =>
+      db.syncState.update(source.name, { syncedAt: new Date().toISOString() }),
+    );
   }
 
   /** Runs `work` in one transaction over every table, unless the user changed since the pull began. */
@@ -171,14 +187,21 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
   }
 
   /** Server rows in, removed ids out, snapshot tables trimmed (never a row pending work targets), then pending work on top. */
-  async function mergeInTransaction(answer: Pick<PullResult, 'put' | 'remove'>, snapshotTables: string[]): Promise<void> {
+  async function mergeInTransaction(
+    answer: Pick<PullResult, 'put' | 'remove'>,
+    snapshotTables: string[],
+  ): Promise<void> {
     const userId = ctx.user();
     const protectedIds = await outbox.pendingTargets(userId);
-    for (const [table, rows] of Object.entries(answer.put ?? {})) await db.table(table).bulkPut(await notOlder(table, rows));
+    for (const [table, rows] of Object.entries(answer.put ?? {}))
+      await db.table(table).bulkPut(await notOlder(table, rows));
     for (const [table, ids] of Object.entries(answer.remove ?? {})) await db.table(table).bulkDelete(ids);
     for (const table of snapshotTables) {
       const keyPath = db.table(table).schema.primKey.keyPath as string;
-      const keep = new Set([...(answer.put?.[table] ?? []).map((row) => (row as Record<string, string>)[keyPath]), ...(protectedIds.get(table) ?? [])]);
+      const keep = new Set([
+        ...(answer.put?.[table] ?? []).map((row) => (row as Record<string, string>)[keyPath]),
+        ...(protectedIds.get(table) ?? []),
+      ]);
       const local = (await db.table(table).toCollection().primaryKeys()) as string[];
       await db.table(table).bulkDelete(local.filter((id) => !keep.has(id)));
     }
@@ -228,7 +251,11 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
   }
 
   function refreshSources(table: string): Promise<SyncResult[]> {
-    return Promise.all([...sources.values()].filter(({ source }) => source.listensTo.includes(table) && wanted(source)).map(({ refresh }) => refresh()));
+    return Promise.all(
+      [...sources.values()]
+        .filter(({ source }) => source.listensTo.includes(table) && wanted(source))
+        .map(({ refresh }) => refresh()),
+    );
   }
 
   /**

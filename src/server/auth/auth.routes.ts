@@ -27,7 +27,8 @@ const messageByCode: Record<string, string> = {
   USER_NOT_FOUND: authMessages.userNotFound,
   INVALID_TOKEN: 'This link is invalid or has expired. Please ask for a new one.',
   INVALID_PASSWORD: 'That is not your current password.',
-  CREDENTIAL_ACCOUNT_NOT_FOUND: 'Your account has no password yet: use “Forgot Password?” on the login page to set one.',
+  CREDENTIAL_ACCOUNT_NOT_FOUND:
+    'Your account has no password yet: use “Forgot Password?” on the login page to set one.',
 };
 
 /** Refusals that belong to one field of the form that sent them. */
@@ -53,7 +54,11 @@ export function createAuthRoutes(deps: { auth: Auth; env: Env }) {
     const headers = new Headers(c.req.raw.headers);
     headers.set(clientIpHeader, clientAddress(c, env.trustProxy));
     if (body !== undefined) headers.set('content-type', 'application/json');
-    const request = new Request(c.req.url, { method: c.req.method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const request = new Request(c.req.url, {
+      method: c.req.method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return answer(c, await auth.handler(request));
   };
 
@@ -67,7 +72,9 @@ export function createAuthRoutes(deps: { auth: Auth; env: Env }) {
   post('/sign-up/email', signUpInputSchema);
   post('/sign-out', z.strictObject({}));
   // Where the e-mailed link leads: our page, never a URL the client chose.
-  post('/request-password-reset', passwordResetRequestSchema, () => ({ redirectTo: `${env.publicUrl}/change-password` }));
+  post('/request-password-reset', passwordResetRequestSchema, () => ({
+    redirectTo: `${env.publicUrl}/change-password`,
+  }));
   post('/reset-password', newPasswordSchema);
   post('/send-verification-email', resendVerificationSchema);
   post('/update-user', updateNameSchema);
@@ -77,9 +84,14 @@ export function createAuthRoutes(deps: { auth: Auth; env: Env }) {
   // A login may carry the token of the e-mailed verification link: the address is confirmed only together
   // with the account's password (docs/decisions/0003).
   app.post('/sign-in/email', async (c) => {
-    const { verificationToken, ...login } = parseJsonBody(confirmingLoginInputSchema, c.req.header('content-type'), await c.req.text());
+    const { verificationToken, ...login } = parseJsonBody(
+      confirmingLoginInputSchema,
+      c.req.header('content-type'),
+      await c.req.text(),
+    );
     const first = await forward(c, login);
-    if (!verificationToken || first.status !== 403 || (await peekCode(first)) !== 'auth.email_not_verified') return first;
+    if (!verificationToken || first.status !== 403 || (await peekCode(first)) !== 'auth.email_not_verified')
+      return first;
     // better-auth refuses an unverified account only after the password matched.
     await confirmAddress(auth, login.email, verificationToken);
     return forward(c, login);
@@ -88,7 +100,8 @@ export function createAuthRoutes(deps: { auth: Auth; env: Env }) {
   // The verification link opens the login page with its token (it does not verify by itself).
   app.get('/verify-email', (c) => {
     const token = c.req.query('token');
-    const target = token && tokenEmail(token) ? `/login?verify=${encodeURIComponent(token)}` : '/login?error=INVALID_TOKEN';
+    const target =
+      token && tokenEmail(token) ? `/login?verify=${encodeURIComponent(token)}` : '/login?error=INVALID_TOKEN';
     return c.redirect(target, 302);
   });
   // The reset link: better-auth checks the token and redirects to /change-password with it.
@@ -97,7 +110,12 @@ export function createAuthRoutes(deps: { auth: Auth; env: Env }) {
   if (env.google) {
     post(
       '/sign-in/social',
-      z.strictObject({ provider: z.literal('google'), callbackURL: redirect, newUserCallbackURL: redirect, errorCallbackURL: redirect }),
+      z.strictObject({
+        provider: z.literal('google'),
+        callbackURL: redirect,
+        newUserCallbackURL: redirect,
+        errorCallbackURL: redirect,
+      }),
     );
     app.get('/callback/google', (c) => forward(c));
   }
@@ -129,7 +147,10 @@ async function answer(c: Context, response: Response): Promise<Response> {
   else {
     // Redirects come with an empty body (and a JSON content type).
     const text = await response.text();
-    const json = text && response.headers.get('content-type')?.includes('application/json') ? JSON.stringify(withoutTokens(JSON.parse(text))) : text;
+    const json =
+      text && response.headers.get('content-type')?.includes('application/json')
+        ? JSON.stringify(withoutTokens(JSON.parse(text)))
+        : text;
     headers.delete('content-length');
     out = new Response(json || null, { status: response.status, headers });
   }
@@ -140,7 +161,11 @@ async function answer(c: Context, response: Response): Promise<Response> {
 function withoutTokens(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutTokens);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'token').map(([key, v]) => [key, withoutTokens(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => key !== 'token')
+      .map(([key, v]) => [key, withoutTokens(v)]),
+  );
 }
 
 async function toApiError(response: Response, headers: Headers): Promise<Response> {

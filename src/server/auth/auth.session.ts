@@ -16,9 +16,23 @@ export async function readMe(deps: { auth: Auth; db: Db }, headers: Headers): Pr
   if (!row) return undefined;
   const categories =
     row.role === 'tutor'
-      ? (await deps.db.selectFrom('tutor_categories').select('category').where('user_id', '=', row.id).orderBy('category').execute()).map((r) => r.category)
+      ? (
+          await deps.db
+            .selectFrom('tutor_categories')
+            .select('category')
+            .where('user_id', '=', row.id)
+            .orderBy('category')
+            .execute()
+        ).map((r) => r.category)
       : [];
-  return { id: row.id, name: row.name, email: row.email, emailVerified: Boolean(row.email_verified), role: row.role, categories };
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    emailVerified: Boolean(row.email_verified),
+    role: row.role,
+    categories,
+  };
 }
 
 /** For usecases: a visitor is refused (401). */

@@ -41,12 +41,21 @@ function firstHref(html: string): string {
 
 /** How many e-mails of `kind` were queued for `to`. */
 async function queued(to: string, kind: string): Promise<number> {
-  const rows = await server.services.db.selectFrom('email_outbox').select('id').where('to_address', '=', to).where('kind', '=', kind).execute();
+  const rows = await server.services.db
+    .selectFrom('email_outbox')
+    .select('id')
+    .where('to_address', '=', to)
+    .where('kind', '=', kind)
+    .execute();
   return rows.length;
 }
 
 async function isVerified(email: string): Promise<boolean> {
-  const row = await server.services.db.selectFrom('users').select('email_verified').where('email', '=', email).executeTakeFirstOrThrow();
+  const row = await server.services.db
+    .selectFrom('users')
+    .select('email_verified')
+    .where('email', '=', email)
+    .executeTakeFirstOrThrow();
   return Boolean(row.email_verified);
 }
 
@@ -55,7 +64,11 @@ describe('signing up', () => {
     const email = uniqueEmail();
     const client = createClient(server.url);
 
-    const signUp = await client.post('/api/auth/sign-up/email', { name: '  Thandi Mokoena ', email, password: testPassword });
+    const signUp = await client.post('/api/auth/sign-up/email', {
+      name: '  Thandi Mokoena ',
+      email,
+      password: testPassword,
+    });
     expect(signUp.status).toBe(200);
     expect(signUp.body.user).toMatchObject({ email, name: 'Thandi Mokoena', emailVerified: false, role: 'student' });
     expect(signUp.body).not.toHaveProperty('token');
@@ -95,7 +108,14 @@ describe('signing up', () => {
 
     const me = await client.get('/api/me');
     expect(me.status).toBe(200);
-    expect(me.body).toEqual({ id: expect.any(String), name: 'Thandi Mokoena', email, emailVerified: true, role: 'student', categories: [] });
+    expect(me.body).toEqual({
+      id: expect.any(String),
+      name: 'Thandi Mokoena',
+      email,
+      emailVerified: true,
+      role: 'student',
+      categories: [],
+    });
     expect(me.headers.get('cache-control')).toBe('no-store');
 
     const sessionCookie = client.cookies.get(sessionCookieName)!;
@@ -107,14 +127,20 @@ describe('signing up', () => {
     expect(after.body.error.code).toBe('auth.unauthenticated');
 
     // The session is gone on the server too, not only from this client's cookies.
-    const replay = await createClient(server.url).get('/api/me', { headers: { cookie: `${sessionCookieName}=${sessionCookie}` } });
+    const replay = await createClient(server.url).get('/api/me', {
+      headers: { cookie: `${sessionCookieName}=${sessionCookie}` },
+    });
     expect(replay.status).toBe(401);
   });
 
   test('a name with markup is shown as text in the e-mail, never as HTML', async () => {
     const email = uniqueEmail();
     const client = createClient(server.url);
-    const signUp = await client.post('/api/auth/sign-up/email', { name: 'Zanele <b>Dube</b> & Co', email, password: testPassword });
+    const signUp = await client.post('/api/auth/sign-up/email', {
+      name: 'Zanele <b>Dube</b> & Co',
+      email,
+      password: testPassword,
+    });
     expect(signUp.status).toBe(200);
     const verification = await smtp.waitForEmail({ to: email, subject: 'Verify your e-mail' });
     expect(verification.html).toContain('Hi Zanele &lt;b&gt;Dube&lt;/b&gt; &amp; Co,');
@@ -124,10 +150,15 @@ describe('signing up', () => {
 
   test('signing up again with a taken address reveals nothing, changes nothing, and tells the owner by e-mail', async () => {
     const account = await signUpAndVerify(server, smtp);
-    const outboxRows = () => server.services.db.selectFrom('email_outbox').select('id').where('to_address', '=', account.email).execute();
+    const outboxRows = () =>
+      server.services.db.selectFrom('email_outbox').select('id').where('to_address', '=', account.email).execute();
     const rowsBefore = (await outboxRows()).length;
 
-    const again = await createClient(server.url).post('/api/auth/sign-up/email', { name: 'Someone Else', email: account.email, password: 'another password' });
+    const again = await createClient(server.url).post('/api/auth/sign-up/email', {
+      name: 'Someone Else',
+      email: account.email,
+      password: 'another password',
+    });
     // better-auth answers as for a new account, so sign-up cannot be used to find out who has one.
     expect(again.status).toBe(200);
     expect(again.body).not.toHaveProperty('token');
@@ -135,7 +166,10 @@ describe('signing up', () => {
     expect(again.body.user.id).not.toBe(me.body.id);
     expect(me.body.name).toBe(account.name);
 
-    const intruder = await createClient(server.url).post('/api/auth/sign-in/email', { email: account.email, password: 'another password' });
+    const intruder = await createClient(server.url).post('/api/auth/sign-in/email', {
+      email: account.email,
+      password: 'another password',
+    });
     expect(intruder.status).toBe(401);
     expect((await outboxRows()).length).toBe(rowsBefore + 1);
     const notice = await smtp.waitForEmail({ to: account.email, subject: 'You already have a TutorBook account' });
@@ -145,7 +179,12 @@ describe('signing up', () => {
 
   test('a sign-up cannot make itself staff', async () => {
     const email = uniqueEmail();
-    const response = await createClient(server.url).post('/api/auth/sign-up/email', { name: 'Sneaky', email, password: testPassword, role: 'admin' });
+    const response = await createClient(server.url).post('/api/auth/sign-up/email', {
+      name: 'Sneaky',
+      email,
+      password: testPassword,
+      role: 'admin',
+    });
     expect(response.status).toBe(400);
     expect(response.body.error.fields).toEqual({ _form: 'Unknown field: role.' });
     const row = await server.services.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
@@ -157,12 +196,19 @@ describe('logging in', () => {
   test('a login before verifying is refused with the spec message, sets no session and sends nothing; "send it again" sends one link a minute', async () => {
     const email = uniqueEmail();
     const client = createClient(server.url);
-    expect((await client.post('/api/auth/sign-up/email', { name: 'Sipho', email, password: testPassword })).status).toBe(200);
+    expect(
+      (await client.post('/api/auth/sign-up/email', { name: 'Sipho', email, password: testPassword })).status,
+    ).toBe(200);
     const first = await smtp.waitForEmail({ to: email, subject: 'Verify your e-mail' });
 
     const login = await client.post('/api/auth/sign-in/email', { email, password: testPassword });
     expect(login.status).toBe(403);
-    expect(login.body).toEqual({ error: { code: 'auth.email_not_verified', message: 'Please verify your email before logging in. Check your inbox or spam folder.' } });
+    expect(login.body).toEqual({
+      error: {
+        code: 'auth.email_not_verified',
+        message: 'Please verify your email before logging in. Check your inbox or spam folder.',
+      },
+    });
     expect(login.headers.getSetCookie().some((c) => c.startsWith(`${sessionCookieName}=`))).toBe(false);
     expect(client.hasSessionCookie()).toBe(false);
     expect((await client.get('/api/me')).status).toBe(401);
@@ -175,7 +221,11 @@ describe('logging in', () => {
     expect(await queued(email, 'verification')).toBe(1);
 
     // A minute later it does; the first link still works too, and only one welcome e-mail is ever sent.
-    await server.services.db.updateTable('email_outbox').set({ created_at: new Date(Date.now() - 61_000).toISOString() }).where('to_address', '=', email).execute();
+    await server.services.db
+      .updateTable('email_outbox')
+      .set({ created_at: new Date(Date.now() - 61_000).toISOString() })
+      .where('to_address', '=', email)
+      .execute();
     expect((await client.post('/api/auth/send-verification-email', { email })).status).toBe(200);
     const second = await smtp.waitForEmail({ to: email, subject: 'Verify your e-mail' });
     expect(second.seq).toBeGreaterThan(first.seq);
@@ -198,7 +248,9 @@ describe('logging in', () => {
 
   test('a wrong password and an unknown e-mail get the same answer', async () => {
     const account = await createVerifiedUser(server);
-    const expected = { error: { code: 'auth.invalid_email_or_password', message: 'Incorrect email or password. Please try again.' } };
+    const expected = {
+      error: { code: 'auth.invalid_email_or_password', message: 'Incorrect email or password. Please try again.' },
+    };
 
     const client = createClient(server.url);
     const wrong = await client.post('/api/auth/sign-in/email', { email: account.email, password: 'not the password' });
@@ -206,7 +258,10 @@ describe('logging in', () => {
     expect(wrong.body).toEqual(expected);
     expect(client.hasSessionCookie()).toBe(false);
 
-    const unknown = await client.post('/api/auth/sign-in/email', { email: uniqueEmail('nobody'), password: 'not the password' });
+    const unknown = await client.post('/api/auth/sign-in/email', {
+      email: uniqueEmail('nobody'),
+      password: 'not the password',
+    });
     expect(unknown.status).toBe(401);
     expect(unknown.body).toEqual(expected);
   });
@@ -214,7 +269,10 @@ describe('logging in', () => {
   test('the e-mail is matched regardless of case and surrounding spaces', async () => {
     const account = await createVerifiedUser(server);
     const client = createClient(server.url);
-    const login = await client.post('/api/auth/sign-in/email', { email: `  ${account.email.toUpperCase()} `, password: account.password });
+    const login = await client.post('/api/auth/sign-in/email', {
+      email: `  ${account.email.toUpperCase()} `,
+      password: account.password,
+    });
     expect(login.status).toBe(200);
     expect((await client.get('/api/me')).body.email).toBe(account.email);
   });
@@ -230,7 +288,11 @@ describe('origin checks', () => {
     expect(foreign.body.error.code).toBe('auth.invalid_origin');
 
     const cookie = `${sessionCookieName}=${client.cookies.get(sessionCookieName)}`;
-    const noOrigin = await fetch(`${server.url}/api/auth/sign-out`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: '{}' });
+    const noOrigin = await fetch(`${server.url}/api/auth/sign-out`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(noOrigin.status).toBe(403);
 
     // Neither request signed the user out.
@@ -248,7 +310,10 @@ describe('origin checks', () => {
     expect(signUp.body.error.fields).toEqual({ _form: 'Unknown field: callbackURL.' });
 
     const account = await createVerifiedUser(server);
-    const reset = await createClient(server.url).post('/api/auth/request-password-reset', { email: account.email, redirectTo: 'https://evil.example/phish' });
+    const reset = await createClient(server.url).post('/api/auth/request-password-reset', {
+      email: account.email,
+      redirectTo: 'https://evil.example/phish',
+    });
     expect(reset.status).toBe(400);
     expect(smtp.unclaimed({ to: account.email })).toHaveLength(0);
   });
@@ -256,9 +321,13 @@ describe('origin checks', () => {
 
 describe('password reset', () => {
   test('asking for a reset of an unknown e-mail says so', async () => {
-    const response = await createClient(server.url).post('/api/auth/request-password-reset', { email: uniqueEmail('nobody') });
+    const response = await createClient(server.url).post('/api/auth/request-password-reset', {
+      email: uniqueEmail('nobody'),
+    });
     expect(response.status).toBe(404);
-    expect(response.body).toEqual({ error: { code: 'auth.user_not_found', message: 'No user found with that email address.' } });
+    expect(response.body).toEqual({
+      error: { code: 'auth.user_not_found', message: 'No user found with that email address.' },
+    });
   });
 
   test('a student resets their password from the e-mailed link; the old password and other sessions stop working', async () => {
@@ -287,7 +356,10 @@ describe('password reset', () => {
     const reset = await browser.post('/api/auth/reset-password', { token, newPassword });
     expect(reset.status).toBe(200);
 
-    const old = await createClient(server.url).post('/api/auth/sign-in/email', { email: account.email, password: account.password });
+    const old = await createClient(server.url).post('/api/auth/sign-in/email', {
+      email: account.email,
+      password: account.password,
+    });
     expect(old.status).toBe(401);
     expect(old.body.error.message).toBe(authMessages.incorrectCredentials);
     await logIn(server, { email: account.email, password: newPassword });
@@ -302,7 +374,10 @@ describe('password reset', () => {
   });
 
   test('a made-up reset token is refused', async () => {
-    const response = await createClient(server.url).post('/api/auth/reset-password', { token: 'made-up-token', newPassword: 'whatever passphrase' });
+    const response = await createClient(server.url).post('/api/auth/reset-password', {
+      token: 'made-up-token',
+      newPassword: 'whatever passphrase',
+    });
     expect(response.status).toBe(400);
     expect(response.body.error.code).toBe('auth.invalid_token');
   });
@@ -322,7 +397,9 @@ describe('rate limiting', () => {
     await behindProxy?.close();
   });
 
-  const tooMany = { error: { code: 'auth.too_many_requests', message: 'Too many login attempts. Please wait and try again later.' } };
+  const tooMany = {
+    error: { code: 'auth.too_many_requests', message: 'Too many login attempts. Please wait and try again later.' },
+  };
 
   test('repeated failed logins from one address are stopped, and a forged X-Forwarded-For does not escape the limit', async () => {
     const account = await createVerifiedUser(limited);
@@ -347,7 +424,11 @@ describe('rate limiting', () => {
   test('behind a trusted proxy each forwarded client has its own limit, taken from the entry the proxy added', async () => {
     const client = createClient(behindProxy.url);
     const attempt = (forwardedFor: string) =>
-      client.post('/api/auth/sign-in/email', { email: uniqueEmail('nobody'), password: 'wrong password' }, { headers: { 'x-forwarded-for': forwardedFor } });
+      client.post(
+        '/api/auth/sign-in/email',
+        { email: uniqueEmail('nobody'), password: 'wrong password' },
+        { headers: { 'x-forwarded-for': forwardedFor } },
+      );
 
     for (let i = 0; i < 5; i++) expect((await attempt('203.0.113.7')).status).toBe(401);
     expect((await attempt('203.0.113.7')).status).toBe(429);
@@ -361,7 +442,10 @@ describe('rate limiting', () => {
 describe('Google sign-in', () => {
   test('is off without keys, and with keys sends the user to Google with our client id and callback', async () => {
     expect((await createClient(server.url).get('/api/config')).body.googleSignIn).toBe(false);
-    const off = await createClient(server.url).post('/api/auth/sign-in/social', { provider: 'google', callbackURL: '/offers' });
+    const off = await createClient(server.url).post('/api/auth/sign-in/social', {
+      provider: 'google',
+      callbackURL: '/offers',
+    });
     expect(off.status).toBeGreaterThanOrEqual(400);
     expect(off.status).toBeLessThan(500);
 
@@ -395,7 +479,10 @@ describe('confirming an address', () => {
     const email = uniqueEmail('owner');
     const strangersPassword = 'strangers own passphrase';
     const stranger = createClient(server.url);
-    expect((await stranger.post('/api/auth/sign-up/email', { name: 'Not The Owner', email, password: strangersPassword })).status).toBe(200);
+    expect(
+      (await stranger.post('/api/auth/sign-up/email', { name: 'Not The Owner', email, password: strangersPassword }))
+        .status,
+    ).toBe(200);
     const link = firstLink((await smtp.waitForEmail({ to: email, subject: 'Verify your e-mail' })).text);
 
     // The owner clicks the link they were sent: it opens the login page and verifies nothing by itself.
@@ -405,19 +492,38 @@ describe('confirming an address', () => {
     expect(verificationToken).toBeTruthy();
     expect(await isVerified(email)).toBe(false);
     // Without the stranger's password, the token is worth nothing.
-    expectApiError(await owner.post('/api/auth/sign-in/email', { email, password: 'owner guesses', verificationToken }), 401, 'auth.invalid_email_or_password');
+    expectApiError(
+      await owner.post('/api/auth/sign-in/email', { email, password: 'owner guesses', verificationToken }),
+      401,
+      'auth.invalid_email_or_password',
+    );
     expect(await isVerified(email)).toBe(false);
     // And the stranger, who has the password, has no token: their login stays refused.
-    expectApiError(await stranger.post('/api/auth/sign-in/email', { email, password: strangersPassword }), 403, 'auth.email_not_verified');
+    expectApiError(
+      await stranger.post('/api/auth/sign-in/email', { email, password: strangersPassword }),
+      403,
+      'auth.email_not_verified',
+    );
 
     // A token of another account, or a made-up one, does not verify this one either.
     const other = uniqueEmail('other');
-    expect((await stranger.post('/api/auth/sign-up/email', { name: 'Other', email: other, password: strangersPassword })).status).toBe(200);
+    expect(
+      (await stranger.post('/api/auth/sign-up/email', { name: 'Other', email: other, password: strangersPassword }))
+        .status,
+    ).toBe(200);
     const otherLink = firstLink((await smtp.waitForEmail({ to: other, subject: 'Verify your e-mail' })).text);
-    const otherToken = new URL((await stranger.get(otherLink)).headers.get('location')!, server.url).searchParams.get('verify');
+    const otherToken = new URL((await stranger.get(otherLink)).headers.get('location')!, server.url).searchParams.get(
+      'verify',
+    );
     for (const token of [otherToken, 'made.up.token', `${verificationToken!.slice(0, -4)}AAAA`]) {
-      const refused = await stranger.post('/api/auth/sign-in/email', { email, password: strangersPassword, verificationToken: token });
-      expect(expectApiError(refused, 400, 'auth.invalid_verification_link').message).toBe('This verification link is invalid or has expired. Ask for a new one below.');
+      const refused = await stranger.post('/api/auth/sign-in/email', {
+        email,
+        password: strangersPassword,
+        verificationToken: token,
+      });
+      expect(expectApiError(refused, 400, 'auth.invalid_verification_link').message).toBe(
+        'This verification link is invalid or has expired. Ask for a new one below.',
+      );
       expect(stranger.hasSessionCookie()).toBe(false);
     }
     expect(await isVerified(email)).toBe(false);
@@ -425,11 +531,19 @@ describe('confirming an address', () => {
 
     // The owner takes the account over with "Forgot Password?": the reset proves the address and replaces the password.
     expect((await owner.post('/api/auth/request-password-reset', { email })).status).toBe(200);
-    const resetLink = firstLink((await smtp.waitForEmail({ to: email, subject: 'Reset your TutorBook password' })).text);
+    const resetLink = firstLink(
+      (await smtp.waitForEmail({ to: email, subject: 'Reset your TutorBook password' })).text,
+    );
     const token = new URL((await owner.get(resetLink)).headers.get('location')!).searchParams.get('token');
-    expect((await owner.post('/api/auth/reset-password', { token, newPassword: 'the owners passphrase' })).status).toBe(200);
+    expect((await owner.post('/api/auth/reset-password', { token, newPassword: 'the owners passphrase' })).status).toBe(
+      200,
+    );
     expect(await isVerified(email)).toBe(true);
-    expectApiError(await stranger.post('/api/auth/sign-in/email', { email, password: strangersPassword }), 401, 'auth.invalid_email_or_password');
+    expectApiError(
+      await stranger.post('/api/auth/sign-in/email', { email, password: strangersPassword }),
+      401,
+      'auth.invalid_email_or_password',
+    );
     await logIn(server, { email, password: 'the owners passphrase' });
   });
 
@@ -445,10 +559,30 @@ describe('confirming an address', () => {
 describe('only the auth endpoints the app uses', () => {
   // better-auth's other endpoints (1.7.7), with a made-up one: none is reachable, signed in or not.
   const hidden = [
-    '/get-session', '/list-sessions', '/update-session', '/revoke-session', '/revoke-sessions', '/revoke-other-sessions',
-    '/delete-user', '/delete-user/callback', '/change-email', '/link-social', '/unlink-account', '/list-accounts',
-    '/get-access-token', '/refresh-token', '/account-info', '/verify-password', '/set-password', '/error', '/ok',
-    '/sign-in/social', '/callback/google', '/callback/github', '/sign-up/social', '/no-such-endpoint',
+    '/get-session',
+    '/list-sessions',
+    '/update-session',
+    '/revoke-session',
+    '/revoke-sessions',
+    '/revoke-other-sessions',
+    '/delete-user',
+    '/delete-user/callback',
+    '/change-email',
+    '/link-social',
+    '/unlink-account',
+    '/list-accounts',
+    '/get-access-token',
+    '/refresh-token',
+    '/account-info',
+    '/verify-password',
+    '/set-password',
+    '/error',
+    '/ok',
+    '/sign-in/social',
+    '/callback/google',
+    '/callback/github',
+    '/sign-up/social',
+    '/no-such-endpoint',
   ];
 
   test('every other path answers 404 in the error shape, for GET and POST, signed in or not', async () => {
@@ -490,10 +624,18 @@ describe('only the auth endpoints the app uses', () => {
       expect(response.status, `${JSON.stringify(body).slice(0, 60)} → ${response.text}`).toBe(400);
       expectApiError(response, 400, 'request.invalid');
     }
-    const malformed = await client.request('/api/auth/update-user', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":' });
+    const malformed = await client.request('/api/auth/update-user', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":',
+    });
     expectApiError(malformed, 400, 'request.malformed_json');
     expect((await client.get('/api/me')).body.name).toBe(name);
-    const row = await server.services.db.selectFrom('users').select(['name', 'image', 'role']).where('email', '=', (await client.get('/api/me')).body.email).executeTakeFirstOrThrow();
+    const row = await server.services.db
+      .selectFrom('users')
+      .select(['name', 'image', 'role'])
+      .where('email', '=', (await client.get('/api/me')).body.email)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ name, image: null, role: 'student' });
 
     const renamed = await client.post('/api/auth/update-user', { name: '  Lindiwe Nkosi-Dube ' });
@@ -502,7 +644,11 @@ describe('only the auth endpoints the app uses', () => {
     expect((await client.get('/api/me')).body.name).toBe('Lindiwe Nkosi-Dube');
 
     // Signed out: refused, and nothing is renamed.
-    expectApiError(await createClient(server.url).post('/api/auth/update-user', { name: 'Anyone' }), 401, 'auth.unauthorized');
+    expectApiError(
+      await createClient(server.url).post('/api/auth/update-user', { name: 'Anyone' }),
+      401,
+      'auth.unauthorized',
+    );
   });
 
   test('no answer carries a session token in its body, and every answer is no-store', async () => {
@@ -520,8 +666,15 @@ describe('only the auth endpoints the app uses', () => {
       await send(client.post('/api/auth/sign-in/email', { email: account.email, password: 'wrong password' })),
       await send(client.post('/api/auth/sign-in/email', { email: account.email, password: account.password })),
       await send(client.post('/api/auth/update-user', { name: 'New Name' })),
-      await send(client.post('/api/auth/change-password', { currentPassword: account.password, newPassword: 'another passphrase' })),
-      await send(client.post('/api/auth/sign-up/email', { name: 'Someone', email: uniqueEmail(), password: testPassword })),
+      await send(
+        client.post('/api/auth/change-password', {
+          currentPassword: account.password,
+          newPassword: 'another passphrase',
+        }),
+      ),
+      await send(
+        client.post('/api/auth/sign-up/email', { name: 'Someone', email: uniqueEmail(), password: testPassword }),
+      ),
       await send(client.get('/api/auth/get-session')),
       await send(client.post('/api/auth/sign-in/email', { email: 'x' })),
       await send(client.post('/api/auth/sign-out')),
@@ -542,18 +695,35 @@ describe('changing a password', () => {
     const account = await createVerifiedUser(server);
     const links: string[] = [];
     for (let i = 0; i < 2; i++) {
-      expect((await createClient(server.url).post('/api/auth/request-password-reset', { email: account.email })).status).toBe(200);
-      links.push(firstLink((await smtp.waitForEmail({ to: account.email, subject: 'Reset your TutorBook password' })).text));
+      expect(
+        (await createClient(server.url).post('/api/auth/request-password-reset', { email: account.email })).status,
+      ).toBe(200);
+      links.push(
+        firstLink((await smtp.waitForEmail({ to: account.email, subject: 'Reset your TutorBook password' })).text),
+      );
     }
-    const tokenOf = async (link: string) => new URL((await createClient(server.url).get(link)).headers.get('location')!).searchParams.get('token');
+    const tokenOf = async (link: string) =>
+      new URL((await createClient(server.url).get(link)).headers.get('location')!).searchParams.get('token');
     const [first, second] = [await tokenOf(links[0]!), await tokenOf(links[1]!)];
     expect(first).toBeTruthy();
-    expect((await createClient(server.url).post('/api/auth/reset-password', { token: second, newPassword: 'second link passphrase' })).status).toBe(200);
+    expect(
+      (
+        await createClient(server.url).post('/api/auth/reset-password', {
+          token: second,
+          newPassword: 'second link passphrase',
+        })
+      ).status,
+    ).toBe(200);
 
-    const replay = await createClient(server.url).post('/api/auth/reset-password', { token: first, newPassword: 'first link passphrase' });
+    const replay = await createClient(server.url).post('/api/auth/reset-password', {
+      token: first,
+      newPassword: 'first link passphrase',
+    });
     expectApiError(replay, 400, 'auth.invalid_token');
     // Opening it now leads to the page that says it has expired.
-    expect(new URL((await createClient(server.url).get(links[0]!)).headers.get('location')!).searchParams.get('error')).toBe('INVALID_TOKEN');
+    expect(
+      new URL((await createClient(server.url).get(links[0]!)).headers.get('location')!).searchParams.get('error'),
+    ).toBe('INVALID_TOKEN');
     await logIn(server, { email: account.email, password: 'second link passphrase' });
   });
 
@@ -561,27 +731,71 @@ describe('changing a password', () => {
     const account = await createVerifiedUser(server);
     const laptop = await logIn(server, account);
     const phone = await logIn(server, account);
-    expect((await createClient(server.url).post('/api/auth/request-password-reset', { email: account.email })).status).toBe(200);
-    const resetLink = firstLink((await smtp.waitForEmail({ to: account.email, subject: 'Reset your TutorBook password' })).text);
-    const resetToken = new URL((await createClient(server.url).get(resetLink)).headers.get('location')!).searchParams.get('token');
+    expect(
+      (await createClient(server.url).post('/api/auth/request-password-reset', { email: account.email })).status,
+    ).toBe(200);
+    const resetLink = firstLink(
+      (await smtp.waitForEmail({ to: account.email, subject: 'Reset your TutorBook password' })).text,
+    );
+    const resetToken = new URL(
+      (await createClient(server.url).get(resetLink)).headers.get('location')!,
+    ).searchParams.get('token');
 
-    const wrong = await laptop.post('/api/auth/change-password', { currentPassword: 'not my password', newPassword: 'a changed passphrase' });
-    expect(expectApiError(wrong, 400, 'auth.invalid_password').fields).toEqual({ currentPassword: 'That is not your current password.' });
-    const short = await laptop.post('/api/auth/change-password', { currentPassword: account.password, newPassword: 'short' });
-    expect(expectApiError(short, 400, 'request.invalid').fields).toEqual({ newPassword: 'Password must be at least 8 characters.' });
+    const wrong = await laptop.post('/api/auth/change-password', {
+      currentPassword: 'not my password',
+      newPassword: 'a changed passphrase',
+    });
+    expect(expectApiError(wrong, 400, 'auth.invalid_password').fields).toEqual({
+      currentPassword: 'That is not your current password.',
+    });
+    const short = await laptop.post('/api/auth/change-password', {
+      currentPassword: account.password,
+      newPassword: 'short',
+    });
+    expect(expectApiError(short, 400, 'request.invalid').fields).toEqual({
+      newPassword: 'Password must be at least 8 characters.',
+    });
     // Asking to keep the other sessions is not the client's choice.
-    const keep = await laptop.post('/api/auth/change-password', { currentPassword: account.password, newPassword: 'a changed passphrase', revokeOtherSessions: false });
+    const keep = await laptop.post('/api/auth/change-password', {
+      currentPassword: account.password,
+      newPassword: 'a changed passphrase',
+      revokeOtherSessions: false,
+    });
     expectApiError(keep, 400, 'request.invalid');
     expect((await phone.get('/api/me')).status).toBe(200);
 
-    const changed = await laptop.post('/api/auth/change-password', { currentPassword: account.password, newPassword: 'a changed passphrase' });
+    const changed = await laptop.post('/api/auth/change-password', {
+      currentPassword: account.password,
+      newPassword: 'a changed passphrase',
+    });
     expect(changed.status, changed.text).toBe(200);
     expect((await laptop.get('/api/me')).status).toBe(200);
     expectApiError(await phone.get('/api/me'), 401, 'auth.unauthenticated');
-    expectApiError(await createClient(server.url).post('/api/auth/reset-password', { token: resetToken, newPassword: 'reset passphrase' }), 400, 'auth.invalid_token');
-    expectApiError(await createClient(server.url).post('/api/auth/sign-in/email', { email: account.email, password: account.password }), 401, 'auth.invalid_email_or_password');
+    expectApiError(
+      await createClient(server.url).post('/api/auth/reset-password', {
+        token: resetToken,
+        newPassword: 'reset passphrase',
+      }),
+      400,
+      'auth.invalid_token',
+    );
+    expectApiError(
+      await createClient(server.url).post('/api/auth/sign-in/email', {
+        email: account.email,
+        password: account.password,
+      }),
+      401,
+      'auth.invalid_email_or_password',
+    );
     await logIn(server, { email: account.email, password: 'a changed passphrase' });
 
-    expectApiError(await createClient(server.url).post('/api/auth/change-password', { currentPassword: 'a changed passphrase', newPassword: 'x'.repeat(20) }), 401, 'auth.unauthorized');
+    expectApiError(
+      await createClient(server.url).post('/api/auth/change-password', {
+        currentPassword: 'a changed passphrase',
+        newPassword: 'x'.repeat(20),
+      }),
+      401,
+      'auth.unauthorized',
+    );
   });
 });

@@ -4,7 +4,13 @@ import { authMessages } from '../../common/auth.schemas.ts';
 import { brand } from '../../common/brand.ts';
 import type { Db, DbKind } from '../db/create-db.ts';
 import type { Env } from '../env.ts';
-import { accountExistsEmail, passwordResetEmail, staffInvitationEmail, verificationEmail, welcomeEmail } from '../mail/mail.templates.ts';
+import {
+  accountExistsEmail,
+  passwordResetEmail,
+  staffInvitationEmail,
+  verificationEmail,
+  welcomeEmail,
+} from '../mail/mail.templates.ts';
 import type { Mail } from '../deps.ts';
 
 /** The header our HTTP layer sets from the connection; better-auth rate-limits by it. */
@@ -20,7 +26,12 @@ export function createAuth(deps: { db: Db; kind: DbKind; env: Env; secret: strin
   const { db, env, outbox } = deps;
 
   const queueWelcome = (user: { id: string; name: string; email: string }) =>
-    outbox.enqueue({ kind: 'welcome', to: user.email, dedupeKey: `welcome:${user.id}`, ...welcomeEmail(user.name, env.publicUrl) });
+    outbox.enqueue({
+      kind: 'welcome',
+      to: user.email,
+      dedupeKey: `welcome:${user.id}`,
+      ...welcomeEmail(user.name, env.publicUrl),
+    });
 
   return betterAuth({
     appName: brand.name,
@@ -36,7 +47,13 @@ export function createAuth(deps: { db: Db; kind: DbKind; env: Env; secret: strin
     },
     session: {
       modelName: 'sessions',
-      fields: { userId: 'user_id', expiresAt: 'expires_at', ipAddress: 'ip_address', userAgent: 'user_agent', ...timestamps },
+      fields: {
+        userId: 'user_id',
+        expiresAt: 'expires_at',
+        ipAddress: 'ip_address',
+        userAgent: 'user_agent',
+        ...timestamps,
+      },
     },
     account: {
       modelName: 'accounts',
@@ -64,7 +81,11 @@ export function createAuth(deps: { db: Db; kind: DbKind; env: Env; secret: strin
       // better-auth answers a sign-up with a taken address as if it were new (no account enumeration);
       // the owner is told by e-mail instead, so a forgotten account is not a dead end.
       async onExistingUserSignUp({ user }) {
-        await outbox.enqueue({ kind: 'account-exists', to: user.email, ...accountExistsEmail(user.name, env.publicUrl) });
+        await outbox.enqueue({
+          kind: 'account-exists',
+          to: user.email,
+          ...accountExistsEmail(user.name, env.publicUrl),
+        });
       },
       async sendResetPassword({ user, url }) {
         if (await hasPassword(db, user.id)) {
@@ -74,7 +95,11 @@ export function createAuth(deps: { db: Db; kind: DbKind; env: Env; secret: strin
         // No password yet (invited staff): the link opens "Set your password" rather than "choose a new one".
         const link = new URL(url);
         link.searchParams.set('callbackURL', `${env.publicUrl}/change-password?invited=1`);
-        await outbox.enqueue({ kind: 'invitation', to: user.email, ...staffInvitationEmail(user.name, link.toString()) });
+        await outbox.enqueue({
+          kind: 'invitation',
+          to: user.email,
+          ...staffInvitationEmail(user.name, link.toString()),
+        });
       },
       // A reset link proves the address and sets a password its owner chose: the account is theirs, verified,
       // and the other reset (or invitation) links still out there stop working.
@@ -98,7 +123,9 @@ export function createAuth(deps: { db: Db; kind: DbKind; env: Env; secret: strin
         await queueWelcome(user);
       },
     },
-    socialProviders: env.google ? { google: { clientId: env.google.clientId, clientSecret: env.google.clientSecret } } : {},
+    socialProviders: env.google
+      ? { google: { clientId: env.google.clientId, clientSecret: env.google.clientSecret } }
+      : {},
     databaseHooks: {
       user: {
         create: {
@@ -155,11 +182,20 @@ export function createAuth(deps: { db: Db; kind: DbKind; env: Env; secret: strin
 }
 
 const hasPassword = async (db: Db, userId: string) =>
-  (await db.selectFrom('accounts').select('id').where('user_id', '=', userId).where('provider_id', '=', 'credential').executeTakeFirst()) !== undefined;
+  (await db
+    .selectFrom('accounts')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('provider_id', '=', 'credential')
+    .executeTakeFirst()) !== undefined;
 
 /** Every outstanding reset (or invitation) link of a user: better-auth keeps them as `reset-password:<token>`. */
 export async function forgetResetLinks(db: Db, userId: string): Promise<void> {
-  await db.deleteFrom('verifications').where('identifier', 'like', 'reset-password:%').where('value', '=', userId).execute();
+  await db
+    .deleteFrom('verifications')
+    .where('identifier', 'like', 'reset-password:%')
+    .where('value', '=', userId)
+    .execute();
 }
 
 async function verificationSentSince(db: Db, to: string, since: Date): Promise<boolean> {

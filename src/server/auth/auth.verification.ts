@@ -2,9 +2,11 @@ import { isAPIError } from 'better-auth/api';
 import { createError } from '../http/errors.ts';
 import type { Auth } from './auth.ts';
 
-export const invalidVerificationLinkMessage = 'This verification link is invalid or has expired. Ask for a new one below.';
+export const invalidVerificationLinkMessage =
+  'This verification link is invalid or has expired. Ask for a new one below.';
 
-const invalidLink = () => createError({ code: 'auth.invalid_verification_link', message: invalidVerificationLinkMessage, status: 400 });
+const invalidLink = () =>
+  createError({ code: 'auth.invalid_verification_link', message: invalidVerificationLinkMessage, status: 400 });
 
 /**
  * The address a verification token is for, read without checking the signature (`confirmAddress` checks it):

@@ -4,7 +4,9 @@ import { SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely
 /** Node's built-in SQLite behind Kysely's better-sqlite3 interface (docs/decisions/0009-node-sqlite-adapter.md). */
 export function createNodeSqliteDialect(file: string): { dialect: SqliteDialect; raw: DatabaseSync } {
   const raw = new DatabaseSync(file);
-  raw.exec('PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;');
+  raw.exec(
+    'PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;',
+  );
   const database: SqliteDatabase = {
     close: () => raw.close(),
     prepare: (sql) => adaptStatement(raw.prepare(sql)),

@@ -7,7 +7,14 @@ import { createHttpServer } from '../http/node-server.ts';
 import { createServices, type Services } from '../server.ts';
 import { changeOf, openEventStream, type StreamMessage } from '../test/event-stream.ts';
 import { startMainProcess } from '../test/main-process.ts';
-import { signInAs, startSmtpServer, startTestServer, waitFor, type TestServer, type TestSmtpServer } from '../test/harness.ts';
+import {
+  signInAs,
+  startSmtpServer,
+  startTestServer,
+  waitFor,
+  type TestServer,
+  type TestSmtpServer,
+} from '../test/harness.ts';
 
 let smtp: TestSmtpServer;
 let server: TestServer;
@@ -71,7 +78,11 @@ describe('live events', () => {
       visitor: await openEventStream(visitor()),
     };
     try {
-      server.services.bus.publish({ table: 'bookings', ids: ['b1'], audience: { userIds: [student.id], roles: ['admin'], tutorCategories: ['Mathematics'] } });
+      server.services.bus.publish({
+        table: 'bookings',
+        ids: ['b1'],
+        audience: { userIds: [student.id], roles: ['admin'], tutorCategories: ['Mathematics'] },
+      });
       // A public notice after it: whoever hears this first did not hear the first one.
       server.services.bus.publish({ table: 'modules', ids: ['m1'], audience: 'everyone' });
       const firstHeard = async (name: keyof typeof streams) => changeOf(await streams[name].next(isChange)).table;
@@ -145,7 +156,11 @@ describe('live events', () => {
       const count = 1_000;
       const started = Date.now();
       for (let i = 0; i < count; i++) {
-        server.services.bus.publish({ table: `table-${i % 3}`, ids: Array.from({ length: 150 }, (_, j) => `${i}-${j}-${'x'.repeat(32)}`), audience: 'everyone' });
+        server.services.bus.publish({
+          table: `table-${i % 3}`,
+          ids: Array.from({ length: 150 }, (_, j) => `${i}-${j}-${'x'.repeat(32)}`),
+          audience: 'everyone',
+        });
         expect(changeOf(await fast.next(isChange)).ids[0]).toBe(`${i}-0-${'x'.repeat(32)}`);
       }
       expect(Date.now() - started).toBeLessThan(15_000);
@@ -242,7 +257,8 @@ describe.runIf(postgresUrl)('live events across processes (PostgreSQL)', () => {
       const wanted = new Set<string>(ids);
       const received = new Set<string>();
       // Only this notice's ids: a notice from an earlier test may still be on its way.
-      while (received.size < ids.length) for (const id of changeOf(await there.next(isChange)).ids) if (wanted.has(id)) received.add(id);
+      while (received.size < ids.length)
+        for (const id of changeOf(await there.next(isChange)).ids) if (wanted.has(id)) received.add(id);
       expect([...received].sort()).toEqual([...ids].sort());
     } finally {
       there.abort();
@@ -261,9 +277,11 @@ describe.runIf(postgresUrl)('live events across processes (PostgreSQL)', () => {
       );
       expect(rowCount).toBe(2);
       // Every open stream, whoever it belongs to: notices sent during the gap are gone.
-      for (const stream of streams) expect((await stream.next((m) => m.event !== 'comment', 10_000)).event).toBe('resync');
+      for (const stream of streams)
+        expect((await stream.next((m) => m.event !== 'comment', 10_000)).event).toBe('resync');
       second.services.bus.publish({ table: 'questions', ids: ['after-the-cut'], audience: 'everyone' });
-      for (const stream of streams) expect(changeOf(await stream.next(isChange))).toEqual({ table: 'questions', ids: ['after-the-cut'] });
+      for (const stream of streams)
+        expect(changeOf(await stream.next(isChange))).toEqual({ table: 'questions', ids: ['after-the-cut'] });
     } finally {
       for (const stream of streams) stream.abort();
       await admin.end();

@@ -4,7 +4,8 @@ import type { Category, Role } from '../../common/roles.ts';
  * Who may hear a change notice. `everyone` is for public data (the catalogue, the Q&A board); otherwise a
  * signed-in user hears it when any of the listed users, roles or tutor categories matches them.
  */
-export type Audience = 'everyone' | { userIds?: readonly string[]; roles?: readonly Role[]; tutorCategories?: readonly Category[] };
+export type Audience =
+  'everyone' | { userIds?: readonly string[]; roles?: readonly Role[]; tutorCategories?: readonly Category[] };
 
 /**
  * A small change notice (OFFLINE-ENGINE.md): which table changed and which rows, never the rows themselves.

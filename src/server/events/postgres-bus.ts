@@ -47,7 +47,8 @@ export async function createPostgresBus(options: { connectionString: string; log
     client.on('notification', (message) => {
       if (message.channel !== channel || !message.payload) return;
       const notice = parseNotice(message.payload);
-      if (!notice) return logger.warn({ payload: message.payload.slice(0, 200) }, 'event bus: ignored a malformed notice');
+      if (!notice)
+        return logger.warn({ payload: message.payload.slice(0, 200) }, 'event bus: ignored a malformed notice');
       deliver({ type: 'notice', event: { ...notice, id: `${prefix}-${++seq}` } });
     });
     try {

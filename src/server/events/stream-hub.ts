@@ -76,7 +76,8 @@ export function createStreamHub(options: StreamHubOptions): StreamHub {
    */
   const formatted = (seq: number, table: string, entry: Pending): string => {
     const item = recent.length > 0 ? recent[seq - recent[0]!.seq] : undefined;
-    if (!item || item.event.ids.length !== entry.ids.size) return format('change', item?.event.id, { table, ids: [...entry.ids] });
+    if (!item || item.event.ids.length !== entry.ids.size)
+      return format('change', item?.event.id, { table, ids: [...entry.ids] });
     item.text ??= format('change', item.event.id, { table, ids: item.event.ids });
     return item.text;
   };
@@ -147,7 +148,11 @@ export function createStreamHub(options: StreamHubOptions): StreamHub {
           // here: the next entry began at `firstSeq`, so this message may only claim what came before it.
           const next = conn.pending.values().next().value;
           const upTo = next ? Math.min(entry.lastSeq, next.firstSeq - 1) : entry.lastSeq;
-          await conn.stream.write(entry.firstSeq === upTo ? formatted(upTo, table, entry) : format('change', idAt(upTo), { table, ids: [...entry.ids] }));
+          await conn.stream.write(
+            entry.firstSeq === upTo
+              ? formatted(upTo, table, entry)
+              : format('change', idAt(upTo), { table, ids: [...entry.ids] }),
+          );
         } else if (conn.heartbeatDue) {
           conn.heartbeatDue = false;
           await conn.stream.write(': heartbeat\n\n');
@@ -190,7 +195,9 @@ export function createStreamHub(options: StreamHubOptions): StreamHub {
         if (client.lastEventId) {
           const seq = seqById.get(client.lastEventId);
           if (seq === undefined) requestResync(conn, recent.at(-1)?.seq);
-          else for (const { seq: s, event } of recent) if (s > seq && hears(conn.me, event.audience)) enqueue(conn, s, event);
+          else
+            for (const { seq: s, event } of recent)
+              if (s > seq && hears(conn.me, event.audience)) enqueue(conn, s, event);
         }
         void pump(conn);
       });

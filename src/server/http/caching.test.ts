@@ -1,7 +1,14 @@
 import http from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { signInAs, startSmtpServer, startTestServer, type TestClient, type TestServer, type TestSmtpServer } from '../test/harness.ts';
+import {
+  signInAs,
+  startSmtpServer,
+  startTestServer,
+  type TestClient,
+  type TestServer,
+  type TestSmtpServer,
+} from '../test/harness.ts';
 
 let smtp: TestSmtpServer;
 let server: TestServer;
@@ -29,7 +36,11 @@ function rawGet(path: string, headers: Record<string, string> = {}) {
 }
 
 async function ask(client: TestClient, title: string) {
-  const response = await client.post('/api/questions', { id: crypto.randomUUID(), title, text: 'Some words about it.' });
+  const response = await client.post('/api/questions', {
+    id: crypto.randomUUID(),
+    title,
+    text: 'Some words about it.',
+  });
   expect(response.status, response.text).toBe(201);
 }
 
@@ -68,7 +79,13 @@ describe('a phone asking again for a list it holds', () => {
     const a = await signInAs(server, 'student');
     const b = await signInAs(server, 'student');
     await a.client.post('/api/me/enrolments', { moduleId: (await a.client.get('/api/modules')).body.modules[0].id });
-    for (const path of ['/api/me/enrolments', '/api/bookings', '/api/bookings?since=0', '/api/questions/my-votes', '/api/questions']) {
+    for (const path of [
+      '/api/me/enrolments',
+      '/api/bookings',
+      '/api/bookings?since=0',
+      '/api/questions/my-votes',
+      '/api/questions',
+    ]) {
       const fromA = await a.client.get(path);
       expect(fromA.status, `${path}: ${fromA.text}`).toBe(200);
       expect(fromA.headers.get('cache-control'), path).toBe('private, no-store');
@@ -77,7 +94,9 @@ describe('a phone asking again for a list it holds', () => {
       expect((await a.client.get(path, { headers: { 'if-none-match': etag } })).status, path).toBe(304);
     }
     // A has an enrolment, B none: B sending A's ETag still gets their own list.
-    const enrolmentsOfB = await b.client.get('/api/me/enrolments', { headers: { 'if-none-match': (await a.client.get('/api/me/enrolments')).headers.get('etag')! } });
+    const enrolmentsOfB = await b.client.get('/api/me/enrolments', {
+      headers: { 'if-none-match': (await a.client.get('/api/me/enrolments')).headers.get('etag')! },
+    });
     expect(enrolmentsOfB.status).toBe(200);
     expect(enrolmentsOfB.body.enrolments).toEqual([]);
   });
@@ -102,7 +121,9 @@ describe('compression', () => {
     expect(gzipped.body.byteLength).toBeLessThan(plain.body.byteLength / 2);
 
     expect((await rawGet('/api/questions', { 'accept-encoding': 'gzip, br' })).headers['content-encoding']).toBe('br');
-    expect((await rawGet('/api/questions', { 'accept-encoding': 'br;q=0, gzip' })).headers['content-encoding']).toBe('gzip');
+    expect((await rawGet('/api/questions', { 'accept-encoding': 'br;q=0, gzip' })).headers['content-encoding']).toBe(
+      'gzip',
+    );
     const catalogue = await rawGet('/api/modules', { 'accept-encoding': 'gzip' });
     expect(catalogue.headers['content-encoding']).toBe('gzip');
     expect(JSON.parse(gunzipSync(catalogue.body).toString()).modules.length).toBeGreaterThan(0);
@@ -110,7 +131,10 @@ describe('compression', () => {
 
   test('a small JSON answer is sent as it is', async () => {
     const { client } = await signInAs(server, 'student');
-    const votes = await rawGet('/api/questions/my-votes', { 'accept-encoding': 'gzip', cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ') });
+    const votes = await rawGet('/api/questions/my-votes', {
+      'accept-encoding': 'gzip',
+      cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+    });
     expect(votes.status).toBe(200);
     expect(votes.body.byteLength).toBeLessThan(1024);
     expect(votes.headers['content-encoding']).toBeUndefined();
@@ -118,12 +142,16 @@ describe('compression', () => {
 
   test('the live event stream is never compressed', async () => {
     const response = await new Promise<http.IncomingMessage>((resolve, reject) => {
-      http.get(new URL('/api/events', server.url), { headers: { 'accept-encoding': 'gzip, br' } }, resolve).on('error', reject);
+      http
+        .get(new URL('/api/events', server.url), { headers: { 'accept-encoding': 'gzip, br' } }, resolve)
+        .on('error', reject);
     });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^text\/event-stream/);
     expect(response.headers['content-encoding']).toBeUndefined();
-    const firstChunk = await new Promise<string>((resolve) => response.once('data', (chunk: Buffer) => resolve(chunk.toString())));
+    const firstChunk = await new Promise<string>((resolve) =>
+      response.once('data', (chunk: Buffer) => resolve(chunk.toString())),
+    );
     expect(firstChunk.length).toBeGreaterThan(0);
     response.destroy();
   });

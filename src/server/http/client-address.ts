@@ -11,5 +11,7 @@ export function clientAddress(c: Context, trustProxy: boolean): string {
     if (forwarded) return forwarded;
   }
   // In-process requests (app.request) have no socket.
-  return (c.env as { incoming?: unknown } | undefined)?.incoming ? (getConnInfo(c).remote.address ?? 'unknown') : 'unknown';
+  return (c.env as { incoming?: unknown } | undefined)?.incoming
+    ? (getConnInfo(c).remote.address ?? 'unknown')
+    : 'unknown';
 }

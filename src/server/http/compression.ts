@@ -26,7 +26,10 @@ export function chooseEncoding(accepted: string | undefined): Encoding | undefin
  * libuv's thread pool would add.
  */
 export function compress(text: string | Buffer, encoding: Encoding): Uint8Array<ArrayBuffer> {
-  const out = encoding === 'br' ? brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }) : gzipSync(text, { level: 6 });
+  const out =
+    encoding === 'br'
+      ? brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } })
+      : gzipSync(text, { level: 6 });
   // zlib's output never lives in a SharedArrayBuffer, which is all that keeps a Buffer from being a BodyInit.
   return out as Uint8Array<ArrayBuffer>;
 }

@@ -7,7 +7,10 @@ import { isAppError } from './errors.ts';
 export function errorHandler(logger: Logger): ErrorHandler {
   return (error, c) => {
     if (isAppError(error)) {
-      return c.json({ error: { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) } }, error.status);
+      return c.json(
+        { error: { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) } },
+        error.status,
+      );
     }
     if (error instanceof HTTPException && error.status < 500) {
       const code = error.status === 413 ? 'request.too_large' : 'request.invalid';
@@ -15,10 +18,16 @@ export function errorHandler(logger: Logger): ErrorHandler {
     }
     // A client that hangs up mid-request (a phone losing signal during an upload) is not our error.
     if (c.req.raw.signal.aborted || (error as NodeJS.ErrnoException).code === 'ECONNRESET') {
-      logger.info({ path: c.req.path, method: c.req.method }, 'client closed the connection before the request was complete');
+      logger.info(
+        { path: c.req.path, method: c.req.method },
+        'client closed the connection before the request was complete',
+      );
       return c.json({ error: { code: 'request.aborted', message: 'The request did not arrive whole.' } }, 400);
     }
     logger.error({ err: error, path: c.req.path }, 'unhandled error');
-    return c.json({ error: { code: 'internal', message: 'Something went wrong on our side. Please try again later.' } }, 500);
+    return c.json(
+      { error: { code: 'internal', message: 'Something went wrong on our side. Please try again later.' } },
+      500,
+    );
   };
 }

@@ -63,6 +63,8 @@ export function withEtag(): MiddlewareHandler {
     headers.set('etag', etag);
     // Unset first: Hono would otherwise copy the spent answer's headers onto the new one.
     c.res = undefined;
-    c.res = isFresh(c.req.header('if-none-match'), etag) ? notModified(etag, headers) : new Response(text, { status: 200, headers });
+    c.res = isFresh(c.req.header('if-none-match'), etag)
+      ? notModified(etag, headers)
+      : new Response(text, { status: 200, headers });
   };
 }

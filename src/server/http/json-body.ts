@@ -7,7 +7,11 @@ import { createError, createValidationError } from './errors.ts';
 /** A JSON body, as text: JSON only (a form post or text is refused before parsing), and well-formed. */
 function readJson(contentType: string | undefined, text: string): unknown {
   if (!contentType?.toLowerCase().startsWith('application/json')) {
-    throw createError({ code: 'request.unsupported_content_type', message: 'Send the form as JSON (Content-Type: application/json).', status: 400 });
+    throw createError({
+      code: 'request.unsupported_content_type',
+      message: 'Send the form as JSON (Content-Type: application/json).',
+      status: 400,
+    });
   }
   try {
     return JSON.parse(text);
@@ -27,7 +31,11 @@ function check<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
  * Checks a request body against one of the shared zod schemas and returns the parsed (trimmed, defaulted)
  * value. For a route that forwards the body elsewhere (auth.routes.ts); other routes use `jsonBody`.
  */
-export function parseJsonBody<S extends z.ZodType>(schema: S, contentType: string | undefined, text: string): z.output<S> {
+export function parseJsonBody<S extends z.ZodType>(
+  schema: S,
+  contentType: string | undefined,
+  text: string,
+): z.output<S> {
   return check(schema, readJson(contentType, text));
 }
 
@@ -37,7 +45,9 @@ export function parseJsonBody<S extends z.ZodType>(schema: S, contentType: strin
  * checks run first on the text, which Hono then reads from its cache. Hono would type what `hc` clients send
  * as the schema's output, asking them for fields the schema defaults: the return type gives its input.
  */
-export function jsonBody<S extends z.ZodType>(schema: S): MiddlewareHandler<Env, string, { in: { json: z.input<S> }; out: { json: z.output<S> } }> {
+export function jsonBody<S extends z.ZodType>(
+  schema: S,
+): MiddlewareHandler<Env, string, { in: { json: z.input<S> }; out: { json: z.output<S> } }> {
   const validate: MiddlewareHandler = validator('json', (value): unknown => check(schema, value));
   return async (c, next) => {
     readJson(c.req.header('content-type'), await c.req.text());

@@ -10,7 +10,11 @@ import { createError } from './errors.ts';
 export function requireSameOrigin(publicUrl: string) {
   return createMiddleware(async (c, next) => {
     if (!c.req.path.startsWith('/api/auth/') && c.req.header('origin') !== publicUrl) {
-      throw createError({ code: 'request.invalid_origin', message: 'This request did not come from the TutorBook site.', status: 403 });
+      throw createError({
+        code: 'request.invalid_origin',
+        message: 'This request did not come from the TutorBook site.',
+        status: 403,
+      });
     }
     await next();
   });

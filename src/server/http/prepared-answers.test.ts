@@ -38,7 +38,13 @@ function withoutDate(headers: http.IncomingHttpHeaders) {
 describe('the health check and the catalogue, the busiest routes', () => {
   test('answer the same with or without a query, in every variant a client may ask for', async () => {
     const etag = (await raw('/api/modules')).headers.etag!;
-    const variants: Record<string, string>[] = [{}, { 'accept-encoding': 'gzip' }, { 'accept-encoding': 'gzip, deflate, br' }, { 'accept-encoding': 'identity' }, { 'if-none-match': etag }];
+    const variants: Record<string, string>[] = [
+      {},
+      { 'accept-encoding': 'gzip' },
+      { 'accept-encoding': 'gzip, deflate, br' },
+      { 'accept-encoding': 'identity' },
+      { 'if-none-match': etag },
+    ];
     for (const path of ['/api/health', '/api/modules']) {
       for (const headers of variants) {
         const prepared = await raw(path, headers);

@@ -43,7 +43,11 @@ export function createPreparedAnswers(logger: Logger, routes: Record<string, Pre
 }
 
 /** An answer with its headers, and `content-length` when it has a body. */
-export function preparedAnswer(status: number, headers: Record<string, string>, body?: string | Uint8Array<ArrayBuffer>): PreparedAnswer {
+export function preparedAnswer(
+  status: number,
+  headers: Record<string, string>,
+  body?: string | Uint8Array<ArrayBuffer>,
+): PreparedAnswer {
   const all = body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
   return { status, headers: all, flatHeaders: Object.entries(all).flat(), body };
 }

@@ -16,7 +16,10 @@ export function requestLog(logger: Logger): MiddlewareHandler {
  * that holds a secret, better-auth's password reset link, goes without its token.
  */
 export function logRequest(logger: Logger, method: string, path: string, status: number, started: number) {
-  logger.info({ method, path: loggedPath(path), status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
+  logger.info(
+    { method, path: loggedPath(path), status, ms: Math.round((performance.now() - started) * 10) / 10 },
+    'request',
+  );
 }
 
 const resetLink = '/api/auth/reset-password/';

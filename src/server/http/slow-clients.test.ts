@@ -1,6 +1,13 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { delay, startSmtpServer, startTestServer, waitFor, type TestServer, type TestSmtpServer } from '../test/harness.ts';
+import {
+  delay,
+  startSmtpServer,
+  startTestServer,
+  waitFor,
+  type TestServer,
+  type TestSmtpServer,
+} from '../test/harness.ts';
 import { createHttpServer, defaultTimeouts } from './node-server.ts';
 
 let smtp: TestSmtpServer;
@@ -9,7 +16,11 @@ let server: TestServer;
 beforeAll(async () => {
   smtp = await startSmtpServer();
   // The real timeouts are seconds long; these are short so the tests need not wait for them.
-  server = await startTestServer({ smtpUrl: smtp.url, captureLogs: true, timeouts: { headersMs: 400, requestMs: 800, checkEveryMs: 50 } });
+  server = await startTestServer({
+    smtpUrl: smtp.url,
+    captureLogs: true,
+    timeouts: { headersMs: 400, requestMs: 800, checkEveryMs: 50 },
+  });
 });
 
 afterAll(async () => {
@@ -46,7 +57,11 @@ describe('slow clients', () => {
   });
 
   test('a client that trickles its headers is answered 408 and cut off at the headers timeout', async () => {
-    const trickle = ['GET /api/health HTTP/1.1\r\n', 'Host: 127.0.0.1\r\n', ...Array.from({ length: 40 }, (_, i) => `X-Slow-${i}: ${i}\r\n`)];
+    const trickle = [
+      'GET /api/health HTTP/1.1\r\n',
+      'Host: 127.0.0.1\r\n',
+      ...Array.from({ length: 40 }, (_, i) => `X-Slow-${i}: ${i}\r\n`),
+    ];
     const { answer, closedAfterMs } = await slowClient(trickle, 50);
     expect(answer).toMatch(/^HTTP\/1\.1 408/);
     expect(closedAfterMs).toBeGreaterThanOrEqual(400);
@@ -67,10 +82,16 @@ describe('slow clients', () => {
     const socket = net.connect(Number(port), '127.0.0.1');
     socket.on('error', () => {});
     await new Promise<void>((resolve) => socket.on('connect', resolve));
-    socket.write(`POST /api/auth/sign-in/email HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: ${server.url}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"email":`);
+    socket.write(
+      `POST /api/auth/sign-in/email HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: ${server.url}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"email":`,
+    );
     await delay(100);
     socket.destroy();
-    const line = await waitFor(async () => server.logs.slice(before).find((l) => l.msg === 'client closed the connection before the request was complete'), 'the abort to be logged');
+    const line = await waitFor(
+      async () =>
+        server.logs.slice(before).find((l) => l.msg === 'client closed the connection before the request was complete'),
+      'the abort to be logged',
+    );
     expect(line).toMatchObject({ level: 30, method: 'POST', path: '/api/auth/sign-in/email' });
     await delay(100);
     expect(server.logs.slice(before).filter((l) => Number(l.level) >= 50)).toEqual([]);

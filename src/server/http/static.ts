@@ -26,7 +26,10 @@ interface PageDocument {
  * shell, with status 404 for paths the app does not know and for /modules/<slug> when no module has that
  * slug (`moduleExists` answers from the catalogue's memory).
  */
-export function createStaticRoutes(clientDir: string, options: { moduleExists?: (slug: string) => Promise<boolean> } = {}) {
+export function createStaticRoutes(
+  clientDir: string,
+  options: { moduleExists?: (slug: string) => Promise<boolean> } = {},
+) {
   const app = new Hono();
   const documents = new Map<string, PageDocument>();
   /** The document, read again when a new build replaces it (or appears after start-up). */
@@ -40,7 +43,9 @@ export function createStaticRoutes(clientDir: string, options: { moduleExists?: 
       // The build's own copies (scripts/compress-assets.ts, at the highest levels) unless they are older.
       const built = (suffix: string) => {
         const copy = `${full}.${suffix}`;
-        return (statSync(copy, { throwIfNoEntry: false })?.mtimeMs ?? -1) >= mtimeMs ? (readFileSync(copy) as Uint8Array<ArrayBuffer>) : undefined;
+        return (statSync(copy, { throwIfNoEntry: false })?.mtimeMs ?? -1) >= mtimeMs
+          ? (readFileSync(copy) as Uint8Array<ArrayBuffer>)
+          : undefined;
       };
       document = { mtimeMs, raw, br: built('br') ?? compress(raw, 'br'), gzip: built('gz') ?? compress(raw, 'gzip') };
       documents.set(file, document);

@@ -11,7 +11,13 @@ const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** One layout for every e-mail: a heading, paragraphs, an optional button, and the sign-off. */
-export function renderEmail(args: { subject: string; greeting: string; paragraphs: string[]; action?: { label: string; url: string }; after?: string[] }): EmailContent {
+export function renderEmail(args: {
+  subject: string;
+  greeting: string;
+  paragraphs: string[];
+  action?: { label: string; url: string };
+  after?: string[];
+}): EmailContent {
   const { subject, greeting, paragraphs, action, after = [] } = args;
   const text = [
     greeting,
@@ -30,8 +36,12 @@ export function renderEmail(args: { subject: string; greeting: string; paragraph
 <h1 style="margin:0 0 24px;font-size:20px;color:${brand.themeColor}">${escapeHtml(brand.name)}</h1>
 ${p(greeting)}
 ${paragraphs.map(p).join('\n')}
-${action ? `<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="display:inline-block;background:${brand.themeColor};color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600">${escapeHtml(action.label)}</a></p>
-<p style="margin:0 0 16px;font-size:13px;color:#4b5563;word-break:break-all">If the button does not work, open this link: ${escapeHtml(action.url)}</p>` : ''}
+${
+  action
+    ? `<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="display:inline-block;background:${brand.themeColor};color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600">${escapeHtml(action.label)}</a></p>
+<p style="margin:0 0 16px;font-size:13px;color:#4b5563;word-break:break-all">If the button does not work, open this link: ${escapeHtml(action.url)}</p>`
+    : ''
+}
 ${after.map(p).join('\n')}
 <p style="margin:24px 0 0;font-size:13px;color:#4b5563">${escapeHtml(brand.name)} · ${escapeHtml(brand.email)} · WhatsApp ${escapeHtml(brand.phoneDisplay)}</p>
 </div></body></html>`;
@@ -64,7 +74,9 @@ export const passwordResetEmail = (name: string, url: string) =>
   renderEmail({
     subject: `Reset your ${brand.name} password`,
     greeting: `Hi ${name},`,
-    paragraphs: ['Someone asked to reset the password of your account. Choose a new password with the link below; it works for 24 hours.'],
+    paragraphs: [
+      'Someone asked to reset the password of your account. Choose a new password with the link below; it works for 24 hours.',
+    ],
     action: { label: 'Choose a new password', url },
     after: ['If this was not you, ignore this e-mail: your password stays as it is.'],
   });

@@ -24,7 +24,16 @@ describe('retry schedule', () => {
     expect(maxEmailAttempts).toBe(10);
     const minutes = (ms: number | undefined) => (ms === undefined ? undefined : ms / 60_000);
     expect(Array.from({ length: 10 }, (_, attempts) => minutes(nextAttemptDelayMs(attempts)))).toEqual([
-      0.5, 1, 2, 4, 8, 16, 32, 60, 60, undefined,
+      0.5,
+      1,
+      2,
+      4,
+      8,
+      16,
+      32,
+      60,
+      60,
+      undefined,
     ]);
     expect(nextAttemptDelayMs(25)).toBeUndefined();
   });
@@ -51,7 +60,12 @@ describe('the mail folder (no SMTP_URL)', () => {
       const eml = await readFile(path.join(dir, files[0]!), 'utf8');
       expect(eml).toContain('Subject: Verify your e-mail for TutorBook');
       expect(eml).toContain('To: lindiwe@example.com');
-      expect(logged).toEqual([{ msg: expect.stringContaining('lindiwe@example.com'), links: ['http://localhost:3000/api/auth/verify-email?token=abc'] }]);
+      expect(logged).toEqual([
+        {
+          msg: expect.stringContaining('lindiwe@example.com'),
+          links: ['http://localhost:3000/api/auth/verify-email?token=abc'],
+        },
+      ]);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -74,12 +88,21 @@ describe('when the mail server is down', () => {
   });
 
   const outboxRows = (emails: string[]) =>
-    server.services.db.selectFrom('email_outbox').selectAll().where('to_address', 'in', emails).orderBy('created_at').execute();
+    server.services.db
+      .selectFrom('email_outbox')
+      .selectAll()
+      .where('to_address', 'in', emails)
+      .orderBy('created_at')
+      .execute();
 
   test('sign-up still succeeds, the e-mails wait in the outbox, and go out in order once the mail server is back', async () => {
     const emails = [uniqueEmail(), uniqueEmail(), uniqueEmail()];
     for (const email of emails) {
-      const signUp = await createClient(server.url).post('/api/auth/sign-up/email', { name: 'Kagiso', email, password: testPassword });
+      const signUp = await createClient(server.url).post('/api/auth/sign-up/email', {
+        name: 'Kagiso',
+        email,
+        password: testPassword,
+      });
       expect(signUp.status).toBe(200);
     }
 
@@ -97,7 +120,14 @@ describe('when the mail server is down', () => {
       expect(wait).toBeGreaterThan(25_000);
       expect(wait).toBeLessThanOrEqual(31_000 + (Date.now() - startedAt));
     }
-    expect(failed.map((r) => r.kind).sort()).toEqual(['verification', 'verification', 'verification', 'welcome', 'welcome', 'welcome']);
+    expect(failed.map((r) => r.kind).sort()).toEqual([
+      'verification',
+      'verification',
+      'verification',
+      'welcome',
+      'welcome',
+      'welcome',
+    ]);
     expect(smtp.messages).toHaveLength(0);
 
     // The mail server is back: a worker that reaches it, at a time the retries are due.
@@ -140,7 +170,11 @@ describe('when the mail server is down', () => {
     const to = uniqueEmail('unreachable');
     // Queued "in the future" so the app's own worker leaves it to the worker below, whose clock runs ahead.
     let clock = Date.now() + 10 * 60_000;
-    await insertEmail(server.services.db, { kind: 'test', to, subject: 'Never arrives', text: 'x', html: '<p>x</p>' }, new Date(clock));
+    await insertEmail(
+      server.services.db,
+      { kind: 'test', to, subject: 'Never arrives', text: 'x', html: '<p>x</p>' },
+      new Date(clock),
+    );
     const transport = createSmtpTransport(`smtp://127.0.0.1:${await findClosedPort()}`);
     const worker = createMailWorker({
       db: server.services.db,
@@ -151,7 +185,8 @@ describe('when the mail server is down', () => {
       now: () => new Date((clock += 2 * 60 * 60_000)),
       pollMs: 60_000,
     });
-    const row = () => server.services.db.selectFrom('email_outbox').selectAll().where('to_address', '=', to).executeTakeFirstOrThrow();
+    const row = () =>
+      server.services.db.selectFrom('email_outbox').selectAll().where('to_address', '=', to).executeTakeFirstOrThrow();
     try {
       for (let i = 1; i <= maxEmailAttempts; i++) {
         expect(await worker.runOnce()).toBe(0);
@@ -174,7 +209,11 @@ describe('when the mail server is down', () => {
     const yesterday = new Date(Date.now() - day).toISOString();
     // Due only next week: neither the app's worker nor the one below tries to send it.
     const nextWeek = new Date(Date.now() + 7 * day).toISOString();
-    const [oldSent, recentSent, oldWaiting] = [uniqueEmail('old-sent'), uniqueEmail('recent-sent'), uniqueEmail('old-waiting')];
+    const [oldSent, recentSent, oldWaiting] = [
+      uniqueEmail('old-sent'),
+      uniqueEmail('recent-sent'),
+      uniqueEmail('old-waiting'),
+    ];
     // Written in their final state, so no worker can pick them up in between.
     const row = (to: string, createdAt: string, status: 'sent' | 'pending') => ({
       id: crypto.randomUUID(),
@@ -188,10 +227,19 @@ describe('when the mail server is down', () => {
       created_at: createdAt,
       sent_at: status === 'sent' ? createdAt : null,
     });
-    await db.insertInto('email_outbox').values([row(oldSent, longAgo, 'sent'), row(recentSent, yesterday, 'sent'), row(oldWaiting, longAgo, 'pending')]).execute();
+    await db
+      .insertInto('email_outbox')
+      .values([row(oldSent, longAgo, 'sent'), row(recentSent, yesterday, 'sent'), row(oldWaiting, longAgo, 'pending')])
+      .execute();
 
     const transport = createSmtpTransport(`smtp://127.0.0.1:${await findClosedPort()}`);
-    const worker = createMailWorker({ db, transport, from: server.services.env.mailFrom, logger: server.services.logger, pollMs: 60_000 });
+    const worker = createMailWorker({
+      db,
+      transport,
+      from: server.services.env.mailFrom,
+      logger: server.services.logger,
+      pollMs: 60_000,
+    });
     try {
       await worker.runOnce();
     } finally {

@@ -1,6 +1,12 @@
 import type { Logger } from 'pino';
 import type { Db } from '../db/create-db.ts';
-import { claimEmail, deleteFinishedEmailsBefore, findDueEmailIds, markEmailAttemptFailed, markEmailSent } from './mail.repository.ts';
+import {
+  claimEmail,
+  deleteFinishedEmailsBefore,
+  findDueEmailIds,
+  markEmailAttemptFailed,
+  markEmailSent,
+} from './mail.repository.ts';
 import type { EmailAttachment } from './mail.table.ts';
 import type { MailTransport } from './mail.transports.ts';
 

@@ -24,14 +24,19 @@ export interface TestEventStream {
  * Opens `GET /api/events` like a browser's EventSource: with the client's cookies (a visitor without one) and
  * `Last-Event-ID` when resuming. Parses the stream per the HTML spec's rules that the server uses.
  */
-export async function openEventStream(target: { url: string } | TestClient, options: { lastEventId?: string } = {}): Promise<TestEventStream> {
+export async function openEventStream(
+  target: { url: string } | TestClient,
+  options: { lastEventId?: string } = {},
+): Promise<TestEventStream> {
   const baseUrl = 'baseUrl' in target ? target.baseUrl : target.url;
   const headers = new Headers({ accept: 'text/event-stream' });
-  if ('cookies' in target && target.cookies.size > 0) headers.set('cookie', [...target.cookies].map(([k, v]) => `${k}=${v}`).join('; '));
+  if ('cookies' in target && target.cookies.size > 0)
+    headers.set('cookie', [...target.cookies].map(([k, v]) => `${k}=${v}`).join('; '));
   if (options.lastEventId !== undefined) headers.set('last-event-id', options.lastEventId);
   const controller = new AbortController();
   const response = await fetch(new URL('/api/events', baseUrl), { headers, signal: controller.signal });
-  if (!response.ok || !response.body) throw new Error(`GET /api/events answered ${response.status}: ${await response.text()}`);
+  if (!response.ok || !response.body)
+    throw new Error(`GET /api/events answered ${response.status}: ${await response.text()}`);
 
   const messages: StreamMessage[] = [];
   const waiters = new Set<() => void>();
@@ -53,7 +58,12 @@ export async function openEventStream(target: { url: string } | TestClient, opti
           buffer = buffer.slice(newline + 1);
           if (line === '') {
             if (current.data !== undefined || current.event !== undefined || current.retry !== undefined) {
-              messages.push({ event: current.event ?? 'message', data: current.data ?? '', id: current.id, retry: current.retry });
+              messages.push({
+                event: current.event ?? 'message',
+                data: current.data ?? '',
+                id: current.id,
+                retry: current.retry,
+              });
             }
             current = {};
           } else if (line.startsWith(':')) {

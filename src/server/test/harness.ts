@@ -76,7 +76,11 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
             subject: mail.subject ?? '',
             text: mail.text ?? '',
             html: typeof mail.html === 'string' ? mail.html : '',
-            attachments: mail.attachments.map((a) => ({ filename: a.filename ?? '', contentType: a.contentType, content: a.content.toString('utf8') })),
+            attachments: mail.attachments.map((a) => ({
+              filename: a.filename ?? '',
+              contentType: a.contentType,
+              content: a.content.toString('utf8'),
+            })),
           });
           callback();
         })
@@ -91,7 +95,8 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
 
   const matches = (m: ReceivedEmail, q: Omit<EmailQuery, 'timeoutMs'>) =>
     m.to.includes(q.to.toLowerCase()) &&
-    (q.subject === undefined || (typeof q.subject === 'string' ? m.subject.includes(q.subject) : q.subject.test(m.subject)));
+    (q.subject === undefined ||
+      (typeof q.subject === 'string' ? m.subject.includes(q.subject) : q.subject.test(m.subject)));
   const unclaimed = (q: Omit<EmailQuery, 'timeoutMs'>) => messages.filter((m) => !claimed.has(m) && matches(m, q));
 
   return {
@@ -109,7 +114,9 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
         }
         if (Date.now() > deadline) {
           const seen = messages.map((m) => `${m.to.join(',')}: ${m.subject}`).join('\n  ');
-          throw new Error(`No e-mail to ${query.to}${query.subject ? ` with subject ${String(query.subject)}` : ''} arrived. Received:\n  ${seen || '(none)'}`);
+          throw new Error(
+            `No e-mail to ${query.to}${query.subject ? ` with subject ${String(query.subject)}` : ''} arrived. Received:\n  ${seen || '(none)'}`,
+          );
         }
         await delay(50);
       }
@@ -164,16 +171,24 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
   await mkdir(clientDir);
   // Stand-ins for the built PWA's documents, so the tests do not depend on `npm run build`; each names its file.
   for (const file of [shellFile, ...Object.values(prerenderedPages)]) {
-    await writeFile(path.join(clientDir, file), `<!doctype html><html lang="en"><title>TutorBook</title><div id="root"></div><!-- ${file} --></html>`);
+    await writeFile(
+      path.join(clientDir, file),
+      `<!doctype html><html lang="en"><title>TutorBook</title><div id="root"></div><!-- ${file} --></html>`,
+    );
   }
 
   const database = await createTestDatabase(dataDir);
   const logs: Record<string, unknown>[] = [];
 
-  const app: { fetch?: (request: Request, env: unknown) => Response | Promise<Response>; prepared?: PreparedAnswers } = {};
+  const app: { fetch?: (request: Request, env: unknown) => Response | Promise<Response>; prepared?: PreparedAnswers } =
+    {};
   const server = createHttpServer(
     (request, env) => (app.fetch ? app.fetch(request, env) : new Response('starting', { status: 503 })),
-    { production: false, timeouts: options.timeouts, prepared: (req, res, apiHeaders) => app.prepared?.(req, res, apiHeaders) ?? false },
+    {
+      production: false,
+      timeouts: options.timeouts,
+      prepared: (req, res, apiHeaders) => app.prepared?.(req, res, apiHeaders) ?? false,
+    },
   );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -197,7 +212,12 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
   };
   let services: Services;
   try {
-    services = await createServices(loadEnv(envVars), { mailPollMs: 200, eventsHeartbeatMs: options.eventsHeartbeatMs, clientDir, logDestination: { write: (line: string) => void logs.push(JSON.parse(line)) } });
+    services = await createServices(loadEnv(envVars), {
+      mailPollMs: 200,
+      eventsHeartbeatMs: options.eventsHeartbeatMs,
+      clientDir,
+      logDestination: { write: (line: string) => void logs.push(JSON.parse(line)) },
+    });
   } catch (error) {
     await closeHttpServer(server);
     await database.drop();
@@ -398,10 +418,15 @@ export async function signUpAndVerify(
 }
 
 /** Opens an e-mailed verification link (which leads to the login page) and logs in there with its token. */
-export async function logInWithLink(client: TestClient, link: string, account: { email: string; password: string }): Promise<TestResponse> {
+export async function logInWithLink(
+  client: TestClient,
+  link: string,
+  account: { email: string; password: string },
+): Promise<TestResponse> {
   const opened = await client.get(link);
   const location = new URL(opened.headers.get('location') ?? '/', client.baseUrl);
-  if (opened.status !== 302 || location.pathname !== '/login') throw new Error(`The link led to ${opened.status} ${location}`);
+  if (opened.status !== 302 || location.pathname !== '/login')
+    throw new Error(`The link led to ${opened.status} ${location}`);
   const verificationToken = location.searchParams.get('verify');
   return client.post('/api/auth/sign-in/email', { ...account, ...(verificationToken ? { verificationToken } : {}) });
 }
@@ -421,7 +446,10 @@ async function hashOnce(server: TestServer, password: string): Promise<string> {
  * A verified student with a password, written straight to the database: for tests where signing up is not
  * what is tested (no e-mails, no SMTP round trip). The password is hashed the way better-auth hashes it.
  */
-export async function createVerifiedUser(server: TestServer, account: Partial<Account> = {}): Promise<Account & { id: string }> {
+export async function createVerifiedUser(
+  server: TestServer,
+  account: Partial<Account> = {},
+): Promise<Account & { id: string }> {
   const name = account.name ?? 'Thandi Mokoena';
   const email = account.email ?? uniqueEmail();
   const password = account.password ?? testPassword;
@@ -433,7 +461,10 @@ export async function createVerifiedUser(server: TestServer, account: Partial<Ac
 }
 
 /** Logs in with a new client and returns it (holding the session cookie). */
-export async function logIn(server: { url: string }, account: { email: string; password: string }): Promise<TestClient> {
+export async function logIn(
+  server: { url: string },
+  account: { email: string; password: string },
+): Promise<TestClient> {
   const client = createClient(server.url);
   const response = await client.post('/api/auth/sign-in/email', { email: account.email, password: account.password });
   if (response.status !== 200) throw new Error(`Login failed: ${response.status} ${response.text}`);
@@ -441,7 +472,12 @@ export async function logIn(server: { url: string }, account: { email: string; p
 }
 
 /** Makes an existing account staff with `addStaff`, the usecase the staff CLI runs (quicker than the CLI). */
-export async function makeStaff(server: TestServer, email: string, role: Exclude<Role, 'student'>, categories: Category[] = []): Promise<void> {
+export async function makeStaff(
+  server: TestServer,
+  email: string,
+  role: Exclude<Role, 'student'>,
+  categories: Category[] = [],
+): Promise<void> {
   const { deps, auth } = server.services;
   await addStaff({ ...deps, auth }, { email, role, categories: role === 'tutor' ? categories : [] });
 }
@@ -461,7 +497,11 @@ export async function signInAs(
 }
 
 /** Asserts a refusal in the one error shape with the status and code given, and returns the error. */
-export function expectApiError(response: TestResponse, status: number, code: string): { code: string; message: string; fields?: Record<string, string> } {
+export function expectApiError(
+  response: TestResponse,
+  status: number,
+  code: string,
+): { code: string; message: string; fields?: Record<string, string> } {
   expect(response.status, response.text).toBe(status);
   expect(response.headers.get('content-type')).toMatch(/^application\/json/);
   expect(apiErrorBodySchema.safeParse(response.body).success, response.text).toBe(true);
@@ -472,7 +512,11 @@ export function expectApiError(response: TestResponse, status: number, code: str
 export const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls `check` until it returns something truthy. */
-export async function waitFor<T>(check: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 10_000): Promise<T> {
+export async function waitFor<T>(
+  check: () => Promise<T | undefined | null | false>,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

@@ -7,7 +7,8 @@ const post = (path: string, body: unknown) => apiRequest('POST', path, body);
 export const authApi = {
   signUp: (body: { name: string; email: string; password: string }) => post('/api/auth/sign-up/email', body),
   /** With the token of the e-mailed verification link, the login also confirms the address. */
-  signIn: (body: { email: string; password: string; verificationToken?: string | undefined }) => post('/api/auth/sign-in/email', body),
+  signIn: (body: { email: string; password: string; verificationToken?: string | undefined }) =>
+    post('/api/auth/sign-in/email', body),
   requestPasswordReset: (email: string) => post('/api/auth/request-password-reset', { email }),
   /** "Send it again": the server sends at most one a minute to an address, and answers the same for any address. */
   resendVerification: (email: string) => post('/api/auth/send-verification-email', { email }),

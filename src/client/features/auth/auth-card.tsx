@@ -15,7 +15,10 @@ export function AuthCard({ title, intro, children }: { title: string; intro?: Re
 export function FormAlert({ message }: { message: string | undefined }) {
   if (!message) return null;
   return (
-    <p role="alert" className="mb-4 rounded-lg border border-red-200 bg-red-50 p-3 text-sm font-medium text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200">
+    <p
+      role="alert"
+      className="mb-4 rounded-lg border border-red-200 bg-red-50 p-3 text-sm font-medium text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200"
+    >
       {message}
     </p>
   );

@@ -18,7 +18,11 @@ export function ChangePasswordPage() {
   const token = params.get('token');
   // An invitation (a staff account without a password yet) opens the same page: it sets a first password.
   const invited = params.get('invited') === '1';
-  return token ? <NewPasswordForm token={token} invited={invited} /> : <ForgotPasswordForm expired={params.has('error')} />;
+  return token ? (
+    <NewPasswordForm token={token} invited={invited} />
+  ) : (
+    <ForgotPasswordForm expired={params.has('error')} />
+  );
 }
 
 function ForgotPasswordForm({ expired }: { expired: boolean }) {
@@ -29,7 +33,9 @@ function ForgotPasswordForm({ expired }: { expired: boolean }) {
     values: { email },
     // The spec's texts for a missing or unknown address and for too many tries; its catch-all for the rest.
     toErrors: (error) =>
-      error instanceof ApiError && [400, 404, 429].includes(error.status) ? toFormErrors(error) : { form: authMessages.resetFailed, fields: {} },
+      error instanceof ApiError && [400, 404, 429].includes(error.status)
+        ? toFormErrors(error)
+        : { form: authMessages.resetFailed, fields: {} },
     send: async (data) => {
       setSent(false);
       await authApi.requestPasswordReset(data.email);
@@ -38,23 +44,40 @@ function ForgotPasswordForm({ expired }: { expired: boolean }) {
   });
 
   return (
-    <AuthCard title="Forgot your password?" intro="Enter the email you signed up with and we will send you a link to choose a new password.">
+    <AuthCard
+      title="Forgot your password?"
+      intro="Enter the email you signed up with and we will send you a link to choose a new password."
+    >
       <PageMeta title="Reset password" description="Get a link to choose a new TutorBook password." />
       {expired && <FormAlert message="That link is invalid or has expired. Ask for a new one below." />}
       <FormAlert message={errors.form} />
       {sent && (
-        <p role="status" className="mb-4 rounded-lg border border-green-200 bg-green-50 p-3 text-sm font-medium text-green-900 dark:border-green-900 dark:bg-green-950 dark:text-green-100">
+        <p
+          role="status"
+          className="mb-4 rounded-lg border border-green-200 bg-green-50 p-3 text-sm font-medium text-green-900 dark:border-green-900 dark:bg-green-950 dark:text-green-100"
+        >
           {authMessages.resetSent}
         </p>
       )}
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
-        <FormField label="Email" name="email" type="email" autoComplete="email" maxLength={limits.emailMax} value={email} onChange={(e) => setEmail(e.target.value)} error={errors.fields.email} />
+        <FormField
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          maxLength={limits.emailMax}
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          error={errors.fields.email}
+        />
         <button type="submit" className="btn-primary w-full" disabled={busy}>
           {busy ? 'Sending…' : 'Send reset link'}
         </button>
       </form>
       <p className="mt-6 text-center text-sm">
-        <Link to="/login" className="link">Back to login</Link>
+        <Link to="/login" className="link">
+          Back to login
+        </Link>
       </p>
     </AuthCard>
   );
@@ -68,7 +91,9 @@ function NewPasswordForm({ token, invited }: { token: string; invited: boolean }
     values: { token, newPassword: password },
     send: async (data) => {
       await authApi.resetPassword(data);
-      toast.success(invited ? 'Your password is set. You can log in now.' : 'Your password has been changed. You can log in now.');
+      toast.success(
+        invited ? 'Your password is set. You can log in now.' : 'Your password has been changed. You can log in now.',
+      );
       void navigate('/login');
     },
   });

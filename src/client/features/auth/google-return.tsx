@@ -12,12 +12,18 @@ export function GoogleReturnNotice() {
   useEffect(() => {
     if (google !== 'login' && google !== 'signup') return;
     void refresh().then((me) => {
-      if (me) toast.success(google === 'signup' ? sessionMessages.signedUpWithGoogle(me.name) : sessionMessages.loggedInWithGoogle);
+      if (me)
+        toast.success(
+          google === 'signup' ? sessionMessages.signedUpWithGoogle(me.name) : sessionMessages.loggedInWithGoogle,
+        );
     });
-    setParams((p) => {
-      p.delete('google');
-      return p;
-    }, { replace: true });
+    setParams(
+      (p) => {
+        p.delete('google');
+        return p;
+      },
+      { replace: true },
+    );
   }, [google, refresh, setParams]);
   return null;
 }

@@ -23,13 +23,22 @@ function loginErrors(error: unknown): FormErrors {
 }
 
 /** Where a login lands: the page asked for before, else staff on their dashboard and students on the courses. */
-export const landingPath = (me: Me) => takeReturnTo() ?? (me.role === 'student' ? '/offers' : dashboardPathByRole[me.role]);
+export const landingPath = (me: Me) =>
+  takeReturnTo() ?? (me.role === 'student' ? '/offers' : dashboardPathByRole[me.role]);
 
 /**
  * The e-mail login. Opened from the verification link (`?verify=`), it also confirms the address
  * (docs/decisions/0003). `onLoggedIn` replaces the usual landing (the session-ended dialog stays on its page).
  */
-export function LoginForm({ showLinks = true, initialEmail = '', onLoggedIn }: { showLinks?: boolean; initialEmail?: string; onLoggedIn?: (me: Me) => void }) {
+export function LoginForm({
+  showLinks = true,
+  initialEmail = '',
+  onLoggedIn,
+}: {
+  showLinks?: boolean;
+  initialEmail?: string;
+  onLoggedIn?: (me: Me) => void;
+}) {
   const navigate = useNavigate();
   const { refresh, beforeLogin } = useSession();
   const verificationToken = useSearchParams()[0].get('verify') ?? undefined;
@@ -48,7 +57,10 @@ export function LoginForm({ showLinks = true, initialEmail = '', onLoggedIn }: {
         if (error instanceof ApiError && error.code === 'auth.invalid_verification_link') setLinkExpired(true);
         if (!(error instanceof ApiError && error.code === 'auth.email_not_verified')) throw error;
         // Spec §8: the alert, then /home. The password was right, so offering a new link reveals nothing.
-        toast.error(authMessages.verifyFirst, { duration: 15_000, action: { label: 'Send the link again', onClick: () => void resend(data.email) } });
+        toast.error(authMessages.verifyFirst, {
+          duration: 15_000,
+          action: { label: 'Send the link again', onClick: () => void resend(data.email) },
+        });
         void navigate('/home');
         return;
       }
@@ -60,15 +72,35 @@ export function LoginForm({ showLinks = true, initialEmail = '', onLoggedIn }: {
     },
   });
 
-  const set = (key: keyof typeof values) => (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [key]: e.target.value }));
+  const set = (key: keyof typeof values) => (e: React.ChangeEvent<HTMLInputElement>) =>
+    setValues((v) => ({ ...v, [key]: e.target.value }));
 
   return (
     <>
       <FormAlert message={errors.form} />
       {linkExpired && <ResendLinkButton email={values.email.trim()} className="mb-4" />}
       <HydratedForm onSubmit={onSubmit} className="flex flex-col gap-4">
-        <FormField label="Email" name="email" type="email" autoComplete="email" required maxLength={limits.emailMax} value={values.email} onChange={set('email')} error={errors.fields.email} />
-        <PasswordField label="Password" name="password" autoComplete="current-password" required maxLength={limits.passwordMax} value={values.password} onChange={set('password')} error={errors.fields.password} />
+        <FormField
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          maxLength={limits.emailMax}
+          value={values.email}
+          onChange={set('email')}
+          error={errors.fields.email}
+        />
+        <PasswordField
+          label="Password"
+          name="password"
+          autoComplete="current-password"
+          required
+          maxLength={limits.passwordMax}
+          value={values.password}
+          onChange={set('password')}
+          error={errors.fields.password}
+        />
         {showLinks && (
           <Link to="/change-password" className="link self-end text-sm">
             Forgot Password?

@@ -9,7 +9,15 @@ const cooldownSeconds = 60;
  * "Send it again" for the verification link. `justSent`: a link went out a moment ago (sign-up), so the
  * button starts by waiting. The outcome is announced to screen readers.
  */
-export function ResendLinkButton({ email, justSent = false, className = '' }: { email: string; justSent?: boolean; className?: string }) {
+export function ResendLinkButton({
+  email,
+  justSent = false,
+  className = '',
+}: {
+  email: string;
+  justSent?: boolean;
+  className?: string;
+}) {
   const [wait, setWait] = useState(justSent ? cooldownSeconds : 0);
   const [status, setStatus] = useState<{ ok: boolean; text: string }>();
   const [busy, setBusy] = useState(false);
@@ -24,7 +32,10 @@ export function ResendLinkButton({ email, justSent = false, className = '' }: { 
     setBusy(true);
     try {
       await authApi.resendVerification(email);
-      setStatus({ ok: true, text: `A link is on its way to ${email}. If none arrives in a few minutes, look in your spam folder.` });
+      setStatus({
+        ok: true,
+        text: `A link is on its way to ${email}. If none arrives in a few minutes, look in your spam folder.`,
+      });
       setWait(cooldownSeconds);
     } catch (error) {
       setStatus({ ok: false, text: errorText(error) });
@@ -35,10 +46,18 @@ export function ResendLinkButton({ email, justSent = false, className = '' }: { 
 
   return (
     <div className={className}>
-      <button type="button" className="btn-secondary w-full" disabled={busy || wait > 0 || !email} onClick={() => void send()}>
+      <button
+        type="button"
+        className="btn-secondary w-full"
+        disabled={busy || wait > 0 || !email}
+        onClick={() => void send()}
+      >
         {busy ? 'Sending…' : wait > 0 ? `Send it again (in ${wait} s)` : 'Send it again'}
       </button>
-      <p role="status" className={`mt-2 text-sm ${status?.ok === false ? 'font-medium text-red-700 dark:text-red-400' : 'text-slate-700 dark:text-slate-300'}`}>
+      <p
+        role="status"
+        className={`mt-2 text-sm ${status?.ok === false ? 'font-medium text-red-700 dark:text-red-400' : 'text-slate-700 dark:text-slate-300'}`}
+      >
         {status?.text}
       </p>
     </div>

@@ -29,15 +29,35 @@ export function SignupPage() {
   if (!visitedHome) return <Navigate to="/" replace />;
   if (signedUp) return <CheckYourInbox email={signedUp} />;
 
-  const set = (key: keyof typeof values) => (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [key]: e.target.value }));
+  const set = (key: keyof typeof values) => (e: React.ChangeEvent<HTMLInputElement>) =>
+    setValues((v) => ({ ...v, [key]: e.target.value }));
 
   return (
     <AuthCard title="Create your account" intro="Book one-on-one tutoring and join the community board.">
       <PageMeta title="Sign up" description="Create a TutorBook account to book tutoring sessions and ask questions." />
       <FormAlert message={errors.form} />
       <HydratedForm onSubmit={onSubmit} className="flex flex-col gap-4">
-        <FormField label="Name" name="name" autoComplete="name" required maxLength={limits.nameMax} value={values.name} onChange={set('name')} error={errors.fields.name} />
-        <FormField label="Email" name="email" type="email" autoComplete="email" required maxLength={limits.emailMax} value={values.email} onChange={set('email')} error={errors.fields.email} />
+        <FormField
+          label="Name"
+          name="name"
+          autoComplete="name"
+          required
+          maxLength={limits.nameMax}
+          value={values.name}
+          onChange={set('name')}
+          error={errors.fields.name}
+        />
+        <FormField
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          maxLength={limits.emailMax}
+          value={values.email}
+          onChange={set('email')}
+          error={errors.fields.email}
+        />
         <PasswordField
           label="Password"
           name="password"
@@ -55,7 +75,10 @@ export function SignupPage() {
       </HydratedForm>
       <GoogleButton label="Sign up with Google" />
       <p className="mt-6 text-center text-sm">
-        Already have an account? <Link to="/login" className="link">Log in</Link>
+        Already have an account?{' '}
+        <Link to="/login" className="link">
+          Log in
+        </Link>
       </p>
     </AuthCard>
   );
@@ -68,8 +91,9 @@ function CheckYourInbox({ email }: { email: string }) {
       <PageMeta title="Check your inbox" description="Confirm your e-mail address to start booking." />
       <div className="flex flex-col gap-4 text-slate-700 dark:text-slate-300">
         <p>
-          We sent a link to <strong className="font-semibold break-all text-slate-900 dark:text-slate-100">{email}</strong>. Open it and log in with the password you chose to
-          confirm your address. Look in your spam folder too.
+          We sent a link to{' '}
+          <strong className="font-semibold break-all text-slate-900 dark:text-slate-100">{email}</strong>. Open it and
+          log in with the password you chose to confirm your address. Look in your spam folder too.
         </p>
         <Link to="/login" className="btn-primary w-full">
           Go to login

@@ -14,7 +14,15 @@ import { useSession } from '../../lib/session.tsx';
 import { toast } from '../../lib/toast.ts';
 import { discardItem } from '../../offline/engine.ts';
 import { useSyncStatus } from '../../offline/hooks.ts';
-import { checkBookingForm, earliestBookableDate, moduleInfo, quoteCents, type BookingFormErrors, type BookingFormValues, type ModuleInfo } from './booking-rules.ts';
+import {
+  checkBookingForm,
+  earliestBookableDate,
+  moduleInfo,
+  quoteCents,
+  type BookingFormErrors,
+  type BookingFormValues,
+  type ModuleInfo,
+} from './booking-rules.ts';
 import { requestBooking } from './bookings.sync.ts';
 import { moduleFromState, storeChosenModule, storedChosenModule, type ChosenModule } from './chosen-module.ts';
 import { useBookingDraft, useLeadHours, useRequestState, type RequestState } from './use-booking-draft.ts';
@@ -45,14 +53,21 @@ export function BookingPage({ modules }: { modules: Module[] | undefined }) {
   const info = chosen && modules ? moduleInfo(chosen.name, modules) : undefined;
   return (
     <div className="container-page py-8 sm:py-10">
-      <PageMeta title="Book a session" description="Book a one-on-one tutoring session: choose a date, three times that suit you and what you need help with." />
+      <PageMeta
+        title="Book a session"
+        description="Book a one-on-one tutoring session: choose a date, three times that suit you and what you need help with."
+      />
       <h1 className="text-3xl font-bold tracking-tight sm:text-4xl">Book a session</h1>
       {!chosen ? (
         <ChooseModule onChoose={choose} />
       ) : (
         <div className="mt-6 grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
           <ModuleSummary name={chosen.name} info={info} />
-          {info ? <BookingForm module={info} /> : <div aria-hidden className="card h-96 animate-pulse bg-slate-100 lg:order-first dark:bg-slate-800" />}
+          {info ? (
+            <BookingForm module={info} />
+          ) : (
+            <div aria-hidden className="card h-96 animate-pulse bg-slate-100 lg:order-first dark:bg-slate-800" />
+          )}
         </div>
       )}
       <p className="mt-8">
@@ -75,7 +90,11 @@ function ChooseModule({ onChoose }: { onChoose: (module: ChosenModule) => void }
         No module chosen yet
       </h2>
       <p className={`mt-1 ${muted}`}>
-        Choose one on <Link to="/offers" className="link">Courses</Link> with Book Now, or name the subject you need help with.
+        Choose one on{' '}
+        <Link to="/offers" className="link">
+          Courses
+        </Link>{' '}
+        with Book Now, or name the subject you need help with.
       </p>
       <form
         noValidate
@@ -86,7 +105,15 @@ function ChooseModule({ onChoose }: { onChoose: (module: ChosenModule) => void }
           onChoose({ name: name.trim() });
         }}
       >
-        <FormField label="Subject" name="subject" className="grow" maxLength={200} value={name} onChange={(e) => setName(e.target.value)} error={error} />
+        <FormField
+          label="Subject"
+          name="subject"
+          className="grow"
+          maxLength={200}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          error={error}
+        />
         <button type="submit" className="btn-primary sm:mt-7">
           Continue
         </button>
@@ -105,7 +132,9 @@ function ModuleSummary({ name, info }: { name: string; info: ModuleInfo | undefi
       </h2>
       {info && (
         <>
-          <p className="mt-1 text-sm font-semibold tracking-wide text-brand-800 uppercase dark:text-brand-200">{info.category}</p>
+          <p className="mt-1 text-sm font-semibold tracking-wide text-brand-800 uppercase dark:text-brand-200">
+            {info.category}
+          </p>
           <p className="mt-3 font-semibold">{formatRand(info.rateCents)}/hour</p>
           {info.custom ? (
             <p className={`mt-3 ${muted}`}>{bookingMessages.customSubject}</p>
@@ -209,12 +238,17 @@ function BookingForm({ module }: { module: ModuleInfo }) {
   // now too close, say), until the student has put it right.
   const refused = state === 'attention';
   const refusal = useMemo(
-    () => (refused && values ? (checkBookingForm({ id: crypto.randomUUID(), module: module.name, values }, { now: new Date(), leadHours }).errors ?? {}) : {}),
+    () =>
+      refused && values
+        ? (checkBookingForm({ id: crypto.randomUUID(), module: module.name, values }, { now: new Date(), leadHours })
+            .errors ?? {})
+        : {},
     [refused, values, module.name, leadHours],
   );
   const shown: BookingFormErrors = { ...refusal, ...errors };
 
-  if (!values || !me) return <div aria-hidden className="card h-96 animate-pulse bg-slate-100 lg:order-first dark:bg-slate-800" />;
+  if (!values || !me)
+    return <div aria-hidden className="card h-96 animate-pulse bg-slate-100 lg:order-first dark:bg-slate-800" />;
 
   const waiting = state === 'waiting';
   const status = statusOf(current, online, submitting);
@@ -224,7 +258,8 @@ function BookingForm({ module }: { module: ModuleInfo }) {
     // A message is about what was there when it was checked: changing the field takes it away.
     setErrors((current) => Object.fromEntries(Object.entries(current).filter(([field]) => !(field in patch))));
   };
-  const setSlot = (index: number, slot: string) => set({ slots: values.slots.map((s, i) => (i === index ? slot : s)) as BookingFormValues['slots'] });
+  const setSlot = (index: number, slot: string) =>
+    set({ slots: values.slots.map((s, i) => (i === index ? slot : s)) as BookingFormValues['slots'] });
   // Each message marks the times it is about.
   const slotInvalid = (index: number) => {
     const slot = values.slots[index]!;
@@ -254,7 +289,14 @@ function BookingForm({ module }: { module: ModuleInfo }) {
       return;
     }
     setErrors({});
-    if (!(await confirm({ title: 'Submit booking request', message: bookingMessages.confirmSubmit, confirmLabel: 'Submit' }))) return;
+    if (
+      !(await confirm({
+        title: 'Submit booking request',
+        message: bookingMessages.confirmSubmit,
+        confirmLabel: 'Submit',
+      }))
+    )
+      return;
     setSubmitting(true);
     try {
       // A refused earlier request from this draft is replaced by this one (with a new id: the old one may be
@@ -281,7 +323,13 @@ function BookingForm({ module }: { module: ModuleInfo }) {
   }
 
   return (
-    <form ref={formRef} noValidate aria-labelledby="booking-form-title" className="card flex flex-col gap-5 lg:order-first" onSubmit={(e) => void submit(e)}>
+    <form
+      ref={formRef}
+      noValidate
+      aria-labelledby="booking-form-title"
+      className="card flex flex-col gap-5 lg:order-first"
+      onSubmit={(e) => void submit(e)}
+    >
       <h2 id="booking-form-title" className="text-xl font-semibold">
         Your session
       </h2>
@@ -298,13 +346,23 @@ function BookingForm({ module }: { module: ModuleInfo }) {
         />
         <fieldset aria-describedby={`${ids.slots}-hint${shown.slots ? ` ${ids.slots}-error` : ''}`} className="min-w-0">
           <legend className="font-medium">Three times that suit you</legend>
-          <p id={`${ids.slots}-hint`} className="mt-1 flex items-center gap-1.5 text-sm text-slate-600 dark:text-slate-400">
+          <p
+            id={`${ids.slots}-hint`}
+            className="mt-1 flex items-center gap-1.5 text-sm text-slate-600 dark:text-slate-400"
+          >
             <Clock aria-hidden size={16} className="shrink-0" />
             {sastNote}
           </p>
           <div className="mt-2 grid gap-3 sm:grid-cols-3">
             {slotLabels.map((label, index) => (
-              <SlotInput key={label} label={label} value={values.slots[index]!} invalid={slotInvalid(index)} errorId={shown.slots ? `${ids.slots}-error` : undefined} onChange={(slot) => setSlot(index, slot)} />
+              <SlotInput
+                key={label}
+                label={label}
+                value={values.slots[index]!}
+                invalid={slotInvalid(index)}
+                errorId={shown.slots ? `${ids.slots}-error` : undefined}
+                onChange={(slot) => setSlot(index, slot)}
+              />
             ))}
           </div>
           {shown.slots && (
@@ -347,7 +405,8 @@ function BookingForm({ module }: { module: ModuleInfo }) {
           <p>
             <span className="text-2xl font-bold">{formatRand(quote)}</span>{' '}
             <span className="text-sm text-slate-700 dark:text-slate-300">
-              ({values.hours} {values.hours === '1' ? 'hour' : 'hours'} × {formatRand(module.rateCents)}/hour, paid by EFT once a tutor confirms a time)
+              ({values.hours} {values.hours === '1' ? 'hour' : 'hours'} × {formatRand(module.rateCents)}/hour, paid by
+              EFT once a tutor confirms a time)
             </span>
           </p>
         )}
@@ -357,7 +416,19 @@ function BookingForm({ module }: { module: ModuleInfo }) {
         {localError ? (
           <span className="font-medium text-red-700 dark:text-red-400">{localError}</span>
         ) : (
-          status && <span className={status.tone === 'error' ? 'font-medium text-red-700 dark:text-red-400' : status.tone === 'success' ? 'font-medium text-green-800 dark:text-green-300' : 'font-medium'}>{status.text}</span>
+          status && (
+            <span
+              className={
+                status.tone === 'error'
+                  ? 'font-medium text-red-700 dark:text-red-400'
+                  : status.tone === 'success'
+                    ? 'font-medium text-green-800 dark:text-green-300'
+                    : 'font-medium'
+              }
+            >
+              {status.text}
+            </span>
+          )
         )}
       </p>
 
@@ -372,7 +443,13 @@ function BookingForm({ module }: { module: ModuleInfo }) {
   );
 }
 
-function SlotInput(props: { label: string; value: string; invalid: boolean; errorId: string | undefined; onChange: (slot: string) => void }) {
+function SlotInput(props: {
+  label: string;
+  value: string;
+  invalid: boolean;
+  errorId: string | undefined;
+  onChange: (slot: string) => void;
+}) {
   const id = useId();
   return (
     <div>
@@ -408,4 +485,3 @@ function WaitingActions({ onAnother }: { onAnother: () => void }) {
     </div>
   );
 }
-

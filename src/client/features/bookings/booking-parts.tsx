@@ -33,7 +33,15 @@ export function WaitingBadge() {
   );
 }
 
-const sastTime = new Intl.DateTimeFormat('en-ZA', { timeZone: sastZone, day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false });
+const sastTime = new Intl.DateTimeFormat('en-ZA', {
+  timeZone: sastZone,
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hour12: false,
+});
 
 /** "5 Mar 2026, 14:05 SAST": when something happened, in South African time whatever the device's zone. */
 export const formatSastTime = (iso: string) => `${sastTime.format(new Date(iso))} SAST`;
@@ -75,13 +83,22 @@ export function BookingFacts({ booking, forStaff = false }: { booking: Booking; 
       <Fact term="Date">{formatSastDate(booking.date)}</Fact>
       <Fact term={confirmedOnly ? 'Confirmed time' : forStaff ? 'Requested times' : 'Times you asked for'}>
         {formatSlots(slots)}
-        {forStaff && booking.confirmedSlot && <span className="block text-sm font-normal">Confirmed: {booking.confirmedSlot} SAST</span>}
+        {forStaff && booking.confirmedSlot && (
+          <span className="block text-sm font-normal">Confirmed: {booking.confirmedSlot} SAST</span>
+        )}
       </Fact>
       <Fact term="Hours">{booking.hours}</Fact>
       <Fact term="Total">
-        {formatRand(booking.totalCents)} <span className="text-sm font-normal">({formatRand(booking.priceCentsPerHour)}/hour)</span>
+        {formatRand(booking.totalCents)}{' '}
+        <span className="text-sm font-normal">({formatRand(booking.priceCentsPerHour)}/hour)</span>
       </Fact>
-      <Fact term="Payment reference">{booking.paymentReference ? <span className="font-mono">{booking.paymentReference}</span> : <span className="font-normal">Given once the request reaches us</span>}</Fact>
+      <Fact term="Payment reference">
+        {booking.paymentReference ? (
+          <span className="font-mono">{booking.paymentReference}</span>
+        ) : (
+          <span className="font-normal">Given once the request reaches us</span>
+        )}
+      </Fact>
       {forStaff && <Fact term="Category">{booking.moduleCategory}</Fact>}
     </dl>
   );
@@ -93,7 +110,8 @@ export function LateCancellation({ booking }: { booking: Booking }) {
   const fee = Math.round((booking.totalCents * bookingLimits.lateFeePercent) / 100);
   return (
     <p className="mt-3 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm font-medium text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100">
-      Late cancellation: cancelled within {bookingLimits.lateCancelHours} hours of the session, so the late-cancellation fee ({bookingLimits.lateFeePercent}%, {formatRand(fee)}) applies.
+      Late cancellation: cancelled within {bookingLimits.lateCancelHours} hours of the session, so the late-cancellation
+      fee ({bookingLimits.lateFeePercent}%, {formatRand(fee)}) applies.
     </p>
   );
 }

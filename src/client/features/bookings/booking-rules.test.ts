@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { bookingMessages } from '../../../common/bookings.ts';
 import type { Module } from '../../../common/catalogue.ts';
-import { cancelIsLate, checkBookingForm, earliestBookableDate, moduleInfo, quoteCents, shownSlots, type BookingFormValues } from './booking-rules.ts';
+import {
+  cancelIsLate,
+  checkBookingForm,
+  earliestBookableDate,
+  moduleInfo,
+  quoteCents,
+  shownSlots,
+  type BookingFormValues,
+} from './booking-rules.ts';
 
 const calculus: Module = {
   id: 'm1',
@@ -17,22 +25,47 @@ const calculus: Module = {
 // Monday 2 March 2026, 10:00 SAST.
 const now = new Date('2026-03-02T08:00:00Z');
 const id = '0b8a3f4e-8c1f-4d56-9a43-1f6f0d6c2a10';
-const valid: BookingFormValues = { date: '2026-03-05', slots: ['09:00', '13:30', '17:00'], hours: '2', concepts: 'Chain rule' };
-const check = (values: Partial<BookingFormValues>, leadHours = 48) => checkBookingForm({ id, module: calculus.name, values: { ...valid, ...values } }, { now, leadHours });
+const valid: BookingFormValues = {
+  date: '2026-03-05',
+  slots: ['09:00', '13:30', '17:00'],
+  hours: '2',
+  concepts: 'Chain rule',
+};
+const check = (values: Partial<BookingFormValues>, leadHours = 48) =>
+  checkBookingForm({ id, module: calculus.name, values: { ...valid, ...values } }, { now, leadHours });
 
 describe('the module on the booking page', () => {
   it('a catalogue module brings its category, rate, description and topics', () => {
-    expect(moduleInfo('Introduction To Calculus', [calculus])).toMatchObject({ category: 'Mathematics', rateCents: 9000, topics: ['Limits', 'Derivatives', 'Integrals'], custom: false });
+    expect(moduleInfo('Introduction To Calculus', [calculus])).toMatchObject({
+      category: 'Mathematics',
+      rateCents: 9000,
+      topics: ['Limits', 'Derivatives', 'Integrals'],
+      custom: false,
+    });
   });
 
   it('a module the catalogue does not know is a custom subject, Uncategorized, at R100 an hour', () => {
-    expect(moduleInfo('Data Structures and Algorithms', [calculus])).toMatchObject({ category: 'Uncategorized', rateCents: 10000, custom: true, topics: [] });
+    expect(moduleInfo('Data Structures and Algorithms', [calculus])).toMatchObject({
+      category: 'Uncategorized',
+      rateCents: 10000,
+      custom: true,
+      topics: [],
+    });
   });
 });
 
 describe('the booking form', () => {
   it('a complete request far enough ahead passes, with hours as a number and concepts trimmed', () => {
-    expect(check({ concepts: '  Chain rule \n' })).toEqual({ data: { id, module: calculus.name, date: '2026-03-05', slots: ['09:00', '13:30', '17:00'], hours: 2, concepts: 'Chain rule' } });
+    expect(check({ concepts: '  Chain rule \n' })).toEqual({
+      data: {
+        id,
+        module: calculus.name,
+        date: '2026-03-05',
+        slots: ['09:00', '13:30', '17:00'],
+        hours: 2,
+        concepts: 'Chain rule',
+      },
+    });
   });
 
   it('a date inside the lead time is refused next to the date, with the configured number of hours', () => {
@@ -43,7 +76,10 @@ describe('the booking form', () => {
   });
 
   it('a past date is refused even before the times are chosen', () => {
-    expect(check({ date: '2026-03-01', slots: ['', '', ''] }).errors).toEqual({ date: bookingMessages.leadTime(48), slots: bookingMessages.slotsRequired });
+    expect(check({ date: '2026-03-01', slots: ['', '', ''] }).errors).toEqual({
+      date: bookingMessages.leadTime(48),
+      slots: bookingMessages.slotsRequired,
+    });
   });
 
   it('a date that is not on the calendar is refused as such', () => {
@@ -58,7 +94,8 @@ describe('the booking form', () => {
   });
 
   it('hours must be a whole number from 1 to 8', () => {
-    for (const hours of ['0', '9', '1.5', '', 'two']) expect(check({ hours }).errors, hours).toEqual({ hours: bookingMessages.hoursInvalid });
+    for (const hours of ['0', '9', '1.5', '', 'two'])
+      expect(check({ hours }).errors, hours).toEqual({ hours: bookingMessages.hoursInvalid });
     expect(check({ hours: '8' }).errors).toBeUndefined();
   });
 
@@ -82,12 +119,21 @@ describe('the booking form', () => {
 });
 
 describe('a booking as the student sees it', () => {
-  const booking = { date: '2026-03-05', slots: ['17:00', '09:00', '13:30'], confirmedSlot: null, status: 'Pending' as const };
+  const booking = {
+    date: '2026-03-05',
+    slots: ['17:00', '09:00', '13:30'],
+    confirmedSlot: null,
+    status: 'Pending' as const,
+  };
 
   it('a confirmed booking shows only its confirmed time; otherwise every requested time', () => {
     expect(shownSlots(booking)).toEqual(['17:00', '09:00', '13:30']);
     expect(shownSlots({ ...booking, status: 'Confirmed', confirmedSlot: '13:30' })).toEqual(['13:30']);
-    expect(shownSlots({ ...booking, status: 'Completed', confirmedSlot: '13:30' })).toEqual(['17:00', '09:00', '13:30']);
+    expect(shownSlots({ ...booking, status: 'Completed', confirmedSlot: '13:30' })).toEqual([
+      '17:00',
+      '09:00',
+      '13:30',
+    ]);
   });
 
   it('cancelling within 24 hours of the session (the confirmed time, else the earliest asked for) is late', () => {

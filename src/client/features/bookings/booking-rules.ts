@@ -36,9 +36,24 @@ export function moduleInfo(name: string, modules: readonly Module[]): ModuleInfo
   const trimmed = name.trim();
   const known = modules.find((m) => m.name.trim() === trimmed);
   if (known) {
-    return { name: known.name, category: known.category, rateCents: known.priceCents, description: known.description, topics: known.topics, slug: known.slug, custom: false };
+    return {
+      name: known.name,
+      category: known.category,
+      rateCents: known.priceCents,
+      description: known.description,
+      topics: known.topics,
+      slug: known.slug,
+      custom: false,
+    };
   }
-  return { name: trimmed, category: uncategorized, rateCents: bookingLimits.customRateCents, description: '', topics: [], custom: true };
+  return {
+    name: trimmed,
+    category: uncategorized,
+    rateCents: bookingLimits.customRateCents,
+    description: '',
+    topics: [],
+    custom: true,
+  };
 }
 
 /** The form as typed: hours stay text so that "1.5" or "" reach the schema and get its message. */
@@ -49,7 +64,12 @@ export interface BookingFormValues {
   concepts: string;
 }
 
-export const emptyBookingForm: BookingFormValues = { date: '', slots: ['', '', ''], hours: String(bookingLimits.hoursDefault), concepts: '' };
+export const emptyBookingForm: BookingFormValues = {
+  date: '',
+  slots: ['', '', ''],
+  hours: String(bookingLimits.hoursDefault),
+  concepts: '',
+};
 
 export type BookingField = 'module' | 'date' | 'slots' | 'hours' | 'concepts';
 export type BookingFormErrors = Partial<Record<BookingField, string>>;
@@ -58,10 +78,12 @@ export type BookingFormErrors = Partial<Record<BookingField, string>>;
 export type BookingRequestInput = z.output<typeof createBookingInputSchema>;
 
 /** The first date a session can be on: the lead time from now, in SAST (the date input's `min`). */
-export const earliestBookableDate = (now: Date, leadHours: number) => sastDate(new Date(now.getTime() + leadHours * hourMs));
+export const earliestBookableDate = (now: Date, leadHours: number) =>
+  sastDate(new Date(now.getTime() + leadHours * hourMs));
 
 /** Whether a session at `time` on `date` (SAST) starts at least `leadHours` from now. */
-const farEnoughAhead = (date: string, time: string, now: Date, leadHours: number) => sastInstant(date, time).getTime() >= now.getTime() + leadHours * hourMs;
+const farEnoughAhead = (date: string, time: string, now: Date, leadHours: number) =>
+  sastInstant(date, time).getTime() >= now.getTime() + leadHours * hourMs;
 
 /**
  * The form checked as the server will check it: the shared schema, then the lead time ('Sessions must be
@@ -87,7 +109,8 @@ export function checkBookingForm(
   if (values.slots.some((slot) => slot === '')) errors.slots = bookingMessages.slotsRequired;
   if (!errors.date && values.date) {
     const times = errors.slots ? ['23:59'] : values.slots;
-    if (!times.every((time) => farEnoughAhead(values.date, time, rules.now, rules.leadHours))) errors.date = bookingMessages.leadTime(rules.leadHours);
+    if (!times.every((time) => farEnoughAhead(values.date, time, rules.now, rules.leadHours)))
+      errors.date = bookingMessages.leadTime(rules.leadHours);
   }
   if (Object.keys(errors).length > 0 || !parsed.success) return { errors };
   return { data: parsed.data };
@@ -96,7 +119,8 @@ export function checkBookingForm(
 /** hours × rate once the hours are a whole number in range; otherwise there is no quote yet. */
 export function quoteCents(hours: string, rateCents: number): number | undefined {
   const n = Number(hours);
-  if (hours.trim() === '' || !Number.isInteger(n) || n < bookingLimits.hoursMin || n > bookingLimits.hoursMax) return undefined;
+  if (hours.trim() === '' || !Number.isInteger(n) || n < bookingLimits.hoursMin || n > bookingLimits.hoursMax)
+    return undefined;
   return n * rateCents;
 }
 
@@ -111,7 +135,8 @@ export function sessionStart(booking: Pick<Booking, 'date' | 'confirmedSlot' | '
 }
 
 /** Only a booking that is still to happen can be cancelled. */
-export const canCancel = (booking: Pick<Booking, 'status'>) => booking.status === 'Pending' || booking.status === 'Confirmed';
+export const canCancel = (booking: Pick<Booking, 'status'>) =>
+  booking.status === 'Pending' || booking.status === 'Confirmed';
 
 /** Cancelling now would be inside the late-cancellation window (the server decides; this picks the question asked). */
 export function cancelIsLate(booking: Pick<Booking, 'date' | 'confirmedSlot' | 'slots'>, now: Date): boolean {

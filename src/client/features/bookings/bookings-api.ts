@@ -27,16 +27,21 @@ export const bookingsApi = {
   },
   /** What changed after `since` (the cursor of the bookings source), unless the answer is still the one `etag` names. */
   async changes(since: number, etag: string | null, signal?: AbortSignal): Promise<Revalidated<BookingChanges>> {
-    const answer = await readRevalidated(await bookings.$get({ query: { since } }, { init: { signal }, headers: ifNoneMatch(etag) }));
+    const answer = await readRevalidated(
+      await bookings.$get({ query: { since } }, { init: { signal }, headers: ifNoneMatch(etag) }),
+    );
     if (answer.notModified) return answer;
     if ('nextCursor' in answer.body) throw new Error('Asked for changes to the bookings, the server sent a page.');
     return { ...answer, body: answer.body };
   },
   /** Replay-safe: the same id again answers with the stored booking. */
   request: async (input: BookingRequestInput): Promise<Booking> => readJson(await bookings.$post({ json: input })),
-  confirm: async (id: string, slot: string, version: number): Promise<Booking> => readJson(await bookings[':id'].confirm.$post({ ...booking(id), json: { slot, version } })),
-  setStatus: async (id: string, status: BookingStatus, version: number): Promise<Booking> => readJson(await bookings[':id'].status.$put({ ...booking(id), json: { status, version } })),
+  confirm: async (id: string, slot: string, version: number): Promise<Booking> =>
+    readJson(await bookings[':id'].confirm.$post({ ...booking(id), json: { slot, version } })),
+  setStatus: async (id: string, status: BookingStatus, version: number): Promise<Booking> =>
+    readJson(await bookings[':id'].status.$put({ ...booking(id), json: { status, version } })),
   cancel: async (id: string): Promise<Booking> => readJson(await bookings[':id'].cancel.$post(booking(id))),
   /** The lead time the server enforces (`BOOKING_MIN_LEAD_HOURS`). */
-  leadHours: async (signal?: AbortSignal): Promise<number> => (await readJson(await client.api.config.$get({}, { init: { signal } }))).bookingMinLeadHours,
+  leadHours: async (signal?: AbortSignal): Promise<number> =>
+    (await readJson(await client.api.config.$get({}, { init: { signal } }))).bookingMinLeadHours,
 };

@@ -22,8 +22,18 @@ export interface BookingDraftRow {
 }
 
 // Version 4 added the Q&A board; 5 bookings.
-export const bookingsTable = defineLocalTable<Booking>({ name: 'bookings', schema: 'id, date', since: 5, scope: 'user' });
-export const bookingDraftsTable = defineLocalTable<BookingDraftRow>({ name: 'bookingDrafts', schema: 'id', since: 5, scope: 'user' });
+export const bookingsTable = defineLocalTable<Booking>({
+  name: 'bookings',
+  schema: 'id, date',
+  since: 5,
+  scope: 'user',
+});
+export const bookingDraftsTable = defineLocalTable<BookingDraftRow>({
+  name: 'bookingDrafts',
+  schema: 'id',
+  since: 5,
+  scope: 'user',
+});
 
 /**
  * The newest page the first time, then every change since the last version seen (new requests, confirmations,
@@ -43,7 +53,12 @@ export const bookingsSource = defineSource({
     const answer = await bookingsApi.changes(Number(cursor), etag, signal);
     if (answer.notModified) return answer;
     const changes = answer.body;
-    return { put: { bookings: changes.bookings }, cursor: String(changes.version), more: changes.more, etag: answer.etag };
+    return {
+      put: { bookings: changes.bookings },
+      cursor: String(changes.version),
+      more: changes.more,
+      etag: answer.etag,
+    };
   },
 });
 
@@ -62,7 +77,10 @@ export const requestBooking = defineMutation<BookingRequestPayload, Booking>({
   name: 'bookings.request',
   version: 1,
   target: (p) => ({ table: 'bookings', id: p.id }),
-  describe: (p) => ({ label: `Booking: ${p.module}, ${formatSastDate(p.date)}`, href: `/student-dashboard#booking-${p.id}` }),
+  describe: (p) => ({
+    label: `Booking: ${p.module}, ${formatSastDate(p.date)}`,
+    href: `/student-dashboard#booking-${p.id}`,
+  }),
   apply: async (p) => {
     // Once the server's copy is here (sent, but the answer lost), it is the truth.
     if (await bookingsTable.get(p.id)) return;
@@ -87,7 +105,15 @@ export const requestBooking = defineMutation<BookingRequestPayload, Booking>({
       history: [],
     });
   },
-  send: (p) => bookingsApi.request({ id: p.id, module: p.module, date: p.date, slots: p.slots, hours: p.hours, concepts: p.concepts }),
+  send: (p) =>
+    bookingsApi.request({
+      id: p.id,
+      module: p.module,
+      date: p.date,
+      slots: p.slots,
+      hours: p.hours,
+      concepts: p.concepts,
+    }),
   acknowledge: async (p, booking) => {
     await bookingsTable.put(booking);
     // The server has it: the draft it came from has done its job. A refused request keeps its draft.

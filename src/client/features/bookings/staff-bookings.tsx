@@ -1,5 +1,12 @@
 import { useEffect, useId, useState } from 'react';
-import { bookingCategories, bookingMessages, bookingStatuses, type Booking, type BookingCategory, type BookingStatus } from '../../../common/bookings.ts';
+import {
+  bookingCategories,
+  bookingMessages,
+  bookingStatuses,
+  type Booking,
+  type BookingCategory,
+  type BookingStatus,
+} from '../../../common/bookings.ts';
 import { FormField, SelectField } from '../../components/form-field.tsx';
 import { Notice } from '../../components/notice.tsx';
 import { isSessionEnded } from '../../lib/api.ts';
@@ -98,7 +105,8 @@ export function StaffBookings({ role, categories }: { role: 'tutor' | 'admin'; c
       {role === 'admin' && <Filters filters={filters} onChange={setFilters} />}
       {!online && (
         <Notice tone="offline" className="mt-4">
-          You are offline. Showing the bookings as they were when you last had a connection; confirming a time or changing a status needs the connection.
+          You are offline. Showing the bookings as they were when you last had a connection; confirming a time or
+          changing a status needs the connection.
         </Notice>
       )}
       {failed && online && (
@@ -115,14 +123,24 @@ export function StaffBookings({ role, categories }: { role: 'tutor' | 'admin'; c
           <div className="card flex flex-col items-start gap-4">
             <Notice tone="error">
               {bookingMessages.fetchFailed}
-              {bookings.failure === 'offline' && <span className="block font-normal">The bookings appear here once you have opened this page with a connection.</span>}
+              {bookings.failure === 'offline' && (
+                <span className="block font-normal">
+                  The bookings appear here once you have opened this page with a connection.
+                </span>
+              )}
             </Notice>
             <button type="button" className="btn-secondary" onClick={bookings.retry}>
               Try again
             </button>
           </div>
         ) : list.length === 0 ? (
-          <p className={`card ${muted}`}>{filtered ? 'No bookings match these filters.' : role === 'tutor' ? 'No bookings in your subjects yet.' : 'No bookings yet.'}</p>
+          <p className={`card ${muted}`}>
+            {filtered
+              ? 'No bookings match these filters.'
+              : role === 'tutor'
+                ? 'No bookings in your subjects yet.'
+                : 'No bookings yet.'}
+          </p>
         ) : (
           <ul className="flex flex-col gap-4" aria-label="Bookings">
             {list.map((booking) => (
@@ -147,22 +165,52 @@ export function StaffBookings({ role, categories }: { role: 'tutor' | 'admin'; c
 function Filters({ filters, onChange }: { filters: BookingFilters; onChange: (filters: BookingFilters) => void }) {
   const set = (patch: BookingFilters) => onChange({ ...filters, ...patch });
   return (
-    <form role="search" aria-label="Filter bookings" className="card mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1fr_1fr_auto] lg:items-end" onSubmit={(e) => e.preventDefault()}>
-      <SelectField label="Status" value={filters.status ?? ''} onChange={(e) => set({ status: (e.target.value || undefined) as BookingStatus | undefined })}>
+    <form
+      role="search"
+      aria-label="Filter bookings"
+      className="card mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1fr_1fr_auto] lg:items-end"
+      onSubmit={(e) => e.preventDefault()}
+    >
+      <SelectField
+        label="Status"
+        value={filters.status ?? ''}
+        onChange={(e) => set({ status: (e.target.value || undefined) as BookingStatus | undefined })}
+      >
         <option value="">All statuses</option>
         {bookingStatuses.map((s) => (
           <option key={s}>{s}</option>
         ))}
       </SelectField>
-      <SelectField label="Category" value={filters.category ?? ''} onChange={(e) => set({ category: (e.target.value || undefined) as BookingCategory | undefined })}>
+      <SelectField
+        label="Category"
+        value={filters.category ?? ''}
+        onChange={(e) => set({ category: (e.target.value || undefined) as BookingCategory | undefined })}
+      >
         <option value="">All categories</option>
         {bookingCategories.map((c) => (
           <option key={c}>{c}</option>
         ))}
       </SelectField>
-      <FormField label="From (session date)" type="date" value={filters.from ?? ''} max={filters.to} onChange={(e) => set({ from: e.target.value || undefined })} />
-      <FormField label="To (session date)" type="date" value={filters.to ?? ''} min={filters.from} onChange={(e) => set({ to: e.target.value || undefined })} />
-      <button type="button" className="btn-secondary" disabled={!Object.values(filters).some(Boolean)} onClick={() => onChange({})}>
+      <FormField
+        label="From (session date)"
+        type="date"
+        value={filters.from ?? ''}
+        max={filters.to}
+        onChange={(e) => set({ from: e.target.value || undefined })}
+      />
+      <FormField
+        label="To (session date)"
+        type="date"
+        value={filters.to ?? ''}
+        min={filters.from}
+        onChange={(e) => set({ to: e.target.value || undefined })}
+      />
+      <button
+        type="button"
+        className="btn-secondary"
+        disabled={!Object.values(filters).some(Boolean)}
+        onClick={() => onChange({})}
+      >
         Clear filters
       </button>
     </form>
@@ -202,7 +250,13 @@ function StaffBookingCard({ booking, actions }: { booking: Booking; actions: Ret
       </div>
       <div className="mt-4 grid gap-4 md:grid-cols-2">
         <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
-          <SelectField label="Time slot" className="grow" value={slot} disabled={noSlot || busy} onChange={(e) => setSlot(e.target.value)}>
+          <SelectField
+            label="Time slot"
+            className="grow"
+            value={slot}
+            disabled={noSlot || busy}
+            onChange={(e) => setSlot(e.target.value)}
+          >
             <option value="">{noSlot ? 'No time requested' : 'Choose a time'}</option>
             {booking.slots.map((s) => (
               <option key={s} value={s}>
@@ -210,17 +264,35 @@ function StaffBookingCard({ booking, actions }: { booking: Booking; actions: Ret
               </option>
             ))}
           </SelectField>
-          <button type="button" className="btn-primary whitespace-nowrap sm:min-w-36" disabled={busy} aria-describedby={nameId} onClick={() => void run(() => actions.confirmSlot(booking, slot))}>
+          <button
+            type="button"
+            className="btn-primary whitespace-nowrap sm:min-w-36"
+            disabled={busy}
+            aria-describedby={nameId}
+            onClick={() => void run(() => actions.confirmSlot(booking, slot))}
+          >
             Confirm
           </button>
         </div>
         <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
-          <SelectField label="Status" className="grow" value={status} disabled={busy} onChange={(e) => setStatus(e.target.value as BookingStatus)}>
+          <SelectField
+            label="Status"
+            className="grow"
+            value={status}
+            disabled={busy}
+            onChange={(e) => setStatus(e.target.value as BookingStatus)}
+          >
             {bookingStatuses.map((s) => (
               <option key={s}>{s}</option>
             ))}
           </SelectField>
-          <button type="button" className="btn-secondary whitespace-nowrap sm:min-w-36" disabled={busy || status === booking.status} aria-describedby={nameId} onClick={() => void run(() => actions.setStatus(booking, status))}>
+          <button
+            type="button"
+            className="btn-secondary whitespace-nowrap sm:min-w-36"
+            disabled={busy || status === booking.status}
+            aria-describedby={nameId}
+            onClick={() => void run(() => actions.setStatus(booking, status))}
+          >
             Update status
           </button>
         </div>
@@ -229,4 +301,3 @@ function StaffBookingCard({ booking, actions }: { booking: Booking; actions: Ret
     </article>
   );
 }
-

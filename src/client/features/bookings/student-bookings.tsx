@@ -22,7 +22,9 @@ export function StudentBookings({ userId }: { userId: string }) {
   // The outbox item of each booking request not yet accepted, by booking id (a refused one outranks).
   const pending = useMemo(() => {
     const map = new Map<string, OutboxItem>();
-    for (const item of items) if (item.target.table === 'bookings' && (!map.has(item.target.id) || item.state === 'attention')) map.set(item.target.id, item);
+    for (const item of items)
+      if (item.target.table === 'bookings' && (!map.has(item.target.id) || item.state === 'attention'))
+        map.set(item.target.id, item);
     return map;
   }, [items]);
 
@@ -31,7 +33,9 @@ export function StudentBookings({ userId }: { userId: string }) {
     <div className="mt-4" aria-busy={bookings.status === 'loading'}>
       {bookings.status === 'stale' && (
         <Notice tone={bookings.failure === 'offline' ? 'offline' : 'error'} className="mb-4">
-          {bookings.failure === 'offline' ? 'You are offline. Showing your bookings as they were when you last had a connection.' : `${bookingMessages.fetchFailed} Showing your bookings as they were last loaded.`}
+          {bookings.failure === 'offline'
+            ? 'You are offline. Showing your bookings as they were when you last had a connection.'
+            : `${bookingMessages.fetchFailed} Showing your bookings as they were last loaded.`}
         </Notice>
       )}
       {bookings.status === 'loading' ? (
@@ -42,7 +46,11 @@ export function StudentBookings({ userId }: { userId: string }) {
         <div className="card flex flex-col items-start gap-4">
           <Notice tone="error">
             {bookingMessages.fetchFailed}
-            {bookings.failure === 'offline' && <span className="block font-normal">You appear to be offline. Your bookings appear here once you have opened this page with a connection.</span>}
+            {bookings.failure === 'offline' && (
+              <span className="block font-normal">
+                You appear to be offline. Your bookings appear here once you have opened this page with a connection.
+              </span>
+            )}
           </Notice>
           <button type="button" className="btn-secondary" onClick={bookings.retry}>
             Try again
@@ -75,11 +83,23 @@ export function StudentBookings({ userId }: { userId: string }) {
   );
 }
 
-function StudentBookingCard({ booking, pending, actions }: { booking: Booking; pending: OutboxItem | undefined; actions: ReturnType<typeof useStudentActions> }) {
+function StudentBookingCard({
+  booking,
+  pending,
+  actions,
+}: {
+  booking: Booking;
+  pending: OutboxItem | undefined;
+  actions: ReturnType<typeof useStudentActions>;
+}) {
   const nameId = useId();
   const refused = pending?.state === 'attention';
   return (
-    <article id={`booking-${booking.id}`} aria-labelledby={nameId} className={`card ${refused ? 'border-red-300 dark:border-red-900' : ''}`}>
+    <article
+      id={`booking-${booking.id}`}
+      aria-labelledby={nameId}
+      className={`card ${refused ? 'border-red-300 dark:border-red-900' : ''}`}
+    >
       <div className="flex flex-wrap items-start justify-between gap-2">
         <h3 id={nameId} className="text-lg font-semibold">
           {booking.moduleName}
@@ -93,14 +113,22 @@ function StudentBookingCard({ booking, pending, actions }: { booking: Booking; p
       <LateCancellation booking={booking} />
       {refused ? (
         <div className="mt-4 flex flex-col gap-3">
-          <Notice tone="error">
-            Needs attention: {pending.error?.message ?? bookingMessages.failed}
-          </Notice>
+          <Notice tone="error">Needs attention: {pending.error?.message ?? bookingMessages.failed}</Notice>
           <div className="flex flex-wrap gap-3">
-            <button type="button" className="btn-primary" aria-describedby={nameId} onClick={() => void actions.edit(pending)}>
+            <button
+              type="button"
+              className="btn-primary"
+              aria-describedby={nameId}
+              onClick={() => void actions.edit(pending)}
+            >
               Edit and send again
             </button>
-            <button type="button" className="btn-secondary" aria-describedby={nameId} onClick={() => void actions.discard(pending)}>
+            <button
+              type="button"
+              className="btn-secondary"
+              aria-describedby={nameId}
+              onClick={() => void actions.discard(pending)}
+            >
               Discard
             </button>
           </div>
@@ -108,7 +136,12 @@ function StudentBookingCard({ booking, pending, actions }: { booking: Booking; p
       ) : (
         !pending &&
         canCancel(booking) && (
-          <button type="button" className="btn-secondary mt-4" aria-describedby={nameId} onClick={() => void actions.cancel(booking)}>
+          <button
+            type="button"
+            className="btn-secondary mt-4"
+            aria-describedby={nameId}
+            onClick={() => void actions.cancel(booking)}
+          >
             Cancel booking
           </button>
         )

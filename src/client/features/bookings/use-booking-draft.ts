@@ -50,7 +50,11 @@ export function useBookingDraft(): BookingDraft {
     bookingDraftsTable
       .get('current')
       .catch(() => undefined)
-      .then((row) => live && show(row ? { values: row.values, requestId: row.requestId } : { values: emptyBookingForm, requestId: null }))
+      .then(
+        (row) =>
+          live &&
+          show(row ? { values: row.values, requestId: row.requestId } : { values: emptyBookingForm, requestId: null }),
+      )
       .catch(() => undefined);
     window.addEventListener('pagehide', flush);
     return () => {
@@ -108,7 +112,8 @@ export function useRequestState(requestId: string | null, userId: string): Reque
     const items = await engine.outboxItems({ table: 'bookings', id: requestId });
     const refused = items.find((item) => item.state === 'attention');
     if (refused) return { requestId, state: 'attention', seq: refused.seq, message: refused.error?.message ?? '' };
-    if (items.length > 0) return { requestId, state: 'waiting', attempts: Math.max(...items.map((item) => item.attempts)) };
+    if (items.length > 0)
+      return { requestId, state: 'waiting', attempts: Math.max(...items.map((item) => item.attempts)) };
     return (await bookingsTable.get(requestId)) ? { requestId, state: 'accepted' } : { requestId, state: 'none' };
   }, [requestId, userId]);
 }

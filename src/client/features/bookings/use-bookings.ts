@@ -15,11 +15,16 @@ import { storeChosenModule } from './chosen-module.ts';
 export const offlineText = 'You are offline. Connect to the internet to change a booking.';
 
 /** Newest session first, as the server pages them; the latest request first on the same day. */
-const byNewestSession = (a: Booking, b: Booking) => b.date.localeCompare(a.date) || b.createdAt.localeCompare(a.createdAt);
+const byNewestSession = (a: Booking, b: Booking) =>
+  b.date.localeCompare(a.date) || b.createdAt.localeCompare(a.createdAt);
 
 /** The student's own bookings from IndexedDB (readable offline), refreshed when the page opens. */
 export function useMyBookings(userId: string): LocalData<Booking[]> {
-  return useLocalData(async () => (await bookingsTable.toArray()).filter((b) => b.student.id === userId).sort(byNewestSession), [userId], [bookingsSource]);
+  return useLocalData(
+    async () => (await bookingsTable.toArray()).filter((b) => b.student.id === userId).sort(byNewestSession),
+    [userId],
+    [bookingsSource],
+  );
 }
 
 export const matchesFilters = (filters: BookingFilters) => (b: Booking) =>
@@ -33,13 +38,18 @@ export const matchesFilters = (filters: BookingFilters) => (b: Booking) =>
  * (undefined), narrowed by the filters. The server sends only what the user may see; the categories narrow
  * what a device still holds from before a change of assignment.
  */
-export function useStaffBookings(filters: BookingFilters, categories: readonly string[] | undefined): LocalData<Booking[]> {
+export function useStaffBookings(
+  filters: BookingFilters,
+  categories: readonly string[] | undefined,
+): LocalData<Booking[]> {
   const key = JSON.stringify([filters, categories]);
   return useLocalData(
     async () => {
       const [f, cats] = JSON.parse(key) as [BookingFilters, string[] | undefined];
       const rows = await bookingsTable.toArray();
-      return rows.filter((b) => (!cats || cats.includes(b.moduleCategory)) && matchesFilters(f)(b)).sort(byNewestSession);
+      return rows
+        .filter((b) => (!cats || cats.includes(b.moduleCategory)) && matchesFilters(f)(b))
+        .sort(byNewestSession);
     },
     [key],
     [bookingsSource],
@@ -80,7 +90,8 @@ export function useStaffActions(role: 'tutor' | 'admin') {
       await storeBookings([booking], generation);
       return booking;
     } catch (error) {
-      if (!isSessionEnded(error)) toast.error(error instanceof NetworkError ? offlineText : staffFailure(error, failed));
+      if (!isSessionEnded(error))
+        toast.error(error instanceof NetworkError ? offlineText : staffFailure(error, failed));
       if (isConflict(error)) void refreshSource(bookingsSource);
       return undefined;
     }
@@ -92,12 +103,23 @@ export function useStaffActions(role: 'tutor' | 'admin') {
         toast.error(bookingMessages.selectSlot);
         return false;
       }
-      const done = await run(() => bookingsApi.confirm(booking.id, slot, booking.version), bookingMessages.confirmFailed);
-      if (done) toast.success(role === 'admin' ? bookingMessages.timeConfirmedAdmin(slot) : bookingMessages.timeConfirmedTutor(booking.id, slot));
+      const done = await run(
+        () => bookingsApi.confirm(booking.id, slot, booking.version),
+        bookingMessages.confirmFailed,
+      );
+      if (done)
+        toast.success(
+          role === 'admin'
+            ? bookingMessages.timeConfirmedAdmin(slot)
+            : bookingMessages.timeConfirmedTutor(booking.id, slot),
+        );
       return done !== undefined;
     },
     async setStatus(booking: Booking, status: BookingStatus): Promise<boolean> {
-      const done = await run(() => bookingsApi.setStatus(booking.id, status, booking.version), bookingMessages.statusFailed);
+      const done = await run(
+        () => bookingsApi.setStatus(booking.id, status, booking.version),
+        bookingMessages.statusFailed,
+      );
       if (done) toast.success(`Status set to ${status}.`);
       return done !== undefined;
     },
@@ -126,7 +148,8 @@ export function useStudentActions() {
         await storeBookings([cancelled], generation);
         toast.success(cancelled.lateCancellation ? bookingMessages.cancelledLate : bookingMessages.cancelled);
       } catch (error) {
-        if (!isSessionEnded(error)) toast.error(errorText(error, bookingMessages.cancelFailed, { offline: offlineText }));
+        if (!isSessionEnded(error))
+          toast.error(errorText(error, bookingMessages.cancelFailed, { offline: offlineText }));
         void refreshSource(bookingsSource);
       }
     },
@@ -136,14 +159,24 @@ export function useStudentActions() {
       storeChosenModule({ name: p.module });
       await bookingDraftsTable.put({
         id: 'current',
-        values: { date: p.date, slots: [p.slots[0] ?? '', p.slots[1] ?? '', p.slots[2] ?? ''], hours: String(p.hours), concepts: p.concepts },
+        values: {
+          date: p.date,
+          slots: [p.slots[0] ?? '', p.slots[1] ?? '', p.slots[2] ?? ''],
+          hours: String(p.hours),
+          concepts: p.concepts,
+        },
         requestId: p.id,
         updatedAt: new Date().toISOString(),
       });
       await navigate('/booking');
     },
     async discard(item: OutboxItem) {
-      const ok = await confirm({ title: 'Discard', message: 'Discard this booking request? What you typed is removed from this device.', confirmLabel: 'Discard', destructive: true });
+      const ok = await confirm({
+        title: 'Discard',
+        message: 'Discard this booking request? What you typed is removed from this device.',
+        confirmLabel: 'Discard',
+        destructive: true,
+      });
       if (ok) await discardItem(item.seq);
     },
   };

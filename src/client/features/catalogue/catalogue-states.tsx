@@ -8,7 +8,11 @@ export function CatalogueError({ table }: { table: LocalData<unknown> }) {
     <div className="card mt-6 flex flex-col items-start gap-4">
       <Notice tone="error">
         <p>{catalogueMessages.fetchFailed}</p>
-        {table.failure === 'offline' && <p className="mt-1 font-normal">You appear to be offline. The courses appear here once you have opened this page with a connection.</p>}
+        {table.failure === 'offline' && (
+          <p className="mt-1 font-normal">
+            You appear to be offline. The courses appear here once you have opened this page with a connection.
+          </p>
+        )}
       </Notice>
       <button type="button" className="btn-secondary" onClick={table.retry}>
         Try again
@@ -19,8 +23,12 @@ export function CatalogueError({ table }: { table: LocalData<unknown> }) {
 
 /** Shown above what IndexedDB holds when the fresh copy could not be fetched. */
 export function StaleNotice({ table }: { table: LocalData<unknown> }) {
-  if (table.failure === 'offline') return <Notice tone="offline">You are offline. Showing the courses as they were when you last had a connection.</Notice>;
-  if (table.failure === 'failed') return <Notice tone="error">{catalogueMessages.fetchFailed} Showing the courses as they were last loaded.</Notice>;
+  if (table.failure === 'offline')
+    return (
+      <Notice tone="offline">You are offline. Showing the courses as they were when you last had a connection.</Notice>
+    );
+  if (table.failure === 'failed')
+    return <Notice tone="error">{catalogueMessages.fetchFailed} Showing the courses as they were last loaded.</Notice>;
   return null;
 }
 

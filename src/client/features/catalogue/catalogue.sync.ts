@@ -8,7 +8,12 @@ import { defineSource } from '../../offline/engine.ts';
  * The catalogue, kept for reading offline. Public: `GET /api/modules` answers anyone and says nothing about
  * who used the device, so it stays after a log-out. Database version 2 first had it (browsers keep that history).
  */
-export const modulesTable = defineLocalTable<Module>({ name: 'modules', schema: 'id, slug, category', since: 2, scope: 'public' });
+export const modulesTable = defineLocalTable<Module>({
+  name: 'modules',
+  schema: 'id, slug, category',
+  since: 2,
+  scope: 'public',
+});
 
 /** The whole catalogue in one answer: a snapshot, so a module deleted on the server goes here too. */
 export const catalogueSource = defineSource({
@@ -17,7 +22,9 @@ export const catalogueSource = defineSource({
   needsUser: false,
   listensTo: ['modules'],
   pull: async ({ signal, etag }) => {
-    const answer = await readRevalidated(await client.api.modules.$get({}, { init: { signal }, headers: ifNoneMatch(etag) }));
+    const answer = await readRevalidated(
+      await client.api.modules.$get({}, { init: { signal }, headers: ifNoneMatch(etag) }),
+    );
     return answer.notModified ? answer : { put: { modules: answer.body.modules }, replace: true, etag: answer.etag };
   },
 });

@@ -2,7 +2,15 @@ import { Pencil, Plus, Trash2 } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from '../../lib/toast.ts';
-import { catalogueMessages, createModuleInputSchema, formatRand, moduleLimits, randToCents, updateModuleInputSchema, type Module } from '../../../common/catalogue.ts';
+import {
+  catalogueMessages,
+  createModuleInputSchema,
+  formatRand,
+  moduleLimits,
+  randToCents,
+  updateModuleInputSchema,
+  type Module,
+} from '../../../common/catalogue.ts';
 import { categories } from '../../../common/roles.ts';
 import { useConfirm } from '../../components/confirm-dialog.tsx';
 import { FormField, SelectField, TextareaField } from '../../components/form-field.tsx';
@@ -58,7 +66,8 @@ function useMessagesForSentValues(values: ModuleFormValues) {
 /** What a failed catalogue write shows: offline and bad input in the form, anything else as the spec's text. */
 function writeErrors(fallback: string) {
   return (error: unknown): FormErrors => {
-    if (error instanceof ApiError && error.status === 409) return { fields: { name: error.message || catalogueMessages.duplicateName } };
+    if (error instanceof ApiError && error.status === 409)
+      return { fields: { name: error.message || catalogueMessages.duplicateName } };
     if (error instanceof ApiError && error.status === 400) return toFormErrors(error, fallback);
     const form = errorText(error, fallback, { offline: catalogueMessages.offline });
     if (!(error instanceof NetworkError)) toast.error(form);
@@ -102,7 +111,11 @@ export function ManageModules() {
               </span>
             </div>
           ) : modules.length === 0 ? (
-            <p className="card text-slate-700 dark:text-slate-300">{catalogue.status === 'empty' ? 'No modules yet. Add the first one with the form.' : catalogueMessages.fetchFailed}</p>
+            <p className="card text-slate-700 dark:text-slate-300">
+              {catalogue.status === 'empty'
+                ? 'No modules yet. Add the first one with the form.'
+                : catalogueMessages.fetchFailed}
+            </p>
           ) : (
             <ul className="flex flex-col gap-4" aria-label="Modules">
               {modules.map((module) => (
@@ -121,7 +134,12 @@ export function ManageModules() {
 const emptyForm: ModuleFormValues = { name: '', price: '', category: '', description: '', topics: '' };
 
 /** What a field shows: the spec's one message for a missing field is 'Required.' next to each (spec §5). */
-function fieldMessage(errors: FormErrors, field: string, values: ModuleFormValues, stillApplies: (field: string) => boolean): string | undefined {
+function fieldMessage(
+  errors: FormErrors,
+  field: string,
+  values: ModuleFormValues,
+  stillApplies: (field: string) => boolean,
+): string | undefined {
   const message = stillApplies(field) ? errors.fields[field] : undefined;
   // A price that is there but is not a price is its own mistake, not a missing field.
   if (message && field === 'priceCents' && Number.isNaN(typedCents(values.price, 0))) return priceFormatError;
@@ -140,7 +158,13 @@ function AddModuleForm() {
   const { markSent, stillApplies } = useMessagesForSentValues(values);
   const { errors, busy, onSubmit } = useFormSubmit({
     schema: createModuleInputSchema,
-    values: { name: values.name, priceCents: typedCents(values.price, undefined), category: values.category, description: values.description, topics: parseTopics(values.topics) },
+    values: {
+      name: values.name,
+      priceCents: typedCents(values.price, undefined),
+      category: values.category,
+      description: values.description,
+      topics: parseTopics(values.topics),
+    },
     toErrors: writeErrors(catalogueMessages.addFailed),
     send: async (data) => {
       if (isOffline()) throw new NetworkError();
@@ -168,15 +192,44 @@ function AddModuleForm() {
       <h3 id={headingId} className="text-lg font-semibold">
         Add a module
       </h3>
-      {(missing || errors.form) && <Notice tone="error">{missing ? catalogueMessages.fillAllFields : errors.form}</Notice>}
-      <FormField label="Name" name="name" maxLength={moduleLimits.nameMax} value={values.name} onChange={set('name')} error={fieldError('name')} />
+      {(missing || errors.form) && (
+        <Notice tone="error">{missing ? catalogueMessages.fillAllFields : errors.form}</Notice>
+      )}
+      <FormField
+        label="Name"
+        name="name"
+        maxLength={moduleLimits.nameMax}
+        value={values.name}
+        onChange={set('name')}
+        error={fieldError('name')}
+      />
       <PriceField value={values.price} onChange={set('price')} error={fieldError('priceCents')} placeholder="90" />
-      <SelectField label="Category" name="category" value={values.category} onChange={set('category')} error={fieldError('category')}>
+      <SelectField
+        label="Category"
+        name="category"
+        value={values.category}
+        onChange={set('category')}
+        error={fieldError('category')}
+      >
         <option value="">Select a category</option>
         <CategoryOptions />
       </SelectField>
-      <TextareaField label="Description (optional)" name="description" maxLength={moduleLimits.descriptionMax} value={values.description} onChange={set('description')} error={fieldError('description')} />
-      <TextareaField label="Topics (optional)" name="topics" hint={topicsHint} value={values.topics} onChange={set('topics')} error={fieldError('topics')} />
+      <TextareaField
+        label="Description (optional)"
+        name="description"
+        maxLength={moduleLimits.descriptionMax}
+        value={values.description}
+        onChange={set('description')}
+        error={fieldError('description')}
+      />
+      <TextareaField
+        label="Topics (optional)"
+        name="topics"
+        hint={topicsHint}
+        value={values.topics}
+        onChange={set('topics')}
+        error={fieldError('topics')}
+      />
       <button type="submit" className="btn-primary" disabled={busy}>
         <Plus aria-hidden size={18} />
         {busy ? 'Adding…' : 'Add Module'}
@@ -221,7 +274,15 @@ function ModuleRow({ module }: { module: Module }) {
   }
 
   async function remove() {
-    if (!(await confirm({ title: 'Delete module', message: catalogueMessages.deleteConfirm(module.name), confirmLabel: 'Delete', destructive: true }))) return;
+    if (
+      !(await confirm({
+        title: 'Delete module',
+        message: catalogueMessages.deleteConfirm(module.name),
+        confirmLabel: 'Delete',
+        destructive: true,
+      }))
+    )
+      return;
     await run(() => catalogueAdminApi.remove(module.id), catalogueMessages.deleted, catalogueMessages.deleteFailed);
   }
 
@@ -243,23 +304,46 @@ function ModuleRow({ module }: { module: Module }) {
         <EditModuleForm module={module} onDone={() => setEditing(false)} />
       ) : (
         <>
-          {module.description && <p className="mt-3 line-clamp-3 text-slate-700 dark:text-slate-300">{module.description}</p>}
-          {module.topics.length > 0 && <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">Topics: {module.topics.join(', ')}</p>}
+          {module.description && (
+            <p className="mt-3 line-clamp-3 text-slate-700 dark:text-slate-300">{module.description}</p>
+          )}
+          {module.topics.length > 0 && (
+            <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">Topics: {module.topics.join(', ')}</p>
+          )}
           <div className="mt-4 grid grid-cols-3 gap-2 sm:flex sm:gap-3">
             <button
               type="button"
               className="btn-secondary"
               aria-describedby={nameId}
               disabled={busy}
-              onClick={() => void run(() => catalogueAdminApi.raisePrice(module.id), catalogueMessages.updated, catalogueMessages.updateFailed)}
+              onClick={() =>
+                void run(
+                  () => catalogueAdminApi.raisePrice(module.id),
+                  catalogueMessages.updated,
+                  catalogueMessages.updateFailed,
+                )
+              }
             >
               +R10
             </button>
-            <button ref={editButton} type="button" className="btn-secondary" aria-describedby={nameId} disabled={busy} onClick={() => setEditing(true)}>
+            <button
+              ref={editButton}
+              type="button"
+              className="btn-secondary"
+              aria-describedby={nameId}
+              disabled={busy}
+              onClick={() => setEditing(true)}
+            >
               <Pencil aria-hidden size={18} className="hidden sm:block" />
               Edit
             </button>
-            <button type="button" className="btn-danger" aria-describedby={nameId} disabled={busy} onClick={() => void remove()}>
+            <button
+              type="button"
+              className="btn-danger"
+              aria-describedby={nameId}
+              disabled={busy}
+              onClick={() => void remove()}
+            >
               <Trash2 aria-hidden size={18} className="hidden sm:block" />
               Delete
             </button>
@@ -332,21 +416,54 @@ function EditModuleForm({ module, onDone }: { module: Module; onDone: () => void
       }}
     >
       {errors.form && <Notice tone="error">{errors.form}</Notice>}
-      <FormField label="Name" name="name" maxLength={moduleLimits.nameMax} value={values.name} onChange={set('name')} error={fieldError('name')} />
+      <FormField
+        label="Name"
+        name="name"
+        maxLength={moduleLimits.nameMax}
+        value={values.name}
+        onChange={set('name')}
+        error={fieldError('name')}
+      />
       <div className="grid gap-4 sm:grid-cols-2">
         <PriceField value={values.price} onChange={set('price')} error={fieldError('priceCents')} />
-        <SelectField label="Category" name="category" value={values.category} onChange={set('category')} error={fieldError('category')}>
+        <SelectField
+          label="Category"
+          name="category"
+          value={values.category}
+          onChange={set('category')}
+          error={fieldError('category')}
+        >
           <CategoryOptions />
         </SelectField>
       </div>
-      <TextareaField label="Description" name="description" rows={4} maxLength={moduleLimits.descriptionMax} value={values.description} onChange={set('description')} error={fieldError('description')} />
-      <TextareaField label="Topics" name="topics" hint={topicsHint} value={values.topics} onChange={set('topics')} error={fieldError('topics')} />
+      <TextareaField
+        label="Description"
+        name="description"
+        rows={4}
+        maxLength={moduleLimits.descriptionMax}
+        value={values.description}
+        onChange={set('description')}
+        error={fieldError('description')}
+      />
+      <TextareaField
+        label="Topics"
+        name="topics"
+        hint={topicsHint}
+        value={values.topics}
+        onChange={set('topics')}
+        error={fieldError('topics')}
+      />
       <SaveCancel busy={busy} saveLabel="Save changes" onCancel={onDone} />
     </form>
   );
 }
 
 /** The price, typed in rand as people write it ('90' or '90.50'); the forms turn it into cents. */
-function PriceField(props: { value: string; onChange: (e: React.ChangeEvent<HTMLInputElement>) => void; error: string | undefined; placeholder?: string }) {
+function PriceField(props: {
+  value: string;
+  onChange: (e: React.ChangeEvent<HTMLInputElement>) => void;
+  error: string | undefined;
+  placeholder?: string;
+}) {
   return <FormField label="Price per hour (rand)" name="price" inputMode="decimal" autoComplete="off" {...props} />;
 }

@@ -50,15 +50,22 @@ function ModuleDetails({ module }: { module: Module }) {
   const nameId = useId();
   return (
     <article aria-labelledby={nameId} className="card mt-4 sm:p-8">
-      <PageMeta title={module.name} description={module.description || `${module.name}: one-on-one tutoring at ${formatRand(module.priceCents)} an hour.`} />
-      <p className="text-sm font-semibold tracking-wide text-brand-800 uppercase dark:text-brand-200">{module.category}</p>
+      <PageMeta
+        title={module.name}
+        description={
+          module.description || `${module.name}: one-on-one tutoring at ${formatRand(module.priceCents)} an hour.`
+        }
+      />
+      <p className="text-sm font-semibold tracking-wide text-brand-800 uppercase dark:text-brand-200">
+        {module.category}
+      </p>
       <h1 id={nameId} className="mt-1 text-3xl font-bold">
         {module.name}
       </h1>
-      <p className="mt-3 text-2xl font-semibold">
-        {formatRand(module.priceCents)}/hour
-      </p>
-      {module.description && <p className="mt-4 max-w-prose text-slate-700 dark:text-slate-300">{module.description}</p>}
+      <p className="mt-3 text-2xl font-semibold">{formatRand(module.priceCents)}/hour</p>
+      {module.description && (
+        <p className="mt-4 max-w-prose text-slate-700 dark:text-slate-300">{module.description}</p>
+      )}
       {module.topics.length > 0 && (
         <>
           <h2 className="mt-6 text-lg font-semibold">Topics we cover</h2>
@@ -79,7 +86,9 @@ function ModuleNotFound() {
     <div className="card mt-4 sm:p-8">
       <PageMeta title={catalogueMessages.notFound} description="This module is not in the catalogue." />
       <h1 className="text-3xl font-bold">{catalogueMessages.notFound}</h1>
-      <p className="mt-3 text-slate-700 dark:text-slate-300">We could not find that module. It may have been removed from the catalogue, or the link may be mistyped.</p>
+      <p className="mt-3 text-slate-700 dark:text-slate-300">
+        We could not find that module. It may have been removed from the catalogue, or the link may be mistyped.
+      </p>
       <Link to="/offers" className="btn-primary mt-6">
         See all courses
       </Link>

@@ -18,7 +18,10 @@ export function OffersPage() {
 
   return (
     <section className="container-page py-10">
-      <PageMeta title="Courses" description="Tutoring modules in computer science, mathematics and statistics, with hourly prices." />
+      <PageMeta
+        title="Courses"
+        description="Tutoring modules in computer science, mathematics and statistics, with hourly prices."
+      />
       <h1 className="text-3xl font-bold">Courses</h1>
       <p className="mt-2 max-w-2xl text-slate-700 dark:text-slate-300">
         One-on-one tutoring by the hour. Choose a module to see what it covers, or book a session straight away.
@@ -37,9 +40,17 @@ export function OffersPage() {
         <>
           <StaleNotice table={catalogue} />
           {catalogue.status === 'empty' ? (
-            <p className="card mt-8 text-slate-700 dark:text-slate-300">No modules are offered at the moment. Please check back soon.</p>
+            <p className="card mt-8 text-slate-700 dark:text-slate-300">
+              No modules are offered at the moment. Please check back soon.
+            </p>
           ) : (
-            categories.map((category) => <CategorySection key={category} category={category} modules={modules.filter((m) => m.category === category)} />)
+            categories.map((category) => (
+              <CategorySection
+                key={category}
+                category={category}
+                modules={modules.filter((m) => m.category === category)}
+              />
+            ))
           )}
         </>
       )}
@@ -76,9 +87,13 @@ function ModuleCard({ module }: { module: Module }) {
       <h3 id={nameId} className="text-lg font-semibold">
         {module.name}
       </h3>
-      {module.description && <p className="mt-2 line-clamp-3 text-sm text-slate-700 dark:text-slate-300">{module.description}</p>}
+      {module.description && (
+        <p className="mt-2 line-clamp-3 text-sm text-slate-700 dark:text-slate-300">{module.description}</p>
+      )}
       {/* Price and actions sit at the bottom, so they line up across a row of cards. */}
-      <p className="mt-auto pt-3 font-semibold text-brand-800 dark:text-brand-200">Price: {formatRand(module.priceCents)}/hour</p>
+      <p className="mt-auto pt-3 font-semibold text-brand-800 dark:text-brand-200">
+        Price: {formatRand(module.priceCents)}/hour
+      </p>
       <div className="flex gap-3 pt-4">
         <Link to={`/modules/${module.slug}`} className="btn-secondary flex-1" aria-describedby={nameId}>
           Details

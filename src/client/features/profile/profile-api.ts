@@ -4,12 +4,14 @@ import { client } from '../../lib/api-client.ts';
 
 export const profileApi = {
   enrol: async (moduleId: string) => readJson(await client.api.me.enrolments.$post({ json: { moduleId } })),
-  removeEnrolment: async (id: string) => readJson(await client.api.me.enrolments[':id'].$delete({ param: { id: encodeURIComponent(id) } })),
+  removeEnrolment: async (id: string) =>
+    readJson(await client.api.me.enrolments[':id'].$delete({ param: { id: encodeURIComponent(id) } })),
   deleteAccount: async () => readJson(await client.api.me.$delete()),
   /** The JSON file of everything stored about the user; the server names it. */
   downloadMyData: () => download(client.api.me.export.$path()),
   // better-auth's endpoints, behind the server's validating front (src/server/auth/auth.routes.ts).
   updateName: (name: string) => apiRequest('POST', '/api/auth/update-user', { name }),
   /** Ends every other session of the account; this one goes on. */
-  changePassword: (body: { currentPassword: string; newPassword: string }) => apiRequest('POST', '/api/auth/change-password', body),
+  changePassword: (body: { currentPassword: string; newPassword: string }) =>
+    apiRequest('POST', '/api/auth/change-password', body),
 };

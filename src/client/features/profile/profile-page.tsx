@@ -21,7 +21,8 @@ import { enrolmentsSource, enrolmentsTable } from './profile.sync.ts';
 import { useEnrolments } from './use-enrolments.ts';
 
 /** A failed request in the spec's words: `fallback` for a server fault, this page's offline text, and `codes`. */
-const failureText = (error: unknown, fallback: string, codes?: Record<string, string>) => errorText(error, fallback, { offline: profileMessages.offline, codes });
+const failureText = (error: unknown, fallback: string, codes?: Record<string, string>) =>
+  errorText(error, fallback, { offline: profileMessages.offline, codes });
 
 /** Writes need the server; offline they say so and change nothing (`true` when offline). */
 function refuseOffline(): boolean {
@@ -79,7 +80,12 @@ function EnrolmentList({ table }: { table: LocalData<Enrolment[]> }) {
 
   async function remove(enrolment: Enrolment) {
     if (refuseOffline()) return;
-    const ok = await confirm({ title: 'Remove module', message: profileMessages.removeConfirm(enrolment.moduleName), confirmLabel: 'Remove', destructive: true });
+    const ok = await confirm({
+      title: 'Remove module',
+      message: profileMessages.removeConfirm(enrolment.moduleName),
+      confirmLabel: 'Remove',
+      destructive: true,
+    });
     if (!ok || refuseOffline()) return;
     try {
       await profileApi.removeEnrolment(enrolment.id);
@@ -103,8 +109,14 @@ function EnrolmentList({ table }: { table: LocalData<Enrolment[]> }) {
     );
   }
   // Never loaded on this device and the server could not be reached: an empty list would be a guess.
-  if (table.status === 'unavailable') return <p className="mt-4 text-slate-700 dark:text-slate-300">Your modules appear here once this page has loaded with a connection.</p>;
-  if (table.status === 'empty') return <p className="mt-4 text-slate-700 dark:text-slate-300">You are not enrolled in any module yet.</p>;
+  if (table.status === 'unavailable')
+    return (
+      <p className="mt-4 text-slate-700 dark:text-slate-300">
+        Your modules appear here once this page has loaded with a connection.
+      </p>
+    );
+  if (table.status === 'empty')
+    return <p className="mt-4 text-slate-700 dark:text-slate-300">You are not enrolled in any module yet.</p>;
   return (
     <ul className="mt-4 divide-y divide-slate-200 dark:divide-slate-800">
       {enrolments.map((enrolment) => (
@@ -163,7 +175,12 @@ function EnrolForm({ modules, enrolments }: { modules: OfferedModule[] | undefin
         enrolment = await profileApi.enrol(module.id);
       } catch (error) {
         if (isSessionEnded(error)) return;
-        toast.error(failureText(error, profileMessages.enrolFailed, { 'profile.already_enrolled': profileMessages.alreadyEnrolled, 'profile.module_not_found': profileMessages.moduleGone }));
+        toast.error(
+          failureText(error, profileMessages.enrolFailed, {
+            'profile.already_enrolled': profileMessages.alreadyEnrolled,
+            'profile.module_not_found': profileMessages.moduleGone,
+          }),
+        );
         void refreshSource(enrolmentsSource);
         return;
       }
@@ -175,7 +192,11 @@ function EnrolForm({ modules, enrolments }: { modules: OfferedModule[] | undefin
   });
 
   return (
-    <form onSubmit={onSubmit} noValidate className="mt-6 flex flex-col gap-3 border-t border-slate-200 pt-6 sm:flex-row sm:items-start dark:border-slate-800">
+    <form
+      onSubmit={onSubmit}
+      noValidate
+      className="mt-6 flex flex-col gap-3 border-t border-slate-200 pt-6 sm:flex-row sm:items-start dark:border-slate-800"
+    >
       <SelectField
         label="Enroll in a module"
         name="moduleId"
@@ -220,7 +241,12 @@ function YourData() {
 
   async function deleteAccount() {
     if (refuseOffline()) return;
-    const ok = await confirm({ title: 'Delete Account', message: profileMessages.deleteConfirm, confirmLabel: 'Delete Account', destructive: true });
+    const ok = await confirm({
+      title: 'Delete Account',
+      message: profileMessages.deleteConfirm,
+      confirmLabel: 'Delete Account',
+      destructive: true,
+    });
     if (!ok || refuseOffline()) return;
     setBusy(true);
     try {
@@ -239,8 +265,8 @@ function YourData() {
     <div className="card mt-6">
       <h2 className="text-xl font-semibold">Your data</h2>
       <p className="mt-2 max-w-prose text-slate-700 dark:text-slate-300">
-        Download a copy of everything we store about you, or delete your account. Deleting removes your login, enrolments and personal details for good; your questions and answers stay, shown as
-        “Deleted user”.
+        Download a copy of everything we store about you, or delete your account. Deleting removes your login,
+        enrolments and personal details for good; your questions and answers stay, shown as “Deleted user”.
       </p>
       <div className="mt-4 flex flex-col gap-3 sm:flex-row">
         <button type="button" className="btn-secondary" disabled={downloading} onClick={() => void downloadMyData()}>
@@ -308,7 +334,16 @@ function NameForm({ name, onDone }: { name: string; onDone: () => void }) {
   return (
     <form noValidate onSubmit={onSubmit} className="mt-4 flex flex-col gap-4" aria-label="Change your name">
       {errors.form && <Notice tone="error">{errors.form}</Notice>}
-      <FormField label="Name" name="name" autoComplete="name" maxLength={limits.nameMax} value={value} onChange={(e) => setValue(e.target.value)} error={errors.fields.name} autoFocus />
+      <FormField
+        label="Name"
+        name="name"
+        autoComplete="name"
+        maxLength={limits.nameMax}
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+        error={errors.fields.name}
+        autoFocus
+      />
       <SaveCancel busy={busy} saveLabel="Save name" onCancel={onDone} />
     </form>
   );
@@ -330,7 +365,8 @@ function ChangePassword() {
       toast.success(profileMessages.passwordChanged);
     },
   });
-  const set = (key: keyof typeof emptyPasswords) => (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [key]: e.target.value }));
+  const set = (key: keyof typeof emptyPasswords) => (e: React.ChangeEvent<HTMLInputElement>) =>
+    setValues((v) => ({ ...v, [key]: e.target.value }));
   return (
     <form noValidate onSubmit={onSubmit} className="card mt-6 flex flex-col gap-4" aria-labelledby={headingId}>
       <h2 id={headingId} className="text-xl font-semibold">

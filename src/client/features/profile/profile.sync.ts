@@ -5,7 +5,12 @@ import { defineLocalTable } from '../../offline/db.ts';
 import { defineSource } from '../../offline/engine.ts';
 
 /** The signed-in user's enrolments, for reading offline; they go at log-out. Database version 2 first had them. */
-export const enrolmentsTable = defineLocalTable<Enrolment>({ name: 'enrolments', schema: 'id', since: 2, scope: 'user' });
+export const enrolmentsTable = defineLocalTable<Enrolment>({
+  name: 'enrolments',
+  schema: 'id',
+  since: 2,
+  scope: 'user',
+});
 
 /** All of the user's enrolments in one answer. An enrolment carries its module's name, so a change to the catalogue refreshes it too. */
 export const enrolmentsSource = defineSource({
@@ -14,7 +19,11 @@ export const enrolmentsSource = defineSource({
   needsUser: true,
   listensTo: ['enrolments', 'modules'],
   pull: async ({ signal, etag }) => {
-    const answer = await readRevalidated(await client.api.me.enrolments.$get({}, { init: { signal }, headers: ifNoneMatch(etag) }));
-    return answer.notModified ? answer : { put: { enrolments: answer.body.enrolments }, replace: true, etag: answer.etag };
+    const answer = await readRevalidated(
+      await client.api.me.enrolments.$get({}, { init: { signal }, headers: ifNoneMatch(etag) }),
+    );
+    return answer.notModified
+      ? answer
+      : { put: { enrolments: answer.body.enrolments }, replace: true, etag: answer.etag };
   },
 });

@@ -4,5 +4,9 @@ import { enrolmentsSource, enrolmentsTable } from './profile.sync.ts';
 
 /** The signed-in user's enrolments from IndexedDB, oldest first, refreshed when the page opens. */
 export function useEnrolments(): LocalData<Enrolment[]> {
-  return useLocalData(async () => (await enrolmentsTable.toArray()).sort((a, b) => a.enrolledAt.localeCompare(b.enrolledAt)), [], [enrolmentsSource]);
+  return useLocalData(
+    async () => (await enrolmentsTable.toArray()).sort((a, b) => a.enrolledAt.localeCompare(b.enrolledAt)),
+    [],
+    [enrolmentsSource],
+  );
 }

@@ -14,7 +14,11 @@ export const secondSemesterModules = [
   'STATS130',
 ] as const;
 
-export type RuleGroup = { title: string; icon: 'booking' | 'cancel' | 'noshow' | 'payment' | 'conduct' | 'prepare'; rules: readonly string[] };
+export type RuleGroup = {
+  title: string;
+  icon: 'booking' | 'cancel' | 'noshow' | 'payment' | 'conduct' | 'prepare';
+  rules: readonly string[];
+};
 
 /** Spec §9 policy text on the About page, in six groups. */
 export const ruleGroups: readonly RuleGroup[] = [
@@ -43,7 +47,10 @@ export const ruleGroups: readonly RuleGroup[] = [
   {
     title: 'Payment',
     icon: 'payment',
-    rules: ['Payment is due before the session unless agreed otherwise.', 'Pay by EFT and use your name and module as the reference.'],
+    rules: [
+      'Payment is due before the session unless agreed otherwise.',
+      'Pay by EFT and use your name and module as the reference.',
+    ],
   },
   {
     title: 'Conduct',

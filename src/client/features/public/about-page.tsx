@@ -1,4 +1,13 @@
-import { BookOpenCheck, CalendarCheck, CalendarX, Handshake, ShieldAlert, UserX, Wallet, type LucideIcon } from 'lucide-react';
+import {
+  BookOpenCheck,
+  CalendarCheck,
+  CalendarX,
+  Handshake,
+  ShieldAlert,
+  UserX,
+  Wallet,
+  type LucideIcon,
+} from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { brand, mailtoUrl } from '../../../common/brand.ts';
 import { PageMeta } from '../../components/page-meta.tsx';
@@ -21,7 +30,6 @@ const initials = brand.founder
   .join('')
   .slice(0, 2);
 
-
 export function AboutPage() {
   return (
     <>
@@ -33,11 +41,10 @@ export function AboutPage() {
       <div className="bg-linear-to-b from-brand-50 to-slate-50 dark:from-slate-900 dark:to-slate-950">
         <div className="container-page pt-12 pb-8 sm:pt-16 sm:pb-10">
           <p className={eyebrow}>About us</p>
-          <h1 className={`mt-3 max-w-3xl ${pageTitle}`}>
-            Tutoring started by a student, for students
-          </h1>
+          <h1 className={`mt-3 max-w-3xl ${pageTitle}`}>Tutoring started by a student, for students</h1>
           <p className={`mt-4 max-w-2xl sm:text-lg ${bodyText}`}>
-            {brand.name} offers one-on-one tutoring in programming, IT, statistics and maths, with group sessions by arrangement.
+            {brand.name} offers one-on-one tutoring in programming, IT, statistics and maths, with group sessions by
+            arrangement.
           </p>
         </div>
       </div>
@@ -50,18 +57,19 @@ export function AboutPage() {
             </h2>
             <div className={`mt-4 max-w-3xl space-y-4 ${bodyText}`}>
               <p>
-                {brand.founder} is a student who started {brand.name} by tutoring fellow students. It began with late-night study
-                sessions in res before COMP102 practical tests, explaining loops, arrays and classes on a whiteboard until they
-                clicked.
+                {brand.founder} is a student who started {brand.name} by tutoring fellow students. It began with
+                late-night study sessions in res before COMP102 practical tests, explaining loops, arrays and classes on
+                a whiteboard until they clicked.
               </p>
               <p>
-                Word spread from one class to the next. Soon classmates were asking for help with calculus, statistics and
-                databases too, and high-school learners wanted help with FET Mathematics. To keep up, {brand.founder.split(' ')[0]}{' '}
-                brought in tutors for each subject and built this website so that booking a session is quick and simple.
+                Word spread from one class to the next. Soon classmates were asking for help with calculus, statistics
+                and databases too, and high-school learners wanted help with FET Mathematics. To keep up,{' '}
+                {brand.founder.split(' ')[0]} brought in tutors for each subject and built this website so that booking
+                a session is quick and simple.
               </p>
               <p>
-                The idea has stayed the same: tutors who recently sat the same modules, patient explanations, and prices a student
-                can afford.
+                The idea has stayed the same: tutors who recently sat the same modules, patient explanations, and prices
+                a student can afford.
               </p>
             </div>
           </div>
@@ -80,14 +88,17 @@ export function AboutPage() {
         </div>
       </section>
 
-      <section aria-labelledby="modules-title" className="border-y border-slate-200 bg-white py-12 dark:border-slate-800 dark:bg-slate-900">
+      <section
+        aria-labelledby="modules-title"
+        className="border-y border-slate-200 bg-white py-12 dark:border-slate-800 dark:bg-slate-900"
+      >
         <div className="container-page">
           <h2 id="modules-title" className={sectionTitle}>
             Modules covered in the second semester
           </h2>
           <p className={`mt-2 max-w-2xl ${bodyText}`}>
-            We tutor these modules this semester. Not on the list? Ask us: we can often help with other modules and with FET
-            Mathematics and Physical Science.
+            We tutor these modules this semester. Not on the list? Ask us: we can often help with other modules and with
+            FET Mathematics and Physical Science.
           </p>
           <ul className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5">
             {secondSemesterModules.map((module) => (
@@ -102,7 +113,8 @@ export function AboutPage() {
           <p className="mt-8 flex items-start gap-3 sm:text-lg">
             <Wallet aria-hidden size={22} className="mt-1 shrink-0 text-brand-700 dark:text-brand-300" />
             <span className={bodyText}>
-              Sessions cost <strong className="text-slate-900 dark:text-white">R80 to R100 per hour</strong>, depending on the module.
+              Sessions cost <strong className="text-slate-900 dark:text-white">R80 to R100 per hour</strong>, depending
+              on the module.
             </span>
           </p>
         </div>
@@ -112,7 +124,9 @@ export function AboutPage() {
         <h2 id="rules-title" className={sectionTitle}>
           Our rules
         </h2>
-        <p className={`mt-2 max-w-2xl ${bodyText}`}>Please read these before you book. They keep sessions fair for students and tutors.</p>
+        <p className={`mt-2 max-w-2xl ${bodyText}`}>
+          Please read these before you book. They keep sessions fair for students and tutors.
+        </p>
         <ul className="mt-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {ruleGroups.map((group) => {
             const Icon = ruleIcons[group.icon];
@@ -122,7 +136,9 @@ export function AboutPage() {
                   <IconBadge icon={Icon} />
                   {group.title}
                 </h3>
-                <ul className={`mt-4 list-disc space-y-2 pl-5 marker:text-brand-700 dark:marker:text-brand-300 ${bodyText}`}>
+                <ul
+                  className={`mt-4 list-disc space-y-2 pl-5 marker:text-brand-700 dark:marker:text-brand-300 ${bodyText}`}
+                >
                   {group.rules.map((rule) => (
                     <li key={rule}>{rule}</li>
                   ))}

@@ -30,17 +30,20 @@ export const testimonials: readonly Testimonial[] = [
   {
     name: 'Thandiwe Mokoena',
     course: 'COMP102',
-    quote: 'I was failing my Java practicals before I started sessions. Now I actually understand loops and arrays, and I passed my test with 74%.',
+    quote:
+      'I was failing my Java practicals before I started sessions. Now I actually understand loops and arrays, and I passed my test with 74%.',
   },
   {
     name: 'Lerato Dlamini',
     course: 'MATHS130',
-    quote: 'Limits and derivatives finally make sense. The tutor explained everything step by step and never made me feel stupid for asking.',
+    quote:
+      'Limits and derivatives finally make sense. The tutor explained everything step by step and never made me feel stupid for asking.',
   },
   {
     name: 'Pieter van der Merwe',
     course: 'STATS130',
-    quote: 'Hypothesis testing used to scare me. Two sessions before the exam and I knew exactly which test to use and why.',
+    quote:
+      'Hypothesis testing used to scare me. Two sessions before the exam and I knew exactly which test to use and why.',
   },
   {
     name: 'Aisha Patel',
@@ -55,17 +58,20 @@ export const testimonials: readonly Testimonial[] = [
   {
     name: 'Naledi Mahlangu',
     course: 'MATHS140',
-    quote: 'The group session with friends from my class was great value, and we all worked through the past paper together.',
+    quote:
+      'The group session with friends from my class was great value, and we all worked through the past paper together.',
   },
   {
     name: 'Kagiso Molefe',
     course: 'COMP201',
-    quote: 'Linked lists and recursion clicked after one session. The tutor drew everything out and made me write the code myself.',
+    quote:
+      'Linked lists and recursion clicked after one session. The tutor drew everything out and made me write the code myself.',
   },
   {
     name: 'Zanele Ngcobo',
     course: 'ISTN212',
-    quote: 'I needed help with SQL joins and normalisation for my project. Clear explanations and patient with my questions.',
+    quote:
+      'I needed help with SQL joins and normalisation for my project. Clear explanations and patient with my questions.',
   },
   {
     name: 'Ruan Botha',
@@ -93,17 +99,38 @@ export type Service = { title: string; text: string; icon: 'code' | 'laptop' | '
 
 /** Spec §1: programming, IT, statistics and mathematics. */
 export const services: readonly Service[] = [
-  { title: 'Programming', text: 'Python and Java, from your first program to OOP, GUIs, data structures and algorithms.', icon: 'code' },
-  { title: 'Information Technology', text: 'Databases, SQL and information systems modules such as ISTN212.', icon: 'laptop' },
-  { title: 'Statistics', text: 'Descriptive statistics, probability, distributions and hypothesis testing.', icon: 'stats' },
+  {
+    title: 'Programming',
+    text: 'Python and Java, from your first program to OOP, GUIs, data structures and algorithms.',
+    icon: 'code',
+  },
+  {
+    title: 'Information Technology',
+    text: 'Databases, SQL and information systems modules such as ISTN212.',
+    icon: 'laptop',
+  },
+  {
+    title: 'Statistics',
+    text: 'Descriptive statistics, probability, distributions and hypothesis testing.',
+    icon: 'stats',
+  },
   { title: 'Mathematics', text: 'Calculus, linear algebra and FET Mathematics for Grades 10 to 12.', icon: 'maths' },
 ];
 
 export const howItWorks = [
   { title: 'Create your free account', text: 'Sign up with your e-mail address or Google and verify your e-mail.' },
-  { title: 'Choose a module and book', text: 'Pick your course, give three times that suit you and tell us which concepts you need help with.' },
-  { title: 'Get your confirmed time', text: 'Your tutor confirms one of your times. Pay by EFT for the session you booked.' },
-  { title: 'Learn and improve', text: 'Work through your questions one-on-one or in a group, and keep asking on the community board.' },
+  {
+    title: 'Choose a module and book',
+    text: 'Pick your course, give three times that suit you and tell us which concepts you need help with.',
+  },
+  {
+    title: 'Get your confirmed time',
+    text: 'Your tutor confirms one of your times. Pay by EFT for the session you booked.',
+  },
+  {
+    title: 'Learn and improve',
+    text: 'Work through your questions one-on-one or in a group, and keep asking on the community board.',
+  },
 ] as const;
 
 export type Faq = { question: string; answer: string };
@@ -111,7 +138,8 @@ export type Faq = { question: string; answer: string };
 export const faqs: readonly Faq[] = [
   {
     question: 'How much does a session cost?',
-    answer: 'Rates as low as R80/hour, depending on the module (R80 to R100 per hour). A once-off monthly payment is cheaper than paying per session.',
+    answer:
+      'Rates as low as R80/hour, depending on the module (R80 to R100 per hour). A once-off monthly payment is cheaper than paying per session.',
   },
   {
     question: 'How do I pay?',
@@ -119,11 +147,13 @@ export const faqs: readonly Faq[] = [
   },
   {
     question: 'Can I reschedule a session?',
-    answer: 'Yes. Reschedule with at least 24 hours notice. Cancellations later than 24 hours before the session are billed at 50% of the fee.',
+    answer:
+      'Yes. Reschedule with at least 24 hours notice. Cancellations later than 24 hours before the session are billed at 50% of the fee.',
   },
   {
     question: 'Do you offer group sessions?',
-    answer: 'Yes, group sessions are offered by arrangement. They are a good way to prepare for a test with classmates and share the cost.',
+    answer:
+      'Yes, group sessions are offered by arrangement. They are a good way to prepare for a test with classmates and share the cost.',
   },
   {
     question: 'How far ahead should I book?',
@@ -131,6 +161,7 @@ export const faqs: readonly Faq[] = [
   },
   {
     question: 'Which subjects can I get help with?',
-    answer: 'Programming, IT, statistics and mathematics, for university modules and for FET (Grades 10 to 12) learners.',
+    answer:
+      'Programming, IT, statistics and mathematics, for university modules and for FET (Grades 10 to 12) learners.',
   },
 ];

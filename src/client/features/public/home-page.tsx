@@ -33,15 +33,35 @@ import { IconBadge, bodyText, cardTitle, eyebrow, pageTitle, sectionIntro, secti
 /** Spec §1: each home page claim is a "why choose us" card, its title word for word. */
 const whyChoose: { title: (typeof homeClaims)[number]; text: string; icon: LucideIcon }[] = [
   { title: homeClaims[0], text: 'Student-friendly prices for every module, from R80 to R100 per hour.', icon: Wallet },
-  { title: homeClaims[1], text: 'Studying all month? Pay once for the month and save compared with paying per session.', icon: CalendarDays },
-  { title: homeClaims[2], text: 'Plans change. Move your session when you let us know at least 24 hours before it starts.', icon: CalendarClock },
-  { title: homeClaims[3], text: 'Prepare for a test with your classmates and share the cost of the session.', icon: Users },
+  {
+    title: homeClaims[1],
+    text: 'Studying all month? Pay once for the month and save compared with paying per session.',
+    icon: CalendarDays,
+  },
+  {
+    title: homeClaims[2],
+    text: 'Plans change. Move your session when you let us know at least 24 hours before it starts.',
+    icon: CalendarClock,
+  },
+  {
+    title: homeClaims[3],
+    text: 'Prepare for a test with your classmates and share the cost of the session.',
+    icon: Users,
+  },
   { title: homeClaims[4], text: 'A simple bank transfer from any South African bank. No card needed.', icon: Banknote },
-  { title: homeClaims[5], text: 'No sign-up fee and no subscription: you pay for the sessions you book.', icon: BadgeCheck },
+  {
+    title: homeClaims[5],
+    text: 'No sign-up fee and no subscription: you pay for the sessions you book.',
+    icon: BadgeCheck,
+  },
 ];
 
-const serviceIcons: Record<Service['icon'], LucideIcon> = { code: CodeXml, laptop: LaptopMinimal, stats: ChartColumn, maths: Sigma };
-
+const serviceIcons: Record<Service['icon'], LucideIcon> = {
+  code: CodeXml,
+  laptop: LaptopMinimal,
+  stats: ChartColumn,
+  maths: Sigma,
+};
 
 export function HomePage() {
   return (
@@ -51,17 +71,23 @@ export function HomePage() {
         description={`${brand.tagline}. Rates as low as R80/hour, group sessions, payment by EFT. Book a tutor for COMP, MATHS, STATS and FET modules.`}
       />
 
-      <section aria-labelledby="hero-title" className="bg-linear-to-b from-brand-50 to-slate-50 dark:from-slate-900 dark:to-slate-950">
+      <section
+        aria-labelledby="hero-title"
+        className="bg-linear-to-b from-brand-50 to-slate-50 dark:from-slate-900 dark:to-slate-950"
+      >
         <div className="container-page grid gap-10 pt-10 pb-4 sm:py-16 lg:grid-cols-[1.15fr_1fr] lg:items-center">
           <div>
             <p className={eyebrow}>Tutoring by students, for students</p>
             {/* Smaller and tighter on phones: three lines at 360 px, even in a wide font such as DejaVu Sans. */}
-            <h1 id="hero-title" className={`mt-3 ${pageTitle} max-sm:text-[1.625rem] max-sm:tracking-tighter lg:text-[2.75rem]`}>
+            <h1
+              id="hero-title"
+              className={`mt-3 ${pageTitle} max-sm:text-[1.625rem] max-sm:tracking-tighter lg:text-[2.75rem]`}
+            >
               Understand your modules. Walk into your exams with confidence.
             </h1>
             <p className={`mt-4 max-w-xl sm:text-lg ${bodyText}`}>
-              {brand.name} offers one-on-one tutoring in programming, IT, statistics and maths for university and FET students, with
-              group sessions by arrangement. Rates as low as R80/hour.
+              {brand.name} offers one-on-one tutoring in programming, IT, statistics and maths for university and FET
+              students, with group sessions by arrangement. Rates as low as R80/hour.
             </p>
             <HeroActions />
           </div>
@@ -88,7 +114,10 @@ export function HomePage() {
         </ul>
       </section>
 
-      <section aria-labelledby="how-title" className="border-y border-slate-200 bg-white py-14 dark:border-slate-800 dark:bg-slate-900">
+      <section
+        aria-labelledby="how-title"
+        className="border-y border-slate-200 bg-white py-14 dark:border-slate-800 dark:bg-slate-900"
+      >
         <div className="container-page">
           <h2 id="how-title" className={sectionTitle}>
             How it works
@@ -136,12 +165,17 @@ export function HomePage() {
         </p>
       </section>
 
-      <section aria-labelledby="services-title" className="border-y border-slate-200 bg-white py-14 dark:border-slate-800 dark:bg-slate-900">
+      <section
+        aria-labelledby="services-title"
+        className="border-y border-slate-200 bg-white py-14 dark:border-slate-800 dark:bg-slate-900"
+      >
         <div className="container-page">
           <h2 id="services-title" className={sectionTitle}>
             Services
           </h2>
-          <p className={sectionIntro}>Every subject is available as one-on-one tutoring or as a group session by arrangement.</p>
+          <p className={sectionIntro}>
+            Every subject is available as one-on-one tutoring or as a group session by arrangement.
+          </p>
           <ul className="mt-8 grid gap-4 sm:grid-cols-2">
             {services.map((service) => {
               const Icon = serviceIcons[service.icon];
@@ -153,8 +187,12 @@ export function HomePage() {
                   </h3>
                   <p className="mt-3 text-slate-700 dark:text-slate-300">{service.text}</p>
                   <p className="mt-3 flex flex-wrap gap-2 text-sm">
-                    <span className="rounded-full bg-slate-100 px-3 py-1 text-slate-800 dark:bg-slate-800 dark:text-slate-200">One-on-one</span>
-                    <span className="rounded-full bg-slate-100 px-3 py-1 text-slate-800 dark:bg-slate-800 dark:text-slate-200">Group sessions</span>
+                    <span className="rounded-full bg-slate-100 px-3 py-1 text-slate-800 dark:bg-slate-800 dark:text-slate-200">
+                      One-on-one
+                    </span>
+                    <span className="rounded-full bg-slate-100 px-3 py-1 text-slate-800 dark:bg-slate-800 dark:text-slate-200">
+                      Group sessions
+                    </span>
                   </p>
                 </li>
               );
@@ -172,7 +210,11 @@ export function HomePage() {
             <details key={faq.question} className="group">
               <summary className="flex min-h-14 cursor-pointer list-none items-center justify-between gap-4 px-5 py-3 font-medium text-slate-900 hover:bg-slate-50 dark:text-slate-100 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden">
                 {faq.question}
-                <ChevronDown aria-hidden size={20} className="shrink-0 text-slate-600 transition-transform group-open:rotate-180 dark:text-slate-400" />
+                <ChevronDown
+                  aria-hidden
+                  size={20}
+                  className="shrink-0 text-slate-600 transition-transform group-open:rotate-180 dark:text-slate-400"
+                />
               </summary>
               <p className="px-5 pb-5 text-slate-700 dark:text-slate-300">{faq.answer}</p>
             </details>
@@ -186,7 +228,8 @@ export function HomePage() {
             Contact us
           </h2>
           <p className="mt-2 max-w-2xl text-brand-50">
-            Questions about a module, group sessions or the monthly option? Send us a message and we will get back to you.
+            Questions about a module, group sessions or the monthly option? Send us a message and we will get back to
+            you.
           </p>
           <ContactLinks tone="onBrand" className="mt-6" />
         </div>
@@ -244,7 +287,10 @@ function HeroActions() {
 /** Spec §1 promo: live COMP102 session. */
 function PromoCard() {
   return (
-    <section aria-labelledby="promo-title" className="rounded-2xl bg-brand-800 p-5 text-white shadow-lg sm:p-8 dark:bg-brand-900">
+    <section
+      aria-labelledby="promo-title"
+      className="rounded-2xl bg-brand-800 p-5 text-white shadow-lg sm:p-8 dark:bg-brand-900"
+    >
       <p className="inline-flex items-center gap-2 rounded-full bg-white/15 px-3 py-1 text-sm font-medium">
         <span aria-hidden className="size-2 rounded-full bg-brand-300" />
         Live session

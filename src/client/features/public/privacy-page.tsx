@@ -24,7 +24,9 @@ const stored: { title: string; items: ReactNode[] }[] = [
   },
   {
     title: 'Sign-in sessions',
-    items: ['For each device you are signed in on: the IP address, the browser (user agent) and when the session expires.'],
+    items: [
+      'For each device you are signed in on: the IP address, the browser (user agent) and when the session expires.',
+    ],
   },
   {
     title: 'Enrolments and bookings',
@@ -39,7 +41,9 @@ const stored: { title: string; items: ReactNode[] }[] = [
   },
   {
     title: 'E-mail delivery log',
-    items: ['For each e-mail we send you (verification, password reset, booking e-mails): the recipient, subject, time and whether it was delivered.'],
+    items: [
+      'For each e-mail we send you (verification, password reset, booking e-mails): the recipient, subject, time and whether it was delivered.',
+    ],
   },
   {
     title: 'On your device',
@@ -55,11 +59,13 @@ const retention: { what: string; howLong: string }[] = [
   { what: 'Sign-in sessions', howLong: 'Until you log out or the session expires (after 7 days without use).' },
   {
     what: 'Bookings',
-    howLong: 'Kept as a record of sessions while your account exists. When you delete your account, future bookings are cancelled and your personal details are removed from them.',
+    howLong:
+      'Kept as a record of sessions while your account exists. When you delete your account, future bookings are cancelled and your personal details are removed from them.',
   },
   {
     what: 'Questions, answers and votes',
-    howLong: 'Until you delete your account. Your posts then stay on the board as “Deleted user” so that discussions still make sense.',
+    howLong:
+      'Until you delete your account. Your posts then stay on the board as “Deleted user” so that discussions still make sense.',
   },
   { what: 'E-mail delivery log', howLong: '90 days.' },
   { what: 'Data cached on your device', howLong: 'Until you log out or clear your browser’s site data.' },
@@ -71,9 +77,9 @@ const sections: { id: string; title: string; content: ReactNode }[] = [
     title: 'Who we are',
     content: (
       <p>
-        {brand.name} is a tutoring service founded by {brand.founder}. We are the responsible party for the personal information
-        described here, under South Africa’s Protection of Personal Information Act (POPIA). Questions about this policy go to{' '}
-        {emailLink}.
+        {brand.name} is a tutoring service founded by {brand.founder}. We are the responsible party for the personal
+        information described here, under South Africa’s Protection of Personal Information Act (POPIA). Questions about
+        this policy go to {emailLink}.
       </p>
     ),
   },
@@ -95,9 +101,7 @@ const sections: { id: string; title: string; content: ReactNode }[] = [
             </div>
           ))}
         </div>
-        <p className="mt-6">
-          We use cookies only to keep you signed in. There are no advertising or tracking cookies.
-        </p>
+        <p className="mt-6">We use cookies only to keep you signed in. There are no advertising or tracking cookies.</p>
       </>
     ),
   },
@@ -107,7 +111,9 @@ const sections: { id: string; title: string; content: ReactNode }[] = [
     content: (
       <ul className="list-disc space-y-2 pl-5">
         <li>To create your account, sign you in and keep your account secure.</li>
-        <li>To arrange your tutoring sessions: tutors see the bookings for their subject so they can confirm a time.</li>
+        <li>
+          To arrange your tutoring sessions: tutors see the bookings for their subject so they can confirm a time.
+        </li>
         <li>To send you e-mails you need: verification, password reset and booking e-mails.</li>
         <li>To run the community Questions &amp; Answers board.</li>
         <li>To protect the service against abuse, for example by limiting repeated failed sign-in attempts.</li>
@@ -134,8 +140,8 @@ const sections: { id: string; title: string; content: ReactNode }[] = [
     content: (
       <>
         <p>
-          <strong className="text-slate-900 dark:text-slate-100">We do not sell your personal information</strong>, and we do not
-          share it for advertising. We share only what is needed with:
+          <strong className="text-slate-900 dark:text-slate-100">We do not sell your personal information</strong>, and
+          we do not share it for advertising. We share only what is needed with:
         </p>
         <ul className="mt-3 list-disc space-y-2 pl-5">
           <li>our e-mail provider, which delivers the e-mails we send you;</li>
@@ -152,8 +158,9 @@ const sections: { id: string; title: string; content: ReactNode }[] = [
     title: 'Children',
     content: (
       <p>
-        Children under 13 need the consent of a parent or guardian to use {brand.name}. If you are a parent or guardian and believe
-        your child gave us information without your consent, contact us at {emailLink} and we will delete it.
+        Children under 13 need the consent of a parent or guardian to use {brand.name}. If you are a parent or guardian
+        and believe your child gave us information without your consent, contact us at {emailLink} and we will delete
+        it.
       </p>
     ),
   },
@@ -168,7 +175,10 @@ const sections: { id: string; title: string; content: ReactNode }[] = [
           <li>ask us to correct information that is wrong or out of date;</li>
           <li>ask us to delete your information;</li>
           <li>object to how we use your information;</li>
-          <li>complain to the Information Regulator of South Africa if you are unhappy with how we handled your information.</li>
+          <li>
+            complain to the Information Regulator of South Africa if you are unhappy with how we handled your
+            information.
+          </li>
         </ul>
       </>
     ),
@@ -190,8 +200,8 @@ const sections: { id: string; title: string; content: ReactNode }[] = [
           <Link to="/profile" className="link">
             Profile page
           </Link>
-          . This deletes your account, sign-in sessions and enrolments, cancels your future bookings and removes your personal
-          details from them.
+          . This deletes your account, sign-in sessions and enrolments, cancels your future bookings and removes your
+          personal details from them.
         </li>
         <li>You can also e-mail us at {emailLink} and we will help.</li>
       </ul>
@@ -202,15 +212,20 @@ const sections: { id: string; title: string; content: ReactNode }[] = [
     title: 'How we protect it',
     content: (
       <p>
-        Passwords are stored only as hashes, the connection to the site is encrypted, and every request is checked on the server so
-        that people can only see the data they are allowed to see.
+        Passwords are stored only as hashes, the connection to the site is encrypted, and every request is checked on
+        the server so that people can only see the data they are allowed to see.
       </p>
     ),
   },
   {
     id: 'changes',
     title: 'Changes to this policy',
-    content: <p>If we change this policy, we will update the effective date at the top of this page and tell you about important changes by e-mail.</p>,
+    content: (
+      <p>
+        If we change this policy, we will update the effective date at the top of this page and tell you about important
+        changes by e-mail.
+      </p>
+    ),
   },
   {
     id: 'contact',
@@ -234,8 +249,8 @@ export function PrivacyPage() {
             Effective date: <time dateTime={effectiveDate.iso}>{effectiveDate.display}</time>
           </p>
           <p className="mt-2 max-w-2xl text-slate-700 dark:text-slate-300">
-            This policy explains what personal information {brand.name} stores when you use this website, and what you can do about
-            it.
+            This policy explains what personal information {brand.name} stores when you use this website, and what you
+            can do about it.
           </p>
         </div>
       </div>
@@ -249,7 +264,10 @@ export function PrivacyPage() {
           <ul className="mt-2 grid gap-x-4 sm:grid-cols-2 lg:grid-cols-1">
             {sections.map((section) => (
               <li key={section.id}>
-                <a href={`#${section.id}`} className="link inline-flex min-h-11 items-center no-underline hover:underline">
+                <a
+                  href={`#${section.id}`}
+                  className="link inline-flex min-h-11 items-center no-underline hover:underline"
+                >
                   {section.title}
                 </a>
               </li>
@@ -260,7 +278,10 @@ export function PrivacyPage() {
         <div className="min-w-0 space-y-10 text-slate-700 dark:text-slate-300">
           {sections.map((section) => (
             <section key={section.id} id={section.id} aria-labelledby={`${section.id}-title`} className="scroll-mt-24">
-              <h2 id={`${section.id}-title`} className="mb-3 text-2xl font-bold tracking-tight text-slate-900 dark:text-slate-100">
+              <h2
+                id={`${section.id}-title`}
+                className="mb-3 text-2xl font-bold tracking-tight text-slate-900 dark:text-slate-100"
+              >
                 {section.title}
               </h2>
               {section.content}

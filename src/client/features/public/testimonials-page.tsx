@@ -16,9 +16,7 @@ export function TestimonialsPage() {
       <div className="bg-linear-to-b from-brand-50 to-slate-50 dark:from-slate-900 dark:to-slate-950">
         <div className="container-page pt-12 pb-8 sm:pt-16 sm:pb-10">
           <p className={eyebrow}>Testimonials</p>
-          <h1 className={`mt-3 max-w-3xl ${pageTitle}`}>
-            What students say
-          </h1>
+          <h1 className={`mt-3 max-w-3xl ${pageTitle}`}>What students say</h1>
           <p className={`mt-4 max-w-2xl sm:text-lg ${bodyText}`}>
             University students and FET learners on their sessions with {brand.name}.
           </p>
@@ -44,7 +42,10 @@ export function TestimonialsPage() {
             </h2>
             <p className="mt-2 max-w-xl text-brand-50">Rates as low as R80/hour. Pay only when booking, by EFT.</p>
           </div>
-          <SignUpButton label="Sign Up Now" className="btn w-full shrink-0 bg-white px-6 text-brand-900 hover:bg-brand-50 sm:w-auto" />
+          <SignUpButton
+            label="Sign Up Now"
+            className="btn w-full shrink-0 bg-white px-6 text-brand-900 hover:bg-brand-50 sm:w-auto"
+          />
         </section>
       </div>
     </>

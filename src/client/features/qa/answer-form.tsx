@@ -6,7 +6,13 @@ import { TextareaField } from '../../components/form-field.tsx';
  * The per-question answer form (spec §2). An empty answer is silently ignored (spec §5); the text is cleared
  * only once the answer is safely queued on the device, so a refusal (signed out, no storage) keeps it.
  */
-export function AnswerForm({ questionTitle, onAnswer }: { questionTitle: string; onAnswer: (text: string) => Promise<void> }) {
+export function AnswerForm({
+  questionTitle,
+  onAnswer,
+}: {
+  questionTitle: string;
+  onAnswer: (text: string) => Promise<void>;
+}) {
   const [text, setText] = useState('');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -36,7 +42,11 @@ export function AnswerForm({ questionTitle, onAnswer }: { questionTitle: string;
         maxLength={qaLimits.textMax}
         onChange={(e) => setText(e.target.value)}
         error={error}
-        hint={text.length > qaLimits.textMax * 0.9 ? `${text.length.toLocaleString('en-ZA')} of ${qaLimits.textMax.toLocaleString('en-ZA')} characters` : undefined}
+        hint={
+          text.length > qaLimits.textMax * 0.9
+            ? `${text.length.toLocaleString('en-ZA')} of ${qaLimits.textMax.toLocaleString('en-ZA')} characters`
+            : undefined
+        }
       />
       <button type="submit" className="btn-secondary" disabled={busy}>
         Post answer

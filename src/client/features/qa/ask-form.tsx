@@ -5,14 +5,21 @@ import { toast } from '../../lib/toast.ts';
 
 const count = (n: number) => n.toLocaleString('en-ZA');
 /** Shown once a field is nearly full, so the limit is never a surprise. */
-const nearLimit = (value: string, max: number) => (value.length > max * 0.9 ? `${count(value.length)} of ${count(max)} characters` : undefined);
+const nearLimit = (value: string, max: number) =>
+  value.length > max * 0.9 ? `${count(value.length)} of ${count(max)} characters` : undefined;
 
 /**
  * The ask form (spec §2, §5). A visitor hears 'Please log in to post a question.'; a title or description that
  * is empty after trimming gets 'Please fill in both the question title and description.'. What was typed stays
  * until the question is safely queued on the device.
  */
-export function AskForm({ signedIn, onAsk }: { signedIn: boolean; onAsk: (input: { title: string; text: string }) => Promise<void> }) {
+export function AskForm({
+  signedIn,
+  onAsk,
+}: {
+  signedIn: boolean;
+  onAsk: (input: { title: string; text: string }) => Promise<void>;
+}) {
   const [title, setTitle] = useState('');
   const [text, setText] = useState('');
   const [missing, setMissing] = useState<{ title: boolean; text: boolean }>({ title: false, text: false });
@@ -66,7 +73,9 @@ export function AskForm({ signedIn, onAsk }: { signedIn: boolean; onAsk: (input:
         maxLength={qaLimits.textMax}
         onChange={(e) => setText(e.target.value)}
         error={missing.text ? qaMessages.askIncomplete : error}
-        hint={nearLimit(text, qaLimits.textMax) ?? 'Markdown works: `inline code`, ``` code blocks ```, lists and links.'}
+        hint={
+          nearLimit(text, qaLimits.textMax) ?? 'Markdown works: `inline code`, ``` code blocks ```, lists and links.'
+        }
       />
       <button type="submit" className="btn-primary" disabled={busy}>
         Post question

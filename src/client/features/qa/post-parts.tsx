@@ -9,8 +9,16 @@ const badgeClass = 'inline-flex items-center gap-1 rounded-full px-2 py-0.5 text
 
 /** "Tutor" / "Admin" next to staff names: students need to know which answer to trust (DESIGN). */
 export function RoleBadge({ role }: { role: Author['role'] }) {
-  if (role === 'tutor') return <span className={`${badgeClass} bg-brand-100 text-brand-900 dark:bg-brand-900 dark:text-brand-100`}>Tutor</span>;
-  if (role === 'admin') return <span className={`${badgeClass} bg-indigo-100 text-indigo-900 dark:bg-indigo-900 dark:text-indigo-100`}>Admin</span>;
+  if (role === 'tutor')
+    return (
+      <span className={`${badgeClass} bg-brand-100 text-brand-900 dark:bg-brand-900 dark:text-brand-100`}>Tutor</span>
+    );
+  if (role === 'admin')
+    return (
+      <span className={`${badgeClass} bg-indigo-100 text-indigo-900 dark:bg-indigo-900 dark:text-indigo-100`}>
+        Admin
+      </span>
+    );
   return null;
 }
 
@@ -23,7 +31,15 @@ export function AcceptedBadge() {
 }
 
 /** Who wrote it and when; an item still in the outbox says so instead of pretending it is posted. */
-export function Byline({ author, createdAt, pending }: { author: Author; createdAt: string; pending?: PendingState | undefined }) {
+export function Byline({
+  author,
+  createdAt,
+  pending,
+}: {
+  author: Author;
+  createdAt: string;
+  pending?: PendingState | undefined;
+}) {
   return (
     <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-slate-600 dark:text-slate-400">
       <span className="font-medium text-slate-800 dark:text-slate-200">{author.name}</span>
@@ -43,11 +59,18 @@ export function Byline({ author, createdAt, pending }: { author: Author; created
  * ▲/▼ with their counts. Your own vote is pressed; pressing it again withdraws it, the other arrow switches it
  * (one vote per user, DESIGN).
  */
-export function VoteButtons(props: { upvotes: number; downvotes: number; myVote: VoteValue; title: string; onVote: (value: VoteValue) => void }) {
+export function VoteButtons(props: {
+  upvotes: number;
+  downvotes: number;
+  myVote: VoteValue;
+  title: string;
+  onVote: (value: VoteValue) => void;
+}) {
   const { upvotes, downvotes, myVote, title, onVote } = props;
   const button = 'btn min-w-16 border px-3 tabular-nums';
   const on = 'border-brand-700 bg-brand-50 text-brand-900 dark:border-brand-300 dark:bg-brand-900 dark:text-brand-50';
-  const off = 'border-slate-300 bg-white text-slate-800 hover:bg-slate-100 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800';
+  const off =
+    'border-slate-300 bg-white text-slate-800 hover:bg-slate-100 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800';
   return (
     <div className="flex gap-2" role="group" aria-label={`Votes for "${title}"`}>
       <button
@@ -94,13 +117,29 @@ export function NeedsAttention(props: {
           <label htmlFor={titleId} className="mb-1 block font-medium">
             Title
           </label>
-          <input id={titleId} className="input" value={title} maxLength={qaLimits.titleMax} onChange={(e) => setTitle(e.target.value)} />
+          <input
+            id={titleId}
+            className="input"
+            value={title}
+            maxLength={qaLimits.titleMax}
+            onChange={(e) => setTitle(e.target.value)}
+          />
         </div>
       )}
-      <TextareaField label="Text" rows={4} value={text} maxLength={qaLimits.textMax} onChange={(e) => setText(e.target.value)} />
+      <TextareaField
+        label="Text"
+        rows={4}
+        value={text}
+        maxLength={qaLimits.textMax}
+        onChange={(e) => setText(e.target.value)}
+      />
       <div className="flex flex-wrap gap-2">
         {props.onRetry && (
-          <button type="button" className="btn-primary" onClick={() => props.onRetry?.(title === undefined ? { text } : { title, text })}>
+          <button
+            type="button"
+            className="btn-primary"
+            onClick={() => props.onRetry?.(title === undefined ? { text } : { title, text })}
+          >
             Send again
           </button>
         )}

@@ -16,15 +16,30 @@ const components: Components = {
     </a>
   ),
   // Focusable, so a keyboard can scroll a long line of code sideways.
-  pre: ({ children }) => <pre tabIndex={0} className="my-3 overflow-x-auto rounded-lg bg-slate-900 p-3 text-sm leading-relaxed text-slate-100 dark:bg-black">{children}</pre>,
+  pre: ({ children }) => (
+    <pre
+      tabIndex={0}
+      className="my-3 overflow-x-auto rounded-lg bg-slate-900 p-3 text-sm leading-relaxed text-slate-100 dark:bg-black"
+    >
+      {children}
+    </pre>
+  ),
   code: ({ className, children }) => (
     // A fenced block's code carries a `language-…` class; inline code does not.
-    <code className={className ? 'font-mono' : 'rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.9em] dark:bg-slate-800'}>{children}</code>
+    <code
+      className={className ? 'font-mono' : 'rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.9em] dark:bg-slate-800'}
+    >
+      {children}
+    </code>
   ),
   ul: ({ children }) => <ul className="my-2 list-disc space-y-1 pl-6">{children}</ul>,
   ol: ({ children }) => <ol className="my-2 list-decimal space-y-1 pl-6">{children}</ol>,
   p: ({ children }) => <p className="my-2 break-words first:mt-0 last:mb-0">{children}</p>,
-  blockquote: ({ children }) => <blockquote className="my-2 border-l-4 border-slate-300 pl-3 text-slate-700 dark:border-slate-600 dark:text-slate-300">{children}</blockquote>,
+  blockquote: ({ children }) => (
+    <blockquote className="my-2 border-l-4 border-slate-300 pl-3 text-slate-700 dark:border-slate-600 dark:text-slate-300">
+      {children}
+    </blockquote>
+  ),
 };
 
 export function PostText({ text, className = '' }: { text: string; className?: string }) {

@@ -30,7 +30,8 @@ const offlineText = 'You are offline. Connect to the internet to do this.';
 const questionRoute = client.api.questions[':id'];
 const matches = (query: string) => {
   const needle = query.toLocaleLowerCase();
-  return (q: { title: string; text: string }) => q.title.toLocaleLowerCase().includes(needle) || q.text.toLocaleLowerCase().includes(needle);
+  return (q: { title: string; text: string }) =>
+    q.title.toLocaleLowerCase().includes(needle) || q.text.toLocaleLowerCase().includes(needle);
 };
 
 /** How each of the user's unsent items stands, by the row it targets (`questions:<id>`, `answers:<id>`). */
@@ -78,7 +79,11 @@ export function useQaBoard(query: string): QaBoard {
     [questionsSource],
   );
   const items = useOutboxItems();
-  const [search, setSearch] = useState<{ query: string; nextCursor: string | null; loading: boolean }>({ query: '', nextCursor: null, loading: false });
+  const [search, setSearch] = useState<{ query: string; nextCursor: string | null; loading: boolean }>({
+    query: '',
+    nextCursor: null,
+    loading: false,
+  });
   const [loadingMore, setLoadingMore] = useState(false);
 
   const fetchPage = useCallback(async (params: { q?: string; cursor?: string }) => {
@@ -120,12 +125,18 @@ export function useQaBoard(query: string): QaBoard {
       if (!item) return undefined;
       if (item.state !== 'attention') return { state: 'waiting' as const };
       const { title, text } = item.payload as Partial<AskPayload> & AnswerPayload;
-      return { state: 'attention' as const, message: item.error?.message ?? 'The server refused this.', typed: { title, text } };
+      return {
+        state: 'attention' as const,
+        message: item.error?.message ?? 'The server refused this.',
+        typed: { title, text },
+      };
     };
     const oldest = data.paging?.oldestCreatedAt;
     const shown = query
       ? data.questions.filter(matches(query))
-      : data.questions.filter((q) => oldest === null || oldest === undefined || q.createdAt >= oldest || pending.has(`questions:${q.id}`));
+      : data.questions.filter(
+          (q) => oldest === null || oldest === undefined || q.createdAt >= oldest || pending.has(`questions:${q.id}`),
+        );
     const onDevice = new Set(data.questions.map((q) => q.id));
     return {
       questions: shown.map((q) => ({
@@ -134,7 +145,9 @@ export function useQaBoard(query: string): QaBoard {
         pending: stateOf('questions', q.id),
         answers: (answersByQuestion.get(q.id) ?? []).map((a) => ({ ...a, pending: stateOf('answers', a.id) })),
       })),
-      stranded: data.answers.filter((a) => !onDevice.has(a.questionId) && pending.has(`answers:${a.id}`)).map((a) => ({ ...a, pending: stateOf('answers', a.id) })),
+      stranded: data.answers
+        .filter((a) => !onDevice.has(a.questionId) && pending.has(`answers:${a.id}`))
+        .map((a) => ({ ...a, pending: stateOf('answers', a.id) })),
     };
   }, [data, items, query]);
 
@@ -146,7 +159,11 @@ export function useQaBoard(query: string): QaBoard {
     fetchPage({ cursor: nextCursor, ...(query ? { q: query } : {}) })
       .then(async (page) => {
         if (query) return setSearch({ query, nextCursor: page.nextCursor, loading: false });
-        await boardPagingTable.put({ id: 'board', nextCursor: page.nextCursor, oldestCreatedAt: page.questions.at(-1)?.createdAt ?? data?.paging?.oldestCreatedAt ?? null });
+        await boardPagingTable.put({
+          id: 'board',
+          nextCursor: page.nextCursor,
+          oldestCreatedAt: page.questions.at(-1)?.createdAt ?? data?.paging?.oldestCreatedAt ?? null,
+        });
       })
       .catch((error: unknown) => toast.error(errorText(error, 'More questions could not be loaded. Please try again.')))
       .finally(() => setLoadingMore(false));
@@ -165,7 +182,9 @@ export function useQaBoard(query: string): QaBoard {
 }
 
 /** The board's actions for whoever is signed in (`me`), with the spec's alerts for a visitor. */
-export function useQaActions(me: Me | undefined): QaActions & { ask(input: { title: string; text: string }): Promise<void> } {
+export function useQaActions(
+  me: Me | undefined,
+): QaActions & { ask(input: { title: string; text: string }): Promise<void> } {
   const confirm = useConfirm();
   const items = useOutboxItems();
   const author = me ? { id: me.id, name: me.name, role: me.role } : undefined;
@@ -181,12 +200,18 @@ export function useQaActions(me: Me | undefined): QaActions & { ask(input: { tit
     void refreshSource(questionsSource);
   }
 
-  const itemFor = (target: { table: string; id: string }) => items.find((i) => i.target.table === target.table && i.target.id === target.id && i.state === 'attention');
+  const itemFor = (target: { table: string; id: string }) =>
+    items.find((i) => i.target.table === target.table && i.target.id === target.id && i.state === 'attention');
 
   return {
     async ask(input) {
       if (!author) throw new Error(qaMessages.askSignedOut);
-      await askQuestion({ id: crypto.randomUUID(), ...input, author, createdAt: new Date().toISOString() } satisfies AskPayload);
+      await askQuestion({
+        id: crypto.randomUUID(),
+        ...input,
+        author,
+        createdAt: new Date().toISOString(),
+      } satisfies AskPayload);
     },
     async answer(question, text) {
       if (!author) {
@@ -194,27 +219,59 @@ export function useQaActions(me: Me | undefined): QaActions & { ask(input: { tit
         throw new Error(qaMessages.answerSignedOut);
       }
       if (!text.trim()) return;
-      await answerQuestion({ id: crypto.randomUUID(), questionId: question.id, text: text.trim(), author, createdAt: new Date().toISOString() } satisfies AnswerPayload);
+      await answerQuestion({
+        id: crypto.randomUUID(),
+        questionId: question.id,
+        text: text.trim(),
+        author,
+        createdAt: new Date().toISOString(),
+      } satisfies AnswerPayload);
     },
     vote(question, value: VoteValue) {
       if (!author) return void toast.error(qaMessages.voteSignedOut);
       voteOnQuestion({ questionId: question.id, value }).catch((error: unknown) => toast.error(errorText(error)));
     },
     accept(question, answerId) {
-      void online(async () => readJson(await questionRoute['accepted-answer'].$put({ param: { id: encodeURIComponent(question.id) }, json: { answerId } })), 'The answer could not be marked. Please try again.');
+      void online(
+        async () =>
+          readJson(
+            await questionRoute['accepted-answer'].$put({
+              param: { id: encodeURIComponent(question.id) },
+              json: { answerId },
+            }),
+          ),
+        'The answer could not be marked. Please try again.',
+      );
     },
     deleteQuestion(question) {
       void (async () => {
-        const ok = await confirm({ title: 'Delete question', message: `Delete "${question.title}" and its answers for everyone?`, confirmLabel: 'Delete', destructive: true });
-        if (ok) await online(async () => readJson(await questionRoute.$delete({ param: { id: encodeURIComponent(question.id) } })), 'The question could not be deleted. Please try again.');
+        const ok = await confirm({
+          title: 'Delete question',
+          message: `Delete "${question.title}" and its answers for everyone?`,
+          confirmLabel: 'Delete',
+          destructive: true,
+        });
+        if (ok)
+          await online(
+            async () => readJson(await questionRoute.$delete({ param: { id: encodeURIComponent(question.id) } })),
+            'The question could not be deleted. Please try again.',
+          );
       })();
     },
     deleteAnswer(question, answer) {
       void (async () => {
-        const ok = await confirm({ title: 'Delete answer', message: `Delete this answer by ${answer.author.name} for everyone?`, confirmLabel: 'Delete', destructive: true });
+        const ok = await confirm({
+          title: 'Delete answer',
+          message: `Delete this answer by ${answer.author.name} for everyone?`,
+          confirmLabel: 'Delete',
+          destructive: true,
+        });
         if (ok) {
           const param = { id: encodeURIComponent(question.id), answerId: encodeURIComponent(answer.id) };
-          await online(async () => readJson(await questionRoute.answers[':answerId'].$delete({ param })), 'The answer could not be deleted. Please try again.');
+          await online(
+            async () => readJson(await questionRoute.answers[':answerId'].$delete({ param })),
+            'The answer could not be deleted. Please try again.',
+          );
         }
       })();
     },
@@ -228,7 +285,12 @@ export function useQaActions(me: Me | undefined): QaActions & { ask(input: { tit
       const item = itemFor(target);
       if (!item) return;
       void (async () => {
-        const ok = await confirm({ title: 'Discard', message: 'Discard this post? What you wrote is removed from this device.', confirmLabel: 'Discard', destructive: true });
+        const ok = await confirm({
+          title: 'Discard',
+          message: 'Discard this post? What you wrote is removed from this device.',
+          confirmLabel: 'Discard',
+          destructive: true,
+        });
         if (ok) await discardItem(item.seq);
       })();
     },

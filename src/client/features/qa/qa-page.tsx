@@ -23,7 +23,10 @@ export function QaPage() {
 
   return (
     <section className="container-page max-w-3xl py-10">
-      <PageMeta title="Community Q&A" description="Ask questions about programming, IT, statistics and maths, and answer other students." />
+      <PageMeta
+        title="Community Q&A"
+        description="Ask questions about programming, IT, statistics and maths, and answer other students."
+      />
       <h1 className="text-3xl font-bold tracking-tight sm:text-4xl">Community Q&amp;A</h1>
       <p className="mt-2 text-slate-700 dark:text-slate-300">Ask, answer and vote. Tutors answer here too.</p>
 
@@ -35,13 +38,25 @@ export function QaPage() {
         <label htmlFor="qa-search" className="sr-only">
           Search questions
         </label>
-        <Search aria-hidden size={20} className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-slate-500" />
-        <input id="qa-search" type="search" className="input pl-10" placeholder="Search questions" value={search} onChange={(e) => setSearch(e.target.value)} />
+        <Search
+          aria-hidden
+          size={20}
+          className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-slate-500"
+        />
+        <input
+          id="qa-search"
+          type="search"
+          className="input pl-10"
+          placeholder="Search questions"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+        />
       </div>
 
       {board.status === 'stale' && (
         <Notice tone="offline" className="mt-4">
-          You are offline. Showing the questions as they were when you last had a connection; what you post is sent when it returns.
+          You are offline. Showing the questions as they were when you last had a connection; what you post is sent when
+          it returns.
         </Notice>
       )}
 
@@ -58,7 +73,10 @@ export function QaPage() {
           </>
         ) : board.status === 'unavailable' ? (
           <div className="card flex flex-col items-start gap-4">
-            <Notice tone="error">The questions could not be loaded. You appear to be offline; they appear here once you have opened this page with a connection.</Notice>
+            <Notice tone="error">
+              The questions could not be loaded. You appear to be offline; they appear here once you have opened this
+              page with a connection.
+            </Notice>
             <button type="button" className="btn-secondary" onClick={board.retry}>
               Try again
             </button>
@@ -68,7 +86,9 @@ export function QaPage() {
             {board.searching ? 'Searching…' : qaMessages.empty}
           </p>
         ) : (
-          board.questions.map((question) => <QuestionCard key={question.id} question={question} me={me} actions={actions} />)
+          board.questions.map((question) => (
+            <QuestionCard key={question.id} question={question} me={me} actions={actions} />
+          ))
         )}
       </div>
 

@@ -4,12 +4,16 @@ import type { Answer, Question, VoteValue } from '../../../common/qa.ts';
  * How an item the user wrote stands in the outbox: shown on the post itself until the server has it. A refused
  * item carries the words as typed: the row may by then hold the server's copy of something else.
  */
-export type PendingState = { state: 'waiting' } | { state: 'attention'; message: string; typed: { title?: string | undefined; text: string } };
+export type PendingState =
+  { state: 'waiting' } | { state: 'attention'; message: string; typed: { title?: string | undefined; text: string } };
 
 export type AnswerView = Answer & { pending?: PendingState | undefined };
 
 /** A question as the board shows it: its answers (accepted first, then oldest first) and its outbox state. */
-export type QuestionView = Omit<Question, 'answers' | 'version'> & { answers: AnswerView[]; pending?: PendingState | undefined };
+export type QuestionView = Omit<Question, 'answers' | 'version'> & {
+  answers: AnswerView[];
+  pending?: PendingState | undefined;
+};
 
 /** What the board can do; each checks who is signed in and says the spec's message when nobody is. */
 export interface QaActions {
@@ -24,7 +28,15 @@ export interface QaActions {
   discard(target: { table: 'questions' | 'answers'; id: string }): void;
 }
 
-const sast = new Intl.DateTimeFormat('en-ZA', { timeZone: 'Africa/Johannesburg', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false });
+const sast = new Intl.DateTimeFormat('en-ZA', {
+  timeZone: 'Africa/Johannesburg',
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hour12: false,
+});
 
 /** "21 Nov 2026, 14:05 SAST": times on the board are South African, whatever the device's zone. */
 export const formatPostedAt = (iso: string) => `${sast.format(new Date(iso))} SAST`;

@@ -26,12 +26,37 @@ export interface BoardPagingRow {
 }
 
 // Version 3 added the engine's outbox; 4 the board.
-export const questionsTable = defineLocalTable<QuestionRow>({ name: 'questions', schema: 'id, createdAt', since: 4, scope: 'public' });
-export const answersTable = defineLocalTable<Answer>({ name: 'answers', schema: 'id, questionId', since: 4, scope: 'public' });
+export const questionsTable = defineLocalTable<QuestionRow>({
+  name: 'questions',
+  schema: 'id, createdAt',
+  since: 4,
+  scope: 'public',
+});
+export const answersTable = defineLocalTable<Answer>({
+  name: 'answers',
+  schema: 'id, questionId',
+  since: 4,
+  scope: 'public',
+});
 export const myVotesTable = defineLocalTable<MyVoteRow>({ name: 'myVotes', schema: 'id', since: 4, scope: 'user' });
-export const boardPagingTable = defineLocalTable<BoardPagingRow>({ name: 'qaPaging', schema: 'id', since: 4, scope: 'public' });
+export const boardPagingTable = defineLocalTable<BoardPagingRow>({
+  name: 'qaPaging',
+  schema: 'id',
+  since: 4,
+  scope: 'public',
+});
 
-const toRow = ({ id, title, text, author, createdAt, upvotes, downvotes, acceptedAnswerId, version }: Question): QuestionRow => ({
+const toRow = ({
+  id,
+  title,
+  text,
+  author,
+  createdAt,
+  upvotes,
+  downvotes,
+  acceptedAnswerId,
+  version,
+}: Question): QuestionRow => ({
   id,
   title,
   text,
@@ -57,7 +82,13 @@ export async function rowsOf(questions: Question[], deleted: string[] = []) {
     put: {
       questions: questions.map(toRow),
       answers: questions.flatMap((q) => q.answers),
-      ...(signedIn ? { myVotes: questions.filter((q) => q.myVote !== 0).map((q): MyVoteRow => ({ id: q.id, value: q.myVote === 1 ? 1 : -1 })) } : {}),
+      ...(signedIn
+        ? {
+            myVotes: questions
+              .filter((q) => q.myVote !== 0)
+              .map((q): MyVoteRow => ({ id: q.id, value: q.myVote === 1 ? 1 : -1 })),
+          }
+        : {}),
     },
     remove: {
       questions: deleted,
@@ -75,15 +106,24 @@ const question = (id: string) => ({ param: { id: encodeURIComponent(id) } });
  * A page of the board (`GET /api/questions?q=&cursor=`). The route answers changes instead when asked with
  * `since`, so its body is typed as either: `deleted` tells them apart.
  */
-export async function fetchQuestionPage(query: { q?: string; cursor?: string }, signal?: AbortSignal): Promise<QuestionPage> {
+export async function fetchQuestionPage(
+  query: { q?: string; cursor?: string },
+  signal?: AbortSignal,
+): Promise<QuestionPage> {
   const body = await readJson(await questions.$get({ query }, { init: { signal } }));
   if ('deleted' in body) throw new Error('Asked for a page of questions, the server sent changes.');
   return body;
 }
 
 /** The changes after version `since` (`GET /api/questions?since=`), unless the answer is still the one `etag` names. */
-async function fetchQuestionChanges(since: number, etag: string | null, signal: AbortSignal): Promise<Revalidated<QuestionChanges>> {
-  const answer = await readRevalidated(await questions.$get({ query: { since } }, { init: { signal }, headers: ifNoneMatch(etag) }));
+async function fetchQuestionChanges(
+  since: number,
+  etag: string | null,
+  signal: AbortSignal,
+): Promise<Revalidated<QuestionChanges>> {
+  const answer = await readRevalidated(
+    await questions.$get({ query: { since } }, { init: { signal }, headers: ifNoneMatch(etag) }),
+  );
   if (answer.notModified) return answer;
   if (!('deleted' in answer.body)) throw new Error('Asked for changes to the questions, the server sent a page.');
   return { ...answer, body: answer.body };
@@ -103,7 +143,11 @@ export const questionsSource = defineSource({
     if (cursor === null) {
       const page = await fetchQuestionPage({}, signal);
       const rows = await rowsOf(page.questions);
-      const paging: BoardPagingRow = { id: 'board', nextCursor: page.nextCursor, oldestCreatedAt: page.questions.at(-1)?.createdAt ?? null };
+      const paging: BoardPagingRow = {
+        id: 'board',
+        nextCursor: page.nextCursor,
+        oldestCreatedAt: page.questions.at(-1)?.createdAt ?? null,
+      };
       // The versions are global: whatever changes after the newest one seen here comes with `since`.
       const version = Math.max(0, ...page.questions.map((q) => q.version));
       return { put: { ...rows.put, qaPaging: [paging] }, remove: rows.remove, cursor: String(version) };
@@ -111,7 +155,12 @@ export const questionsSource = defineSource({
     const answer = await fetchQuestionChanges(Number(cursor), etag, signal);
     if (answer.notModified) return answer;
     const changes = answer.body;
-    return { ...(await rowsOf(changes.questions, changes.deleted)), cursor: String(changes.version), more: changes.more, etag: answer.etag };
+    return {
+      ...(await rowsOf(changes.questions, changes.deleted)),
+      cursor: String(changes.version),
+      more: changes.more,
+      etag: answer.etag,
+    };
   },
 });
 
@@ -122,9 +171,15 @@ export const myVotesSource = defineSource({
   needsUser: true,
   listensTo: [],
   pull: async ({ signal, etag }) => {
-    const answer = await readRevalidated(await questions['my-votes'].$get({}, { init: { signal }, headers: ifNoneMatch(etag) }));
+    const answer = await readRevalidated(
+      await questions['my-votes'].$get({}, { init: { signal }, headers: ifNoneMatch(etag) }),
+    );
     if (answer.notModified) return answer;
-    return { put: { myVotes: answer.body.votes.map((v): MyVoteRow => ({ id: v.questionId, value: v.value })) }, replace: true, etag: answer.etag };
+    return {
+      put: { myVotes: answer.body.votes.map((v): MyVoteRow => ({ id: v.questionId, value: v.value })) },
+      replace: true,
+      etag: answer.etag,
+    };
   },
 });
 
@@ -169,7 +224,17 @@ export const askQuestion = defineMutation<AskPayload, Question>({
   apply: async (p) => {
     // Once the server's copy is here (sent, but the answer lost), it is the truth.
     if (await questionsTable.get(p.id)) return;
-    await questionsTable.put({ id: p.id, title: p.title, text: p.text, author: p.author, createdAt: p.createdAt, upvotes: 0, downvotes: 0, acceptedAnswerId: null, version: 0 });
+    await questionsTable.put({
+      id: p.id,
+      title: p.title,
+      text: p.text,
+      author: p.author,
+      createdAt: p.createdAt,
+      upvotes: 0,
+      downvotes: 0,
+      acceptedAnswerId: null,
+      version: 0,
+    });
   },
   send: async (p) => readJson(await questions.$post({ json: { id: p.id, title: p.title, text: p.text } })),
   acknowledge: async (_p, question) => storeQuestion(question),
@@ -182,14 +247,24 @@ export const answerQuestion = defineMutation<AnswerPayload, Answer>({
   name: 'qa.answer',
   version: 1,
   target: (p) => ({ table: 'answers', id: p.id }),
-  describe: (p) => ({ label: `Answer: ${p.text.length > 60 ? `${p.text.slice(0, 60)}…` : p.text}`, href: `/qa#q-${p.questionId}` }),
+  describe: (p) => ({
+    label: `Answer: ${p.text.length > 60 ? `${p.text.slice(0, 60)}…` : p.text}`,
+    href: `/qa#q-${p.questionId}`,
+  }),
   // An answer to a question still waiting goes after it, and waits with it if the question is refused.
   after: (p) => p.questionId,
   apply: async (p) => {
     if (await answersTable.get(p.id)) return;
-    await answersTable.put({ id: p.id, questionId: p.questionId, text: p.text, author: p.author, createdAt: p.createdAt });
+    await answersTable.put({
+      id: p.id,
+      questionId: p.questionId,
+      text: p.text,
+      author: p.author,
+      createdAt: p.createdAt,
+    });
   },
-  send: async (p) => readJson(await questions[':id'].answers.$post({ ...question(p.questionId), json: { id: p.id, text: p.text } })),
+  send: async (p) =>
+    readJson(await questions[':id'].answers.$post({ ...question(p.questionId), json: { id: p.id, text: p.text } })),
   acknowledge: async (_p, answer) => {
     await answersTable.put(answer);
   },
@@ -204,7 +279,10 @@ export const voteOnQuestion = defineMutation<VotePayload, Question>({
   name: 'qa.vote',
   version: 1,
   target: (p) => ({ table: 'myVotes', id: p.questionId }),
-  describe: (p) => ({ label: p.value === 0 ? 'Vote withdrawn' : p.value === 1 ? 'Upvote' : 'Downvote', href: `/qa#q-${p.questionId}` }),
+  describe: (p) => ({
+    label: p.value === 0 ? 'Vote withdrawn' : p.value === 1 ? 'Upvote' : 'Downvote',
+    href: `/qa#q-${p.questionId}`,
+  }),
   after: (p) => p.questionId,
   // Counted from the vote this device holds (the server's, after each refresh): applied again on top of a
   // refresh it changes nothing twice.
@@ -214,11 +292,16 @@ export const voteOnQuestion = defineMutation<VotePayload, Question>({
     const question = await questionsTable.get(p.questionId);
     if (question) {
       const [was, now] = [contribution(before), contribution(p.value)];
-      await questionsTable.put({ ...question, upvotes: question.upvotes - was.up + now.up, downvotes: question.downvotes - was.down + now.down });
+      await questionsTable.put({
+        ...question,
+        upvotes: question.upvotes - was.up + now.up,
+        downvotes: question.downvotes - was.down + now.down,
+      });
     }
     if (p.value === 0) await myVotesTable.delete(p.questionId);
     else await myVotesTable.put({ id: p.questionId, value: p.value });
   },
-  send: async (p) => readJson(await questions[':id'].vote.$put({ ...question(p.questionId), json: { value: p.value } })),
+  send: async (p) =>
+    readJson(await questions[':id'].vote.$put({ ...question(p.questionId), json: { value: p.value } })),
   acknowledge: async (_p, question) => storeQuestion(question),
 });

@@ -7,13 +7,23 @@ import { AcceptedBadge, Byline, NeedsAttention, VoteButtons } from './post-parts
 import type { AnswerView, QaActions, QuestionView } from './qa-view.ts';
 
 /** One question with its votes, answers and answer form. */
-export function QuestionCard({ question, me, actions }: { question: QuestionView; me: Me | undefined; actions: QaActions }) {
+export function QuestionCard({
+  question,
+  me,
+  actions,
+}: {
+  question: QuestionView;
+  me: Me | undefined;
+  actions: QaActions;
+}) {
   const titleId = useId();
   const isAdmin = me?.role === 'admin';
   const isAsker = me !== undefined && question.author.id === me.id;
   const count = question.answers.length;
   // The accepted answer first, then the rest oldest first (DESIGN "the asker can accept one answer").
-  const answers = [...question.answers].sort((a, b) => Number(b.id === question.acceptedAnswerId) - Number(a.id === question.acceptedAnswerId));
+  const answers = [...question.answers].sort(
+    (a, b) => Number(b.id === question.acceptedAnswerId) - Number(a.id === question.acceptedAnswerId),
+  );
   const target = { table: 'questions', id: question.id } as const;
 
   return (
@@ -36,19 +46,32 @@ export function QuestionCard({ question, me, actions }: { question: QuestionView
       )}
 
       <div className="mt-4 flex flex-wrap items-center gap-3">
-        <VoteButtons upvotes={question.upvotes} downvotes={question.downvotes} myVote={question.myVote} title={question.title} onVote={(value) => actions.vote(question, value)} />
+        <VoteButtons
+          upvotes={question.upvotes}
+          downvotes={question.downvotes}
+          myVote={question.myVote}
+          title={question.title}
+          onVote={(value) => actions.vote(question, value)}
+        />
         <span className="inline-flex items-center gap-1 text-sm text-slate-700 dark:text-slate-300">
           <MessageSquare aria-hidden size={16} /> {count} {count === 1 ? 'answer' : 'answers'}
         </span>
         {isAdmin && !question.pending && (
-          <button type="button" className="btn-secondary ml-auto text-red-700 dark:text-red-400" onClick={() => actions.deleteQuestion(question)}>
+          <button
+            type="button"
+            className="btn-secondary ml-auto text-red-700 dark:text-red-400"
+            onClick={() => actions.deleteQuestion(question)}
+          >
             <Trash2 aria-hidden size={18} /> Delete question
           </button>
         )}
       </div>
 
       {answers.length > 0 && (
-        <section aria-label={`Answers to "${question.title}"`} className="mt-4 border-t border-slate-200 pt-2 dark:border-slate-800">
+        <section
+          aria-label={`Answers to "${question.title}"`}
+          className="mt-4 border-t border-slate-200 pt-2 dark:border-slate-800"
+        >
           <ol className="divide-y divide-slate-200 dark:divide-slate-800">
             {answers.map((answer) => (
               <AnswerItem
@@ -69,7 +92,14 @@ export function QuestionCard({ question, me, actions }: { question: QuestionView
   );
 }
 
-function AnswerItem(props: { question: QuestionView; answer: AnswerView; accepted: boolean; canAccept: boolean; canDelete: boolean; actions: QaActions }) {
+function AnswerItem(props: {
+  question: QuestionView;
+  answer: AnswerView;
+  accepted: boolean;
+  canAccept: boolean;
+  canDelete: boolean;
+  actions: QaActions;
+}) {
   const { question, answer, accepted, canAccept, canDelete, actions } = props;
   const target = { table: 'answers', id: answer.id } as const;
   return (
@@ -80,17 +110,30 @@ function AnswerItem(props: { question: QuestionView; answer: AnswerView; accepte
       </div>
       <PostText text={answer.text} className="mt-2" />
       {answer.pending?.state === 'attention' && (
-        <NeedsAttention message={answer.pending.message} text={answer.pending.typed.text} onRetry={(edited) => actions.retry(target, edited)} onDiscard={() => actions.discard(target)} />
+        <NeedsAttention
+          message={answer.pending.message}
+          text={answer.pending.typed.text}
+          onRetry={(edited) => actions.retry(target, edited)}
+          onDiscard={() => actions.discard(target)}
+        />
       )}
       {(canAccept || canDelete) && (
         <div className="mt-2 flex flex-wrap gap-2">
           {canAccept && (
-            <button type="button" className="btn-secondary" onClick={() => actions.accept(question, accepted ? null : answer.id)}>
+            <button
+              type="button"
+              className="btn-secondary"
+              onClick={() => actions.accept(question, accepted ? null : answer.id)}
+            >
               {accepted ? 'Unmark accepted' : 'Accept this answer'}
             </button>
           )}
           {canDelete && (
-            <button type="button" className="btn-secondary text-red-700 dark:text-red-400" onClick={() => actions.deleteAnswer(question, answer)}>
+            <button
+              type="button"
+              className="btn-secondary text-red-700 dark:text-red-400"
+              onClick={() => actions.deleteAnswer(question, answer)}
+            >
               <Trash2 aria-hidden size={18} /> Delete answer
             </button>
           )}
@@ -117,7 +160,11 @@ export function StrandedAnswers({ answers, actions }: { answers: AnswerView[]; a
           <li key={answer.id} className="py-3">
             <Byline author={answer.author} createdAt={answer.createdAt} pending={answer.pending} />
             {answer.pending?.state === 'attention' ? (
-              <NeedsAttention message={answer.pending.message} text={answer.pending.typed.text} onDiscard={() => actions.discard({ table: 'answers', id: answer.id })} />
+              <NeedsAttention
+                message={answer.pending.message}
+                text={answer.pending.typed.text}
+                onDiscard={() => actions.discard({ table: 'answers', id: answer.id })}
+              />
             ) : (
               <PostText text={answer.text} className="mt-2" />
             )}

@@ -17,7 +17,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('email', 'text', (c) => c.notNull().unique())
     .addColumn('email_verified', bool, (c) => c.notNull().defaultTo(pg ? sql`false` : 0))
     .addColumn('image', 'text')
-    .addColumn('role', 'text', (c) => c.notNull().defaultTo('student').check(sql`role in ('student', 'tutor', 'admin')`))
+    .addColumn('role', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('student')
+        .check(sql`role in ('student', 'tutor', 'admin')`),
+    )
     .addColumn('created_at', date, (c) => c.notNull())
     .addColumn('updated_at', date, (c) => c.notNull())
     .execute();
@@ -91,7 +96,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('html_body', 'text', (c) => c.notNull())
     // Makes "send this once" e-mails (the welcome) idempotent.
     .addColumn('dedupe_key', 'text', (c) => c.unique())
-    .addColumn('status', 'text', (c) => c.notNull().defaultTo('pending').check(sql`status in ('pending', 'sent', 'failed')`))
+    .addColumn('status', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('pending')
+        .check(sql`status in ('pending', 'sent', 'failed')`),
+    )
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('next_attempt_at', 'text', (c) => c.notNull())
     .addColumn('locked_until', 'text')

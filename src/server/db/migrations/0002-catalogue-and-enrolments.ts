@@ -25,7 +25,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
   // "Java OOP and GUI" and "java oop and gui" are the same module to a student.
-  await db.schema.createIndex('modules_name_lower_key').on('modules').unique().expression(sql`lower(name)`).execute();
+  await db.schema
+    .createIndex('modules_name_lower_key')
+    .on('modules')
+    .unique()
+    .expression(sql`lower(name)`)
+    .execute();
 
   await db.schema
     .createTable('enrolments')

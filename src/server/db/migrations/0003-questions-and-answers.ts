@@ -42,7 +42,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('questions_version_idx').on('questions').column('version').execute();
   // The rate limit counts a user's recent posts; the foreign key's SET NULL finds them too.
-  await db.schema.createIndex('questions_user_created_idx').on('questions').columns(['user_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('questions_user_created_idx')
+    .on('questions')
+    .columns(['user_id', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('answers')
@@ -52,7 +56,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('text', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('answers_question_created_idx').on('answers').columns(['question_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('answers_question_created_idx')
+    .on('answers')
+    .columns(['question_id', 'created_at'])
+    .execute();
   await db.schema.createIndex('answers_user_created_idx').on('answers').columns(['user_id', 'created_at']).execute();
 
   await db.schema

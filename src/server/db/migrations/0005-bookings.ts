@@ -33,8 +33,15 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('starts_at', 'text', (c) => c.notNull())
     .addColumn('hours', 'integer', (c) => c.notNull().check(sql`hours between 1 and 8`))
     .addColumn('concepts', 'text', (c) => c.notNull())
-    .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('Pending', 'Confirmed', 'Completed', 'Cancelled')`))
-    .addColumn('late_cancellation', 'integer', (c) => c.notNull().defaultTo(0).check(sql`late_cancellation in (0, 1)`))
+    .addColumn('status', 'text', (c) =>
+      c.notNull().check(sql`status in ('Pending', 'Confirmed', 'Completed', 'Cancelled')`),
+    )
+    .addColumn('late_cancellation', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`late_cancellation in (0, 1)`),
+    )
     .addColumn('payment_reference', 'text', (c) => c.notNull().unique())
     .addColumn('reminder_sent_at', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
@@ -44,8 +51,16 @@ export async function up(db: Kysely<any>): Promise<void> {
   // The three lists (a student's, a category's, all), each newest session first with a keyset on
   // (date, created_at, id). The student's also serves the rate limit and the foreign key's SET NULL.
   const listOrder = ['date desc', 'created_at desc', 'id desc'];
-  await db.schema.createIndex('bookings_user_listed_idx').on('bookings').columns(['user_id', ...listOrder]).execute();
-  await db.schema.createIndex('bookings_category_listed_idx').on('bookings').columns(['module_category', ...listOrder]).execute();
+  await db.schema
+    .createIndex('bookings_user_listed_idx')
+    .on('bookings')
+    .columns(['user_id', ...listOrder])
+    .execute();
+  await db.schema
+    .createIndex('bookings_category_listed_idx')
+    .on('bookings')
+    .columns(['module_category', ...listOrder])
+    .execute();
   await db.schema.createIndex('bookings_listed_idx').on('bookings').columns(listOrder).execute();
   await db.schema.createIndex('bookings_version_idx').on('bookings').column('version').execute();
   // The reminder scan: confirmed sessions not yet reminded, by start.
@@ -73,6 +88,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('to_status', 'text', (c) => c.notNull())
     .addColumn('slot', 'text')
     .execute();
-  await db.schema.createIndex('booking_changes_booking_idx').on('booking_changes').columns(['booking_id', 'version']).execute();
+  await db.schema
+    .createIndex('booking_changes_booking_idx')
+    .on('booking_changes')
+    .columns(['booking_id', 'version'])
+    .execute();
   await db.schema.createIndex('booking_changes_by_user_idx').on('booking_changes').column('by_user_id').execute();
 }

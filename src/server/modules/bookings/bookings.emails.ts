@@ -14,7 +14,8 @@ import { renderEmail } from '../../mail/mail.templates.ts';
  * tutor can act on the e-mail alone and a student has a record of what they asked for.
  */
 
-const list = (items: readonly string[]) => (items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
+const list = (items: readonly string[]) =>
+  items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 
 function details(b: Booking): string {
   return [
@@ -36,14 +37,21 @@ function details(b: Booking): string {
 const dashboard = (publicUrl: string, role: Role) => `${publicUrl}${dashboardPathByRole[role]}`;
 
 /** To each tutor of the category and each admin. */
-export function newRequestEmail(b: Booking, to: { name: string; email: string; role: Role }, publicUrl: string): NewEmail {
+export function newRequestEmail(
+  b: Booking,
+  to: { name: string; email: string; role: Role },
+  publicUrl: string,
+): NewEmail {
   return {
     kind: 'booking-request',
     to: to.email,
     ...renderEmail({
       subject: `New booking request: ${b.moduleName}, ${formatSastDate(b.date)}`,
       greeting: `Hi ${to.name},`,
-      paragraphs: [`${b.student.name} asked for a session. Confirm one of the three times on your dashboard.`, details(b)],
+      paragraphs: [
+        `${b.student.name} asked for a session. Confirm one of the three times on your dashboard.`,
+        details(b),
+      ],
       action: { label: 'Open my dashboard', url: dashboard(publicUrl, to.role) },
     }),
   };
@@ -71,10 +79,15 @@ function invitation(b: Booking, slot: string, publicUrl: string, now: Date): Ema
   // A wall time with no offset: ical-generator reads it in the machine's zone and writes it back unchanged under
   // the event's TZID (only an hour that the machine's own zone skips for daylight saving would shift; servers
   // run in UTC or SAST). UTC arithmetic adds the hours: SAST has no daylight saving.
-  const wallTime = (plusHours: number) => new Date(Date.parse(`${b.date}T${slot}:00Z`) + plusHours * 3_600_000).toISOString().slice(0, 19);
+  const wallTime = (plusHours: number) =>
+    new Date(Date.parse(`${b.date}T${slot}:00Z`) + plusHours * 3_600_000).toISOString().slice(0, 19);
   // The calendar names no zone of its own: with one, ical-generator writes DTSTAMP in the machine's local time
   // without a Z. The generator still adds the VTIMEZONE for the event's zone.
-  const calendar = ical({ prodId: { company: brand.name, product: 'bookings' }, name: brand.name, timezone: { name: null, generator: getVtimezoneComponent } });
+  const calendar = ical({
+    prodId: { company: brand.name, product: 'bookings' },
+    name: brand.name,
+    timezone: { name: null, generator: getVtimezoneComponent },
+  });
   calendar.createEvent({
     id: `${b.id}@tutorbook`,
     // A later invitation for the same booking (confirmed again at another time) replaces the earlier one.
@@ -87,11 +100,19 @@ function invitation(b: Booking, slot: string, publicUrl: string, now: Date): Ema
     description: `${b.hours} hour${b.hours === 1 ? '' : 's'} of tutoring. Amount: ${formatRand(b.totalCents)}, payment reference ${b.paymentReference}.`,
     url: dashboard(publicUrl, 'student'),
   });
-  return { filename: 'tutorbook-session.ics', contentType: 'text/calendar; charset=utf-8', content: calendar.toString() };
+  return {
+    filename: 'tutorbook-session.ics',
+    contentType: 'text/calendar; charset=utf-8',
+    content: calendar.toString(),
+  };
 }
 
 /** To the student: the time, the invitation, what to pay and how. */
-export function confirmedEmail(b: Booking, slot: string, args: { publicUrl: string; eftDetails: readonly string[] | undefined; now: Date }): NewEmail {
+export function confirmedEmail(
+  b: Booking,
+  slot: string,
+  args: { publicUrl: string; eftDetails: readonly string[] | undefined; now: Date },
+): NewEmail {
   const when = formatSastSlot(b.date, slot);
   return {
     kind: 'booking-confirmed',
@@ -107,7 +128,9 @@ export function confirmedEmail(b: Booking, slot: string, args: { publicUrl: stri
         details(b),
       ],
       action: { label: 'View my bookings', url: dashboard(args.publicUrl, 'student') },
-      after: [`Need to cancel? Cancel at least ${bookingLimits.lateCancelHours} hours before the session; later, ${bookingLimits.lateFeePercent}% of the fee applies.`],
+      after: [
+        `Need to cancel? Cancel at least ${bookingLimits.lateCancelHours} hours before the session; later, ${bookingLimits.lateFeePercent}% of the fee applies.`,
+      ],
     }),
   };
 }
@@ -143,7 +166,9 @@ export function cancelledEmail(b: Booking, publicUrl: string): NewEmail {
       subject: `Booking cancelled: ${b.moduleName}, ${formatSastDate(b.date)}`,
       greeting: `Hi ${b.student.name},`,
       paragraphs: [
-        b.lateCancellation ? `${bookingMessages.cancelledLate} The fee is ${formatRand(lateFeeCents(b))}.` : bookingMessages.cancelled,
+        b.lateCancellation
+          ? `${bookingMessages.cancelledLate} The fee is ${formatRand(lateFeeCents(b))}.`
+          : bookingMessages.cancelled,
         details(b),
       ],
       action: { label: 'Book another session', url: `${publicUrl}/offers` },
@@ -152,7 +177,12 @@ export function cancelledEmail(b: Booking, publicUrl: string): NewEmail {
 }
 
 /** To the tutors of the category and the admins, when the student cancelled or their account was deleted. */
-export function cancelledForStaffEmail(b: Booking, to: { name: string; email: string; role: Role }, publicUrl: string, reason: 'student' | 'account-deleted'): NewEmail {
+export function cancelledForStaffEmail(
+  b: Booking,
+  to: { name: string; email: string; role: Role },
+  publicUrl: string,
+  reason: 'student' | 'account-deleted',
+): NewEmail {
   return {
     kind: 'booking-cancelled-staff',
     to: to.email,

@@ -40,7 +40,10 @@ export async function countRequestsSince(db: Db, userId: string, since: string):
 }
 
 export async function isPaymentReferenceTaken(db: Db, reference: string): Promise<boolean> {
-  return (await db.selectFrom('bookings').select('id').where('payment_reference', '=', reference).executeTakeFirst()) !== undefined;
+  return (
+    (await db.selectFrom('bookings').select('id').where('payment_reference', '=', reference).executeTakeFirst()) !==
+    undefined
+  );
 }
 
 export async function insertBooking(db: Db, row: Insertable<BookingsTable>) {
@@ -55,8 +58,18 @@ export async function insertChange(db: Db, row: Insertable<BookingChangesTable>)
  * Applies `changes` only if the booking is still at `version`, in one statement: false when someone changed
  * it meanwhile (or it is gone). This is what makes a confirmation atomic.
  */
-export async function updateIfAtVersion(db: Db, id: string, version: number, changes: Updateable<BookingsTable>): Promise<boolean> {
-  const result = await db.updateTable('bookings').set(changes).where('id', '=', id).where('version', '=', version).executeTakeFirst();
+export async function updateIfAtVersion(
+  db: Db,
+  id: string,
+  version: number,
+  changes: Updateable<BookingsTable>,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('bookings')
+    .set(changes)
+    .where('id', '=', id)
+    .where('version', '=', version)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
@@ -74,7 +87,10 @@ export function listStaffOf(db: Db, category: BookingCategory) {
         ? eb('role', '=', 'admin')
         : eb.or([
             eb('role', '=', 'admin'),
-            eb.and([eb('role', '=', 'tutor'), eb('id', 'in', eb.selectFrom('tutor_categories').select('user_id').where('category', '=', category))]),
+            eb.and([
+              eb('role', '=', 'tutor'),
+              eb('id', 'in', eb.selectFrom('tutor_categories').select('user_id').where('category', '=', category)),
+            ]),
           ]),
     )
     .orderBy('email')
@@ -101,17 +117,31 @@ export function listBookings(db: Db, filter: ListFilter): Promise<BookingRow[]> 
   if (filter.from !== undefined) query = query.where('date', '>=', filter.from);
   if (filter.to !== undefined) query = query.where('date', '<=', filter.to);
   const after = filter.after;
-  if (after) query = query.where((eb) => eb(eb.refTuple('date', 'created_at', 'id'), '<', eb.tuple(after.date, after.createdAt, after.id)));
-  return query.orderBy('date', 'desc').orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
+  if (after)
+    query = query.where((eb) =>
+      eb(eb.refTuple('date', 'created_at', 'id'), '<', eb.tuple(after.date, after.createdAt, after.id)),
+    );
+  return query
+    .orderBy('date', 'desc')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(filter.limit)
+    .execute();
 }
 
 /** Bookings changed after `version`, in the order they changed; `visibleTo` limits them to a user's own and their categories'. */
-export function listChangedBookings(db: Db, args: { version: number; visibleTo?: { userId: string; categories: readonly Category[] }; limit: number }) {
+export function listChangedBookings(
+  db: Db,
+  args: { version: number; visibleTo?: { userId: string; categories: readonly Category[] }; limit: number },
+) {
   let query = db.selectFrom('bookings').selectAll().where('version', '>', args.version);
   const visibleTo = args.visibleTo;
   if (visibleTo) {
     query = query.where((eb) =>
-      eb.or([eb('user_id', '=', visibleTo.userId), ...(visibleTo.categories.length > 0 ? [eb('module_category', 'in', visibleTo.categories)] : [])]),
+      eb.or([
+        eb('user_id', '=', visibleTo.userId),
+        ...(visibleTo.categories.length > 0 ? [eb('module_category', 'in', visibleTo.categories)] : []),
+      ]),
     );
   }
   return query.orderBy('version').limit(args.limit).execute();
@@ -120,7 +150,13 @@ export function listChangedBookings(db: Db, args: { version: number; visibleTo?:
 /** The history of these bookings, each in the order it happened. */
 export function listChanges(db: Db, bookingIds: readonly string[]): Promise<BookingChangeRow[]> {
   if (bookingIds.length === 0) return Promise.resolve([]);
-  return db.selectFrom('booking_changes').selectAll().where('booking_id', 'in', bookingIds).orderBy('booking_id').orderBy('version').execute();
+  return db
+    .selectFrom('booking_changes')
+    .selectAll()
+    .where('booking_id', 'in', bookingIds)
+    .orderBy('booking_id')
+    .orderBy('version')
+    .execute();
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -157,7 +193,13 @@ export async function claimReminder(db: Db, id: string, version: number, at: str
 // One user's data: the export and account deletion
 
 export function listBookingsOf(db: Db, userId: string): Promise<BookingRow[]> {
-  return db.selectFrom('bookings').selectAll().where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute();
+  return db
+    .selectFrom('bookings')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
 /** Bookings the user made or changed (a tutor's confirmations). */
@@ -165,14 +207,23 @@ export function listBookingsTouchedBy(db: Db, userId: string): Promise<BookingRo
   return db
     .selectFrom('bookings')
     .selectAll()
-    .where((eb) => eb.or([eb('user_id', '=', userId), eb('id', 'in', eb.selectFrom('booking_changes').select('booking_id').where('by_user_id', '=', userId))]))
+    .where((eb) =>
+      eb.or([
+        eb('user_id', '=', userId),
+        eb('id', 'in', eb.selectFrom('booking_changes').select('booking_id').where('by_user_id', '=', userId)),
+      ]),
+    )
     .orderBy('id')
     .execute();
 }
 
 /** Replaces the student's name, address and concepts on all their bookings. */
 export async function scrubStudent(db: Db, userId: string, name: string, at: string) {
-  await db.updateTable('bookings').set({ student_name: name, student_email: '', concepts: '', updated_at: at }).where('user_id', '=', userId).execute();
+  await db
+    .updateTable('bookings')
+    .set({ student_name: name, student_email: '', concepts: '', updated_at: at })
+    .where('user_id', '=', userId)
+    .execute();
 }
 
 /** Replaces the user's name in every booking's history. */

@@ -26,7 +26,12 @@ const listQuerySchema = z
   .strictObject({
     ...bookingListQuerySchema.shape,
     cursor: z.string().max(500).optional(),
-    since: z.coerce.number().int().min(0).max(2 ** 31 - 1).optional(),
+    since: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1)
+      .optional(),
   })
   .refine(
     ({ since, ...page }) => since === undefined || Object.values(page).every((v) => v === undefined),
@@ -39,7 +44,11 @@ export function createBookingRoutes(deps: Deps) {
     .get('/', withEtag(), checkFirst(requireUser), queryOf(listQuerySchema), async (c) => {
       c.header('cache-control', personal);
       const { since, ...page } = c.req.valid('query');
-      return c.json(since === undefined ? await listBookings(deps, c.var.me, page) : await listBookingChanges(deps, c.var.me, since));
+      return c.json(
+        since === undefined
+          ? await listBookings(deps, c.var.me, page)
+          : await listBookingChanges(deps, c.var.me, since),
+      );
     })
     .post('/', checkFirst(requireUser), jsonBody(createBookingInputSchema), async (c) => {
       const { booking, created } = await createBooking(deps, c.var.me, c.req.valid('json'));

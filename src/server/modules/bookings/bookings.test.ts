@@ -85,13 +85,15 @@ async function book(client: TestClient, fields: Record<string, unknown> = {}): P
 
 const put = (client: TestClient, path: string, body: unknown) =>
   client.request(path, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-const confirm = (client: TestClient, b: Pick<Booking, 'id' | 'version'>, slot: string) => client.post(`/api/bookings/${b.id}/confirm`, { slot, version: b.version });
-const setStatus = (client: TestClient, b: Pick<Booking, 'id' | 'version'>, status: string) => put(client, `/api/bookings/${b.id}/status`, { status, version: b.version });
+const confirm = (client: TestClient, b: Pick<Booking, 'id' | 'version'>, slot: string) =>
+  client.post(`/api/bookings/${b.id}/confirm`, { slot, version: b.version });
+const setStatus = (client: TestClient, b: Pick<Booking, 'id' | 'version'>, status: string) =>
+  put(client, `/api/bookings/${b.id}/status`, { status, version: b.version });
 const cancel = (client: TestClient, id: string) => client.post(`/api/bookings/${id}/cancel`);
 
 /** The booking as stored now, read through the API as the admin sees it (its version only grows). */
 async function read(known: Pick<Booking, 'id' | 'version'>): Promise<Booking | undefined> {
-  for (let version = known.version - 1; ; ) {
+  for (let version = known.version - 1; ;) {
     const page = bookingChangesSchema.parse((await admin.client.get(`/api/bookings?since=${version}`)).body);
     const found = page.bookings.find((b) => b.id === known.id);
     if (found || !page.more) return found;
@@ -124,14 +126,24 @@ async function at<T>(time: Date | number, work: () => Promise<T>): Promise<T> {
 
 /** The e-mail to `to` about this booking (its payment reference) with this subject, as the SMTP server got it. */
 const emailAbout = (to: string, b: Booking, subject: string) =>
-  waitFor(async () => smtp.messages.find((m) => m.to.includes(to.toLowerCase()) && m.subject.startsWith(subject) && m.text.includes(b.paymentReference)), `${subject} to ${to}`);
+  waitFor(
+    async () =>
+      smtp.messages.find(
+        (m) => m.to.includes(to.toLowerCase()) && m.subject.startsWith(subject) && m.text.includes(b.paymentReference),
+      ),
+    `${subject} to ${to}`,
+  );
 
-const countStored = async (id: string) => (await server.services.db.selectFrom('bookings').select('id').where('id', '=', id).execute()).length;
+const countStored = async (id: string) =>
+  (await server.services.db.selectFrom('bookings').select('id').where('id', '=', id).execute()).length;
 
 describe('booking a session', () => {
   test('a booking is Pending and keeps the module, category and rate as booked, with a payment reference and the request in its history', async () => {
     const student = await newStudent('Sipho Dlamini');
-    const input = request({ module: '  introduction to STATISTICS ', concepts: '  Hypothesis testing\nand p-values  ' });
+    const input = request({
+      module: '  introduction to STATISTICS ',
+      concepts: '  Hypothesis testing\nand p-values  ',
+    });
     const response = await student.client.post('/api/bookings', input);
     expect(response.status, response.text).toBe(201);
     const booking = bookingSchema.parse(response.body);
@@ -151,7 +163,15 @@ describe('booking a session', () => {
       lateCancellation: false,
     });
     expect(booking.paymentReference).toMatch(/^TB-[A-HJKMNP-Z2-9]{6}$/);
-    expect(booking.history).toEqual([{ at: booking.createdAt, by: { id: student.id, name: 'Sipho Dlamini', role: 'student' }, from: null, to: 'Pending', slot: null }]);
+    expect(booking.history).toEqual([
+      {
+        at: booking.createdAt,
+        by: { id: student.id, name: 'Sipho Dlamini', role: 'student' },
+        from: null,
+        to: 'Pending',
+        slot: null,
+      },
+    ]);
     expect(await read(booking)).toEqual(booking);
   });
 
@@ -183,18 +203,26 @@ describe('booking a session', () => {
     const toTutor = await emailAbout(statsTutor.email, booking, 'New booking request: Introduction to Statistics');
     const toAdmin = await emailAbout(admin.email, booking, 'New booking request: Introduction to Statistics');
     const receipt = await emailAbout(student.email, booking, 'Booking request received');
-    for (const email of [toTutor, toAdmin, receipt]) for (const field of everyField) expect(email.text).toContain(field);
+    for (const email of [toTutor, toAdmin, receipt])
+      for (const field of everyField) expect(email.text).toContain(field);
     expect(toTutor.text).toContain(`${server.url}/tutor-dashboard`);
     expect(toAdmin.text).toContain(`${server.url}/admin-dashboard`);
     expect(receipt.html).toContain('Naledi Khumalo');
     // The maths tutor hears nothing of a statistics booking.
-    expect(smtp.messages.filter((m) => m.to.includes(mathsTutor.email) && m.text.includes(booking.paymentReference))).toEqual([]);
+    expect(
+      smtp.messages.filter((m) => m.to.includes(mathsTutor.email) && m.text.includes(booking.paymentReference)),
+    ).toEqual([]);
   });
 
   test('a module the catalogue does not know is a custom subject: Uncategorized, at the R100 session fee, and only the admin hears of it', async () => {
     const student = await newStudent();
     const booking = await book(student.client, { module: 'Quantum Basket Weaving', hours: 1 });
-    expect(booking).toMatchObject({ moduleName: 'Quantum Basket Weaving', moduleCategory: 'Uncategorized', priceCentsPerHour: bookingLimits.customRateCents, totalCents: 100_00 });
+    expect(booking).toMatchObject({
+      moduleName: 'Quantum Basket Weaving',
+      moduleCategory: 'Uncategorized',
+      priceCentsPerHour: bookingLimits.customRateCents,
+      totalCents: 100_00,
+    });
     expect(await queuedAbout(booking)).toEqual([`booking-receipt ${student.email}`, `booking-request ${admin.email}`]);
   });
 
@@ -202,13 +230,20 @@ describe('booking a session', () => {
     const student = await newStudent();
     const before = await book(student.client, { module: 'FET Physical Science', hours: 2 });
     expect(before).toMatchObject({ moduleCategory: 'Mathematics', priceCentsPerHour: 100_00, totalCents: 200_00 });
-    const modules = (await createClient(server.url).get('/api/modules')).body.modules as { id: string; name: string; priceCents: number }[];
+    const modules = (await createClient(server.url).get('/api/modules')).body.modules as {
+      id: string;
+      name: string;
+      priceCents: number;
+    }[];
     const module = modules.find((m) => m.name === 'FET Physical Science')!;
     const raised = await admin.client.post(`/api/modules/${module.id}/raise-price`);
     expect(raised.status, raised.text).toBe(200);
     try {
       expect(await read(before)).toMatchObject({ priceCentsPerHour: 100_00, totalCents: 200_00 });
-      expect(await book(student.client, { module: 'FET Physical Science', hours: 2 })).toMatchObject({ priceCentsPerHour: 110_00, totalCents: 220_00 });
+      expect(await book(student.client, { module: 'FET Physical Science', hours: 2 })).toMatchObject({
+        priceCentsPerHour: 110_00,
+        totalCents: 220_00,
+      });
     } finally {
       await admin.client.patch(`/api/modules/${module.id}`, { priceCents: module.priceCents });
     }
@@ -232,7 +267,11 @@ describe('booking a session', () => {
     ['hours as text', { hours: '2' }, bookingMessages.hoursInvalid],
     ['empty concepts', { concepts: '' }, bookingMessages.conceptsRequired],
     ['blank concepts', { concepts: ' \n ' }, bookingMessages.conceptsRequired],
-    ['concepts over 2,000 characters', { concepts: 'x'.repeat(bookingLimits.conceptsMax + 1) }, bookingMessages.conceptsTooLong],
+    [
+      'concepts over 2,000 characters',
+      { concepts: 'x'.repeat(bookingLimits.conceptsMax + 1) },
+      bookingMessages.conceptsTooLong,
+    ],
     ['no module', { module: '  ' }, bookingMessages.moduleRequired],
     ['an id that is not a UUID', { id: 'booking-1' }, undefined],
     ['an unknown field', { price: 1 }, 'Unknown field: price.'],
@@ -250,7 +289,9 @@ describe('booking a session', () => {
 
   test('concepts of exactly 2,000 characters are taken', async () => {
     const { client } = await newStudent();
-    expect((await book(client, { concepts: 'y'.repeat(bookingLimits.conceptsMax) })).concepts).toHaveLength(bookingLimits.conceptsMax);
+    expect((await book(client, { concepts: 'y'.repeat(bookingLimits.conceptsMax) })).concepts).toHaveLength(
+      bookingLimits.conceptsMax,
+    );
   });
 
   test('every slot must start at least the lead time after now, to the minute', async () => {
@@ -258,7 +299,9 @@ describe('booking a session', () => {
     const now = sastInstant('2031-03-10', '09:00');
     const input = request({ date: '2031-03-12', slots: ['09:00', '12:00', '15:00'] });
     await at(now.getTime() + 60_000, async () => {
-      expect(expectApiError(await client.post('/api/bookings', input), 400, 'bookings.too_soon').fields).toEqual({ date: bookingMessages.leadTime(48) });
+      expect(expectApiError(await client.post('/api/bookings', input), 400, 'bookings.too_soon').fields).toEqual({
+        date: bookingMessages.leadTime(48),
+      });
     });
     await at(now, async () => expect((await client.post('/api/bookings', input)).status).toBe(201));
   });
@@ -279,7 +322,9 @@ describe('booking a session', () => {
     const booking = await book(tutor.client, { module: 'Java OOP and GUI' });
     expect(booking).toMatchObject({ student: { id: tutor.id }, moduleCategory: 'Computer Science' });
     // Their own booking is in their list, though not in their category.
-    expect(bookingPageSchema.parse((await tutor.client.get('/api/bookings')).body).bookings.map((b) => b.id)).toContain(booking.id);
+    expect(bookingPageSchema.parse((await tutor.client.get('/api/bookings')).body).bookings.map((b) => b.id)).toContain(
+      booking.id,
+    );
   });
 });
 
@@ -304,7 +349,13 @@ describe('a request sent more than once', () => {
     const other = await newStudent();
     const input = request();
     const stored = await book(student.client, input);
-    for (const changed of [{ hours: 3 }, { slots: ['09:00', '14:00', '18:00'] }, { concepts: 'Something else' }, { date: inDays(11) }, { module: 'FET Mathematics' }]) {
+    for (const changed of [
+      { hours: 3 },
+      { slots: ['09:00', '14:00', '18:00'] },
+      { concepts: 'Something else' },
+      { date: inDays(11) },
+      { module: 'FET Mathematics' },
+    ]) {
       const response = await student.client.post('/api/bookings', { ...input, ...changed });
       expect(expectApiError(response, 409, 'bookings.id_reused').message).toBe(bookingMessages.idReused);
     }
@@ -326,20 +377,25 @@ describe('a request sent more than once', () => {
     const inputs = Array.from({ length: bookingLimits.requestsPerHour }, () => request());
     for (const input of inputs) expect((await client.post('/api/bookings', input)).status).toBe(201);
     const oneTooMany = request();
-    expect(expectApiError(await client.post('/api/bookings', oneTooMany), 429, 'bookings.rate_limited').message).toBe(bookingMessages.rateLimited);
+    expect(expectApiError(await client.post('/api/bookings', oneTooMany), 429, 'bookings.rate_limited').message).toBe(
+      bookingMessages.rateLimited,
+    );
     expect(await countStored(oneTooMany.id)).toBe(0);
     expect((await client.post('/api/bookings', inputs[0])).status).toBe(200);
-    await at(Date.now() + hour + 60_000, async () => expect((await client.post('/api/bookings', oneTooMany)).status).toBe(201));
+    await at(Date.now() + hour + 60_000, async () =>
+      expect((await client.post('/api/bookings', oneTooMany)).status).toBe(201),
+    );
   });
 });
 
 describe('who sees which bookings', () => {
-  test('a student sees their own, a tutor their categories\' (and their own), the admin all, uncategorised ones included', async () => {
+  test("a student sees their own, a tutor their categories' (and their own), the admin all, uncategorised ones included", async () => {
     const [a, b] = [await newStudent(), await newStudent()];
     const stats = await book(a.client, { module: 'Introduction to Statistics' });
     const maths = await book(a.client, { module: 'FET Mathematics' });
     const custom = await book(b.client, { module: 'Astronomy for Beginners' });
-    const ids = async (client: TestClient) => bookingPageSchema.parse((await client.get('/api/bookings')).body).bookings.map((x) => x.id);
+    const ids = async (client: TestClient) =>
+      bookingPageSchema.parse((await client.get('/api/bookings')).body).bookings.map((x) => x.id);
 
     expect((await ids(a.client)).sort()).toEqual([stats.id, maths.id].sort());
     expect(await ids(b.client)).toEqual([custom.id]);
@@ -348,14 +404,21 @@ describe('who sees which bookings', () => {
     expect(await ids(statsTutor.client)).not.toContain(custom.id);
     expect(await ids(mathsTutor.client)).toContain(maths.id);
     expect(await ids(mathsTutor.client)).not.toContain(stats.id);
-    const all = bookingPageSchema.parse((await admin.client.get(`/api/bookings?category=Uncategorized`)).body).bookings.map((x) => x.id);
+    const all = bookingPageSchema
+      .parse((await admin.client.get(`/api/bookings?category=Uncategorized`)).body)
+      .bookings.map((x) => x.id);
     expect(all).toContain(custom.id);
 
     // The same holds for changes since a version.
-    const since = async (client: TestClient) => bookingChangesSchema.parse((await client.get('/api/bookings?since=0')).body);
+    const since = async (client: TestClient) =>
+      bookingChangesSchema.parse((await client.get('/api/bookings?since=0')).body);
     expect((await since(b.client)).bookings.map((x) => x.id)).toEqual([custom.id]);
     const statsChanges = [];
-    for (let page = await since(statsTutor.client); ; page = bookingChangesSchema.parse((await statsTutor.client.get(`/api/bookings?since=${page.version}`)).body)) {
+    for (
+      let page = await since(statsTutor.client);
+      ;
+      page = bookingChangesSchema.parse((await statsTutor.client.get(`/api/bookings?since=${page.version}`)).body)
+    ) {
       statsChanges.push(...page.bookings);
       if (!page.more) break;
     }
@@ -374,7 +437,7 @@ describe('who sees which bookings', () => {
     expect(bookingChangesSchema.parse((await tutor.client.get('/api/bookings?since=0')).body).bookings).toEqual([]);
   });
 
-  test('pages of 50, newest session first, across a tutor\'s categories, with filters by status, category and date', async () => {
+  test("pages of 50, newest session first, across a tutor's categories, with filters by status, category and date", async () => {
     // Written straight to the database (the API's rate limit would take hours): 60 statistics and 50 maths
     // sessions in 2032, several on one date.
     const student = await newStudent();
@@ -408,14 +471,28 @@ describe('who sees which bookings', () => {
       };
     });
     await server.services.db.insertInto('bookings').values(rows).execute();
-    const newestFirst = [...rows].sort((x, y) => (x.date !== y.date ? (x.date < y.date ? 1 : -1) : x.created_at !== y.created_at ? (x.created_at < y.created_at ? 1 : -1) : x.id < y.id ? 1 : -1));
+    const newestFirst = [...rows].sort((x, y) =>
+      x.date !== y.date
+        ? x.date < y.date
+          ? 1
+          : -1
+        : x.created_at !== y.created_at
+          ? x.created_at < y.created_at
+            ? 1
+            : -1
+          : x.id < y.id
+            ? 1
+            : -1,
+    );
     const both = await newTutor(['Mathematics', 'Statistics'], 'Two Categories');
 
     async function walk(client: TestClient, filters: string) {
       const pages: string[][] = [];
       let cursor: string | null = '';
       while (cursor !== null) {
-        const response = await client.get(`/api/bookings?${filters}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        const response = await client.get(
+          `/api/bookings?${filters}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        );
         expect(response.status, response.text).toBe(200);
         const page = bookingPageSchema.parse(response.body);
         pages.push(page.bookings.map((b) => b.id));
@@ -424,14 +501,20 @@ describe('who sees which bookings', () => {
       return pages;
     }
     const year = 'from=2032-01-01&to=2032-12-31';
-    expect(await walk(admin.client, year)).toEqual([newestFirst.slice(0, 50), newestFirst.slice(50, 100), newestFirst.slice(100)].map((p) => p.map((r) => r.id)));
+    expect(await walk(admin.client, year)).toEqual(
+      [newestFirst.slice(0, 50), newestFirst.slice(50, 100), newestFirst.slice(100)].map((p) => p.map((r) => r.id)),
+    );
     expect((await walk(both.client, year)).flat()).toEqual(newestFirst.map((r) => r.id));
-    expect((await walk(statsTutor.client, year)).flat()).toEqual(newestFirst.filter((r) => r.module_category === 'Statistics').map((r) => r.id));
+    expect((await walk(statsTutor.client, year)).flat()).toEqual(
+      newestFirst.filter((r) => r.module_category === 'Statistics').map((r) => r.id),
+    );
     expect((await walk(student.client, year)).map((p) => p.length)).toEqual([50, 50, 10]);
     expect((await walk(both.client, `${year}&category=Mathematics&status=Completed`)).flat()).toEqual(
       newestFirst.filter((r) => r.module_category === 'Mathematics' && r.status === 'Completed').map((r) => r.id),
     );
-    expect((await walk(admin.client, 'from=2032-03-01&to=2032-03-31')).flat()).toEqual(newestFirst.filter((r) => r.date.startsWith('2032-03')).map((r) => r.id));
+    expect((await walk(admin.client, 'from=2032-03-01&to=2032-03-31')).flat()).toEqual(
+      newestFirst.filter((r) => r.date.startsWith('2032-03')).map((r) => r.id),
+    );
     // A category that is not theirs shows a tutor nothing.
     expect((await walk(mathsTutor.client, `${year}&category=Statistics`)).flat()).toEqual([]);
   });
@@ -463,7 +546,13 @@ describe('confirming a time', () => {
     const confirmed = bookingSchema.parse(response.body);
     expect(confirmed).toMatchObject({ status: 'Confirmed', confirmedSlot: '14:00', slots: booking.slots });
     expect(confirmed.version).toBeGreaterThan(booking.version);
-    expect(confirmed.history.at(-1)).toEqual({ at: expect.any(String), by: { id: statsTutor.id, name: 'Musa Stats', role: 'tutor' }, from: 'Pending', to: 'Confirmed', slot: '14:00' });
+    expect(confirmed.history.at(-1)).toEqual({
+      at: expect.any(String),
+      by: { id: statsTutor.id, name: 'Musa Stats', role: 'tutor' },
+      from: 'Pending',
+      to: 'Confirmed',
+      slot: '14:00',
+    });
     expect(await read(booking)).toEqual(confirmed);
   });
 
@@ -473,7 +562,8 @@ describe('confirming a time', () => {
     expect((await confirm(admin.client, booking, '14:00')).status).toBe(200);
     const email = await smtp.waitForEmail({ to: student.email, subject: 'Session confirmed' });
     expect(email.subject).toBe(`Session confirmed: Java OOP and GUI, ${formatSastDate(booking.date)}, 14:00 SAST`);
-    for (const line of ['Amount due: R180.', booking.paymentReference, ...eftDetails.split('; ')]) expect(email.text).toContain(line);
+    for (const line of ['Amount due: R180.', booking.paymentReference, ...eftDetails.split('; ')])
+      expect(email.text).toContain(line);
 
     expect(email.attachments).toHaveLength(1);
     const ics = email.attachments[0]!;
@@ -495,7 +585,7 @@ describe('confirming a time', () => {
     expect(field('SUMMARY')![2]).toContain('Java OOP and GUI');
   });
 
-  test('the invitation says 14:00 in Johannesburg, and stamps UTC, whatever the machine\'s own time zone', async () => {
+  test("the invitation says 14:00 in Johannesburg, and stamps UTC, whatever the machine's own time zone", async () => {
     const booking = await book((await newStudent()).client, { date: '2031-11-24' });
     const invitationIn = (zone: string) => {
       // eslint-disable-next-line no-restricted-properties -- the machine's zone is what this test varies
@@ -503,7 +593,11 @@ describe('confirming a time', () => {
       const before = machine.TZ;
       machine.TZ = zone;
       try {
-        const email = confirmedEmail(booking, '14:00', { publicUrl: server.url, eftDetails: undefined, now: new Date('2031-11-20T10:00:00Z') });
+        const email = confirmedEmail(booking, '14:00', {
+          publicUrl: server.url,
+          eftDetails: undefined,
+          now: new Date('2031-11-20T10:00:00Z'),
+        });
         return email.attachments![0]!.content;
       } finally {
         if (before === undefined) delete machine.TZ;
@@ -519,14 +613,24 @@ describe('confirming a time', () => {
   });
 
   test.each([
-    ['a slot that was not requested', { slot: '15:00' }, 400, 'bookings.slot_not_requested', bookingMessages.slotNotRequested],
+    [
+      'a slot that was not requested',
+      { slot: '15:00' },
+      400,
+      'bookings.slot_not_requested',
+      bookingMessages.slotNotRequested,
+    ],
     ['no slot', { slot: '' }, 400, 'request.invalid', bookingMessages.selectSlot],
     ['a stale version', { version: -1 }, 409, 'bookings.changed', bookingMessages.changedMeanwhile],
     ['no version', { version: undefined }, 400, 'request.invalid', undefined],
   ])('%s is refused and changes nothing', async (_, fields, status, code, message) => {
     const student = await newStudent();
     const booking = await book(student.client);
-    const response = await statsTutor.client.post(`/api/bookings/${booking.id}/confirm`, { slot: '09:00', version: booking.version, ...fields });
+    const response = await statsTutor.client.post(`/api/bookings/${booking.id}/confirm`, {
+      slot: '09:00',
+      version: booking.version,
+      ...fields,
+    });
     const error = expectApiError(response, status, code);
     if (message) expect(error.message).toBe(message);
     expect(await read(booking)).toEqual(booking);
@@ -537,7 +641,11 @@ describe('confirming a time', () => {
     const booking = await book(student.client);
     expectApiError(await confirm(student.client, booking, '09:00'), 403, 'auth.forbidden');
     expectApiError(await confirm(mathsTutor.client, booking, '09:00'), 404, 'bookings.not_found');
-    expectApiError(await confirm(statsTutor.client, { id: crypto.randomUUID(), version: 1 }, '09:00'), 404, 'bookings.not_found');
+    expectApiError(
+      await confirm(statsTutor.client, { id: crypto.randomUUID(), version: 1 }, '09:00'),
+      404,
+      'bookings.not_found',
+    );
     // A tutor's own booking in another category is theirs to see, not to confirm.
     const own = await book(mathsTutor.client);
     expectApiError(await confirm(mathsTutor.client, own, '09:00'), 403, 'auth.forbidden');
@@ -559,11 +667,18 @@ describe('confirming a time', () => {
     const student = await newStudent();
     for (let round = 0; round < 5; round++) {
       const booking = await book(student.client);
-      const [tutorAnswer, adminAnswer] = await Promise.all([confirm(statsTutor.client, booking, '09:00'), confirm(admin.client, booking, '17:30')]);
+      const [tutorAnswer, adminAnswer] = await Promise.all([
+        confirm(statsTutor.client, booking, '09:00'),
+        confirm(admin.client, booking, '17:30'),
+      ]);
       const answers = [tutorAnswer, adminAnswer];
       expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
       const winner = answers.find((r) => r.status === 200)!;
-      expectApiError(answers.find((r) => r.status === 409)!, 409, 'bookings.changed');
+      expectApiError(
+        answers.find((r) => r.status === 409)!,
+        409,
+        'bookings.changed',
+      );
       const stored = await read(booking);
       expect(stored).toEqual(winner.body);
       expect(stored!.history.filter((c) => c.to === 'Confirmed')).toHaveLength(1);
@@ -604,7 +719,11 @@ describe('setting a status', () => {
     expect(same.body).toEqual(booking);
     const done = await setStatus(admin.client, booking, 'Completed');
     expect(done.body).toMatchObject({ status: 'Completed' });
-    expectApiError(await setStatus(statsTutor.client, bookingSchema.parse(done.body), 'Pending'), 404, 'bookings.not_found');
+    expectApiError(
+      await setStatus(statsTutor.client, bookingSchema.parse(done.body), 'Pending'),
+      404,
+      'bookings.not_found',
+    );
   });
 
   test.each([
@@ -614,7 +733,11 @@ describe('setting a status', () => {
   ])('%s is refused and changes nothing', async (_, fields, status, code, message) => {
     const student = await newStudent();
     const booking = await book(student.client);
-    const response = await put(statsTutor.client, `/api/bookings/${booking.id}/status`, { status: 'Completed', version: booking.version, ...fields });
+    const response = await put(statsTutor.client, `/api/bookings/${booking.id}/status`, {
+      status: 'Completed',
+      version: booking.version,
+      ...fields,
+    });
     expect(expectApiError(response, status, code).message).toBe(message);
     expect(await read(booking)).toEqual(booking);
   });
@@ -636,9 +759,17 @@ describe('a student cancelling', () => {
     expect(response.status, response.text).toBe(200);
     const cancelled = bookingSchema.parse(response.body);
     expect(cancelled).toMatchObject({ status: 'Cancelled', lateCancellation: false });
-    expect(cancelled.history.at(-1)).toMatchObject({ by: { id: student.id, role: 'student' }, from: 'Pending', to: 'Cancelled' });
-    expect((await smtp.waitForEmail({ to: student.email, subject: 'Booking cancelled' })).text).toContain(bookingMessages.cancelled);
-    expect(await queuedAbout(booking)).toEqual(expect.arrayContaining([`booking-cancelled-staff ${statsTutor.email}`, `booking-cancelled-staff ${admin.email}`]));
+    expect(cancelled.history.at(-1)).toMatchObject({
+      by: { id: student.id, role: 'student' },
+      from: 'Pending',
+      to: 'Cancelled',
+    });
+    expect((await smtp.waitForEmail({ to: student.email, subject: 'Booking cancelled' })).text).toContain(
+      bookingMessages.cancelled,
+    );
+    expect(await queuedAbout(booking)).toEqual(
+      expect.arrayContaining([`booking-cancelled-staff ${statsTutor.email}`, `booking-cancelled-staff ${admin.email}`]),
+    );
     const again = await cancel(student.client, booking.id);
     expect(again.status).toBe(200);
     expect(again.body).toEqual(cancelled);
@@ -652,18 +783,26 @@ describe('a student cancelling', () => {
     const early = await newStudent();
     const other = await book(early.client, { date: booking.date });
     await confirm(statsTutor.client, other, '17:30');
-    const notLate = await at(sastInstant(booking.date, '17:30').getTime() - 26.5 * hour, () => cancel(early.client, other.id));
+    const notLate = await at(sastInstant(booking.date, '17:30').getTime() - 26.5 * hour, () =>
+      cancel(early.client, other.id),
+    );
     expect(notLate.body).toMatchObject({ status: 'Cancelled', lateCancellation: false });
 
-    const late = await at(sastInstant(booking.date, '17:30').getTime() - 20 * hour, () => cancel(student.client, confirmed.id));
+    const late = await at(sastInstant(booking.date, '17:30').getTime() - 20 * hour, () =>
+      cancel(student.client, confirmed.id),
+    );
     expect(late.status, late.text).toBe(200);
-    expect(late.body).toMatchObject({ status: 'Cancelled', lateCancellation: true, history: expect.arrayContaining([expect.objectContaining({ from: 'Confirmed', to: 'Cancelled' })]) });
+    expect(late.body).toMatchObject({
+      status: 'Cancelled',
+      lateCancellation: true,
+      history: expect.arrayContaining([expect.objectContaining({ from: 'Confirmed', to: 'Cancelled' })]),
+    });
     const email = await smtp.waitForEmail({ to: student.email, subject: 'Booking cancelled' });
     expect(email.text).toContain(bookingMessages.cancelledLate);
     expect(email.text).toContain('The fee is R80.');
   });
 
-  test('nobody cancels someone else\'s booking, staff use the status, and a completed booking cannot be cancelled', async () => {
+  test("nobody cancels someone else's booking, staff use the status, and a completed booking cannot be cancelled", async () => {
     const [owner, other] = [await newStudent(), await newStudent()];
     const booking = await book(owner.client);
     expectApiError(await cancel(other.client, booking.id), 404, 'bookings.not_found');
@@ -672,7 +811,9 @@ describe('a student cancelling', () => {
     expectApiError(await cancel(mathsTutor.client, booking.id), 404, 'bookings.not_found');
     expect(await read(booking)).toEqual(booking);
     const completed = bookingSchema.parse((await setStatus(statsTutor.client, booking, 'Completed')).body);
-    expect(expectApiError(await cancel(owner.client, booking.id), 409, 'bookings.cannot_cancel').message).toBe(bookingMessages.cannotCancel);
+    expect(expectApiError(await cancel(owner.client, booking.id), 409, 'bookings.cannot_cancel').message).toBe(
+      bookingMessages.cannotCancel,
+    );
     expect(await read(booking)).toEqual(completed);
   });
 });
@@ -687,11 +828,19 @@ describe('the reminder', () => {
     await confirm(statsTutor.client, booking, '14:00');
     const start = sastInstant(booking.date, '14:00').getTime();
     const deps = (now: number) => ({ ...server.services.deps, clock: { now: () => new Date(now) } });
-    const reminded = () => server.services.db.selectFrom('bookings').select('reminder_sent_at').where('id', 'in', [booking.id, pendingOnly.id]).execute();
+    const reminded = () =>
+      server.services.db
+        .selectFrom('bookings')
+        .select('reminder_sent_at')
+        .where('id', 'in', [booking.id, pendingOnly.id])
+        .execute();
 
     expect(await sendDueReminders(deps(start - 25 * hour))).toBe(0);
     // Two processes at once: one claims it.
-    const counts = await Promise.all([sendDueReminders(deps(start - 23 * hour)), sendDueReminders(deps(start - 23 * hour))]);
+    const counts = await Promise.all([
+      sendDueReminders(deps(start - 23 * hour)),
+      sendDueReminders(deps(start - 23 * hour)),
+    ]);
     expect(counts.reduce((a, b) => a + b)).toBe(1);
     expect(await sendDueReminders(deps(start - 22 * hour))).toBe(0);
     expect((await reminded()).filter((r) => r.reminder_sent_at !== null)).toHaveLength(1);
@@ -708,17 +857,24 @@ describe('the reminder', () => {
     await confirm(statsTutor.client, booking, '09:00');
     await cancel(student.client, booking.id);
     const start = sastInstant(booking.date, '09:00').getTime();
-    expect(await sendDueReminders({ ...server.services.deps, clock: { now: () => new Date(start - 2 * hour) } })).toBe(0);
+    expect(await sendDueReminders({ ...server.services.deps, clock: { now: () => new Date(start - 2 * hour) } })).toBe(
+      0,
+    );
 
     const soon = await book(student.client, { date: inDays(42) });
     await at(sastInstant(soon.date, '09:00').getTime() - 10 * hour, () => confirm(statsTutor.client, soon, '09:00'));
-    expect(await sendDueReminders({ ...server.services.deps, clock: { now: () => new Date(sastInstant(soon.date, '09:00').getTime() - 5 * hour) } })).toBe(0);
+    expect(
+      await sendDueReminders({
+        ...server.services.deps,
+        clock: { now: () => new Date(sastInstant(soon.date, '09:00').getTime() - 5 * hour) },
+      }),
+    ).toBe(0);
     expect((await queuedAbout(soon)).filter((e) => e.startsWith('booking-reminder'))).toEqual([]);
   });
 });
 
 describe('live notices', () => {
-  test('a change is heard by the student, the admin and the category\'s tutors, and by nobody else', async () => {
+  test("a change is heard by the student, the admin and the category's tutors, and by nobody else", async () => {
     const [student, stranger] = [await newStudent(), await newStudent()];
     const names = ['student', 'stranger', 'statsTutor', 'mathsTutor', 'admin'] as const;
     const clients = [student.client, stranger.client, statsTutor.client, mathsTutor.client, admin.client];
@@ -727,7 +883,10 @@ describe('live notices', () => {
       const booking = await book(student.client);
       // A catalogue change reaches everyone and comes after the booking's notice: what a stream heard of this
       // booking before it, it heard.
-      const modules = (await createClient(server.url).get('/api/modules')).body.modules as { id: string; priceCents: number }[];
+      const modules = (await createClient(server.url).get('/api/modules')).body.modules as {
+        id: string;
+        priceCents: number;
+      }[];
       await admin.client.post(`/api/modules/${modules[0]!.id}/raise-price`);
       await admin.client.patch(`/api/modules/${modules[0]!.id}`, { priceCents: modules[0]!.priceCents });
       const heardOfBooking = async (i: number) => {
@@ -737,7 +896,9 @@ describe('live notices', () => {
           if (change.table === 'bookings' && change.ids.includes(booking.id)) return true;
         }
       };
-      const result = Object.fromEntries(await Promise.all(names.map(async (name, i) => [name, await heardOfBooking(i)] as const)));
+      const result = Object.fromEntries(
+        await Promise.all(names.map(async (name, i) => [name, await heardOfBooking(i)] as const)),
+      );
       expect(result).toEqual({ student: true, stranger: false, statsTutor: true, mathsTutor: false, admin: true });
     } finally {
       for (const s of streams) s.abort();
@@ -756,7 +917,9 @@ describe('a deleted account', () => {
 
     const exported = (await leaving.client.get('/api/me/export')).body;
     expect(exported.bookings.map((b: Booking) => b.id).sort()).toEqual([future.id, confirmed.id, done.id].sort());
-    expect(exported.bookings.find((b: Booking) => b.id === confirmed.id).history.map((c: { to: string }) => c.to)).toEqual(['Pending', 'Confirmed']);
+    expect(
+      exported.bookings.find((b: Booking) => b.id === confirmed.id).history.map((c: { to: string }) => c.to),
+    ).toEqual(['Pending', 'Confirmed']);
     expect(exported.bookings.find((b: Booking) => b.id === future.id).concepts).toBe('Private worries about exams');
 
     expect((await leaving.client.delete('/api/me')).status).toBe(200);
@@ -765,7 +928,13 @@ describe('a deleted account', () => {
     expect(after[0]).toMatchObject({ ...scrubbed, status: 'Cancelled', lateCancellation: false });
     expect(after[1]).toMatchObject({ ...scrubbed, status: 'Cancelled', confirmedSlot: '14:00' });
     expect(after[2]).toMatchObject({ ...scrubbed, status: 'Completed' });
-    expect(after[0]!.history.at(-1)).toEqual({ at: expect.any(String), by: { id: null, name: bookingMessages.deletedUser, role: null }, from: 'Pending', to: 'Cancelled', slot: null });
+    expect(after[0]!.history.at(-1)).toEqual({
+      at: expect.any(String),
+      by: { id: null, name: bookingMessages.deletedUser, role: null },
+      from: 'Pending',
+      to: 'Cancelled',
+      slot: null,
+    });
     expect(after[0]!.history[0]!.by).toEqual({ id: null, name: bookingMessages.deletedUser, role: 'student' });
     expect(JSON.stringify(after)).not.toContain('Leaving Student');
     expect(JSON.stringify(after)).not.toContain(leaving.email);

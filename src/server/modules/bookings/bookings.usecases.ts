@@ -66,7 +66,10 @@ function canSee(me: Me, row: repo.BookingRow): boolean {
 
 /** Confirming and setting a status: the admin, or a tutor of the booking's category. */
 function canManage(me: Me, row: repo.BookingRow): boolean {
-  return me.role === 'admin' || (me.role === 'tutor' && isCategory(row.module_category) && me.categories.includes(row.module_category));
+  return (
+    me.role === 'admin' ||
+    (me.role === 'tutor' && isCategory(row.module_category) && me.categories.includes(row.module_category))
+  );
 }
 
 /** Staff only: a student is refused before the body is read or the booking looked up. */
@@ -84,7 +87,13 @@ async function requireVisible(tx: Deps, me: Me, id: string): Promise<repo.Bookin
 // Reading
 
 function toChange(row: repo.BookingChangeRow): BookingChange {
-  return { at: row.at, by: { id: row.by_user_id, name: row.by_name, role: row.by_role }, from: row.from_status, to: row.to_status, slot: row.slot };
+  return {
+    at: row.at,
+    by: { id: row.by_user_id, name: row.by_name, role: row.by_role },
+    from: row.from_status,
+    to: row.to_status,
+    slot: row.slot,
+  };
 }
 
 function toBooking(row: repo.BookingRow, history: BookingChange[]): Booking {
@@ -111,7 +120,13 @@ function toBooking(row: repo.BookingRow, history: BookingChange[]): Booking {
 
 /** The bookings with their histories: one query for all the histories, whatever the count. */
 async function withHistory(db: Db, rows: repo.BookingRow[]): Promise<Booking[]> {
-  const changes = Map.groupBy(await repo.listChanges(db, rows.map((r) => r.id)), (c) => c.booking_id);
+  const changes = Map.groupBy(
+    await repo.listChanges(
+      db,
+      rows.map((r) => r.id),
+    ),
+    (c) => c.booking_id,
+  );
   return rows.map((row) => toBooking(row, (changes.get(row.id) ?? []).map(toChange)));
 }
 
@@ -123,7 +138,8 @@ async function readBooking(db: Db, id: string): Promise<Booking> {
 
 type ListQuery = z.output<typeof bookingListQuerySchema>;
 
-const encodeCursor = (row: repo.BookingRow) => Buffer.from(JSON.stringify([row.date, row.created_at, row.id])).toString('base64url');
+const encodeCursor = (row: repo.BookingRow) =>
+  Buffer.from(JSON.stringify([row.date, row.created_at, row.id])).toString('base64url');
 
 function decodeCursor(cursor: string): { date: string; createdAt: string; id: string } {
   try {
@@ -160,22 +176,40 @@ export async function listBookings(deps: Deps, me: Me | undefined, query: ListQu
       ? [{ category: query.category }]
       : [
           { userId: user.id, category: query.category },
-          ...(user.role === 'tutor' ? user.categories.filter((c) => query.category === undefined || query.category === c).map((category) => ({ category })) : []),
+          ...(user.role === 'tutor'
+            ? user.categories
+                .filter((c) => query.category === undefined || query.category === c)
+                .map((category) => ({ category }))
+            : []),
         ];
   const pages = await Promise.all(parts.map((part) => repo.listBookings(deps.db, { ...filter, ...part })));
-  const rows = [...new Map(pages.flat().map((row) => [row.id, row])).values()].sort(newestFirst).slice(0, bookingLimits.pageSize + 1);
+  const rows = [...new Map(pages.flat().map((row) => [row.id, row])).values()]
+    .sort(newestFirst)
+    .slice(0, bookingLimits.pageSize + 1);
   const page = rows.slice(0, bookingLimits.pageSize);
   const last = page.at(-1);
-  return { bookings: await withHistory(deps.db, page), nextCursor: rows.length > page.length && last ? encodeCursor(last) : null };
+  return {
+    bookings: await withHistory(deps.db, page),
+    nextCursor: rows.length > page.length && last ? encodeCursor(last) : null,
+  };
 }
 
 /** Every booking the caller may see that changed after `since`, in version order. */
 export async function listBookingChanges(deps: Deps, me: Me | undefined, since: number): Promise<BookingChanges> {
   const user = requireUser(me);
-  const visibleTo = user.role === 'admin' ? undefined : { userId: user.id, categories: user.role === 'tutor' ? user.categories : [] };
-  const rows = await repo.listChangedBookings(deps.db, { version: since, visibleTo, limit: bookingLimits.pageSize + 1 });
+  const visibleTo =
+    user.role === 'admin' ? undefined : { userId: user.id, categories: user.role === 'tutor' ? user.categories : [] };
+  const rows = await repo.listChangedBookings(deps.db, {
+    version: since,
+    visibleTo,
+    limit: bookingLimits.pageSize + 1,
+  });
   const page = rows.slice(0, bookingLimits.pageSize);
-  return { bookings: await withHistory(deps.db, page), version: page.at(-1)?.version ?? since, more: rows.length > page.length };
+  return {
+    bookings: await withHistory(deps.db, page),
+    version: page.at(-1)?.version ?? since,
+    more: rows.length > page.length,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -198,13 +232,33 @@ type Actor = { id: string | null; name: string; role: Role | null };
 /** The deletion of an account, as the history shows it. */
 const deletedUser: Actor = { id: null, name: bookingMessages.deletedUser, role: null };
 
-function changeRow(bookingId: string, version: number, at: string, by: Actor, from: BookingStatus | null, to: BookingStatus, slot: string | null = null) {
-  return { id: crypto.randomUUID(), booking_id: bookingId, version, at, by_user_id: by.id, by_name: by.name, by_role: by.role, from_status: from, to_status: to, slot };
+function changeRow(
+  bookingId: string,
+  version: number,
+  at: string,
+  by: Actor,
+  from: BookingStatus | null,
+  to: BookingStatus,
+  slot: string | null = null,
+) {
+  return {
+    id: crypto.randomUUID(),
+    booking_id: bookingId,
+    version,
+    at,
+    by_user_id: by.id,
+    by_name: by.name,
+    by_role: by.role,
+    from_status: from,
+    to_status: to,
+    slot,
+  };
 }
 
 /** Unambiguous characters only (no 0/O, 1/I/L), so a reference survives being read aloud or typed into a bank's form. */
 const referenceAlphabet = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
-const newPaymentReference = () => `TB-${Array.from({ length: 6 }, () => referenceAlphabet[randomInt(referenceAlphabet.length)]).join('')}`;
+const newPaymentReference = () =>
+  `TB-${Array.from({ length: 6 }, () => referenceAlphabet[randomInt(referenceAlphabet.length)]).join('')}`;
 
 /** A reference no booking has; call it under the bookings lock, so nobody takes it before the insert. */
 async function uniquePaymentReference(tx: Deps): Promise<string> {
@@ -244,7 +298,8 @@ function requireLeadTime(deps: Deps, input: CreateInput) {
 
 async function requireWithinRateLimit(tx: Deps, me: Me) {
   const since = new Date(tx.clock.now().getTime() - hourMs).toISOString();
-  if ((await repo.countRequestsSince(tx.db, me.id, since)) >= bookingLimits.requestsPerHour) throw createRateLimitedError();
+  if ((await repo.countRequestsSince(tx.db, me.id, since)) >= bookingLimits.requestsPerHour)
+    throw createRateLimitedError();
 }
 
 /**
@@ -252,7 +307,11 @@ async function requireWithinRateLimit(tx: Deps, me: Me) {
  * was stored before. It keeps the module's name, category and rate as they are now; a module the catalogue
  * does not know is a custom subject, uncategorised, at the live session fee. The e-mails are queued with it.
  */
-export async function createBooking(deps: Deps, me: Me | undefined, input: CreateInput): Promise<{ booking: Booking; created: boolean }> {
+export async function createBooking(
+  deps: Deps,
+  me: Me | undefined,
+  input: CreateInput,
+): Promise<{ booking: Booking; created: boolean }> {
   const student = requireUser(me);
   // A repeat is answered before the rules that depend on time: it books nothing new.
   const before = await findRepeatedBooking(deps, student, input);
@@ -295,7 +354,8 @@ export async function createBooking(deps: Deps, me: Me | undefined, input: Creat
     await repo.insertBooking(tx.db, row);
     await repo.insertChange(tx.db, change);
     const booking = toBooking(row, [toChange(change)]);
-    for (const staff of await repo.listStaffOf(tx.db, row.module_category)) await tx.mail.enqueue(newRequestEmail(booking, staff, tx.config.publicUrl));
+    for (const staff of await repo.listStaffOf(tx.db, row.module_category))
+      await tx.mail.enqueue(newRequestEmail(booking, staff, tx.config.publicUrl));
     await tx.mail.enqueue(receiptEmail(booking, tx.config.publicUrl));
     notify(tx, row);
     return true;
@@ -309,7 +369,12 @@ export async function createBooking(deps: Deps, me: Me | undefined, input: Creat
  * booking is still at the version the caller read (else 409). The same confirmation sent again is answered
  * with the booking as it is. The student gets the time, a calendar invitation and the payment details.
  */
-export async function confirmBooking(deps: Deps, me: Me | undefined, id: string, input: z.output<typeof confirmBookingInputSchema>): Promise<Booking> {
+export async function confirmBooking(
+  deps: Deps,
+  me: Me | undefined,
+  id: string,
+  input: z.output<typeof confirmBookingInputSchema>,
+): Promise<Booking> {
   const staff = requireBookingStaff(me);
   await withTransaction(deps, async (tx) => {
     const version = await repo.takeVersions(tx.db, 1);
@@ -325,15 +390,25 @@ export async function confirmBooking(deps: Deps, me: Me | undefined, id: string,
       starts_at: startsAt.toISOString(),
       late_cancellation: 0,
       // Confirmed within the reminder's window, the confirmation itself is the reminder.
-      reminder_sent_at: startsAt.getTime() - now.getTime() <= bookingLimits.reminderHours * hourMs ? now.toISOString() : null,
+      reminder_sent_at:
+        startsAt.getTime() - now.getTime() <= bookingLimits.reminderHours * hourMs ? now.toISOString() : null,
       updated_at: now.toISOString(),
       version,
     };
     if (!(await repo.updateIfAtVersion(tx.db, id, input.version, changes))) throw createChangedMeanwhileError();
     const changed = { ...row, ...changes };
-    await repo.insertChange(tx.db, changeRow(id, version, now.toISOString(), staff, row.status, 'Confirmed', input.slot));
+    await repo.insertChange(
+      tx.db,
+      changeRow(id, version, now.toISOString(), staff, row.status, 'Confirmed', input.slot),
+    );
     const [booking] = await withHistory(tx.db, [changed]);
-    await tx.mail.enqueue(confirmedEmail(booking!, input.slot, { publicUrl: tx.config.publicUrl, eftDetails: tx.config.paymentEftDetails, now }));
+    await tx.mail.enqueue(
+      confirmedEmail(booking!, input.slot, {
+        publicUrl: tx.config.publicUrl,
+        eftDetails: tx.config.paymentEftDetails,
+        now,
+      }),
+    );
     notify(tx, row);
   });
   return readBooking(deps.db, id);
@@ -344,7 +419,12 @@ export async function confirmBooking(deps: Deps, me: Me | undefined, id: string,
  * read; asking for the status it already has changes nothing. The student hears when it is Cancelled or
  * Completed.
  */
-export async function setBookingStatus(deps: Deps, me: Me | undefined, id: string, input: z.output<typeof setBookingStatusInputSchema>): Promise<Booking> {
+export async function setBookingStatus(
+  deps: Deps,
+  me: Me | undefined,
+  id: string,
+  input: z.output<typeof setBookingStatusInputSchema>,
+): Promise<Booking> {
   const staff = requireBookingStaff(me);
   await withTransaction(deps, async (tx) => {
     const version = await repo.takeVersions(tx.db, 1);
@@ -380,7 +460,12 @@ export async function cancelBooking(deps: Deps, me: Me | undefined, id: string):
     if (row.status !== 'Pending' && row.status !== 'Confirmed') throw createCannotCancelError();
     const now = tx.clock.now();
     const late = Date.parse(row.starts_at) - now.getTime() < bookingLimits.lateCancelHours * hourMs;
-    const changes = { status: 'Cancelled' as const, late_cancellation: late ? 1 : 0, updated_at: now.toISOString(), version };
+    const changes = {
+      status: 'Cancelled' as const,
+      late_cancellation: late ? 1 : 0,
+      updated_at: now.toISOString(),
+      version,
+    };
     if (!(await repo.updateIfAtVersion(tx.db, id, row.version, changes))) throw createChangedMeanwhileError();
     const changed = { ...row, ...changes };
     await repo.insertChange(tx.db, changeRow(id, version, now.toISOString(), user, row.status, 'Cancelled'));
@@ -445,9 +530,15 @@ export const bookingsPersonalData: PersonalDataPart = {
     const cancelled: repo.BookingRow[] = [];
     for (const [i, row] of touched.entries()) {
       const version = first + i;
-      const cancel = row.user_id === userId && (row.status === 'Pending' || row.status === 'Confirmed') && row.starts_at > now;
+      const cancel =
+        row.user_id === userId && (row.status === 'Pending' || row.status === 'Confirmed') && row.starts_at > now;
       if (cancel) {
-        await repo.updateIfAtVersion(tx.db, row.id, row.version, { status: 'Cancelled', late_cancellation: 0, updated_at: now, version });
+        await repo.updateIfAtVersion(tx.db, row.id, row.version, {
+          status: 'Cancelled',
+          late_cancellation: 0,
+          updated_at: now,
+          version,
+        });
         await repo.insertChange(tx.db, changeRow(row.id, version, now, deletedUser, row.status, 'Cancelled'));
         cancelled.push({ ...row, status: 'Cancelled', version });
       } else {
@@ -457,19 +548,29 @@ export const bookingsPersonalData: PersonalDataPart = {
     await repo.scrubStudent(tx.db, userId, bookingMessages.deletedUser, now);
     await repo.scrubChangesBy(tx.db, userId, bookingMessages.deletedUser);
     for (const row of cancelled) {
-      const scrubbed = toBooking({ ...row, student_name: bookingMessages.deletedUser, student_email: '', concepts: '' }, []);
+      const scrubbed = toBooking(
+        { ...row, student_name: bookingMessages.deletedUser, student_email: '', concepts: '' },
+        [],
+      );
       for (const staff of await repo.listStaffOf(tx.db, row.module_category)) {
         await tx.mail.enqueue(cancelledForStaffEmail(scrubbed, staff, tx.config.publicUrl, 'account-deleted'));
       }
     }
     // The deleted user hears nothing more; the others concerned hear once per audience.
     const groups = Map.groupBy(
-      touched.map((row) => ({ id: row.id, audience: audienceOf(row.user_id === userId ? { ...row, user_id: null } : row) })),
+      touched.map((row) => ({
+        id: row.id,
+        audience: audienceOf(row.user_id === userId ? { ...row, user_id: null } : row),
+      })),
       (n) => JSON.stringify(n.audience),
     );
     for (const notices of groups.values()) {
       for (let i = 0; i < notices.length; i += idsPerNotice) {
-        tx.events.publish({ table: 'bookings', ids: notices.slice(i, i + idsPerNotice).map((n) => n.id), audience: notices[0]!.audience });
+        tx.events.publish({
+          table: 'bookings',
+          ids: notices.slice(i, i + idsPerNotice).map((n) => n.id),
+          audience: notices[0]!.audience,
+        });
       }
     }
   },

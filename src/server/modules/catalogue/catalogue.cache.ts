@@ -57,6 +57,7 @@ function toSnapshot(modules: Module[]): CatalogueSnapshot {
     bySlug: new Map(modules.map((m) => [m.slug, m])),
     json,
     etag: etagOf(json),
-    compressed: Buffer.byteLength(json) > compressAbove ? { br: compress(json, 'br'), gzip: compress(json, 'gzip') } : undefined,
+    compressed:
+      Buffer.byteLength(json) > compressAbove ? { br: compress(json, 'br'), gzip: compress(json, 'gzip') } : undefined,
   };
 }

@@ -6,7 +6,12 @@ export const createModuleNotFoundError = () =>
 
 /** Also when the name differs only in case, or makes the same page address (slug) as another module's. */
 export const createDuplicateModuleNameError = () =>
-  createError({ code: 'modules.duplicate_name', message: catalogueMessages.duplicateName, status: 409, fields: { name: catalogueMessages.duplicateName } });
+  createError({
+    code: 'modules.duplicate_name',
+    message: catalogueMessages.duplicateName,
+    status: 409,
+    fields: { name: catalogueMessages.duplicateName },
+  });
 
 /** "+R10" on a module already at the highest price. */
 export const createPriceLimitError = () =>

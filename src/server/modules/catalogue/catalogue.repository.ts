@@ -35,7 +35,13 @@ export function updateModule(db: Db, id: string, changes: Updateable<ModulesTabl
  * Adds `stepCents` in one statement, so two raises at once both count; `undefined` when there is no such
  * module or the new price would pass `maxCents`.
  */
-export function raisePrice(db: Db, id: string, stepCents: number, maxCents: number, now: string): Promise<ModuleRow | undefined> {
+export function raisePrice(
+  db: Db,
+  id: string,
+  stepCents: number,
+  maxCents: number,
+  now: string,
+): Promise<ModuleRow | undefined> {
   return db
     .updateTable('modules')
     .set((eb) => ({ price_cents: eb('price_cents', '+', stepCents), updated_at: now }))

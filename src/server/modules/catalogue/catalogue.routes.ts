@@ -25,16 +25,25 @@ export function createCatalogueRoutes(deps: CatalogueDeps) {
 
   return new Hono<SessionEnv>()
     .get('/', async (c) => {
-      const { status, headers, body } = catalogueAnswer(await listCatalogue(deps), c.req.header('if-none-match'), c.req.header('accept-encoding'));
+      const { status, headers, body } = catalogueAnswer(
+        await listCatalogue(deps),
+        c.req.header('if-none-match'),
+        c.req.header('accept-encoding'),
+      );
       // The type says what the text holds.
-      return c.newResponse(body ?? null, status as 200, headers) as Response & TypedResponse<{ modules: Module[] }, 200, 'json'>;
+      return c.newResponse(body ?? null, status as 200, headers) as Response &
+        TypedResponse<{ modules: Module[] }, 200, 'json'>;
     })
     .get('/:slug', async (c) => c.json(await requireModuleBySlug(deps, c.req.param('slug'))))
-    .post('/', adminFirst, jsonBody(createModuleInputSchema), async (c) => c.json(await createModule(deps, c.var.me, c.req.valid('json')), 201))
+    .post('/', adminFirst, jsonBody(createModuleInputSchema), async (c) =>
+      c.json(await createModule(deps, c.var.me, c.req.valid('json')), 201),
+    )
     .patch('/:id', adminFirst, jsonBody(updateModuleInputSchema), async (c) =>
       c.json(await updateModule(deps, c.var.me, c.req.param('id'), c.req.valid('json'))),
     )
-    .post('/:id/raise-price', adminFirst, async (c) => c.json(await raiseModulePrice(deps, c.var.me, c.req.param('id'))))
+    .post('/:id/raise-price', adminFirst, async (c) =>
+      c.json(await raiseModulePrice(deps, c.var.me, c.req.param('id'))),
+    )
     .delete('/:id', adminFirst, async (c) => {
       await deleteModule(deps, c.var.me, c.req.param('id'));
       return c.json({ deleted: true });
@@ -49,7 +58,11 @@ export function preparedCatalogue(deps: CatalogueDeps): PreparedRoute {
   };
 }
 
-function catalogueAnswer(snapshot: CatalogueSnapshot, ifNoneMatch: string | undefined, acceptEncoding: string | undefined): PreparedAnswer {
+function catalogueAnswer(
+  snapshot: CatalogueSnapshot,
+  ifNoneMatch: string | undefined,
+  acceptEncoding: string | undefined,
+): PreparedAnswer {
   const answers = answersFor(snapshot);
   if (isFresh(ifNoneMatch, snapshot.etag)) return answers.notModified;
   if (!answers.compressed) return answers.plain;

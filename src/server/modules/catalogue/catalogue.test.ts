@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { catalogueMessages, moduleSchema, slugify, type CreateModuleInput, type Module } from '../../../common/catalogue.ts';
+import {
+  catalogueMessages,
+  moduleSchema,
+  slugify,
+  type CreateModuleInput,
+  type Module,
+} from '../../../common/catalogue.ts';
 import { categories } from '../../../common/roles.ts';
 import type { BusMessage } from '../../events/events.ts';
 import {
@@ -123,7 +129,12 @@ describe('the catalogue as seeded', () => {
   test('a module page answers by its slug; an unknown slug is Module Not Found', async () => {
     const response = await visitor.get('/api/modules/fet-mathematics');
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ slug: 'fet-mathematics', name: 'FET Mathematics', category: 'Mathematics', priceCents: 10000 });
+    expect(response.body).toMatchObject({
+      slug: 'fet-mathematics',
+      name: 'FET Mathematics',
+      category: 'Mathematics',
+      priceCents: 10000,
+    });
 
     const missing = expectApiError(await visitor.get('/api/modules/no-such-module'), 404, 'modules.not_found');
     expect(missing.message).toBe('Module Not Found');
@@ -144,29 +155,58 @@ describe('the catalogue as seeded', () => {
 describe('who may change the catalogue', () => {
   const roles = [
     { who: 'a visitor', status: 401, code: 'auth.unauthenticated', signIn: async () => createClient(server.url) },
-    { who: 'a student', status: 403, code: 'auth.forbidden', signIn: async () => (await signInAs(server, 'student')).client },
-    { who: 'a tutor', status: 403, code: 'auth.forbidden', signIn: async () => (await signInAs(server, 'tutor', { categories: ['Mathematics'] })).client },
+    {
+      who: 'a student',
+      status: 403,
+      code: 'auth.forbidden',
+      signIn: async () => (await signInAs(server, 'student')).client,
+    },
+    {
+      who: 'a tutor',
+      status: 403,
+      code: 'auth.forbidden',
+      signIn: async () => (await signInAs(server, 'tutor', { categories: ['Mathematics'] })).client,
+    },
   ];
 
-  test.each(roles)('$who cannot add, edit, raise the price of or delete a module, and nothing changes', async ({ status, code, signIn }) => {
-    const client = await signIn();
-    const target = await addModule();
-    await expectNothingChanged(async () => {
-      expectApiError(await client.post('/api/modules', newModule()), status, code);
-      // Refused before the body is read: an invalid body gets the same answer.
-      expectApiError(await client.post('/api/modules', { name: '' }), status, code);
-      expectApiError(await client.patch(`/api/modules/${target.id}`, { description: 'Changed by someone else.' }), status, code);
-      expectApiError(await client.patch(`/api/modules/${target.id}`, { name: 'Taken Over', category: 'Statistics', priceCents: 100 }), status, code);
-      expectApiError(await client.patch(`/api/modules/${target.id}`, { priceCents: 0 }), status, code);
-      expectApiError(await client.post(`/api/modules/${target.id}/raise-price`), status, code);
-      expectApiError(await client.delete(`/api/modules/${target.id}`), status, code);
-    });
-    // Reading is open to everyone.
-    expect((await client.get(`/api/modules/${target.slug}`)).body).toEqual(target);
-  });
+  test.each(roles)(
+    '$who cannot add, edit, raise the price of or delete a module, and nothing changes',
+    async ({ status, code, signIn }) => {
+      const client = await signIn();
+      const target = await addModule();
+      await expectNothingChanged(async () => {
+        expectApiError(await client.post('/api/modules', newModule()), status, code);
+        // Refused before the body is read: an invalid body gets the same answer.
+        expectApiError(await client.post('/api/modules', { name: '' }), status, code);
+        expectApiError(
+          await client.patch(`/api/modules/${target.id}`, { description: 'Changed by someone else.' }),
+          status,
+          code,
+        );
+        expectApiError(
+          await client.patch(`/api/modules/${target.id}`, {
+            name: 'Taken Over',
+            category: 'Statistics',
+            priceCents: 100,
+          }),
+          status,
+          code,
+        );
+        expectApiError(await client.patch(`/api/modules/${target.id}`, { priceCents: 0 }), status, code);
+        expectApiError(await client.post(`/api/modules/${target.id}/raise-price`), status, code);
+        expectApiError(await client.delete(`/api/modules/${target.id}`), status, code);
+      });
+      // Reading is open to everyone.
+      expect((await client.get(`/api/modules/${target.slug}`)).body).toEqual(target);
+    },
+  );
 
   test('the admin adds a module, which appears in the catalogue and on its own page', async () => {
-    const input = newModule({ name: '  Discrete Mathematics for Computing ', category: 'Computer Science', priceCents: 8550 });
+    const input = newModule({
+      name: '  Discrete Mathematics for Computing ',
+      category: 'Computer Science',
+      priceCents: 8550,
+    });
     const response = await admin.post('/api/modules', input);
     expect(response.status, response.text).toBe(201);
     const created: Module = response.body;
@@ -186,16 +226,28 @@ describe('who may change the catalogue', () => {
   });
 
   test('the spec’s three fields are enough: description and topics default to empty', async () => {
-    const response = await admin.post('/api/modules', { name: 'Linear Programming Basics', category: 'Mathematics', priceCents: 9000 });
+    const response = await admin.post('/api/modules', {
+      name: 'Linear Programming Basics',
+      category: 'Mathematics',
+      priceCents: 9000,
+    });
     expect(response.status, response.text).toBe(201);
     expect(response.body).toMatchObject({ description: '', topics: [] });
   });
 
   test('the admin edits a module’s description and topics; its name, category and price stay', async () => {
     const module = await addModule();
-    const edited = await admin.patch(`/api/modules/${module.id}`, { description: '  Now with past papers.  ', topics: ['Past papers'] });
+    const edited = await admin.patch(`/api/modules/${module.id}`, {
+      description: '  Now with past papers.  ',
+      topics: ['Past papers'],
+    });
     expect(edited.status, edited.text).toBe(200);
-    expect(edited.body).toEqual({ ...module, description: 'Now with past papers.', topics: ['Past papers'], updatedAt: expect.any(String) });
+    expect(edited.body).toEqual({
+      ...module,
+      description: 'Now with past papers.',
+      topics: ['Past papers'],
+      updatedAt: expect.any(String),
+    });
     expect((await visitor.get(`/api/modules/${module.slug}`)).body).toEqual(edited.body);
 
     // One field at a time is fine too.
@@ -206,7 +258,9 @@ describe('who may change the catalogue', () => {
   test('an edit that changes nothing is refused and changes nothing', async () => {
     const module = await addModule();
     await expectNothingChanged(async () => {
-      expect(expectApiError(await admin.patch(`/api/modules/${module.id}`, {}), 400, 'request.invalid').message).toBe('Nothing to change.');
+      expect(expectApiError(await admin.patch(`/api/modules/${module.id}`, {}), 400, 'request.invalid').message).toBe(
+        'Nothing to change.',
+      );
     });
   });
 
@@ -225,10 +279,17 @@ describe('who may change the catalogue', () => {
     await expectNothingChanged(async () => {
       const foreign = await admin.delete(`/api/modules/${module.id}`, { headers: { origin: 'https://evil.example' } });
       expectApiError(foreign, 403, 'request.invalid_origin');
-      const foreignEdit = await admin.patch(`/api/modules/${module.id}`, { priceCents: 1 }, { headers: { origin: 'https://evil.example' } });
+      const foreignEdit = await admin.patch(
+        `/api/modules/${module.id}`,
+        { priceCents: 1 },
+        { headers: { origin: 'https://evil.example' } },
+      );
       expectApiError(foreignEdit, 403, 'request.invalid_origin');
       const cookie = [...admin.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-      const noOrigin = await fetch(`${server.url}/api/modules/${module.id}/raise-price`, { method: 'POST', headers: { cookie } });
+      const noOrigin = await fetch(`${server.url}/api/modules/${module.id}/raise-price`, {
+        method: 'POST',
+        headers: { cookie },
+      });
       expect(noOrigin.status).toBe(403);
     });
   });
@@ -238,33 +299,63 @@ describe('adding a module: what is refused', () => {
   const refusals: [what: string, override: Record<string, unknown>, field: string, message: string][] = [
     ['a negative price', { priceCents: -9000 }, 'priceCents', 'The price must be more than R0.'],
     ['a price of zero', { priceCents: 0 }, 'priceCents', 'The price must be more than R0.'],
-    ['a price with a fraction of a cent', { priceCents: 9050.5 }, 'priceCents', 'The price can have at most two decimals (whole cents).'],
-    ['an absurd price (over R100,000 an hour)', { priceCents: 10_000_001 }, 'priceCents', 'The price can be at most R100,000 per hour.'],
+    [
+      'a price with a fraction of a cent',
+      { priceCents: 9050.5 },
+      'priceCents',
+      'The price can have at most two decimals (whole cents).',
+    ],
+    [
+      'an absurd price (over R100,000 an hour)',
+      { priceCents: 10_000_001 },
+      'priceCents',
+      'The price can be at most R100,000 per hour.',
+    ],
     // zod reports a number past 2^53 as "not an integer", hence this message.
-    ['a price far beyond any integer column', { priceCents: 1e20 }, 'priceCents', 'The price can have at most two decimals (whole cents).'],
+    [
+      'a price far beyond any integer column',
+      { priceCents: 1e20 },
+      'priceCents',
+      'The price can have at most two decimals (whole cents).',
+    ],
     ['a price sent as text', { priceCents: '90' }, 'priceCents', catalogueMessages.fillAllFields],
     ['no price', { priceCents: undefined }, 'priceCents', catalogueMessages.fillAllFields],
     ['an empty name', { name: '' }, 'name', catalogueMessages.fillAllFields],
     ['a name of spaces only', { name: '    ' }, 'name', catalogueMessages.fillAllFields],
     ['no name', { name: undefined }, 'name', catalogueMessages.fillAllFields],
     ['a name of 201 characters', { name: 'n'.repeat(201) }, 'name', 'Name must be at most 200 characters.'],
-    ['a name without a letter or digit (no page address)', { name: '!!! ???' }, 'name', 'The name needs at least one letter or digit.'],
+    [
+      'a name without a letter or digit (no page address)',
+      { name: '!!! ???' },
+      'name',
+      'The name needs at least one letter or digit.',
+    ],
     ['an unknown category', { category: 'Astrology' }, 'category', catalogueMessages.fillAllFields],
     ['a category in the wrong case', { category: 'mathematics' }, 'category', catalogueMessages.fillAllFields],
     ['the category Uncategorized', { category: 'Uncategorized' }, 'category', catalogueMessages.fillAllFields],
     ['no category', { category: undefined }, 'category', catalogueMessages.fillAllFields],
-    ['a description of 2001 characters', { description: 'd'.repeat(2001) }, 'description', 'Description must be at most 2000 characters.'],
+    [
+      'a description of 2001 characters',
+      { description: 'd'.repeat(2001) },
+      'description',
+      'Description must be at most 2000 characters.',
+    ],
     ['eleven topics', { topics: Array.from({ length: 11 }, (_, i) => `Topic ${i}`) }, 'topics', 'At most 10 topics.'],
     ['an empty topic', { topics: ['Limits', ' '] }, 'topics', 'A topic cannot be empty.'],
     ['an unknown field', { slug: 'my-own-slug' }, '_form', 'Unknown field: slug.'],
     ['an id chosen by the client', { id: crypto.randomUUID() }, '_form', 'Unknown field: id.'],
   ];
 
-  test.each(refusals)('%s is refused with a message for that field, and nothing is added', async (_, override, field, message) => {
-    const body = { ...newModule(), ...override };
-    const error = await expectNothingChanged(async () => expectApiError(await admin.post('/api/modules', body), 400, 'request.invalid'));
-    expect(error.fields?.[field]).toBe(message);
-  });
+  test.each(refusals)(
+    '%s is refused with a message for that field, and nothing is added',
+    async (_, override, field, message) => {
+      const body = { ...newModule(), ...override };
+      const error = await expectNothingChanged(async () =>
+        expectApiError(await admin.post('/api/modules', body), 400, 'request.invalid'),
+      );
+      expect(error.fields?.[field]).toBe(message);
+    },
+  );
 
   test('the limits themselves are accepted: 1 cent, R100,000 and a name of 200 characters', async () => {
     expect((await addModule({ priceCents: 1 })).priceCents).toBe(1);
@@ -277,17 +368,44 @@ describe('adding a module: what is refused', () => {
   test('a body that is not JSON, or not declared as JSON, is refused and nothing is added', async () => {
     await expectNothingChanged(async () => {
       const json = JSON.stringify(newModule());
-      const asText = await admin.request('/api/modules', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: json });
+      const asText = await admin.request('/api/modules', {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body: json,
+      });
       expectApiError(asText, 400, 'request.unsupported_content_type');
-      const asForm = await admin.request('/api/modules', { method: 'POST', body: new URLSearchParams({ name: 'Form Module', category: 'Mathematics', priceCents: '9000' }) });
+      const asForm = await admin.request('/api/modules', {
+        method: 'POST',
+        body: new URLSearchParams({ name: 'Form Module', category: 'Mathematics', priceCents: '9000' }),
+      });
       expectApiError(asForm, 400, 'request.unsupported_content_type');
-      const malformed = await admin.request('/api/modules', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name": "Half' });
+      const malformed = await admin.request('/api/modules', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"name": "Half',
+      });
       expectApiError(malformed, 400, 'request.malformed_json');
       for (const body of ['null', '[]', '"Calculus"', '42']) {
-        expectApiError(await admin.request('/api/modules', { method: 'POST', headers: { 'content-type': 'application/json' }, body }), 400, 'request.invalid');
+        expectApiError(
+          await admin.request('/api/modules', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body,
+          }),
+          400,
+          'request.invalid',
+        );
       }
       const huge = JSON.stringify(newModule({ description: 'd'.repeat(70 * 1024) }));
-      expectApiError(await admin.request('/api/modules', { method: 'POST', headers: { 'content-type': 'application/json' }, body: huge }), 413, 'request.too_large');
+      expectApiError(
+        await admin.request('/api/modules', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: huge,
+        }),
+        413,
+        'request.too_large',
+      );
     });
   });
 });
@@ -300,7 +418,11 @@ describe('duplicate module names', () => {
     ['a different name with the same page address', 'Java-OOP and GUI!'],
   ])('%s as an existing module is refused (409), and nothing is added', async (_, name) => {
     const error = await expectNothingChanged(async () =>
-      expectApiError(await admin.post('/api/modules', newModule({ name, category: 'Computer Science' })), 409, 'modules.duplicate_name'),
+      expectApiError(
+        await admin.post('/api/modules', newModule({ name, category: 'Computer Science' })),
+        409,
+        'modules.duplicate_name',
+      ),
     );
     expect(error.message).toBe(catalogueMessages.duplicateName);
     expect(error.fields).toEqual({ name: catalogueMessages.duplicateName });
@@ -308,9 +430,16 @@ describe('duplicate module names', () => {
 
   test('two admins adding the same new module at once: one is added, the other is told it exists', async () => {
     const input = newModule();
-    const responses = await Promise.all([admin.post('/api/modules', input), admin.post('/api/modules', { ...input, name: input.name.toUpperCase() })]);
+    const responses = await Promise.all([
+      admin.post('/api/modules', input),
+      admin.post('/api/modules', { ...input, name: input.name.toUpperCase() }),
+    ]);
     expect(responses.map((r) => r.status).sort()).toEqual([201, 409]);
-    expectApiError(responses.find((r) => r.status === 409)!, 409, 'modules.duplicate_name');
+    expectApiError(
+      responses.find((r) => r.status === 409)!,
+      409,
+      'modules.duplicate_name',
+    );
     expect((await catalogue()).filter((m) => m.slug === slugify(input.name))).toHaveLength(1);
   });
 });
@@ -318,7 +447,11 @@ describe('duplicate module names', () => {
 describe('editing a module', () => {
   /** The module as the catalogue list and its own page both show it (they must agree), and its page load. */
   async function shown(module: Module): Promise<Module> {
-    const [list, page, load] = await Promise.all([catalogue(), visitor.get(`/api/modules/${module.slug}`), visitor.get(`/modules/${module.slug}`)]);
+    const [list, page, load] = await Promise.all([
+      catalogue(),
+      visitor.get(`/api/modules/${module.slug}`),
+      visitor.get(`/modules/${module.slug}`),
+    ]);
     expect(page.status, page.text).toBe(200);
     expect(load.status).toBe(200);
     expect(list.find((m) => m.id === module.id)).toEqual(page.body);
@@ -326,7 +459,11 @@ describe('editing a module', () => {
   }
 
   const edits: [what: string, change: Record<string, unknown>, expected: Partial<Module>][] = [
-    ['the name (trimmed); the page address stays', { name: '  Numerical Analysis for Engineers  ' }, { name: 'Numerical Analysis for Engineers' }],
+    [
+      'the name (trimmed); the page address stays',
+      { name: '  Numerical Analysis for Engineers  ' },
+      { name: 'Numerical Analysis for Engineers' },
+    ],
     ['the category', { category: 'Statistics' }, { category: 'Statistics' }],
     ['the price, down', { priceCents: 7050 }, { priceCents: 7050 }],
     ['the price, up', { priceCents: 12000 }, { priceCents: 12000 }],
@@ -336,23 +473,38 @@ describe('editing a module', () => {
     ['the topics', { topics: ['Bisection', ' Secant method '] }, { topics: ['Bisection', 'Secant method'] }],
     [
       'every field at once',
-      { name: 'Numerical Methods Bootcamp', category: 'Computer Science', priceCents: 6000, description: 'Short and practical.', topics: [] },
-      { name: 'Numerical Methods Bootcamp', category: 'Computer Science', priceCents: 6000, description: 'Short and practical.', topics: [] },
+      {
+        name: 'Numerical Methods Bootcamp',
+        category: 'Computer Science',
+        priceCents: 6000,
+        description: 'Short and practical.',
+        topics: [],
+      },
+      {
+        name: 'Numerical Methods Bootcamp',
+        category: 'Computer Science',
+        priceCents: 6000,
+        description: 'Short and practical.',
+        topics: [],
+      },
     ],
   ];
 
-  test.each(edits)('the admin changes %s; the rest stays, and the catalogue and the module page show it at once', async (_, change, expected) => {
-    const module = await addModule();
-    // Read once first, so the catalogue is in memory before the edit: a stale copy would show below.
-    expect(await shown(module)).toEqual(module);
-    const response = await admin.patch(`/api/modules/${module.id}`, change);
-    expect(response.status, response.text).toBe(200);
-    const edited: Module = response.body;
-    expect(edited).toEqual({ ...module, ...expected, updatedAt: expect.any(String) });
-    expect(edited.slug).toBe(module.slug);
-    expect(moduleSchema.parse(edited)).toEqual(edited);
-    expect(await shown(module)).toEqual(edited);
-  });
+  test.each(edits)(
+    'the admin changes %s; the rest stays, and the catalogue and the module page show it at once',
+    async (_, change, expected) => {
+      const module = await addModule();
+      // Read once first, so the catalogue is in memory before the edit: a stale copy would show below.
+      expect(await shown(module)).toEqual(module);
+      const response = await admin.patch(`/api/modules/${module.id}`, change);
+      expect(response.status, response.text).toBe(200);
+      const edited: Module = response.body;
+      expect(edited).toEqual({ ...module, ...expected, updatedAt: expect.any(String) });
+      expect(edited.slug).toBe(module.slug);
+      expect(moduleSchema.parse(edited)).toEqual(edited);
+      expect(await shown(module)).toEqual(edited);
+    },
+  );
 
   test('a price the admin lowers stays lowered, and +R10 starts from it', async () => {
     const module = await addModule({ priceCents: 9500 });
@@ -365,9 +517,15 @@ describe('editing a module', () => {
 
   test('a module can be renamed to its own name in other letter case, and moved to another category and back', async () => {
     const module = await addModule();
-    expect((await admin.patch(`/api/modules/${module.id}`, { name: module.name.toUpperCase() })).body.name).toBe(module.name.toUpperCase());
-    expect((await admin.patch(`/api/modules/${module.id}`, { name: module.name, category: 'Statistics' })).body).toMatchObject({ name: module.name, category: 'Statistics' });
-    expect((await admin.patch(`/api/modules/${module.id}`, { category: 'Mathematics' })).body.category).toBe('Mathematics');
+    expect((await admin.patch(`/api/modules/${module.id}`, { name: module.name.toUpperCase() })).body.name).toBe(
+      module.name.toUpperCase(),
+    );
+    expect(
+      (await admin.patch(`/api/modules/${module.id}`, { name: module.name, category: 'Statistics' })).body,
+    ).toMatchObject({ name: module.name, category: 'Statistics' });
+    expect((await admin.patch(`/api/modules/${module.id}`, { category: 'Mathematics' })).body.category).toBe(
+      'Mathematics',
+    );
     expect(await shown(module)).toMatchObject({ name: module.name, category: 'Mathematics', slug: module.slug });
   });
 
@@ -379,7 +537,11 @@ describe('editing a module', () => {
     expect((await visitor.get('/api/modules/fourier-series-refresher')).body.name).toBe('Fourier Analysis Refresher');
     // Old links lead to this module, so a new module of the old name cannot have that address.
     await expectNothingChanged(async () =>
-      expectApiError(await admin.post('/api/modules', newModule({ name: 'Fourier Series Refresher' })), 409, 'modules.duplicate_name'),
+      expectApiError(
+        await admin.post('/api/modules', newModule({ name: 'Fourier Series Refresher' })),
+        409,
+        'modules.duplicate_name',
+      ),
     );
   });
 
@@ -391,7 +553,11 @@ describe('editing a module', () => {
   ])('renaming to %s as another module is refused (409), and nothing changes', async (_, name) => {
     const module = await addModule({ category: 'Computer Science' });
     const error = await expectNothingChanged(async () =>
-      expectApiError(await admin.patch(`/api/modules/${module.id}`, { name, priceCents: 100, description: 'Should not be saved.' }), 409, 'modules.duplicate_name'),
+      expectApiError(
+        await admin.patch(`/api/modules/${module.id}`, { name, priceCents: 100, description: 'Should not be saved.' }),
+        409,
+        'modules.duplicate_name',
+      ),
     );
     expect(error.message).toBe(catalogueMessages.duplicateName);
     expect(error.fields).toEqual({ name: catalogueMessages.duplicateName });
@@ -401,9 +567,16 @@ describe('editing a module', () => {
   test('two modules renamed to the same new name at once: one is renamed, the other is told it exists', async () => {
     const [first, second] = [await addModule(), await addModule()];
     const name = `Optimisation Methods ${crypto.randomUUID().slice(0, 6)}`;
-    const responses = await Promise.all([admin.patch(`/api/modules/${first.id}`, { name }), admin.patch(`/api/modules/${second.id}`, { name: name.toUpperCase() })]);
+    const responses = await Promise.all([
+      admin.patch(`/api/modules/${first.id}`, { name }),
+      admin.patch(`/api/modules/${second.id}`, { name: name.toUpperCase() }),
+    ]);
     expect(responses.map((r) => r.status).sort()).toEqual([200, 409]);
-    expectApiError(responses.find((r) => r.status === 409)!, 409, 'modules.duplicate_name');
+    expectApiError(
+      responses.find((r) => r.status === 409)!,
+      409,
+      'modules.duplicate_name',
+    );
     expect((await catalogue()).filter((m) => m.name.toLowerCase() === name.toLowerCase())).toHaveLength(1);
   });
 
@@ -411,8 +584,18 @@ describe('editing a module', () => {
   const refusals: [what: string, body: unknown, field: string, message: unknown][] = [
     ['a price of zero', { priceCents: 0 }, 'priceCents', 'The price must be more than R0.'],
     ['a negative price', { priceCents: -500 }, 'priceCents', 'The price must be more than R0.'],
-    ['a price with a fraction of a cent', { priceCents: 8999.5 }, 'priceCents', 'The price can have at most two decimals (whole cents).'],
-    ['a price over R100,000 an hour', { priceCents: 10_000_001 }, 'priceCents', 'The price can be at most R100,000 per hour.'],
+    [
+      'a price with a fraction of a cent',
+      { priceCents: 8999.5 },
+      'priceCents',
+      'The price can have at most two decimals (whole cents).',
+    ],
+    [
+      'a price over R100,000 an hour',
+      { priceCents: 10_000_001 },
+      'priceCents',
+      'The price can be at most R100,000 per hour.',
+    ],
     ['a price sent as text', { priceCents: '90' }, 'priceCents', catalogueMessages.fillAllFields],
     ['a price of null', { priceCents: null }, 'priceCents', catalogueMessages.fillAllFields],
     ['an unknown category', { category: 'Astrology' }, 'category', catalogueMessages.fillAllFields],
@@ -423,39 +606,67 @@ describe('editing a module', () => {
     ['a name of null', { name: null }, 'name', catalogueMessages.fillAllFields],
     ['a name that is a number', { name: 42 }, 'name', catalogueMessages.fillAllFields],
     ['a name of 201 characters', { name: 'n'.repeat(201) }, 'name', 'Name must be at most 200 characters.'],
-    ['a name without a letter or digit (no page address)', { name: '!!! ???' }, 'name', 'The name needs at least one letter or digit.'],
-    ['a description of 2001 characters', { description: 'd'.repeat(2001) }, 'description', 'Description must be at most 2000 characters.'],
+    [
+      'a name without a letter or digit (no page address)',
+      { name: '!!! ???' },
+      'name',
+      'The name needs at least one letter or digit.',
+    ],
+    [
+      'a description of 2001 characters',
+      { description: 'd'.repeat(2001) },
+      'description',
+      'Description must be at most 2000 characters.',
+    ],
     ['topics that are not a list', { topics: 'Limits, Series' }, 'topics', expect.any(String)],
     ['an empty topic', { topics: ['ok', ''] }, 'topics', 'A topic cannot be empty.'],
     ['eleven topics', { topics: Array.from({ length: 11 }, (_, i) => `Topic ${i}`) }, 'topics', 'At most 10 topics.'],
-    ['a good field beside a bad one', { description: 'Fine.', priceCents: 0 }, 'priceCents', 'The price must be more than R0.'],
+    [
+      'a good field beside a bad one',
+      { description: 'Fine.', priceCents: 0 },
+      'priceCents',
+      'The price must be more than R0.',
+    ],
     ['an unknown field', { slug: 'my-own-slug' }, '_form', 'Unknown field: slug.'],
     ['a new id', { id: crypto.randomUUID(), name: 'Anything' }, '_form', 'Unknown field: id.'],
     ['a body that is a list', [], '_form', expect.any(String)],
     ['a body of null', null, '_form', expect.any(String)],
   ];
 
-  test.each(refusals)('%s is refused (400) with a message for that field, and nothing changes', async (_, body, field, message) => {
-    const module = await addModule();
-    const error = await expectNothingChanged(async () => {
-      const response = await admin.request(`/api/modules/${module.id}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      return expectApiError(response, 400, 'request.invalid');
-    });
-    expect(error.fields?.[field]).toEqual(message);
-    expect(await shown(module)).toEqual(module);
-  });
+  test.each(refusals)(
+    '%s is refused (400) with a message for that field, and nothing changes',
+    async (_, body, field, message) => {
+      const module = await addModule();
+      const error = await expectNothingChanged(async () => {
+        const response = await admin.request(`/api/modules/${module.id}`, {
+          method: 'PATCH',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        return expectApiError(response, 400, 'request.invalid');
+      });
+      expect(error.fields?.[field]).toEqual(message);
+      expect(await shown(module)).toEqual(module);
+    },
+  );
 
   test('renaming a module a student is enrolled in shows the new name on their profile; once deleted, the name they enrolled in', async () => {
     const module = await addModule({ name: 'Probability Warm-up' });
     const other = await addModule({ name: 'Probability Cool-down' });
     const student = await signInAs(server, 'student');
-    for (const m of [module, other]) expect((await student.client.post('/api/me/enrolments', { moduleId: m.id })).status).toBe(201);
+    for (const m of [module, other])
+      expect((await student.client.post('/api/me/enrolments', { moduleId: m.id })).status).toBe(201);
 
     await admin.patch(`/api/modules/${module.id}`, { priceCents: 5000 });
     await admin.patch(`/api/modules/${module.id}`, { name: 'Probability Foundations' });
     // Two enrolments made a moment apart can share a timestamp, so their order is not fixed: compare sorted.
     const names = async () =>
-      ((await student.client.get('/api/me/enrolments')).body.enrolments as { moduleName: string; moduleSlug: string | null }[])
+      (
+        (await student.client.get('/api/me/enrolments')).body.enrolments as {
+          moduleName: string;
+          moduleSlug: string | null;
+        }[]
+      )
         .map((e) => [e.moduleName, e.moduleSlug])
         .sort();
     expect(await names()).toEqual([
@@ -475,14 +686,28 @@ describe('editing a module', () => {
     const module = await addModule();
     const student = await signInAs(server, 'student');
     expect((await student.client.post('/api/me/enrolments', { moduleId: module.id })).status).toBe(201);
-    await expectNothingChanged(async () => expectApiError(await admin.patch(`/api/modules/${module.id}`, { name: 'FET Mathematics' }), 409, 'modules.duplicate_name'));
+    await expectNothingChanged(async () =>
+      expectApiError(
+        await admin.patch(`/api/modules/${module.id}`, { name: 'FET Mathematics' }),
+        409,
+        'modules.duplicate_name',
+      ),
+    );
     expect((await student.client.get('/api/me/enrolments')).body.enrolments[0].moduleName).toBe(module.name);
   });
 
   test('editing a module that does not exist is Module Not Found, even with a name that is taken', async () => {
     await expectNothingChanged(async () => {
-      expectApiError(await admin.patch(`/api/modules/${crypto.randomUUID()}`, { name: 'FET Mathematics' }), 404, 'modules.not_found');
-      expectApiError(await admin.patch(`/api/modules/${crypto.randomUUID()}`, { name: 'Brand New Name', priceCents: 100 }), 404, 'modules.not_found');
+      expectApiError(
+        await admin.patch(`/api/modules/${crypto.randomUUID()}`, { name: 'FET Mathematics' }),
+        404,
+        'modules.not_found',
+      );
+      expectApiError(
+        await admin.patch(`/api/modules/${crypto.randomUUID()}`, { name: 'Brand New Name', priceCents: 100 }),
+        404,
+        'modules.not_found',
+      );
     });
   });
 });
@@ -506,16 +731,23 @@ describe('raising a price by R10', () => {
 
   test('two raises at once both count', async () => {
     const module = await addModule({ priceCents: 8000 });
-    const responses = await Promise.all([admin.post(`/api/modules/${module.id}/raise-price`), admin.post(`/api/modules/${module.id}/raise-price`)]);
+    const responses = await Promise.all([
+      admin.post(`/api/modules/${module.id}/raise-price`),
+      admin.post(`/api/modules/${module.id}/raise-price`),
+    ]);
     expect(responses.map((r) => r.status)).toEqual([200, 200]);
-    expect(responses.map((r: TestResponse) => r.body.priceCents as number).sort((a, b) => a - b)).toEqual([9000, 10000]);
+    expect(responses.map((r: TestResponse) => r.body.priceCents as number).sort((a, b) => a - b)).toEqual([
+      9000, 10000,
+    ]);
     expect(await price(module.slug)).toBe(10000);
   });
 
   test('a raise up to R100,000 is allowed; one past it is refused and the price stays', async () => {
     const module = await addModule({ priceCents: 9_999_000 });
     expect((await admin.post(`/api/modules/${module.id}/raise-price`)).body.priceCents).toBe(10_000_000);
-    const error = await expectNothingChanged(async () => expectApiError(await admin.post(`/api/modules/${module.id}/raise-price`), 400, 'modules.price_limit'));
+    const error = await expectNothingChanged(async () =>
+      expectApiError(await admin.post(`/api/modules/${module.id}/raise-price`), 400, 'modules.price_limit'),
+    );
     expect(error.message).toBe('The price can be at most R100,000 per hour.');
     expect(await price(module.slug)).toBe(10_000_000);
   });
@@ -537,11 +769,23 @@ describe('deleting a module', () => {
     expect((await visitor.get(`/modules/${module.slug}`)).status).toBe(404);
 
     const enrolments = (await student.client.get('/api/me/enrolments')).body.enrolments;
-    expect(enrolments).toEqual([{ id: enrolled.body.id, moduleId: null, moduleName: 'Complex Analysis Crash Course', moduleSlug: null, enrolledAt: enrolled.body.enrolledAt }]);
+    expect(enrolments).toEqual([
+      {
+        id: enrolled.body.id,
+        moduleId: null,
+        moduleName: 'Complex Analysis Crash Course',
+        moduleSlug: null,
+        enrolledAt: enrolled.body.enrolledAt,
+      },
+    ]);
 
     // Gone for good: deleting again is a 404, and nobody can enrol any more.
     expectApiError(await admin.delete(`/api/modules/${module.id}`), 404, 'modules.not_found');
-    expectApiError(await student.client.post('/api/me/enrolments', { moduleId: module.id }), 404, 'profile.module_not_found');
+    expectApiError(
+      await student.client.post('/api/me/enrolments', { moduleId: module.id }),
+      404,
+      'profile.module_not_found',
+    );
   });
 
   test('its name is free again: a new module of that name gets the same page address', async () => {
@@ -562,7 +806,15 @@ describe('changes made by another server process', () => {
     const name = `Written Elsewhere ${id.slice(0, 8)}`;
     await server.services.db
       .insertInto('modules')
-      .values({ id, slug: slugify(name), name, category: 'Statistics', price_cents: 7000, created_at: now, updated_at: now })
+      .values({
+        id,
+        slug: slugify(name),
+        name,
+        category: 'Statistics',
+        price_cents: 7000,
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
     return id;
   }
@@ -576,7 +828,10 @@ describe('changes made by another server process', () => {
       await admin.patch(`/api/modules/${module.id}`, { description: 'Edited.' });
       await admin.post(`/api/modules/${module.id}/raise-price`);
       await admin.delete(`/api/modules/${module.id}`);
-      const notice = { type: 'notice', event: { table: 'modules', ids: [module.id], audience: 'everyone', id: expect.any(String) } };
+      const notice = {
+        type: 'notice',
+        event: { table: 'modules', ids: [module.id], audience: 'everyone', id: expect.any(String) },
+      };
       // On PostgreSQL the notices come back through LISTEN, a moment after the answers, and a notice from an
       // earlier test may still be on its way: only this module's count.
       const about = () => heard.filter((m) => m.type === 'notice' && m.event.ids.includes(module.id));

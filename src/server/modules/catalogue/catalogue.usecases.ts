@@ -14,7 +14,12 @@ import { isUniqueViolation } from '../../db/constraint-errors.ts';
 import { withTransaction, type Deps } from '../../deps.ts';
 import type { ChangeNotice, EventBus } from '../../events/events.ts';
 import { createCatalogueCache, type CatalogueCache, type CatalogueSnapshot } from './catalogue.cache.ts';
-import { createDuplicateModuleNameError, createModuleNotFoundError, createNameWithoutSlugError, createPriceLimitError } from './catalogue.errors.ts';
+import {
+  createDuplicateModuleNameError,
+  createModuleNotFoundError,
+  createNameWithoutSlugError,
+  createPriceLimitError,
+} from './catalogue.errors.ts';
 import * as repo from './catalogue.repository.ts';
 
 export interface CatalogueDeps extends Deps {
@@ -92,7 +97,11 @@ export async function requireModuleBySlug(deps: CatalogueDeps, slug: string): Pr
 }
 
 /** Adds a module. Its page address is made from its name. */
-export async function createModule(deps: CatalogueDeps, me: Me | undefined, input: z.output<typeof createModuleInputSchema>): Promise<Module> {
+export async function createModule(
+  deps: CatalogueDeps,
+  me: Me | undefined,
+  input: z.output<typeof createModuleInputSchema>,
+): Promise<Module> {
   requireCatalogueAdmin(me);
   const slug = slugify(input.name);
   if (!slug) throw createNameWithoutSlugError();
@@ -134,7 +143,12 @@ async function refuseDuplicateName<T>(write: () => Promise<T>): Promise<T> {
  * slug: /modules/<slug> links already shared, bookmarked or stored offline keep working. The new name must
  * still not equal another module's (any case) nor make another module's page address.
  */
-export async function updateModule(deps: CatalogueDeps, me: Me | undefined, id: string, input: z.output<typeof updateModuleInputSchema>): Promise<Module> {
+export async function updateModule(
+  deps: CatalogueDeps,
+  me: Me | undefined,
+  id: string,
+  input: z.output<typeof updateModuleInputSchema>,
+): Promise<Module> {
   requireCatalogueAdmin(me);
   const module = await withTransaction(deps, async (tx) => {
     if (input.name !== undefined) {
@@ -164,7 +178,13 @@ export async function updateModule(deps: CatalogueDeps, me: Me | undefined, id: 
 /** The admin's "+R10" (spec §9): atomic, so two clicks at once raise the price twice. */
 export async function raiseModulePrice(deps: CatalogueDeps, me: Me | undefined, id: string): Promise<Module> {
   requireCatalogueAdmin(me);
-  const row = await repo.raisePrice(deps.db, id, priceLimits.stepCents, priceLimits.maxCents, deps.clock.now().toISOString());
+  const row = await repo.raisePrice(
+    deps.db,
+    id,
+    priceLimits.stepCents,
+    priceLimits.maxCents,
+    deps.clock.now().toISOString(),
+  );
   if (!row) {
     if (!(await repo.findModuleById(deps.db, id))) throw createModuleNotFoundError();
     throw createPriceLimitError();

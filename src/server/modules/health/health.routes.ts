@@ -15,7 +15,13 @@ export function createHealthCheck(deps: { db: Db; now?: () => number }) {
   return {
     check(): Promise<boolean> {
       if (!last || now() - last.at >= checkTtlMs) {
-        const current: NonNullable<typeof last> = { at: now(), ok: sql`select 1`.execute(deps.db).then(() => true, () => false) };
+        const current: NonNullable<typeof last> = {
+          at: now(),
+          ok: sql`select 1`.execute(deps.db).then(
+            () => true,
+            () => false,
+          ),
+        };
         void current.ok.then((ok) => (current.result = ok));
         last = current;
       }

@@ -27,7 +27,10 @@ export function findModule(db: Db, id: string) {
   return db.selectFrom('modules').select(['id', 'name', 'slug']).where('id', '=', id).executeTakeFirst();
 }
 
-export async function insertEnrolment(db: Db, row: { id: string; user_id: string; module_id: string; module_name: string; created_at: string }) {
+export async function insertEnrolment(
+  db: Db,
+  row: { id: string; user_id: string; module_id: string; module_name: string; created_at: string },
+) {
   await db.insertInto('enrolments').values(row).execute();
 }
 
@@ -55,7 +58,12 @@ export function findUser(db: Db, userId: string) {
 }
 
 export async function listTutorCategories(db: Db, userId: string) {
-  const rows = await db.selectFrom('tutor_categories').select('category').where('user_id', '=', userId).orderBy('category').execute();
+  const rows = await db
+    .selectFrom('tutor_categories')
+    .select('category')
+    .where('user_id', '=', userId)
+    .orderBy('category')
+    .execute();
   return rows.map((r) => r.category);
 }
 

@@ -8,13 +8,28 @@ import type { Deps } from '../../deps.ts';
 import { personal, withEtag } from '../../http/etag.ts';
 import { jsonBody } from '../../http/json-body.ts';
 import type { PersonalDataPart } from '../../personal-data.ts';
-import { deleteMyAccount, enrol, enrolmentsPersonalData, exportMyData, listMyEnrolments, removeEnrolment } from './profile.usecases.ts';
+import {
+  deleteMyAccount,
+  enrol,
+  enrolmentsPersonalData,
+  exportMyData,
+  listMyEnrolments,
+  removeEnrolment,
+} from './profile.usecases.ts';
 
 /**
  * `/api/me/*` beyond `GET /api/me`: the signed-in user's enrolments, data export and account deletion.
  * `personalData`: the other features' parts of the export and deletion (server.ts lists them).
  */
-export function createProfileRoutes({ deps, auth, personalData }: { deps: Deps; auth: Auth; personalData: readonly PersonalDataPart[] }) {
+export function createProfileRoutes({
+  deps,
+  auth,
+  personalData,
+}: {
+  deps: Deps;
+  auth: Auth;
+  personalData: readonly PersonalDataPart[];
+}) {
   const parts = [enrolmentsPersonalData, ...personalData];
   return (
     new Hono<SessionEnv>()
@@ -27,7 +42,9 @@ export function createProfileRoutes({ deps, auth, personalData }: { deps: Deps; 
         c.header('cache-control', personal);
         return c.json({ enrolments: await listMyEnrolments(deps, c.var.me) });
       })
-      .post('/enrolments', checkFirst(requireUser), jsonBody(enrolInputSchema), async (c) => c.json(await enrol(deps, c.var.me, c.req.valid('json')), 201))
+      .post('/enrolments', checkFirst(requireUser), jsonBody(enrolInputSchema), async (c) =>
+        c.json(await enrol(deps, c.var.me, c.req.valid('json')), 201),
+      )
       .delete('/enrolments/:id', async (c) => {
         await removeEnrolment(deps, c.var.me, c.req.param('id'));
         return c.json({ removed: true });

@@ -75,12 +75,17 @@ describe('enrolling in modules', () => {
     const { client, id } = await signInAs(server, 'student');
     const moduleId = bySlug('fet-mathematics').id;
     expect((await client.post('/api/me/enrolments', { moduleId })).status).toBe(201);
-    const error = await expectNoEnrolmentChanged(async () => expectApiError(await client.post('/api/me/enrolments', { moduleId }), 409, 'profile.already_enrolled'));
+    const error = await expectNoEnrolmentChanged(async () =>
+      expectApiError(await client.post('/api/me/enrolments', { moduleId }), 409, 'profile.already_enrolled'),
+    );
     expect(error.message).toBe(profileMessages.alreadyEnrolled);
 
     // Two requests at once: the database's unique (user, module) pair decides.
     const other = bySlug('fet-physical-science').id;
-    const both = await Promise.all([client.post('/api/me/enrolments', { moduleId: other }), client.post('/api/me/enrolments', { moduleId: other })]);
+    const both = await Promise.all([
+      client.post('/api/me/enrolments', { moduleId: other }),
+      client.post('/api/me/enrolments', { moduleId: other }),
+    ]);
     expect(both.map((r) => r.status).sort()).toEqual([201, 409]);
     const rows = (await enrolments()).filter((e) => e.user_id === id);
     expect(rows.map((r) => r.module_id).sort()).toEqual([moduleId, other].sort());
@@ -89,7 +94,11 @@ describe('enrolling in modules', () => {
   test('enrolling in an unknown module says it is no longer offered, and adds nothing', async () => {
     const { client } = await signInAs(server, 'student');
     const error = await expectNoEnrolmentChanged(async () =>
-      expectApiError(await client.post('/api/me/enrolments', { moduleId: crypto.randomUUID() }), 404, 'profile.module_not_found'),
+      expectApiError(
+        await client.post('/api/me/enrolments', { moduleId: crypto.randomUUID() }),
+        404,
+        'profile.module_not_found',
+      ),
     );
     expect(error.message).toBe(profileMessages.moduleGone);
   });
@@ -98,10 +107,17 @@ describe('enrolling in modules', () => {
     ['no module chosen', {}, 'moduleId', profileMessages.selectModule],
     ['an empty module id', { moduleId: '' }, 'moduleId', profileMessages.selectModule],
     ['a module id that is not an id', { moduleId: 'fet-mathematics' }, 'moduleId', profileMessages.selectModule],
-    ['an unknown field', { moduleId: crypto.randomUUID(), userId: crypto.randomUUID() }, '_form', 'Unknown field: userId.'],
+    [
+      'an unknown field',
+      { moduleId: crypto.randomUUID(), userId: crypto.randomUUID() },
+      '_form',
+      'Unknown field: userId.',
+    ],
   ])('enrolling with %s is refused with a message, and adds nothing', async (_, body, field, message) => {
     const { client } = await signInAs(server, 'student');
-    const error = await expectNoEnrolmentChanged(async () => expectApiError(await client.post('/api/me/enrolments', body), 400, 'request.invalid'));
+    const error = await expectNoEnrolmentChanged(async () =>
+      expectApiError(await client.post('/api/me/enrolments', body), 400, 'request.invalid'),
+    );
     expect(error.fields?.[field]).toBe(message);
   });
 
@@ -109,7 +125,11 @@ describe('enrolling in modules', () => {
     const visitor = createClient(server.url);
     await expectNoEnrolmentChanged(async () => {
       expectApiError(await visitor.get('/api/me/enrolments'), 401, 'auth.unauthenticated');
-      expectApiError(await visitor.post('/api/me/enrolments', { moduleId: modules[0]!.id }), 401, 'auth.unauthenticated');
+      expectApiError(
+        await visitor.post('/api/me/enrolments', { moduleId: modules[0]!.id }),
+        401,
+        'auth.unauthenticated',
+      );
       expectApiError(await visitor.delete(`/api/me/enrolments/${crypto.randomUUID()}`), 401, 'auth.unauthenticated');
     });
   });
@@ -120,8 +140,12 @@ describe('enrolling in modules', () => {
     const mine = await thandi.client.post('/api/me/enrolments', { moduleId: bySlug('java-oop-and-gui').id });
     const theirs = await sipho.client.post('/api/me/enrolments', { moduleId: bySlug('java-oop-and-gui').id });
     expect([mine.status, theirs.status]).toEqual([201, 201]);
-    expect((await thandi.client.get('/api/me/enrolments')).body.enrolments.map((e: Enrolment) => e.id)).toEqual([mine.body.id]);
-    expect((await sipho.client.get('/api/me/enrolments')).body.enrolments.map((e: Enrolment) => e.id)).toEqual([theirs.body.id]);
+    expect((await thandi.client.get('/api/me/enrolments')).body.enrolments.map((e: Enrolment) => e.id)).toEqual([
+      mine.body.id,
+    ]);
+    expect((await sipho.client.get('/api/me/enrolments')).body.enrolments.map((e: Enrolment) => e.id)).toEqual([
+      theirs.body.id,
+    ]);
   });
 
   test.each([
@@ -130,7 +154,9 @@ describe('enrolling in modules', () => {
     ['even the admin', 'admin'],
   ] as const)('%s cannot remove someone else’s enrolment (403), and it stays', async (_, role) => {
     const owner = await signInAs(server, 'student');
-    const enrolment = (await owner.client.post('/api/me/enrolments', { moduleId: bySlug('databases-and-programming').id })).body as Enrolment;
+    const enrolment = (
+      await owner.client.post('/api/me/enrolments', { moduleId: bySlug('databases-and-programming').id })
+    ).body as Enrolment;
     const other = await signInAs(server, role);
 
     await expectNoEnrolmentChanged(async () => {
@@ -143,7 +169,8 @@ describe('enrolling in modules', () => {
 
   test('removing an enrolment that does not exist, or was already removed, is a 404', async () => {
     const { client } = await signInAs(server, 'student');
-    const enrolment = (await client.post('/api/me/enrolments', { moduleId: bySlug('introduction-to-calculus').id })).body as Enrolment;
+    const enrolment = (await client.post('/api/me/enrolments', { moduleId: bySlug('introduction-to-calculus').id }))
+      .body as Enrolment;
     expect((await client.delete(`/api/me/enrolments/${enrolment.id}`)).status).toBe(200);
     await expectNoEnrolmentChanged(async () => {
       expectApiError(await client.delete(`/api/me/enrolments/${enrolment.id}`), 404, 'profile.enrolment_not_found');
@@ -159,7 +186,9 @@ describe('downloading my data', () => {
     await makeStaff(server, account.email, 'tutor', ['Statistics', 'Computer Science']);
     const client = await logIn(server, account);
     const tutor = { ...account, client, id: (await client.get('/api/me')).body.id as string };
-    const enrolment = (await tutor.client.post('/api/me/enrolments', { moduleId: bySlug('introduction-to-statistics').id })).body as Enrolment;
+    const enrolment = (
+      await tutor.client.post('/api/me/enrolments', { moduleId: bySlug('introduction-to-statistics').id })
+    ).body as Enrolment;
     // A second session, from a phone.
     await logIn(server, tutor);
 
@@ -170,11 +199,24 @@ describe('downloading my data', () => {
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     expect(response.headers.get('cache-control')).toBe('no-store');
     const disposition = response.headers.get('content-disposition') ?? '';
-    expect([`attachment; filename="tutorbook-data-${before}.json"`, `attachment; filename="tutorbook-data-${after}.json"`]).toContain(disposition);
+    expect([
+      `attachment; filename="tutorbook-data-${before}.json"`,
+      `attachment; filename="tutorbook-data-${after}.json"`,
+    ]).toContain(disposition);
 
     const data = response.body;
     // The profile's own keys, and those of every feature that registered a part (the Q&A board, bookings).
-    expect(Object.keys(data).sort()).toEqual(['account', 'answers', 'bookings', 'emails', 'enrolments', 'exportedAt', 'questions', 'sessions', 'votes']);
+    expect(Object.keys(data).sort()).toEqual([
+      'account',
+      'answers',
+      'bookings',
+      'emails',
+      'enrolments',
+      'exportedAt',
+      'questions',
+      'sessions',
+      'votes',
+    ]);
     expect(data.account).toEqual({
       id: tutor.id,
       name: 'Ayanda Zulu',
@@ -189,18 +231,28 @@ describe('downloading my data', () => {
     });
     expect(data.sessions).toHaveLength(2);
     for (const session of data.sessions) {
-      expect(session).toEqual({ createdAt: expect.any(String), expiresAt: expect.any(String), ipAddress: '127.0.0.1', userAgent: expect.any(String) });
+      expect(session).toEqual({
+        createdAt: expect.any(String),
+        expiresAt: expect.any(String),
+        ipAddress: '127.0.0.1',
+        userAgent: expect.any(String),
+      });
       expect(Date.parse(session.expiresAt)).toBeGreaterThan(Date.now());
     }
     expect(data.enrolments).toEqual([enrolment]);
     const kinds = data.emails.map((e: { kind: string }) => e.kind);
     expect(kinds).toEqual(expect.arrayContaining(['verification', 'welcome']));
-    for (const email of data.emails) expect(Object.keys(email).sort()).toEqual(['createdAt', 'kind', 'sentAt', 'status', 'subject']);
+    for (const email of data.emails)
+      expect(Object.keys(email).sort()).toEqual(['createdAt', 'kind', 'sentAt', 'status', 'subject']);
     expect(data.emails.find((e: { kind: string }) => e.kind === 'welcome').subject).toBe('Welcome to TutorBook!');
 
     // No secrets: not the password hash, not a session token, not the links in the e-mails.
     const { db } = server.services;
-    const login = await db.selectFrom('accounts').select('password').where('user_id', '=', tutor.id).executeTakeFirstOrThrow();
+    const login = await db
+      .selectFrom('accounts')
+      .select('password')
+      .where('user_id', '=', tutor.id)
+      .executeTakeFirstOrThrow();
     const tokens = await db.selectFrom('sessions').select('token').where('user_id', '=', tutor.id).execute();
     expect(login.password).toBeTruthy();
     expect(response.text).not.toContain(login.password!);
@@ -222,23 +274,38 @@ describe('deleting my account', () => {
     const { db } = server.services;
     const count = async (table: 'sessions' | 'accounts' | 'enrolments' | 'tutor_categories') =>
       (await db.selectFrom(table).select('user_id').where('user_id', '=', tutor.id).execute()).length;
-    expect([await count('sessions'), await count('accounts'), await count('enrolments'), await count('tutor_categories')]).toEqual([2, 1, 1, 1]);
+    expect([
+      await count('sessions'),
+      await count('accounts'),
+      await count('enrolments'),
+      await count('tutor_categories'),
+    ]).toEqual([2, 1, 1, 1]);
 
     const deleted = await tutor.client.delete('/api/me');
     expect(deleted.status, deleted.text).toBe(200);
     expect(deleted.body).toEqual({ deleted: true });
     // The browser is told to forget the session cookie.
-    expect(deleted.headers.getSetCookie().some((c) => c.startsWith(`${sessionCookieName}=;`) && /Max-Age=0/i.test(c))).toBe(true);
+    expect(
+      deleted.headers.getSetCookie().some((c) => c.startsWith(`${sessionCookieName}=;`) && /Max-Age=0/i.test(c)),
+    ).toBe(true);
     expect(tutor.client.hasSessionCookie()).toBe(false);
 
     expect(await db.selectFrom('users').select('id').where('id', '=', tutor.id).executeTakeFirst()).toBeUndefined();
-    expect([await count('sessions'), await count('accounts'), await count('enrolments'), await count('tutor_categories')]).toEqual([0, 0, 0, 0]);
+    expect([
+      await count('sessions'),
+      await count('accounts'),
+      await count('enrolments'),
+      await count('tutor_categories'),
+    ]).toEqual([0, 0, 0, 0]);
 
     // Every session is gone: the other device, and the old cookie replayed.
     expectApiError(await phone.get('/api/me'), 401, 'auth.unauthenticated');
     const replayed = await fetch(`${server.url}/api/me`, { headers: { cookie: oldCookie } });
     expect(replayed.status).toBe(401);
-    expect((await createClient(server.url).post('/api/auth/sign-in/email', { email: tutor.email, password: tutor.password })).status).toBe(401);
+    expect(
+      (await createClient(server.url).post('/api/auth/sign-in/email', { email: tutor.email, password: tutor.password }))
+        .status,
+    ).toBe(401);
 
     // The address is free: signing up again makes a new student account with nothing from before.
     const again = await signUpAndVerify(server, smtp, { email: tutor.email, password: 'a brand new passphrase' });
@@ -273,7 +340,11 @@ describe('deleting my account', () => {
     expectApiError(await createClient(server.url).delete('/api/me'), 401, 'auth.unauthenticated');
 
     const student = await signInAs(server, 'student');
-    expectApiError(await student.client.delete('/api/me', { headers: { origin: 'https://evil.example' } }), 403, 'request.invalid_origin');
+    expectApiError(
+      await student.client.delete('/api/me', { headers: { origin: 'https://evil.example' } }),
+      403,
+      'request.invalid_origin',
+    );
     const cookie = `${sessionCookieName}=${student.client.cookies.get(sessionCookieName)}`;
     expect((await fetch(`${server.url}/api/me`, { method: 'DELETE', headers: { cookie } })).status).toBe(403);
     expect((await student.client.get('/api/me')).body.id).toBe(student.id);
@@ -324,7 +395,9 @@ describe('export and deletion composed from each feature’s part', () => {
     await student.client.post('/api/me/enrolments', { moduleId: bySlug('introduction-to-statistics').id });
     const notes = new Map([[student.id, ['Bring past papers']]]);
     await expectNoEnrolmentChanged(async () => {
-      await expect(deleteMyAccount(server.services.deps, me, [enrolmentsPersonalData, notesPart(notes, { failErase: true })])).rejects.toThrow('this part could not erase');
+      await expect(
+        deleteMyAccount(server.services.deps, me, [enrolmentsPersonalData, notesPart(notes, { failErase: true })]),
+      ).rejects.toThrow('this part could not erase');
     });
     expect((await student.client.get('/api/me')).body.id).toBe(student.id);
   });

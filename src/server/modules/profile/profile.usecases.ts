@@ -5,7 +5,11 @@ import { isForeignKeyViolation, isUniqueViolation } from '../../db/constraint-er
 import { withTransaction, type Deps } from '../../deps.ts';
 import { createForbiddenError, createUnauthenticatedError } from '../../http/errors.ts';
 import type { PersonalDataPart } from '../../personal-data.ts';
-import { createAlreadyEnrolledError, createEnrolModuleNotFoundError, createEnrolmentNotFoundError } from './profile.errors.ts';
+import {
+  createAlreadyEnrolledError,
+  createEnrolModuleNotFoundError,
+  createEnrolmentNotFoundError,
+} from './profile.errors.ts';
 import * as repo from './profile.repository.ts';
 
 /*
@@ -18,7 +22,13 @@ const iso = (value: Date | string) => new Date(value).toISOString();
 const isoOrNull = (value: Date | string | null) => (value === null ? null : iso(value));
 
 function toEnrolment(row: repo.EnrolmentRow): Enrolment {
-  return { id: row.id, moduleId: row.module_id, moduleName: row.module_name, moduleSlug: row.module_slug, enrolledAt: row.created_at };
+  return {
+    id: row.id,
+    moduleId: row.module_id,
+    moduleName: row.module_name,
+    moduleSlug: row.module_slug,
+    enrolledAt: row.created_at,
+  };
 }
 
 export async function listMyEnrolments(deps: Deps, me: Me | undefined): Promise<Enrolment[]> {
@@ -30,7 +40,13 @@ export async function enrol(deps: Deps, me: Me | undefined, input: EnrolInput): 
   const user = requireUser(me);
   const module = await repo.findModule(deps.db, input.moduleId);
   if (!module) throw createEnrolModuleNotFoundError();
-  const row = { id: crypto.randomUUID(), user_id: user.id, module_id: module.id, module_name: module.name, created_at: deps.clock.now().toISOString() };
+  const row = {
+    id: crypto.randomUUID(),
+    user_id: user.id,
+    module_id: module.id,
+    module_name: module.name,
+    created_at: deps.clock.now().toISOString(),
+  };
   try {
     await repo.insertEnrolment(deps.db, row);
   } catch (error) {
@@ -39,7 +55,13 @@ export async function enrol(deps: Deps, me: Me | undefined, input: EnrolInput): 
     if (isForeignKeyViolation(error)) throw createEnrolModuleNotFoundError();
     throw error;
   }
-  return { id: row.id, moduleId: module.id, moduleName: module.name, moduleSlug: module.slug, enrolledAt: row.created_at };
+  return {
+    id: row.id,
+    moduleId: module.id,
+    moduleName: module.name,
+    moduleSlug: module.slug,
+    enrolledAt: row.created_at,
+  };
 }
 
 /** Removes one of the user's own enrolments; someone else's is refused (403), a missing one is a 404. */
@@ -57,7 +79,12 @@ export const enrolmentsPersonalData: PersonalDataPart = {
   eraseFor: (tx, userId) => repo.deleteEnrolmentsOf(tx.db, userId),
 };
 
-const sastDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'Africa/Johannesburg', year: 'numeric', month: '2-digit', day: '2-digit' });
+const sastDate = new Intl.DateTimeFormat('en-CA', {
+  timeZone: 'Africa/Johannesburg',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
 
 /**
  * Everything stored about the user (POPIA's right of access), as a file to download before deleting the
@@ -90,17 +117,36 @@ export async function exportMyData(deps: Deps, me: Me | undefined, parts: readon
       tutorCategories,
       createdAt: iso(user.created_at),
       updatedAt: iso(user.updated_at),
-      logins: logins.map((l) => ({ provider: l.provider_id, createdAt: iso(l.created_at), updatedAt: iso(l.updated_at) })),
+      logins: logins.map((l) => ({
+        provider: l.provider_id,
+        createdAt: iso(l.created_at),
+        updatedAt: iso(l.updated_at),
+      })),
     },
-    sessions: sessions.map((s) => ({ createdAt: iso(s.created_at), expiresAt: iso(s.expires_at), ipAddress: s.ip_address, userAgent: s.user_agent })),
-    emails: emails.map((e) => ({ kind: e.kind, subject: e.subject, status: e.status, createdAt: e.created_at, sentAt: isoOrNull(e.sent_at) })),
+    sessions: sessions.map((s) => ({
+      createdAt: iso(s.created_at),
+      expiresAt: iso(s.expires_at),
+      ipAddress: s.ip_address,
+      userAgent: s.user_agent,
+    })),
+    emails: emails.map((e) => ({
+      kind: e.kind,
+      subject: e.subject,
+      status: e.status,
+      createdAt: e.created_at,
+      sentAt: isoOrNull(e.sent_at),
+    })),
     ...Object.fromEntries(partsData.flatMap((part) => Object.entries(part))),
   };
   return { filename: `tutorbook-data-${sastDate.format(at)}.json`, data };
 }
 
 /** Deletes the account: every part erases its data, then the user row goes (with sessions and logins), all in one transaction. */
-export async function deleteMyAccount(deps: Deps, me: Me | undefined, parts: readonly PersonalDataPart[]): Promise<void> {
+export async function deleteMyAccount(
+  deps: Deps,
+  me: Me | undefined,
+  parts: readonly PersonalDataPart[],
+): Promise<void> {
   const user = requireUser(me);
   await withTransaction(deps, async (tx) => {
     for (const part of parts) await part.eraseFor(tx, user.id);

@@ -2,19 +2,25 @@ import { qaMessages } from '../../../common/qa.ts';
 import { createError } from '../../http/errors.ts';
 
 /** A visitor's write, with the spec's own text for it (§5); the code is the one every 401 carries. */
-export const createSignedOutError = (message: string) => createError({ code: 'auth.unauthenticated', message, status: 401 });
+export const createSignedOutError = (message: string) =>
+  createError({ code: 'auth.unauthenticated', message, status: 401 });
 
 /** Unknown, or deleted by the admin. */
-export const createQuestionNotFoundError = () => createError({ code: 'qa.not_found', message: qaMessages.notFound, status: 404 });
+export const createQuestionNotFoundError = () =>
+  createError({ code: 'qa.not_found', message: qaMessages.notFound, status: 404 });
 
-export const createAnswerNotFoundError = () => createError({ code: 'qa.answer_not_found', message: qaMessages.answerNotFound, status: 404 });
+export const createAnswerNotFoundError = () =>
+  createError({ code: 'qa.answer_not_found', message: qaMessages.answerNotFound, status: 404 });
 
 /** A client id already used by another post, or by this one with other content. */
-export const createIdReusedError = () => createError({ code: 'qa.id_reused', message: qaMessages.idReused, status: 409 });
+export const createIdReusedError = () =>
+  createError({ code: 'qa.id_reused', message: qaMessages.idReused, status: 409 });
 
-export const createRateLimitedError = () => createError({ code: 'qa.rate_limited', message: qaMessages.rateLimited, status: 429 });
+export const createRateLimitedError = () =>
+  createError({ code: 'qa.rate_limited', message: qaMessages.rateLimited, status: 429 });
 
-export const createNotAskerError = () => createError({ code: 'qa.not_asker', message: qaMessages.acceptNotAsker, status: 403 });
+export const createNotAskerError = () =>
+  createError({ code: 'qa.not_asker', message: qaMessages.acceptNotAsker, status: 403 });
 
 export const createInvalidCursorError = () => {
   const message = 'This page of questions cannot be found. Please reload the board.';

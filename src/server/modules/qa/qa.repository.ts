@@ -18,7 +18,11 @@ export function findQuestion(db: Db, id: string) {
 }
 
 export function findAnswer(db: Db, id: string) {
-  return db.selectFrom('answers').select(['id', 'question_id', 'user_id', 'text']).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('answers')
+    .select(['id', 'question_id', 'user_id', 'text'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /** The user's questions and answers posted after `since` (an ISO time). */
@@ -37,11 +41,25 @@ export async function countPostsSince(db: Db, userId: string, since: string): Pr
 // ---------------------------------------------------------------------------------------------------------
 // Writes
 
-export async function insertQuestion(db: Db, row: { id: string; user_id: string; title: string; text: string; search: string; created_at: string; version: number }) {
+export async function insertQuestion(
+  db: Db,
+  row: {
+    id: string;
+    user_id: string;
+    title: string;
+    text: string;
+    search: string;
+    created_at: string;
+    version: number;
+  },
+) {
   await db.insertInto('questions').values(row).execute();
 }
 
-export async function insertAnswer(db: Db, row: { id: string; question_id: string; user_id: string; text: string; created_at: string }) {
+export async function insertAnswer(
+  db: Db,
+  row: { id: string; question_id: string; user_id: string; text: string; created_at: string },
+) {
   await db.insertInto('answers').values(row).execute();
 }
 
@@ -123,21 +141,30 @@ const likeContaining = (needle: string) => `%${needle.replace(/[\\%_]/g, (c) => 
  * A page of the board, newest first, after the (created_at, id) of the last row of the previous page.
  * `search` is already lower-cased (the stored `search` column is too).
  */
-export function listQuestions(db: Db, options: { search?: string; after?: { createdAt: string; id: string }; limit: number }) {
+export function listQuestions(
+  db: Db,
+  options: { search?: string; after?: { createdAt: string; id: string }; limit: number },
+) {
   let query = selectQuestions(db).where('questions.deleted_at', 'is', null);
   if (options.search) {
     query = query.where(sql<boolean>`questions.search like ${likeContaining(options.search)} escape '\\'`);
   }
   const after = options.after;
   if (after) {
-    query = query.where((eb) => eb(eb.refTuple('questions.created_at', 'questions.id'), '<', eb.tuple(after.createdAt, after.id)));
+    query = query.where((eb) =>
+      eb(eb.refTuple('questions.created_at', 'questions.id'), '<', eb.tuple(after.createdAt, after.id)),
+    );
   }
   return query.orderBy('questions.created_at', 'desc').orderBy('questions.id', 'desc').limit(options.limit).execute();
 }
 
 /** Questions changed after `version` (deleted ones too), in the order they changed. */
 export function listChangedQuestions(db: Db, version: number, limit: number) {
-  return selectQuestions(db).where('questions.version', '>', version).orderBy('questions.version').limit(limit).execute();
+  return selectQuestions(db)
+    .where('questions.version', '>', version)
+    .orderBy('questions.version')
+    .limit(limit)
+    .execute();
 }
 
 export function findQuestionWithAuthor(db: Db, id: string) {
@@ -148,12 +175,24 @@ function selectAnswers(db: Db) {
   return db
     .selectFrom('answers')
     .leftJoin('users', 'users.id', 'answers.user_id')
-    .select(['answers.id', 'answers.question_id', 'answers.user_id', 'answers.text', 'answers.created_at', 'users.name as author_name', 'users.role as author_role']);
+    .select([
+      'answers.id',
+      'answers.question_id',
+      'answers.user_id',
+      'answers.text',
+      'answers.created_at',
+      'users.name as author_name',
+      'users.role as author_role',
+    ]);
 }
 
 /** The answers to these questions, oldest first. */
 export function listAnswers(db: Db, questionIds: readonly string[]) {
-  return selectAnswers(db).where('answers.question_id', 'in', questionIds).orderBy('answers.created_at').orderBy('answers.id').execute();
+  return selectAnswers(db)
+    .where('answers.question_id', 'in', questionIds)
+    .orderBy('answers.created_at')
+    .orderBy('answers.id')
+    .execute();
 }
 
 export function findAnswerWithAuthor(db: Db, id: string) {
@@ -162,7 +201,12 @@ export function findAnswerWithAuthor(db: Db, id: string) {
 export type AnswerRow = Awaited<ReturnType<typeof listAnswers>>[number];
 
 export function listVotesOf(db: Db, userId: string, questionIds: readonly string[]) {
-  return db.selectFrom('question_votes').select(['question_id', 'value']).where('user_id', '=', userId).where('question_id', 'in', questionIds).execute();
+  return db
+    .selectFrom('question_votes')
+    .select(['question_id', 'value'])
+    .where('user_id', '=', userId)
+    .where('question_id', 'in', questionIds)
+    .execute();
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -179,11 +223,22 @@ export function listQuestionsBy(db: Db, userId: string) {
 }
 
 export function listAnswersBy(db: Db, userId: string) {
-  return db.selectFrom('answers').select(['id', 'question_id', 'text', 'created_at']).where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute();
+  return db
+    .selectFrom('answers')
+    .select(['id', 'question_id', 'text', 'created_at'])
+    .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
 export function listVotesBy(db: Db, userId: string) {
-  return db.selectFrom('question_votes').select(['question_id', 'value']).where('user_id', '=', userId).orderBy('question_id').execute();
+  return db
+    .selectFrom('question_votes')
+    .select(['question_id', 'value'])
+    .where('user_id', '=', userId)
+    .orderBy('question_id')
+    .execute();
 }
 
 /** Deletes the user's votes and returns the questions they were on. */

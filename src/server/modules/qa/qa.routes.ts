@@ -1,7 +1,13 @@
 import { Hono, type Context } from 'hono';
 import type { Me } from '../../../common/session.ts';
 import { z } from '../../../common/zod.ts';
-import { acceptAnswerInputSchema, answerInputSchema, askQuestionInputSchema, qaMessages, voteInputSchema } from '../../../common/qa.ts';
+import {
+  acceptAnswerInputSchema,
+  answerInputSchema,
+  askQuestionInputSchema,
+  qaMessages,
+  voteInputSchema,
+} from '../../../common/qa.ts';
 import { checkFirst, type SessionEnv } from '../../auth/auth.middleware.ts';
 import type { Deps } from '../../deps.ts';
 import { personal, revalidatePrivately, withEtag } from '../../http/etag.ts';
@@ -25,11 +31,19 @@ const sinceMessage = 'since must be a version: a whole number, 0 or more.';
 /** `?since=` asks for changes; otherwise `?q=` and `?cursor=` ask for a page of the board. */
 const listQuerySchema = z
   .strictObject({
-    since: z.coerce.number({ error: sinceMessage }).int(sinceMessage).min(0, sinceMessage).max(2 ** 31 - 1, sinceMessage).optional(),
+    since: z.coerce
+      .number({ error: sinceMessage })
+      .int(sinceMessage)
+      .min(0, sinceMessage)
+      .max(2 ** 31 - 1, sinceMessage)
+      .optional(),
     q: z.string().max(200, 'The search can be at most 200 characters.').optional(),
     cursor: z.string().max(500).optional(),
   })
-  .refine((v) => v.since === undefined || (v.q === undefined && v.cursor === undefined), 'Ask for changes (since) or for a page (q, cursor), not both.');
+  .refine(
+    (v) => v.since === undefined || (v.q === undefined && v.cursor === undefined),
+    'Ask for changes (since) or for a page (q, cursor), not both.',
+  );
 
 /** `/api/questions`: the Q&A board. Anyone reads; the usecases decide who may write. */
 export function createQaRoutes(deps: Deps) {
@@ -41,39 +55,43 @@ export function createQaRoutes(deps: Deps) {
   // A visitor's post is refused with the spec's words whatever its body (spec §5); the usecase checks again.
   const signedIn = (message: string) => checkFirst((me) => requireSignedIn(me, message));
 
-  return new Hono<SessionEnv>()
-    // Two answers from one route: `hc` types the body as either, and the client tells them apart by `deleted`.
-    .get('/', withEtag(), queryOf(listQuerySchema), async (c) => {
-      const { since, ...page } = c.req.valid('query');
-      // A signed-in reader's copy holds their own votes.
-      c.header('cache-control', c.var.me ? personal : revalidatePrivately);
-      if (since !== undefined) return c.json(await listQuestionChanges(deps, c.var.me, since));
-      return c.json(await listQuestions(deps, c.var.me, page));
-    })
-    // Before `/:id`, which would take "my-votes" for a question id.
-    .get('/my-votes', withEtag(), async (c) => {
-      c.header('cache-control', personal);
-      return c.json(await listMyVotes(deps, c.var.me));
-    })
-    .get('/:id', async (c) => c.json(await getQuestion(deps, readAs(c), c.req.param('id'))))
-    .post('/', signedIn(qaMessages.askSignedOut), jsonBody(askQuestionInputSchema), async (c) => {
-      const { question, created } = await askQuestion(deps, c.var.me, c.req.valid('json'));
-      return c.json(question, created ? 201 : 200);
-    })
-    .post('/:id/answers', signedIn(qaMessages.answerSignedOut), jsonBody(answerInputSchema), async (c) => {
-      const { answer, created } = await answerQuestion(deps, c.var.me, c.req.param('id'), c.req.valid('json'));
-      return c.json(answer, created ? 201 : 200);
-    })
-    .put('/:id/vote', signedIn(qaMessages.voteSignedOut), jsonBody(voteInputSchema), async (c) =>
-      c.json(await voteOnQuestion(deps, c.var.me, c.req.param('id'), c.req.valid('json').value)),
-    )
-    .put('/:id/accepted-answer', jsonBody(acceptAnswerInputSchema), async (c) => c.json(await acceptAnswer(deps, c.var.me, c.req.param('id'), c.req.valid('json'))))
-    .delete('/:id', async (c) => {
-      await deleteQuestion(deps, c.var.me, c.req.param('id'));
-      return c.json({ deleted: true });
-    })
-    .delete('/:id/answers/:answerId', async (c) => {
-      await deleteAnswer(deps, c.var.me, c.req.param('id'), c.req.param('answerId'));
-      return c.json({ deleted: true });
-    });
+  return (
+    new Hono<SessionEnv>()
+      // Two answers from one route: `hc` types the body as either, and the client tells them apart by `deleted`.
+      .get('/', withEtag(), queryOf(listQuerySchema), async (c) => {
+        const { since, ...page } = c.req.valid('query');
+        // A signed-in reader's copy holds their own votes.
+        c.header('cache-control', c.var.me ? personal : revalidatePrivately);
+        if (since !== undefined) return c.json(await listQuestionChanges(deps, c.var.me, since));
+        return c.json(await listQuestions(deps, c.var.me, page));
+      })
+      // Before `/:id`, which would take "my-votes" for a question id.
+      .get('/my-votes', withEtag(), async (c) => {
+        c.header('cache-control', personal);
+        return c.json(await listMyVotes(deps, c.var.me));
+      })
+      .get('/:id', async (c) => c.json(await getQuestion(deps, readAs(c), c.req.param('id'))))
+      .post('/', signedIn(qaMessages.askSignedOut), jsonBody(askQuestionInputSchema), async (c) => {
+        const { question, created } = await askQuestion(deps, c.var.me, c.req.valid('json'));
+        return c.json(question, created ? 201 : 200);
+      })
+      .post('/:id/answers', signedIn(qaMessages.answerSignedOut), jsonBody(answerInputSchema), async (c) => {
+        const { answer, created } = await answerQuestion(deps, c.var.me, c.req.param('id'), c.req.valid('json'));
+        return c.json(answer, created ? 201 : 200);
+      })
+      .put('/:id/vote', signedIn(qaMessages.voteSignedOut), jsonBody(voteInputSchema), async (c) =>
+        c.json(await voteOnQuestion(deps, c.var.me, c.req.param('id'), c.req.valid('json').value)),
+      )
+      .put('/:id/accepted-answer', jsonBody(acceptAnswerInputSchema), async (c) =>
+        c.json(await acceptAnswer(deps, c.var.me, c.req.param('id'), c.req.valid('json'))),
+      )
+      .delete('/:id', async (c) => {
+        await deleteQuestion(deps, c.var.me, c.req.param('id'));
+        return c.json({ deleted: true });
+      })
+      .delete('/:id/answers/:answerId', async (c) => {
+        await deleteAnswer(deps, c.var.me, c.req.param('id'), c.req.param('answerId'));
+        return c.json({ deleted: true });
+      })
+  );
 }

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { qaLimits, qaMessages, questionChangesSchema, questionPageSchema, questionSchema, type Question } from '../../../common/qa.ts';
+import {
+  qaLimits,
+  qaMessages,
+  questionChangesSchema,
+  questionPageSchema,
+  questionSchema,
+  type Question,
+} from '../../../common/qa.ts';
 import type { BusMessage } from '../../events/events.ts';
 import {
   createClient,
@@ -46,7 +53,12 @@ const put = (client: TestClient, path: string, body: unknown) =>
 const token = () => `tok${crypto.randomUUID().slice(0, 8)}`;
 
 async function ask(client: TestClient, fields: { title?: string; text?: string; id?: string } = {}): Promise<Question> {
-  const response = await client.post('/api/questions', { id: crypto.randomUUID(), title: 'How do I reverse a list in Python?', text: 'I tried `list.reverse()`.', ...fields });
+  const response = await client.post('/api/questions', {
+    id: crypto.randomUUID(),
+    title: 'How do I reverse a list in Python?',
+    text: 'I tried `list.reverse()`.',
+    ...fields,
+  });
   expect(response.status, response.text).toBe(201);
   return questionSchema.parse(response.body);
 }
@@ -65,7 +77,11 @@ const read = async (id: string, client = visitor) => {
 
 /** The votes as stored, for comparing with the counters the API shows. */
 async function storedVotes(questionId: string) {
-  const rows = await server.services.db.selectFrom('question_votes').select('value').where('question_id', '=', questionId).execute();
+  const rows = await server.services.db
+    .selectFrom('question_votes')
+    .select('value')
+    .where('question_id', '=', questionId)
+    .execute();
   return { upvotes: rows.filter((r) => r.value === 1).length, downvotes: rows.filter((r) => r.value === -1).length };
 }
 
@@ -82,11 +98,18 @@ describe('a visitor', () => {
 
     const asked = await visitor.post('/api/questions', { id: crypto.randomUUID(), title: 'A title', text: 'A text' });
     expect(expectApiError(asked, 401, 'auth.unauthenticated').message).toBe(qaMessages.askSignedOut);
-    const answered = await visitor.post(`/api/questions/${question.id}/answers`, { id: crypto.randomUUID(), text: 'An answer' });
+    const answered = await visitor.post(`/api/questions/${question.id}/answers`, {
+      id: crypto.randomUUID(),
+      text: 'An answer',
+    });
     expect(expectApiError(answered, 401, 'auth.unauthenticated').message).toBe(qaMessages.answerSignedOut);
     const voted = await put(visitor, `/api/questions/${question.id}/vote`, { value: 1 });
     expect(expectApiError(voted, 401, 'auth.unauthenticated').message).toBe(qaMessages.voteSignedOut);
-    expectApiError(await put(visitor, `/api/questions/${question.id}/accepted-answer`, { answerId: null }), 401, 'auth.unauthenticated');
+    expectApiError(
+      await put(visitor, `/api/questions/${question.id}/accepted-answer`, { answerId: null }),
+      401,
+      'auth.unauthenticated',
+    );
     expectApiError(await visitor.delete(`/api/questions/${question.id}`), 401, 'auth.unauthenticated');
 
     const after = await read(question.id);
@@ -95,10 +118,14 @@ describe('a visitor', () => {
 });
 
 describe('asking', () => {
-  test('a question is stored trimmed, with the author\'s name and role and never their e-mail', async () => {
+  test("a question is stored trimmed, with the author's name and role and never their e-mail", async () => {
     const student = await newStudent('Sipho Dlamini');
     const id = crypto.randomUUID();
-    const response = await student.client.post('/api/questions', { id, title: '  What is Big-O?  ', text: '\n  Explain `O(n log n)`.\n' });
+    const response = await student.client.post('/api/questions', {
+      id,
+      title: '  What is Big-O?  ',
+      text: '\n  Explain `O(n log n)`.\n',
+    });
     expect(response.status, response.text).toBe(201);
     expect(response.body).toMatchObject({
       id,
@@ -130,9 +157,17 @@ describe('asking', () => {
 
   test('an over-long title or text is refused, and one at the limit is taken', async () => {
     const { client } = await newStudent();
-    const longTitle = await client.post('/api/questions', { id: crypto.randomUUID(), title: 'x'.repeat(qaLimits.titleMax + 1), text: 'Text' });
+    const longTitle = await client.post('/api/questions', {
+      id: crypto.randomUUID(),
+      title: 'x'.repeat(qaLimits.titleMax + 1),
+      text: 'Text',
+    });
     expect(expectApiError(longTitle, 400, 'request.invalid').message).toBe(qaMessages.titleTooLong(qaLimits.titleMax));
-    const longText = await client.post('/api/questions', { id: crypto.randomUUID(), title: 'Title', text: 'x'.repeat(qaLimits.textMax + 1) });
+    const longText = await client.post('/api/questions', {
+      id: crypto.randomUUID(),
+      title: 'Title',
+      text: 'x'.repeat(qaLimits.textMax + 1),
+    });
     expect(expectApiError(longText, 400, 'request.invalid').message).toBe(qaMessages.textTooLong(qaLimits.textMax));
     await ask(client, { title: 'x'.repeat(qaLimits.titleMax), text: 'y'.repeat(qaLimits.textMax) });
   });
@@ -140,17 +175,26 @@ describe('asking', () => {
   test('a question id that is not a UUID, or an unknown field, is refused', async () => {
     const { client } = await newStudent();
     expectApiError(await client.post('/api/questions', { id: 'q1', title: 'T', text: 'X' }), 400, 'request.invalid');
-    expectApiError(await client.post('/api/questions', { id: crypto.randomUUID(), title: 'T', text: 'X', upvotes: 99 }), 400, 'request.invalid');
+    expectApiError(
+      await client.post('/api/questions', { id: crypto.randomUUID(), title: 'T', text: 'X', upvotes: 99 }),
+      400,
+      'request.invalid',
+    );
   });
 
   test('text that looks like SQL or HTML is stored and returned exactly as typed', async () => {
     const { client } = await newStudent();
     const title = `Robert'); DROP TABLE questions; -- ${token()}`;
-    const text = '<script>alert("x")</script> <img src=x onerror=alert(1)> 100% _under_ back\\slash `code`\n\n```java\nint[][] grid;\n```';
+    const text =
+      '<script>alert("x")</script> <img src=x onerror=alert(1)> 100% _under_ back\\slash `code`\n\n```java\nint[][] grid;\n```';
     const question = await ask(client, { title, text });
     expect(question).toMatchObject({ title, text });
     expect(await read(question.id)).toMatchObject({ title, text });
-    expect((await visitor.get('/api/questions?q=' + encodeURIComponent("robert'); drop"))).body.questions.map((q: Question) => q.id)).toContain(question.id);
+    expect(
+      (await visitor.get('/api/questions?q=' + encodeURIComponent("robert'); drop"))).body.questions.map(
+        (q: Question) => q.id,
+      ),
+    ).toContain(question.id);
   });
 });
 
@@ -170,9 +214,17 @@ describe('a post sent more than once', () => {
     const owner = await newStudent();
     const other = await newStudent();
     const question = await ask(owner.client);
-    const changed = await owner.client.post('/api/questions', { id: question.id, title: question.title, text: 'Something else' });
+    const changed = await owner.client.post('/api/questions', {
+      id: question.id,
+      title: question.title,
+      text: 'Something else',
+    });
     expect(expectApiError(changed, 409, 'qa.id_reused').message).toBe(qaMessages.idReused);
-    expectApiError(await other.client.post('/api/questions', { id: question.id, title: question.title, text: question.text }), 409, 'qa.id_reused');
+    expectApiError(
+      await other.client.post('/api/questions', { id: question.id, title: question.title, text: question.text }),
+      409,
+      'qa.id_reused',
+    );
     expect(await read(question.id)).toEqual({ ...question, myVote: 0 });
   });
 
@@ -193,15 +245,26 @@ describe('a post sent more than once', () => {
     const body = { id: crypto.randomUUID(), text: 'Try a debugger.' };
     const first = await helper.client.post(`/api/questions/${question.id}/answers`, body);
     expect(first.status, first.text).toBe(201);
-    expect(first.body).toMatchObject({ id: body.id, questionId: question.id, text: body.text, author: { id: helper.id, name: 'Ayanda Nkosi', role: 'student' } });
+    expect(first.body).toMatchObject({
+      id: body.id,
+      questionId: question.id,
+      text: body.text,
+      author: { id: helper.id, name: 'Ayanda Nkosi', role: 'student' },
+    });
     const again = await helper.client.post(`/api/questions/${question.id}/answers`, body);
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first.body);
-    expectApiError(await helper.client.post(`/api/questions/${question.id}/answers`, { ...body, text: 'Other' }), 409, 'qa.id_reused');
+    expectApiError(
+      await helper.client.post(`/api/questions/${question.id}/answers`, { ...body, text: 'Other' }),
+      409,
+      'qa.id_reused',
+    );
     expectApiError(await helper.client.post(`/api/questions/${otherQuestion.id}/answers`, body), 409, 'qa.id_reused');
     expectApiError(await asker.client.post(`/api/questions/${question.id}/answers`, body), 409, 'qa.id_reused');
     const concurrent = { id: crypto.randomUUID(), text: 'Sent twice at once' };
-    const both = await Promise.all([1, 2].map(() => helper.client.post(`/api/questions/${question.id}/answers`, concurrent)));
+    const both = await Promise.all(
+      [1, 2].map(() => helper.client.post(`/api/questions/${question.id}/answers`, concurrent)),
+    );
     expect(both.map((r) => r.status).sort()).toEqual([200, 201]);
     expect((await read(question.id)).answers.map((a) => a.id)).toEqual([body.id, concurrent.id]);
   });
@@ -221,9 +284,15 @@ describe('answering', () => {
     ]);
     expect(read1.version).toBeGreaterThan(question.version);
 
-    const empty = await asker.client.post(`/api/questions/${question.id}/answers`, { id: crypto.randomUUID(), text: '   ' });
+    const empty = await asker.client.post(`/api/questions/${question.id}/answers`, {
+      id: crypto.randomUUID(),
+      text: '   ',
+    });
     expect(expectApiError(empty, 400, 'request.invalid').message).toBe(qaMessages.answerEmpty);
-    const unknown = await asker.client.post(`/api/questions/${crypto.randomUUID()}/answers`, { id: crypto.randomUUID(), text: 'Hello' });
+    const unknown = await asker.client.post(`/api/questions/${crypto.randomUUID()}/answers`, {
+      id: crypto.randomUUID(),
+      text: 'Hello',
+    });
     expect(expectApiError(unknown, 404, 'qa.not_found').message).toBe(qaMessages.notFound);
     expectApiError(await visitor.get(`/api/questions/${crypto.randomUUID()}`), 404, 'qa.not_found');
     expectApiError(await visitor.get('/api/questions/not-a-uuid'), 404, 'qa.not_found');
@@ -257,14 +326,20 @@ describe('voting', () => {
     expect((await read(question.id)).myVote).toBe(0);
 
     expectApiError(await put(a.client, `/api/questions/${question.id}/vote`, { value: 2 }), 400, 'request.invalid');
-    expectApiError(await put(a.client, `/api/questions/${crypto.randomUUID()}/vote`, { value: 1 }), 404, 'qa.not_found');
+    expectApiError(
+      await put(a.client, `/api/questions/${crypto.randomUUID()}/vote`, { value: 1 }),
+      404,
+      'qa.not_found',
+    );
   });
 
   test('twenty votes at once by different users all count', async () => {
     const asker = await newStudent();
     const question = await ask(asker.client);
     const voters = await Promise.all(Array.from({ length: 20 }, () => newStudent()));
-    await Promise.all(voters.map((v, i) => put(v.client, `/api/questions/${question.id}/vote`, { value: i % 4 === 0 ? -1 : 1 })));
+    await Promise.all(
+      voters.map((v, i) => put(v.client, `/api/questions/${question.id}/vote`, { value: i % 4 === 0 ? -1 : 1 })),
+    );
     expect(await read(question.id)).toMatchObject({ upvotes: 15, downvotes: 5 });
     expect(await storedVotes(question.id)).toEqual({ upvotes: 15, downvotes: 5 });
   });
@@ -310,8 +385,16 @@ describe('the admin removing posts', () => {
 
     expectApiError(await visitor.get(`/api/questions/${question.id}`), 404, 'qa.not_found');
     expectApiError(await admin.delete(`/api/questions/${question.id}`), 404, 'qa.not_found');
-    expectApiError(await asker.client.post(`/api/questions/${question.id}/answers`, { id: crypto.randomUUID(), text: 'Late' }), 404, 'qa.not_found');
-    const again = await asker.client.post('/api/questions', { id: question.id, title: question.title, text: question.text });
+    expectApiError(
+      await asker.client.post(`/api/questions/${question.id}/answers`, { id: crypto.randomUUID(), text: 'Late' }),
+      404,
+      'qa.not_found',
+    );
+    const again = await asker.client.post('/api/questions', {
+      id: question.id,
+      title: question.title,
+      text: question.text,
+    });
     expectApiError(again, 404, 'qa.not_found');
     const listed = await visitor.get(`/api/questions?q=${encodeURIComponent(question.title)}`);
     expect(listed.body.questions.map((q: Question) => q.id)).not.toContain(question.id);
@@ -330,9 +413,21 @@ describe('the admin removing posts', () => {
     await put(asker.client, `/api/questions/${question.id}/accepted-answer`, { answerId: spam.id });
     const version = (await read(question.id)).version;
 
-    expectApiError(await helper.client.delete(`/api/questions/${question.id}/answers/${spam.id}`), 403, 'auth.forbidden');
-    expectApiError(await visitor.delete(`/api/questions/${question.id}/answers/${spam.id}`), 401, 'auth.unauthenticated');
-    expectApiError(await admin.delete(`/api/questions/${question.id}/answers/${crypto.randomUUID()}`), 404, 'qa.answer_not_found');
+    expectApiError(
+      await helper.client.delete(`/api/questions/${question.id}/answers/${spam.id}`),
+      403,
+      'auth.forbidden',
+    );
+    expectApiError(
+      await visitor.delete(`/api/questions/${question.id}/answers/${spam.id}`),
+      401,
+      'auth.unauthenticated',
+    );
+    expectApiError(
+      await admin.delete(`/api/questions/${question.id}/answers/${crypto.randomUUID()}`),
+      404,
+      'qa.answer_not_found',
+    );
     expect((await admin.delete(`/api/questions/${question.id}/answers/${spam.id}`)).body).toEqual({ deleted: true });
 
     const after = await read(question.id);
@@ -390,7 +485,9 @@ describe('incremental sync (`since`)', () => {
           asked.push(id);
           const [posted] = await Promise.all([
             w.client.post('/api/questions', { id, title: `Concurrent ${i}-${n}`, text: 'Written while someone reads' }),
-            asked.length > 1 ? put(w.client, `/api/questions/${asked[asked.length - 2]}/vote`, { value: 1 }) : undefined,
+            asked.length > 1
+              ? put(w.client, `/api/questions/${asked[asked.length - 2]}/vote`, { value: 1 })
+              : undefined,
           ]);
           expect(posted.status, posted.text).toBe(201);
         }
@@ -408,11 +505,20 @@ describe('incremental sync (`since`)', () => {
   test('more than a page of changes comes in pages, each question once, in version order', async () => {
     const { version: start } = await collectChanges(0);
     const writers = await Promise.all(Array.from({ length: 6 }, () => newStudent()));
-    const ids = (await Promise.all(writers.map(async (w) => Promise.all(Array.from({ length: 20 }, async () => (await ask(w.client)).id))))).flat();
+    const ids = (
+      await Promise.all(
+        writers.map(async (w) => Promise.all(Array.from({ length: 20 }, async () => (await ask(w.client)).id))),
+      )
+    ).flat();
     const walk = await collectChanges(start);
     expect(walk.pages).toBe(2);
     expect([...walk.questions.keys()].sort()).toEqual([...ids].sort());
-    expect((await visitor.get(`/api/questions?since=${walk.version}`)).body).toEqual({ questions: [], deleted: [], version: walk.version, more: false });
+    expect((await visitor.get(`/api/questions?since=${walk.version}`)).body).toEqual({
+      questions: [],
+      deleted: [],
+      version: walk.version,
+      more: false,
+    });
   });
 
   test('a since that is not a whole number, or mixed with a search, is refused with a message saying so', async () => {
@@ -426,12 +532,16 @@ describe('incremental sync (`since`)', () => {
   });
 
   test('a parameter the board does not know, or one given twice, is refused', async () => {
-    expect(expectApiError(await visitor.get('/api/questions?sort=new'), 400, 'request.invalid').fields).toEqual({ _form: 'Unknown field: sort.' });
-    expect(expectApiError(await visitor.get('/api/questions?q=java&q=python'), 400, 'request.invalid').fields).toHaveProperty('q');
+    expect(expectApiError(await visitor.get('/api/questions?sort=new'), 400, 'request.invalid').fields).toEqual({
+      _form: 'Unknown field: sort.',
+    });
+    expect(
+      expectApiError(await visitor.get('/api/questions?q=java&q=python'), 400, 'request.invalid').fields,
+    ).toHaveProperty('q');
   });
 });
 
-describe('the board\'s pages and search', () => {
+describe("the board's pages and search", () => {
   test('45 questions come newest first in pages of 20, 20 and 5, the last with no next cursor', async () => {
     const word = token();
     const writers = await Promise.all(Array.from({ length: 3 }, () => newStudent()));
@@ -442,7 +552,9 @@ describe('the board\'s pages and search', () => {
     const pages: QuestionPageBody[] = [];
     let cursor: string | null = '';
     while (cursor !== null) {
-      const response: TestResponse = await visitor.get(`/api/questions?q=${word}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const response: TestResponse = await visitor.get(
+        `/api/questions?q=${word}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       expect(response.status, response.text).toBe(200);
       const page = questionPageSchema.parse(response.body);
       pages.push(page);
@@ -468,10 +580,14 @@ describe('the board\'s pages and search', () => {
       expect(response.status, response.text).toBe(200);
       return (response.body.questions as Question[]).map((q) => q.id).sort();
     };
-    expect(await search(`${word.toUpperCase()}`)).toEqual([percent.id, plain.id, underscore.id, noUnderscore.id, accented.id].sort());
+    expect(await search(`${word.toUpperCase()}`)).toEqual(
+      [percent.id, plain.id, underscore.id, noUnderscore.id, accented.id].sort(),
+    );
     expect(await search('100% cpu ' + word)).toEqual([percent.id]);
     expect(await search(`${word}`).then((all) => all.length)).toBe(5);
-    expect((await search('max_value')).filter((id) => [underscore.id, noUnderscore.id].includes(id))).toEqual([underscore.id]);
+    expect((await search('max_value')).filter((id) => [underscore.id, noUnderscore.id].includes(id))).toEqual([
+      underscore.id,
+    ]);
     expect(await search(`école ${word}`)).toEqual([accented.id]);
     expect(await search('üBER ALLES')).toContain(accented.id);
     expect(await search(`  ${word}  `)).toHaveLength(5);
@@ -494,13 +610,25 @@ describe('the rate limit', () => {
     const id = crypto.randomUUID();
     const refused = await client.post('/api/questions', { id, title: 'One too many', text: 'Slow down' });
     expect(expectApiError(refused, 429, 'qa.rate_limited').message).toBe(qaMessages.rateLimited);
-    expectApiError(await client.post(`/api/questions/${first.id}/answers`, { id: crypto.randomUUID(), text: 'Also too many' }), 429, 'qa.rate_limited');
+    expectApiError(
+      await client.post(`/api/questions/${first.id}/answers`, { id: crypto.randomUUID(), text: 'Also too many' }),
+      429,
+      'qa.rate_limited',
+    );
     expect(await countRows('questions', id)).toBe(0);
 
-    expect((await client.post('/api/questions', { id: first.id, title: first.title, text: first.text })).status).toBe(200);
+    expect((await client.post('/api/questions', { id: first.id, title: first.title, text: first.text })).status).toBe(
+      200,
+    );
     expect((await client.post(`/api/questions/${first.id}/answers`, bodies[0])).status).toBe(200);
     expect((await put(client, `/api/questions/${first.id}/vote`, { value: 1 })).status).toBe(200);
-    expect((await (await newStudent()).client.post(`/api/questions/${first.id}/answers`, { id: crypto.randomUUID(), text: 'Someone else' })).status).toBe(201);
+    expect(
+      (
+        await (
+          await newStudent()
+        ).client.post(`/api/questions/${first.id}/answers`, { id: crypto.randomUUID(), text: 'Someone else' })
+      ).status,
+    ).toBe(201);
   });
 });
 
@@ -515,7 +643,12 @@ describe('my votes', () => {
     const mine = await me.client.get('/api/questions/my-votes');
     expect(mine.status).toBe(200);
     expect(mine.headers.get('cache-control')).toBe('private, no-store');
-    expect(mine.body.votes).toEqual(expect.arrayContaining([{ questionId: up.id, value: 1 }, { questionId: down.id, value: -1 }]));
+    expect(mine.body.votes).toEqual(
+      expect.arrayContaining([
+        { questionId: up.id, value: 1 },
+        { questionId: down.id, value: -1 },
+      ]),
+    );
     expect(mine.body.votes).toHaveLength(2);
     expectApiError(await visitor.get('/api/questions/my-votes'), 401, 'auth.unauthenticated');
   });
@@ -548,7 +681,10 @@ describe('a deleted account', () => {
     try {
       expect((await leaving.client.delete('/api/me')).status).toBe(200);
       // On PostgreSQL the notices come back through LISTEN, a moment after the answer.
-      await waitFor(async () => heard.flatMap((m) => (m.type === 'notice' ? m.event.ids : [])).length >= 2, 'notices for both questions');
+      await waitFor(
+        async () => heard.flatMap((m) => (m.type === 'notice' ? m.event.ids : [])).length >= 2,
+        'notices for both questions',
+      );
     } finally {
       stop();
     }

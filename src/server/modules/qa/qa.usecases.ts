@@ -47,14 +47,23 @@ function toAuthor(userId: string | null, name: string | null, role: Role | null)
 }
 
 function toAnswer(row: repo.AnswerRow): Answer {
-  return { id: row.id, questionId: row.question_id, text: row.text, author: toAuthor(row.user_id, row.author_name, row.author_role), createdAt: row.created_at };
+  return {
+    id: row.id,
+    questionId: row.question_id,
+    text: row.text,
+    author: toAuthor(row.user_id, row.author_name, row.author_role),
+    createdAt: row.created_at,
+  };
 }
 
 /** The questions with all their answers and the caller's votes: one query for each, whatever the count. */
 async function withAnswersAndVotes(deps: Deps, me: Me | undefined, rows: repo.QuestionRow[]): Promise<Question[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const [answers, votes] = await Promise.all([repo.listAnswers(deps.db, ids), me ? repo.listVotesOf(deps.db, me.id, ids) : []]);
+  const [answers, votes] = await Promise.all([
+    repo.listAnswers(deps.db, ids),
+    me ? repo.listVotesOf(deps.db, me.id, ids) : [],
+  ]);
   const answersOf = Map.groupBy(answers.map(toAnswer), (a) => a.questionId);
   const voteOn = new Map(votes.map((v) => [v.question_id, v.value]));
   return rows.map((row) => ({
@@ -75,7 +84,8 @@ async function withAnswersAndVotes(deps: Deps, me: Me | undefined, rows: repo.Qu
 /** Lower-cased the same way for the stored column and the query, so both databases find the same rows. */
 const toSearchText = (...parts: string[]) => parts.join('\n').toLowerCase();
 
-const encodeCursor = (row: { created_at: string; id: string }) => Buffer.from(JSON.stringify([row.created_at, row.id])).toString('base64url');
+const encodeCursor = (row: { created_at: string; id: string }) =>
+  Buffer.from(JSON.stringify([row.created_at, row.id])).toString('base64url');
 
 function decodeCursor(cursor: string): { createdAt: string; id: string } {
   try {
@@ -91,14 +101,21 @@ function decodeCursor(cursor: string): { createdAt: string; id: string } {
 }
 
 /** The board, newest first, 20 at a time; `q` keeps questions whose title or text contains it, in any case. */
-export async function listQuestions(deps: Deps, me: Me | undefined, options: { q?: string; cursor?: string }): Promise<QuestionPage> {
+export async function listQuestions(
+  deps: Deps,
+  me: Me | undefined,
+  options: { q?: string; cursor?: string },
+): Promise<QuestionPage> {
   const search = options.q?.trim() ? toSearchText(options.q.trim()) : undefined;
   const after = options.cursor ? decodeCursor(options.cursor) : undefined;
   // One row more than a page says whether another page follows.
   const rows = await repo.listQuestions(deps.db, { search, after, limit: qaLimits.pageSize + 1 });
   const page = rows.slice(0, qaLimits.pageSize);
   const last = page.at(-1);
-  return { questions: await withAnswersAndVotes(deps, me, page), nextCursor: rows.length > page.length && last ? encodeCursor(last) : null };
+  return {
+    questions: await withAnswersAndVotes(deps, me, page),
+    nextCursor: rows.length > page.length && last ? encodeCursor(last) : null,
+  };
 }
 
 /** Every question changed after `since`, in version order; deleted ones as ids (see repo.takeVersions). */
@@ -124,7 +141,8 @@ export async function getQuestion(deps: Deps, me: Me | undefined, id: string): P
 // ---------------------------------------------------------------------------------------------------------
 // Writing
 
-const notify = (tx: Deps, questionIds: readonly string[]) => tx.events.publish({ table: 'questions', ids: questionIds, audience: 'everyone' });
+const notify = (tx: Deps, questionIds: readonly string[]) =>
+  tx.events.publish({ table: 'questions', ids: questionIds, audience: 'everyone' });
 
 /** `requireUser` with the spec's words for the action (spec §5). */
 export function requireSignedIn(me: Me | undefined, message: string): Me {
@@ -152,7 +170,11 @@ async function findRepeatedQuestion(deps: Deps, me: Me, input: AskInput): Promis
 }
 
 /** Posts a question, exactly once per client id: `created` is false when it was stored before. */
-export async function askQuestion(deps: Deps, me: Me | undefined, input: AskInput): Promise<{ question: Question; created: boolean }> {
+export async function askQuestion(
+  deps: Deps,
+  me: Me | undefined,
+  input: AskInput,
+): Promise<{ question: Question; created: boolean }> {
   const asker = requireSignedIn(me, qaMessages.askSignedOut);
   // A repeat is answered before the rate limit (it posts nothing) and without waiting for the board's lock.
   const before = await findRepeatedQuestion(deps, asker, input);
@@ -181,7 +203,12 @@ export async function askQuestion(deps: Deps, me: Me | undefined, input: AskInpu
 type AnswerInput = z.output<typeof answerInputSchema>;
 
 /** As `findRepeatedQuestion`, for an answer: also a conflict when the id was used on another question. */
-async function findRepeatedAnswer(deps: Deps, me: Me, questionId: string, input: AnswerInput): Promise<Answer | undefined> {
+async function findRepeatedAnswer(
+  deps: Deps,
+  me: Me,
+  questionId: string,
+  input: AnswerInput,
+): Promise<Answer | undefined> {
   const row = await repo.findAnswerWithAuthor(deps.db, input.id);
   if (!row) return undefined;
   if (row.user_id !== me.id || row.question_id !== questionId || row.text !== input.text) throw createIdReusedError();
@@ -190,7 +217,12 @@ async function findRepeatedAnswer(deps: Deps, me: Me, questionId: string, input:
 }
 
 /** Posts an answer, exactly once per client id, to a question that still exists. */
-export async function answerQuestion(deps: Deps, me: Me | undefined, questionId: string, input: AnswerInput): Promise<{ answer: Answer; created: boolean }> {
+export async function answerQuestion(
+  deps: Deps,
+  me: Me | undefined,
+  questionId: string,
+  input: AnswerInput,
+): Promise<{ answer: Answer; created: boolean }> {
   const author = requireSignedIn(me, qaMessages.answerSignedOut);
   const before = await findRepeatedAnswer(deps, author, questionId, input);
   if (before) return { answer: before, created: false };
@@ -199,7 +231,13 @@ export async function answerQuestion(deps: Deps, me: Me | undefined, questionId:
     if (await repo.findAnswer(tx.db, input.id)) return false;
     await requireLiveQuestion(tx, questionId);
     await requireWithinRateLimit(tx, author);
-    await repo.insertAnswer(tx.db, { id: input.id, question_id: questionId, user_id: author.id, text: input.text, created_at: tx.clock.now().toISOString() });
+    await repo.insertAnswer(tx.db, {
+      id: input.id,
+      question_id: questionId,
+      user_id: author.id,
+      text: input.text,
+      created_at: tx.clock.now().toISOString(),
+    });
     await repo.setVersion(tx.db, questionId, version);
     notify(tx, [questionId]);
     return true;
@@ -217,7 +255,12 @@ async function requireLiveQuestion(tx: Deps, questionId: string) {
 }
 
 /** Sets the user's vote (1 up, -1 down, 0 none): sending it twice changes nothing. */
-export async function voteOnQuestion(deps: Deps, me: Me | undefined, questionId: string, value: VoteValue): Promise<Question> {
+export async function voteOnQuestion(
+  deps: Deps,
+  me: Me | undefined,
+  questionId: string,
+  value: VoteValue,
+): Promise<Question> {
   const voter = requireSignedIn(me, qaMessages.voteSignedOut);
   await withTransaction(deps, async (tx) => {
     const version = await repo.takeVersions(tx.db, 1);
@@ -231,13 +274,19 @@ export async function voteOnQuestion(deps: Deps, me: Me | undefined, questionId:
 }
 
 /** The asker marks one answer to their question as the one that helped, or none (null). */
-export async function acceptAnswer(deps: Deps, me: Me | undefined, questionId: string, input: z.output<typeof acceptAnswerInputSchema>): Promise<Question> {
+export async function acceptAnswer(
+  deps: Deps,
+  me: Me | undefined,
+  questionId: string,
+  input: z.output<typeof acceptAnswerInputSchema>,
+): Promise<Question> {
   if (!me) throw createUnauthenticatedError();
   await withTransaction(deps, async (tx) => {
     const version = await repo.takeVersions(tx.db, 1);
     const question = await requireLiveQuestion(tx, questionId);
     if (question.user_id !== me.id) throw createNotAskerError();
-    if (input.answerId !== null && (await repo.findAnswer(tx.db, input.answerId))?.question_id !== questionId) throw createAnswerNotFoundError();
+    if (input.answerId !== null && (await repo.findAnswer(tx.db, input.answerId))?.question_id !== questionId)
+      throw createAnswerNotFoundError();
     await repo.setAcceptedAnswer(tx.db, questionId, input.answerId);
     await repo.setVersion(tx.db, questionId, version);
     notify(tx, [questionId]);
@@ -264,7 +313,12 @@ export async function deleteQuestion(deps: Deps, me: Me | undefined, questionId:
 }
 
 /** The admin removes one answer; its question gets a new version, which is how clients learn it went. */
-export async function deleteAnswer(deps: Deps, me: Me | undefined, questionId: string, answerId: string): Promise<void> {
+export async function deleteAnswer(
+  deps: Deps,
+  me: Me | undefined,
+  questionId: string,
+  answerId: string,
+): Promise<void> {
   requireAdmin(me);
   await withTransaction(deps, async (tx) => {
     const version = await repo.takeVersions(tx.db, 1);
@@ -291,7 +345,11 @@ export async function listMyVotes(deps: Deps, me: Me | undefined): Promise<MyVot
 
 export const qaPersonalData: PersonalDataPart = {
   async exportFor(deps, me) {
-    const [questions, answers, votes] = await Promise.all([repo.listQuestionsBy(deps.db, me.id), repo.listAnswersBy(deps.db, me.id), repo.listVotesBy(deps.db, me.id)]);
+    const [questions, answers, votes] = await Promise.all([
+      repo.listQuestionsBy(deps.db, me.id),
+      repo.listAnswersBy(deps.db, me.id),
+      repo.listVotesBy(deps.db, me.id),
+    ]);
     return {
       questions: questions.map((q) => ({
         id: q.id,

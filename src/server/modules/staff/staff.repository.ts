@@ -3,7 +3,11 @@ import { forgetResetLinks } from '../../auth/auth.ts';
 import type { Db } from '../../db/create-db.ts';
 
 export async function findUserByEmail(db: Db, email: string) {
-  const row = await db.selectFrom('users').select(['id', 'name', 'email', 'role', 'email_verified']).where('email', '=', email).executeTakeFirst();
+  const row = await db
+    .selectFrom('users')
+    .select(['id', 'name', 'email', 'role', 'email_verified'])
+    .where('email', '=', email)
+    .executeTakeFirst();
   return row && { ...row, email_verified: Boolean(row.email_verified) };
 }
 
@@ -20,7 +24,11 @@ export async function reclaimUnprovenAccount(db: Db, userId: string, name: strin
   await db.updateTable('users').set({ name, email_verified: true, updated_at: now }).where('id', '=', userId).execute();
 }
 
-export async function insertInvitedUser(db: Db, user: { id: string; name: string; email: string; role: Role }, now: Date) {
+export async function insertInvitedUser(
+  db: Db,
+  user: { id: string; name: string; email: string; role: Role },
+  now: Date,
+) {
   // The invitation link proves the address, so the account starts verified.
   await db
     .insertInto('users')
@@ -33,7 +41,10 @@ export async function setRole(db: Db, userId: string, role: Role, categories: re
   await db.updateTable('users').set({ role, updated_at: now }).where('id', '=', userId).execute();
   await db.deleteFrom('tutor_categories').where('user_id', '=', userId).execute();
   if (categories.length > 0) {
-    await db.insertInto('tutor_categories').values(categories.map((category) => ({ user_id: userId, category }))).execute();
+    await db
+      .insertInto('tutor_categories')
+      .values(categories.map((category) => ({ user_id: userId, category })))
+      .execute();
   }
 }
 

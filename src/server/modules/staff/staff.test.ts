@@ -30,7 +30,8 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-const me = async (account: { email: string; password: string }) => (await (await logIn(server, account)).get('/api/me')).body;
+const me = async (account: { email: string; password: string }) =>
+  (await (await logIn(server, account)).get('/api/me')).body;
 
 /** Follows an invitation (or reset) link to the change-password page and sets the password there. */
 async function setPasswordFromEmail(email: string, subject: string, newPassword: string) {
@@ -44,7 +45,10 @@ async function setPasswordFromEmail(email: string, subject: string, newPassword:
   expect(`${location.origin}${location.pathname}`).toBe(`${server.url}/change-password`);
   // The page then says "Set your password", not "choose a new one".
   expect(location.searchParams.get('invited')).toBe(subject.includes('invited') ? '1' : null);
-  const reset = await browser.post('/api/auth/reset-password', { token: location.searchParams.get('token'), newPassword });
+  const reset = await browser.post('/api/auth/reset-password', {
+    token: location.searchParams.get('token'),
+    newPassword,
+  });
   expect(reset.status).toBe(200);
   return message;
 }
@@ -66,10 +70,18 @@ describe('adding staff', () => {
     expect((await client.get('/api/me')).body).toMatchObject({ role: 'student', categories: [] });
 
     // Addresses are matched however they are typed.
-    const result = await addStaff(deps, { email: `  ${account.email.toUpperCase()} `, role: 'tutor', categories: ['Statistics', 'Mathematics', 'Statistics'] });
+    const result = await addStaff(deps, {
+      email: `  ${account.email.toUpperCase()} `,
+      role: 'tutor',
+      categories: ['Statistics', 'Mathematics', 'Statistics'],
+    });
     expect(result).toEqual({ outcome: 'promoted', email: account.email });
     // The same session sees the new role at once.
-    expect((await client.get('/api/me')).body).toMatchObject({ email: account.email, role: 'tutor', categories: ['Mathematics', 'Statistics'] });
+    expect((await client.get('/api/me')).body).toMatchObject({
+      email: account.email,
+      role: 'tutor',
+      categories: ['Mathematics', 'Statistics'],
+    });
 
     // Adding again replaces the categories.
     await addStaff(deps, { email: account.email, role: 'tutor', categories: ['Computer Science'] });
@@ -85,16 +97,33 @@ describe('adding staff', () => {
     expect(result).toEqual({ outcome: 'invited', email });
 
     // No password yet: nobody can log in to the account before following the invitation.
-    const early = await createClient(server.url).post('/api/auth/sign-in/email', { email, password: 'any password at all' });
+    const early = await createClient(server.url).post('/api/auth/sign-in/email', {
+      email,
+      password: 'any password at all',
+    });
     expect(early.status).toBe(401);
 
-    const invitation = await setPasswordFromEmail(email, 'You have been invited to TutorBook', 'lerato staff passphrase');
+    const invitation = await setPasswordFromEmail(
+      email,
+      'You have been invited to TutorBook',
+      'lerato staff passphrase',
+    );
     expect(invitation.text).toContain('Hi Lerato Khumalo,');
     expect(invitation.html).toContain('Set my password');
 
-    expect(await me({ email, password: 'lerato staff passphrase' })).toMatchObject({ email, name: 'Lerato Khumalo', role: 'admin', categories: [], emailVerified: true });
+    expect(await me({ email, password: 'lerato staff passphrase' })).toMatchObject({
+      email,
+      name: 'Lerato Khumalo',
+      role: 'admin',
+      categories: [],
+      emailVerified: true,
+    });
     // An invited account gets the invitation only, no verification or welcome-as-a-student e-mail.
-    const queued = await server.services.db.selectFrom('email_outbox').select('kind').where('to_address', '=', email).execute();
+    const queued = await server.services.db
+      .selectFrom('email_outbox')
+      .select('kind')
+      .where('to_address', '=', email)
+      .execute();
     expect(queued.map((r) => r.kind)).toEqual(['invitation']);
   });
 
@@ -102,13 +131,20 @@ describe('adding staff', () => {
     const email = uniqueEmail('tutor');
     await addStaff(deps, { email, role: 'tutor', categories: ['Mathematics'] });
     await setPasswordFromEmail(email, 'You have been invited', 'tutor passphrase 1');
-    expect(await me({ email, password: 'tutor passphrase 1' })).toMatchObject({ name: email.split('@')[0], role: 'tutor', categories: ['Mathematics'] });
+    expect(await me({ email, password: 'tutor passphrase 1' })).toMatchObject({
+      name: email.split('@')[0],
+      role: 'tutor',
+      categories: ['Mathematics'],
+    });
   });
 
   test('bad input is refused and changes nothing', async () => {
     const email = uniqueEmail('refused');
     await expectRefused({ email, role: 'tutor' }, 'A tutor needs at least one --category.');
-    await expectRefused({ email, role: 'tutor', categories: ['Astrology' as never] }, 'Category must be one of: Computer Science, Mathematics, Statistics.');
+    await expectRefused(
+      { email, role: 'tutor', categories: ['Astrology' as never] },
+      'Category must be one of: Computer Science, Mathematics, Statistics.',
+    );
     await expectRefused({ email, role: 'admin', categories: ['Mathematics'] }, 'Categories are for tutors only.');
     await expectRefused({ email: 'not-an-address', role: 'admin' }, 'Give a valid e-mail address.');
     await expectRefused({ email, role: 'student' as never }, '');
@@ -129,14 +165,21 @@ describe('removing and listing staff', () => {
 
     await removeStaff(deps, account.email.toUpperCase());
     expect((await client.get('/api/me')).body).toMatchObject({ id: before.id, role: 'student', categories: [] });
-    const categories = await server.services.db.selectFrom('tutor_categories').selectAll().where('user_id', '=', before.id).execute();
+    const categories = await server.services.db
+      .selectFrom('tutor_categories')
+      .selectAll()
+      .where('user_id', '=', before.id)
+      .execute();
     expect(categories).toEqual([]);
     // Still able to log in with the same password.
     await logIn(server, account);
   });
 
   test('removing an unknown address says so', async () => {
-    await expect(removeStaff(deps, 'nobody-here@example.com')).rejects.toMatchObject({ code: 'staff.not_found', status: 404 });
+    await expect(removeStaff(deps, 'nobody-here@example.com')).rejects.toMatchObject({
+      code: 'staff.not_found',
+      status: 404,
+    });
   });
 
   test('the staff list shows admins and tutors with their categories, and no students', async () => {
@@ -147,7 +190,12 @@ describe('removing and listing staff', () => {
     await addStaff(deps, { email: admin.email, role: 'admin' });
 
     const members = await listStaffMembers(server.services.deps);
-    expect(members).toContainEqual({ email: tutor.email, name: 'Ayanda Zulu', role: 'tutor', categories: ['Computer Science', 'Statistics'] });
+    expect(members).toContainEqual({
+      email: tutor.email,
+      name: 'Ayanda Zulu',
+      role: 'tutor',
+      categories: ['Computer Science', 'Statistics'],
+    });
     expect(members).toContainEqual({ email: admin.email, name: 'Pieter Botha', role: 'admin', categories: [] });
     expect(members.some((m) => m.email === student.email)).toBe(false);
     expect(members.every((m) => m.role === 'admin' || m.role === 'tutor')).toBe(true);
@@ -166,7 +214,8 @@ describe('the staff command line', () => {
         [path.resolve('src/server/cli.ts'), ...args],
         // Only the test server's variables: the CLI must find the same data, database and mail server.
         { env: { ...server.envVars }, timeout: 30_000 },
-        (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
+        (error, stdout, stderr) =>
+          resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
       );
     });
 
@@ -178,7 +227,10 @@ describe('the staff command line', () => {
     expect(added.code).toBe(0);
 
     await setPasswordFromEmail(email, 'You have been invited to TutorBook', 'nomsa admin passphrase');
-    expect(await me({ email, password: 'nomsa admin passphrase' })).toMatchObject({ role: 'admin', name: 'Nomsa Admin' });
+    expect(await me({ email, password: 'nomsa admin passphrase' })).toMatchObject({
+      role: 'admin',
+      name: 'Nomsa Admin',
+    });
 
     const listed = await cli(['staff', 'list']);
     expect(listed.code).toBe(0);
@@ -190,7 +242,9 @@ describe('the staff command line', () => {
     const email = uniqueEmail('future-admin');
     const impostor = createClient(server.url);
     const impostorPassword = 'impostors passphrase';
-    expect((await impostor.post('/api/auth/sign-up/email', { name: 'Impostor', email, password: impostorPassword })).status).toBe(200);
+    expect(
+      (await impostor.post('/api/auth/sign-up/email', { name: 'Impostor', email, password: impostorPassword })).status,
+    ).toBe(200);
     const verificationLink = firstLink((await smtp.waitForEmail({ to: email, subject: 'Verify your e-mail' })).text);
 
     const added = await cli(['staff', 'add', email, '--role', 'admin', '--name', 'Zodwa Admin']);
@@ -202,8 +256,14 @@ describe('the staff command line', () => {
 
     // The real owner clicks the verification link the sign-up sent. Even with that token, the impostor's
     // password opens nothing: it is gone.
-    const token = new URL((await createClient(server.url).get(verificationLink)).headers.get('location')!, server.url).searchParams.get('verify');
-    for (const body of [{ email, password: impostorPassword, verificationToken: token }, { email, password: impostorPassword }]) {
+    const token = new URL(
+      (await createClient(server.url).get(verificationLink)).headers.get('location')!,
+      server.url,
+    ).searchParams.get('verify');
+    for (const body of [
+      { email, password: impostorPassword, verificationToken: token },
+      { email, password: impostorPassword },
+    ]) {
       const attempt = await impostor.post('/api/auth/sign-in/email', body);
       expect(attempt.status).toBe(401);
       expect(impostor.hasSessionCookie()).toBe(false);
@@ -212,7 +272,12 @@ describe('the staff command line', () => {
 
     // The owner sets a password from the invitation and is the admin, under the name given.
     await setPasswordFromEmail(email, 'You have been invited to TutorBook', 'zodwa admin passphrase');
-    expect(await me({ email, password: 'zodwa admin passphrase' })).toMatchObject({ email, name: 'Zodwa Admin', role: 'admin', emailVerified: true });
+    expect(await me({ email, password: 'zodwa admin passphrase' })).toMatchObject({
+      email,
+      name: 'Zodwa Admin',
+      role: 'admin',
+      emailVerified: true,
+    });
     expect((await impostor.post('/api/auth/sign-in/email', { email, password: impostorPassword })).status).toBe(401);
   });
 
@@ -221,6 +286,8 @@ describe('the staff command line', () => {
     const result = await cli(['staff', 'add', email, '--role', 'tutor']);
     expect(result.code).toBe(1);
     expect(result.stderr.trim()).toBe('Error: A tutor needs at least one --category.');
-    expect(await server.services.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()).toBeUndefined();
+    expect(
+      await server.services.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst(),
+    ).toBeUndefined();
   });
 });

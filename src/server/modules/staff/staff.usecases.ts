@@ -13,8 +13,14 @@ export const addStaffInputSchema = z
     categories: z.array(z.enum(categories, `Category must be one of: ${categories.join(', ')}.`)).default([]),
     name: nameSchema.optional(),
   })
-  .refine((v) => v.role !== 'tutor' || v.categories.length > 0, { message: 'A tutor needs at least one --category.', path: ['categories'] })
-  .refine((v) => v.role !== 'admin' || v.categories.length === 0, { message: 'Categories are for tutors only.', path: ['categories'] });
+  .refine((v) => v.role !== 'tutor' || v.categories.length > 0, {
+    message: 'A tutor needs at least one --category.',
+    path: ['categories'],
+  })
+  .refine((v) => v.role !== 'admin' || v.categories.length === 0, {
+    message: 'Categories are for tutors only.',
+    path: ['categories'],
+  });
 export type AddStaffInput = z.input<typeof addStaffInputSchema>;
 
 /** better-auth sends the invitation (its password-reset link). */
@@ -36,10 +42,17 @@ export type AddStaffOutcome = 'promoted' | 'invited' | 'reclaimed';
  * changes are one transaction; the invitation is asked of better-auth after the commit (it writes through the
  * outer connection, which on SQLite would wait for the transaction forever).
  */
-export async function addStaff(deps: StaffDeps, input: AddStaffInput): Promise<{ outcome: AddStaffOutcome; email: string }> {
+export async function addStaff(
+  deps: StaffDeps,
+  input: AddStaffInput,
+): Promise<{ outcome: AddStaffOutcome; email: string }> {
   const parsed = addStaffInputSchema.safeParse(input);
   if (!parsed.success) {
-    throw createError({ code: 'staff.invalid', message: parsed.error.issues.map((i) => i.message).join(' '), status: 400 });
+    throw createError({
+      code: 'staff.invalid',
+      message: parsed.error.issues.map((i) => i.message).join(' '),
+      status: 400,
+    });
   }
   const { email, role, name } = parsed.data;
   const cats = [...new Set(parsed.data.categories)] as Category[];
@@ -62,7 +75,9 @@ export async function addStaff(deps: StaffDeps, input: AddStaffInput): Promise<{
     return 'invited';
   });
   if (outcome !== 'promoted') {
-    await deps.auth.api.requestPasswordReset({ body: { email, redirectTo: `${deps.config.publicUrl}/change-password` } });
+    await deps.auth.api.requestPasswordReset({
+      body: { email, redirectTo: `${deps.config.publicUrl}/change-password` },
+    });
   }
   return { outcome, email };
 }
@@ -72,7 +87,8 @@ export async function removeStaff(deps: Deps, rawEmail: string): Promise<void> {
   const email = rawEmail.trim().toLowerCase();
   await withTransaction(deps, async (tx) => {
     const user = await findUserByEmail(tx.db, email);
-    if (!user) throw createError({ code: 'staff.not_found', message: `No account with the e-mail ${email}.`, status: 404 });
+    if (!user)
+      throw createError({ code: 'staff.not_found', message: `No account with the e-mail ${email}.`, status: 404 });
     await setRole(tx.db, user.id, 'student', [], deps.clock.now());
   });
 }
