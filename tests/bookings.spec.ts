@@ -336,7 +336,9 @@ test('the form says what is wrong next to each field and keeps everything typed'
   const { admin, module } = await newModule(browser);
   const { page, context } = await userPage(browser, 'student');
   await bookFromModulePage(page, module);
-  await fillBooking(page, { date: daysAhead(0), slots: ['09:00', '09:00', ''], hours: '9', concepts: ' ' });
+  // Yesterday: no time on it is far enough ahead, whatever the hour. (Today is still bookable in the first
+  // hours after midnight SAST, when the lead time ends before the day does.)
+  await fillBooking(page, { date: daysAhead(-1), slots: ['09:00', '09:00', ''], hours: '9', concepts: ' ' });
   await form(page).getByRole('button', { name: 'Submit booking request' }).click();
   await expect(page.getByRole('alertdialog')).toHaveCount(0);
   await expect(form(page)).toContainText(bookingMessages.leadTime(leadHours));
@@ -357,12 +359,12 @@ test('a request the server refuses (the date is now too close) needs attention w
   browser,
 }) => {
   const { admin, module } = await newModule(browser);
-  // This device's clock is three days behind: a session early today looks far enough ahead here, and the
+  // This device's clock is three days behind: a session yesterday looks far enough ahead here, and the
   // server, on the real clock, refuses it (as when a request waited offline for days).
   const { page, context } = await userPage(browser, 'student', { clockAt: Date.now() - 3 * dayMs });
   await bookFromModulePage(page, module);
   const typed: Typed = {
-    date: daysAhead(0),
+    date: daysAhead(-1),
     slots: ['00:05', '00:10', '00:15'],
     hours: '2',
     concepts: 'Refused, then put right.',
