@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import './offline-setup.ts';
 import { useSession } from '../lib/session.tsx';
 import { reconnected, refreshSources, setEngineUser, startEngine, stopEngine } from '../offline/engine.ts';
@@ -21,8 +21,11 @@ const fetchesHere = (leading: boolean, signedIn: boolean) =>
 export function DataSync() {
   const { session } = useSession();
   const userId = session.me?.id ?? null;
+  // The session may have named the user already (lib/session.tsx): the engine starts for them, rather than for
+  // nobody and then for them again, which would drop the work it had begun.
+  const startingUser = useRef(userId);
   useEffect(() => {
-    startEngine({ userId: null });
+    startEngine({ userId: startingUser.current });
     return stopEngine;
   }, []);
   useEffect(() => setEngineUser(userId), [userId, session.status]);

@@ -151,7 +151,9 @@ describe('a refresh never overwrites pending work', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     await page.engine.clearUserData();
     page.engine.setUser(null);
-    await refreshing;
+    // The request was aborted with the user's work: dropped, not a failure.
+    expect(await refreshing).toBe('ok');
+    expect(page.engine.getStatus().sources[page.source.name]?.result).toBeUndefined();
     expect(await page.notes.count()).toBe(0);
     expect(await page.db.syncState.count()).toBe(0);
   });
@@ -557,6 +559,50 @@ describe('storage that vanishes', () => {
     await page.addNote({ id: 'n3', text: 'After the loss' });
     await waitFor(() => server.store.has('n3'));
     expect(server.store.has('n2')).toBe(false);
+  });
+
+  it('the database is deleted while the page is still loading the engine: the loss is reported when it starts', async () => {
+    const name = newDbName();
+    const marks = createMarks();
+    server.store.set('n1', { id: 'n1', text: 'On the server', savedAt: 'x' });
+    const page = await open(name, 'u1', { marks });
+    // Signed in (the session names the user before the engine runs, lib/session.tsx): the mark is written.
+    await waitFor(() => markOf(marks, name)?.unsent === 0);
+
+    await deleteDatabase(name);
+    await waitFor(() => !page.db.isOpen());
+    // The watch has heard of the close (it looks a task later), while the engine was not running.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(page.engine.getStatus().storage).toEqual({ state: 'ok' });
+    page.engine.start({ userId: 'u1' });
+    await waitFor(() => page.engine.getStatus().storage.state === 'cleared');
+    expect(page.engine.getStatus().storage).toEqual({ state: 'cleared', unsent: 0 });
+    await waitFor(async () => (await page.notes.count()) === 1);
+    expect((await page.db.session.get('me'))?.me.id).toBe('u1');
+  });
+
+  it('an open that fails once (closed again while opening) is tried again before anything is reported', async () => {
+    const page = await open();
+    page.engine.start({ userId: 'u1' });
+    await page.addNote({ id: 'n1', text: 'Kept' });
+    await waitFor(async () => (await unsent(page)) === 0);
+    const states: string[] = [];
+    page.engine.subscribe(() => states.push(page.engine.getStatus().storage.state));
+    const factory = indexedDB as IDBFactory & { open: IDBFactory['open'] };
+    factory.open = () => {
+      delete (factory as { open?: unknown }).open;
+      throw new DOMException('The connection was closed.', 'AbortError');
+    };
+    try {
+      const first = page.db.backendDB();
+      forceClose(page);
+      await waitFor(() => page.db.isOpen() && page.db.backendDB() !== first);
+    } finally {
+      delete (factory as { open?: unknown }).open;
+    }
+    expect(states).not.toContain('failing');
+    expect(page.engine.getStatus().storage).toEqual({ state: 'ok' });
+    expect(await page.notes.get('n1')).toEqual(server.store.get('n1'));
   });
 
   it('a database that cannot be opened again is reported as failing, a write says so, and it recovers once it opens', async () => {

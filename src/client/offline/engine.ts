@@ -144,6 +144,7 @@ export function createEngine(db: LocalDb, { marks = browserMarks() }: EngineOpti
     }
     // A new page: items that were waiting out a backoff in the last one go now.
     void onOnline();
+    void storage.started();
   }
 
   function stop(): void {

@@ -19,7 +19,8 @@
  * The connection can also close under the page (WebKit drops it; another tab or DevTools deletes the
  * database). Dexie would reopen it at the next call; it is reopened at once instead, so that a failure shows
  * (`failing`, tried again on focus and reconnect) and a database that came back empty is reported as above,
- * with the session record put back from memory: the page still knows who is signed in.
+ * with the session record put back from memory: the page still knows who is signed in. A close that comes
+ * while the page is still loading the engine is looked into when the engine starts.
  */
 import type { LocalDb, SessionRecord } from './db.ts';
 
@@ -123,12 +124,24 @@ export function createStorageWatch(ctx: StorageContext, marks: Marks | undefined
     last = undefined;
   }
 
-  const reopen = async (): Promise<void> => {
+  /** Closed under a page whose engine has not started yet (the app still loading it): answered at the start. */
+  let closedBeforeStart = false;
+
+  const reopen = async (tries = 2): Promise<void> => {
     // Also fired by close() itself: a database closed on purpose says so once close() has returned.
-    if (ctx.stopped() || db.hasBeenClosed()) return;
+    if (db.hasBeenClosed()) return;
+    if (ctx.stopped()) {
+      closedBeforeStart = true;
+      return;
+    }
     try {
       await db.open();
     } catch (error) {
+      // Closed again while opening (the deletion that closed it may still be under way): once more, shortly.
+      if (tries > 1) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        return reopen(tries - 1);
+      }
       console.warn('IndexedDB could not be opened again', error);
       ctx.report({ state: 'failing' });
       return;
@@ -149,6 +162,12 @@ export function createStorageWatch(ctx: StorageContext, marks: Marks | undefined
     noticeSignedIn,
     forget,
     /** Focus, reconnecting: a database that could not be opened is tried again. */
-    retry: () => (ctx.status().state === 'failing' ? reopen() : Promise.resolve()),
+    retry: () => (ctx.status().state === 'failing' ? reopen(1) : Promise.resolve()),
+    /** The engine starts: a close it missed while it was not running is looked into now. */
+    started(): Promise<void> {
+      if (!closedBeforeStart) return Promise.resolve();
+      closedBeforeStart = false;
+      return reopen();
+    },
   };
 }

@@ -134,7 +134,10 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
     let more: boolean;
     do {
       const asked = cursor;
-      const answer = await source.pull({ cursor, signal, etag });
+      const answer = await source.pull({ cursor, signal, etag }).catch((error: unknown) => {
+        // Aborted because the user changed or the engine stopped: dropped, not failed.
+        throw signal.aborted ? new Dropped() : error;
+      });
       if (generation !== ctx.generation()) throw new Dropped();
       if (answer.notModified) return markFresh(source, owner, generation);
       cursor = answer.cursor ?? null;
