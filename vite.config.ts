@@ -1,7 +1,8 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, minifySync, transformWithOxc, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { prerenderPublicPages } from './scripts/prerender.ts';
 import { lazyChunksList, precacheGlobPatterns, shellAndPublicPages, workerAddition } from './scripts/precache.ts';
@@ -16,15 +17,25 @@ const importScripts: string[] = [];
  * After the client build has written its files, and before the service worker's precache list is made from
  * them: the public pages rendered to HTML, from the server build that `npm run build` makes first.
  */
-const prerender = (): Plugin => ({
-  name: 'tutorbook:prerender',
-  apply: (_config, env) => env.command === 'build' && !env.isSsrBuild,
-  closeBundle: {
-    order: 'pre',
-    sequential: true,
-    handler: () => prerenderPublicPages(clientDir, path.join(ssrDir, 'entry-server.js')),
-  },
-});
+const prerender = (): Plugin => {
+  let bootFile = '';
+  return {
+    name: 'tutorbook:prerender',
+    apply: (_config, env) => env.command === 'build' && !env.isSsrBuild,
+    // The prerendered pages' one script (src/client/boot.ts), minified on its own, under a hashed name in /assets/.
+    async generateBundle() {
+      const file = path.resolve('src/client/boot.ts');
+      const { code } = await transformWithOxc(readFileSync(file, 'utf8'), file, { target: 'es2022' });
+      const source = minifySync('boot.js', code).code;
+      bootFile = `/${this.getFileName(this.emitFile({ type: 'asset', name: 'boot.js', source }))}`;
+    },
+    closeBundle: {
+      order: 'pre',
+      sequential: true,
+      handler: () => prerenderPublicPages(clientDir, path.join(ssrDir, 'entry-server.js'), bootFile),
+    },
+  };
+};
 
 export default defineConfig(({ isSsrBuild }) => ({
   root: 'src/client',

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,7 +16,8 @@ import { createServices } from '../src/server/server.ts';
  * `npm run lighthouse`: Lighthouse's mobile audit (simulated slow 4G, a slowed CPU) of every page named in
  * issue 9, on the production build served by our server, and a table of the figures. Builds nothing: run
  * `npm run build` first. A report, not a test: it exits 0 whatever the scores. Signed-in pages are measured
- * with the session cookie of an account written straight to the database. `-- /about /qa` measures only those.
+ * with the session cookie of an account written straight to the database. `-- /about /qa` measures only those;
+ * `LIGHTHOUSE_REPORTS=<dir>` keeps each full report.
  */
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -44,6 +45,9 @@ const pages: { path: string; who: Who; visitedHome?: boolean }[] = [
   { path: '/admin-dashboard', who: 'admin' },
 ];
 const only = process.argv.slice(2);
+/** `LIGHTHOUSE_REPORTS=<dir>`: each page's full report is written there too, as JSON, to see why a figure is what it is. */
+const reportsDir = process.env.LIGHTHOUSE_REPORTS;
+if (reportsDir) mkdirSync(reportsDir, { recursive: true });
 const chosen = only.length ? pages.filter((p) => only.includes(p.path)) : pages;
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tutorbook-lighthouse-'));
@@ -87,6 +91,14 @@ try {
     const cookie = page.who === 'visitor' ? undefined : await cookieFor(page.who);
     if (page.visitedHome) await setVisitedHome();
     const result = await audit(page.path, cookie, page.visitedHome);
+    if (reportsDir)
+      writeFileSync(
+        path.join(
+          reportsDir,
+          `${page.path.replace(/\W+/g, '-')}${page.who}${page.visitedHome ? '-from-home' : ''}.json`,
+        ),
+        JSON.stringify(result.lhr),
+      );
     const { categories, audits } = result.lhr;
     version = result.lhr.lighthouseVersion;
     const score = (name: string) => String(Math.round((categories[name]?.score ?? 0) * 100));

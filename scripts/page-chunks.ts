@@ -30,7 +30,9 @@ interface Chunk {
 }
 
 export interface PageChunks {
-  /** The files the entry (the app's shell) loads at once. */
+  /** The entry's own file (the app's shell). */
+  entryFile: string;
+  /** The files the entry loads at once. */
   entry: Set<string>;
   /** The files `module` (a key of the manifest, as in `publicPageModules`) needs at once, the entry's included. */
   closure(module: string): Set<string>;
@@ -54,5 +56,5 @@ export function readPageChunks(clientDir: string): PageChunks {
     return into;
   };
   const entry = staticClosure(entryKey, new Set());
-  return { entry, closure: (module) => staticClosure(module, new Set(entry)) };
+  return { entryFile: manifest[entryKey]!.file, entry, closure: (module) => staticClosure(module, new Set(entry)) };
 }

@@ -15,12 +15,18 @@ export const precacheGlobPatterns = ['**/*.{js,css,html,svg,png,ico,webmanifest}
 /** The worker's own files, which it never precaches. */
 export const workerFiles = ['sw.js', 'workbox-*.js', 'assets/sw-assets-*.js'];
 
-/** Every HTML document, the CSS, what lies outside /assets/ (icons, the web manifest), and the chunks the shell and each public page load at once. */
+/**
+ * Every HTML document, the CSS, what lies outside /assets/ (icons, the web manifest), the chunks the shell and
+ * each public page load at once, and the public pages' boot script (src/client/boot.ts).
+ */
 function isPrecached(clientDir: string): (url: string) => boolean {
   const chunks = readPageChunks(clientDir);
   const needed = new Set(Object.values(publicPageModules).flatMap((module) => [...chunks.closure(module)]));
-  return (url) => !url.startsWith('assets/') || url.endsWith('.css') || needed.has(url);
+  return (url) => !url.startsWith('assets/') || url.endsWith('.css') || needed.has(url) || isBootScript(url);
 }
+
+/** The prerendered pages' one script, emitted by vite.config.ts as `assets/boot-<hash>.js`. */
+export const isBootScript = (file: string) => /^assets\/boot-[\w-]+\.js$/.test(file);
 
 export function shellAndPublicPages(clientDir: string): ManifestTransform {
   return (entries) => {

@@ -85,6 +85,17 @@ test('the public pages arrive as HTML: their text is there before any script run
     // React reused the page's own title rather than adding a second one.
     await expect(page.locator('title')).toHaveCount(1);
     expect(errors, path).toEqual([]);
+    // The app's scripts were asked for only once the page was on screen (src/client/boot.ts).
+    const timing = await page.evaluate(() => ({
+      paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
+      scripts: performance
+        .getEntriesByType('resource')
+        .filter((entry) => /\/assets\/(?!boot-).*\.js$/.test(entry.name))
+        .map((entry) => entry.startTime),
+    }));
+    expect(timing.paint, path).toBeDefined();
+    expect(timing.scripts.length, path).toBeGreaterThan(1);
+    expect(Math.min(...timing.scripts), path).toBeGreaterThanOrEqual(timing.paint!);
   }
   for (const context of [withoutScripts, withScripts]) await context.close();
 });
@@ -142,8 +153,13 @@ test('hashed assets are compressed and cached for a year; the shell and the serv
 }) => {
   const shell = await request.get('/');
   expect(shell.headers()['cache-control']).toBe('no-cache');
-  const script = /src="(\/assets\/[^"]+\.js)"/.exec(await shell.text())?.[1];
+  const html = await shell.text();
+  // The page's boot script, and the entry it loads (src/client/boot.ts).
+  const boot = /src="(\/assets\/boot-[^"]+\.js)"/.exec(html)?.[1];
+  const script = /data-entry="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+  expect(boot).toBeTruthy();
   expect(script).toBeTruthy();
+  expect((await request.get(boot!)).headers()['cache-control']).toBe('public, max-age=31536000, immutable');
   const asset = await request.get(script!, { headers: { 'accept-encoding': 'gzip, br' } });
   expect(asset.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
   // Precompressed at build time (scripts/compress-assets.ts).

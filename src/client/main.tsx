@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';
 import { App } from './app/app.tsx';
@@ -15,7 +15,11 @@ void createAppRouter().then((router) => {
     </StrictMode>
   );
   const root = document.getElementById('root')!;
-  // The public pages arrive rendered (scripts/prerender.ts); every other page arrives as the empty shell.
-  if (root.hasChildNodes()) hydrateRoot(root, app);
-  else createRoot(root).render(app);
+  // The public pages arrive rendered (scripts/prerender.ts); every other page arrives as the empty shell. As a
+  // transition, the first render yields to the browser every few milliseconds instead of holding the main
+  // thread until it is done: a tap or a keystroke meanwhile is not kept waiting.
+  startTransition(() => {
+    if (root.hasChildNodes()) hydrateRoot(root, app);
+    else createRoot(root).render(app);
+  });
 });

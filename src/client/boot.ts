@@ -1,0 +1,28 @@
+/**
+ * The only script a page rendered at build time names (scripts/prerender.ts; built on its own by
+ * vite.config.ts). The page's text needs no script, so the app's scripts wait until it is on screen rather
+ * than share a slow connection with the stylesheet; then the page's chunks load together, as
+ * `<link rel="modulepreload">` would have made them, and the entry runs and hydrates the page (main.tsx). The
+ * tag that loads this file names them: `data-entry`, and `data-preload` separated by spaces.
+ */
+const tag = document.querySelector<HTMLScriptElement>('script[data-entry]');
+let started = false;
+
+function start() {
+  if (started || !tag?.dataset.entry) return;
+  started = true;
+  for (const href of (tag.dataset.preload ?? '').split(' ').filter(Boolean))
+    document.head.append(
+      Object.assign(document.createElement('link'), { rel: 'modulepreload', href, crossOrigin: '' }),
+    );
+  void import(/* @vite-ignore */ tag.dataset.entry);
+}
+
+if (document.visibilityState === 'hidden') {
+  // Opened in the background: nothing is painted until it is shown.
+  start();
+} else {
+  // The first contentful paint is reported once it is on screen (a browser that cannot tell waits 3 s).
+  new PerformanceObserver(start).observe({ type: 'paint', buffered: true });
+  setTimeout(start, 3000);
+}
