@@ -74,13 +74,28 @@ test('a deep link opened signed out comes back after logging in', async ({ page,
   await second.close();
 });
 
-test('"Create an account" on /login reaches the sign-up form, in a browser that never saw the home page', async ({
+test('"Create an account" on /login reaches the sign-up form, in a browser that never saw the home page, even clicked before /login is interactive', async ({
   page,
 }) => {
+  // /login as it arrives (scripts/prerender.ts), never hydrated: the link is followed natively.
+  const entry = /\/assets\/index-[\w-]+\.js$/;
+  await page.route(entry, (route) =>
+    new URL(route.request().frame().url()).pathname === '/login' ? route.abort() : route.continue(),
+  );
   await page.goto('/login');
   await page.getByRole('link', { name: 'Create an account' }).click();
   await expect(page).toHaveURL(/\/signup$/);
-  await expect(page.getByRole('button', { name: 'Create Account' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Create Account' })).toBeEnabled();
+  expect(await page.evaluate(() => localStorage.getItem('visitedHome'))).toBeNull();
+
+  // Once interactive, the link sets the flag and the router goes there.
+  await page.unroute(entry);
+  await page.goto('/login');
+  await expect(page.getByRole('button', { name: 'Login', exact: true })).toBeEnabled();
+  await page.getByRole('link', { name: 'Create an account' }).click();
+  await expect(page).toHaveURL(/\/signup$/);
+  await expect(page.getByRole('button', { name: 'Create Account' })).toBeEnabled();
+  expect(await page.evaluate(() => localStorage.getItem('visitedHome'))).toBe('true');
 });
 
 test('log-out from /profile lands on the home page', async ({ page }) => {
