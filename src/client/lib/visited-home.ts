@@ -8,7 +8,7 @@ export const markVisitedHome = () => localStorage.setItem(key, 'true');
  * /login's "Create an account" link sets the flag when clicked, but a click before /login is hydrated (its
  * scripts load once it is painted, src/client/boot.ts) follows the link natively: the referrer tells.
  */
-const cameFromLogin = () => /^\/login$/.test(document.referrer.replace(location.origin, ''));
+const cameFromLogin = () => document.referrer === `${location.origin}/login`;
 const hasVisitedHome = () => localStorage.getItem(key) === 'true' || cameFromLogin();
 const unchanging = () => () => {};
 
