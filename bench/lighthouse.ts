@@ -153,6 +153,16 @@ async function audit(
       output: 'json',
       logLevel: 'error',
       disableStorageReset: keepStorage,
+      // A first visit on this device: Lighthouse's own reset keeps IndexedDB and localStorage, where an
+      // earlier audit's user would still be known (and shown, until the server answers).
+      clearStorageTypes: [
+        'file_systems',
+        'shader_cache',
+        'service_workers',
+        'cache_storage',
+        'indexeddb',
+        'local_storage',
+      ],
       ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}),
     },
     undefined,

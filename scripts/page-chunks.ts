@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { prerenderedPages } from '../src/common/routes.ts';
+import type { prerenderedPages, SignedInPagePath } from '../src/common/routes.ts';
 
 /**
  * Which built files a page needs at once, read from Vite's manifest (`build.manifest: true`): its chunk and,
@@ -22,6 +22,18 @@ export const publicPageModules: Record<keyof typeof prerenderedPages, string> = 
   '/signup': 'features/auth/signup-page.tsx',
 };
 
+/**
+ * Each signed-in page rendered at build time and the modules its route loads (router.tsx, `page(...)`): its
+ * own, and the offline engine with every feature's tables.
+ */
+export const signedInPageModules: Record<SignedInPagePath, string[]> = {
+  '/offers': ['features/catalogue/offers-page.tsx', 'app/offline-setup.ts'],
+  '/qa': ['features/qa/qa-page.tsx', 'app/offline-setup.ts'],
+  '/student-dashboard': ['app/student-dashboard.tsx', 'app/offline-setup.ts'],
+  '/tutor-dashboard': ['app/staff-dashboards.tsx', 'app/offline-setup.ts'],
+  '/admin-dashboard': ['app/staff-dashboards.tsx', 'app/offline-setup.ts'],
+};
+
 interface Chunk {
   file: string;
   isEntry?: boolean;
@@ -34,8 +46,8 @@ export interface PageChunks {
   entryFile: string;
   /** The files the entry loads at once. */
   entry: Set<string>;
-  /** The files `module` (a key of the manifest, as in `publicPageModules`) needs at once, the entry's included. */
-  closure(module: string): Set<string>;
+  /** The files `modules` (keys of the manifest, as in `publicPageModules`) need at once, the entry's included. */
+  closure(...modules: string[]): Set<string>;
 }
 
 export function readPageChunks(clientDir: string): PageChunks {
@@ -56,5 +68,9 @@ export function readPageChunks(clientDir: string): PageChunks {
     return into;
   };
   const entry = staticClosure(entryKey, new Set());
-  return { entryFile: manifest[entryKey]!.file, entry, closure: (module) => staticClosure(module, new Set(entry)) };
+  return {
+    entryFile: manifest[entryKey]!.file,
+    entry,
+    closure: (...modules) => modules.reduce((into, module) => staticClosure(module, into), new Set(entry)),
+  };
 }

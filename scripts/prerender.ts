@@ -1,10 +1,20 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { prerenderedPages, shellFile } from '../src/common/routes.ts';
-import { publicPageModules, readPageChunks } from './page-chunks.ts';
+import { standInUser, unfillable } from '../src/common/page-user.ts';
+import type { Role } from '../src/common/roles.ts';
+import {
+  prerenderedPages,
+  shellFile,
+  signedInPageFile,
+  signedInPages,
+  signedInPagesDir,
+  type SignedInPagePath,
+} from '../src/common/routes.ts';
+import type { Me } from '../src/common/session.ts';
+import { publicPageModules, readPageChunks, signedInPageModules } from './page-chunks.ts';
 
-type RenderPage = (pathname: string) => Promise<string>;
+type RenderPage = (pathname: string, user?: Me) => Promise<string>;
 
 /** What React hoists out of a page (its `<title>` and `<meta>`, from components/page-meta.tsx): they belong in the head. */
 const hoisted = /^(?:<(?:title|meta|link)\b[^>]*>(?:[^<]*<\/title>)?)+/;
@@ -13,6 +23,8 @@ const hoisted = /^(?:<(?:title|meta|link)\b[^>]*>(?:[^<]*<\/title>)?)+/;
  * Run by the client build once its files are written (vite.config.ts), before the service worker's precache
  * list is made: writes each public page rendered to HTML (src/client/entry-server.tsx, built first by
  * `vite build --ssr`) into the built shell, and keeps the empty shell as `shell.html` for every other page.
+ * The signed-in pages are rendered for each role's stand-in user, beside the served folder, for the server to
+ * fill in (common/page-user.ts; docs/decisions/0013-signed-in-pages-rendered-at-build-time.md).
  * Its only script is `bootFile` (src/client/boot.ts, built by vite.config.ts), which loads the entry and the
  * page's own chunks once the page has been painted, all at once, so that hydration does not wait for them one
  * after another (docs/decisions/0012-public-pages-rendered-at-build-time.md).
@@ -32,11 +44,14 @@ export async function prerenderPublicPages(clientDir: string, ssrEntry: string, 
   );
   if (withoutScripts.includes(entry))
     throw new Error(`The built index.html loads ${entry} in a way prerender.ts does not know`);
-  for (const [pagePath, file] of Object.entries(prerenderedPages)) {
-    const rendered = await renderPage(pagePath);
+  /** `pagePath` rendered (for `user`, if given) into the built shell, with the boot script and its preloads. */
+  const writePage = async (pagePath: string, modules: string[], file: string, user?: Me) => {
+    const rendered = await renderPage(pagePath, user);
     const head = hoisted.exec(rendered)?.[0] ?? '';
     if (!head.includes('<title>')) throw new Error(`${pagePath} rendered no <title> first (components/page-meta.tsx)`);
-    const preload = [...chunks.closure(publicPageModules[pagePath as keyof typeof prerenderedPages])]
+    const shown = unfillable.find((marker) => rendered.includes(marker));
+    if (shown) throw new Error(`${pagePath} shows ${shown}, which the server does not fill in (common/page-user.ts)`);
+    const preload = [...chunks.closure(...modules)]
       .filter((chunk) => chunk.endsWith('.js') && chunk !== entry)
       .map((chunk) => `/${chunk}`)
       .join(' ');
@@ -44,7 +59,26 @@ export async function prerenderPublicPages(clientDir: string, ssrEntry: string, 
     const html = withoutScripts
       .replace('</head>', `${head}${boot}</head>`)
       .replace('<div id="root"></div>', `<div id="root">${rendered.slice(head.length)}</div>`);
-    writeFileSync(path.join(clientDir, file), html);
-  }
-  console.log(`prerendered ${Object.keys(prerenderedPages).join(', ')}`);
+    writeFileSync(file, html);
+  };
+  for (const [pagePath, file] of Object.entries(prerenderedPages))
+    await writePage(
+      pagePath,
+      [publicPageModules[pagePath as keyof typeof prerenderedPages]],
+      path.join(clientDir, file),
+    );
+  const signedInDir = path.join(clientDir, signedInPagesDir);
+  rmSync(signedInDir, { recursive: true, force: true });
+  mkdirSync(signedInDir);
+  for (const [pagePath, roles] of Object.entries(signedInPages) as [SignedInPagePath, readonly Role[]][])
+    for (const role of roles)
+      await writePage(
+        pagePath,
+        signedInPageModules[pagePath],
+        path.join(signedInDir, signedInPageFile(pagePath, role)),
+        standInUser(role),
+      );
+  console.log(
+    `prerendered ${Object.keys(prerenderedPages).join(', ')}; for each role, ${Object.keys(signedInPages).join(', ')}`,
+  );
 }

@@ -1,6 +1,8 @@
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';
+import { pageUserMeta } from '../common/page-user.ts';
+import type { Me } from '../common/session.ts';
 import { App } from './app/app.tsx';
 import { createAppRouter } from './app/router.tsx';
 import './styles.css';
@@ -9,17 +11,24 @@ import './styles.css';
 void createAppRouter().then((router) => {
   const app = (
     <StrictMode>
-      <App>
+      <App servedUser={servedUser()}>
         <RouterProvider router={router} />
       </App>
     </StrictMode>
   );
   const root = document.getElementById('root')!;
-  // The public pages arrive rendered (scripts/prerender.ts); every other page arrives as the empty shell. As a
-  // transition, the first render yields to the browser every few milliseconds instead of holding the main
-  // thread until it is done: a tap or a keystroke meanwhile is not kept waiting.
+  // The public pages arrive rendered (scripts/prerender.ts), and so do the signed-in ones the server fills in
+  // for the user; every other page arrives as the empty shell. As a transition, the first render yields to the
+  // browser every few milliseconds instead of holding the main thread until it is done: a tap or a keystroke
+  // meanwhile is not kept waiting.
   startTransition(() => {
     if (root.hasChildNodes()) hydrateRoot(root, app);
     else createRoot(root).render(app);
   });
 });
+
+/** The user a signed-in page was rendered for by the server (common/page-user.ts), if it was. */
+function servedUser(): Me | undefined {
+  const content = document.querySelector<HTMLMetaElement>(`meta[name="${pageUserMeta}"]`)?.content;
+  return content ? (JSON.parse(content) as Me) : undefined;
+}

@@ -1,3 +1,5 @@
+import { roles, type Role } from './roles.ts';
+
 /**
  * Every page path the client knows. The server answers other paths with the 404 page and status 404;
  * the client's router uses the same list.
@@ -35,6 +37,24 @@ export const prerenderedPages = {
   '/signup': 'signup.html',
 } as const;
 export const shellFile = 'shell.html';
+
+/**
+ * Signed-in pages rendered at build time too, once for each role that may open them, for a stand-in user
+ * (common/page-user.ts). The server fills in the user whose session a request carries and sends the page;
+ * a visitor, or a role the page is not for, gets `shellFile`. Written beside the served folder, in
+ * `signedInPagesDir`, never served as files (docs/decisions/0013-signed-in-pages-rendered-at-build-time.md).
+ */
+export const signedInPages = {
+  '/offers': roles,
+  '/qa': roles,
+  '/student-dashboard': roles,
+  '/tutor-dashboard': ['tutor'],
+  '/admin-dashboard': ['admin'],
+} as const satisfies Record<string, readonly Role[]>;
+export type SignedInPagePath = keyof typeof signedInPages;
+/** Relative to the built client's folder. */
+export const signedInPagesDir = '../pages';
+export const signedInPageFile = (pagePath: SignedInPagePath, role: Role) => `${pagePath.slice(1)}.${role}.html`;
 
 /** Paths with a parameter, as patterns. */
 export const patternPaths = [/^\/modules\/[a-z0-9-]+$/] as const;

@@ -13,6 +13,7 @@ import {
   expectApiError,
   createVerifiedUser,
   logIn,
+  signInAs,
   startSmtpServer,
   startTestServer,
   testPassword,
@@ -123,6 +124,34 @@ describe('health and headers', () => {
       expect(unknown.status, pathname).toBe(404);
       expect(unknown.text).toContain('<div id="root">');
     }
+  });
+
+  test('a signed-in page comes rendered for the user the session names, escaped; others get the shell', async () => {
+    const name = `<img src=x onerror="alert(1)"> & 'Thandi'`;
+    const student = await signInAs(server, 'student', { name });
+    const offers = await student.client.get('/offers');
+    expect(offers.status).toBe(200);
+    expect(offers.text).toContain('<!-- offers.student.html -->');
+    expect(offers.text).toContain('<h1>&lt;img src=x onerror=&quot;alert(1)&quot;&gt; &amp; &#39;Thandi&#39;</h1>');
+    expect(offers.text).not.toContain('<img');
+    // The user the app starts with (client/main.tsx), the same as /api/session says.
+    const seed = /<meta name="tutorbook-user" content="([^"]*)">/.exec(offers.text)?.[1];
+    const unescaped = seed?.replace(
+      /&(lt|gt|quot|#39|amp);/g,
+      (_, e: string) => ({ lt: '<', gt: '>', quot: '"', '#39': "'", amp: '&' })[e]!,
+    );
+    expect(JSON.parse(unescaped!)).toEqual((await student.client.get('/api/session')).body.user);
+    expect(offers.headers.get('cache-control')).toBe('private, no-cache');
+    expect(offers.headers.get('vary')).toBe('accept-encoding, cookie');
+
+    // Not the staff's pages: the app says "Not allowed". Nor anyone's without a session.
+    const shell = await student.client.get('/tutor-dashboard');
+    expect(shell.text).toContain('<!-- shell.html -->');
+    expect(shell.headers.get('vary')).toBe('accept-encoding, cookie');
+    expect((await createClient(server.url).get('/student-dashboard')).text).toContain('<!-- shell.html -->');
+
+    const tutor = await signInAs(server, 'tutor', { categories: ['Mathematics', 'Statistics'] });
+    expect((await tutor.client.get('/tutor-dashboard')).text).toContain('<p>Mathematics, Statistics</p>');
   });
 
   test('a source map left in the served folder is not served; the code beside it is', async () => {

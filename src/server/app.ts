@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { signedInPages } from '../common/routes.ts';
 import { bodyLimit } from 'hono/body-limit';
 import { createSessionMiddleware } from './auth/auth.middleware.ts';
 import { createAuthRoutes } from './auth/auth.routes.ts';
@@ -84,6 +85,8 @@ export function createApp({ deps, bus, streamHub, auth, personalData, clientDir 
   });
 
   app.use(pageSecurityHeaders(deps.config.production));
+  // The signed-in pages are sent rendered for the user the session names (http/static.ts).
+  for (const pagePath of Object.keys(signedInPages)) app.get(pagePath, withMe);
   app.route(
     '/',
     createStaticRoutes(clientDir, {

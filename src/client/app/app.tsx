@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect, type ReactNode } from 'react';
+import type { Me } from '../../common/session.ts';
 import { ConfirmProvider } from '../components/confirm-dialog.tsx';
 import { SessionProvider } from '../lib/session.tsx';
 import { useHydrated } from '../lib/hydrated.ts';
@@ -30,11 +31,14 @@ function Later() {
   );
 }
 
-/** The app around its router: the browser's (main.tsx), or a static one when pages are rendered at build time. */
-export function App({ children }: { children: ReactNode }) {
+/**
+ * The app around its router: the browser's (main.tsx), or a static one when pages are rendered at build time.
+ * `servedUser`: the user the page was rendered for (lib/session.tsx).
+ */
+export function App({ children, servedUser }: { children: ReactNode; servedUser?: Me | undefined }) {
   const hydrated = useHydrated();
   return (
-    <SessionProvider loadStore={loadSessionStore}>
+    <SessionProvider loadStore={loadSessionStore} servedUser={servedUser}>
       {hydrated && (
         <Suspense fallback={null}>
           <DataSync />

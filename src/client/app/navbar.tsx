@@ -2,6 +2,7 @@ import { GraduationCap, Menu, X } from 'lucide-react';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { NavLink, useLocation } from 'react-router-dom';
 import { brand } from '../../common/brand.ts';
+import { useHydrated } from '../lib/hydrated.ts';
 import { useSession } from '../lib/session.tsx';
 import { linkClass } from './nav-link-class.ts';
 
@@ -33,10 +34,15 @@ export function Navbar() {
   }, [open]);
 
   const signedIn = session.status === 'signed-in' || session.status === 'expired';
+  // A signed-in page rendered at build time (scripts/prerender.ts) has the lazy parts to come: they render
+  // once it is hydrated (lib/hydrated.ts).
+  const hydrated = useHydrated();
   const links = signedIn ? (
-    <Suspense fallback={null}>
-      <SignedInLinks me={session.me} />
-    </Suspense>
+    hydrated && (
+      <Suspense fallback={null}>
+        <SignedInLinks me={session.me} />
+      </Suspense>
+    )
   ) : session.status === 'signed-out' ? (
     <>
       <li>
@@ -67,12 +73,12 @@ export function Navbar() {
           <GraduationCap aria-hidden size={28} />
           {brand.name}
         </NavLink>
-        {signedIn && (
+        {signedIn && hydrated && (
           <Suspense fallback={null}>
             <SyncIndicator />
           </Suspense>
         )}
-        {links && (
+        {(signedIn || links) && (
           <button
             ref={menuButton}
             type="button"

@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
-import { Outlet, ScrollRestoration } from 'react-router-dom';
+import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
+import { useHydrated } from '../lib/hydrated.ts';
 import { useSession } from '../lib/session.tsx';
-import { GoogleReturnNotice } from '../features/auth/google-return.tsx';
 import { Footer } from './footer.tsx';
 import { Navbar } from './navbar.tsx';
 
@@ -10,8 +10,15 @@ const SessionEndedDialog = lazy(() =>
   import('./session-ended-dialog.tsx').then((m) => ({ default: m.SessionEndedDialog })),
 );
 
+// Only on the way back from Google (`?google=`): not part of any page's first load.
+const GoogleReturnNotice = lazy(() =>
+  import('../features/auth/google-return.tsx').then((m) => ({ default: m.GoogleReturnNotice })),
+);
+
 export function RootLayout() {
   const { session } = useSession();
+  const { search } = useLocation();
+  const hydrated = useHydrated();
   return (
     <div className="flex min-h-dvh flex-col">
       <a
@@ -28,7 +35,11 @@ export function RootLayout() {
       </main>
       <Footer />
       <ScrollRestoration />
-      <GoogleReturnNotice />
+      {hydrated && search.includes('google=') && (
+        <Suspense fallback={null}>
+          <GoogleReturnNotice />
+        </Suspense>
+      )}
       {session.status === 'expired' && (
         <Suspense fallback={null}>
           <SessionEndedDialog />

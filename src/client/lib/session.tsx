@@ -67,18 +67,24 @@ type Broadcast = { type: 'signed-in'; me: Me } | { type: 'signed-out' };
 
 /**
  * Who is signed in. The server decides; IndexedDB keeps its last answer so the app knows the user offline.
- * Until one of the two is known the state is `loading`, and guards wait: a first load with the cookie but no
+ * A signed-in page the server rendered for the user comes with its answer (`servedUser`). Until one of these
+ * is known the state is `loading`, and guards wait: a first load with the cookie but no
  * stored record (a new device, cleared site data) is not mistaken for "signed out". Other tabs hear of
  * log-ins and log-outs through a BroadcastChannel.
  */
 export function SessionProvider({
   children,
   loadStore,
+  servedUser,
 }: {
   children: ReactNode;
   loadStore: () => Promise<SessionStore>;
+  /** Who the server found signed in when it sent this page (common/page-user.ts): known from the start. */
+  servedUser?: Me | undefined;
 }) {
-  const [session, setSession] = useState<SessionState>({ status: 'loading', me: undefined });
+  const [session, setSession] = useState<SessionState>(() =>
+    servedUser ? { status: 'signed-in', me: servedUser } : { status: 'loading', me: undefined },
+  );
   const channel = useRef<BroadcastChannel | null>(null);
   // Whether the server has said who is signed in since this page opened (not just this device's record).
   const confirmed = useRef(false);

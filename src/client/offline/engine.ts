@@ -68,12 +68,24 @@ export interface EngineOptions {
   marks?: Marks;
 }
 
+/**
+ * The status before the engine has done anything: also what a page rendered at build time was rendered with,
+ * so the browser hydrates it with this one (hooks.ts), whatever the engine has done meanwhile.
+ */
+export const initialStatus: EngineStatus = {
+  sources: {},
+  sending: false,
+  paused: false,
+  user: null,
+  storage: { state: 'ok' },
+};
+
 export function createEngine(db: LocalDb, { marks = browserMarks() }: EngineOptions = {}) {
   let userId: string | null = null;
   let generation = 0;
   let controller = new AbortController();
   let stopped = true;
-  let status: EngineStatus = { sources: {}, sending: false, paused: false, user: null, storage: { state: 'ok' } };
+  let status: EngineStatus = initialStatus;
   const listeners = new Set<() => void>();
 
   const update = (patch: Partial<EngineStatus>) => {

@@ -18,7 +18,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import type { OutboxError } from './db.ts';
-import { engine, type OutboxItem, type Source, type StorageStatus } from './engine.ts';
+import { engine, initialStatus, type OutboxItem, type Source, type StorageStatus } from './engine.ts';
 
 export type LocalDataStatus = 'loading' | 'unavailable' | 'empty' | 'ready' | 'stale';
 
@@ -32,7 +32,7 @@ export interface LocalData<T> {
   retry(): void;
 }
 
-const useEngineStatus = () => useSyncExternalStore(engine.subscribe, engine.getStatus);
+const useEngineStatus = () => useSyncExternalStore(engine.subscribe, engine.getStatus, () => initialStatus);
 
 const hasRows = (data: unknown) => data !== undefined && data !== null && !(Array.isArray(data) && data.length === 0);
 

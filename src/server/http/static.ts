@@ -2,7 +2,17 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
-import { isKnownPagePath, prerenderedPages, shellFile } from '../../common/routes.ts';
+import { fillPage } from '../../common/page-user.ts';
+import {
+  isKnownPagePath,
+  prerenderedPages,
+  shellFile,
+  signedInPageFile,
+  signedInPages,
+  signedInPagesDir,
+  type SignedInPagePath,
+} from '../../common/routes.ts';
+import type { SessionEnv } from '../auth/auth.middleware.ts';
 import { chooseEncoding, compress } from './compression.ts';
 
 const noCache = 'no-cache';
@@ -30,7 +40,8 @@ export function createStaticRoutes(
   clientDir: string,
   options: { moduleExists?: (slug: string) => Promise<boolean> } = {},
 ) {
-  const app = new Hono();
+  // `me`: set by app.ts's session middleware on the signed-in pages' paths only.
+  const app = new Hono<SessionEnv>();
   const documents = new Map<string, PageDocument>();
   /** The document, read again when a new build replaces it (or appears after start-up). */
   const readDocument = (file: string): PageDocument | undefined => {
@@ -53,17 +64,51 @@ export function createStaticRoutes(
     return document;
   };
 
-  const serveDocument = (c: Context, file: string, status: 200 | 404) => {
+  /** `vary`: what else than the encoding the answer depends on. */
+  const serveDocument = (c: Context, file: string, status: 200 | 404, vary = 'accept-encoding') => {
     const document = readDocument(file);
     if (!document) return c.text('The client is not built yet: run `npm run build`.', 503);
     c.header('cache-control', noCache);
     c.header('content-type', 'text/html; charset=UTF-8');
-    c.header('vary', 'accept-encoding');
+    c.header('vary', vary);
     const encoding = chooseEncoding(c.req.header('accept-encoding'));
     if (encoding) c.header('content-encoding', encoding);
     return c.body(encoding ? document[encoding] : (document.raw as Uint8Array<ArrayBuffer>), status);
   };
   const serveIndex = (c: Context, status: 200 | 404) => serveDocument(c, shellFile, status);
+
+  /** The signed-in pages as rendered for a stand-in user (scripts/prerender.ts), read again after a build. */
+  const rendered = new Map<string, { mtimeMs: number; html: string }>();
+  const readRendered = (file: string): string | undefined => {
+    const full = path.join(clientDir, signedInPagesDir, file);
+    const mtimeMs = statSync(full, { throwIfNoEntry: false })?.mtimeMs;
+    if (mtimeMs === undefined) return undefined;
+    let page = rendered.get(file);
+    if (page?.mtimeMs !== mtimeMs) rendered.set(file, (page = { mtimeMs, html: readFileSync(full, 'utf8') }));
+    return page.html;
+  };
+
+  /**
+   * A signed-in page rendered for the user the request's session names (common/routes.ts `signedInPages`),
+   * or the shell for a visitor and for a role the page is not for: which one depends on the cookie.
+   */
+  const serveSignedInPage = (c: Context<SessionEnv>, pagePath: SignedInPagePath) => {
+    const me = c.var.me;
+    const page =
+      me && (signedInPages[pagePath] as readonly string[]).includes(me.role)
+        ? readRendered(signedInPageFile(pagePath, me.role))
+        : undefined;
+    const html = page && me && fillPage(page, me);
+    if (!html) return serveDocument(c, shellFile, 200, 'accept-encoding, cookie');
+    // Compressed for each request: it is the user's own (a few KB, well under a millisecond at these levels).
+    c.header('cache-control', `private, ${noCache}`);
+    c.header('content-type', 'text/html; charset=UTF-8');
+    c.header('vary', 'accept-encoding, cookie');
+    const encoding = chooseEncoding(c.req.header('accept-encoding'));
+    if (!encoding) return c.body(html);
+    c.header('content-encoding', encoding);
+    return c.body(compress(html, encoding));
+  };
 
   // The documents are answered from memory. The service worker precaches them by file name, so
   // /index.html and the other files are 200s too.
@@ -72,6 +117,8 @@ export function createStaticRoutes(
     app.get(`/${file}`, (c) => serveDocument(c, file, 200));
   }
   app.get(`/${shellFile}`, (c) => serveIndex(c, 200));
+  for (const pagePath of Object.keys(signedInPages) as SignedInPagePath[])
+    app.get(pagePath, (c) => serveSignedInPage(c, pagePath));
   // Made once the build exists: serveStatic warns about a missing folder when it is created (the CLI and
   // the tests run without a build), and a build may finish after start-up.
   let assets: MiddlewareHandler | undefined;

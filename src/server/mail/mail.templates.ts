@@ -1,4 +1,5 @@
 import { brand } from '../../common/brand.ts';
+import { escapeHtml } from '../../common/escape-html.ts';
 
 /** A rendered e-mail: both bodies are kept so every client can show it. */
 export interface EmailContent {
@@ -6,9 +7,6 @@ export interface EmailContent {
   text: string;
   html: string;
 }
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** One layout for every e-mail: a heading, paragraphs, an optional button, and the sign-off. */
 export function renderEmail(args: {

@@ -12,7 +12,15 @@ import { SMTPServer } from 'smtp-server';
 import { expect } from 'vitest';
 import { apiErrorBodySchema } from '../../common/api-error.ts';
 import type { Category, Role } from '../../common/roles.ts';
-import { prerenderedPages, shellFile } from '../../common/routes.ts';
+import { standInUser } from '../../common/page-user.ts';
+import {
+  prerenderedPages,
+  shellFile,
+  signedInPageFile,
+  signedInPages,
+  signedInPagesDir,
+  type SignedInPagePath,
+} from '../../common/routes.ts';
 import { loadEnv } from '../env.ts';
 import { addStaff } from '../modules/staff/staff.usecases.ts';
 import { createServices, type Services } from '../server.ts';
@@ -175,6 +183,18 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
       path.join(clientDir, file),
       `<!doctype html><html lang="en"><title>TutorBook</title><div id="root"></div><!-- ${file} --></html>`,
     );
+  }
+  // And for the signed-in pages rendered for a stand-in user (common/page-user.ts), with its markers.
+  await mkdir(path.join(clientDir, signedInPagesDir), { recursive: true });
+  for (const [pagePath, roles] of Object.entries(signedInPages) as [SignedInPagePath, readonly Role[]][]) {
+    for (const role of roles) {
+      const file = signedInPageFile(pagePath, role);
+      const { name, categories } = standInUser(role);
+      await writeFile(
+        path.join(clientDir, signedInPagesDir, file),
+        `<!doctype html><html lang="en"><head><title>TutorBook</title></head><div id="root"><h1>${name}</h1><p>${categories.join(', ')}</p></div><!-- ${file} --></html>`,
+      );
+    }
   }
 
   const database = await createTestDatabase(dataDir);
