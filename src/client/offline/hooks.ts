@@ -16,9 +16,9 @@
  * tells when the device's storage was found cleared or stopped working.
  */
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { OutboxError } from './db.ts';
-import { engine, initialStatus, type OutboxItem, type Source, type StorageStatus } from './engine.ts';
+import { engine, initialStatus, type EngineStatus, type OutboxItem, type Source, type StorageStatus } from './engine.ts';
 
 export type LocalDataStatus = 'loading' | 'unavailable' | 'empty' | 'ready' | 'stale';
 
@@ -32,22 +32,52 @@ export interface LocalData<T> {
   retry(): void;
 }
 
-const useEngineStatus = () => useSyncExternalStore(engine.subscribe, engine.getStatus, () => initialStatus);
+/** Same entries, in the same order (`Object.is` each). */
+const sameEntries = <T extends object>(a: T, b: T) => {
+  const keys = Object.keys(a) as (keyof T)[];
+  return keys.length === Object.keys(b).length && keys.every((key) => Object.is(a[key], b[key]));
+};
+
+/**
+ * The part of the engine's status that `select` reads. The component re-renders when that part changes, not
+ * on every report: a refresh reports each source twice, and a re-render in a store update is never split up
+ * (total blocking time on a slow phone). `equal` compares two selections; pass `sameEntries` for a new array
+ * or object each time.
+ */
+function useEngineStatus<T>(select: (status: EngineStatus) => T, equal: (a: T, b: T) => boolean = Object.is): T {
+  const last = useRef<{ value: T }>(undefined);
+  const read = (status: EngineStatus) => {
+    const value = select(status);
+    if (last.current && equal(last.current.value, value)) return last.current.value;
+    last.current = { value };
+    return value;
+  };
+  // The server's snapshot is the status before anything ran, as a page rendered at build time was.
+  return useSyncExternalStore(
+    engine.subscribe,
+    () => read(engine.getStatus()),
+    () => read(initialStatus),
+  );
+}
+const selectUser = (status: EngineStatus) => status.user;
 
 const hasRows = (data: unknown) => data !== undefined && data !== null && !(Array.isArray(data) && data.length === 0);
 
 export function useLocalData<T>(query: () => Promise<T>, deps: unknown[], sources: Source[]): LocalData<T> {
   // Sources are module constants, but callers pass a new array each render: the names are the identity.
   const key = sources.map((s) => s.name).join('\n');
-  const status = useEngineStatus();
+  const [user, ...states] = useEngineStatus(
+    (status) => [status.user, ...key.split('\n').map((name) => status.sources[name])] as const,
+    sameEntries,
+  );
   const local = useLiveQuery(
     async () => ({ data: await query(), synced: await engine.everSynced(key.split('\n')) }),
     // The caller's deps stand for `query`, as with useLiveQuery.
-    [...deps, key, status.user],
+    [...deps, key, user],
   );
   // Which sources-and-user this page's first refresh has ended for: a new key starts unsettled, with no
   // state set during the effect.
-  const current = `${key}\n${status.user ?? ''}`;
+  const current = `${key}\n${user ?? ''}`;
   const [settledFor, setSettledFor] = useState<string>();
   const settled = settledFor === current;
 
@@ -65,7 +95,6 @@ export function useLocalData<T>(query: () => Promise<T>, deps: unknown[], source
     for (const name of key.split('\n')) void engine.refreshSource(name);
   }, [key]);
 
-  const states = key.split('\n').map((name) => status.sources[name]);
   const failure = states.some((s) => s?.result === 'failed')
     ? 'failed'
     : states.some((s) => s?.result === 'offline')
@@ -106,7 +135,10 @@ export interface SyncStatus {
 }
 
 export function useSyncStatus(): SyncStatus {
-  const status = useEngineStatus();
+  const status = useEngineStatus(
+    ({ sending, paused, storage }) => ({ sending, paused, storageFailing: storage.state === 'failing' }),
+    sameEntries,
+  );
   const online = useSyncExternalStore(
     subscribeOnline,
     () => navigator.onLine,
@@ -119,18 +151,18 @@ export function useSyncStatus(): SyncStatus {
     waiting: items.filter((i) => i.state === 'waiting').length,
     attention: items.filter((i) => i.state === 'attention').length,
     paused: status.paused,
-    storageFailing: status.storage.state === 'failing',
+    storageFailing: status.storageFailing,
   };
 }
 
 /** A new value each time the engine reports on the device's storage (a loss is reported once per page). */
 export function useStorageStatus(): StorageStatus {
-  return useEngineStatus().storage;
+  return useEngineStatus((status) => status.storage);
 }
 
 /** The signed-in user's queued items, oldest first. */
 export function useOutboxItems(): OutboxItem[] {
-  const { user } = useEngineStatus();
+  const user = useEngineStatus(selectUser);
   return useLiveQuery(() => engine.outboxItems(), [user]) ?? [];
 }
 
@@ -138,7 +170,7 @@ export type PendingState = { state: 'waiting' } | { state: 'attention'; error: O
 
 /** Whether a row has unsent changes: `attention` when one of them was refused (with the server's message). */
 export function usePendingTarget(table: string, id: string): PendingState | undefined {
-  const { user } = useEngineStatus();
+  const user = useEngineStatus(selectUser);
   return useLiveQuery(async () => {
     const items = await engine.outboxItems({ table, id });
     const refused = items.find((i) => i.state === 'attention');
