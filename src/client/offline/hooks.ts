@@ -18,7 +18,14 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { OutboxError } from './db.ts';
-import { engine, initialStatus, type EngineStatus, type OutboxItem, type Source, type StorageStatus } from './engine.ts';
+import {
+  engine,
+  initialStatus,
+  type EngineStatus,
+  type OutboxItem,
+  type Source,
+  type StorageStatus,
+} from './engine.ts';
 
 export type LocalDataStatus = 'loading' | 'unavailable' | 'empty' | 'ready' | 'stale';
 
