@@ -46,6 +46,9 @@ for (const [role, pages] of Object.entries(pagesByRole)) {
       await html.goto(path);
       await expect(html.locator('h1'), path).toHaveText(heading);
       if ('text' in more) await expect(html.getByText(more.text), path).toBeVisible();
+      // Until hydrated, nothing takes input: a form would be sent natively, and what was typed could be reset.
+      for (const control of await html.locator('main :is(input, textarea, select, button)').all())
+        await expect(control, path).toBeDisabled();
 
       for (const viewport of Object.values(viewports)) {
         const opened = await live.newPage();

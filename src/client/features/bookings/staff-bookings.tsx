@@ -16,6 +16,7 @@ import { useSyncStatus } from '../../offline/hooks.ts';
 import { BookingFacts, BookingHistory, LateCancellation, StatusLabel } from './booking-parts.tsx';
 import { bookingsApi, type BookingFilters } from './bookings-api.ts';
 import { storeBookings, useStaffActions, useStaffBookings } from './use-bookings.ts';
+import { HydratedForm } from '../../components/hydrated-form.tsx';
 
 const muted = 'text-slate-700 dark:text-slate-300';
 
@@ -165,7 +166,7 @@ export function StaffBookings({ role, categories }: { role: 'tutor' | 'admin'; c
 function Filters({ filters, onChange }: { filters: BookingFilters; onChange: (filters: BookingFilters) => void }) {
   const set = (patch: BookingFilters) => onChange({ ...filters, ...patch });
   return (
-    <form
+    <HydratedForm
       role="search"
       aria-label="Filter bookings"
       className="card mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1fr_1fr_auto] lg:items-end"
@@ -213,7 +214,7 @@ function Filters({ filters, onChange }: { filters: BookingFilters; onChange: (fi
       >
         Clear filters
       </button>
-    </form>
+    </HydratedForm>
   );
 }
 

@@ -21,6 +21,7 @@ import { errorText } from '../../lib/error-text.ts';
 import { toFormErrors, useFormSubmit, type FormErrors } from '../../lib/forms.ts';
 import { catalogueAdminApi } from './catalogue-admin-api.ts';
 import { useModules } from './use-modules.ts';
+import { HydratedForm } from '../../components/hydrated-form.tsx';
 
 /** "Limits, Derivatives\nIntegrals" → three topics: one per line or comma-separated, blanks dropped. */
 const parseTopics = (text: string) =>
@@ -180,7 +181,7 @@ function AddModuleForm() {
   const set = setter(setValues);
 
   return (
-    <form
+    <HydratedForm
       noValidate
       className="card flex flex-col gap-4"
       aria-labelledby={headingId}
@@ -234,7 +235,7 @@ function AddModuleForm() {
         <Plus aria-hidden size={18} />
         {busy ? 'Adding…' : 'Add Module'}
       </button>
-    </form>
+    </HydratedForm>
   );
 }
 

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { qaLimits, qaMessages } from '../../../common/qa.ts';
 import { FormField, TextareaField } from '../../components/form-field.tsx';
 import { toast } from '../../lib/toast.ts';
+import { HydratedForm } from '../../components/hydrated-form.tsx';
 
 const count = (n: number) => n.toLocaleString('en-ZA');
 /** Shown once a field is nearly full, so the limit is never a surprise. */
@@ -52,7 +53,7 @@ export function AskForm({
   }
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate aria-labelledby="ask-title" className="card space-y-4">
+    <HydratedForm onSubmit={(e) => void submit(e)} noValidate aria-labelledby="ask-title" className="card space-y-4">
       <h2 id="ask-title" className="text-xl font-semibold">
         Ask a question
       </h2>
@@ -80,6 +81,6 @@ export function AskForm({
       <button type="submit" className="btn-primary" disabled={busy}>
         Post question
       </button>
-    </form>
+    </HydratedForm>
   );
 }

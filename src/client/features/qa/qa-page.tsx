@@ -3,6 +3,7 @@ import { useDeferredValue, useState } from 'react';
 import { qaMessages } from '../../../common/qa.ts';
 import { Notice } from '../../components/notice.tsx';
 import { PageMeta } from '../../components/page-meta.tsx';
+import { useHydrated } from '../../lib/hydrated.ts';
 import { useSession } from '../../lib/session.tsx';
 import { AskForm } from './ask-form.tsx';
 import { useQaActions, useQaBoard } from './qa-data.ts';
@@ -20,6 +21,7 @@ export function QaPage() {
   const query = useDeferredValue(search.trim());
   const board = useQaBoard(query);
   const actions = useQaActions(me);
+  const hydrated = useHydrated();
 
   return (
     <section className="container-page max-w-3xl py-10">
@@ -48,6 +50,8 @@ export function QaPage() {
           type="search"
           className="input pl-10"
           placeholder="Search questions"
+          // Rendered at build time for signed-in users (docs/decisions/0013): typing counts once hydrated.
+          disabled={!hydrated}
           value={search}
           onChange={(e) => setSearch(e.target.value)}
         />
