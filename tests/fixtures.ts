@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { e2eDataDir, e2ePort } from '../playwright.config.ts';
 
@@ -188,3 +188,18 @@ export async function createModule(
   expect(res.status()).toBe(201);
   return (await res.json()) as TestModule;
 }
+
+/** Records the layout shifts of every page opened from here on, by the browser's own measure (not those just after a tap or key). */
+export const recordLayoutShifts = (target: Page | BrowserContext) =>
+  target.addInitScript(() => {
+    const shifts: number[] = [];
+    Object.assign(window, { layoutShifts: shifts });
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
+        if (!entry.hadRecentInput) shifts.push(entry.value);
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+
+/** The layout shifts the page has seen (`recordLayoutShifts`). */
+export const layoutShifts = (page: Page) =>
+  page.evaluate(() => (window as unknown as { layoutShifts: number[] }).layoutShifts);

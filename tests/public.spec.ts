@@ -3,9 +3,11 @@ import { expect, test } from '@playwright/test';
 import {
   cspViolations,
   expectNoAxeViolations,
+  layoutShifts,
   loginAs,
   origin,
   recordCspViolations,
+  recordLayoutShifts,
   viewports,
   waitForActiveServiceWorker,
 } from './fixtures.ts';
@@ -101,21 +103,14 @@ test('the public pages arrive as HTML: their text is there before any script run
 });
 
 test("a visitor's deep link to a signed-in page settles on / without anything moving on screen", async ({ page }) => {
-  await page.addInitScript(() => {
-    const shifts: number[] = [];
-    Object.assign(window, { layoutShifts: shifts });
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
-        if (!entry.hadRecentInput) shifts.push(entry.value);
-    }).observe({ type: 'layout-shift', buffered: true });
-  });
+  await recordLayoutShifts(page);
   for (const viewport of Object.values(viewports)) {
     await page.setViewportSize(viewport);
     await page.goto('/modules/introduction-to-calculus');
     await expect(page).toHaveURL(`${origin}/`);
     await expect(page.getByRole('button', { name: 'Sign Up' }).first()).toBeVisible();
     await page.waitForLoadState('networkidle');
-    expect(await page.evaluate(() => (window as unknown as { layoutShifts: number[] }).layoutShifts)).toEqual([]);
+    expect(await layoutShifts(page)).toEqual([]);
   }
 });
 

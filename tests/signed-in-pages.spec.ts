@@ -1,5 +1,5 @@
-import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { loginAs, origin, viewports } from './fixtures.ts';
+import { expect, test, type Browser, type BrowserContext } from '@playwright/test';
+import { layoutShifts, loginAs, origin, recordLayoutShifts, viewports } from './fixtures.ts';
 
 /**
  * The signed-in pages arrive rendered for the user (scripts/prerender.ts, server/http/static.ts): text on screen
@@ -21,19 +21,6 @@ async function coldContext(browser: Browser, signedIn: BrowserContext, javaScrip
   await context.addCookies(await signedIn.cookies());
   return context;
 }
-
-/** Layout shifts the page has seen, by the browser's own measure (not those just after a tap or key). */
-const recordLayoutShifts = (context: BrowserContext) =>
-  context.addInitScript(() => {
-    const shifts: number[] = [];
-    Object.assign(window, { layoutShifts: shifts });
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
-        if (!entry.hadRecentInput) shifts.push(entry.value);
-    }).observe({ type: 'layout-shift', buffered: true });
-  });
-const layoutShifts = (page: Page) =>
-  page.evaluate(() => (window as unknown as { layoutShifts: number[] }).layoutShifts);
 
 for (const [role, pages] of Object.entries(pagesByRole)) {
   test(`${role}: the pages arrive as HTML, hydrate without an error and do not move`, async ({ browser, page }) => {

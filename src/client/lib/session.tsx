@@ -68,9 +68,9 @@ type Broadcast = { type: 'signed-in'; me: Me } | { type: 'signed-out' };
 /**
  * Who is signed in. The server decides; IndexedDB keeps its last answer so the app knows the user offline.
  * A signed-in page the server rendered for the user comes with its answer (`servedUser`). Until one of these
- * is known the state is `loading`, and guards wait: a first load with the cookie but no
- * stored record (a new device, cleared site data) is not mistaken for "signed out". Other tabs hear of
- * log-ins and log-outs through a BroadcastChannel.
+ * is known the state is `loading`, and guards wait: a first load with the cookie but no stored record (a new
+ * device, cleared site data) is not mistaken for "signed out". Other tabs hear of log-ins and log-outs
+ * through a BroadcastChannel.
  */
 export function SessionProvider({
   children,
