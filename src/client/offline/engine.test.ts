@@ -68,6 +68,29 @@ describe('local tables', () => {
   });
 });
 
+describe('starting on a page', () => {
+  it('each source is fetched once, though the page, the start and the session all ask', async () => {
+    const page = await open();
+    server.store.set('n1', { id: 'n1', text: 'Mine', savedAt: 'x' });
+    server.knobs.getDelayMs = 50;
+    // As the app opens: the page reads its source, the engine starts, and the session names the same user twice
+    // (lib/session.tsx, app/data-sync.tsx).
+    const read = page.engine.refreshSource(page.source, { join: true });
+    page.engine.start({ userId: 'u1' });
+    page.engine.setUser('u1');
+    page.engine.setUser('u1');
+    await read;
+    await waitFor(() => page.engine.getStatus().sources.notes?.running === false);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(server.gets).toHaveLength(1);
+    expect(await page.notes.count()).toBe(1);
+
+    // Reconnecting is a reason of its own: it fetches again.
+    await page.engine.reconnected();
+    await waitFor(() => server.gets.length === 2);
+  });
+});
+
 describe('a refresh never overwrites pending work', () => {
   it('a note typed while a refresh is on its way survives it, still marked pending, and a deleted note stays deleted', async () => {
     server.store.set('old', { id: 'old', text: 'On the server', savedAt: 'x' });

@@ -135,14 +135,22 @@ export function createEngine(db: LocalDb, { marks = browserMarks() }: EngineOpti
     controller = new AbortController();
   }
 
-  const onFocus = () => {
+  /**
+   * Storage checked, every source refreshed, the queue sent. `join`: a refresh under way will do (a new page, the
+   * same user named again), rather than one more after it (focus, reconnecting: the one under way may predate
+   * what changed, or be failing offline).
+   */
+  const catchUp = ({ join = false } = {}) => {
     void storage.retry();
-    void sync.refreshAll();
+    void sync.refreshAll({ join });
     void outbox.flush();
   };
+  const onFocus = () => catchUp();
+  const resetBackoff = () =>
+    outbox.resetBackoff().catch((error: unknown) => console.warn('Could not reset the outbox backoff', error));
   const onOnline = async () => {
-    await outbox.resetBackoff().catch((error: unknown) => console.warn('Could not reset the outbox backoff', error));
-    onFocus();
+    await resetBackoff();
+    catchUp();
   };
 
   function start({ userId: id }: { userId: string | null }): void {
@@ -154,8 +162,9 @@ export function createEngine(db: LocalDb, { marks = browserMarks() }: EngineOpti
       window.addEventListener('online', onOnline);
       window.addEventListener('focus', onFocus);
     }
-    // A new page: items that were waiting out a backoff in the last one go now.
-    void onOnline();
+    // A new page: items that were waiting out a backoff in the last one go now. The page's own sources may be
+    // refreshing already, and the session names the user again as it starts: each source runs once.
+    void resetBackoff().then(() => catchUp({ join: true }));
     void storage.started();
   }
 
@@ -177,7 +186,7 @@ export function createEngine(db: LocalDb, { marks = browserMarks() }: EngineOpti
     }
     outbox.resume(id);
     ctx.changed();
-    if (!stopped && id) onFocus();
+    if (!stopped && id) catchUp({ join: true });
   }
 
   /** Removes the signed-in user's data (their tables, unsent items with their optimistic changes, their sync states, every kept ETag); public tables stay. */

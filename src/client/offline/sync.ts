@@ -249,8 +249,11 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
   /** What a background refresh (start, focus, reconnect, live notice) may fetch: a visitor's device only what a page showed. */
   const wanted = (source: Source) => (ctx.user() ? true : !source.needsUser && shown.has(source.name));
 
-  function refreshAll(): Promise<SyncResult[]> {
-    return Promise.all([...sources.values()].filter(({ source }) => wanted(source)).map(({ refresh }) => refresh()));
+  /** Every source the device wants; `join` shares the runs under way rather than queuing one more after them. */
+  function refreshAll(options?: RefreshOptions): Promise<SyncResult[]> {
+    return Promise.all(
+      [...sources.values()].filter(({ source }) => wanted(source)).map(({ refresh }) => refresh(options)),
+    );
   }
 
   function refreshSources(table: string): Promise<SyncResult[]> {
