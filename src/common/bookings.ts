@@ -1,6 +1,7 @@
 import { categories } from './roles.ts';
 import { isCalendarDate, isTimeOfDay } from './sast.ts';
 import { z } from './zod.ts';
+import { formatCount } from './locale.ts';
 
 /** Spec §4 Booking status. */
 export const bookingStatuses = ['Pending', 'Confirmed', 'Completed', 'Cancelled'] as const;
@@ -55,7 +56,7 @@ export const bookingMessages = {
   slotsDistinct: 'Choose three different time slots.',
   hoursInvalid: `Hours must be a whole number from ${bookingLimits.hoursMin} to ${bookingLimits.hoursMax}.`,
   conceptsRequired: 'Please describe the concepts you need help with.',
-  conceptsTooLong: `Concepts can be at most ${bookingLimits.conceptsMax.toLocaleString('en-ZA')} characters.`,
+  conceptsTooLong: `Concepts can be at most ${formatCount(bookingLimits.conceptsMax)} characters.`,
   moduleRequired: 'Choose a module to book.',
   statusInvalid: 'Choose one of Pending, Confirmed, Completed or Cancelled.',
   slotNotRequested: 'Choose one of the three requested time slots.',

@@ -1,5 +1,6 @@
 import { roles } from './roles.ts';
 import { z } from './zod.ts';
+import { formatCount } from './locale.ts';
 
 /** Spec §5 and §2 (Q&A board), word for word, plus what the spec leaves open. */
 export const qaMessages = {
@@ -8,8 +9,8 @@ export const qaMessages = {
   answerSignedOut: 'Log in to answer.',
   voteSignedOut: 'Log in to vote.',
   empty: 'No questions found. Be the first to ask!',
-  titleTooLong: (max: number) => `The title can be at most ${max.toLocaleString('en-ZA')} characters.`,
-  textTooLong: (max: number) => `The text can be at most ${max.toLocaleString('en-ZA')} characters.`,
+  titleTooLong: (max: number) => `The title can be at most ${formatCount(max)} characters.`,
+  textTooLong: (max: number) => `The text can be at most ${formatCount(max)} characters.`,
   answerEmpty: 'Write an answer first.',
   rateLimited: 'You are posting very quickly. Please wait a few minutes before posting again.',
   notFound: 'This question no longer exists.',

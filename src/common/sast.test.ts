@@ -1,5 +1,14 @@
 import { describe, expect, test } from 'vitest';
-import { formatSastDate, formatSastSlot, isCalendarDate, isTimeOfDay, sastDate, sastInstant } from './sast.ts';
+import {
+  formatSastDate,
+  formatSastDateTime,
+  formatSastSlot,
+  isCalendarDate,
+  isTimeOfDay,
+  sastDate,
+  sastInstant,
+  sastZone,
+} from './sast.ts';
 
 describe('SAST times', () => {
   test('a date and a time of day name one instant, two hours ahead of UTC', () => {
@@ -26,5 +35,42 @@ describe('SAST times', () => {
   test('pages and e-mails say the day and SAST', () => {
     expect(formatSastDate('2026-11-24')).toBe('Tue, 24 Nov 2026');
     expect(formatSastSlot('2026-11-24', '14:00')).toBe('Tue, 24 Nov 2026, 14:00 SAST');
+  });
+
+  test("the texts are Intl's en-ZA ones in Johannesburg's zone, for every hour of years apart", () => {
+    const dateTime = new Intl.DateTimeFormat('en-ZA', {
+      timeZone: sastZone,
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hour12: false,
+    });
+    const date = new Intl.DateTimeFormat('en-ZA', {
+      timeZone: sastZone,
+      weekday: 'short',
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+    });
+    const isoDate = new Intl.DateTimeFormat('en-CA', {
+      timeZone: sastZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
+    const hour = 60 * 60 * 1000;
+    for (const year of [1999, 2026, 2028, 2040]) {
+      const from = Date.UTC(year, 0, 1) - 3 * hour;
+      for (let time = from; time < Date.UTC(year + 1, 0, 1); time += 7 * hour + 60 * 1000) {
+        const instant = new Date(time);
+        const iso = instant.toISOString();
+        expect(formatSastDateTime(iso), iso).toBe(`${dateTime.format(instant)} SAST`);
+        const day = sastDate(instant);
+        expect(day, iso).toBe(isoDate.format(instant));
+        expect(formatSastDate(day), iso).toBe(date.format(instant));
+      }
+    }
   });
 });

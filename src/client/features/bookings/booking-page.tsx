@@ -26,6 +26,7 @@ import {
 import { requestBooking } from './bookings.sync.ts';
 import { moduleFromState, storeChosenModule, storedChosenModule, type ChosenModule } from './chosen-module.ts';
 import { useBookingDraft, useLeadHours, useRequestState, type RequestState } from './use-booking-draft.ts';
+import { formatCount } from '../../../common/locale.ts';
 
 const muted = 'text-slate-700 dark:text-slate-300';
 const sastNote = 'Times are SAST (South African Standard Time, UTC+2).';
@@ -393,7 +394,7 @@ function BookingForm({ module }: { module: ModuleInfo }) {
           value={values.concepts}
           onChange={(e) => set({ concepts: e.target.value })}
           error={shown.concepts}
-          hint={`${values.concepts.length.toLocaleString('en-ZA')} of ${bookingLimits.conceptsMax.toLocaleString('en-ZA')} characters.`}
+          hint={`${formatCount(values.concepts.length)} of ${formatCount(bookingLimits.conceptsMax)} characters.`}
         />
       </fieldset>
 

@@ -2,7 +2,7 @@ import { CheckCheck, CircleCheck, CircleX, Clock, History, type LucideIcon } fro
 import type { ReactNode } from 'react';
 import { bookingLimits, type Booking, type BookingChange, type BookingStatus } from '../../../common/bookings.ts';
 import { formatRand } from '../../../common/money.ts';
-import { formatSastDate, sastZone } from '../../../common/sast.ts';
+import { formatSastDate, formatSastDateTime } from '../../../common/sast.ts';
 import { shownSlots, statusClassName } from './booking-rules.ts';
 
 const badge = 'inline-flex items-center gap-1 rounded-full px-2.5 py-0.5 text-sm font-semibold';
@@ -32,19 +32,6 @@ export function WaitingBadge() {
     </span>
   );
 }
-
-const sastTime = new Intl.DateTimeFormat('en-ZA', {
-  timeZone: sastZone,
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hour12: false,
-});
-
-/** "5 Mar 2026, 14:05 SAST": when something happened, in South African time whatever the device's zone. */
-export const formatSastTime = (iso: string) => `${sastTime.format(new Date(iso))} SAST`;
 
 /** "09:00, 13:30 and 17:00 SAST". */
 export function formatSlots(slots: string[]): string {
@@ -135,7 +122,7 @@ export function BookingHistory({ history }: { history: BookingChange[] }) {
         {history.map((change, i) => (
           <li key={`${change.at}-${i}`}>
             <time dateTime={change.at} className="text-slate-600 dark:text-slate-400">
-              {formatSastTime(change.at)}
+              {formatSastDateTime(change.at)}
             </time>
             <span className="block sm:inline sm:before:content-[':_']">
               {change.by.name}

@@ -11,12 +11,13 @@ import type { BookingFilters } from './bookings-api.ts';
 import { bookingsApi } from './bookings-api.ts';
 import { bookingDraftsTable, bookingsSource, bookingsTable, type BookingRequestPayload } from './bookings.sync.ts';
 import { storeChosenModule } from './chosen-module.ts';
+import { byCodeUnits } from '../../../common/locale.ts';
 
 export const offlineText = 'You are offline. Connect to the internet to change a booking.';
 
 /** Newest session first, as the server pages them; the latest request first on the same day. */
 const byNewestSession = (a: Booking, b: Booking) =>
-  b.date.localeCompare(a.date) || b.createdAt.localeCompare(a.createdAt);
+  byCodeUnits(b.date, a.date) || byCodeUnits(b.createdAt, a.createdAt);
 
 /** The student's own bookings from IndexedDB (readable offline), refreshed when the page opens. */
 export function useMyBookings(userId: string): LocalData<Booking[]> {

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { qaLimits } from '../../../common/qa.ts';
 import { TextareaField } from '../../components/form-field.tsx';
+import { formatCount } from '../../../common/locale.ts';
 
 /**
  * The per-question answer form (spec §2). An empty answer is silently ignored (spec §5); the text is cleared
@@ -44,7 +45,7 @@ export function AnswerForm({
         error={error}
         hint={
           text.length > qaLimits.textMax * 0.9
-            ? `${text.length.toLocaleString('en-ZA')} of ${qaLimits.textMax.toLocaleString('en-ZA')} characters`
+            ? `${formatCount(text.length)} of ${formatCount(qaLimits.textMax)} characters`
             : undefined
         }
       />

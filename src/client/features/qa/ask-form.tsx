@@ -1,13 +1,13 @@
 import { useState, type FormEvent } from 'react';
+import { formatCount } from '../../../common/locale.ts';
 import { qaLimits, qaMessages } from '../../../common/qa.ts';
 import { FormField, TextareaField } from '../../components/form-field.tsx';
 import { toast } from '../../lib/toast.ts';
 import { HydratedForm } from '../../components/hydrated-form.tsx';
 
-const count = (n: number) => n.toLocaleString('en-ZA');
 /** Shown once a field is nearly full, so the limit is never a surprise. */
 const nearLimit = (value: string, max: number) =>
-  value.length > max * 0.9 ? `${count(value.length)} of ${count(max)} characters` : undefined;
+  value.length > max * 0.9 ? `${formatCount(value.length)} of ${formatCount(max)} characters` : undefined;
 
 /**
  * The ask form (spec §2, §5). A visitor hears 'Please log in to post a question.'; a title or description that

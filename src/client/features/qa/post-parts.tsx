@@ -3,7 +3,8 @@ import { useId, useState } from 'react';
 import { qaLimits, type Author, type VoteValue } from '../../../common/qa.ts';
 import { TextareaField } from '../../components/form-field.tsx';
 import { Notice } from '../../components/notice.tsx';
-import { formatPostedAt, type PendingState } from './qa-view.ts';
+import { formatSastDateTime } from '../../../common/sast.ts';
+import type { PendingState } from './qa-view.ts';
 
 const badgeClass = 'inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-semibold';
 
@@ -45,7 +46,7 @@ export function Byline({
       <span className="font-medium text-slate-800 dark:text-slate-200">{author.name}</span>
       <RoleBadge role={author.role} />
       <span aria-hidden>·</span>
-      <time dateTime={createdAt}>{formatPostedAt(createdAt)}</time>
+      <time dateTime={createdAt}>{formatSastDateTime(createdAt)}</time>
       {pending?.state === 'waiting' && (
         <span className={`${badgeClass} bg-amber-100 text-amber-900 dark:bg-amber-900 dark:text-amber-100`}>
           <Clock aria-hidden size={14} /> Waiting to send

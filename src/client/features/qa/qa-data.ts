@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import { byCodeUnits } from '../../../common/locale.ts';
 import { qaMessages, type Answer, type VoteValue } from '../../../common/qa.ts';
 import type { Me } from '../../../common/session.ts';
 import { useConfirm } from '../../components/confirm-dialog.tsx';
@@ -115,7 +116,7 @@ export function useQaBoard(query: string): QaBoard {
     const pending = pendingByTarget(items);
     const votes = new Map(data.votes.map((v) => [v.id, v.value]));
     const answersByQuestion = new Map<string, Answer[]>();
-    for (const answer of [...data.answers].sort((a, b) => a.createdAt.localeCompare(b.createdAt))) {
+    for (const answer of [...data.answers].sort((a, b) => byCodeUnits(a.createdAt, b.createdAt))) {
       const list = answersByQuestion.get(answer.questionId);
       if (list) list.push(answer);
       else answersByQuestion.set(answer.questionId, [answer]);

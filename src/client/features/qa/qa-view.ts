@@ -27,16 +27,3 @@ export interface QaActions {
   retry(target: { table: 'questions' | 'answers'; id: string }, edited?: { title?: string; text: string }): void;
   discard(target: { table: 'questions' | 'answers'; id: string }): void;
 }
-
-const sast = new Intl.DateTimeFormat('en-ZA', {
-  timeZone: 'Africa/Johannesburg',
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hour12: false,
-});
-
-/** "21 Nov 2026, 14:05 SAST": times on the board are South African, whatever the device's zone. */
-export const formatPostedAt = (iso: string) => `${sast.format(new Date(iso))} SAST`;
