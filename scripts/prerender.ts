@@ -51,6 +51,9 @@ export async function prerenderPublicPages(clientDir: string, ssrEntry: string, 
     if (!head.includes('<title>')) throw new Error(`${pagePath} rendered no <title> first (components/page-meta.tsx)`);
     const shown = unfillable.find((marker) => rendered.includes(marker));
     if (shown) throw new Error(`${pagePath} shows ${shown}, which the server does not fill in (common/page-user.ts)`);
+    // A Suspense boundary with content would hydrate after the rest, when lib/hydrated.ts already says true.
+    if (rendered.replaceAll('<!--$--><!--/$-->', '').includes('<!--$'))
+      throw new Error(`${pagePath} rendered a Suspense boundary with content (lib/hydrated.ts)`);
     const preload = [...chunks.closure(...modules)]
       .filter((chunk) => chunk.endsWith('.js') && chunk !== entry)
       .map((chunk) => `/${chunk}`)
