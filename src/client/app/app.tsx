@@ -4,7 +4,7 @@ import { ConfirmProvider } from '../components/confirm-dialog.tsx';
 import { SessionProvider } from '../lib/session.tsx';
 import { useHydrated } from '../lib/hydrated.ts';
 import { useIdle } from '../lib/idle.ts';
-import { useToasterWanted, wantToaster } from '../lib/toast.ts';
+import { useToasterWanted } from '../lib/toast.ts';
 
 // Not part of the first load (scripts/check-js-budget.ts): the offline engine (Dexie) and what runs on it
 // load once the page is up; the toaster (sonner) with the first toast or once the page is idle, and the
@@ -12,16 +12,21 @@ import { useToasterWanted, wantToaster } from '../lib/toast.ts';
 const loadSessionStore = () => import('./offline-setup.ts').then((m) => m.sessionStore);
 const DataSync = lazy(() => import('./data-sync.tsx').then((m) => ({ default: m.DataSync })));
 const StorageNotice = lazy(() => import('./storage-notice.tsx').then((m) => ({ default: m.StorageNotice })));
-const AppToaster = lazy(() => import('../components/app-toaster.tsx').then((m) => ({ default: m.AppToaster })));
+const loadToaster = () => import('../components/app-toaster.tsx');
+const AppToaster = lazy(() => loadToaster().then((m) => ({ default: m.AppToaster })));
 
 const UpdatePrompt = lazy(() => import('./pwa.tsx').then((m) => ({ default: m.UpdatePrompt })));
 
-/** The toaster once a toast is raised; the toaster and the service worker (pwa.tsx) once the page is idle. */
+/**
+ * The toaster once a toast is raised, and the service worker (pwa.tsx) once the page is idle. The toaster's code
+ * loads when idle too, so that a toast raised offline later has it; mounting it waits for a toast (it measures
+ * the page, a long task on a slow phone).
+ */
 function Later() {
   const idle = useIdle();
   const toasterWanted = useToasterWanted();
   useEffect(() => {
-    if (idle) wantToaster();
+    if (idle) void loadToaster();
   }, [idle]);
   return (
     <Suspense fallback={null}>

@@ -4,8 +4,8 @@ import type { ExternalToast, toast as sonnerToast } from 'sonner';
 type Sonner = typeof sonnerToast;
 
 /**
- * Toasts (sonner) are not part of the first load: the toaster is loaded when the first toast is raised or
- * once the page is idle (app/app.tsx), and what is raised before it is on screen waits for it.
+ * Toasts (sonner) are not part of the first load: the toaster's code loads once the page is idle, the toaster
+ * is put on the page with the first toast (app/app.tsx), and what is raised before it is on screen waits for it.
  */
 let sonner: Sonner | undefined;
 const waiting: ((show: Sonner) => void)[] = [];
@@ -18,8 +18,8 @@ function run(action: (show: Sonner) => void, { load = true } = {}) {
   if (load) wantToaster();
 }
 
-/** Asks for the toaster to be loaded and shown (the first toast, or the page being idle). */
-export function wantToaster() {
+/** Asks for the toaster to be loaded and shown (the first toast). */
+function wantToaster() {
   if (wanted) return;
   wanted = true;
   for (const listener of listeners) listener();
