@@ -52,6 +52,9 @@ export default defineConfig(({ isSsrBuild }) => ({
         // Read by scripts/page-chunks.ts (the prerender, the JavaScript budget, the worker's precache): which chunks each page loads at once.
         manifest: true,
         target: 'es2022',
+        // The HTML's preloads only: a dynamic import's list of chunks would sit in the entry for every page
+        // (docs/decisions/0014-no-preload-lists-for-lazy-pages.md).
+        modulePreload: { resolveDependencies: (_file, deps, { hostType }) => (hostType === 'html' ? deps : []) },
         rolldownOptions: {
           output: {
             // Form validation (zod and the shared schemas) stays out of the first load; not recursive, or the entry
