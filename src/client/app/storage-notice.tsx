@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { useIdle } from '../lib/idle.ts';
 import { toast } from '../lib/toast.ts';
 import { useStorageStatus } from '../offline/hooks.ts';
 
@@ -25,12 +26,19 @@ export const storageTexts = {
  */
 export function StorageNotice() {
   const storage = useStorageStatus();
+  const idle = useIdle();
   useEffect(() => {
-    if (storage.state === 'cleared')
-      toast.info(storageTexts.clearedTitle, { description: storageTexts.cleared(storage.unsent), duration: Infinity });
-    else if (storage.state === 'failing')
+    // What was lost is told once the page has loaded: the page comes first, and the first toast puts the
+    // toaster on the page (a long task on a slow phone). A failure is told at once: nothing can be saved.
+    if (storage.state === 'cleared') {
+      if (idle)
+        toast.info(storageTexts.clearedTitle, {
+          description: storageTexts.cleared(storage.unsent),
+          duration: Infinity,
+        });
+    } else if (storage.state === 'failing')
       toast.error(storageTexts.failingTitle, { description: storageTexts.failing, duration: Infinity });
     else toast.dismiss(storageTexts.failingTitle);
-  }, [storage]);
+  }, [storage, idle]);
   return null;
 }
