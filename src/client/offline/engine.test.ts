@@ -89,6 +89,21 @@ describe('starting on a page', () => {
     await page.engine.reconnected();
     await waitFor(() => server.gets.length === 2);
   });
+
+  it("a new user's refresh does not join the one begun for the last user, which is dropped", async () => {
+    const page = await open();
+    server.store.set('n1', { id: 'n1', text: 'Mine', savedAt: 'x' });
+    server.knobs.getDelayMs = 100;
+    page.engine.start({ userId: 'u1' });
+    await waitFor(() => server.since.length === 1);
+    const me = { id: 'u2', name: 'Next', email: 'u2@example.test', emailVerified: true, role: 'student' as const };
+    await page.db.session.put({ key: 'me', me: { ...me, categories: [] }, savedAt: new Date().toISOString() });
+    page.engine.setUser('u2');
+    // A page's reader joins too: it must get the new user's run, not the dropped one.
+    await page.engine.refreshSource(page.source, { join: true });
+    expect((await page.db.syncState.get('notes'))?.userId).toBe('u2');
+    expect(await page.notes.count()).toBe(1);
+  });
 });
 
 describe('a refresh never overwrites pending work', () => {

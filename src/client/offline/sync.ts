@@ -87,12 +87,16 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
 
   /**
    * Runs the source's refresh at most once at a time. A call made while it runs gets one more run after it
-   * (shared by all such calls); a reader's call (`join`) shares the run under way instead.
+   * (shared by all such calls); a reader's call (`join`) shares the run under way instead, unless that run
+   * began for an earlier user and is being dropped.
    */
   function oneAtATime(source: Source): (options?: RefreshOptions) => Promise<SyncResult> {
     let running: Promise<SyncResult> | null = null;
     let next: Promise<SyncResult> | null = null;
+    /** The generation the run under way began in: one begun for an earlier user (or engine) is being dropped. */
+    let runningFor = 0;
     const start = (): Promise<SyncResult> => {
+      runningFor = ctx.generation();
       ctx.setSourceStatus(source.name, { running: true });
       running = run(source)
         .then((): SyncResult => 'ok')
@@ -111,7 +115,7 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
     };
     return (options = {}) => {
       if (!running) return start();
-      if (options.join) return next ?? running;
+      if (options.join && runningFor === ctx.generation()) return next ?? running;
       next ??= running.then(() => {
         next = null;
         return start();
