@@ -153,8 +153,9 @@ async function audit(
       output: 'json',
       logLevel: 'error',
       disableStorageReset: keepStorage,
-      // A first visit on this device: Lighthouse's own reset keeps IndexedDB and localStorage, where an
-      // earlier audit's user would still be known (and shown, until the server answers).
+      // Nothing stored on this device: Lighthouse's own reset keeps IndexedDB and localStorage, where an
+      // earlier audit's user would still be known (and shown, until the server answers). With a session
+      // cookie, this is a device whose site data the browser cleared, and the app says so once idle.
       clearStorageTypes: [
         'file_systems',
         'shader_cache',
