@@ -7,8 +7,8 @@ import { useIdle } from '../lib/idle.ts';
 import { useToasterWanted } from '../lib/toast.ts';
 
 // Not part of the first load (scripts/check-js-budget.ts): the offline engine (Dexie) and what runs on it
-// load once the page is up; the toaster (sonner) with the first toast or once the page is idle, and the
-// service worker's registration once the page is idle.
+// load once the page is up; the toaster (sonner) with the first toast, its code already once the page is
+// idle; and the service worker's registration once the page is idle.
 const loadSessionStore = () => import('./offline-setup.ts').then((m) => m.sessionStore);
 const DataSync = lazy(() => import('./data-sync.tsx').then((m) => ({ default: m.DataSync })));
 const StorageNotice = lazy(() => import('./storage-notice.tsx').then((m) => ({ default: m.StorageNotice })));
