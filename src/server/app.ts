@@ -6,7 +6,7 @@ import { createAuthRoutes } from './auth/auth.routes.ts';
 import type { Auth } from './auth/auth.ts';
 import type { Deps } from './deps.ts';
 import type { EventBus } from './events/events.ts';
-import { createEventsRoutes } from './events/events.routes.ts';
+import { createEventsRoutes, livePosition } from './events/events.routes.ts';
 import type { StreamHub } from './events/stream-hub.ts';
 import { compressJson } from './http/compression.ts';
 import { errorHandler } from './http/error-handler.ts';
@@ -65,6 +65,7 @@ export function createApp({ deps, bus, streamHub, auth, personalData, clientDir 
   // Registered for the methods that carry a body only: GETs, the hot path, skip it entirely.
   app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '/api/*', requireSameOrigin(deps.config.publicUrl), limitBody);
 
+  app.on('GET', '/api/*', livePosition(streamHub));
   app.route('/api/auth', createAuthRoutes({ auth, env: deps.config }));
   // The groups whose answers can run to many KB (lists, a question with its answers, the data export). Not
   // /api/events (a stream, sent event by event), nor the catalogue, compressed once per change (catalogue.cache.ts).
@@ -94,10 +95,11 @@ export function createApp({ deps, bus, streamHub, auth, personalData, clientDir 
     }),
   );
   app.onError(errorHandler(deps.logger));
-  const prepared = createPreparedAnswers(deps.logger, {
-    '/api/health': preparedHealth(health),
-    '/api/modules': preparedCatalogue(catalogue),
-  });
+  const prepared = createPreparedAnswers(
+    deps.logger,
+    { '/api/health': preparedHealth(health), '/api/modules': preparedCatalogue(catalogue) },
+    () => ['live-position', streamHub.position()],
+  );
   return { app, prepared };
 }
 

@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { SessionEnv } from '../auth/auth.middleware.ts';
 import type { StreamHub } from './stream-hub.ts';
@@ -18,4 +18,16 @@ export function createEventsRoutes(deps: { hub: StreamHub }) {
     response.headers.set('x-accel-buffering', 'no');
     return response;
   });
+}
+
+/**
+ * Every read of the API says where the live notices stood when it began (`Live-Position`, docs/api.md): the
+ * position is taken before the route reads anything, so a change it missed came with a later notice.
+ */
+export function livePosition(hub: Pick<StreamHub, 'position'>): MiddlewareHandler {
+  return async (c, next) => {
+    const position = hub.position();
+    await next();
+    c.res.headers.set('live-position', position);
+  };
 }

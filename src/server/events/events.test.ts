@@ -127,10 +127,39 @@ describe('live events', () => {
   test('a Last-Event-ID the server does not know (another process, a restart) gets one resync', async () => {
     const stream = await openEventStream(visitor(), { lastEventId: 'elsewhere-42' });
     try {
-      const first = await stream.next((m) => m.event !== 'comment' && m.retry === undefined);
+      const first = await stream.next((m) => !['comment', 'ready'].includes(m.event) && m.retry === undefined);
       expect(first.event).toBe('resync');
       server.services.bus.publish({ table: 'modules', ids: ['m2'], audience: 'everyone' });
       expect(changeOf(await stream.next((m) => m.event !== 'comment'))).toEqual({ table: 'modules', ids: ['m2'] });
+    } finally {
+      stream.abort();
+    }
+  });
+
+  test('a stream is told the position it opened at; every read of the API carries the position it began at, which moves with each notice', async () => {
+    const student = await signInAs(server, 'student');
+    const positionOf = async (path: string) => {
+      const response = await student.client.get(path);
+      expect(response.status).toBe(200);
+      return response.headers.get('live-position');
+    };
+    const stream = await openEventStream(visitor());
+    try {
+      const opened = (JSON.parse((await stream.next((m) => m.event === 'ready')).data) as { position: string })
+        .position;
+      expect(opened).toMatch(/\S/);
+      // The catalogue is answered before Hono (prepared-answers.ts), the board by it: both say where they began.
+      expect(await positionOf('/api/modules')).toBe(opened);
+      expect(await positionOf('/api/questions')).toBe(opened);
+      server.services.bus.publish({ table: 'questions', ids: ['q-moved'], audience: 'everyone' });
+      await stream.next(isChange);
+      const moved = await positionOf('/api/modules');
+      expect(moved).not.toBe(opened);
+      expect(await positionOf('/api/questions')).toBe(moved);
+      const later = await openEventStream(visitor());
+      const ready = await later.next((m) => m.event === 'ready');
+      later.abort();
+      expect(JSON.parse(ready.data)).toEqual({ position: moved });
     } finally {
       stream.abort();
     }
@@ -271,14 +300,19 @@ describe.runIf(postgresUrl)('live events across processes (PostgreSQL)', () => {
     const admin = new pg.Client({ connectionString: server.envVars.DATABASE_URL });
     await admin.connect();
     try {
-      await Promise.all(streams.map((s) => s.next()));
+      const [atStart] = await Promise.all(streams.map((s) => s.next((m) => m.event === 'ready')));
       const { rowCount } = await admin.query(
         "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()",
       );
       expect(rowCount).toBe(2);
       // Every open stream, whoever it belongs to: notices sent during the gap are gone.
       for (const stream of streams)
-        expect((await stream.next((m) => m.event !== 'comment', 10_000)).event).toBe('resync');
+        expect((await stream.next((m) => !['comment', 'ready'].includes(m.event), 10_000)).event).toBe('resync');
+      // So a read from before the gap no longer matches the position of a stream opened after it.
+      const after = await openEventStream(visitor());
+      const ready = await after.next((m) => m.event === 'ready');
+      after.abort();
+      expect(ready.data).not.toBe(atStart!.data);
       second.services.bus.publish({ table: 'questions', ids: ['after-the-cut'], audience: 'everyone' });
       for (const stream of streams)
         expect(changeOf(await stream.next(isChange))).toEqual({ table: 'questions', ids: ['after-the-cut'] });

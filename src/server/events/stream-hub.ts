@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { SSEStreamingApi } from 'hono/streaming';
 import type { Me } from '../../common/session.ts';
 import type { Audience, EventBus, LiveEvent } from './events.ts';
@@ -21,6 +22,12 @@ export interface StreamHub {
   closeAll(): Promise<void>;
   /** Streams open now. */
   openStreams(): number;
+  /**
+   * Where the notices stand now, as an opaque text: it changes with every notice (and every gap, when notices
+   * were lost). A read answered at the position a stream later opens at missed nothing that stream will not
+   * tell (the `Live-Position` header, the `ready` event: docs/api.md).
+   */
+  position(): string;
 }
 
 /** Notices for one table waiting to be written to one client, merged. */
@@ -41,6 +48,8 @@ interface Connection {
   resync: boolean;
   resyncSeq: number | undefined;
   retryDue: boolean;
+  /** The position the stream opened at, until the `ready` event that tells it is written. */
+  readyDue: string | undefined;
   heartbeatDue: boolean;
   writing: boolean;
   heartbeat: NodeJS.Timeout;
@@ -65,6 +74,11 @@ export function createStreamHub(options: StreamHubOptions): StreamHub {
   const recent: { seq: number; event: LiveEvent; text?: string }[] = [];
   const seqById = new Map<string, number>();
   let nextSeq = 1;
+  /** Gaps in the bus (notices lost): a position from before one must not match one after. */
+  let gaps = 0;
+  /** Two processes' positions never match: their numbering is their own. */
+  const instance = randomUUID().slice(0, 8);
+  const position = () => `${instance}.${gaps}.${nextSeq - 1}`;
   let closing = false;
 
   const idAt = (seq: number | undefined): string | undefined =>
@@ -85,6 +99,7 @@ export function createStreamHub(options: StreamHubOptions): StreamHub {
   options.bus.subscribe((message) => {
     if (message.type === 'resync') {
       // Events before the gap can no longer bring a client fully up to date.
+      gaps += 1;
       recent.length = 0;
       seqById.clear();
       for (const conn of connections) requestResync(conn, undefined);
@@ -137,6 +152,10 @@ export function createStreamHub(options: StreamHubOptions): StreamHub {
         if (conn.retryDue) {
           conn.retryDue = false;
           await conn.stream.write(`retry: ${retryMs}\n\n`);
+        } else if (conn.readyDue !== undefined) {
+          const at = conn.readyDue;
+          conn.readyDue = undefined;
+          await conn.stream.write(format('ready', undefined, { position: at }));
         } else if (conn.resync) {
           conn.resync = false;
           await conn.stream.write(format('resync', idAt(conn.resyncSeq), {}));
@@ -177,6 +196,7 @@ export function createStreamHub(options: StreamHubOptions): StreamHub {
           resync: false,
           resyncSeq: undefined,
           retryDue: true,
+          readyDue: position(),
           heartbeatDue: false,
           writing: false,
           heartbeat: setInterval(() => {
@@ -191,7 +211,7 @@ export function createStreamHub(options: StreamHubOptions): StreamHub {
         };
         stream.onAbort(() => conn.end());
         connections.add(conn);
-        // Registered and replayed in one synchronous step: no notice can fall between the two.
+        // Registered at its position and replayed in one synchronous step: no notice can fall between them.
         if (client.lastEventId) {
           const seq = seqById.get(client.lastEventId);
           if (seq === undefined) requestResync(conn, recent.at(-1)?.seq);
@@ -213,6 +233,7 @@ export function createStreamHub(options: StreamHubOptions): StreamHub {
       await Promise.all(ending);
     },
     openStreams: () => connections.size,
+    position,
   };
 }
 

@@ -26,16 +26,22 @@ export type PreparedAnswers = (req: IncomingMessage, res: ServerResponse, apiHea
  * other method goes to the app, which has the same routes; so does a request whose route returns undefined
  * (a cold cache, a check under way). Each answer gets the same request line as the app's (request-log.ts).
  */
-export function createPreparedAnswers(logger: Logger, routes: Record<string, PreparedRoute>): PreparedAnswers {
+export function createPreparedAnswers(
+  logger: Logger,
+  routes: Record<string, PreparedRoute>,
+  /** Headers of the moment (flat), taken before the answer is: the live position (events.routes.ts). */
+  momentHeaders: () => readonly string[] = () => [],
+): PreparedAnswers {
   const byPath = new Map(Object.entries(routes));
   const logging = logger.isLevelEnabled('info');
   return (req, res, apiHeaders) => {
     const route = req.method === 'GET' ? byPath.get(req.url!) : undefined;
     if (!route) return false;
     const started = performance.now();
+    const moment = momentHeaders();
     const answer = route(req.headers);
     if (!answer) return false;
-    res.writeHead(answer.status, apiHeaders.concat(answer.flatHeaders));
+    res.writeHead(answer.status, apiHeaders.concat(moment, answer.flatHeaders));
     res.end(answer.body);
     if (logging) logRequest(logger, 'GET', req.url!, answer.status, started);
     return true;
