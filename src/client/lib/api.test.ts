@@ -13,6 +13,7 @@ import {
   NetworkError,
   onSessionEnded,
   readJson,
+  takePageReads,
   TimeoutError,
 } from './api.ts';
 import { ifNoneMatch, readRevalidated } from './revalidated.ts';
@@ -47,6 +48,7 @@ const app = new Hono()
   .get('/api/me', (c) =>
     c.json({ error: { code: 'auth.unauthenticated', message: 'Please log in to continue.' } }, 401),
   )
+  .get('/api/positioned', (c) => c.json({}, 200, { 'live-position': 'p7' }))
   .get('/api/broken', (c) => c.text('<html>Bad gateway</html>', 502))
   .get('/api/slow', async (c) => {
     await sleep(500);
@@ -81,6 +83,20 @@ beforeAll(async () => {
 afterAll(async () => {
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
+});
+
+// First in the file: the page's reads are kept from its first request on.
+describe('the reads of a page', () => {
+  test('each read’s live position is kept until the stream takes them, once; writes are not reads', async () => {
+    await apiFetch(`${base}/api/positioned`);
+    await apiFetch(`${base}/api/echo`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    await apiFetch(`${base}/api/modules`);
+    await expect(apiFetch('http://127.0.0.1:1/api/modules')).rejects.toBeInstanceOf(NetworkError);
+    // With its position; an answer without one; no answer at all.
+    expect(await Promise.all(takePageReads()!)).toEqual(['p7', null, null]);
+    await apiFetch(`${base}/api/positioned`);
+    expect(takePageReads()).toBeUndefined();
+  });
 });
 
 describe('typed answers through hono’s client', () => {

@@ -60,6 +60,19 @@ export function onSessionEnded(listener: () => void): () => void {
 }
 
 /**
+ * Where the live notices stood as each read (GET) of this page began: the `Live-Position` of its answer, null
+ * without one. Kept until the page's first live stream takes them (offline/live-events.ts), then no more.
+ */
+let pageReads: Promise<string | null>[] | undefined = [];
+
+/** The positions of this page's reads so far, once: later calls get undefined, and reads are no longer kept. */
+export function takePageReads(): Promise<string | null>[] | undefined {
+  const reads = pageReads;
+  pageReads = undefined;
+  return reads;
+}
+
+/**
  * `fetch` for our API (and for hono's typed client: `hc<ApiRoutes>('/', { fetch: apiFetch })`): same-origin
  * cookie, asks for JSON, gives up after `timeoutMs` (also while the body is read) and fails with
  * TimeoutError or NetworkError. A refusal (4xx, 5xx) is still a Response: `readJson` turns it into ApiError.
@@ -70,12 +83,20 @@ export async function apiFetch(input: RequestInfo | URL, init: RequestInit & Req
   if (!headers.has('accept')) headers.set('accept', 'application/json');
   const timeout = AbortSignal.timeout(timeoutMs);
   try {
-    return await fetch(input, {
+    const answer = fetch(input, {
       ...rest,
       headers,
       credentials: 'same-origin',
       signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
     });
+    if (pageReads && (rest.method ?? 'GET').toUpperCase() === 'GET')
+      pageReads.push(
+        answer.then(
+          (response) => response.headers.get('live-position'),
+          () => null,
+        ),
+      );
+    return await answer;
   } catch (error) {
     throw signal?.aborted ? signal.reason : failure(error);
   }

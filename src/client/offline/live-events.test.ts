@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { createDelivery, parseChange, type LiveMessage } from './live-events.ts';
+import { createDelivery, parseChange, parsePosition, readBefore, type LiveMessage } from './live-events.ts';
 
 function recorder(remember?: number) {
   const heard: string[] = [];
@@ -79,5 +79,24 @@ describe('createDelivery', () => {
     deliver(change('2'), false);
     deliver({ type: 'resync' }, true);
     expect(heard).toEqual(['questions:q1 (here)', 'questions:q1', 'resync (here)']);
+  });
+});
+
+describe('the first stream of a page', () => {
+  test('reads its position from the ready event', () => {
+    expect(parsePosition('{"position":"a1.0.7"}')).toBe('a1.0.7');
+    for (const data of ['', 'null', '{}', '{"position":7}', 'not json']) expect(parsePosition(data)).toBeUndefined();
+  });
+
+  test('catches up only when a read began at another position: a change came between that read and the stream', async () => {
+    const at = (position: string | null) => Promise.resolve(position);
+    expect(await readBefore([], 'a.0.7')).toBe(false);
+    expect(await readBefore([at('a.0.7'), at(null), at('a.0.7')], 'a.0.7')).toBe(false);
+    expect(await readBefore([at('a.0.7'), at('a.0.6')], 'a.0.7')).toBe(true);
+    // A read still under way when the stream opens counts once it is answered.
+    let answer!: (position: string) => void;
+    const late = readBefore([new Promise<string>((resolve) => (answer = resolve))], 'a.0.7');
+    answer('b.0.7');
+    expect(await late).toBe(true);
   });
 });

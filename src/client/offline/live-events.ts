@@ -1,3 +1,5 @@
+import { takePageReads } from '../lib/api.ts';
+
 /**
  * Live change notices from the server's event stream (`/api/events`), one stream per browser: browsers allow
  * six HTTP/1.1 connections per host across all tabs, so a stream per tab would hang the seventh. The tab that
@@ -24,7 +26,7 @@ const channelName = 'tutorbook:live';
 const firstRetryMs = 1_000;
 /**
  * This tab's last `takeTheLead`, settled once its lock is released. A restart here (the user changed) waits
- * for it, so the tab keeps the lead instead of queueing behind itself and catching up on what it heard.
+ * for it, so the tab keeps the lead instead of queueing behind itself.
  */
 let previousLead: Promise<void> = Promise.resolve();
 const maxRetryMs = 30_000;
@@ -40,6 +42,24 @@ export function parseChange(id: string, data: string): LiveMessage | undefined {
   const { table, ids } = (notice ?? {}) as { table?: unknown; ids?: unknown };
   if (typeof table !== 'string' || !Array.isArray(ids) || !ids.every((x) => typeof x === 'string')) return undefined;
   return { type: 'change', id, table, ids };
+}
+
+/** The position a `ready` event carries; undefined when it carries none. */
+export function parsePosition(data: string): string | undefined {
+  try {
+    const { position } = (JSON.parse(data) ?? {}) as { position?: unknown };
+    return typeof position === 'string' ? position : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether any read began somewhere other than `position`, the position a stream opened at: a change came
+ * between them, which no stream of ours told. Reads without a position (no answer, not our API) stored nothing.
+ */
+export async function readBefore(reads: readonly Promise<string | null>[], position: string): Promise<boolean> {
+  return (await Promise.all(reads)).some((at) => at !== null && at !== position);
 }
 
 /**
@@ -83,15 +103,27 @@ export function startLiveEvents({ url = '/api/events', onChange, onResync }: Liv
     deliver(message, true);
   };
 
-  /** `catchUp`: notices may have been sent while no stream of ours was open (a new lead, a reopen). */
-  const open = (catchUp: boolean) => {
+  /**
+   * Opens this tab's stream. Once the server has it (`ready`, with its position), every tab catches up: notices
+   * sent before were heard by no stream of ours. The page's first stream spares that when every read the page
+   * made began at the stream's own position, as on a page load where nothing changed meanwhile; a read from
+   * before a change (a question asked while the page loaded) makes it catch up too.
+   */
+  const open = (firstOfPage: boolean) => {
     const source = new EventSource(url);
     stream = source;
-    source.addEventListener('open', () => {
-      retryMs = firstRetryMs;
-      if (catchUp) share({ type: 'resync' });
+    let caughtUp = false;
+    source.addEventListener('open', () => (retryMs = firstRetryMs));
+    source.addEventListener('ready', (event) => {
       // Later reconnects are the browser's own, with Last-Event-ID: the server sends what was missed.
-      catchUp = false;
+      if (caughtUp) return;
+      caughtUp = true;
+      const reads = firstOfPage ? takePageReads() : undefined;
+      const position = parsePosition(event.data as string);
+      if (!reads || position === undefined) return share({ type: 'resync' });
+      void readBefore(reads, position).then((missed) => {
+        if (missed && !stopping.signal.aborted) share({ type: 'resync' });
+      });
     });
     source.addEventListener('change', (event) => {
       const message = parseChange(event.lastEventId, event.data as string);
@@ -103,15 +135,15 @@ export function startLiveEvents({ url = '/api/events', onChange, onResync }: Liv
     // all at once after a restart.
     source.addEventListener('error', () => {
       if (source.readyState !== EventSource.CLOSED || stopping.signal.aborted) return;
-      reopenTimer = setTimeout(() => open(true), retryMs * (0.5 + Math.random() / 2));
+      reopenTimer = setTimeout(() => open(false), retryMs * (0.5 + Math.random() / 2));
       retryMs = Math.min(retryMs * 2, maxRetryMs);
     });
   };
 
   /** Holds the lock, and with it the stream, until `stop`; false when the lock was not to be had. */
-  const lead = (catchUp: boolean) => async (lock: Lock | null) => {
+  const lead = (firstOfPage: boolean) => async (lock: Lock | null) => {
     if (!lock || stopping.signal.aborted) return false;
-    open(catchUp);
+    open(firstOfPage);
     await new Promise((resolve) => stopping.signal.addEventListener('abort', resolve));
     return true;
   };
@@ -119,8 +151,13 @@ export function startLiveEvents({ url = '/api/events', onChange, onResync }: Liv
   /** Take the lead if no tab has it; otherwise wait for it, and catch up when it comes. */
   const takeTheLead = async () => {
     try {
-      const led = await navigator.locks.request(lockName, { ifAvailable: true }, lead(false));
-      if (!led) await navigator.locks.request(lockName, { signal: stopping.signal }, lead(true));
+      const led = await navigator.locks.request(lockName, { ifAvailable: true }, lead(true));
+      // The leading tab's stream hears what changes after this page's reads. (Should it be still opening, it
+      // compares only its own page's reads: two tabs loading at once can miss a change until the next focus.)
+      if (!led) {
+        void takePageReads();
+        await navigator.locks.request(lockName, { signal: stopping.signal }, lead(false));
+      }
     } catch (error) {
       // `stop` while waiting cancels the request: that is no failure.
       if (!stopping.signal.aborted) throw error;
@@ -128,7 +165,7 @@ export function startLiveEvents({ url = '/api/events', onChange, onResync }: Liv
   };
 
   // Web Locks exist only in secure contexts (https, localhost): a page served otherwise streams by itself.
-  if (typeof navigator.locks === 'undefined') open(false);
+  if (typeof navigator.locks === 'undefined') open(true);
   else {
     // Runs until `stop`; anything unexpected surfaces as an unhandled rejection.
     previousLead = previousLead.catch(() => undefined).then(takeTheLead);
