@@ -63,6 +63,53 @@ test("a change the admin makes shows on a student's open /offers page without a 
   await adminContext.close();
 });
 
+test('a change made after the page read the server but before its event stream opened still shows, without a reload', async ({
+  page,
+  browser,
+}) => {
+  const adminContext = await browser.newContext({ baseURL: origin });
+  const { admin, module } = await adminWithModule(adminContext, 'Late Stream');
+  // The stream is held back until the page has its catalogue and the price has changed: the notice of that
+  // change went out while no stream of this page was listening.
+  let openStream!: () => void;
+  const streamMayOpen = new Promise<void>((resolve) => (openStream = resolve));
+  await page.route('**/api/events', async (route) => {
+    await streamMayOpen;
+    await route.continue();
+  });
+
+  await loginAs(page, 'student');
+  await expect(card(page, module.name)).toContainText('Price: R90/hour');
+  await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+  await raisePrice(admin, module.id);
+  openStream();
+  await expect(card(page, module.name)).toContainText('Price: R100/hour');
+  expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+  await adminContext.close();
+});
+
+test('a page loaded while nothing changes reads each list once: its stream finds that no read missed a notice', async ({
+  page,
+}) => {
+  await loginAs(page, 'student');
+  // Away from the page logging in landed on, whose reads may still be on their way.
+  await page.goto('about:blank');
+  const reads: string[] = [];
+  page.on('request', (request) => {
+    const { pathname } = new URL(request.url());
+    if (request.method() === 'GET' && pathname.startsWith('/api/') && !isStream(request)) reads.push(pathname);
+  });
+  const streamReady = page.waitForResponse((response) => isStream(response.request()));
+  await page.goto('/offers');
+  await expect(page.getByRole('heading', { name: 'Courses', level: 1 })).toBeVisible();
+  await streamReady;
+  // Every list a student's device keeps, read by the page or as the engine starts; then a while for any second.
+  const lists = ['/api/modules', '/api/me/enrolments', '/api/bookings', '/api/questions', '/api/questions/my-votes'];
+  await expect.poll(() => lists.every((path) => reads.includes(path))).toBe(true);
+  await page.waitForTimeout(1500);
+  expect(reads.filter((path, i) => reads.indexOf(path) !== i)).toEqual([]);
+});
+
 test('seven tabs share one event stream; one tab fetches for all; when that tab closes another takes over', async ({
   page,
   context,

@@ -1,10 +1,9 @@
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';
-import { pageUserMeta } from '../common/page-user.ts';
-import type { Me } from '../common/session.ts';
 import { App } from './app/app.tsx';
 import { createAppRouter } from './app/router.tsx';
+import { servedUser } from './lib/served-user.ts';
 import './styles.css';
 
 // Not a top-level await: that makes Rolldown split the startup code into many more, less compressible files.
@@ -26,9 +25,3 @@ void createAppRouter().then((router) => {
     else createRoot(root).render(app);
   });
 });
-
-/** The user a signed-in page was rendered for by the server (common/page-user.ts), if it was. */
-function servedUser(): Me | undefined {
-  const content = document.querySelector<HTMLMetaElement>(`meta[name="${pageUserMeta}"]`)?.content;
-  return content ? (JSON.parse(content) as Me) : undefined;
-}

@@ -21,14 +21,17 @@ const fetchesHere = (leading: boolean, signedIn: boolean) =>
 export function DataSync() {
   const { session } = useSession();
   const userId = session.me?.id ?? null;
-  // The session may have named the user already (lib/session.tsx): the engine starts for them, rather than for
-  // nobody and then for them again, which would drop the work it had begun.
-  const startingUser = useRef(userId);
+  const known = session.status !== 'loading';
+  // The engine starts for whom the session names, or while it is loading for whom the engine was told
+  // (offline-setup.ts): not for nobody and then for them again, which would drop the work it had begun.
+  const startingUser = useRef(known ? userId : undefined);
   useEffect(() => {
     startEngine({ userId: startingUser.current });
     return stopEngine;
   }, []);
-  useEffect(() => setEngineUser(userId), [userId, session.status]);
+  useEffect(() => {
+    if (known) setEngineUser(userId);
+  }, [userId, known, session.status]);
 
   // Visitors hear public notices too. The stream carries the cookie it was opened with: a log-in, a log-out
   // or logging in again after the session ended opens a new one.

@@ -40,7 +40,7 @@ export interface SessionStore {
 }
 
 /** The user this device may treat as signed in: a stored record, unless it ended or a log-out is pending. */
-async function storedUser({ localDb }: SessionStore): Promise<Me | undefined> {
+export async function storedUser({ localDb }: SessionStore): Promise<Me | undefined> {
   if (localStorage.getItem(pendingSignOutKey) !== null) return undefined;
   const record = await localDb.session.get('me');
   return record && !record.endedAt ? record.me : undefined;
@@ -233,11 +233,13 @@ export function SessionProvider({
   }, [refresh, endSession, loadStore]);
 
   // The engine learns who is signed in as soon as the session does: a page may queue a change before DataSync
-  // (which runs the engine, app/app.tsx) has loaded, and the item needs its owner.
+  // (which runs the engine, app/app.tsx) has loaded, and the item needs its owner. While the session is loading
+  // the engine keeps whom it was told (app/offline-setup.ts): "nobody" would drop the reads begun for them.
   const userId = session.me?.id ?? null;
+  const known = session.status !== 'loading';
   useEffect(() => {
-    void loadStore().then((store) => store.setEngineUser(userId));
-  }, [userId, loadStore]);
+    if (known) void loadStore().then((store) => store.setEngineUser(userId));
+  }, [userId, known, loadStore]);
 
   const value = useMemo(() => ({ session, refresh, signOut, beforeLogin }), [session, refresh, signOut, beforeLogin]);
   return <SessionContext value={value}>{children}</SessionContext>;

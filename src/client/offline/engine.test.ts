@@ -90,6 +90,21 @@ describe('starting on a page', () => {
     await waitFor(() => server.gets.length === 2);
   });
 
+  it('a source the page has read already is not fetched again as the engine starts; a page opened later reads it again', async () => {
+    const page = await open();
+    server.store.set('n1', { id: 'n1', text: 'Mine', savedAt: 'x' });
+    page.engine.setUser('u1');
+    // The page's reader is answered before the lazily loaded part of the app starts the engine.
+    await page.engine.refreshSource(page.source, { join: true });
+    page.engine.start({ userId: 'u1' });
+    page.engine.setUser('u1');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(server.gets).toHaveLength(1);
+
+    await page.engine.refreshSource(page.source, { join: true });
+    expect(server.gets).toHaveLength(2);
+  });
+
   it("a new user's refresh does not join the one begun for the last user, which is dropped", async () => {
     const page = await open();
     server.store.set('n1', { id: 'n1', text: 'Mine', savedAt: 'x' });

@@ -29,7 +29,7 @@
 import { localDb, userTableNames, type LocalDb } from './db.ts';
 import { createOutbox } from './outbox.ts';
 import { browserMarks, createStorageWatch, type Marks, type StorageStatus } from './storage.ts';
-import { createSync, type SyncResult } from './sync.ts';
+import { createSync, type RefreshOptions, type SyncResult } from './sync.ts';
 
 export interface SourceStatus {
   running: boolean;
@@ -136,13 +136,13 @@ export function createEngine(db: LocalDb, { marks = browserMarks() }: EngineOpti
   }
 
   /**
-   * Storage checked, every source refreshed, the queue sent. `join`: a refresh under way will do (a new page, the
-   * same user named again), rather than one more after it (focus, reconnecting: the one under way may predate
-   * what changed, or be failing offline).
+   * Storage checked, every source refreshed, the queue sent. `once`: a refresh begun for this user will do (a new
+   * page, the same user named again), rather than one more (focus, reconnecting: the last may predate what
+   * changed, or have failed offline).
    */
-  const catchUp = ({ join = false } = {}) => {
+  const catchUp = (options: RefreshOptions = {}) => {
     void storage.retry();
-    void sync.refreshAll({ join });
+    void sync.refreshAll(options);
     void outbox.flush();
   };
   const onFocus = () => catchUp();
@@ -153,7 +153,9 @@ export function createEngine(db: LocalDb, { marks = browserMarks() }: EngineOpti
     catchUp();
   };
 
-  function start({ userId: id }: { userId: string | null }): void {
+  /** Starts the engine for `userId`; left out, for whom it was last told (`setUser`). */
+  function start({ userId: named }: { userId?: string | null } = {}): void {
+    const id = named === undefined ? userId : named;
     if (!stopped) return setUser(id);
     stopped = false;
     userId = id;
@@ -162,9 +164,9 @@ export function createEngine(db: LocalDb, { marks = browserMarks() }: EngineOpti
       window.addEventListener('online', onOnline);
       window.addEventListener('focus', onFocus);
     }
-    // A new page: items that were waiting out a backoff in the last one go now. The page's own sources may be
-    // refreshing already, and the session names the user again as it starts: each source runs once.
-    void resetBackoff().then(() => catchUp({ join: true }));
+    // A new page: items that were waiting out a backoff in the last one go now. The page's own sources may have
+    // been refreshed already, and the session names the user again as it starts: each source runs once.
+    void resetBackoff().then(() => catchUp({ once: true }));
     void storage.started();
   }
 
@@ -186,7 +188,7 @@ export function createEngine(db: LocalDb, { marks = browserMarks() }: EngineOpti
     }
     outbox.resume(id);
     ctx.changed();
-    if (!stopped && id) catchUp({ join: true });
+    if (!stopped && id) catchUp({ once: true });
   }
 
   /** Removes the signed-in user's data (their tables, unsent items with their optimistic changes, their sync states, every kept ETag); public tables stay. */

@@ -89,6 +89,9 @@ export function useLocalData<T>(query: () => Promise<T>, deps: unknown[], source
   const settled = settledFor === current;
 
   useEffect(() => {
+    // Rendered with the status a page is prerendered with (hydrating) rather than the engine's: the render with
+    // the engine's own follows at once, and refreshes. Refreshing for both would fetch twice.
+    if (user !== engine.user()) return;
     let mounted = true;
     void Promise.all(key.split('\n').map((name) => engine.refreshSource(name, { join: true }))).then(
       () => mounted && setSettledFor(current),
@@ -96,7 +99,7 @@ export function useLocalData<T>(query: () => Promise<T>, deps: unknown[], source
     return () => {
       mounted = false;
     };
-  }, [key, current]);
+  }, [key, current, user]);
 
   const retry = useCallback(() => {
     for (const name of key.split('\n')) void engine.refreshSource(name);

@@ -67,6 +67,11 @@ export type SyncResult = 'ok' | 'offline' | 'failed';
 export interface RefreshOptions {
   /** A page that only reads may share a refresh already under way (its answer is fresh enough). */
   join?: boolean;
+  /**
+   * Any refresh begun for this user in this engine will do, under way or done: the engine's start and the session
+   * naming the same user again want each source read once on the page, which its page may have done already.
+   */
+  once?: boolean;
 }
 
 /** The user changed while an answer was on its way: it is dropped, which is neither success nor failure. */
@@ -88,17 +93,19 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
   /**
    * Runs the source's refresh at most once at a time. A call made while it runs gets one more run after it
    * (shared by all such calls); a reader's call (`join`) shares the run under way instead, unless that run
-   * began for an earlier user and is being dropped.
+   * began for an earlier user and is being dropped; a call that wants the source read `once` gets the last run
+   * begun for the current user, whether it is under way or done.
    */
   function oneAtATime(source: Source): (options?: RefreshOptions) => Promise<SyncResult> {
     let running: Promise<SyncResult> | null = null;
     let next: Promise<SyncResult> | null = null;
-    /** The generation the run under way began in: one begun for an earlier user (or engine) is being dropped. */
-    let runningFor = 0;
+    let last: Promise<SyncResult> | null = null;
+    /** The generation the last run began in: one begun for an earlier user (or engine) is being dropped. */
+    let lastFor = -1;
     const start = (): Promise<SyncResult> => {
-      runningFor = ctx.generation();
+      lastFor = ctx.generation();
       ctx.setSourceStatus(source.name, { running: true });
-      running = run(source)
+      last = running = run(source)
         .then((): SyncResult => 'ok')
         .catch((error: unknown): SyncResult | undefined => {
           if (error instanceof Dropped) return undefined;
@@ -114,8 +121,10 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
       return running;
     };
     return (options = {}) => {
+      const current = lastFor === ctx.generation();
+      if (options.once && current && last) return next ?? last;
       if (!running) return start();
-      if (options.join && runningFor === ctx.generation()) return next ?? running;
+      if (options.join && current) return next ?? running;
       next ??= running.then(() => {
         next = null;
         return start();
@@ -253,7 +262,7 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
   /** What a background refresh (start, focus, reconnect, live notice) may fetch: a visitor's device only what a page showed. */
   const wanted = (source: Source) => (ctx.user() ? true : !source.needsUser && shown.has(source.name));
 
-  /** Every source the device wants; `join` shares the runs under way rather than queuing one more after them. */
+  /** Every source the device wants; `join` and `once` as for one source (`oneAtATime`). */
   function refreshAll(options?: RefreshOptions): Promise<SyncResult[]> {
     return Promise.all(
       [...sources.values()].filter(({ source }) => wanted(source)).map(({ refresh }) => refresh(options)),
