@@ -105,6 +105,18 @@ describe('starting on a page', () => {
     expect(server.gets).toHaveLength(2);
   });
 
+  it('a refresh that failed is tried again when the same user is named again (logging in again, say)', async () => {
+    const page = await open();
+    server.store.set('n1', { id: 'n1', text: 'Mine', savedAt: 'x' });
+    page.engine.setUser('u1');
+    await server.stop();
+    expect(await page.engine.refreshSource(page.source, { join: true })).toBe('offline');
+    await server.start();
+    page.engine.start({ userId: 'u1' });
+    await waitFor(() => server.gets.length === 1);
+    expect(await page.notes.count()).toBe(1);
+  });
+
   it("a new user's refresh does not join the one begun for the last user, which is dropped", async () => {
     const page = await open();
     server.store.set('n1', { id: 'n1', text: 'Mine', savedAt: 'x' });
