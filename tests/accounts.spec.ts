@@ -94,9 +94,16 @@ test('forgot password: the e-mailed link sets a new password that works', async 
   await expect(page).toHaveURL(/\/offers$/);
 });
 
-test('/signup without the visited-home flag goes back to /', async ({ page }) => {
+test('/signup without the visited-home flag goes back to /, before the app loads', async ({ page }) => {
+  const asked: string[] = [];
+  page.on('request', (request) => asked.push(new URL(request.url()).pathname));
   await page.goto('/signup');
   await expect(page).toHaveURL(`${origin}/`);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  // The boot script sends the visitor on (src/client/boot.ts): `/` is asked for before any of the app's code.
+  const firstAppScript = asked.findIndex((path) => /^\/assets\/(?!boot-).*\.js$/.test(path));
+  expect(asked.indexOf('/')).toBeGreaterThan(-1);
+  if (firstAppScript !== -1) expect(asked.indexOf('/')).toBeLessThan(firstAppScript);
 });
 
 test('/verify_login shows an e-mail login form without navbar or footer', async ({ page }) => {

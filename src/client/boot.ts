@@ -5,11 +5,19 @@
  * `<link rel="modulepreload">` would have made them, and the entry runs and hydrates the page (main.tsx). The
  * tag that loads this file names them: `data-entry`, and `data-preload` separated by spaces.
  */
+// Spec §2: /signup sends a visitor who did not come through Home (or /login's link) back to /. The app does the
+// same (lib/visited-home.ts, which names the flag); done here, `/` is asked for before any of the app loads.
+const strayOnSignup =
+  location.pathname === '/signup' &&
+  localStorage.getItem('visitedHome') !== 'true' &&
+  document.referrer !== `${location.origin}/login`;
+if (strayOnSignup) location.replace('/');
+
 const tag = document.querySelector<HTMLScriptElement>('script[data-entry]');
 let started = false;
 
 function start() {
-  if (started || !tag?.dataset.entry) return;
+  if (started || strayOnSignup || !tag?.dataset.entry) return;
   started = true;
   for (const href of (tag.dataset.preload ?? '').split(' ').filter(Boolean))
     document.head.append(

@@ -1,6 +1,9 @@
 import { useSyncExternalStore } from 'react';
 
-/** Spec §2: Home's Sign Up button sets this flag; /signup sends visitors without it back to /. */
+/**
+ * Spec §2: Home's Sign Up button sets this flag; /signup sends visitors without it back to /. The boot script of
+ * the prerendered /signup (src/client/boot.ts) reads the same key and referrer, to do so before the app loads.
+ */
 const key = 'visitedHome';
 
 export const markVisitedHome = () => localStorage.setItem(key, 'true');
