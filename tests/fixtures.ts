@@ -134,7 +134,7 @@ export async function loginAs(page: Page, role: 'student' | 'tutor' | 'admin', c
 
 /**
  * Axe reads colours as they are at the moment it looks: a toast sliding in or out is half transparent, and its
- * text then fails contrast (it once did in CI, a sign-up's welcome toast leaving during the check). The check
+ * text then fails contrast (it once did in CI: a sign-up's welcome toast, slid in again as the window was resized). The check
  * runs with reduced motion, which ends every toast transition at once (sonner honours it); the look journey
  * measures toasts held on screen.
  */

@@ -7,10 +7,16 @@
  */
 // Spec §2: /signup sends a visitor who did not come through Home (or /login's link) back to /. The app does the
 // same (lib/visited-home.ts, which names the flag); done here, `/` is asked for before any of the app loads.
+// Storage the browser refuses (its settings) throws: the app then decides, as it would anyway.
+const flagUnset = () => {
+  try {
+    return localStorage.getItem('visitedHome') !== 'true';
+  } catch {
+    return false;
+  }
+};
 const strayOnSignup =
-  location.pathname === '/signup' &&
-  localStorage.getItem('visitedHome') !== 'true' &&
-  document.referrer !== `${location.origin}/login`;
+  location.pathname === '/signup' && document.referrer !== `${location.origin}/login` && flagUnset();
 if (strayOnSignup) location.replace('/');
 
 const tag = document.querySelector<HTMLScriptElement>('script[data-entry]');
