@@ -88,12 +88,8 @@ test('a change made after the page read the server but before its event stream o
   await adminContext.close();
 });
 
-test('a page loaded while nothing changes reads each list once: its stream finds that no read missed a notice', async ({
-  page,
-}) => {
-  await loginAs(page, 'student');
-  // Away from the page logging in landed on, whose reads may still be on their way.
-  await page.goto('about:blank');
+/** Opens /offers and gives the GET requests to the API it made (not the stream), once all of a student's lists are in. */
+async function readsOfOffers(page: Page) {
   const reads: string[] = [];
   page.on('request', (request) => {
     const { pathname } = new URL(request.url());
@@ -107,7 +103,48 @@ test('a page loaded while nothing changes reads each list once: its stream finds
   const lists = ['/api/modules', '/api/me/enrolments', '/api/bookings', '/api/questions', '/api/questions/my-votes'];
   await expect.poll(() => lists.every((path) => reads.includes(path))).toBe(true);
   await page.waitForTimeout(1500);
+  return reads;
+}
+
+test('a page loaded while nothing changes reads each list once: its stream finds that no read missed a notice', async ({
+  page,
+}) => {
+  await loginAs(page, 'student');
+  // Away from the page logging in landed on, whose reads may still be on their way.
+  await page.goto('about:blank');
+  const reads = await readsOfOffers(page);
   expect(reads.filter((path, i) => reads.indexOf(path) !== i)).toEqual([]);
+});
+
+test('a device holding only the session cookie (new device, cleared site data) reads each list once, and keeps what it read', async ({
+  page,
+  browser,
+}) => {
+  await loginAs(page, 'student');
+  const module = (await (await page.request.get('/api/modules')).json()).modules[0] as { id: string; name: string };
+  expect(
+    (await page.request.post('/api/me/enrolments', { headers: { origin }, data: { moduleId: module.id } })).ok(),
+  ).toBe(true);
+  const fresh = await browser.newContext();
+  await fresh.addCookies(await page.context().cookies());
+  const tab = await fresh.newPage();
+  const reads = await readsOfOffers(tab);
+  expect(reads.filter((path, i) => reads.indexOf(path) !== i)).toEqual([]);
+  // What it read was kept on the device, for this student: their enrolment is in IndexedDB.
+  const kept = () =>
+    tab.evaluate(
+      () =>
+        new Promise<string[]>((resolve, reject) => {
+          const open = indexedDB.open('tutorbook');
+          open.onerror = () => reject(open.error);
+          open.onsuccess = () => {
+            const rows = open.result.transaction('enrolments').objectStore('enrolments').getAll();
+            rows.onsuccess = () => resolve(rows.result.map((row: { moduleName: string }) => row.moduleName));
+          };
+        }),
+    );
+  await expect.poll(kept).toEqual([module.name]);
+  await fresh.close();
 });
 
 test('seven tabs share one event stream; one tab fetches for all; when that tab closes another takes over', async ({

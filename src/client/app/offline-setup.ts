@@ -8,9 +8,9 @@ import '../features/qa/qa.sync.ts';
 import { servedUser } from '../lib/served-user.ts';
 import { storedUser, type SessionStore } from '../lib/session.tsx';
 import { localDb } from '../offline/db.ts';
-import { clearUserData, noticeSignedIn, setEngineUser } from '../offline/engine.ts';
+import { clearUserData, engineUser, noticeSignedIn, setEngineUser } from '../offline/engine.ts';
 
-export const sessionStore: SessionStore = { localDb, clearUserData, noticeSignedIn, setEngineUser };
+export const sessionStore: SessionStore = { localDb, clearUserData, noticeSignedIn, setEngineUser, engineUser };
 
 /**
  * The engine learns whom it reads for as soon as it loads, before the session's effects tell it: the user the

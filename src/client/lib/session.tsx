@@ -1,7 +1,7 @@
 import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Me } from '../../common/session.ts';
 import type { localDb } from '../offline/db.ts';
-import type { clearUserData, noticeSignedIn, setEngineUser } from '../offline/engine.ts';
+import type { clearUserData, engineUser, noticeSignedIn, setEngineUser } from '../offline/engine.ts';
 import type { client } from './api-client.ts';
 import { apiFetch, apiRequest, NetworkError, onSessionEnded, readJson } from './api.ts';
 
@@ -37,6 +37,7 @@ export interface SessionStore {
   clearUserData: typeof clearUserData;
   noticeSignedIn: typeof noticeSignedIn;
   setEngineUser: typeof setEngineUser;
+  engineUser: typeof engineUser;
 }
 
 /** The user this device may treat as signed in: a stored record, unless it ended or a log-out is pending. */
@@ -96,12 +97,19 @@ export function SessionProvider({
     async (me: Me) => {
       const loggingIn = sessionStorage.getItem(loggingInKey) !== null;
       sessionStorage.removeItem(loggingInKey);
-      const { localDb, clearUserData, noticeSignedIn } = await loadStore();
+      const store = await loadStore();
       // Before the record is touched: its absence is what tells a wiped device.
-      await noticeSignedIn(me.id, { loggingIn });
-      // Someone else used this device before (their session ended without a log-out): drop their data.
-      if ((await localDb.session.get('me'))?.me.id !== me.id) await clearUserData();
-      await localDb.session.put({ key: 'me', me, savedAt: new Date().toISOString() });
+      await store.noticeSignedIn(me.id, { loggingIn });
+      const record = await store.localDb.session.get('me');
+      // Someone else used this device before (their session ended without a log-out): drop their data. With no
+      // record, the device holds no one's (their data goes with it: clearUserData) but what this page has read
+      // for the user the engine reads for; if that is this user, it stays, and a new device reads it only once.
+      const someoneElses = record ? record.me.id !== me.id : ![null, me.id].includes(store.engineUser());
+      if (someoneElses) await store.clearUserData();
+      await store.localDb.session.put({ key: 'me', me, savedAt: new Date().toISOString() });
+      // The engine keeps only the answers for the user the device records (another tab may have logged out):
+      // the reads that came back before this record were dropped, and are made again now.
+      if (!record) store.setEngineUser(me.id);
       setSession((current) =>
         current.status === 'signed-in' && sameUser(current.me, me) ? current : { status: 'signed-in', me },
       );

@@ -117,6 +117,29 @@ describe('starting on a page', () => {
     await waitFor(async () => server.gets.length === 1 && (await page.notes.count()) === 1);
   });
 
+  it('a read that came back before the device recorded its user is dropped, and made again when the user is named again', async () => {
+    // A new device (or cleared site data) with the session cookie: the page was served for u1, nothing is stored.
+    const page = await open(newDbName(), 'u1', { session: false });
+    server.store.set('n1', { id: 'n1', text: 'Mine', savedAt: 'x' });
+    page.engine.setUser('u1');
+    await page.engine.refreshSource(page.source, { join: true });
+    // Kept only for the user the device records (another tab may have logged out): none yet.
+    expect(await page.notes.count()).toBe(0);
+    expect(server.gets).toHaveLength(1);
+    // The session records u1 and names them again (lib/session.tsx): the dropped read is made again, once.
+    await page.db.session.put({
+      key: 'me',
+      me: { id: 'u1', name: 'Test', email: 'u1@example.test', emailVerified: true, role: 'student', categories: [] },
+      savedAt: new Date().toISOString(),
+    });
+    page.engine.start({ userId: 'u1' });
+    page.engine.setUser('u1');
+    await waitFor(() => server.gets.length === 2);
+    await waitFor(async () => (await page.notes.count()) === 1);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(server.gets).toHaveLength(2);
+  });
+
   it("a new user's refresh does not join the one begun for the last user, which is dropped", async () => {
     const page = await open();
     server.store.set('n1', { id: 'n1', text: 'Mine', savedAt: 'x' });
@@ -569,6 +592,26 @@ describe('storage that vanishes', () => {
     const reported = returning.engine.getStatus();
     await returning.engine.noticeSignedIn('u1', { loggingIn: false });
     expect(returning.engine.getStatus()).toBe(reported);
+  });
+
+  it('found emptied as the page starts (a new device, cleared site data): what the page has read since is not read again', async () => {
+    const page = await open(newDbName(), 'u1', { session: false });
+    let reads = 0;
+    const catalogue = page.engine.defineSource({
+      name: 'catalogue',
+      tables: [],
+      needsUser: false,
+      listensTo: [],
+      pull: () => Promise.resolve((reads += 1) && {}),
+    });
+    page.engine.setUser('u1');
+    await page.engine.refreshSource(catalogue, { join: true });
+    await page.engine.noticeSignedIn('u1', { loggingIn: false });
+    expect(page.engine.getStatus().storage).toEqual({ state: 'cleared', unsent: null });
+    // Everything else loads (the user's notes, from the start).
+    await waitFor(() => server.gets.length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(reads).toBe(1);
   });
 
   it("a log-out takes the mark with the data: logging in again later is no loss; another user's mark gives no count", async () => {

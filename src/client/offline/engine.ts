@@ -123,7 +123,7 @@ export function createEngine(db: LocalDb, { marks = browserMarks() }: EngineOpti
       stopped: () => stopped,
       report: (storageStatus) => update({ storage: storageStatus }),
       status: () => status.storage,
-      resync: () => void sync.refreshAll(),
+      resync: (options) => void sync.refreshAll(options),
     },
     marks,
   );
@@ -255,6 +255,7 @@ export const {
   start: startEngine,
   stop: stopEngine,
   setUser: setEngineUser,
+  user: engineUser,
 } = engine;
 
 export type { Enqueue, ItemDescription, MutationSpec, OutboxItem } from './outbox.ts';

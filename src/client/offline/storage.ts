@@ -41,8 +41,11 @@ interface StorageContext {
   stopped(): boolean;
   report(status: StorageStatus): void;
   status(): StorageStatus;
-  /** Load every source again (the engine is running for a user whose data went). */
-  resync(): void;
+  /**
+   * Load every source again (the engine is running for a user whose data went); `once`: a source this page has
+   * read since the loss is not read again.
+   */
+  resync(options: { once: boolean }): void;
 }
 
 export function browserMarks(): Marks | undefined {
@@ -98,14 +101,15 @@ export function createStorageWatch(ctx: StorageContext, marks: Marks | undefined
       });
   }
 
-  function lost(unsent: number | null): void {
+  /** `readSince`: what the page has read is newer than the loss, and stays (only what it has not read loads). */
+  function lost(unsent: number | null, { readSince }: { readSince: boolean }): void {
     if (reported) return;
     reported = true;
     // Told once; the next mirror writes what the database holds from now on.
     marks?.removeItem(key);
     ctx.report({ state: 'cleared', unsent });
     // Not yet running for them (the app is starting): setting the user loads everything.
-    if (ctx.user()) ctx.resync();
+    if (ctx.user()) ctx.resync({ once: readSince });
   }
 
   /** The server says `userId` is signed in; `loggingIn`: they are logging in right now (here, or back from Google). */
@@ -113,8 +117,10 @@ export function createStorageWatch(ctx: StorageContext, marks: Marks | undefined
     // Unreadable (failing): nothing can be told, and the status already says so.
     if (await db.session.get('me').catch(() => 'unreadable')) return;
     const mark = readMark();
-    if (mark) lost(mark.userId === userId ? mark.unsent : null);
-    else if (!loggingIn) lost(null);
+    // Emptied before this page used it (emptied under the page, its connection closes: `reopen` finds that), so
+    // the page's reads, on a new device or after cleared site data, stay (each list is read once).
+    if (mark) lost(mark.userId === userId ? mark.unsent : null, { readSince: true });
+    else if (!loggingIn) lost(null, { readSince: true });
   }
 
   /** Log-out: the device holds nobody's data any more, so finding none later is no loss. */
@@ -152,7 +158,7 @@ export function createStorageWatch(ctx: StorageContext, marks: Marks | undefined
     // Emptied under the page: it still knows who is signed in, so their record goes back and the queue
     // and their sources go on.
     if (last?.record.me.id === userId) await db.session.put(last.record);
-    lost(last?.record.me.id === userId ? last.unsent : (readMark()?.unsent ?? null));
+    lost(last?.record.me.id === userId ? last.unsent : (readMark()?.unsent ?? null), { readSince: false });
   };
 
   db.on('close', () => void setTimeout(() => void reopen(), 0));

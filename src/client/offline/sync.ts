@@ -94,7 +94,7 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
    * Runs the source's refresh at most once at a time. A call made while it runs gets one more run after it
    * (shared by all such calls); a reader's call (`join`) shares the run under way instead, unless that run
    * began for an earlier user and is being dropped; a call that wants the source read `once` gets the last run
-   * begun for the current user, under way or done, unless it failed.
+   * begun for the current user, under way or done, unless it failed or was dropped.
    */
   function oneAtATime(source: Source): (options?: RefreshOptions) => Promise<SyncResult> {
     let running: Promise<SyncResult> | null = null;
@@ -115,8 +115,9 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
         })
         .then((result) => {
           running = null;
-          // Only a refresh that went through counts as the source read `once`: a failed one is tried again.
-          if (result !== undefined && result !== 'ok') lastFor = -1;
+          // Only a refresh that went through counts as the source read `once`: a failed one is tried again, and
+          // so is a dropped one (its answer came before the device recorded its user, say: see `forTheSameUser`).
+          if (result !== 'ok') lastFor = -1;
           ctx.setSourceStatus(source.name, result ? { running: false, result } : { running: false });
           return result ?? 'ok';
         });
