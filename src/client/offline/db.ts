@@ -15,7 +15,7 @@
  * `createLocalDb(name)` makes another database with the same engine tables (tests open a fresh one, or a
  * second "page" over the same one); the app uses `localDb`.
  */
-import Dexie, { type EntityTable, type Table } from 'dexie';
+import Dexie, { type EntityTable, type Table, type Transaction, type TXWithTables } from 'dexie';
 import type { Me } from '../../common/session.ts';
 
 export interface SessionRecord {
@@ -105,7 +105,22 @@ export interface LocalTableSpec {
   scope: TableScope;
 }
 
-export function defineLocalTable<Row>(spec: LocalTableSpec, db: LocalDb = localDb): Table<Row, string> {
+/**
+ * One of the engine's read-write transactions over every table (`EngineContext.write`), handed to the code that
+ * runs in it: the engine's tables are its properties (`tx.outbox`), a feature's are `table.in(tx)`.
+ */
+export type LocalTransaction = TXWithTables<LocalDb>;
+
+/** A feature's table: used as Dexie's `Table` on its own, and as `in(tx)` inside the engine's transactions. */
+export type LocalTable<Row> = Table<Row, string> & {
+  /**
+   * The table inside `tx`: every call on it is part of `tx`, whatever was awaited before. Dexie otherwise finds
+   * the transaction by following the code across its awaits, which can lose track of it (sync.ts `write`).
+   */
+  in(tx: Transaction): Table<Row, string>;
+};
+
+export function defineLocalTable<Row>(spec: LocalTableSpec, db: LocalDb = localDb): LocalTable<Row> {
   try {
     // Dexie refuses a version once the database is open or opening.
     db.version(spec.since).stores({ [spec.name]: spec.schema });
@@ -118,8 +133,13 @@ export function defineLocalTable<Row>(spec: LocalTableSpec, db: LocalDb = localD
   scopes.get(db)!.set(spec.name, spec.scope);
   // Dexie makes new Table objects each time a later version is declared, and the old ones then fail: the
   // handle looks the table up at each use, so it stays valid whatever is declared after it.
-  return new Proxy({} as Table<Row, string>, {
+  const inTransaction = (tx: Transaction) => tx.table<Row, string>(spec.name);
+  return new Proxy({} as LocalTable<Row>, {
     get(_, property) {
+      if (property === 'in') return inTransaction;
+      // Inside the engine's transactions the handle would work only while Dexie keeps track (`in` above).
+      if (Dexie.currentTransaction?.mode === 'readwrite')
+        throw new Error(`Table "${spec.name}" was used inside a transaction without it: use its handle's in(tx).`);
       const table = db.table<Row, string>(spec.name);
       const value: unknown = Reflect.get(table, property, table);
       return typeof value === 'function' ? value.bind(table) : value;

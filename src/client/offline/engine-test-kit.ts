@@ -199,8 +199,8 @@ export async function openPage(
     version: 1,
     target: (p) => ({ table: 'notes', id: p.id }),
     after: (p) => p.after,
-    apply: async (p) => {
-      await notes.put({ id: p.id, text: p.text, pending: true });
+    apply: async (p, tx) => {
+      await notes.in(tx).put({ id: p.id, text: p.text, pending: true });
     },
     send: (p) =>
       request<StoredNote>(`${server.url()}/notes`, {
@@ -208,11 +208,11 @@ export async function openPage(
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ id: p.id, text: p.text }),
       }),
-    acknowledge: async (_p, stored) => {
-      await notes.put(stored);
+    acknowledge: async (_p, stored, tx) => {
+      await notes.in(tx).put(stored);
     },
-    revert: async (p) => {
-      await notes.delete(p.id);
+    revert: async (p, tx) => {
+      await notes.in(tx).delete(p.id);
     },
     describe: (p) => ({ label: `Note: ${p.text}`, href: `/notes#${p.id}` }),
   });
@@ -221,8 +221,8 @@ export async function openPage(
     name: 'notes.rename',
     version: 1,
     target: (p) => ({ table: 'notes', id: p.id }),
-    apply: async (p) => {
-      await notes.update(p.id, { text: p.text, pending: true });
+    apply: async (p, tx) => {
+      await notes.in(tx).update(p.id, { text: p.text, pending: true });
     },
     send: () => Promise.reject(new NetworkError()),
   });

@@ -264,14 +264,32 @@ describe('enqueue and acknowledge', () => {
       name: 'notes.broken',
       version: 1,
       target: (p) => ({ table: 'notes', id: p.id }),
-      apply: async (p) => {
-        await page.notes.put({ id: p.id, text: 'half' });
+      apply: async (p, tx) => {
+        await page.notes.in(tx).put({ id: p.id, text: 'half' });
         throw new Error('The page died here');
       },
       send: async () => undefined,
     });
     page.engine.start({ userId: 'u1' });
     await expect(broken({ id: 'n1' })).rejects.toThrow('The page died here');
+    expect(await page.notes.count()).toBe(0);
+    expect(await unsent(page)).toBe(0);
+  });
+
+  it("a mutation that reaches a table without the transaction's `in(tx)` is refused, and nothing is stored", async () => {
+    const page = await open();
+    const careless = page.engine.defineMutation<{ id: string }>({
+      name: 'notes.careless',
+      version: 1,
+      target: (p) => ({ table: 'notes', id: p.id }),
+      // Works while Dexie keeps track of the transaction across awaits, which it does not always do (db.ts).
+      apply: async (p) => {
+        await page.notes.put({ id: p.id, text: 'outside' });
+      },
+      send: async () => undefined,
+    });
+    page.engine.start({ userId: 'u1' });
+    await expect(careless({ id: 'n1' })).rejects.toThrow('Table "notes" was used inside a transaction without it');
     expect(await page.notes.count()).toBe(0);
     expect(await unsent(page)).toBe(0);
   });

@@ -26,7 +26,7 @@
  * `createEngine(db, { marks })` makes an independent engine over any `LocalDb` (tests run two "pages" over
  * one database, with a stand-in for localStorage); the app uses the one below, over `localDb`.
  */
-import { localDb, userTableNames, type LocalDb } from './db.ts';
+import { localDb, userTableNames, type LocalDb, type LocalTransaction } from './db.ts';
 import { createOutbox } from './outbox.ts';
 import { browserMarks, createStorageWatch, type Marks, type StorageStatus } from './storage.ts';
 import { createSync, type RefreshOptions, type SyncResult } from './sync.ts';
@@ -55,8 +55,16 @@ export interface EngineContext {
   generation(): number;
   signal(): AbortSignal;
   stopped(): boolean;
+  /**
+   * Runs `work` in one read-write transaction over every table. Inside, every table is reached through `tx`
+   * (`tx.outbox`, a feature's `table.in(tx)`), never through `db`: Dexie finds the transaction of a call on `db`
+   * by following the code across its awaits, and with other pages' reads under way it lost track after an
+   * `await` of an async function that had nothing to wait for. That call then ran outside, and the transaction
+   * ended early (PrematureCommitError: a tutor's first dashboard said "Failed to fetch bookings.").
+   */
+  write<T>(work: (tx: LocalTransaction) => Promise<T>): Promise<T>;
   /** Whether the device's session record still names this user (another tab may have logged out). */
-  ownerIs(userId: string): Promise<boolean>;
+  ownerIs(userId: string, tx?: LocalTransaction): Promise<boolean>;
   changed(): void;
   setSending(sending: boolean): void;
   setSourceStatus(name: string, status: SourceStatus): void;
@@ -99,8 +107,9 @@ export function createEngine(db: LocalDb, { marks = browserMarks() }: EngineOpti
     generation: () => generation,
     signal: () => controller.signal,
     stopped: () => stopped,
-    ownerIs: async (id) => {
-      const record = await db.session.get('me');
+    write: (work) => db.transaction('rw', db.tables, work),
+    ownerIs: async (id, tx) => {
+      const record = await (tx ?? db).session.get('me');
       return record?.me.id === id && !record.endedAt;
     },
     changed: () => {
@@ -194,12 +203,12 @@ export function createEngine(db: LocalDb, { marks = browserMarks() }: EngineOpti
   /** Removes the signed-in user's data (their tables, unsent items with their optimistic changes, their sync states, every kept ETag); public tables stay. */
   async function clearUserData(): Promise<void> {
     newGeneration();
-    await db.transaction('rw', db.tables, async () => {
-      await outbox.dropAll();
-      for (const name of userTableNames(db)) await db.table(name).clear();
-      await db.syncState.filter((state) => state.userId !== null).delete();
+    await ctx.write(async (tx) => {
+      await outbox.dropAll(tx);
+      for (const name of userTableNames(db)) await tx.table(name).clear();
+      await tx.syncState.filter((state) => state.userId !== null).delete();
       // A public source's answer may also fill the user's tables, just emptied: a 304 to its ETag would leave them so.
-      await db.syncState.toCollection().modify((state) => void delete state.etag);
+      await tx.syncState.toCollection().modify((state) => void delete state.etag);
     });
     storage.forget();
     ctx.changed();

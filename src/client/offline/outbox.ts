@@ -4,16 +4,17 @@
  *   export const addNote = defineMutation<NoteInput, Note>({
  *     name: 'notes.add', version: 1,
  *     target: (p) => ({ table: 'notes', id: p.id }),
- *     apply: async (p) => { await notesTable.put({ ...p, pending: true }); },
+ *     apply: async (p, tx) => { await notesTable.in(tx).put({ ...p, pending: true }); },
  *     send: async (p) => readJson(await client.notes.$post({ json: p })), // the typed client: the answer is a Note
- *     acknowledge: async (p, note) => { await notesTable.put(note); },
- *     revert: async (p) => { await notesTable.delete(p.id); },
+ *     acknowledge: async (p, note, tx) => { await notesTable.in(tx).put(note); },
+ *     revert: async (p, tx) => { await notesTable.in(tx).delete(p.id); },
  *   });
  *   const addComment = defineMutation<CommentInput>({ …, after: (p) => p.noteId }); // goes after its note
  *   await addNote(input); // the optimistic row and its outbox row are written together
  *
- * - `apply`, `acknowledge` and `revert` run inside one Dexie transaction over every table: use Dexie calls
- *   only (no fetch, no timers), or the transaction commits early. `apply` must be idempotent (put by id, set
+ * - `apply`, `acknowledge` and `revert` run inside one Dexie transaction over every table, `tx`: reach tables
+ *   through it only (`table.in(tx)`, see `EngineContext.write`), and use Dexie calls only (no fetch, no
+ *   timers), or the transaction commits early. `apply` must be idempotent (put by id, set
  *   values, and count from what the row says it already holds, e.g. a vote row keeps `myVote`): it runs again
  *   on top of every refresh while the item is unsent (sync.ts).
  * - `send` carries the client-made id in the payload; the server stores the effect once per id, so sending
@@ -33,7 +34,7 @@
  */
 import Dexie from 'dexie';
 import { ApiError, NetworkError } from '../lib/api.ts';
-import type { OutboxError, OutboxRow } from './db.ts';
+import type { LocalDb, LocalTransaction, OutboxError, OutboxRow } from './db.ts';
 import type { EngineContext } from './engine.ts';
 import { LocalWriteError } from './local-write-error.ts';
 
@@ -42,10 +43,10 @@ export interface MutationSpec<P, R = unknown> {
   version: number;
   target(payload: P): { table: string; id: string };
   after?(payload: P): string | undefined;
-  apply(payload: P): Promise<void>;
+  apply(payload: P, tx: LocalTransaction): Promise<void>;
   send(payload: P): Promise<R>;
-  acknowledge?(payload: P, result: R): Promise<void>;
-  revert?(payload: P): Promise<void>;
+  acknowledge?(payload: P, result: R, tx: LocalTransaction): Promise<void>;
+  revert?(payload: P, tx: LocalTransaction): Promise<void>;
   describe?(payload: P): ItemDescription;
 }
 
@@ -101,7 +102,8 @@ export function createOutbox(ctx: EngineContext) {
     return mutation?.version === row.version ? mutation : undefined;
   };
 
-  const rowsOf = (userId: string) => db.outbox.where('userId').equals(userId).toArray();
+  const rowsOf = (userId: string, tx: LocalTransaction | LocalDb = db) =>
+    tx.outbox.where('userId').equals(userId).toArray();
 
   function defineMutation<P, R = unknown>(spec: MutationSpec<P, R>): Enqueue<P> {
     if (mutations.has(spec.name)) throw new Error(`Mutation "${spec.name}" is defined twice.`);
@@ -123,9 +125,9 @@ export function createOutbox(ctx: EngineContext) {
       };
       let seq: number;
       try {
-        seq = await db.transaction('rw', db.tables, async () => {
-          await spec.apply(payload);
-          return (await db.outbox.add(row)) as number;
+        seq = await ctx.write(async (tx) => {
+          await spec.apply(payload, tx);
+          return (await tx.outbox.add(row)) as number;
         });
       } catch (error) {
         throw asLocalWriteError(error);
@@ -212,10 +214,10 @@ export function createOutbox(ctx: EngineContext) {
       return failed(row, error, userId);
     }
     try {
-      await db.transaction('rw', db.tables, async () => {
-        await db.outbox.delete(row.seq!);
+      await ctx.write(async (tx) => {
+        await tx.outbox.delete(row.seq!);
         // Logged out while it was on its way: the server has it, but nothing here is theirs any more.
-        if (ctx.user() === userId) await mutation.acknowledge?.(row.payload, result);
+        if (ctx.user() === userId && mutation.acknowledge) await mutation.acknowledge(row.payload, result, tx);
       });
     } catch (error) {
       // Not written here: the row stays and goes again; the server answers the repeat with what it stored.
@@ -282,17 +284,17 @@ export function createOutbox(ctx: EngineContext) {
 
   /** Edits an item that needs attention (its optimistic change replaced by the new one) and sends it again. */
   async function retryItem(seq: number, payload?: unknown): Promise<void> {
-    await db.transaction('rw', db.tables, async () => {
-      const row = await db.outbox.get(seq);
+    await ctx.write(async (tx) => {
+      const row = await tx.outbox.get(seq);
       if (!row || row.state !== 'attention') throw new Error('Only an item that needs attention can be retried.');
       const mutation = known(row);
       if (!mutation) throw new Error('This item was saved by another version of the app. Reload the page to send it.');
       const next = payload ?? row.payload;
       if (payload !== undefined) {
-        await mutation.revert?.(row.payload);
-        await mutation.apply(next);
+        if (mutation.revert) await mutation.revert(row.payload, tx);
+        await mutation.apply(next, tx);
       }
-      await db.outbox.put({
+      await tx.outbox.put({
         ...row,
         payload: next,
         target: mutation.target(next),
@@ -310,20 +312,21 @@ export function createOutbox(ctx: EngineContext) {
   /** Drops an item and the items waiting `after` it, undoing their optimistic changes; returns how many. */
   async function discardItem(seq: number): Promise<number> {
     const tables = new Set<string>();
-    const count = await db.transaction('rw', db.tables, async () => {
-      const first = await db.outbox.get(seq);
+    const count = await ctx.write(async (tx) => {
+      const first = await tx.outbox.get(seq);
       if (!first) return 0;
       const gone = new Set([first.target.id]);
       const doomed = [first];
-      for (const row of await rowsOf(first.userId)) {
+      for (const row of await rowsOf(first.userId, tx)) {
         if (row.seq! > seq && row.after !== undefined && gone.has(row.after)) {
           gone.add(row.target.id);
           doomed.push(row);
         }
       }
       for (const row of doomed.reverse()) {
-        await known(row)?.revert?.(row.payload);
-        await db.outbox.delete(row.seq!);
+        const mutation = known(row);
+        if (mutation?.revert) await mutation.revert(row.payload, tx);
+        await tx.outbox.delete(row.seq!);
         tables.add(row.target.table);
       }
       return doomed.length;
@@ -340,10 +343,10 @@ export function createOutbox(ctx: EngineContext) {
   }
 
   /** Inside a merge: the rows pending items target, which a snapshot must not delete. */
-  async function pendingTargets(userId: string | null): Promise<Map<string, Set<string>>> {
+  async function pendingTargets(userId: string | null, tx: LocalTransaction): Promise<Map<string, Set<string>>> {
     const targets = new Map<string, Set<string>>();
     if (!userId) return targets;
-    for (const row of await rowsOf(userId)) {
+    for (const row of await rowsOf(userId, tx)) {
       const ids = targets.get(row.target.table) ?? new Set<string>();
       ids.add(row.target.id);
       targets.set(row.target.table, ids);
@@ -352,16 +355,22 @@ export function createOutbox(ctx: EngineContext) {
   }
 
   /** Inside a merge: every pending item's optimistic change again, in order, on top of the server's rows. */
-  async function reapplyPending(userId: string | null): Promise<void> {
+  async function reapplyPending(userId: string | null, tx: LocalTransaction): Promise<void> {
     if (!userId) return;
-    for (const row of await rowsOf(userId)) await known(row)?.apply(row.payload);
+    for (const row of await rowsOf(userId, tx)) {
+      const mutation = known(row);
+      if (mutation) await mutation.apply(row.payload, tx);
+    }
   }
 
   /** Inside `clearUserData`'s transaction: unsent work is undone (it was in public tables too) and dropped. */
-  async function dropAll(): Promise<void> {
-    const rows = await db.outbox.toArray();
-    for (const row of rows.reverse()) await known(row)?.revert?.(row.payload);
-    await db.outbox.clear();
+  async function dropAll(tx: LocalTransaction): Promise<void> {
+    const rows = await tx.outbox.toArray();
+    for (const row of rows.reverse()) {
+      const mutation = known(row);
+      if (mutation?.revert) await mutation.revert(row.payload, tx);
+    }
+    await tx.outbox.clear();
     pausedFor = null;
   }
 

@@ -30,6 +30,7 @@
  * - `refreshSources(table)` (live notices) runs every source whose `listensTo` holds the table.
  */
 import { NetworkError } from '../lib/api.ts';
+import type { LocalTransaction } from './db.ts';
 import type { EngineContext } from './engine.ts';
 import type { Outbox } from './outbox.ts';
 
@@ -177,9 +178,9 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
     owner: string | null,
     generation: number,
   ): Promise<void> {
-    await forTheSameUser(owner, generation, async () => {
-      await mergeInTransaction(answer, answer.replace ? source.tables : []);
-      await db.syncState.put({
+    await forTheSameUser(owner, generation, async (tx) => {
+      await mergeInTransaction(tx, answer, answer.replace ? source.tables : []);
+      await tx.syncState.put({
         key: source.name,
         userId: owner,
         cursor,
@@ -191,40 +192,45 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
 
   /** The server said nothing changed: only the time of the last sync moves (an ETag a revert forgot meanwhile stays forgotten). */
   async function markFresh(source: Source, owner: string | null, generation: number): Promise<void> {
-    await forTheSameUser(owner, generation, () =>
-      db.syncState.update(source.name, { syncedAt: new Date().toISOString() }),
+    await forTheSameUser(owner, generation, (tx) =>
+      tx.syncState.update(source.name, { syncedAt: new Date().toISOString() }),
     );
   }
 
   /** Runs `work` in one transaction over every table, unless the user changed since the pull began. */
-  async function forTheSameUser(owner: string | null, generation: number, work: () => Promise<unknown>): Promise<void> {
-    await db.transaction('rw', db.tables, async () => {
+  async function forTheSameUser(
+    owner: string | null,
+    generation: number,
+    work: (tx: LocalTransaction) => Promise<unknown>,
+  ): Promise<void> {
+    await ctx.write(async (tx) => {
       // Checked again inside the transaction: another tab may have logged out meanwhile (the session record).
-      if (generation !== ctx.generation() || (owner !== null && !(await ctx.ownerIs(owner)))) throw new Dropped();
-      await work();
+      if (generation !== ctx.generation() || (owner !== null && !(await ctx.ownerIs(owner, tx)))) throw new Dropped();
+      await work(tx);
     });
   }
 
   /** Server rows in, removed ids out, snapshot tables trimmed (never a row pending work targets), then pending work on top. */
   async function mergeInTransaction(
+    tx: LocalTransaction,
     answer: Pick<PullResult, 'put' | 'remove'>,
     snapshotTables: string[],
   ): Promise<void> {
     const userId = ctx.user();
-    const protectedIds = await outbox.pendingTargets(userId);
+    const protectedIds = await outbox.pendingTargets(userId, tx);
     for (const [table, rows] of Object.entries(answer.put ?? {}))
-      await db.table(table).bulkPut(await notOlder(table, rows));
-    for (const [table, ids] of Object.entries(answer.remove ?? {})) await db.table(table).bulkDelete(ids);
+      await tx.table(table).bulkPut(await notOlder(tx, table, rows));
+    for (const [table, ids] of Object.entries(answer.remove ?? {})) await tx.table(table).bulkDelete(ids);
     for (const table of snapshotTables) {
-      const keyPath = db.table(table).schema.primKey.keyPath as string;
+      const keyPath = tx.table(table).schema.primKey.keyPath as string;
       const keep = new Set([
         ...(answer.put?.[table] ?? []).map((row) => (row as Record<string, string>)[keyPath]),
         ...(protectedIds.get(table) ?? []),
       ]);
-      const local = (await db.table(table).toCollection().primaryKeys()) as string[];
-      await db.table(table).bulkDelete(local.filter((id) => !keep.has(id)));
+      const local = (await tx.table(table).toCollection().primaryKeys()) as string[];
+      await tx.table(table).bulkDelete(local.filter((id) => !keep.has(id)));
     }
-    await outbox.reapplyPending(userId);
+    await outbox.reapplyPending(userId, tx);
   }
 
   /**
@@ -232,11 +238,11 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
    * fetched at different times can land out of order (a page's own fetch, a staff change's answer, then a
    * background pull that left earlier), and the older must not undo the newer.
    */
-  async function notOlder(table: string, rows: unknown[]): Promise<unknown[]> {
+  async function notOlder(tx: LocalTransaction, table: string, rows: unknown[]): Promise<unknown[]> {
     const versionOf = (row: unknown) => (row as { version?: unknown } | undefined)?.version;
     if (!rows.some((row) => typeof versionOf(row) === 'number')) return rows;
-    const keyPath = db.table(table).schema.primKey.keyPath as string;
-    const stored = await db.table(table).bulkGet(rows.map((row) => (row as Record<string, string>)[keyPath]!));
+    const keyPath = tx.table(table).schema.primKey.keyPath as string;
+    const stored = await tx.table(table).bulkGet(rows.map((row) => (row as Record<string, string>)[keyPath]!));
     return rows.filter((row, i) => {
       const [held, got] = [versionOf(stored[i]), versionOf(row)];
       return !(typeof held === 'number' && typeof got === 'number' && held > got);
@@ -248,17 +254,9 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
    * re-applied on top, so they never revert what the user did. Dropped if the user changed meanwhile.
    */
   async function mergeRows(answer: Pick<PullResult, 'put' | 'remove'>, fetchedAt = ctx.generation()): Promise<void> {
-    const merge = () =>
-      db.transaction('rw', db.tables, async () => {
-        if (fetchedAt !== ctx.generation()) return;
-        await mergeInTransaction(answer, []);
-      });
-    // A page's merge on a device with nothing stored (a staff list, while the session is first recorded) is
-    // sometimes committed under it (Dexie's PrematureCommitError; about one load in four in the journeys), cause
-    // not yet found. Part of it may be written, but a merge repeated leaves what one whole merge leaves: once more.
-    await merge().catch((error: unknown) => {
-      if (error instanceof Error && error.name === 'PrematureCommitError') return merge();
-      throw error;
+    await ctx.write(async (tx) => {
+      if (fetchedAt !== ctx.generation()) return;
+      await mergeInTransaction(tx, answer, []);
     });
   }
 

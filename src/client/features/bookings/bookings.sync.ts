@@ -81,10 +81,10 @@ export const requestBooking = defineMutation<BookingRequestPayload, Booking>({
     label: `Booking: ${p.module}, ${formatSastDate(p.date)}`,
     href: `/student-dashboard#booking-${p.id}`,
   }),
-  apply: async (p) => {
+  apply: async (p, tx) => {
     // Once the server's copy is here (sent, but the answer lost), it is the truth.
-    if (await bookingsTable.get(p.id)) return;
-    await bookingsTable.put({
+    if (await bookingsTable.in(tx).get(p.id)) return;
+    await bookingsTable.in(tx).put({
       id: p.id,
       student: { id: p.student.id, name: p.student.name, email: p.student.email },
       moduleName: p.module,
@@ -114,13 +114,14 @@ export const requestBooking = defineMutation<BookingRequestPayload, Booking>({
       hours: p.hours,
       concepts: p.concepts,
     }),
-  acknowledge: async (p, booking) => {
-    await bookingsTable.put(booking);
+  acknowledge: async (p, booking, tx) => {
+    await bookingsTable.in(tx).put(booking);
     // The server has it: the draft it came from has done its job. A refused request keeps its draft.
-    const draft = await bookingDraftsTable.get('current');
-    if (draft?.requestId === p.id) await bookingDraftsTable.delete('current');
+    const drafts = bookingDraftsTable.in(tx);
+    const draft = await drafts.get('current');
+    if (draft?.requestId === p.id) await drafts.delete('current');
   },
-  revert: async (p) => {
-    await bookingsTable.delete(p.id);
+  revert: async (p, tx) => {
+    await bookingsTable.in(tx).delete(p.id);
   },
 });

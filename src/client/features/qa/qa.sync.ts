@@ -2,7 +2,7 @@ import type { Answer, Author, Question, QuestionChanges, QuestionPage, VoteValue
 import { readJson } from '../../lib/api.ts';
 import { ifNoneMatch, readRevalidated, type Revalidated } from '../../lib/revalidated.ts';
 import { client } from '../../lib/api-client.ts';
-import { defineLocalTable } from '../../offline/db.ts';
+import { defineLocalTable, type LocalTransaction } from '../../offline/db.ts';
 import { defineMutation, defineSource, engine } from '../../offline/engine.ts';
 
 /**
@@ -73,10 +73,10 @@ const toRow = ({
  * admin deleted is gone from the list, so it goes here too), and, for a signed-in reader, their own votes (the
  * base that a pending vote is re-applied on).
  */
-export async function rowsOf(questions: Question[], deleted: string[] = []) {
+export async function rowsOf(questions: Question[], deleted: string[] = [], tx?: LocalTransaction) {
   const ids = [...questions.map((q) => q.id), ...deleted];
   const kept = new Set(questions.flatMap((q) => q.answers.map((a) => a.id)));
-  const localAnswers = await answersTable.where('questionId').anyOf(ids).primaryKeys();
+  const localAnswers = await (tx ? answersTable.in(tx) : answersTable).where('questionId').anyOf(ids).primaryKeys();
   const signedIn = engine.user() !== null;
   return {
     put: {
@@ -208,12 +208,12 @@ export interface VotePayload {
 }
 
 /** The server's copy of a question replaces the optimistic one, with its answers and the reader's vote. */
-async function storeQuestion(question: Question) {
-  const rows = await rowsOf([question]);
-  await questionsTable.bulkPut(rows.put.questions);
-  await answersTable.bulkPut(rows.put.answers);
-  if (rows.put.myVotes) await myVotesTable.bulkPut(rows.put.myVotes);
-  if (rows.remove.myVotes) await myVotesTable.bulkDelete(rows.remove.myVotes);
+async function storeQuestion(question: Question, tx: LocalTransaction) {
+  const rows = await rowsOf([question], [], tx);
+  await questionsTable.in(tx).bulkPut(rows.put.questions);
+  await answersTable.in(tx).bulkPut(rows.put.answers);
+  if (rows.put.myVotes) await myVotesTable.in(tx).bulkPut(rows.put.myVotes);
+  if (rows.remove.myVotes) await myVotesTable.in(tx).bulkDelete(rows.remove.myVotes);
 }
 
 export const askQuestion = defineMutation<AskPayload, Question>({
@@ -221,10 +221,10 @@ export const askQuestion = defineMutation<AskPayload, Question>({
   version: 1,
   target: (p) => ({ table: 'questions', id: p.id }),
   describe: (p) => ({ label: `Question: ${p.title}`, href: `/qa#q-${p.id}` }),
-  apply: async (p) => {
+  apply: async (p, tx) => {
     // Once the server's copy is here (sent, but the answer lost), it is the truth.
-    if (await questionsTable.get(p.id)) return;
-    await questionsTable.put({
+    if (await questionsTable.in(tx).get(p.id)) return;
+    await questionsTable.in(tx).put({
       id: p.id,
       title: p.title,
       text: p.text,
@@ -237,9 +237,9 @@ export const askQuestion = defineMutation<AskPayload, Question>({
     });
   },
   send: async (p) => readJson(await questions.$post({ json: { id: p.id, title: p.title, text: p.text } })),
-  acknowledge: async (_p, question) => storeQuestion(question),
-  revert: async (p) => {
-    await questionsTable.delete(p.id);
+  acknowledge: async (_p, question, tx) => storeQuestion(question, tx),
+  revert: async (p, tx) => {
+    await questionsTable.in(tx).delete(p.id);
   },
 });
 
@@ -253,9 +253,9 @@ export const answerQuestion = defineMutation<AnswerPayload, Answer>({
   }),
   // An answer to a question still waiting goes after it, and waits with it if the question is refused.
   after: (p) => p.questionId,
-  apply: async (p) => {
-    if (await answersTable.get(p.id)) return;
-    await answersTable.put({
+  apply: async (p, tx) => {
+    if (await answersTable.in(tx).get(p.id)) return;
+    await answersTable.in(tx).put({
       id: p.id,
       questionId: p.questionId,
       text: p.text,
@@ -265,11 +265,11 @@ export const answerQuestion = defineMutation<AnswerPayload, Answer>({
   },
   send: async (p) =>
     readJson(await questions[':id'].answers.$post({ ...question(p.questionId), json: { id: p.id, text: p.text } })),
-  acknowledge: async (_p, answer) => {
-    await answersTable.put(answer);
+  acknowledge: async (_p, answer, tx) => {
+    await answersTable.in(tx).put(answer);
   },
-  revert: async (p) => {
-    await answersTable.delete(p.id);
+  revert: async (p, tx) => {
+    await answersTable.in(tx).delete(p.id);
   },
 });
 
@@ -286,22 +286,23 @@ export const voteOnQuestion = defineMutation<VotePayload, Question>({
   after: (p) => p.questionId,
   // Counted from the vote this device holds (the server's, after each refresh): applied again on top of a
   // refresh it changes nothing twice.
-  apply: async (p) => {
-    const before = (await myVotesTable.get(p.questionId))?.value ?? 0;
+  apply: async (p, tx) => {
+    const [votes, questions] = [myVotesTable.in(tx), questionsTable.in(tx)];
+    const before = (await votes.get(p.questionId))?.value ?? 0;
     if (before === p.value) return;
-    const question = await questionsTable.get(p.questionId);
+    const question = await questions.get(p.questionId);
     if (question) {
       const [was, now] = [contribution(before), contribution(p.value)];
-      await questionsTable.put({
+      await questions.put({
         ...question,
         upvotes: question.upvotes - was.up + now.up,
         downvotes: question.downvotes - was.down + now.down,
       });
     }
-    if (p.value === 0) await myVotesTable.delete(p.questionId);
-    else await myVotesTable.put({ id: p.questionId, value: p.value });
+    if (p.value === 0) await votes.delete(p.questionId);
+    else await votes.put({ id: p.questionId, value: p.value });
   },
   send: async (p) =>
     readJson(await questions[':id'].vote.$put({ ...question(p.questionId), json: { value: p.value } })),
-  acknowledge: async (_p, question) => storeQuestion(question),
+  acknowledge: async (_p, question, tx) => storeQuestion(question, tx),
 });
