@@ -163,6 +163,29 @@ test('hashed assets are compressed and cached for a year; the shell and the serv
   expect((await request.get('/api/health')).headers()['content-security-policy']).toContain("frame-ancestors 'none'");
 });
 
+test("a visitor's Home runs no offline engine: no database, no engine code, no event stream; the Q&A board starts it", async ({
+  page,
+}) => {
+  const requested: string[] = [];
+  page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+  const databases = () => page.evaluate(async () => (await indexedDB.databases()).map((db) => db.name));
+  await page.goto('/');
+  // Idle and hydrated: the service worker is registered once the page is idle (app/app.tsx).
+  await waitForActiveServiceWorker(page);
+  await page.waitForTimeout(1000);
+  const engineCode = /^\/assets\/(engine|offline-setup|data-sync)-[\w-]+\.js$/;
+  expect(requested.filter((path) => engineCode.test(path))).toEqual([]);
+  expect(requested).not.toContain('/api/events');
+  expect(await databases()).toEqual([]);
+
+  // The board reads the device's database: the engine loads, fetches it, and listens for changes.
+  await page.goto('/qa');
+  await expect(page.getByRole('heading', { name: 'Community Q&A' })).toBeVisible();
+  await expect.poll(() => requested.includes('/api/questions')).toBe(true);
+  await expect.poll(() => requested.includes('/api/events')).toBe(true);
+  expect(await databases()).toContain('tutorbook');
+});
+
 test('a signed-in student is still recognised offline after a reload', async ({ page, context }) => {
   const account = await loginAs(page, 'student');
   await page.goto('/student-dashboard');

@@ -1,7 +1,8 @@
 import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import type { Me } from '../../common/session.ts';
 import { ConfirmProvider } from '../components/confirm-dialog.tsx';
-import { SessionProvider } from '../lib/session.tsx';
+import { useEngineWanted } from '../lib/engine-wanted.ts';
+import { SessionProvider, useSession } from '../lib/session.tsx';
 import { useHydrated } from '../lib/hydrated.ts';
 import { useIdle } from '../lib/idle.ts';
 import { useToasterWanted } from '../lib/toast.ts';
@@ -36,20 +37,28 @@ function Later() {
   );
 }
 
+/** The offline engine and what tells of its storage, once the page is hydrated and wants them (lib/engine-wanted.ts). */
+function Engine() {
+  const hydrated = useHydrated();
+  const { session } = useSession();
+  const wanted = useEngineWanted(session.me !== undefined);
+  if (!hydrated || !wanted) return null;
+  return (
+    <Suspense fallback={null}>
+      <DataSync />
+      <StorageNotice />
+    </Suspense>
+  );
+}
+
 /**
  * The app around its router: the browser's (main.tsx), or a static one when pages are rendered at build time.
  * `servedUser`: the user the page was rendered for (lib/session.tsx).
  */
 export function App({ children, servedUser }: { children: ReactNode; servedUser?: Me | undefined }) {
-  const hydrated = useHydrated();
   return (
     <SessionProvider loadStore={loadSessionStore} servedUser={servedUser}>
-      {hydrated && (
-        <Suspense fallback={null}>
-          <DataSync />
-          <StorageNotice />
-        </Suspense>
-      )}
+      <Engine />
       <ConfirmProvider>
         {children}
         <Later />

@@ -1,4 +1,5 @@
 import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router-dom';
+import { wantEngine } from '../lib/engine-wanted.ts';
 import { RequireRole, RequireUser } from './guards.tsx';
 import { NotFoundPage } from './error-pages.tsx';
 import { BareLayout, RootLayout } from './root-layout.tsx';
@@ -12,10 +13,11 @@ const publicPage = (load: Load, name: string): Pick<RouteObject, 'lazy'> => ({
 
 /**
  * A page that reads IndexedDB: its chunk, and the offline engine with every feature's tables declared
- * (offline-setup.ts), since the database must not open before they are.
+ * (offline-setup.ts), since the database must not open before they are; the engine runs from then on.
  */
 const page = (load: Load, name: string): Pick<RouteObject, 'lazy'> => ({
   lazy: async () => {
+    wantEngine();
     const [loaded] = await Promise.all([load(), import('./offline-setup.ts')]);
     return { Component: loaded[name] as React.ComponentType };
   },

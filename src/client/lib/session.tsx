@@ -4,6 +4,7 @@ import type { localDb } from '../offline/db.ts';
 import type { clearUserData, engineUser, noticeSignedIn, setEngineUser } from '../offline/engine.ts';
 import type { client } from './api-client.ts';
 import { apiFetch, apiRequest, NetworkError, onSessionEnded, readJson } from './api.ts';
+import { deviceMayHoldData, isEngineWanted, pendingSignOutKey } from './engine-wanted.ts';
 
 export type SessionState =
   | { status: 'loading'; me: undefined }
@@ -56,8 +57,6 @@ const askSession = () => apiFetch('/api/session') as ReturnType<typeof client.ap
 /** Same person, with nothing changed that the app shows (name, role, categories). */
 const sameUser = (a: Me, b: Me) => JSON.stringify(a) === JSON.stringify(b);
 
-/** A log-out made offline: the server session is ended when the connection returns (localStorage: survives a reload). */
-const pendingSignOutKey = 'tutorbook:sign-out-pending';
 /**
  * Set before logging in, until the server names the user: finding nothing stored for them is then expected,
  * not a sign that the browser cleared the device's data. Per tab, and it survives the trip to Google and back.
@@ -150,6 +149,12 @@ export function SessionProvider({
     return flushing.current;
   }, []);
 
+  /** The user this device may treat as signed in (`storedUser`); a device with nobody's data is not read. */
+  const storedHere = useCallback(
+    async () => (deviceMayHoldData() ? storedUser(await loadStore()) : undefined),
+    [loadStore],
+  );
+
   const refresh = useCallback(async (): Promise<Me | undefined> => {
     await flushSignOut();
     if (localStorage.getItem(pendingSignOutKey) !== null) {
@@ -162,7 +167,7 @@ export function SessionProvider({
       ({ user: me } = await readJson(await askSession()));
     } catch {
       // Offline or the server is down: what this device knew.
-      const stored = await storedUser(await loadStore());
+      const stored = await storedHere();
       setSession((current) =>
         current.status !== 'loading'
           ? current
@@ -178,9 +183,11 @@ export function SessionProvider({
     } else if (confirmed.current) {
       // The session this page was using has ended (a refresh on reconnecting, say): as for a 401.
       endSession();
-    } else await becomeSignedOut();
+    } else if (deviceMayHoldData()) await becomeSignedOut();
+    // Nobody's data to clear: the engine need not even load (lib/engine-wanted.ts).
+    else setSession({ status: 'signed-out', me: undefined });
     return me ?? undefined;
-  }, [becomeSignedIn, becomeSignedOut, endSession, flushSignOut, loadStore]);
+  }, [becomeSignedIn, becomeSignedOut, endSession, flushSignOut, storedHere]);
 
   const signOut = useCallback(
     async ({ leaveTo = '/', serverDone = false }: { leaveTo?: string; serverDone?: boolean } = {}) => {
@@ -200,12 +207,10 @@ export function SessionProvider({
   useEffect(() => {
     let live = true;
     // What this device knew, at once (offline start), unless the server answers first.
-    void loadStore()
-      .then(storedUser)
-      .then((stored) => {
-        if (live && stored)
-          setSession((current) => (current.status === 'loading' ? { status: 'signed-in', me: stored } : current));
-      });
+    void storedHere().then((stored) => {
+      if (live && stored)
+        setSession((current) => (current.status === 'loading' ? { status: 'signed-in', me: stored } : current));
+    });
     // refresh sets the session only after awaiting (the pending sign-out, the server): never synchronously.
     // eslint-disable-next-line react-hooks/set-state-in-effect
     void refresh();
@@ -238,7 +243,7 @@ export function SessionProvider({
       window.removeEventListener('online', onOnline);
       stopListening();
     };
-  }, [refresh, endSession, loadStore]);
+  }, [refresh, endSession, storedHere]);
 
   // The engine learns who is signed in as soon as the session does: a page may queue a change before DataSync
   // (which runs the engine, app/app.tsx) has loaded, and the item needs its owner. While the session is loading
@@ -246,7 +251,8 @@ export function SessionProvider({
   const userId = session.me?.id ?? null;
   const known = session.status !== 'loading';
   useEffect(() => {
-    if (known) void loadStore().then((store) => store.setEngineUser(userId));
+    // A visitor's page that has not loaded the engine has nothing to tell it (lib/engine-wanted.ts).
+    if (known && (userId !== null || isEngineWanted())) void loadStore().then((store) => store.setEngineUser(userId));
   }, [userId, known, loadStore]);
 
   const value = useMemo(() => ({ session, refresh, signOut, beforeLogin }), [session, refresh, signOut, beforeLogin]);

@@ -17,6 +17,7 @@
  */
 import Dexie, { type EntityTable, type Table, type Transaction, type TXWithTables } from 'dexie';
 import type { Me } from '../../common/session.ts';
+import { appDatabase } from './device-mark.ts';
 
 export interface SessionRecord {
   key: 'me';
@@ -96,7 +97,7 @@ export function createLocalDb(name: string): LocalDb {
   return db;
 }
 
-export const localDb = createLocalDb('tutorbook');
+export const localDb = createLocalDb(appDatabase);
 
 export interface LocalTableSpec {
   name: string;

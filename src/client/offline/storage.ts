@@ -23,6 +23,7 @@
  * while the page is still loading the engine is looked into when the engine starts.
  */
 import type { LocalDb, SessionRecord } from './db.ts';
+import { storedUserKey } from './device-mark.ts';
 
 /** `cleared`: found emptied, and loading again; `unsent` is how many unsent items went with it, null if unknown. `failing`: it cannot be opened. */
 export type StorageStatus = { state: 'ok' } | { state: 'cleared'; unsent: number | null } | { state: 'failing' };
@@ -59,7 +60,7 @@ export function browserMarks(): Marks | undefined {
 
 export function createStorageWatch(ctx: StorageContext, marks: Marks | undefined) {
   const { db } = ctx;
-  const key = `${db.name}:stored-user`;
+  const key = storedUserKey(db.name);
   let reported = false;
   /** The record and count the last mirror saw: what the page knows if the database empties under it. */
   let last: { record: SessionRecord; unsent: number } | undefined;

@@ -1,0 +1,53 @@
+import { useEffect, useSyncExternalStore } from 'react';
+import { appDatabase, storedUserKey } from '../offline/device-mark.ts';
+
+/**
+ * Whether this page runs the offline engine (app/data-sync.tsx: Dexie, every feature's sync code, the live
+ * stream). A visitor reading Home on a phone needs none of it: it starts once someone signs in, once a page
+ * that reads the device's database opens (app/router.tsx `page`), or at once on a device that may hold
+ * someone's data. That is a device with the storage watch's mark (written while the database holds a session
+ * record, removed by a log-out: offline/storage.ts) or a log-out still to send; a browser that refuses
+ * localStorage cannot tell, so it runs the engine as before.
+ */
+/** A log-out made offline: the server session is ended when the connection returns (lib/session.tsx). */
+export const pendingSignOutKey = 'tutorbook:sign-out-pending';
+
+export function deviceMayHoldData(): boolean {
+  if (typeof window === 'undefined') return false;
+  try {
+    return (
+      localStorage.getItem(storedUserKey(appDatabase)) !== null || localStorage.getItem(pendingSignOutKey) !== null
+    );
+  } catch {
+    return true;
+  }
+}
+
+let wanted = deviceMayHoldData();
+const listeners = new Set<() => void>();
+
+/** From now on this page runs the engine (it never stops for want of a reason: a log-out keeps it). */
+export function wantEngine(): void {
+  if (wanted) return;
+  wanted = true;
+  for (const listener of listeners) listener();
+}
+
+/** Whether the engine runs (or is to run) in this page, whoever is signed in. */
+export const isEngineWanted = (): boolean => wanted;
+
+/** Whether the engine runs in this page; `signedIn`: the session names a user (signed in, or ended here). */
+export function useEngineWanted(signedIn: boolean): boolean {
+  const flag = useSyncExternalStore(
+    (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    () => wanted,
+    () => false,
+  );
+  useEffect(() => {
+    if (signedIn) wantEngine();
+  }, [signedIn]);
+  return flag || signedIn;
+}
