@@ -1,6 +1,3 @@
-import { useEffect, useSyncExternalStore } from 'react';
-import { appDatabase, storedUserKey } from '../offline/device-mark.ts';
-
 /**
  * Whether this page runs the offline engine (app/data-sync.tsx: Dexie, every feature's sync code, the live
  * stream). A visitor reading Home on a phone needs none of it: it starts once someone signs in, once a page
@@ -9,6 +6,9 @@ import { appDatabase, storedUserKey } from '../offline/device-mark.ts';
  * record, removed by a log-out: offline/storage.ts) or a log-out still to send; a browser that refuses
  * localStorage cannot tell, so it runs the engine as before.
  */
+import { useEffect, useSyncExternalStore } from 'react';
+import { appDatabase, storedUserKey } from '../offline/device-mark.ts';
+
 /** A log-out made offline: the server session is ended when the connection returns (lib/session.tsx). */
 export const pendingSignOutKey = 'tutorbook:sign-out-pending';
 
