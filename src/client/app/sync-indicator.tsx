@@ -164,7 +164,7 @@ function UnsentItemsDialog({ items, paused }: { items: OutboxItem[]; paused: boo
         ) : (
           <ul className="mt-4 flex flex-col gap-3">
             {items.map((item) => (
-              <UnsentItem key={item.seq} item={item} items={items} />
+              <UnsentItem key={item.seq} item={item} />
             ))}
           </ul>
         )}
@@ -176,20 +176,7 @@ function UnsentItemsDialog({ items, paused }: { items: OutboxItem[]; paused: boo
   );
 }
 
-/** How many later items wait for this one (directly or through another): discarding it discards them too. */
-function dependants(item: OutboxItem, items: OutboxItem[]): number {
-  const gone = new Set([item.target.id]);
-  let count = 0;
-  for (const other of items) {
-    if (other.seq > item.seq && other.after !== undefined && gone.has(other.after)) {
-      gone.add(other.target.id);
-      count += 1;
-    }
-  }
-  return count;
-}
-
-function UnsentItem({ item, items }: { item: OutboxItem; items: OutboxItem[] }) {
+function UnsentItem({ item }: { item: OutboxItem }) {
   const confirm = useConfirm();
   const [busy, setBusy] = useState(false);
   const label = item.description?.label ?? 'A change made on this device';
@@ -208,7 +195,7 @@ function UnsentItem({ item, items }: { item: OutboxItem; items: OutboxItem[] }) 
   }
 
   async function discard() {
-    const waiting = dependants(item, items);
+    const waiting = item.dependants;
     const ok = await confirm({
       title: 'Discard this change?',
       message: `"${label}" will not be sent, and it is removed from this device.${waiting > 0 ? ` ${plural(waiting, 'later item waits', 'later items wait')} for it and will be discarded too.` : ''}`,
@@ -233,11 +220,7 @@ function UnsentItem({ item, items }: { item: OutboxItem; items: OutboxItem[] }) 
       </p>
       <p className="mt-1 flex items-center gap-1.5 text-sm">
         {refused ? <CircleAlert aria-hidden size={16} /> : <Upload aria-hidden size={16} />}
-        {refused
-          ? 'Needs your attention'
-          : item.after && items.some((other) => other.target.id === item.after && other.seq < item.seq)
-            ? 'Waiting for an earlier change'
-            : 'Waiting to send'}
+        {refused ? 'Needs your attention' : item.waitsForEarlier ? 'Waiting for an earlier change' : 'Waiting to send'}
       </p>
       {refused && item.error && <p className="mt-1 text-sm">{item.error.message}</p>}
       {refused && (

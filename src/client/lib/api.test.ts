@@ -134,7 +134,7 @@ describe('asking again for a list the device holds', () => {
     const answer = await readRevalidated(
       await client.api['modules-revalidated'].$get(undefined, { headers: ifNoneMatch('W/"v1"') }),
     );
-    expect(answer).toEqual({ notModified: true });
+    expect(answer).toEqual({ notModified: true, syncedTo: null });
   });
 
   test('a list the device does not hold (or holds an older copy of) arrives typed, with its ETag', async () => {
@@ -142,7 +142,12 @@ describe('asking again for a list the device holds', () => {
       const answer = await readRevalidated(
         await client.api['modules-revalidated'].$get(undefined, { headers: ifNoneMatch(etag) }),
       );
-      expect(answer).toEqual({ notModified: false, body: [{ id: 'm1', name: 'Algebra' }], etag: 'W/"v1"' });
+      expect(answer).toEqual({
+        notModified: false,
+        body: [{ id: 'm1', name: 'Algebra' }],
+        etag: 'W/"v1"',
+        syncedTo: null,
+      });
       if (!answer.notModified) expectTypeOf(answer.body).toEqualTypeOf<{ id: string; name: string }[]>();
     }
   });

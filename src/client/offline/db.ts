@@ -55,6 +55,12 @@ export interface OutboxError {
   message: string;
 }
 
+/** A row of a local table: which table, and its primary key. */
+export interface RowRef {
+  table: string;
+  id: string;
+}
+
 /** One queued mutation (see outbox.ts). */
 export interface OutboxRow {
   seq?: number;
@@ -63,15 +69,42 @@ export interface OutboxRow {
   version: number;
   payload: unknown;
   userId: string;
+  /**
+   * The change's own id, sent as `Change-Id`: the server answers a refusal of it the same way every time
+   * (docs/api.md). A new one when the user edits a refused item; none on rows an older build queued.
+   */
+  changeId?: string;
   /** The row the UI marks "Waiting to send". */
-  target: { table: string; id: string };
-  /** The target id of an earlier item that must reach the server first. */
-  after?: string;
+  target: RowRef;
+  /**
+   * The row an earlier item must have sent first (an answer's question). Rows an older build queued hold the
+   * bare id; the mutation's `after` says again which table it is in.
+   */
+  after?: RowRef | string;
   state: OutboxState;
   error?: OutboxError;
   attempts: number;
   nextAttemptAt: number;
   createdAt: string;
+}
+
+/**
+ * A change the server has acknowledged whose rows a pull may not show yet: a pull that left before the
+ * server committed it would undo it (OFFLINE-ENGINE.md rule 9). Until every source that could write those
+ * rows has merged a pull that reflects it, a merge leaves them as the acknowledgement wrote them (sync.ts).
+ */
+export interface SettlingRecord {
+  seq?: number;
+  userId: string;
+  /** The server's collection the change went to (its versions), e.g. `questions`. */
+  collection?: string;
+  /** The answer's `Synced-To`: a pull reflects the change once its own is at least this. Null: it had none. */
+  version: number | null;
+  /** The rows the acknowledgement wrote here. */
+  touches: RowRef[];
+  /** The sources that have not yet merged a pull reflecting it. */
+  sources: string[];
+  ackedAt: string;
 }
 
 export type TableScope = 'public' | 'user';
@@ -80,6 +113,7 @@ export type LocalDb = Dexie & {
   session: EntityTable<SessionRecord, 'key'>;
   syncState: EntityTable<SyncStateRecord, 'key'>;
   outbox: EntityTable<OutboxRow, 'seq'>;
+  settling: EntityTable<SettlingRecord, 'seq'>;
 };
 
 const scopes = new WeakMap<Dexie, Map<string, TableScope>>();
@@ -93,7 +127,15 @@ export function createLocalDb(name: string): LocalDb {
   db.version(3)
     .stores({ outbox: '++seq, userId, target.id' })
     .upgrade((tx) => tx.table('syncState').clear());
-  scopes.set(db, new Map([['session', 'user']]));
+  // Versions 4 and 5 are the board's and the bookings' (their *.sync.ts files).
+  db.version(6).stores({ settling: '++seq' });
+  scopes.set(
+    db,
+    new Map([
+      ['session', 'user'],
+      ['settling', 'user'],
+    ]),
+  );
   return db;
 }
 

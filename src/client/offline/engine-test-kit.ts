@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiError, apiFetch, NetworkError } from '../lib/api.ts';
-import { ifNoneMatch, readRevalidated, type Revalidated } from '../lib/revalidated.ts';
+import { ifNoneMatch, readRevalidated, syncedToOf, type Revalidated, type Sent } from '../lib/revalidated.ts';
 import { createLocalDb, defineLocalTable } from './db.ts';
 import { createEngine, type PullArgs } from './engine.ts';
 import type { Marks } from './storage.ts';
@@ -35,17 +35,32 @@ export interface NotesGet {
 }
 
 /**
- * POST /notes {id, text}: stored once per id (a repeat answers with the stored row); GET /notes?since=… lists
- * them all (a snapshot) with a weak ETag of the body, or a 304 when `If-None-Match` names it, and records the
- * cursor it was asked from in `since` and each request in `gets`.
+ * POST /notes {id, text}: stored once per id (a repeat answers with the stored row); PUT /notes/:id {text} sets
+ * a stored note's text; GET /notes?since=… lists them all (a snapshot) with a weak ETag of the body, or a 304
+ * when `If-None-Match` names it, and records the cursor it was asked from in `since` and each request in `gets`.
+ * Like the app's server, every change takes the next version of the collection, and every answer says the
+ * version it reflects (`Synced-To`); a change's `Change-User` must be the session's user (`sessionUser`, when
+ * set) and a refusal is answered again the same way for the same `Change-Id`.
  * Knobs: `refuse` (id → 4xx/5xx), `unauthorised`, `dropAfterCommit` (how many answers to lose after
- * storing), `getDelayMs`; `stop()`/`start()` are a restart on the same port with the same store.
+ * storing), `getDelayMs` (before a GET reads), `answerDelayMs` (after it read, before the answer leaves),
+ * `sessionUser`; `stop()`/`start()` are a restart on the same port with the same store.
  */
 export async function startNoteServer() {
   const store = new Map<string, StoredNote>();
   /** How many times each id's effect was applied: the server's own dedupe must keep it at 1. */
   const effects = new Map<string, number>();
-  const knobs = { refuse: new Map<string, number>(), unauthorised: false, dropAfterCommit: 0, getDelayMs: 0 };
+  /** Whose session stored each note. */
+  const owners = new Map<string, string | null>();
+  const knobs = {
+    refuse: new Map<string, number>(),
+    unauthorised: false,
+    dropAfterCommit: 0,
+    getDelayMs: 0,
+    answerDelayMs: 0,
+    sessionUser: null as string | null,
+  };
+  const refusals = new Map<string, { status: number; body: unknown }>();
+  let version = 0;
   let posts = 0;
   const since: (string | null)[] = [];
   const gets: NotesGet[] = [];
@@ -58,7 +73,7 @@ export async function startNoteServer() {
       req.on('data', (chunk: Buffer) => (body += chunk.toString()));
       req.on('end', () => {
         const json = (status: number, value: unknown) => {
-          res.writeHead(status, { 'content-type': 'application/json' });
+          res.writeHead(status, { 'content-type': 'application/json', 'synced-to': String(version) });
           res.end(JSON.stringify(value));
         };
         if (req.method === 'GET') {
@@ -66,25 +81,47 @@ export async function startNoteServer() {
           since.push(asked);
           setTimeout(() => {
             const text = JSON.stringify({ notes: [...store.values()] });
+            const syncedTo = String(version);
             const etag = `W/"${createHash('sha1').update(text).digest('base64url')}"`;
             const ifNoneMatch = req.headers['if-none-match'] ?? null;
             const status = ifNoneMatch === etag ? 304 : 200;
             gets.push({ since: asked, ifNoneMatch, status });
-            res.writeHead(status, { 'content-type': 'application/json', etag });
-            res.end(status === 200 ? text : undefined);
+            // Read now, answered later: what the answer says is as of now.
+            setTimeout(() => {
+              res.writeHead(status, { 'content-type': 'application/json', etag, 'synced-to': syncedTo });
+              res.end(status === 200 ? text : undefined);
+            }, knobs.answerDelayMs);
           }, knobs.getDelayMs);
           return;
         }
         posts += 1;
         const input = JSON.parse(body) as { id: string; text: string };
+        if (req.method === 'PUT') input.id = decodeURIComponent(req.url!.split('/').at(-1)!);
         if (knobs.unauthorised)
           return json(401, { error: { code: 'auth.unauthenticated', message: 'Please log in again.' } });
+        const changeUser = req.headers['change-user'];
+        if (knobs.sessionUser !== null && changeUser !== undefined && changeUser !== knobs.sessionUser)
+          return json(401, { error: { code: 'auth.other_user', message: 'This was saved by another account.' } });
+        const changeId = req.headers['change-id'] as string | undefined;
+        const replay = changeId ? refusals.get(changeId) : undefined;
+        if (replay) return json(replay.status, replay.body);
         const refused = knobs.refuse.get(input.id);
-        if (refused)
-          return json(refused, { error: { code: 'notes.refused', message: `Note "${input.text}" was refused.` } });
-        if (!store.has(input.id)) {
+        if (refused) {
+          const answer = { error: { code: 'notes.refused', message: `Note "${input.text}" was refused.` } };
+          if (changeId && refused >= 400 && refused < 500 && ![401, 408, 429].includes(refused))
+            refusals.set(changeId, { status: refused, body: answer });
+          return json(refused, answer);
+        }
+        if (req.method === 'PUT') {
+          const note = store.get(input.id);
+          if (!note) return json(404, { error: { code: 'notes.not_found', message: 'No such note.' } });
+          version += 1;
+          store.set(input.id, { ...note, text: input.text });
+        } else if (!store.has(input.id)) {
+          version += 1;
           store.set(input.id, { id: input.id, text: input.text, savedAt: new Date().toISOString() });
           effects.set(input.id, (effects.get(input.id) ?? 0) + 1);
+          owners.set(input.id, knobs.sessionUser);
         }
         if (knobs.dropAfterCommit > 0) {
           knobs.dropAfterCommit -= 1;
@@ -103,6 +140,7 @@ export async function startNoteServer() {
   return {
     store,
     effects,
+    owners,
     knobs,
     posts: () => posts,
     since,
@@ -129,8 +167,8 @@ export async function fetchNotes(
   )) as Revalidated<{ notes: StoredNote[] }>;
 }
 
-/** fetch as the app's API client answers: NetworkError when unreachable, ApiError with the server's code. */
-async function request<T>(url: string, init?: RequestInit): Promise<T> {
+/** fetch as the app's API client answers a change: NetworkError when unreachable, ApiError with the server's code. */
+async function request<T>(url: string, init?: RequestInit): Promise<Sent<T>> {
   let response: Response;
   try {
     response = await fetch(url, init);
@@ -145,7 +183,7 @@ async function request<T>(url: string, init?: RequestInit): Promise<T> {
       json?.error?.code ?? 'unknown',
       json?.error?.message ?? 'Something went wrong.',
     );
-  return json as T;
+  return { result: json as T, syncedTo: syncedToOf(response) };
 }
 
 export interface NoteInput {
@@ -187,25 +225,33 @@ export async function openPage(
     tables: ['notes'],
     needsUser: true,
     listensTo: ['notes'],
+    collection: 'notes',
     pull: async (args) => {
       const answer = await fetchNotes(server, args);
       if (answer.notModified) return answer;
       const rows = answer.body.notes;
-      return { put: { notes: rows }, replace: true, cursor: String(rows.length), etag: answer.etag };
+      return {
+        put: { notes: rows },
+        replace: true,
+        cursor: String(rows.length),
+        etag: answer.etag,
+        syncedTo: answer.syncedTo,
+      };
     },
   });
   const addNote = engine.defineMutation<NoteInput, StoredNote>({
     name: 'notes.add',
     version: 1,
+    collection: 'notes',
     target: (p) => ({ table: 'notes', id: p.id }),
-    after: (p) => p.after,
+    after: (p) => (p.after === undefined ? undefined : { table: 'notes', id: p.after }),
     apply: async (p, tx) => {
       await notes.in(tx).put({ id: p.id, text: p.text, pending: true });
     },
-    send: (p) =>
+    send: (p, change) =>
       request<StoredNote>(`${server.url()}/notes`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...change.headers },
         body: JSON.stringify({ id: p.id, text: p.text }),
       }),
     acknowledge: async (_p, stored, tx) => {
@@ -226,8 +272,27 @@ export async function openPage(
     },
     send: () => Promise.reject(new NetworkError()),
   });
+  // The same edit, sent: PUT /notes/:id, acknowledged with the server's copy (a row without a version here).
+  const editNote = engine.defineMutation<{ id: string; text: string }, StoredNote>({
+    name: 'notes.edit',
+    version: 1,
+    collection: 'notes',
+    target: (p) => ({ table: 'notes', id: p.id }),
+    apply: async (p, tx) => {
+      await notes.in(tx).update(p.id, { text: p.text, pending: true });
+    },
+    send: (p, change) =>
+      request<StoredNote>(`${server.url()}/notes/${encodeURIComponent(p.id)}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', ...change.headers },
+        body: JSON.stringify({ text: p.text }),
+      }),
+    acknowledge: async (_p, stored, tx) => {
+      await notes.in(tx).put(stored);
+    },
+  });
   if (session) await signIn();
-  return { db, notes, engine, source, addNote, renameNote, signIn };
+  return { db, notes, engine, source, addNote, renameNote, editNote, signIn };
 
   /** What the app does once the server names the user: their session record, then the engine runs for them. */
   async function signIn() {

@@ -3,6 +3,7 @@ import 'fake-indexeddb/auto';
 import { forceCloseDatabase } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLocalDb, defineLocalTable } from './db.ts';
+import { ApiError } from '../lib/api.ts';
 import { createEngine, LocalWriteError } from './engine.ts';
 import {
   createMarks,
@@ -268,7 +269,7 @@ describe('enqueue and acknowledge', () => {
         await page.notes.in(tx).put({ id: p.id, text: 'half' });
         throw new Error('The page died here');
       },
-      send: async () => undefined,
+      send: async () => ({ result: undefined, syncedTo: null }),
     });
     page.engine.start({ userId: 'u1' });
     await expect(broken({ id: 'n1' })).rejects.toThrow('The page died here');
@@ -286,7 +287,7 @@ describe('enqueue and acknowledge', () => {
       apply: async (p) => {
         await page.notes.put({ id: p.id, text: 'outside' });
       },
-      send: async () => undefined,
+      send: async () => ({ result: undefined, syncedTo: null }),
     });
     page.engine.start({ userId: 'u1' });
     await expect(careless({ id: 'n1' })).rejects.toThrow('Table "notes" was used inside a transaction without it');
@@ -396,6 +397,161 @@ describe('refusals', () => {
       ['future', 'attention', 'outbox.unknown_mutation'],
     ]);
     expect((await page.db.outbox.toArray())[0]?.state).toBe('waiting');
+  });
+});
+
+describe('a pull that left before an acknowledgement (OFFLINE-ENGINE.md rule 9)', () => {
+  /** Starts a refresh whose answer the server reads at once and sends `ms` later; returns once it has read. */
+  async function startStalePull(page: Page, ms = 300) {
+    server.knobs.answerDelayMs = ms;
+    const read = server.gets.length;
+    const refresh = page.engine.refreshSource(page.source);
+    await waitFor(() => server.gets.length > read);
+    server.knobs.answerDelayMs = 0;
+    return { done: refresh };
+  }
+
+  it('does not delete a note acknowledged meanwhile; a pull that left after it settles it', async () => {
+    const page = await open();
+    page.engine.start({ userId: 'u1' });
+    await page.engine.refreshSource(page.source);
+    const stale = await startStalePull(page);
+    await page.addNote({ id: 'n1', text: 'Typed during the pull' });
+    await waitFor(async () => (await unsent(page)) === 0);
+    expect(await stale.done).toBe('ok');
+    expect(await page.notes.get('n1')).toMatchObject({
+      id: 'n1',
+      text: 'Typed during the pull',
+      savedAt: expect.any(String),
+    });
+    expect(await page.db.settling.count()).toBe(1);
+
+    await page.engine.refreshSource(page.source);
+    expect(await page.notes.get('n1')).toMatchObject({ text: 'Typed during the pull' });
+    expect(await page.db.settling.count()).toBe(0);
+  });
+
+  it('does not undo an acknowledged edit of a row without a version, in this tab or another', async () => {
+    const name = newDbName();
+    const [a, b] = [await open(name), await open(name)];
+    server.store.set('n1', { id: 'n1', text: 'Before', savedAt: 'x' });
+    a.engine.start({ userId: 'u1' });
+    b.engine.start({ userId: 'u1' });
+    await a.engine.refreshSource(a.source);
+    const [staleA, staleB] = [await startStalePull(a), await startStalePull(b)];
+    await a.editNote({ id: 'n1', text: 'After' });
+    await waitFor(async () => (await unsent(a)) === 0);
+    await Promise.all([staleA.done, staleB.done]);
+    expect(await a.notes.get('n1')).toMatchObject({ text: 'After' });
+
+    // Once a pull shows the edit, the server's copy is the truth again: a later change on the server comes in.
+    await a.engine.refreshSource(a.source);
+    await b.engine.refreshSource(b.source);
+    expect(await a.db.settling.count()).toBe(0);
+    server.store.set('n1', { id: 'n1', text: 'Edited elsewhere', savedAt: 'y' });
+    await b.engine.refreshSource(b.source);
+    expect(await a.notes.get('n1')).toMatchObject({ text: 'Edited elsewhere' });
+  });
+
+  it('a server whose versions went back (restored, reset) does not hold a change forever', async () => {
+    const page = await open();
+    page.engine.start({ userId: 'u1' });
+    await page.addNote({ id: 'n1', text: 'Hello' });
+    await waitFor(async () => (await unsent(page)) === 0);
+    const [record] = await page.db.settling.toArray();
+    await page.db.settling.update(record!.seq!, { version: 1_000_000 });
+    // This pull left after the acknowledgement: it reflects the change, whatever its version says.
+    await page.engine.refreshSource(page.source);
+    expect(await page.db.settling.count()).toBe(0);
+  });
+});
+
+describe('dependencies name the table as well as the id (rule 10)', () => {
+  it('a refused change to one row does not hold back, or take with it, the items that follow a row of another table with the same id', async () => {
+    const page = await open();
+    server.store.set('q', { id: 'q', text: 'A question on the server', savedAt: 'x' });
+    // A vote-like change: it targets row `q` of another table, and follows the question.
+    const flag = page.engine.defineMutation<{ noteId: string }>({
+      name: 'notes.flag',
+      version: 1,
+      target: (p) => ({ table: 'flags', id: p.noteId }),
+      after: (p) => ({ table: 'notes', id: p.noteId }),
+      apply: async () => undefined,
+      send: async () => {
+        throw new ApiError(409, 'flags.refused', 'Flag refused.');
+      },
+    });
+    page.engine.start({ userId: 'u1' });
+    await flag({ noteId: 'q' });
+    await page.addNote({ id: 'answer', text: 'An answer to q', after: 'q' });
+    await waitFor(() => server.store.has('answer'));
+    await waitFor(async () => (await unsent(page)) === 1);
+    const [refused] = await page.engine.outboxItems();
+    expect(refused).toMatchObject({ name: 'notes.flag', state: 'attention', dependants: 0 });
+    expect(await page.engine.discardItem(refused!.seq)).toBe(1);
+    expect(await page.notes.get('answer')).toMatchObject({ text: 'An answer to q' });
+  });
+
+  it('an item an older build queued with a bare id still waits for its row', async () => {
+    const page = await open();
+    server.knobs.refuse.set('q', 422);
+    await page.addNote({ id: 'q', text: 'Question' });
+    await page.db.outbox.add({
+      name: 'notes.add',
+      version: 1,
+      payload: { id: 'a', text: 'Answer', after: 'q' },
+      userId: 'u1',
+      target: { table: 'notes', id: 'a' },
+      after: 'q',
+      state: 'waiting',
+      attempts: 0,
+      nextAttemptAt: 0,
+      createdAt: '',
+    });
+    page.engine.start({ userId: 'u1' });
+    await waitFor(async () => (await page.engine.outboxItems()).some((i) => i.state === 'attention'));
+    await page.engine.flush();
+    expect(server.store.has('a')).toBe(false);
+    expect((await page.engine.outboxItems()).map((i) => [i.target.id, i.waitsForEarlier, i.dependants])).toEqual([
+      ['q', false, 1],
+      ['a', true, 0],
+    ]);
+  });
+});
+
+describe('whose change it is (Change-User, Change-Id)', () => {
+  it('a log-in in another tab between the owner check and the request: the server refuses it, nothing is stored for the other user, and the queue waits for its owner', async () => {
+    const page = await open();
+    // The cookie is u2's now; this device's record still says u1, so the owner check passes.
+    server.knobs.sessionUser = 'u2';
+    page.engine.start({ userId: 'u1' });
+    await page.addNote({ id: 'n1', text: 'Mine' });
+    await waitFor(() => page.engine.getStatus().paused);
+    expect(server.store.size).toBe(0);
+    expect(await unsent(page)).toBe(1);
+
+    server.knobs.sessionUser = 'u1';
+    page.engine.setUser('u1');
+    await waitFor(async () => (await unsent(page)) === 0);
+    expect(server.owners.get('n1')).toBe('u1');
+  });
+
+  it('a refused change sent again unchanged is refused again; edited, it goes as a new change', async () => {
+    const page = await open();
+    server.knobs.refuse.set('n1', 400);
+    page.engine.start({ userId: 'u1' });
+    await page.addNote({ id: 'n1', text: 'Too short' });
+    await waitFor(async () => (await page.engine.outboxItems())[0]?.state === 'attention');
+    // What refused it has changed, but the server answers the same change the same way.
+    server.knobs.refuse.clear();
+    const [item] = await page.engine.outboxItems();
+    await page.engine.retryItem(item!.seq);
+    await waitFor(async () => (await page.engine.outboxItems())[0]?.state === 'attention');
+    expect(server.store.size).toBe(0);
+
+    await page.engine.retryItem(item!.seq, { id: 'n1', text: 'Long enough now' });
+    await waitFor(async () => (await unsent(page)) === 0);
+    expect(server.store.get('n1')?.text).toBe('Long enough now');
   });
 });
 

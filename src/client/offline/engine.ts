@@ -26,7 +26,7 @@
  * `createEngine(db, { marks })` makes an independent engine over any `LocalDb` (tests run two "pages" over
  * one database, with a stand-in for localStorage); the app uses the one below, over `localDb`.
  */
-import { localDb, userTableNames, type LocalDb, type LocalTransaction } from './db.ts';
+import { localDb, userTableNames, type LocalDb, type LocalTransaction, type SettlingRecord } from './db.ts';
 import { createOutbox } from './outbox.ts';
 import { browserMarks, createStorageWatch, type Marks, type StorageStatus } from './storage.ts';
 import { createSync, type RefreshOptions, type SyncResult } from './sync.ts';
@@ -69,6 +69,11 @@ export interface EngineContext {
   setSending(sending: boolean): void;
   setSourceStatus(name: string, status: SourceStatus): void;
   reverted(tables: string[]): void;
+  /** Inside an acknowledgement's transaction: its rows settle from here (sync.ts). */
+  settling(
+    tx: LocalTransaction,
+    change: Pick<SettlingRecord, 'userId' | 'collection' | 'version' | 'touches'>,
+  ): Promise<void>;
 }
 
 export interface EngineOptions {
@@ -122,6 +127,7 @@ export function createEngine(db: LocalDb, { marks = browserMarks() }: EngineOpti
     setSourceStatus: (name, source) =>
       update({ sources: { ...status.sources, [name]: { ...status.sources[name], ...source } } }),
     reverted: (tables) => void sync.refreshTables(tables),
+    settling: (tx, change) => sync.recordSettling(tx, change),
   };
   const outbox = createOutbox(ctx);
   const sync = createSync(ctx, outbox);
@@ -267,7 +273,7 @@ export const {
   user: engineUser,
 } = engine;
 
-export type { Enqueue, ItemDescription, MutationSpec, OutboxItem } from './outbox.ts';
+export type { Change, Enqueue, EnqueueOptions, ItemDescription, MutationSpec, OutboxItem } from './outbox.ts';
 export { LocalWriteError } from './local-write-error.ts';
 export type { StorageStatus } from './storage.ts';
 export type { PullArgs, PullResult, RefreshOptions, Source, SourceSpec, SyncResult } from './sync.ts';

@@ -2,15 +2,17 @@
  * The outbox: writes made offline-first, kept in IndexedDB until the server has them.
  *
  *   export const addNote = defineMutation<NoteInput, Note>({
- *     name: 'notes.add', version: 1,
+ *     name: 'notes.add', version: 1, collection: 'notes',
  *     target: (p) => ({ table: 'notes', id: p.id }),
  *     apply: async (p, tx) => { await notesTable.in(tx).put({ ...p, pending: true }); },
- *     send: async (p) => readJson(await client.notes.$post({ json: p })), // the typed client: the answer is a Note
+ *     // the typed client; `readSent` reads the Note and the answer's `Synced-To`
+ *     send: async (p, change) => readSent(await client.notes.$post({ json: p }, { headers: change.headers })),
  *     acknowledge: async (p, note, tx) => { await notesTable.in(tx).put(note); },
  *     revert: async (p, tx) => { await notesTable.in(tx).delete(p.id); },
  *   });
- *   const addComment = defineMutation<CommentInput>({ …, after: (p) => p.noteId }); // goes after its note
+ *   const addComment = defineMutation<CommentInput>({ …, after: (p) => ({ table: 'notes', id: p.noteId }) });
  *   await addNote(input); // the optimistic row and its outbox row are written together
+ *   await addNote(input, { also: (tx) => draftsTable.in(tx).delete('note') }); // and this, in the same transaction
  *
  * - `apply`, `acknowledge` and `revert` run inside one Dexie transaction over every table, `tx`: reach tables
  *   through it only (`table.in(tx)`, see `EngineContext.write`), and use Dexie calls only (no fetch, no
@@ -18,9 +20,16 @@
  *   values, and count from what the row says it already holds, e.g. a vote row keeps `myVote`): it runs again
  *   on top of every refresh while the item is unsent (sync.ts).
  * - `send` carries the client-made id in the payload; the server stores the effect once per id, so sending
- *   again after a lost answer is the normal case.
- * - `target` is the row the UI marks "Waiting to send" (`usePendingTarget`); `after` names the target id of an
- *   earlier item that must reach the server first: while that one needs attention, this one waits with it.
+ *   again after a lost answer is the normal case. It sends `change.headers` too: `Change-Id` (the server
+ *   answers a refusal of this change the same way every time) and `Change-User` (the user who queued it: a
+ *   log-in in another tab may have swapped the cookie since the owner was checked, and the server then refuses
+ *   with 401, which pauses the queue). It answers with `readSent`: the result and the answer's `Synced-To`.
+ * - `target` is the row the UI marks "Waiting to send" (`usePendingTarget`); `after` names the row (table and
+ *   id) of an earlier item that must reach the server first: while that one needs attention, this one waits
+ *   with it.
+ * - Settling (OFFLINE-ENGINE.md rule 9): `acknowledge` writes the server's rows (`touches`, the target by
+ *   default); a pull that left before the server committed the change would undo them, so they stay as
+ *   written until every source of the mutation's `collection` has merged a pull that reflects it (sync.ts).
  * - `describe` names the item in the list of unsent items (the navbar's indicator), with a link to where it
  *   lives: `describe: (p) => ({ label: `Note: ${p.title}`, href: `/notes#${p.id}` })`. Without it the item
  *   shows under a generic label.
@@ -34,20 +43,30 @@
  */
 import Dexie from 'dexie';
 import { ApiError, NetworkError } from '../lib/api.ts';
-import type { LocalDb, LocalTransaction, OutboxError, OutboxRow } from './db.ts';
+import type { Sent } from '../lib/revalidated.ts';
+import type { LocalDb, LocalTransaction, OutboxError, OutboxRow, RowRef } from './db.ts';
 import type { EngineContext } from './engine.ts';
 import { LocalWriteError } from './local-write-error.ts';
 
 export interface MutationSpec<P, R = unknown> {
   name: string;
   version: number;
-  target(payload: P): { table: string; id: string };
-  after?(payload: P): string | undefined;
+  /** The server's collection the change goes to (`Synced-To` counts its versions), e.g. `questions`. */
+  collection?: string;
+  target(payload: P): RowRef;
+  after?(payload: P): RowRef | undefined;
+  /** The rows `acknowledge` writes, kept from stale pulls until settled; the target when left out. */
+  touches?(payload: P): RowRef[];
   apply(payload: P, tx: LocalTransaction): Promise<void>;
-  send(payload: P): Promise<R>;
+  send(payload: P, change: Change): Promise<Sent<R>>;
   acknowledge?(payload: P, result: R, tx: LocalTransaction): Promise<void>;
   revert?(payload: P, tx: LocalTransaction): Promise<void>;
   describe?(payload: P): ItemDescription;
+}
+
+/** What a send must carry besides the payload: the `Change-Id` and `Change-User` headers. */
+export interface Change {
+  headers: Record<string, string>;
 }
 
 /** What a queued item is, in the user's words, and the page where it lives. */
@@ -56,19 +75,26 @@ export interface ItemDescription {
   href?: string;
 }
 
+export interface EnqueueOptions {
+  /** More local writes that belong with this change (a form's draft linked to it): the same transaction. */
+  also?(tx: LocalTransaction): Promise<void>;
+}
+
 /** Queues one mutation; resolves with its `seq` once it is safely in IndexedDB. */
-export type Enqueue<P> = (payload: P) => Promise<number>;
+export type Enqueue<P> = (payload: P, options?: EnqueueOptions) => Promise<number>;
 
 /** An outbox row as the "needs attention" list shows it. */
 export interface OutboxItem {
   seq: number;
   name: string;
   payload: unknown;
-  target: { table: string; id: string };
+  target: RowRef;
   /** From the mutation's `describe`; none for a mutation without one or that this build does not know. */
   description?: ItemDescription;
-  /** The target id of the earlier item this one waits for, if any. */
-  after?: string;
+  /** An earlier unsent item targets the row this one must follow: it goes (or is discarded) after that one. */
+  waitsForEarlier: boolean;
+  /** How many later items wait for this one, directly or through another: discarding it discards them too. */
+  dependants: number;
   state: 'waiting' | 'attention';
   error?: OutboxError;
   attempts: number;
@@ -87,6 +113,9 @@ const maxDelayMs = 60_000;
 type AnyMutation = MutationSpec<unknown, unknown>;
 type Outcome = 'sent' | 'attention' | 'stop';
 
+/** One key per row of a local table: dependencies name the table as well as the id (rule 10). */
+export const rowKey = (row: RowRef) => `${row.table}\u0000${row.id}`;
+
 export function createOutbox(ctx: EngineContext) {
   const { db } = ctx;
   const mutations = new Map<string, AnyMutation>();
@@ -102,13 +131,17 @@ export function createOutbox(ctx: EngineContext) {
     return mutation?.version === row.version ? mutation : undefined;
   };
 
+  /** The row an item must follow. An older build stored a bare id: its mutation says again which table. */
+  const afterOf = (row: OutboxRow): RowRef | undefined =>
+    typeof row.after === 'string' ? known(row)?.after?.(row.payload) : row.after;
+
   const rowsOf = (userId: string, tx: LocalTransaction | LocalDb = db) =>
     tx.outbox.where('userId').equals(userId).toArray();
 
   function defineMutation<P, R = unknown>(spec: MutationSpec<P, R>): Enqueue<P> {
     if (mutations.has(spec.name)) throw new Error(`Mutation "${spec.name}" is defined twice.`);
     mutations.set(spec.name, spec as AnyMutation);
-    return async (payload) => {
+    return async (payload, options = {}) => {
       const userId = ctx.user();
       if (!userId) throw new Error(`"${spec.name}" was queued with nobody signed in: the item would have no owner.`);
       const row: OutboxRow = {
@@ -116,6 +149,7 @@ export function createOutbox(ctx: EngineContext) {
         version: spec.version,
         payload,
         userId,
+        changeId: crypto.randomUUID(),
         target: spec.target(payload),
         after: spec.after?.(payload),
         state: 'waiting',
@@ -127,6 +161,7 @@ export function createOutbox(ctx: EngineContext) {
       try {
         seq = await ctx.write(async (tx) => {
           await spec.apply(payload, tx);
+          await options.also?.(tx);
           return (await tx.outbox.add(row)) as number;
         });
       } catch (error) {
@@ -181,7 +216,7 @@ export function createOutbox(ctx: EngineContext) {
   async function pass(): Promise<void> {
     const userId = ctx.user();
     if (!userId || pausedFor === userId || ctx.stopped()) return;
-    // Targets of items that cannot go now: an item `after` one of them waits with it.
+    // Rows targeted by items that cannot go now: an item `after` one of them waits with it.
     const blocked = new Set<string>();
     for (const listed of await rowsOf(userId)) {
       if (ctx.user() !== userId || pausedFor === userId || ctx.stopped()) return;
@@ -189,27 +224,31 @@ export function createOutbox(ctx: EngineContext) {
       const row = await db.outbox.get(listed.seq!);
       if (!row) continue;
       const mutation = known(row);
-      if (row.state === 'attention' || !mutation || (row.after !== undefined && blocked.has(row.after))) {
-        blocked.add(row.target.id);
+      const after = afterOf(row);
+      if (row.state === 'attention' || !mutation || (after && blocked.has(rowKey(after)))) {
+        blocked.add(rowKey(row.target));
         continue;
       }
       if (row.nextAttemptAt > Date.now()) {
         schedule(row.nextAttemptAt);
         return;
       }
-      // The device may have been handed to someone else since the user was set (another tab logged in).
+      // The device may have been handed to someone else since the user was set (another tab logged in). The
+      // cookie can still change between this check and the request: `Change-User` lets the server refuse then.
       if (!(await ctx.ownerIs(userId))) return;
       const outcome = await sendOne(row, mutation, userId);
       if (outcome === 'stop') return;
-      if (outcome === 'attention') blocked.add(row.target.id);
+      if (outcome === 'attention') blocked.add(rowKey(row.target));
     }
   }
 
   async function sendOne(row: OutboxRow, mutation: AnyMutation, userId: string): Promise<Outcome> {
     ctx.setSending(true);
-    let result: unknown;
+    let sent: Sent<unknown>;
     try {
-      result = await mutation.send(row.payload);
+      const headers: Record<string, string> = { 'change-user': row.userId };
+      if (row.changeId) headers['change-id'] = row.changeId;
+      sent = await mutation.send(row.payload, { headers });
     } catch (error) {
       return failed(row, error, userId);
     }
@@ -217,7 +256,14 @@ export function createOutbox(ctx: EngineContext) {
       await ctx.write(async (tx) => {
         await tx.outbox.delete(row.seq!);
         // Logged out while it was on its way: the server has it, but nothing here is theirs any more.
-        if (ctx.user() === userId && mutation.acknowledge) await mutation.acknowledge(row.payload, result, tx);
+        if (ctx.user() !== userId) return;
+        await mutation.acknowledge?.(row.payload, sent.result, tx);
+        await ctx.settling(tx, {
+          userId,
+          collection: mutation.collection,
+          version: sent.syncedTo,
+          touches: mutation.touches?.(row.payload) ?? [row.target],
+        });
       });
     } catch (error) {
       // Not written here: the row stays and goes again; the server answers the repeat with what it stored.
@@ -232,6 +278,7 @@ export function createOutbox(ctx: EngineContext) {
     if (error instanceof NetworkError) return retryLater(row);
     if (error instanceof ApiError) {
       if (error.status === 408 || error.status === 429 || error.status >= 500) return retryLater(row);
+      // The session ended, or the server found another user's cookie on this user's change (auth.other_user).
       if (error.status === 401) {
         pausedFor = userId;
         ctx.changed();
@@ -282,7 +329,11 @@ export function createOutbox(ctx: EngineContext) {
     if (userId) await db.outbox.where('userId').equals(userId).modify({ attempts: 0, nextAttemptAt: 0 });
   }
 
-  /** Edits an item that needs attention (its optimistic change replaced by the new one) and sends it again. */
+  /**
+   * Sends an item that needs attention again. With a new payload (the user edited it), its optimistic change is
+   * replaced by the new one and it becomes a new change (a new `Change-Id`): the server answers the same change
+   * sent again with the same refusal.
+   */
   async function retryItem(seq: number, payload?: unknown): Promise<void> {
     await ctx.write(async (tx) => {
       const row = await tx.outbox.get(seq);
@@ -297,6 +348,7 @@ export function createOutbox(ctx: EngineContext) {
       await tx.outbox.put({
         ...row,
         payload: next,
+        changeId: payload === undefined ? row.changeId : crypto.randomUUID(),
         target: mutation.target(next),
         after: mutation.after?.(next),
         state: 'waiting',
@@ -309,20 +361,27 @@ export function createOutbox(ctx: EngineContext) {
     void flush();
   }
 
+  /** The rows of items after `first` that wait for it, directly or through another, in order. */
+  function dependantsOf(first: OutboxRow, rows: OutboxRow[]): OutboxRow[] {
+    const gone = new Set([rowKey(first.target)]);
+    const found: OutboxRow[] = [];
+    for (const row of rows) {
+      const after = afterOf(row);
+      if (row.seq! > first.seq! && after && gone.has(rowKey(after))) {
+        gone.add(rowKey(row.target));
+        found.push(row);
+      }
+    }
+    return found;
+  }
+
   /** Drops an item and the items waiting `after` it, undoing their optimistic changes; returns how many. */
   async function discardItem(seq: number): Promise<number> {
     const tables = new Set<string>();
     const count = await ctx.write(async (tx) => {
       const first = await tx.outbox.get(seq);
       if (!first) return 0;
-      const gone = new Set([first.target.id]);
-      const doomed = [first];
-      for (const row of await rowsOf(first.userId, tx)) {
-        if (row.seq! > seq && row.after !== undefined && gone.has(row.after)) {
-          gone.add(row.target.id);
-          doomed.push(row);
-        }
-      }
+      const doomed = [first, ...dependantsOf(first, await rowsOf(first.userId, tx))];
       for (const row of doomed.reverse()) {
         const mutation = known(row);
         if (mutation?.revert) await mutation.revert(row.payload, tx);
@@ -342,16 +401,9 @@ export function createOutbox(ctx: EngineContext) {
     return userId ? db.outbox.where('userId').equals(userId).count() : 0;
   }
 
-  /** Inside a merge: the rows pending items target, which a snapshot must not delete. */
-  async function pendingTargets(userId: string | null, tx: LocalTransaction): Promise<Map<string, Set<string>>> {
-    const targets = new Map<string, Set<string>>();
-    if (!userId) return targets;
-    for (const row of await rowsOf(userId, tx)) {
-      const ids = targets.get(row.target.table) ?? new Set<string>();
-      ids.add(row.target.id);
-      targets.set(row.target.table, ids);
-    }
-    return targets;
+  /** Inside a merge: the rows pending items target, which a merge must not delete. */
+  async function pendingTargets(userId: string | null, tx: LocalTransaction): Promise<Set<string>> {
+    return new Set(userId ? (await rowsOf(userId, tx)).map((row) => rowKey(row.target)) : []);
   }
 
   /** Inside a merge: every pending item's optimistic change again, in order, on top of the server's rows. */
@@ -375,23 +427,23 @@ export function createOutbox(ctx: EngineContext) {
   }
 
   /** The user's items for the "needs attention" list; items this build cannot send count as needing it. */
-  async function items(userId: string | null, target?: { table: string; id: string }): Promise<OutboxItem[]> {
+  async function items(userId: string | null, target?: RowRef): Promise<OutboxItem[]> {
     if (!userId) return [];
-    const rows = target
-      ? (await db.outbox.where('target.id').equals(target.id).toArray()).filter(
-          (row) => row.userId === userId && row.target.table === target.table,
-        )
-      : await rowsOf(userId);
+    const all = await rowsOf(userId);
+    const rows = target ? all.filter((row) => rowKey(row.target) === rowKey(target)) : all;
     return rows.map((row) => {
       const mutation = known(row);
       const unknown = !mutation;
+      const after = afterOf(row);
       return {
         seq: row.seq!,
         name: row.name,
         payload: row.payload,
         target: row.target,
         description: mutation?.describe?.(row.payload),
-        after: row.after,
+        waitsForEarlier:
+          after !== undefined && all.some((other) => other.seq! < row.seq! && rowKey(other.target) === rowKey(after)),
+        dependants: dependantsOf(row, all).length,
         state: unknown ? 'attention' : row.state,
         error: unknown ? unknownVersion : row.error,
         attempts: row.attempts,

@@ -23,6 +23,14 @@
  *   rows that carry one: answers can land out of order), removed ids deleted, and then every pending
  *   outbox item's `apply` runs again, in order, on top (so a refresh never reverts, flickers or resurrects
  *   local work); a snapshot never deletes a row a pending item targets.
+ * - `children` says which tables an answer holds whole for each parent row it puts or removes (a question's
+ *   answers): the merge deletes the local rows it lacks, deciding inside its transaction, and leaves a parent's
+ *   children alone when the parent's row was older than the one held.
+ * - Settling (OFFLINE-ENGINE.md rule 9): an acknowledged change's rows (`settling`, written with the
+ *   acknowledgement) stay as the acknowledgement wrote them until the source has merged a pull that reflects
+ *   the change: one whose `syncedTo` (the answer's `Synced-To`) reaches the change's, or one that began after
+ *   the acknowledgement was recorded (its request left after the server had committed). Once every source
+ *   that could write those rows has, the record goes.
  * - `needsUser` sources belong to the signed-in user: they do not run for a visitor, their sync state is
  *   theirs, and an answer that arrives after the user changed (log-out, someone else logged in) is dropped.
  * - One refresh per source at a time; a refresh asked during one gets one more run after it (a write's
@@ -30,9 +38,9 @@
  * - `refreshSources(table)` (live notices) runs every source whose `listensTo` holds the table.
  */
 import { NetworkError } from '../lib/api.ts';
-import type { LocalTransaction } from './db.ts';
+import type { LocalTransaction, RowRef, SettlingRecord } from './db.ts';
 import type { EngineContext } from './engine.ts';
-import type { Outbox } from './outbox.ts';
+import { rowKey, type Outbox } from './outbox.ts';
 
 export interface PullArgs {
   cursor: string | null;
@@ -50,6 +58,13 @@ export interface PullResult {
   etag?: string | null;
   /** The server answered 304 to `etag`: what this device holds is current. */
   notModified?: boolean;
+  /** The answer's `Synced-To`: it reflects every change to the source's collection up to this version. */
+  syncedTo?: number | null;
+  /**
+   * Child tables the answer holds whole: for every row of `parent` it puts or removes, every row of the child
+   * table whose `key` is that row's id is in `put` (or is gone).
+   */
+  children?: Record<string, { parent: string; key: string }>;
 }
 
 export interface SourceSpec {
@@ -57,7 +72,15 @@ export interface SourceSpec {
   tables: string[];
   needsUser: boolean;
   listensTo: string[];
+  /** The server's collection whose versions the answers' `syncedTo` counts (a mutation's `collection`). */
+  collection?: string;
   pull(args: PullArgs): Promise<PullResult>;
+}
+
+/** What the merge needs of the change records that are settling: which rows to leave alone, which settled. */
+interface Settling {
+  held: Set<string>;
+  settled: SettlingRecord[];
 }
 
 export type Source = Readonly<SourceSpec>;
@@ -143,10 +166,13 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
     const owner = source.needsUser ? userId : null;
     const generation = ctx.generation();
     const signal = ctx.signal();
-    const state = await db.syncState.get(source.name);
+    const [state, settling] = await Promise.all([db.syncState.get(source.name), settlingFor(source)]);
+    // Acknowledged before this pull left: whatever it reads reflects them.
+    const before = new Set(settling.map((record) => record.seq!));
     const own = state?.userId === owner;
     let cursor = own ? state.cursor : null;
-    let etag = own ? (state.etag ?? null) : null;
+    // A 304 would merge nothing, and so settle nothing: while changes settle, the answer is asked for whole.
+    let etag = own && settling.length === 0 ? (state.etag ?? null) : null;
     const gathered: Required<Pick<PullResult, 'put' | 'remove'>> = { put: {}, remove: {} };
     let more: boolean;
     do {
@@ -166,20 +192,85 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
           gathered.put[table] = [...(gathered.put[table] ?? []), ...rows];
         for (const [table, ids] of Object.entries(answer.remove ?? {}))
           gathered.remove[table] = [...(gathered.remove[table] ?? []), ...ids];
-        if (!more) await merge(source, { ...gathered, replace: true }, { cursor, etag }, owner, generation);
-      } else await merge(source, answer, { cursor, etag }, owner, generation);
+        if (!more)
+          await merge(
+            source,
+            { ...gathered, replace: true, syncedTo: answer.syncedTo, children: answer.children },
+            { cursor, etag, before },
+            owner,
+            generation,
+          );
+      } else await merge(source, answer, { cursor, etag, before }, owner, generation);
     } while (more);
+  }
+
+  /** The current user's change records that `source` has not yet seen settled. */
+  async function settlingFor(source: Source, tx?: LocalTransaction): Promise<SettlingRecord[]> {
+    const userId = ctx.user();
+    if (!userId) return [];
+    const all = await (tx ?? db).settling.toArray();
+    return all.filter((record) => record.userId === userId && record.sources.includes(source.name));
+  }
+
+  /**
+   * Inside the merge of `source`'s answer: the records it settles (it reflects their change) and the rows of
+   * the others, which it must leave as their acknowledgement wrote them.
+   */
+  async function settlingIn(
+    tx: LocalTransaction,
+    source: Source,
+    syncedTo: number | null | undefined,
+    before: Set<number>,
+  ): Promise<Settling> {
+    const reflects = (record: SettlingRecord) =>
+      before.has(record.seq!) ||
+      (source.collection !== undefined &&
+        record.collection === source.collection &&
+        typeof syncedTo === 'number' &&
+        record.version !== null &&
+        syncedTo >= record.version);
+    const records = await settlingFor(source, tx);
+    return {
+      held: new Set(records.filter((record) => !reflects(record)).flatMap((record) => record.touches.map(rowKey))),
+      settled: records.filter(reflects),
+    };
+  }
+
+  /** The source has merged what the records' changes did: it no longer waits for them; done, a record goes. */
+  async function settle(tx: LocalTransaction, source: Source, records: SettlingRecord[]): Promise<void> {
+    for (const record of records) {
+      const sources = record.sources.filter((name) => name !== source.name);
+      if (sources.length === 0) await tx.settling.delete(record.seq!);
+      else await tx.settling.update(record.seq!, { sources });
+    }
+  }
+
+  /**
+   * Inside an acknowledgement's transaction: the rows it wrote are kept from pulls that do not reflect the change
+   * yet, by every source that holds one of their tables.
+   */
+  async function recordSettling(
+    tx: LocalTransaction,
+    change: Pick<SettlingRecord, 'userId' | 'collection' | 'version' | 'touches'>,
+  ): Promise<void> {
+    const tables = new Set(change.touches.map((row) => row.table));
+    const names = [...sources.values()]
+      .filter(({ source }) => source.tables.some((table) => tables.has(table)))
+      .map(({ source }) => source.name);
+    if (names.length > 0) await tx.settling.add({ ...change, sources: names, ackedAt: new Date().toISOString() });
   }
 
   async function merge(
     source: Source,
     answer: PullResult,
-    { cursor, etag }: { cursor: string | null; etag: string | null },
+    { cursor, etag, before }: { cursor: string | null; etag: string | null; before: Set<number> },
     owner: string | null,
     generation: number,
   ): Promise<void> {
     await forTheSameUser(owner, generation, async (tx) => {
-      await mergeInTransaction(tx, answer, answer.replace ? source.tables : []);
+      const settling = await settlingIn(tx, source, answer.syncedTo, before);
+      await mergeInTransaction(tx, answer, answer.replace ? source.tables : [], settling.held);
+      await settle(tx, source, settling.settled);
       await tx.syncState.put({
         key: source.name,
         userId: owner,
@@ -210,53 +301,115 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
     });
   }
 
-  /** Server rows in, removed ids out, snapshot tables trimmed (never a row pending work targets), then pending work on top. */
+  /**
+   * Server rows in, removed ids out, children the answer lacks out, snapshot tables trimmed, then pending work
+   * on top. `held`: rows of acknowledged changes the answer may not reflect yet, left as they are.
+   */
   async function mergeInTransaction(
     tx: LocalTransaction,
-    answer: Pick<PullResult, 'put' | 'remove'>,
+    answer: Pick<PullResult, 'put' | 'remove' | 'children'>,
     snapshotTables: string[],
+    held: Set<string>,
   ): Promise<void> {
     const userId = ctx.user();
-    const protectedIds = await outbox.pendingTargets(userId, tx);
-    for (const [table, rows] of Object.entries(answer.put ?? {}))
-      await tx.table(table).bulkPut(await notOlder(tx, table, rows));
-    for (const [table, ids] of Object.entries(answer.remove ?? {})) await tx.table(table).bulkDelete(ids);
+    const pending = await outbox.pendingTargets(userId, tx);
+    const idOf = (table: string, row: unknown) =>
+      (row as Record<string, string>)[tx.table(table).schema.primKey.keyPath as string]!;
+    const isHeld = (table: string) => (id: string) => held.has(rowKey({ table, id } satisfies RowRef));
+    const children = Object.entries(answer.children ?? {});
+    /** Ids the answer lists, written or not: never deleted as missing from it. */
+    const listed = (table: string) => new Set((answer.put?.[table] ?? []).map((row) => idOf(table, row)));
+
+    // Rows older than the ones held are left out, and so are the children the answer gave with them.
+    const put = new Map<string, unknown[]>();
+    const older = new Map<string, Set<string>>();
+    for (const [table, rows] of Object.entries(answer.put ?? {})) {
+      const { fresh, stale } = await admitted(tx, table, rows, isHeld(table));
+      put.set(table, fresh);
+      if (stale.length > 0) older.set(table, new Set(stale.map((row) => idOf(table, row))));
+    }
+    for (const [table, { parent, key }] of children) {
+      const skipped = older.get(parent);
+      const keyOf = (row: unknown) => (row as Record<string, string>)[key]!;
+      if (skipped)
+        put.set(
+          table,
+          (put.get(table) ?? []).filter((row) => !skipped.has(keyOf(row))),
+        );
+    }
+
+    for (const [table, rows] of put) await tx.table(table).bulkPut(rows);
+    for (const [table, ids] of Object.entries(answer.remove ?? {}))
+      await tx.table(table).bulkDelete(ids.filter((id) => !isHeld(table)(id)));
+    // Decided here, inside the transaction: a child another merge or an acknowledgement stored meanwhile is
+    // seen, and kept if the answer cannot know of it.
+    for (const [table, { parent, key }] of children) {
+      const parents = [...(put.get(parent) ?? []).map((row) => idOf(parent, row)), ...(answer.remove?.[parent] ?? [])];
+      if (parents.length === 0) continue;
+      const inAnswer = listed(table);
+      const local = (await tx.table(table).where(key).anyOf(parents).primaryKeys()) as string[];
+      await tx.table(table).bulkDelete(local.filter((id) => !inAnswer.has(id) && !isHeld(table)(id)));
+    }
     for (const table of snapshotTables) {
-      const keyPath = tx.table(table).schema.primKey.keyPath as string;
-      const keep = new Set([
-        ...(answer.put?.[table] ?? []).map((row) => (row as Record<string, string>)[keyPath]),
-        ...(protectedIds.get(table) ?? []),
-      ]);
+      const inAnswer = listed(table);
       const local = (await tx.table(table).toCollection().primaryKeys()) as string[];
-      await tx.table(table).bulkDelete(local.filter((id) => !keep.has(id)));
+      const keep = (id: string) => inAnswer.has(id) || pending.has(rowKey({ table, id })) || isHeld(table)(id);
+      await tx.table(table).bulkDelete(local.filter((id) => !keep(id)));
     }
     await outbox.reapplyPending(userId, tx);
   }
 
   /**
-   * The rows of an answer minus those the device holds at a newer `version` (rows that carry one): answers
-   * fetched at different times can land out of order (a page's own fetch, a staff change's answer, then a
-   * background pull that left earlier), and the older must not undo the newer.
+   * The rows of an answer the merge may write. Left out: a row the device holds at a newer `version` (rows that
+   * carry one: answers fetched at different times land out of order, a page's own fetch, a staff change's answer,
+   * then a background pull that left earlier, and the older must not undo the newer), returned as `stale`; and
+   * a row an acknowledged change wrote (`held`) unless the answer's copy is at a newer version than it.
    */
-  async function notOlder(tx: LocalTransaction, table: string, rows: unknown[]): Promise<unknown[]> {
+  async function admitted(
+    tx: LocalTransaction,
+    table: string,
+    rows: unknown[],
+    held: (id: string) => boolean,
+  ): Promise<{ fresh: unknown[]; stale: unknown[] }> {
     const versionOf = (row: unknown) => (row as { version?: unknown } | undefined)?.version;
-    if (!rows.some((row) => typeof versionOf(row) === 'number')) return rows;
     const keyPath = tx.table(table).schema.primKey.keyPath as string;
-    const stored = await tx.table(table).bulkGet(rows.map((row) => (row as Record<string, string>)[keyPath]!));
-    return rows.filter((row, i) => {
-      const [held, got] = [versionOf(stored[i]), versionOf(row)];
-      return !(typeof held === 'number' && typeof got === 'number' && held > got);
+    const ids = rows.map((row) => (row as Record<string, string>)[keyPath]!);
+    if (!rows.some((row) => typeof versionOf(row) === 'number') && !ids.some(held)) return { fresh: rows, stale: [] };
+    const stored = await tx.table(table).bulkGet(ids);
+    const fresh: unknown[] = [];
+    const stale: unknown[] = [];
+    rows.forEach((row, i) => {
+      const [mine, got] = [versionOf(stored[i]), versionOf(row)];
+      const newer = typeof mine === 'number' && typeof got === 'number' && got > mine;
+      if (typeof mine === 'number' && typeof got === 'number' && mine > got) stale.push(row);
+      else if (!held(ids[i]!) || newer) fresh.push(row);
     });
+    return { fresh, stale };
   }
 
   /**
-   * Rows a page fetched by itself (the next page of a list, a search), merged as a pull's are: pending work is
-   * re-applied on top, so they never revert what the user did. Dropped if the user changed meanwhile.
+   * Rows a page fetched by itself (the next page of a list, a search, a staff change's answer), merged as a
+   * pull's are: pending work is re-applied on top, and the rows of acknowledged changes the answer may not
+   * reflect (its `syncedTo` is below theirs, or unknown) are left alone, so they never revert what the user
+   * did. It settles nothing. Dropped if the user changed meanwhile.
    */
-  async function mergeRows(answer: Pick<PullResult, 'put' | 'remove'>, fetchedAt = ctx.generation()): Promise<void> {
+  async function mergeRows(
+    answer: Pick<PullResult, 'put' | 'remove' | 'children' | 'syncedTo'> & { collection?: string },
+    fetchedAt = ctx.generation(),
+  ): Promise<void> {
     await ctx.write(async (tx) => {
       if (fetchedAt !== ctx.generation()) return;
-      await mergeInTransaction(tx, answer, []);
+      const userId = ctx.user();
+      const records = userId ? (await tx.settling.toArray()).filter((record) => record.userId === userId) : [];
+      const { syncedTo, collection } = answer;
+      const reflected = (record: SettlingRecord) =>
+        collection !== undefined &&
+        record.collection === collection &&
+        typeof syncedTo === 'number' &&
+        record.version !== null &&
+        syncedTo >= record.version;
+      const held = new Set(records.filter((record) => !reflected(record)).flatMap((r) => r.touches.map(rowKey)));
+      await mergeInTransaction(tx, answer, [], held);
     });
   }
 
@@ -310,7 +463,16 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
     });
   }
 
-  return { defineSource, refreshSource, refreshAll, refreshSources, refreshTables, everSynced, mergeRows };
+  return {
+    defineSource,
+    refreshSource,
+    refreshAll,
+    refreshSources,
+    refreshTables,
+    everSynced,
+    mergeRows,
+    recordSettling,
+  };
 }
 
 export type Sync = ReturnType<typeof createSync>;

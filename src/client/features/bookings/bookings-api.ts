@@ -1,7 +1,15 @@
 import type { Booking, BookingCategory, BookingChanges, BookingPage, BookingStatus } from '../../../common/bookings.ts';
 import { readJson } from '../../lib/api.ts';
-import { ifNoneMatch, readRevalidated, type Revalidated } from '../../lib/revalidated.ts';
+import {
+  ifNoneMatch,
+  readRevalidated,
+  readSent,
+  syncedToOf,
+  type Revalidated,
+  type Sent,
+} from '../../lib/revalidated.ts';
 import { client } from '../../lib/api-client.ts';
+import type { Change } from '../../offline/engine.ts';
 import type { BookingRequestInput } from './booking-rules.ts';
 
 /** The staff's filters of `GET /api/bookings` (a student's list is always their own). */
@@ -20,10 +28,15 @@ const booking = (id: string) => ({ param: { id: encodeURIComponent(id) } });
 /** Every call the bookings feature makes, in one place. */
 export const bookingsApi = {
   /** A page of the bookings the caller may see, newest session first. The route answers changes when asked with `since`: `nextCursor` tells them apart. */
-  async list(filters: BookingFilters = {}, cursor?: string, signal?: AbortSignal): Promise<BookingPage> {
-    const body = await readJson(await bookings.$get({ query: { ...filters, cursor } }, { init: { signal } }));
+  async list(
+    filters: BookingFilters = {},
+    cursor?: string,
+    signal?: AbortSignal,
+  ): Promise<BookingPage & { syncedTo: number | null }> {
+    const response = await bookings.$get({ query: { ...filters, cursor } }, { init: { signal } });
+    const body = await readJson(response);
     if (!('nextCursor' in body)) throw new Error('Asked for a page of bookings, the server sent changes.');
-    return body;
+    return { ...body, syncedTo: syncedToOf(response) };
   },
   /** What changed after `since` (the cursor of the bookings source), unless the answer is still the one `etag` names. */
   async changes(since: number, etag: string | null, signal?: AbortSignal): Promise<Revalidated<BookingChanges>> {
@@ -34,8 +47,9 @@ export const bookingsApi = {
     if ('nextCursor' in answer.body) throw new Error('Asked for changes to the bookings, the server sent a page.');
     return { ...answer, body: answer.body };
   },
-  /** Replay-safe: the same id again answers with the stored booking. */
-  request: async (input: BookingRequestInput): Promise<Booking> => readJson(await bookings.$post({ json: input })),
+  /** Replay-safe: the same id again answers with the stored booking. Sent from the outbox, with its headers. */
+  request: async (input: BookingRequestInput, { headers }: Change): Promise<Sent<Booking>> =>
+    readSent(await bookings.$post({ json: input }, { headers })),
   confirm: async (id: string, slot: string, version: number): Promise<Booking> =>
     readJson(await bookings[':id'].confirm.$post({ ...booking(id), json: { slot, version } })),
   setStatus: async (id: string, status: BookingStatus, version: number): Promise<Booking> =>

@@ -45,10 +45,15 @@ export const bookingsSource = defineSource({
   tables: ['bookings'],
   needsUser: true,
   listensTo: ['bookings'],
+  collection: 'bookings',
   pull: async ({ cursor, signal, etag }) => {
     if (cursor === null) {
       const page = await bookingsApi.list({}, undefined, signal);
-      return { put: { bookings: page.bookings }, cursor: String(Math.max(0, ...page.bookings.map((b) => b.version))) };
+      return {
+        put: { bookings: page.bookings },
+        cursor: String(Math.max(0, ...page.bookings.map((b) => b.version))),
+        syncedTo: page.syncedTo,
+      };
     }
     const answer = await bookingsApi.changes(Number(cursor), etag, signal);
     if (answer.notModified) return answer;
@@ -58,6 +63,7 @@ export const bookingsSource = defineSource({
       cursor: String(changes.version),
       more: changes.more,
       etag: answer.etag,
+      syncedTo: answer.syncedTo,
     };
   },
 });
@@ -76,6 +82,7 @@ export interface BookingRequestPayload extends BookingRequestInput {
 export const requestBooking = defineMutation<BookingRequestPayload, Booking>({
   name: 'bookings.request',
   version: 1,
+  collection: 'bookings',
   target: (p) => ({ table: 'bookings', id: p.id }),
   describe: (p) => ({
     label: `Booking: ${p.module}, ${formatSastDate(p.date)}`,
@@ -105,15 +112,11 @@ export const requestBooking = defineMutation<BookingRequestPayload, Booking>({
       history: [],
     });
   },
-  send: (p) =>
-    bookingsApi.request({
-      id: p.id,
-      module: p.module,
-      date: p.date,
-      slots: p.slots,
-      hours: p.hours,
-      concepts: p.concepts,
-    }),
+  send: (p, change) =>
+    bookingsApi.request(
+      { id: p.id, module: p.module, date: p.date, slots: p.slots, hours: p.hours, concepts: p.concepts },
+      change,
+    ),
   acknowledge: async (p, booking, tx) => {
     await bookingsTable.in(tx).put(booking);
     // The server has it: the draft it came from has done its job. A refused request keeps its draft.

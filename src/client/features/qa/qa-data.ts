@@ -7,7 +7,7 @@ import { isOffline, isSessionEnded, readJson } from '../../lib/api.ts';
 import { client } from '../../lib/api-client.ts';
 import { errorText } from '../../lib/error-text.ts';
 import { toast } from '../../lib/toast.ts';
-import { discardItem, engine, mergeRows, refreshSource, retryItem, type OutboxItem } from '../../offline/engine.ts';
+import { discardItem, engine, refreshSource, retryItem, type OutboxItem } from '../../offline/engine.ts';
 import { useLocalData, useOutboxItems } from '../../offline/hooks.ts';
 import type { LocalDataStatus } from '../../offline/hooks.ts';
 import type { AnswerView, QaActions, QuestionView } from './qa-view.ts';
@@ -20,7 +20,7 @@ import {
   myVotesTable,
   questionsSource,
   questionsTable,
-  rowsOf,
+  mergeQuestionPage,
   voteOnQuestion,
   type AnswerPayload,
   type AskPayload,
@@ -90,7 +90,7 @@ export function useQaBoard(query: string): QaBoard {
   const fetchPage = useCallback(async (params: { q?: string; cursor?: string }) => {
     const generation = engine.generation();
     const page = await fetchQuestionPage(params);
-    await mergeRows(await rowsOf(page.questions), generation);
+    await mergeQuestionPage(page, generation);
     return page;
   }, []);
 

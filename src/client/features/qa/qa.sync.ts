@@ -1,9 +1,9 @@
 import type { Answer, Author, Question, QuestionChanges, QuestionPage, VoteValue } from '../../../common/qa.ts';
 import { readJson } from '../../lib/api.ts';
-import { ifNoneMatch, readRevalidated, type Revalidated } from '../../lib/revalidated.ts';
+import { ifNoneMatch, readRevalidated, readSent, syncedToOf, type Revalidated } from '../../lib/revalidated.ts';
 import { client } from '../../lib/api-client.ts';
 import { defineLocalTable, type LocalTransaction } from '../../offline/db.ts';
-import { defineMutation, defineSource, engine } from '../../offline/engine.ts';
+import { defineMutation, defineSource, engine, type PullResult } from '../../offline/engine.ts';
 
 /**
  * The Q&A board on the local-first engine (src/client/offline): the questions and answers seen on this device
@@ -68,15 +68,18 @@ const toRow = ({
   version,
 });
 
+/** The server's collection the board's versions (`Synced-To`, `since`) count. */
+const collection = 'questions';
+
 /**
- * What a list of questions from the server changes here: the questions, all their answers (an answer the
- * admin deleted is gone from the list, so it goes here too), and, for a signed-in reader, their own votes (the
- * base that a pending vote is re-applied on).
+ * What a list of questions from the server changes here: the questions, all their answers (held whole: an
+ * answer the admin deleted is gone from the list, so the merge deletes it here too), and, for a signed-in
+ * reader, their own votes (the base that a pending vote is re-applied on; also whole: no vote is a vote of 0).
  */
-export async function rowsOf(questions: Question[], deleted: string[] = [], tx?: LocalTransaction) {
-  const ids = [...questions.map((q) => q.id), ...deleted];
-  const kept = new Set(questions.flatMap((q) => q.answers.map((a) => a.id)));
-  const localAnswers = await (tx ? answersTable.in(tx) : answersTable).where('questionId').anyOf(ids).primaryKeys();
+export function rowsOf(
+  questions: Question[],
+  deleted: string[] = [],
+): Required<Pick<PullResult, 'put' | 'remove' | 'children'>> {
   const signedIn = engine.user() !== null;
   return {
     put: {
@@ -90,10 +93,10 @@ export async function rowsOf(questions: Question[], deleted: string[] = [], tx?:
           }
         : {}),
     },
-    remove: {
-      questions: deleted,
-      answers: localAnswers.filter((id) => !kept.has(id)),
-      ...(signedIn ? { myVotes: [...questions.filter((q) => q.myVote === 0).map((q) => q.id), ...deleted] } : {}),
+    remove: { questions: deleted },
+    children: {
+      answers: { parent: 'questions', key: 'questionId' },
+      ...(signedIn ? { myVotes: { parent: 'questions', key: 'id' } } : {}),
     },
   };
 }
@@ -109,10 +112,16 @@ const question = (id: string) => ({ param: { id: encodeURIComponent(id) } });
 export async function fetchQuestionPage(
   query: { q?: string; cursor?: string },
   signal?: AbortSignal,
-): Promise<QuestionPage> {
-  const body = await readJson(await questions.$get({ query }, { init: { signal } }));
+): Promise<QuestionPage & { syncedTo: number | null }> {
+  const response = await questions.$get({ query }, { init: { signal } });
+  const body = await readJson(response);
   if ('deleted' in body) throw new Error('Asked for a page of questions, the server sent changes.');
-  return body;
+  return { ...body, syncedTo: syncedToOf(response) };
+}
+
+/** A page the board fetched by itself ("Load more", a search), merged as a pull's answer is. */
+export function mergeQuestionPage(page: QuestionPage & { syncedTo: number | null }, fetchedAt: number) {
+  return engine.mergeRows({ ...rowsOf(page.questions), syncedTo: page.syncedTo, collection }, fetchedAt);
 }
 
 /** The changes after version `since` (`GET /api/questions?since=`), unless the answer is still the one `etag` names. */
@@ -139,10 +148,11 @@ export const questionsSource = defineSource({
   tables: ['questions', 'answers', 'myVotes', 'qaPaging'],
   needsUser: false,
   listensTo: ['questions'],
+  collection,
   pull: async ({ cursor, signal, etag }) => {
     if (cursor === null) {
       const page = await fetchQuestionPage({}, signal);
-      const rows = await rowsOf(page.questions);
+      const rows = rowsOf(page.questions);
       const paging: BoardPagingRow = {
         id: 'board',
         nextCursor: page.nextCursor,
@@ -150,16 +160,22 @@ export const questionsSource = defineSource({
       };
       // The versions are global: whatever changes after the newest one seen here comes with `since`.
       const version = Math.max(0, ...page.questions.map((q) => q.version));
-      return { put: { ...rows.put, qaPaging: [paging] }, remove: rows.remove, cursor: String(version) };
+      return {
+        ...rows,
+        put: { ...rows.put, qaPaging: [paging] },
+        cursor: String(version),
+        syncedTo: page.syncedTo,
+      };
     }
     const answer = await fetchQuestionChanges(Number(cursor), etag, signal);
     if (answer.notModified) return answer;
     const changes = answer.body;
     return {
-      ...(await rowsOf(changes.questions, changes.deleted)),
+      ...rowsOf(changes.questions, changes.deleted),
       cursor: String(changes.version),
       more: changes.more,
       etag: answer.etag,
+      syncedTo: answer.syncedTo,
     };
   },
 });
@@ -170,6 +186,7 @@ export const myVotesSource = defineSource({
   tables: ['myVotes'],
   needsUser: true,
   listensTo: [],
+  collection,
   pull: async ({ signal, etag }) => {
     const answer = await readRevalidated(
       await questions['my-votes'].$get({}, { init: { signal }, headers: ifNoneMatch(etag) }),
@@ -179,6 +196,7 @@ export const myVotesSource = defineSource({
       put: { myVotes: answer.body.votes.map((v): MyVoteRow => ({ id: v.questionId, value: v.value })) },
       replace: true,
       etag: answer.etag,
+      syncedTo: answer.syncedTo,
     };
   },
 });
@@ -209,16 +227,19 @@ export interface VotePayload {
 
 /** The server's copy of a question replaces the optimistic one, with its answers and the reader's vote. */
 async function storeQuestion(question: Question, tx: LocalTransaction) {
-  const rows = await rowsOf([question], [], tx);
-  await questionsTable.in(tx).bulkPut(rows.put.questions);
-  await answersTable.in(tx).bulkPut(rows.put.answers);
-  if (rows.put.myVotes) await myVotesTable.in(tx).bulkPut(rows.put.myVotes);
-  if (rows.remove.myVotes) await myVotesTable.in(tx).bulkDelete(rows.remove.myVotes);
+  await questionsTable.in(tx).put(toRow(question));
+  await answersTable.in(tx).bulkPut(question.answers);
+  if (question.myVote === 0) await myVotesTable.in(tx).delete(question.id);
+  else await myVotesTable.in(tx).put({ id: question.id, value: question.myVote });
 }
+
+/** The question a payload is about, as a dependency names it. */
+const questionRow = (questionId: string) => ({ table: 'questions', id: questionId });
 
 export const askQuestion = defineMutation<AskPayload, Question>({
   name: 'qa.ask',
   version: 1,
+  collection,
   target: (p) => ({ table: 'questions', id: p.id }),
   describe: (p) => ({ label: `Question: ${p.title}`, href: `/qa#q-${p.id}` }),
   apply: async (p, tx) => {
@@ -236,7 +257,8 @@ export const askQuestion = defineMutation<AskPayload, Question>({
       version: 0,
     });
   },
-  send: async (p) => readJson(await questions.$post({ json: { id: p.id, title: p.title, text: p.text } })),
+  send: async (p, { headers }) =>
+    readSent(await questions.$post({ json: { id: p.id, title: p.title, text: p.text } }, { headers })),
   acknowledge: async (_p, question, tx) => storeQuestion(question, tx),
   revert: async (p, tx) => {
     await questionsTable.in(tx).delete(p.id);
@@ -246,13 +268,14 @@ export const askQuestion = defineMutation<AskPayload, Question>({
 export const answerQuestion = defineMutation<AnswerPayload, Answer>({
   name: 'qa.answer',
   version: 1,
+  collection,
   target: (p) => ({ table: 'answers', id: p.id }),
   describe: (p) => ({
     label: `Answer: ${p.text.length > 60 ? `${p.text.slice(0, 60)}…` : p.text}`,
     href: `/qa#q-${p.questionId}`,
   }),
   // An answer to a question still waiting goes after it, and waits with it if the question is refused.
-  after: (p) => p.questionId,
+  after: (p) => questionRow(p.questionId),
   apply: async (p, tx) => {
     if (await answersTable.in(tx).get(p.id)) return;
     await answersTable.in(tx).put({
@@ -263,8 +286,13 @@ export const answerQuestion = defineMutation<AnswerPayload, Answer>({
       createdAt: p.createdAt,
     });
   },
-  send: async (p) =>
-    readJson(await questions[':id'].answers.$post({ ...question(p.questionId), json: { id: p.id, text: p.text } })),
+  send: async (p, { headers }) =>
+    readSent(
+      await questions[':id'].answers.$post(
+        { ...question(p.questionId), json: { id: p.id, text: p.text } },
+        { headers },
+      ),
+    ),
   acknowledge: async (_p, answer, tx) => {
     await answersTable.in(tx).put(answer);
   },
@@ -278,12 +306,15 @@ const contribution = (value: number) => ({ up: value === 1 ? 1 : 0, down: value 
 export const voteOnQuestion = defineMutation<VotePayload, Question>({
   name: 'qa.vote',
   version: 1,
+  collection,
   target: (p) => ({ table: 'myVotes', id: p.questionId }),
+  // The acknowledgement stores the question's counts as well as the vote.
+  touches: (p) => [{ table: 'myVotes', id: p.questionId }, questionRow(p.questionId)],
   describe: (p) => ({
     label: p.value === 0 ? 'Vote withdrawn' : p.value === 1 ? 'Upvote' : 'Downvote',
     href: `/qa#q-${p.questionId}`,
   }),
-  after: (p) => p.questionId,
+  after: (p) => questionRow(p.questionId),
   // Counted from the vote this device holds (the server's, after each refresh): applied again on top of a
   // refresh it changes nothing twice.
   apply: async (p, tx) => {
@@ -302,7 +333,7 @@ export const voteOnQuestion = defineMutation<VotePayload, Question>({
     if (p.value === 0) await votes.delete(p.questionId);
     else await votes.put({ id: p.questionId, value: p.value });
   },
-  send: async (p) =>
-    readJson(await questions[':id'].vote.$put({ ...question(p.questionId), json: { value: p.value } })),
+  send: async (p, { headers }) =>
+    readSent(await questions[':id'].vote.$put({ ...question(p.questionId), json: { value: p.value } }, { headers })),
   acknowledge: async (_p, question, tx) => storeQuestion(question, tx),
 });
