@@ -438,6 +438,8 @@ describe('a pull that left before an acknowledgement (OFFLINE-ENGINE.md rule 9)'
     a.engine.start({ userId: 'u1' });
     b.engine.start({ userId: 'u1' });
     await a.engine.refreshSource(a.source);
+    // Something else changed too, so that the stale answers are whole ones, not "not modified".
+    server.store.set('n2', { id: 'n2', text: 'Someone else', savedAt: 'x' });
     const [staleA, staleB] = [await startStalePull(a), await startStalePull(b)];
     await a.editNote({ id: 'n1', text: 'After' });
     await waitFor(async () => (await unsent(a)) === 0);
