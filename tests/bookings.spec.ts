@@ -305,6 +305,53 @@ test('a booking made offline waits on the dashboard, survives a reload, and is s
   for (const c of [admin.context, context]) await c.close();
 });
 
+test('a page that stops just after queueing a booking leaves the request linked to its draft: it cannot be submitted twice', async ({
+  browser,
+}) => {
+  const { admin, module } = await newModule(browser);
+  const { page, context } = await userPage(browser, 'student');
+  // Once armed, and once a request is added to the outbox, the page starts no other transaction, as if it
+  // stopped as that one committed: a draft linked in a transaction of its own (before the fix) is never linked.
+  // Installed before any page loads, since Dexie keeps IndexedDB's `transaction` from when it opens the database.
+  await context.addInitScript(() => {
+    const state = window as unknown as { armed?: boolean; stopped?: boolean };
+    const add = IDBObjectStore.prototype.add;
+    IDBObjectStore.prototype.add = function (this: IDBObjectStore, ...args: Parameters<typeof add>) {
+      if (state.armed && this.name === 'outbox') state.stopped = true;
+      return add.apply(this, args);
+    };
+    const transaction = IDBDatabase.prototype.transaction;
+    IDBDatabase.prototype.transaction = function (this: IDBDatabase, ...args: Parameters<typeof transaction>) {
+      if (state.stopped) throw new DOMException('The page stopped.', 'AbortError');
+      return transaction.apply(this, args);
+    };
+  });
+  await bookFromModulePage(page, module);
+  await waitForActiveServiceWorker(page);
+  await context.setOffline(true);
+  const typed: Typed = { date: daysAhead(6), slots: ['09:00', '10:00', '11:00'], hours: '1', concepts: 'Just once.' };
+  await fillBooking(page, typed);
+  await expect
+    .poll(async () => (await stored(page, 'bookingDrafts'))[0])
+    .toMatchObject({ values: { concepts: typed.concepts } });
+  await page.evaluate(() => ((window as unknown as { armed?: boolean }).armed = true));
+  await submitBooking(page);
+  await page.waitForFunction(() => (window as unknown as { stopped?: boolean }).stopped === true);
+  await page.close();
+
+  const again = await context.newPage();
+  await again.goto('/booking');
+  // The draft is the queued request's: shown as waiting to send, not as a form to submit again.
+  await expect(form(again).getByLabel('Date')).toBeDisabled();
+  await expect(form(again).getByRole('button', { name: 'Book another session' })).toBeVisible();
+  await expect(form(again).getByRole('button', { name: 'Submit booking request' })).toHaveCount(0);
+  expect(await stored(again, 'outbox')).toHaveLength(1);
+  await context.setOffline(false);
+  await expect.poll(async () => (await stored(again, 'outbox')).length).toBe(0);
+  expect(await bookingsOf(again.request, module.name)).toHaveLength(1);
+  for (const c of [admin.context, context]) await c.close();
+});
+
 test('what the student types is kept as a draft through a reload and a closed tab', async ({ browser }) => {
   const { admin, module } = await newModule(browser);
   const { page, context } = await userPage(browser, 'student');

@@ -304,19 +304,23 @@ function BookingForm({ module }: { module: ModuleInfo }) {
       // refused for its id alone).
       if (current?.state === 'attention') await discardItem(current.seq);
       watched.current = true;
-      await requestBooking({
-        ...checked.data,
-        student: { id: me.id, name: me.name, email: me.email },
-        moduleCategory: module.category,
-        priceCentsPerHour: module.rateCents,
-        createdAt: new Date().toISOString(),
-      });
-      // Linked once queued: linked before, the draft would point at a request that does not exist yet.
-      await link(id);
+      // Queued and linked to the draft in one transaction: a page that dies in between cannot leave the draft
+      // editable with its request already queued (submitted again, it would book twice).
+      await draft.submit(id, (linkDraft) =>
+        requestBooking(
+          {
+            ...checked.data,
+            student: { id: me.id, name: me.name, email: me.email },
+            moduleCategory: module.category,
+            priceCentsPerHour: module.rateCents,
+            createdAt: new Date().toISOString(),
+          },
+          { also: linkDraft },
+        ),
+      );
     } catch (error) {
       // Not even saved on this device (storage full, say): nothing was queued, the form keeps everything.
       watched.current = false;
-      await link(null).catch(() => undefined);
       setLocalError(errorText(error, bookingMessages.failed));
     } finally {
       setSubmitting(false);

@@ -1,5 +1,6 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import type { LocalTransaction } from '../../offline/db.ts';
 import { engine } from '../../offline/engine.ts';
 import { emptyBookingForm, type BookingFormValues } from './booking-rules.ts';
 import { bookingDraftsTable, bookingsTable, type BookingDraftRow } from './bookings.sync.ts';
@@ -14,8 +15,17 @@ export interface BookingDraft {
   requestId: string | null;
   /** What the student typed: shown at once, saved a moment later. */
   update(values: BookingFormValues): void;
-  /** The draft was submitted as this request: saved at once, and kept until the server accepts it. */
+  /** The draft is linked to this request (null: to none): saved at once, and kept until the server accepts it. */
   link(requestId: string | null): Promise<void>;
+  /**
+   * Submits the draft as request `requestId`: `queue` enqueues the request, running the write it is handed (the
+   * draft linked to the request) in the enqueue's transaction (`also`), so that after a crash the request is
+   * queued with its draft linked, or neither. Nothing is written if `queue` fails, and the draft stays as typed.
+   */
+  submit(
+    requestId: string,
+    queue: (linkDraft: (tx: LocalTransaction) => Promise<void>) => Promise<unknown>,
+  ): Promise<void>;
   /** A fresh form (after a request was accepted, or to book another session). */
   clear(): Promise<void>;
 }
@@ -84,6 +94,25 @@ export function useBookingDraft(): BookingDraft {
     [show],
   );
 
+  const submit = useCallback(
+    async (requestId: string, queue: (linkDraft: (tx: LocalTransaction) => Promise<void>) => Promise<unknown>) => {
+      clearTimeout(timer.current);
+      const next = { values: latest.current.values, requestId };
+      try {
+        await queue(async (tx) => {
+          await bookingDraftsTable.in(tx).put({ id: 'current', ...next, updatedAt: new Date().toISOString() });
+        });
+      } catch (error) {
+        // Nothing was written: what was typed is saved as a plain draft, as it would have been.
+        flush();
+        throw error;
+      }
+      unsaved.current = false;
+      show(next);
+    },
+    [flush, show],
+  );
+
   const clear = useCallback(async () => {
     clearTimeout(timer.current);
     unsaved.current = false;
@@ -91,7 +120,7 @@ export function useBookingDraft(): BookingDraft {
     await bookingDraftsTable.delete('current');
   }, [show]);
 
-  return { values: draft?.values, requestId: draft?.requestId ?? null, update, link, clear };
+  return { values: draft?.values, requestId: draft?.requestId ?? null, update, link, submit, clear };
 }
 
 /** Where a submitted draft's request is: on its way (with how many tries), refused, accepted, or nowhere. */
