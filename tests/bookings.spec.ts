@@ -352,6 +352,23 @@ test('a page that stops just after queueing a booking leaves the request linked 
   for (const c of [admin.context, context]) await c.close();
 });
 
+test('logging out forgets the module chosen for booking: the next person on the device starts clean', async ({
+  browser,
+}) => {
+  const { admin, module } = await newModule(browser);
+  const { page, context } = await userPage(browser, 'student');
+  await bookFromModulePage(page, module);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Log out' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Log out' }).click();
+  await expect(page).toHaveURL(/\/$/);
+
+  await loginAs(page, 'student');
+  await page.goto('/booking');
+  await expect(page.getByRole('heading', { name: 'No module chosen yet' })).toBeVisible();
+  await expect(page.getByText(module.name)).toHaveCount(0);
+  for (const c of [admin.context, context]) await c.close();
+});
+
 test('what the student types is kept as a draft through a reload and a closed tab', async ({ browser }) => {
   const { admin, module } = await newModule(browser);
   const { page, context } = await userPage(browser, 'student');

@@ -43,9 +43,11 @@ function lookOf(status: SyncStatus, everHadItems: boolean): Look | undefined {
     const text = `${attention} need${attention === 1 ? 's' : ''} attention`;
     return {
       icon: CircleAlert,
-      short: String(attention),
-      wide: text,
-      full: `${plural(attention, 'item', 'items')} could not be sent and ${attention === 1 ? 'needs' : 'need'} your attention.`,
+      short: waiting > 0 ? `${attention}+${waiting}` : String(attention),
+      wide: waiting > 0 ? `${text}, ${waiting} waiting` : text,
+      full:
+        `${plural(attention, 'item', 'items')} could not be sent and ${attention === 1 ? 'needs' : 'need'} your attention.` +
+        (waiting > 0 ? ` ${plural(waiting, 'other item waits', 'other items wait')} to be sent.` : ''),
       className: tones.danger,
     };
   }

@@ -54,6 +54,17 @@ describe('local tables', () => {
     db.close();
   });
 
+  it("a log-out takes the localStorage keys a feature keeps for the user, and leaves the others", async () => {
+    const marks = createMarks();
+    const page = await open(newDbName(), 'u1', { marks });
+    marks.setItem('chosen', 'Algebra');
+    marks.setItem('visitedHome', 'true');
+    page.engine.forgetAtLogOut('chosen');
+    await page.engine.clearUserData();
+    expect(marks.map.has('chosen')).toBe(false);
+    expect(marks.map.get('visitedHome')).toBe('true');
+  });
+
   it('clearing user data keeps public tables and the public sync state', async () => {
     const page = await open();
     server.store.set('n1', { id: 'n1', text: 'Mine', savedAt: 'x' });

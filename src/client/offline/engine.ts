@@ -206,7 +206,10 @@ export function createEngine(db: LocalDb, { marks = browserMarks() }: EngineOpti
     if (!stopped && id) catchUp({ once: true });
   }
 
-  /** Removes the signed-in user's data (their tables, unsent items with their optimistic changes, their sync states, every kept ETag); public tables stay. */
+  /** localStorage keys that hold something of the signed-in user's: they go with the user's data. */
+  const userKeys = new Set<string>();
+
+  /** Removes the signed-in user's data (their tables, unsent items with their optimistic changes, their sync states, every kept ETag, their localStorage keys); public tables stay. */
   async function clearUserData(): Promise<void> {
     newGeneration();
     await ctx.write(async (tx) => {
@@ -217,6 +220,7 @@ export function createEngine(db: LocalDb, { marks = browserMarks() }: EngineOpti
       await tx.syncState.toCollection().modify((state) => void delete state.etag);
     });
     storage.forget();
+    for (const key of userKeys) marks?.removeItem(key);
     ctx.changed();
   }
 
@@ -241,6 +245,8 @@ export function createEngine(db: LocalDb, { marks = browserMarks() }: EngineOpti
     countUnsent: outbox.countUnsent,
     outboxItems: (target?: { table: string; id: string }) => outbox.items(userId, target),
     clearUserData,
+    /** A localStorage key a feature keeps for the signed-in user (a choice made on a page): log-out removes it. */
+    forgetAtLogOut: (key: string) => void userKeys.add(key),
     noticeSignedIn: storage.noticeSignedIn,
     subscribe: (listener: () => void) => {
       listeners.add(listener);

@@ -1,9 +1,10 @@
 import type { Booking, BookingCategory } from '../../../common/bookings.ts';
 import { formatSastDate } from '../../../common/sast.ts';
 import { defineLocalTable } from '../../offline/db.ts';
-import { defineMutation, defineSource } from '../../offline/engine.ts';
+import { defineMutation, defineSource, engine } from '../../offline/engine.ts';
 import type { BookingFormValues, BookingRequestInput } from './booking-rules.ts';
 import { bookingsApi } from './bookings-api.ts';
+import { chosenModuleKey } from './chosen-module.ts';
 
 /**
  * Bookings on the local-first engine (src/client/offline): the bookings the signed-in user may see (a
@@ -20,6 +21,9 @@ export interface BookingDraftRow {
   requestId: string | null;
   updatedAt: string;
 }
+
+// The next person on a shared device starts with no module chosen.
+engine.forgetAtLogOut(chosenModuleKey);
 
 // Version 4 added the Q&A board; 5 bookings.
 export const bookingsTable = defineLocalTable<Booking>({

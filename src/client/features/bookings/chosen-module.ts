@@ -7,7 +7,8 @@ export interface ChosenModule {
   slug?: string;
 }
 
-const key = 'bookingModule';
+/** Whose choice it is goes with the user: log-out forgets it (bookings.sync.ts). */
+export const chosenModuleKey = 'bookingModule';
 
 /** Book Now (on /offers and /modules/:slug) passes `{ module: { id, slug, name } }` as navigation state. */
 export function moduleFromState(state: unknown): ChosenModule | null {
@@ -18,7 +19,7 @@ export function moduleFromState(state: unknown): ChosenModule | null {
 
 export function storeChosenModule(module: ChosenModule) {
   try {
-    localStorage.setItem(key, JSON.stringify(module));
+    localStorage.setItem(chosenModuleKey, JSON.stringify(module));
   } catch {
     // Storage full or blocked: the page still shows the module this time.
   }
@@ -26,7 +27,7 @@ export function storeChosenModule(module: ChosenModule) {
 
 export function storedChosenModule(): ChosenModule | null {
   try {
-    return moduleFromState({ module: JSON.parse(localStorage.getItem(key) ?? 'null') });
+    return moduleFromState({ module: JSON.parse(localStorage.getItem(chosenModuleKey) ?? 'null') });
   } catch {
     return null;
   }

@@ -228,7 +228,11 @@ function StaffBookingCard({ booking, actions }: { booking: Booking; actions: Ret
   async function run(action: () => Promise<boolean>) {
     setBusy(true);
     try {
-      await action();
+      // Refused (offline, a conflict): the choosers show what is stored again, not the choice that did not apply.
+      if (!(await action())) {
+        setSlot(booking.confirmedSlot ?? '');
+        setStatus(booking.status);
+      }
     } finally {
       setBusy(false);
     }
