@@ -224,8 +224,9 @@ function audienceOf(row: Pick<repo.BookingRow, 'user_id' | 'module_category'>): 
   };
 }
 
-const notify = (tx: Deps, row: Pick<repo.BookingRow, 'id' | 'user_id' | 'module_category'>) =>
-  tx.events.publish({ table: 'bookings', ids: [row.id], audience: audienceOf(row) });
+/** `version`: the bookings' version the change commits at. */
+const notify = (tx: Deps, row: Pick<repo.BookingRow, 'id' | 'user_id' | 'module_category'>, version: number) =>
+  tx.events.publish({ table: 'bookings', ids: [row.id], audience: audienceOf(row), version });
 
 type Actor = { id: string | null; name: string; role: Role | null };
 
@@ -357,7 +358,7 @@ export async function createBooking(
     for (const staff of await repo.listStaffOf(tx.db, row.module_category))
       await tx.mail.enqueue(newRequestEmail(booking, staff, tx.config.publicUrl));
     await tx.mail.enqueue(receiptEmail(booking, tx.config.publicUrl));
-    notify(tx, row);
+    notify(tx, row, version);
     return true;
   });
   if (created) return { booking: await readBooking(deps.db, input.id), created };
@@ -409,7 +410,7 @@ export async function confirmBooking(
         now,
       }),
     );
-    notify(tx, row);
+    notify(tx, row, version);
   });
   return readBooking(deps.db, id);
 }
@@ -440,7 +441,7 @@ export async function setBookingStatus(
     const [booking] = await withHistory(tx.db, [changed]);
     if (input.status === 'Cancelled') await tx.mail.enqueue(cancelledEmail(booking!, tx.config.publicUrl));
     if (input.status === 'Completed') await tx.mail.enqueue(completedEmail(booking!, tx.config.publicUrl));
-    notify(tx, row);
+    notify(tx, row, version);
   });
   return readBooking(deps.db, id);
 }
@@ -474,7 +475,7 @@ export async function cancelBooking(deps: Deps, me: Me | undefined, id: string):
     for (const staff of await repo.listStaffOf(tx.db, row.module_category)) {
       await tx.mail.enqueue(cancelledForStaffEmail(booking!, staff, tx.config.publicUrl, 'student'));
     }
-    notify(tx, row);
+    notify(tx, row, version);
   });
   return readBooking(deps.db, id);
 }
@@ -556,7 +557,9 @@ export const bookingsPersonalData: PersonalDataPart = {
         await tx.mail.enqueue(cancelledForStaffEmail(scrubbed, staff, tx.config.publicUrl, 'account-deleted'));
       }
     }
-    // The deleted user hears nothing more; the others concerned hear once per audience.
+    // The deleted user hears nothing more; the others concerned hear once per audience, each notice with the
+    // last version set here (they all commit together).
+    const last = first + touched.length - 1;
     const groups = Map.groupBy(
       touched.map((row) => ({
         id: row.id,
@@ -570,6 +573,7 @@ export const bookingsPersonalData: PersonalDataPart = {
           table: 'bookings',
           ids: notices.slice(i, i + idsPerNotice).map((n) => n.id),
           audience: notices[0]!.audience,
+          version: last,
         });
       }
     }

@@ -141,8 +141,9 @@ export async function getQuestion(deps: Deps, me: Me | undefined, id: string): P
 // ---------------------------------------------------------------------------------------------------------
 // Writing
 
-const notify = (tx: Deps, questionIds: readonly string[]) =>
-  tx.events.publish({ table: 'questions', ids: questionIds, audience: 'everyone' });
+/** `version`: the board's version the change commits at. */
+const notify = (tx: Deps, questionIds: readonly string[], version: number) =>
+  tx.events.publish({ table: 'questions', ids: questionIds, audience: 'everyone', version });
 
 /** `requireUser` with the spec's words for the action (spec §5). */
 export function requireSignedIn(me: Me | undefined, message: string): Me {
@@ -193,7 +194,7 @@ export async function askQuestion(
       created_at: tx.clock.now().toISOString(),
       version,
     });
-    notify(tx, [input.id]);
+    notify(tx, [input.id], version);
     return true;
   });
   if (created) return { question: await getQuestion(deps, asker, input.id), created };
@@ -239,7 +240,7 @@ export async function answerQuestion(
       created_at: tx.clock.now().toISOString(),
     });
     await repo.setVersion(tx.db, questionId, version);
-    notify(tx, [questionId]);
+    notify(tx, [questionId], version);
     return true;
   });
   const answer = await findRepeatedAnswer(deps, author, questionId, input);
@@ -268,7 +269,7 @@ export async function voteOnQuestion(
     await repo.setVote(tx.db, questionId, voter.id, value);
     await repo.recountVotes(tx.db, [questionId]);
     await repo.setVersion(tx.db, questionId, version);
-    notify(tx, [questionId]);
+    notify(tx, [questionId], version);
   });
   return getQuestion(deps, voter, questionId);
 }
@@ -289,7 +290,7 @@ export async function acceptAnswer(
       throw createAnswerNotFoundError();
     await repo.setAcceptedAnswer(tx.db, questionId, input.answerId);
     await repo.setVersion(tx.db, questionId, version);
-    notify(tx, [questionId]);
+    notify(tx, [questionId], version);
   });
   return getQuestion(deps, me, questionId);
 }
@@ -308,7 +309,7 @@ export async function deleteQuestion(deps: Deps, me: Me | undefined, questionId:
     await requireLiveQuestion(tx, questionId);
     await repo.markQuestionDeleted(tx.db, questionId, tx.clock.now().toISOString());
     await repo.setVersion(tx.db, questionId, version);
-    notify(tx, [questionId]);
+    notify(tx, [questionId], version);
   });
 }
 
@@ -326,7 +327,7 @@ export async function deleteAnswer(
     if ((await repo.findAnswer(tx.db, answerId))?.question_id !== questionId) throw createAnswerNotFoundError();
     await repo.deleteAnswer(tx.db, questionId, answerId);
     await repo.setVersion(tx.db, questionId, version);
-    notify(tx, [questionId]);
+    notify(tx, [questionId], version);
   });
 }
 
@@ -379,6 +380,8 @@ export const qaPersonalData: PersonalDataPart = {
     if (touched.length === 0) return;
     const first = await repo.takeVersions(tx.db, touched.length);
     for (const [i, id] of touched.entries()) await repo.setVersion(tx.db, id, first + i);
-    for (let i = 0; i < touched.length; i += idsPerNotice) notify(tx, touched.slice(i, i + idsPerNotice));
+    // Each notice says the last version set here: the deletion commits all of them at once.
+    const last = first + touched.length - 1;
+    for (let i = 0; i < touched.length; i += idsPerNotice) notify(tx, touched.slice(i, i + idsPerNotice), last);
   },
 };
