@@ -318,10 +318,11 @@ export async function createBooking(
   const before = await findRepeatedBooking(deps, student, input);
   if (before) return { booking: before, created: false };
   requireLeadTime(deps, input);
-  const created = await withTransaction(deps, async (tx) => {
+  // The booking as inserted, so the answer is the one the e-mails describe and needs no read after the commit.
+  const created = await withTransaction(deps, async (tx): Promise<Booking | undefined> => {
     const version = await repo.takeVersions(tx.db, 1);
     // Checked again under the lock: the same request on another connection may have just committed.
-    if (await repo.findBooking(tx.db, input.id)) return false;
+    if (await repo.findBooking(tx.db, input.id)) return undefined;
     await requireWithinRateLimit(tx, student);
     const module = await repo.findModuleByName(tx.db, input.module);
     const priceCentsPerHour = module?.price_cents ?? bookingLimits.customRateCents;
@@ -359,10 +360,10 @@ export async function createBooking(
       await tx.mail.enqueue(newRequestEmail(booking, staff, tx.config.publicUrl));
     await tx.mail.enqueue(receiptEmail(booking, tx.config.publicUrl));
     notify(tx, row, version);
-    return true;
+    return booking;
   });
-  if (created) return { booking: await readBooking(deps.db, input.id), created };
-  return { booking: (await findRepeatedBooking(deps, student, input))!, created };
+  if (created) return { booking: created, created: true };
+  return { booking: (await findRepeatedBooking(deps, student, input))!, created: false };
 }
 
 /**

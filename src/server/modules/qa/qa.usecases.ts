@@ -180,25 +180,39 @@ export async function askQuestion(
   // A repeat is answered before the rate limit (it posts nothing) and without waiting for the board's lock.
   const before = await findRepeatedQuestion(deps, asker, input);
   if (before) return { question: before, created: false };
-  const created = await withTransaction(deps, async (tx) => {
+  // The question as inserted (no answers or votes yet), so no read after the commit.
+  const created = await withTransaction(deps, async (tx): Promise<Question | undefined> => {
     const version = await repo.takeVersions(tx.db, 1);
     // Checked again under the lock: the same post on another connection may have just committed.
-    if (await repo.findQuestion(tx.db, input.id)) return false;
+    if (await repo.findQuestion(tx.db, input.id)) return undefined;
     await requireWithinRateLimit(tx, asker);
+    const createdAt = tx.clock.now().toISOString();
     await repo.insertQuestion(tx.db, {
       id: input.id,
       user_id: asker.id,
       title: input.title,
       text: input.text,
       search: toSearchText(input.title, input.text),
-      created_at: tx.clock.now().toISOString(),
+      created_at: createdAt,
       version,
     });
     notify(tx, [input.id], version);
-    return true;
+    return {
+      id: input.id,
+      title: input.title,
+      text: input.text,
+      author: toAuthor(asker.id, asker.name, asker.role),
+      createdAt,
+      upvotes: 0,
+      downvotes: 0,
+      acceptedAnswerId: null,
+      answers: [],
+      myVote: 0,
+      version,
+    };
   });
-  if (created) return { question: await getQuestion(deps, asker, input.id), created };
-  return { question: (await findRepeatedQuestion(deps, asker, input))!, created };
+  if (created) return { question: created, created: true };
+  return { question: (await findRepeatedQuestion(deps, asker, input))!, created: false };
 }
 
 type AnswerInput = z.output<typeof answerInputSchema>;
