@@ -11,12 +11,14 @@ import { requireUser } from '../../auth/auth.session.ts';
 import type { Deps } from '../../deps.ts';
 import { personal, withEtag } from '../../http/etag.ts';
 import { jsonBody, queryOf } from '../../http/json-body.ts';
+import { syncedTo } from '../../http/synced-to.ts';
 import {
   cancelBooking,
   confirmBooking,
   createBooking,
   listBookingChanges,
   listBookings,
+  readBookingsVersion,
   requireBookingStaff,
   setBookingStatus,
 } from './bookings.usecases.ts';
@@ -41,6 +43,7 @@ const listQuerySchema = z
 /** `/api/bookings`. The usecases decide who sees and changes what; the checks here only come before the body. */
 export function createBookingRoutes(deps: Deps) {
   return new Hono<SessionEnv>()
+    .use(syncedTo(() => readBookingsVersion(deps)))
     .get('/', withEtag(), checkFirst(requireUser), queryOf(listQuerySchema), async (c) => {
       c.header('cache-control', personal);
       const { since, ...page } = c.req.valid('query');

@@ -194,6 +194,9 @@ export async function listBookings(deps: Deps, me: Me | undefined, query: ListQu
   };
 }
 
+/** The bookings' committed version, for `Synced-To` (http/synced-to.ts). */
+export const readBookingsVersion = (deps: Deps) => repo.readVersion(deps.db);
+
 /** Every booking the caller may see that changed after `since`, in version order. */
 export async function listBookingChanges(deps: Deps, me: Me | undefined, since: number): Promise<BookingChanges> {
   const user = requireUser(me);

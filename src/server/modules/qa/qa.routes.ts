@@ -12,6 +12,7 @@ import { checkFirst, type SessionEnv } from '../../auth/auth.middleware.ts';
 import type { Deps } from '../../deps.ts';
 import { personal, revalidatePrivately, withEtag } from '../../http/etag.ts';
 import { jsonBody, queryOf } from '../../http/json-body.ts';
+import { syncedTo } from '../../http/synced-to.ts';
 import {
   acceptAnswer,
   answerQuestion,
@@ -22,6 +23,7 @@ import {
   listQuestionChanges,
   listMyVotes,
   listQuestions,
+  readBoardVersion,
   requireSignedIn,
   voteOnQuestion,
 } from './qa.usecases.ts';
@@ -57,6 +59,7 @@ export function createQaRoutes(deps: Deps) {
 
   return (
     new Hono<SessionEnv>()
+      .use(syncedTo(() => readBoardVersion(deps)))
       // Two answers from one route: `hc` types the body as either, and the client tells them apart by `deleted`.
       .get('/', withEtag(), queryOf(listQuerySchema), async (c) => {
         const { since, ...page } = c.req.valid('query');

@@ -131,6 +131,9 @@ export async function listQuestionChanges(deps: Deps, me: Me | undefined, since:
   };
 }
 
+/** The board's committed version, for `Synced-To` (http/synced-to.ts). */
+export const readBoardVersion = (deps: Deps) => repo.readVersion(deps.db);
+
 export async function getQuestion(deps: Deps, me: Me | undefined, id: string): Promise<Question> {
   const row = await repo.findQuestionWithAuthor(deps.db, id);
   if (!row || row.deleted_at !== null) throw createQuestionNotFoundError();
