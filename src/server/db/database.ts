@@ -5,6 +5,7 @@ import type { ModulesTable } from '../modules/catalogue/catalogue.table.ts';
 import type { EnrolmentsTable } from '../modules/profile/profile.table.ts';
 import type { AnswersTable, QuestionsTable, QuestionVotesTable } from '../modules/qa/qa.table.ts';
 import type { TutorCategoriesTable } from '../modules/staff/staff.table.ts';
+import type { ChangeRefusalsTable } from './change-refusals.ts';
 import type { SyncCounterTable } from './versions.ts';
 
 /** Assembles the table interfaces that sit beside their features. */
@@ -24,4 +25,5 @@ export interface Database {
   sync_counter: SyncCounterTable;
   bookings: BookingsTable;
   booking_changes: BookingChangesTable;
+  change_refusals: ChangeRefusalsTable;
 }

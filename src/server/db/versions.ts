@@ -28,3 +28,13 @@ export async function takeVersions(db: Db, counter: string, count: number): Prom
     .executeTakeFirstOrThrow();
   return row.value - count + 1;
 }
+
+/**
+ * The collection's committed version: the last version handed out by a transaction that has committed. A
+ * plain read, so it does not wait for a writer holding the lock; that writer's version is above it. Because
+ * versions become visible in order (above), every change at this version or below has committed.
+ */
+export async function readVersion(db: Db, counter: string): Promise<number> {
+  const row = await db.selectFrom('sync_counter').select('value').where('name', '=', counter).executeTakeFirstOrThrow();
+  return row.value;
+}

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import net from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { sastDate } from '../../common/sast.ts';
 import { loadEnv } from '../env.ts';
 import { createHttpServer } from '../http/node-server.ts';
 import { createServices, type Services } from '../server.ts';
@@ -58,6 +59,53 @@ describe('live events', () => {
       const message = await stream.next(isChange);
       expect(JSON.parse(message.data)).toEqual({ table: 'questions', ids: ['q1', 'q2'] });
       expect(message.id).toMatch(/\S/);
+    } finally {
+      stream.abort();
+    }
+  });
+
+  test('a change notice carries the version its change committed at: a booking request, a question, a vote', async () => {
+    const [admin, student] = await Promise.all([signInAs(server, 'admin'), signInAs(server, 'student')]);
+    const stream = await openEventStream(admin.client);
+    const changeTo = async (table: string, id: string) => {
+      for (;;) {
+        const change = changeOf(await stream.next(isChange));
+        if (change.table === table && change.ids.includes(id)) return change;
+      }
+    };
+    try {
+      await stream.next((m) => m.event === 'ready');
+      const booked = await student.client.post('/api/bookings', {
+        id: crypto.randomUUID(),
+        module: 'Introduction to Statistics',
+        date: sastDate(new Date(Date.now() + 10 * 24 * 3_600_000)),
+        slots: ['09:00', '14:00', '17:30'],
+        hours: 2,
+        concepts: 'Hypothesis testing',
+      });
+      expect(booked.status, booked.text).toBe(201);
+      expect(await changeTo('bookings', booked.body.id)).toEqual({
+        table: 'bookings',
+        ids: [booked.body.id],
+        version: booked.body.version,
+      });
+
+      const asked = await student.client.post('/api/questions', { id: crypto.randomUUID(), title: 'T', text: 'X' });
+      expect(asked.status, asked.text).toBe(201);
+      const questionId: string = asked.body.id;
+      expect((await changeTo('questions', questionId)).version).toBe(asked.body.version);
+      const voted = await admin.client.request(`/api/questions/${questionId}/vote`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ value: 1 }),
+      });
+      expect(voted.status, voted.text).toBe(200);
+      expect(voted.body.version).toBeGreaterThan(asked.body.version);
+      expect(await changeTo('questions', questionId)).toEqual({
+        table: 'questions',
+        ids: [questionId],
+        version: voted.body.version,
+      });
     } finally {
       stream.abort();
     }
@@ -265,10 +313,10 @@ describe.runIf(postgresUrl)('live events across processes (PostgreSQL)', () => {
     const there = await openEventStream({ url: second.url });
     try {
       await Promise.all([here.next(), there.next()]);
-      server.services.bus.publish({ table: 'questions', ids: ['q-across'], audience: 'everyone' });
-      expect(changeOf(await there.next(isChange))).toEqual({ table: 'questions', ids: ['q-across'] });
+      server.services.bus.publish({ table: 'questions', ids: ['q-across'], audience: 'everyone', version: 41 });
+      expect(changeOf(await there.next(isChange))).toEqual({ table: 'questions', ids: ['q-across'], version: 41 });
       // The publisher hears it through LISTEN too, once.
-      expect(changeOf(await here.next(isChange))).toEqual({ table: 'questions', ids: ['q-across'] });
+      expect(changeOf(await here.next(isChange))).toEqual({ table: 'questions', ids: ['q-across'], version: 41 });
       second.services.bus.publish({ table: 'questions', ids: ['q-back'], audience: 'everyone' });
       expect(changeOf(await here.next(isChange))).toEqual({ table: 'questions', ids: ['q-back'] });
     } finally {

@@ -17,6 +17,11 @@ export interface ChangeNotice {
   table: string;
   ids: readonly string[];
   audience: Audience;
+  /**
+   * The collection version the change committed at (db/versions.ts), for the collections that have one: a
+   * client whose copy already reflects it need not fetch.
+   */
+  version?: number;
 }
 
 /** A notice as a stream carries it: `id` is what a reconnecting client sends back as `Last-Event-ID`. */

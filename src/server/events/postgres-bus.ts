@@ -109,11 +109,14 @@ export async function createPostgresBus(options: { connectionString: string; log
   };
 }
 
-/** The notice as one or more JSON payloads under the size limit, the ids spread over them. */
+/** The notice as one or more JSON payloads under the size limit, the ids spread over them, each with the version. */
 function payloads(notice: ChangeNotice): string[] {
-  const whole = JSON.stringify({ table: notice.table, ids: notice.ids, audience: notice.audience });
+  // JSON.stringify leaves out a version that is undefined.
+  const withIds = (ids: readonly string[]) =>
+    JSON.stringify({ table: notice.table, ids, audience: notice.audience, version: notice.version });
+  const whole = withIds(notice.ids);
   if (Buffer.byteLength(whole) <= maxPayloadBytes) return [whole];
-  const base = Buffer.byteLength(JSON.stringify({ table: notice.table, ids: [], audience: notice.audience }));
+  const base = Buffer.byteLength(withIds([]));
   const result: string[] = [];
   let ids: string[] = [];
   let size = base;
@@ -121,14 +124,14 @@ function payloads(notice: ChangeNotice): string[] {
     // The id as JSON, plus the comma before it.
     const idBytes = Buffer.byteLength(JSON.stringify(id)) + 1;
     if (ids.length > 0 && size + idBytes > maxPayloadBytes) {
-      result.push(JSON.stringify({ table: notice.table, ids, audience: notice.audience }));
+      result.push(withIds(ids));
       ids = [];
       size = base;
     }
     ids.push(id);
     size += idBytes;
   }
-  if (ids.length > 0) result.push(JSON.stringify({ table: notice.table, ids, audience: notice.audience }));
+  if (ids.length > 0) result.push(withIds(ids));
   return result;
 }
 
@@ -139,6 +142,7 @@ function parseNotice(payload: string): ChangeNotice | undefined {
       typeof value.table === 'string' &&
       Array.isArray(value.ids) &&
       value.ids.every((id) => typeof id === 'string') &&
+      (value.version === undefined || Number.isSafeInteger(value.version)) &&
       (value.audience === 'everyone' || (typeof value.audience === 'object' && value.audience !== null));
     return ok ? (value as ChangeNotice) : undefined;
   } catch {

@@ -33,6 +33,11 @@ export interface StreamHub {
 /** Notices for one table waiting to be written to one client, merged. */
 interface Pending {
   ids: Set<string>;
+  /**
+   * The highest version of the notices merged in, or undefined when any of them had none: a merged notice
+   * must not claim a version that one of its parts cannot vouch for.
+   */
+  version: number | undefined;
   /** The hub sequence numbers of the first and last notice merged in. */
   firstSeq: number;
   lastSeq: number;
@@ -90,9 +95,9 @@ export function createStreamHub(options: StreamHubOptions): StreamHub {
    */
   const formatted = (seq: number, table: string, entry: Pending): string => {
     const item = recent.length > 0 ? recent[seq - recent[0]!.seq] : undefined;
-    if (!item || item.event.ids.length !== entry.ids.size)
-      return format('change', item?.event.id, { table, ids: [...entry.ids] });
-    item.text ??= format('change', item.event.id, { table, ids: item.event.ids });
+    if (!item || item.event.ids.length !== entry.ids.size || item.event.version !== entry.version)
+      return format('change', item?.event.id, changeData(table, entry.ids, entry.version));
+    item.text ??= format('change', item.event.id, changeData(table, item.event.ids, item.event.version));
     return item.text;
   };
 
@@ -130,8 +135,11 @@ export function createStreamHub(options: StreamHubOptions): StreamHub {
     }
     let entry = conn.pending.get(event.table);
     if (!entry) {
-      entry = { ids: new Set(), firstSeq: seq, lastSeq: seq };
+      entry = { ids: new Set(), version: event.version, firstSeq: seq, lastSeq: seq };
       conn.pending.set(event.table, entry);
+    } else {
+      entry.version =
+        entry.version === undefined || event.version === undefined ? undefined : Math.max(entry.version, event.version);
     }
     for (const id of event.ids) {
       if (entry.ids.has(id)) continue;
@@ -170,7 +178,7 @@ export function createStreamHub(options: StreamHubOptions): StreamHub {
           await conn.stream.write(
             entry.firstSeq === upTo
               ? formatted(upTo, table, entry)
-              : format('change', idAt(upTo), { table, ids: [...entry.ids] }),
+              : format('change', idAt(upTo), changeData(table, entry.ids, entry.version)),
           );
         } else if (conn.heartbeatDue) {
           conn.heartbeatDue = false;
@@ -235,6 +243,11 @@ export function createStreamHub(options: StreamHubOptions): StreamHub {
     openStreams: () => connections.size,
     position,
   };
+}
+
+/** A `change` event's data: `version` only when the change has one. */
+function changeData(table: string, ids: Iterable<string>, version: number | undefined) {
+  return version === undefined ? { table, ids: [...ids] } : { table, ids: [...ids], version };
 }
 
 /** One Server-Sent Event. JSON holds no line breaks, so `data` is one line. */

@@ -119,6 +119,6 @@ export async function openEventStream(
 }
 
 /** A `change` message's data. */
-export function changeOf(message: StreamMessage): { table: string; ids: string[] } {
-  return JSON.parse(message.data) as { table: string; ids: string[] };
+export function changeOf(message: StreamMessage): { table: string; ids: string[]; version?: number } {
+  return JSON.parse(message.data) as { table: string; ids: string[]; version?: number };
 }

@@ -2,7 +2,7 @@ import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import { uncategorized, type BookingCategory, type BookingStatus } from '../../../common/bookings.ts';
 import type { Category } from '../../../common/roles.ts';
 import type { Db } from '../../db/create-db.ts';
-import { takeVersions as takeCollectionVersions } from '../../db/versions.ts';
+import { readVersion as readCollectionVersion, takeVersions as takeCollectionVersions } from '../../db/versions.ts';
 import type { BookingChangesTable, BookingsTable } from './bookings.table.ts';
 
 export type BookingRow = Selectable<BookingsTable>;
@@ -14,6 +14,9 @@ export type BookingChangeRow = Selectable<BookingChangesTable>;
  * reference, a version) is safe from a concurrent writer.
  */
 export const takeVersions = (db: Db, count: number) => takeCollectionVersions(db, 'bookings', count);
+
+/** The bookings' committed version: every change at or below it has committed. */
+export const readVersion = (db: Db) => readCollectionVersion(db, 'bookings');
 
 export function findBooking(db: Db, id: string): Promise<BookingRow | undefined> {
   return db.selectFrom('bookings').selectAll().where('id', '=', id).executeTakeFirst();

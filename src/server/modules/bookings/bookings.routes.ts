@@ -11,12 +11,15 @@ import { requireUser } from '../../auth/auth.session.ts';
 import type { Deps } from '../../deps.ts';
 import { personal, withEtag } from '../../http/etag.ts';
 import { jsonBody, queryOf } from '../../http/json-body.ts';
+import { offlineChanges } from '../../http/offline-changes.ts';
+import { syncedTo } from '../../http/synced-to.ts';
 import {
   cancelBooking,
   confirmBooking,
   createBooking,
   listBookingChanges,
   listBookings,
+  readBookingsVersion,
   requireBookingStaff,
   setBookingStatus,
 } from './bookings.usecases.ts';
@@ -40,7 +43,10 @@ const listQuerySchema = z
 
 /** `/api/bookings`. The usecases decide who sees and changes what; the checks here only come before the body. */
 export function createBookingRoutes(deps: Deps) {
+  // Before everything else: a request queued offline may be another account's, or refused before.
+  const queued = offlineChanges(deps);
   return new Hono<SessionEnv>()
+    .use(syncedTo(() => readBookingsVersion(deps)))
     .get('/', withEtag(), checkFirst(requireUser), queryOf(listQuerySchema), async (c) => {
       c.header('cache-control', personal);
       const { since, ...page } = c.req.valid('query');
@@ -50,7 +56,7 @@ export function createBookingRoutes(deps: Deps) {
           : await listBookingChanges(deps, c.var.me, since),
       );
     })
-    .post('/', checkFirst(requireUser), jsonBody(createBookingInputSchema), async (c) => {
+    .post('/', queued, checkFirst(requireUser), jsonBody(createBookingInputSchema), async (c) => {
       const { booking, created } = await createBooking(deps, c.var.me, c.req.valid('json'));
       return c.json(booking, created ? 201 : 200);
     })

@@ -194,6 +194,9 @@ export async function listBookings(deps: Deps, me: Me | undefined, query: ListQu
   };
 }
 
+/** The bookings' committed version, for `Synced-To` (http/synced-to.ts). */
+export const readBookingsVersion = (deps: Deps) => repo.readVersion(deps.db);
+
 /** Every booking the caller may see that changed after `since`, in version order. */
 export async function listBookingChanges(deps: Deps, me: Me | undefined, since: number): Promise<BookingChanges> {
   const user = requireUser(me);
@@ -224,8 +227,9 @@ function audienceOf(row: Pick<repo.BookingRow, 'user_id' | 'module_category'>): 
   };
 }
 
-const notify = (tx: Deps, row: Pick<repo.BookingRow, 'id' | 'user_id' | 'module_category'>) =>
-  tx.events.publish({ table: 'bookings', ids: [row.id], audience: audienceOf(row) });
+/** `version`: the bookings' version the change commits at. */
+const notify = (tx: Deps, row: Pick<repo.BookingRow, 'id' | 'user_id' | 'module_category'>, version: number) =>
+  tx.events.publish({ table: 'bookings', ids: [row.id], audience: audienceOf(row), version });
 
 type Actor = { id: string | null; name: string; role: Role | null };
 
@@ -317,10 +321,11 @@ export async function createBooking(
   const before = await findRepeatedBooking(deps, student, input);
   if (before) return { booking: before, created: false };
   requireLeadTime(deps, input);
-  const created = await withTransaction(deps, async (tx) => {
+  // The booking as inserted, so the answer is the one the e-mails describe and needs no read after the commit.
+  const created = await withTransaction(deps, async (tx): Promise<Booking | undefined> => {
     const version = await repo.takeVersions(tx.db, 1);
     // Checked again under the lock: the same request on another connection may have just committed.
-    if (await repo.findBooking(tx.db, input.id)) return false;
+    if (await repo.findBooking(tx.db, input.id)) return undefined;
     await requireWithinRateLimit(tx, student);
     const module = await repo.findModuleByName(tx.db, input.module);
     const priceCentsPerHour = module?.price_cents ?? bookingLimits.customRateCents;
@@ -357,11 +362,11 @@ export async function createBooking(
     for (const staff of await repo.listStaffOf(tx.db, row.module_category))
       await tx.mail.enqueue(newRequestEmail(booking, staff, tx.config.publicUrl));
     await tx.mail.enqueue(receiptEmail(booking, tx.config.publicUrl));
-    notify(tx, row);
-    return true;
+    notify(tx, row, version);
+    return booking;
   });
-  if (created) return { booking: await readBooking(deps.db, input.id), created };
-  return { booking: (await findRepeatedBooking(deps, student, input))!, created };
+  if (created) return { booking: created, created: true };
+  return { booking: (await findRepeatedBooking(deps, student, input))!, created: false };
 }
 
 /**
@@ -409,7 +414,7 @@ export async function confirmBooking(
         now,
       }),
     );
-    notify(tx, row);
+    notify(tx, row, version);
   });
   return readBooking(deps.db, id);
 }
@@ -440,7 +445,7 @@ export async function setBookingStatus(
     const [booking] = await withHistory(tx.db, [changed]);
     if (input.status === 'Cancelled') await tx.mail.enqueue(cancelledEmail(booking!, tx.config.publicUrl));
     if (input.status === 'Completed') await tx.mail.enqueue(completedEmail(booking!, tx.config.publicUrl));
-    notify(tx, row);
+    notify(tx, row, version);
   });
   return readBooking(deps.db, id);
 }
@@ -474,7 +479,7 @@ export async function cancelBooking(deps: Deps, me: Me | undefined, id: string):
     for (const staff of await repo.listStaffOf(tx.db, row.module_category)) {
       await tx.mail.enqueue(cancelledForStaffEmail(booking!, staff, tx.config.publicUrl, 'student'));
     }
-    notify(tx, row);
+    notify(tx, row, version);
   });
   return readBooking(deps.db, id);
 }
@@ -556,7 +561,9 @@ export const bookingsPersonalData: PersonalDataPart = {
         await tx.mail.enqueue(cancelledForStaffEmail(scrubbed, staff, tx.config.publicUrl, 'account-deleted'));
       }
     }
-    // The deleted user hears nothing more; the others concerned hear once per audience.
+    // The deleted user hears nothing more; the others concerned hear once per audience, each notice with the
+    // last version set here (they all commit together).
+    const last = first + touched.length - 1;
     const groups = Map.groupBy(
       touched.map((row) => ({
         id: row.id,
@@ -570,6 +577,7 @@ export const bookingsPersonalData: PersonalDataPart = {
           table: 'bookings',
           ids: notices.slice(i, i + idsPerNotice).map((n) => n.id),
           audience: notices[0]!.audience,
+          version: last,
         });
       }
     }

@@ -1,10 +1,13 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { Db } from '../../db/create-db.ts';
-import { takeVersions as takeCollectionVersions } from '../../db/versions.ts';
+import { readVersion as readCollectionVersion, takeVersions as takeCollectionVersions } from '../../db/versions.ts';
 
 /** Reserves `count` versions of the board and locks it for this transaction (db/versions.ts says why). */
 export const takeVersions = (db: Db, count: number) => takeCollectionVersions(db, 'questions', count);
+
+/** The board's committed version: every change at or below it has committed. */
+export const readVersion = (db: Db) => readCollectionVersion(db, 'questions');
 
 // ---------------------------------------------------------------------------------------------------------
 // Rows as the usecases check them

@@ -12,6 +12,8 @@ import { checkFirst, type SessionEnv } from '../../auth/auth.middleware.ts';
 import type { Deps } from '../../deps.ts';
 import { personal, revalidatePrivately, withEtag } from '../../http/etag.ts';
 import { jsonBody, queryOf } from '../../http/json-body.ts';
+import { offlineChanges } from '../../http/offline-changes.ts';
+import { syncedTo } from '../../http/synced-to.ts';
 import {
   acceptAnswer,
   answerQuestion,
@@ -22,6 +24,7 @@ import {
   listQuestionChanges,
   listMyVotes,
   listQuestions,
+  readBoardVersion,
   requireSignedIn,
   voteOnQuestion,
 } from './qa.usecases.ts';
@@ -54,9 +57,12 @@ export function createQaRoutes(deps: Deps) {
   };
   // A visitor's post is refused with the spec's words whatever its body (spec §5); the usecase checks again.
   const signedIn = (message: string) => checkFirst((me) => requireSignedIn(me, message));
+  // Before everything else: a change queued offline may be another account's, or refused before.
+  const queued = offlineChanges(deps);
 
   return (
     new Hono<SessionEnv>()
+      .use(syncedTo(() => readBoardVersion(deps)))
       // Two answers from one route: `hc` types the body as either, and the client tells them apart by `deleted`.
       .get('/', withEtag(), queryOf(listQuerySchema), async (c) => {
         const { since, ...page } = c.req.valid('query');
@@ -71,15 +77,15 @@ export function createQaRoutes(deps: Deps) {
         return c.json(await listMyVotes(deps, c.var.me));
       })
       .get('/:id', async (c) => c.json(await getQuestion(deps, readAs(c), c.req.param('id'))))
-      .post('/', signedIn(qaMessages.askSignedOut), jsonBody(askQuestionInputSchema), async (c) => {
+      .post('/', queued, signedIn(qaMessages.askSignedOut), jsonBody(askQuestionInputSchema), async (c) => {
         const { question, created } = await askQuestion(deps, c.var.me, c.req.valid('json'));
         return c.json(question, created ? 201 : 200);
       })
-      .post('/:id/answers', signedIn(qaMessages.answerSignedOut), jsonBody(answerInputSchema), async (c) => {
+      .post('/:id/answers', queued, signedIn(qaMessages.answerSignedOut), jsonBody(answerInputSchema), async (c) => {
         const { answer, created } = await answerQuestion(deps, c.var.me, c.req.param('id'), c.req.valid('json'));
         return c.json(answer, created ? 201 : 200);
       })
-      .put('/:id/vote', signedIn(qaMessages.voteSignedOut), jsonBody(voteInputSchema), async (c) =>
+      .put('/:id/vote', queued, signedIn(qaMessages.voteSignedOut), jsonBody(voteInputSchema), async (c) =>
         c.json(await voteOnQuestion(deps, c.var.me, c.req.param('id'), c.req.valid('json').value)),
       )
       .put('/:id/accepted-answer', jsonBody(acceptAnswerInputSchema), async (c) =>

@@ -697,6 +697,9 @@ describe('a deleted account', () => {
     expect(ownAfter).toMatchObject({ upvotes: 0, downvotes: 0 });
     const theirsAfter = await read(theirs.id);
     expect(theirsAfter).toMatchObject({ upvotes: 0, downvotes: 1 });
+    // Every notice says the last version the deletion set.
+    const last = Math.max(ownAfter.version, theirsAfter.version);
+    expect(notices.map((n) => n.version)).toEqual(notices.map(() => last));
     expect(theirsAfter.answers[0]?.author).toEqual({ id: null, name: qaMessages.deletedUser, role: null });
     expect(await storedVotes(theirs.id)).toEqual({ upvotes: 0, downvotes: 1 });
 

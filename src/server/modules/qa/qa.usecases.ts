@@ -131,6 +131,9 @@ export async function listQuestionChanges(deps: Deps, me: Me | undefined, since:
   };
 }
 
+/** The board's committed version, for `Synced-To` (http/synced-to.ts). */
+export const readBoardVersion = (deps: Deps) => repo.readVersion(deps.db);
+
 export async function getQuestion(deps: Deps, me: Me | undefined, id: string): Promise<Question> {
   const row = await repo.findQuestionWithAuthor(deps.db, id);
   if (!row || row.deleted_at !== null) throw createQuestionNotFoundError();
@@ -141,8 +144,9 @@ export async function getQuestion(deps: Deps, me: Me | undefined, id: string): P
 // ---------------------------------------------------------------------------------------------------------
 // Writing
 
-const notify = (tx: Deps, questionIds: readonly string[]) =>
-  tx.events.publish({ table: 'questions', ids: questionIds, audience: 'everyone' });
+/** `version`: the board's version the change commits at. */
+const notify = (tx: Deps, questionIds: readonly string[], version: number) =>
+  tx.events.publish({ table: 'questions', ids: questionIds, audience: 'everyone', version });
 
 /** `requireUser` with the spec's words for the action (spec §5). */
 export function requireSignedIn(me: Me | undefined, message: string): Me {
@@ -179,25 +183,39 @@ export async function askQuestion(
   // A repeat is answered before the rate limit (it posts nothing) and without waiting for the board's lock.
   const before = await findRepeatedQuestion(deps, asker, input);
   if (before) return { question: before, created: false };
-  const created = await withTransaction(deps, async (tx) => {
+  // The question as inserted (no answers or votes yet), so no read after the commit.
+  const created = await withTransaction(deps, async (tx): Promise<Question | undefined> => {
     const version = await repo.takeVersions(tx.db, 1);
     // Checked again under the lock: the same post on another connection may have just committed.
-    if (await repo.findQuestion(tx.db, input.id)) return false;
+    if (await repo.findQuestion(tx.db, input.id)) return undefined;
     await requireWithinRateLimit(tx, asker);
+    const createdAt = tx.clock.now().toISOString();
     await repo.insertQuestion(tx.db, {
       id: input.id,
       user_id: asker.id,
       title: input.title,
       text: input.text,
       search: toSearchText(input.title, input.text),
-      created_at: tx.clock.now().toISOString(),
+      created_at: createdAt,
       version,
     });
-    notify(tx, [input.id]);
-    return true;
+    notify(tx, [input.id], version);
+    return {
+      id: input.id,
+      title: input.title,
+      text: input.text,
+      author: toAuthor(asker.id, asker.name, asker.role),
+      createdAt,
+      upvotes: 0,
+      downvotes: 0,
+      acceptedAnswerId: null,
+      answers: [],
+      myVote: 0,
+      version,
+    };
   });
-  if (created) return { question: await getQuestion(deps, asker, input.id), created };
-  return { question: (await findRepeatedQuestion(deps, asker, input))!, created };
+  if (created) return { question: created, created: true };
+  return { question: (await findRepeatedQuestion(deps, asker, input))!, created: false };
 }
 
 type AnswerInput = z.output<typeof answerInputSchema>;
@@ -239,7 +257,7 @@ export async function answerQuestion(
       created_at: tx.clock.now().toISOString(),
     });
     await repo.setVersion(tx.db, questionId, version);
-    notify(tx, [questionId]);
+    notify(tx, [questionId], version);
     return true;
   });
   const answer = await findRepeatedAnswer(deps, author, questionId, input);
@@ -268,7 +286,7 @@ export async function voteOnQuestion(
     await repo.setVote(tx.db, questionId, voter.id, value);
     await repo.recountVotes(tx.db, [questionId]);
     await repo.setVersion(tx.db, questionId, version);
-    notify(tx, [questionId]);
+    notify(tx, [questionId], version);
   });
   return getQuestion(deps, voter, questionId);
 }
@@ -289,7 +307,7 @@ export async function acceptAnswer(
       throw createAnswerNotFoundError();
     await repo.setAcceptedAnswer(tx.db, questionId, input.answerId);
     await repo.setVersion(tx.db, questionId, version);
-    notify(tx, [questionId]);
+    notify(tx, [questionId], version);
   });
   return getQuestion(deps, me, questionId);
 }
@@ -308,7 +326,7 @@ export async function deleteQuestion(deps: Deps, me: Me | undefined, questionId:
     await requireLiveQuestion(tx, questionId);
     await repo.markQuestionDeleted(tx.db, questionId, tx.clock.now().toISOString());
     await repo.setVersion(tx.db, questionId, version);
-    notify(tx, [questionId]);
+    notify(tx, [questionId], version);
   });
 }
 
@@ -326,7 +344,7 @@ export async function deleteAnswer(
     if ((await repo.findAnswer(tx.db, answerId))?.question_id !== questionId) throw createAnswerNotFoundError();
     await repo.deleteAnswer(tx.db, questionId, answerId);
     await repo.setVersion(tx.db, questionId, version);
-    notify(tx, [questionId]);
+    notify(tx, [questionId], version);
   });
 }
 
@@ -379,6 +397,8 @@ export const qaPersonalData: PersonalDataPart = {
     if (touched.length === 0) return;
     const first = await repo.takeVersions(tx.db, touched.length);
     for (const [i, id] of touched.entries()) await repo.setVersion(tx.db, id, first + i);
-    for (let i = 0; i < touched.length; i += idsPerNotice) notify(tx, touched.slice(i, i + idsPerNotice));
+    // Each notice says the last version set here: the deletion commits all of them at once.
+    const last = first + touched.length - 1;
+    for (let i = 0; i < touched.length; i += idsPerNotice) notify(tx, touched.slice(i, i + idsPerNotice), last);
   },
 };

@@ -1,0 +1,208 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { sastDate } from '../../common/sast.ts';
+import {
+  createClient,
+  createVerifiedUser,
+  expectApiError,
+  logIn,
+  signInAs,
+  startSmtpServer,
+  startTestServer,
+  type TestClient,
+  type TestResponse,
+  type TestServer,
+  type TestSmtpServer,
+} from '../test/harness.ts';
+
+let smtp: TestSmtpServer;
+let server: TestServer;
+let admin: TestClient;
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  server = await startTestServer({ smtpUrl: smtp.url });
+  admin = (await signInAs(server, 'admin')).client;
+});
+
+afterAll(async () => {
+  await server?.close();
+  await smtp?.close();
+});
+
+/** The collection's committed version, as the database holds it. */
+async function counter(name: 'questions' | 'bookings'): Promise<number> {
+  const row = await server.services.db
+    .selectFrom('sync_counter')
+    .select('value')
+    .where('name', '=', name)
+    .executeTakeFirstOrThrow();
+  return row.value;
+}
+
+/** The header as a number; fails the test when it is missing or not a whole number. */
+function syncedTo(response: TestResponse): number {
+  const value = response.headers.get('synced-to');
+  expect(value, `Synced-To on ${response.status} ${response.text}`).toMatch(/^\d+$/);
+  return Number(value);
+}
+
+const put = (client: TestClient, path: string, body: unknown) =>
+  client.request(path, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+async function newStudent() {
+  const account = await createVerifiedUser(server);
+  return { ...account, client: await logIn(server, account) };
+}
+
+const bookingRequest = () => ({
+  id: crypto.randomUUID(),
+  module: 'Introduction to Statistics',
+  date: sastDate(new Date(Date.now() + 10 * 24 * 3_600_000)),
+  slots: ['09:00', '14:00', '17:30'],
+  hours: 2,
+  concepts: 'Hypothesis testing',
+});
+
+describe('Synced-To on reads', () => {
+  test("every read of the board says the board's committed version, a 304 too", async () => {
+    const { client } = await newStudent();
+    const asked = await client.post('/api/questions', { id: crypto.randomUUID(), title: 'T', text: 'X' });
+    await put(client, `/api/questions/${asked.body.id}/vote`, { value: 1 });
+    const now = await counter('questions');
+
+    for (const path of ['/api/questions', '/api/questions?since=0', '/api/questions/my-votes']) {
+      const first = await client.get(path);
+      expect(first.status, first.text).toBe(200);
+      expect(syncedTo(first)).toBe(now);
+      const etag = first.headers.get('etag')!;
+      const again = await client.get(path, { headers: { 'if-none-match': etag } });
+      expect(again.status).toBe(304);
+      expect(syncedTo(again)).toBe(now);
+    }
+    const one = await client.get(`/api/questions/${asked.body.id}`);
+    expect(syncedTo(one)).toBe(now);
+    expect(one.body.version).toBeLessThanOrEqual(now);
+  });
+
+  test("every read of the bookings says the bookings' committed version, a 304 too", async () => {
+    const { client } = await newStudent();
+    const booked = await client.post('/api/bookings', bookingRequest());
+    expect(booked.status, booked.text).toBe(201);
+    const now = await counter('bookings');
+    for (const path of ['/api/bookings', '/api/bookings?since=0']) {
+      const first = await client.get(path);
+      expect(first.status, first.text).toBe(200);
+      expect(syncedTo(first)).toBe(now);
+      const again = await client.get(path, { headers: { 'if-none-match': first.headers.get('etag')! } });
+      expect(again.status).toBe(304);
+      expect(syncedTo(again)).toBe(now);
+    }
+  });
+
+  test('a read reflects every change up to its Synced-To, however writes interleave with it', async () => {
+    const { client } = await newStudent();
+    const asked = await client.post('/api/questions', { id: crypto.randomUUID(), title: 'T', text: 'X' });
+    const voters = await Promise.all(Array.from({ length: 12 }, () => newStudent()));
+    // Only this question changes meanwhile, so a change with a version up to Synced-To that the answer holds
+    // makes its version at least Synced-To. Counted after the data, Synced-To would pass it now and then.
+    const reads: TestResponse[] = [];
+    await Promise.all([
+      ...voters.map(async (voter) => {
+        for (const value of [1, -1, 0]) {
+          const voted = await put(voter.client, `/api/questions/${asked.body.id}/vote`, { value });
+          expect(voted.status, voted.text).toBe(200);
+        }
+      }),
+      ...voters.map(async () => {
+        for (let i = 0; i < 3; i++) reads.push(await client.get(`/api/questions/${asked.body.id}`));
+      }),
+    ]);
+    expect(reads).toHaveLength(36);
+    for (const read of reads) {
+      expect(read.status).toBe(200);
+      expect(read.body.version).toBeGreaterThanOrEqual(syncedTo(read));
+    }
+  });
+
+  test('a refused read carries none', async () => {
+    const { client } = await newStudent();
+    const missing = await client.get(`/api/questions/${crypto.randomUUID()}`);
+    expectApiError(missing, 404, 'qa.not_found');
+    expect(missing.headers.has('synced-to')).toBe(false);
+    const visitor = await createClient(server.url).get('/api/bookings');
+    expectApiError(visitor, 401, 'auth.unauthenticated');
+    expect(visitor.headers.has('synced-to')).toBe(false);
+  });
+});
+
+describe('Synced-To on writes', () => {
+  test("every successful write on the board says a version at least its own; a repeat at least the original's", async () => {
+    const { client } = await newStudent();
+    const body = { id: crypto.randomUUID(), title: 'A question', text: 'Its text' };
+    const asked = await client.post('/api/questions', body);
+    expect(asked.status).toBe(201);
+    expect(syncedTo(asked)).toBeGreaterThanOrEqual(asked.body.version);
+    const q = asked.body.id as string;
+
+    const answered = await client.post(`/api/questions/${q}/answers`, { id: crypto.randomUUID(), text: 'An answer' });
+    expect(answered.status).toBe(201);
+    expect(syncedTo(answered)).toBe(await counter('questions'));
+    const voted = await put(client, `/api/questions/${q}/vote`, { value: 1 });
+    expect(syncedTo(voted)).toBeGreaterThanOrEqual(voted.body.version);
+    const accepted = await put(client, `/api/questions/${q}/accepted-answer`, { answerId: answered.body.id });
+    expect(syncedTo(accepted)).toBeGreaterThanOrEqual(accepted.body.version);
+    const repeated = await client.post('/api/questions', body);
+    expect(repeated.status).toBe(200);
+    expect(syncedTo(repeated)).toBeGreaterThanOrEqual(asked.body.version);
+    expect(syncedTo(repeated)).toBe(await counter('questions'));
+
+    const answerDeleted = await admin.delete(`/api/questions/${q}/answers/${answered.body.id}`);
+    expect(answerDeleted.status).toBe(200);
+    expect(syncedTo(answerDeleted)).toBe(await counter('questions'));
+    const deleted = await admin.delete(`/api/questions/${q}`);
+    expect(deleted.status).toBe(200);
+    expect(syncedTo(deleted)).toBe(await counter('questions'));
+  });
+
+  test('every successful write of a booking says a version at least its own', async () => {
+    const { client } = await newStudent();
+    const input = bookingRequest();
+    const booked = await client.post('/api/bookings', input);
+    expect(booked.status).toBe(201);
+    expect(syncedTo(booked)).toBeGreaterThanOrEqual(booked.body.version);
+    const repeated = await client.post('/api/bookings', input);
+    expect(repeated.status).toBe(200);
+    expect(syncedTo(repeated)).toBeGreaterThanOrEqual(booked.body.version);
+
+    const confirmed = await admin.post(`/api/bookings/${input.id}/confirm`, {
+      slot: '09:00',
+      version: booked.body.version,
+    });
+    expect(confirmed.status, confirmed.text).toBe(200);
+    expect(syncedTo(confirmed)).toBeGreaterThanOrEqual(confirmed.body.version);
+    const reopened = await put(admin, `/api/bookings/${input.id}/status`, {
+      status: 'Pending',
+      version: confirmed.body.version,
+    });
+    expect(reopened.status, reopened.text).toBe(200);
+    expect(syncedTo(reopened)).toBeGreaterThanOrEqual(reopened.body.version);
+    const cancelled = await client.post(`/api/bookings/${input.id}/cancel`);
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect(syncedTo(cancelled)).toBeGreaterThanOrEqual(cancelled.body.version);
+    expect(syncedTo(cancelled)).toBe(await counter('bookings'));
+  });
+
+  test('a refused write carries none', async () => {
+    const { client } = await newStudent();
+    const refusals = [
+      await client.post(`/api/questions/${crypto.randomUUID()}/answers`, { id: crypto.randomUUID(), text: 'A' }),
+      await client.post('/api/questions', { id: crypto.randomUUID(), title: '', text: '' }),
+      await put(client, `/api/questions/${crypto.randomUUID()}/vote`, { value: 1 }),
+      await client.post('/api/bookings', { ...bookingRequest(), hours: 9 }),
+      await client.post(`/api/bookings/${crypto.randomUUID()}/cancel`),
+      await admin.post(`/api/bookings/${crypto.randomUUID()}/confirm`, { slot: '09:00', version: 1 }),
+    ];
+    expect(refusals.map((r) => r.status)).toEqual([404, 400, 404, 400, 404, 404]);
+    for (const refused of refusals) expect(refused.headers.has('synced-to')).toBe(false);
+  });
+});
