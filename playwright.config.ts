@@ -27,6 +27,9 @@ export default defineConfig({
         '--disable-background-networking',
         '--disable-component-update',
         '--disable-sync',
+        // Chromium 150 gives a reloaded page a new document host, and Playwright's offline emulation does not
+        // reach its navigator.onLine (true while the context is offline): the older behaviour keeps it false.
+        '--disable-features=RenderDocument',
       ],
     },
   },

@@ -558,6 +558,12 @@ test('a tutor reads their cards offline; confirming then says it needs the conne
   await card.getByLabel('Time slot').selectOption('10:00');
   await card.getByRole('button', { name: 'Confirm' }).click();
   await expect(toastWith(page, 'You are offline. Connect to the internet to change a booking.')).toBeVisible();
+  // The choosers go back to what is stored: no time, Pending.
+  await expect(card.getByLabel('Time slot')).toHaveValue('');
+  await card.getByLabel('Status').selectOption('Completed');
+  await card.getByRole('button', { name: 'Update status' }).click();
+  await expect(card.getByLabel('Status')).toHaveValue('Pending');
+  await expect(card.getByRole('button', { name: 'Update status' })).toBeDisabled();
   await context.setOffline(false);
   const [booking] = await bookingsOf(student.page.request, module.name);
   expect(booking).toMatchObject({ status: 'Pending', confirmedSlot: null });
