@@ -269,9 +269,10 @@ function closeHttpServer(server: Server): Promise<void> {
 
 /**
  * SQLite: a file in the test's data folder. PostgreSQL (TEST_DATABASE_URL): a new database per test
- * server, dropped afterwards, so no test sees another's rows.
+ * server, dropped afterwards, so no test sees another's rows. Also used for `main.ts` run as a process
+ * (main-process.ts).
  */
-async function createTestDatabase(dataDir: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createTestDatabase(dataDir: string): Promise<{ url: string; drop(): Promise<void> }> {
   // The one place tests read the environment: which database server to run against.
   // eslint-disable-next-line no-restricted-properties -- a test setting, not app configuration (env.ts)
   const adminUrl = process.env.TEST_DATABASE_URL;
