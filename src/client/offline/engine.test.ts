@@ -54,7 +54,7 @@ describe('local tables', () => {
     db.close();
   });
 
-  it("a log-out takes the localStorage keys a feature keeps for the user, and leaves the others", async () => {
+  it('a log-out takes the localStorage keys a feature keeps for the user, and leaves the others', async () => {
     const marks = createMarks();
     const page = await open(newDbName(), 'u1', { marks });
     marks.setItem('chosen', 'Algebra');
