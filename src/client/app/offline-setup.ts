@@ -7,8 +7,11 @@ import '../features/profile/profile.sync.ts';
 import '../features/qa/qa.sync.ts';
 import { servedUser } from '../lib/served-user.ts';
 import { storedUser, type SessionStore } from '../lib/session.tsx';
-import { localDb } from '../offline/db.ts';
+import { completeSchema, localDb } from '../offline/db.ts';
 import { clearUserData, engineUser, noticeSignedIn, setEngineUser } from '../offline/engine.ts';
+
+// Every table is declared now: the database's schema is complete.
+completeSchema(localDb);
 
 export const sessionStore: SessionStore = { localDb, clearUserData, noticeSignedIn, setEngineUser, engineUser };
 

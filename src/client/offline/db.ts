@@ -1,16 +1,19 @@
 /**
  * The app's IndexedDB (Dexie): the engine's own tables, and the tables features declare.
  *
- *   export const notesTable = defineLocalTable<Note>({ name: 'notes', schema: 'id, createdAt', since: 9, scope: 'public' });
+ *   export const notesTable = defineLocalTable<Note>({ name: 'notes', schema: 'id, createdAt', version: 1, scope: 'public' });
  *
  * - `schema` is Dexie's: the primary key (a string id) first, then the indexes.
- * - `since` is the database version that first has the table. Versions only grow: a new table takes a new
- *   number above every other, and a table keeps its number forever, so a browser that opened an older build
- *   upgrades from the history it knows (Dexie merges the tables declared for one version).
+ * - `version` is the table's own schema version: 1 at first, one more each time its schema changes. No table
+ *   needs to know another's: the database's version is their sum (with the engine's own tables'), so it grows
+ *   whenever any of them does, and Dexie upgrades an older database to the whole schema from what it finds
+ *   installed (adding tables and indexes, keeping the rows). A table never goes away silently: one no longer
+ *   used is declared with `schema: null` (Dexie then deletes it) and keeps its version.
  * - `scope`: 'public' rows say nothing about who used the device and survive a log-out; 'user' rows are
  *   the signed-in user's and go with `clearUserData()`.
- * - Tables are declared when their feature's `*.sync.ts` is imported, and that must happen before the
- *   database opens (the first read opens it): `app/` imports every `*.sync.ts` eagerly.
+ * - Tables are declared when their feature's `*.sync.ts` is imported; `completeSchema` then gives Dexie the
+ *   whole schema at once (app/offline-setup.ts imports every `*.sync.ts`, then calls it), before anything reads
+ *   IndexedDB.
  *
  * `createLocalDb(name)` makes another database with the same engine tables (tests open a fresh one, or a
  * second "page" over the same one); the app uses `localDb`.
@@ -116,35 +119,60 @@ export type LocalDb = Dexie & {
   settling: EntityTable<SettlingRecord, 'seq'>;
 };
 
-const scopes = new WeakMap<Dexie, Map<string, TableScope>>();
+/** The tables a database will have, with their versions and scopes: given to Dexie as it opens. */
+interface Declared {
+  tables: Map<string, LocalTableSpec>;
+  opened: boolean;
+}
+
+const declared = new WeakMap<Dexie, Declared>();
+
+/**
+ * The engine's own tables. Their versions count as a feature table's do; together with the features' they made
+ * the database's version 12 when it stopped being a list of numbers (it had reached 5).
+ */
+const engineTables: LocalTableSpec[] = [
+  { name: 'session', schema: 'key', version: 1, scope: 'user' },
+  { name: 'syncState', schema: 'key', version: 1, scope: 'public' },
+  { name: 'outbox', schema: '++seq, userId, target.id', version: 1, scope: 'public' },
+  { name: 'settling', schema: '++seq', version: 1, scope: 'user' },
+];
 
 export function createLocalDb(name: string): LocalDb {
   const db = new Dexie(name) as LocalDb;
-  db.version(1).stores({ session: 'key' });
-  db.version(2).stores({ syncState: 'key' });
-  // The engine's queue. Sync states from before the engine had no cursor or owner: forgotten once, so every
-  // source loads afresh (rows already stored stay and show meanwhile).
-  db.version(3)
-    .stores({ outbox: '++seq, userId, target.id' })
-    .upgrade((tx) => tx.table('syncState').clear());
-  // Versions 4 and 5 are the board's and the bookings' (their *.sync.ts files).
-  db.version(6).stores({ settling: '++seq' });
-  scopes.set(
-    db,
-    new Map([
-      ['session', 'user'],
-      ['settling', 'user'],
-    ]),
-  );
+  declared.set(db, { tables: new Map(engineTables.map((spec) => [spec.name, spec])), opened: false });
+  // Every way of opening goes through `open` (Dexie's own, when a first call finds it closed, too): a database
+  // opened before `completeSchema` still gets the tables declared so far.
+  const open = db.open.bind(db);
+  db.open = () => {
+    completeSchema(db);
+    return open();
+  };
   return db;
+}
+
+/**
+ * Every table is declared: Dexie gets the schema, in one version (their sum), and the tables can be used. The
+ * app calls it once every feature's `*.sync.ts` is imported (app/offline-setup.ts); a table declared after it
+ * is refused.
+ */
+export function completeSchema(db: LocalDb): void {
+  const state = declared.get(db)!;
+  if (state.opened) return;
+  state.opened = true;
+  const tables = [...state.tables.values()];
+  const version = tables.reduce((sum, spec) => sum + spec.version, 0);
+  db.version(version).stores(Object.fromEntries(tables.map((spec) => [spec.name, spec.schema])));
 }
 
 export const localDb = createLocalDb(appDatabase);
 
 export interface LocalTableSpec {
   name: string;
-  schema: string;
-  since: number;
+  /** Dexie's schema; null for a table no longer used (deleted on upgrade). */
+  schema: string | null;
+  /** The table's own schema version: 1, then one more for each change (see the top of this file). */
+  version: number;
   scope: TableScope;
 }
 
@@ -164,18 +192,17 @@ export type LocalTable<Row> = Table<Row, string> & {
 };
 
 export function defineLocalTable<Row>(spec: LocalTableSpec, db: LocalDb = localDb): LocalTable<Row> {
-  try {
-    // Dexie refuses a version once the database is open or opening.
-    db.version(spec.since).stores({ [spec.name]: spec.schema });
-  } catch (error) {
+  const state = declared.get(db)!;
+  if (state.opened)
     throw new Error(
-      `Local table "${spec.name}" was declared after the database opened: import its *.sync.ts file from app/ before anything reads IndexedDB.`,
-      { cause: error },
+      `Local table "${spec.name}" was declared after the schema was complete: import its *.sync.ts file from app/offline-setup.ts.`,
     );
-  }
-  scopes.get(db)!.set(spec.name, spec.scope);
-  // Dexie makes new Table objects each time a later version is declared, and the old ones then fail: the
-  // handle looks the table up at each use, so it stays valid whatever is declared after it.
+  if (state.tables.has(spec.name)) throw new Error(`Local table "${spec.name}" is declared twice.`);
+  if (!Number.isInteger(spec.version) || spec.version < 1)
+    throw new Error(`Local table "${spec.name}": its version is a whole number, 1 or more.`);
+  state.tables.set(spec.name, spec);
+  // Dexie makes new Table objects as a database opens, and the old ones then fail: the handle looks the table
+  // up at each use, so it stays valid.
   const inTransaction = (tx: Transaction) => tx.table<Row, string>(spec.name);
   return new Proxy({} as LocalTable<Row>, {
     get(_, property) {
@@ -192,4 +219,6 @@ export function defineLocalTable<Row>(spec: LocalTableSpec, db: LocalDb = localD
 
 /** The tables whose rows belong to the signed-in user. */
 export const userTableNames = (db: LocalDb): string[] =>
-  [...scopes.get(db)!].filter(([, scope]) => scope === 'user').map(([name]) => name);
+  [...declared.get(db)!.tables.values()]
+    .filter((spec) => spec.scope === 'user' && spec.schema !== null)
+    .map((spec) => spec.name);

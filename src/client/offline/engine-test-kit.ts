@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiError, apiFetch, NetworkError } from '../lib/api.ts';
 import { ifNoneMatch, readRevalidated, syncedToOf, type Revalidated, type Sent } from '../lib/revalidated.ts';
-import { createLocalDb, defineLocalTable } from './db.ts';
+import { completeSchema, createLocalDb, defineLocalTable } from './db.ts';
 import { createEngine, type PullArgs } from './engine.ts';
 import type { Marks } from './storage.ts';
 
@@ -218,7 +218,8 @@ export async function openPage(
   { marks = createMarks(), session = true }: PageOptions = {},
 ) {
   const db = createLocalDb(name);
-  const notes = defineLocalTable<NoteRow>({ name: 'notes', schema: 'id', since: 10, scope: 'user' }, db);
+  const notes = defineLocalTable<NoteRow>({ name: 'notes', schema: 'id', version: 1, scope: 'user' }, db);
+  completeSchema(db);
   const engine = createEngine(db, { marks });
   const source = engine.defineSource({
     name: 'notes',

@@ -1,8 +1,9 @@
 // Before Dexie is imported: it takes IndexedDB from the global scope when it loads.
 import 'fake-indexeddb/auto';
+import Dexie from 'dexie';
 import { forceCloseDatabase } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLocalDb, defineLocalTable } from './db.ts';
+import { completeSchema, createLocalDb, defineLocalTable } from './db.ts';
 import { ApiError } from '../lib/api.ts';
 import { createEngine, LocalWriteError } from './engine.ts';
 import {
@@ -43,13 +44,14 @@ const unsent = (page: Page) => page.db.outbox.count();
 describe('local tables', () => {
   it('a table declared before others still reads and writes', async () => {
     const db = createLocalDb(newDbName());
-    const first = defineLocalTable<{ id: string }>({ name: 'first', schema: 'id', since: 11, scope: 'public' }, db);
-    defineLocalTable<{ id: string }>({ name: 'second', schema: 'id', since: 11, scope: 'user' }, db);
-    defineLocalTable<{ id: string }>({ name: 'third', schema: 'id', since: 12, scope: 'user' }, db);
+    const first = defineLocalTable<{ id: string }>({ name: 'first', schema: 'id', version: 1, scope: 'public' }, db);
+    defineLocalTable<{ id: string }>({ name: 'second', schema: 'id', version: 1, scope: 'user' }, db);
+    defineLocalTable<{ id: string }>({ name: 'third', schema: 'id', version: 2, scope: 'user' }, db);
+    completeSchema(db);
     await first.put({ id: 'a' });
     expect(await first.toArray()).toEqual([{ id: 'a' }]);
-    expect(() => defineLocalTable({ name: 'late', schema: 'id', since: 13, scope: 'public' }, db)).toThrow(
-      /declared after the database opened/,
+    expect(() => defineLocalTable({ name: 'late', schema: 'id', version: 1, scope: 'public' }, db)).toThrow(
+      /declared after the schema was complete/,
     );
     db.close();
   });
@@ -63,6 +65,63 @@ describe('local tables', () => {
     await page.engine.clearUserData();
     expect(marks.map.has('chosen')).toBe(false);
     expect(marks.map.get('visitedHome')).toBe('true');
+  });
+
+  it("a table's own version going up upgrades the database, and every row stays", async () => {
+    const name = newDbName();
+    const before = createLocalDb(name);
+    const notes = defineLocalTable<{ id: string; text: string }>(
+      { name: 'notes', schema: 'id', version: 1, scope: 'user' },
+      before,
+    );
+    completeSchema(before);
+    await notes.put({ id: 'n1', text: 'Kept' });
+    before.close();
+
+    const after = createLocalDb(name);
+    const indexed = defineLocalTable<{ id: string; text: string }>(
+      { name: 'notes', schema: 'id, text', version: 2, scope: 'user' },
+      after,
+    );
+    defineLocalTable({ name: 'tags', schema: 'id', version: 1, scope: 'public' }, after);
+    completeSchema(after);
+    expect(await indexed.where('text').equals('Kept').primaryKeys()).toEqual(['n1']);
+    after.close();
+  });
+
+  it('a database the older numbering made (version 5) opens with its queue, drafts and bookings', async () => {
+    const name = newDbName();
+    // As the app declared it before each table had its own version.
+    const old = new Dexie(name);
+    old.version(1).stores({ session: 'key' });
+    old.version(2).stores({ syncState: 'key', modules: 'id, slug, category', enrolments: 'id' });
+    old.version(3).stores({ outbox: '++seq, userId, target.id' });
+    old.version(4).stores({ questions: 'id, createdAt', answers: 'id, questionId', myVotes: 'id', qaPaging: 'id' });
+    old.version(5).stores({ bookings: 'id, date', bookingDrafts: 'id' });
+    await old.table('outbox').add({ name: 'bookings.request', version: 1, payload: { id: 'b1' }, userId: 'u1' });
+    await old.table('bookingDrafts').put({ id: 'current', values: { concepts: 'Typed' }, requestId: 'b1' });
+    await old.table('answers').put({ id: 'a1', questionId: 'q1', text: 'Seen' });
+    old.close();
+
+    const db = createLocalDb(name);
+    for (const [table, schema, scope] of [
+      ['modules', 'id, slug, category', 'public'],
+      ['enrolments', 'id', 'user'],
+      ['questions', 'id, createdAt', 'public'],
+      ['answers', 'id, questionId', 'public'],
+      ['myVotes', 'id', 'user'],
+      ['qaPaging', 'id', 'public'],
+      ['bookings', 'id, date', 'user'],
+      ['bookingDrafts', 'id', 'user'],
+    ] as const)
+      defineLocalTable({ name: table, schema, version: 1, scope }, db);
+    completeSchema(db);
+    expect(await db.outbox.toArray()).toMatchObject([{ name: 'bookings.request', payload: { id: 'b1' } }]);
+    expect(await db.table('bookingDrafts').get('current')).toMatchObject({ requestId: 'b1' });
+    expect(await db.table('answers').where('questionId').equals('q1').count()).toBe(1);
+    expect(await db.settling.count()).toBe(0);
+    expect(db.verno).toBe(12);
+    db.close();
   });
 
   it('clearing user data keeps public tables and the public sync state', async () => {
@@ -937,8 +996,9 @@ describe('a new version of the app', () => {
     old.engine.start({ userId: 'u1' });
 
     const db = createLocalDb(name);
-    defineLocalTable({ name: 'notes', schema: 'id', since: 10, scope: 'user' }, db);
-    const tags = defineLocalTable<{ id: string }>({ name: 'tags', schema: 'id', since: 11, scope: 'public' }, db);
+    defineLocalTable({ name: 'notes', schema: 'id', version: 1, scope: 'user' }, db);
+    const tags = defineLocalTable<{ id: string }>({ name: 'tags', schema: 'id', version: 1, scope: 'public' }, db);
+    completeSchema(db);
     const upgraded = createEngine(db, { marks: createMarks() });
     pages.push({ db, engine: upgraded } as Page);
     await tags.put({ id: 't1' });

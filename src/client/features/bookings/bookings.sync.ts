@@ -25,17 +25,16 @@ export interface BookingDraftRow {
 // The next person on a shared device starts with no module chosen.
 engine.forgetAtLogOut(chosenModuleKey);
 
-// Version 4 added the Q&A board; 5 bookings.
 export const bookingsTable = defineLocalTable<Booking>({
   name: 'bookings',
   schema: 'id, date',
-  since: 5,
+  version: 1,
   scope: 'user',
 });
 export const bookingDraftsTable = defineLocalTable<BookingDraftRow>({
   name: 'bookingDrafts',
   schema: 'id',
-  since: 5,
+  version: 1,
   scope: 'user',
 });
 

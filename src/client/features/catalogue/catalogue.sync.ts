@@ -6,12 +6,12 @@ import { defineSource } from '../../offline/engine.ts';
 
 /**
  * The catalogue, kept for reading offline. Public: `GET /api/modules` answers anyone and says nothing about
- * who used the device, so it stays after a log-out. Database version 2 first had it (browsers keep that history).
+ * who used the device, so it stays after a log-out.
  */
 export const modulesTable = defineLocalTable<Module>({
   name: 'modules',
   schema: 'id, slug, category',
-  since: 2,
+  version: 1,
   scope: 'public',
 });
 

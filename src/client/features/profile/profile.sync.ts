@@ -4,11 +4,11 @@ import { client } from '../../lib/api-client.ts';
 import { defineLocalTable } from '../../offline/db.ts';
 import { defineSource } from '../../offline/engine.ts';
 
-/** The signed-in user's enrolments, for reading offline; they go at log-out. Database version 2 first had them. */
+/** The signed-in user's enrolments, for reading offline; they go at log-out. */
 export const enrolmentsTable = defineLocalTable<Enrolment>({
   name: 'enrolments',
   schema: 'id',
-  since: 2,
+  version: 1,
   scope: 'user',
 });
 

@@ -25,24 +25,23 @@ export interface BoardPagingRow {
   oldestCreatedAt: string | null;
 }
 
-// Version 3 added the engine's outbox; 4 the board.
 export const questionsTable = defineLocalTable<QuestionRow>({
   name: 'questions',
   schema: 'id, createdAt',
-  since: 4,
+  version: 1,
   scope: 'public',
 });
 export const answersTable = defineLocalTable<Answer>({
   name: 'answers',
   schema: 'id, questionId',
-  since: 4,
+  version: 1,
   scope: 'public',
 });
-export const myVotesTable = defineLocalTable<MyVoteRow>({ name: 'myVotes', schema: 'id', since: 4, scope: 'user' });
+export const myVotesTable = defineLocalTable<MyVoteRow>({ name: 'myVotes', schema: 'id', version: 1, scope: 'user' });
 export const boardPagingTable = defineLocalTable<BoardPagingRow>({
   name: 'qaPaging',
   schema: 'id',
-  since: 4,
+  version: 1,
   scope: 'public',
 });
 
