@@ -40,8 +40,8 @@ export function DataSync() {
   useEffect(() => {
     if (streamFor === undefined) return;
     return startLiveEvents({
-      onChange: (table, _ids, leading) => {
-        if (fetchesHere(leading, signedIn)) void refreshSources(table);
+      onChange: (table, ids, leading, version) => {
+        if (fetchesHere(leading, signedIn)) void refreshSources(table, { ids, version });
       },
       onResync: (leading) => {
         // Notices may have been missed: every source asks for what changed since its cursor.

@@ -301,6 +301,20 @@ describe('a refresh never overwrites pending work', () => {
     expect(await page.notes.get('n1')).toEqual({ id: 'n1', text: 'Version 6', savedAt: 'z', version: 6 });
   });
 
+  it("a notice of a change whose rows the device holds at its version already (the user's own, acknowledged) fetches nothing", async () => {
+    server.store.set('n1', { id: 'n1', text: 'Mine', savedAt: 'x', version: 3 });
+    const page = await open();
+    page.engine.start({ userId: 'u1' });
+    await page.engine.refreshSource(page.source);
+    const gets = server.gets.length;
+    await page.engine.refreshSources('notes', { ids: ['n1'], version: 3 });
+    expect(server.gets).toHaveLength(gets);
+    await page.engine.refreshSources('notes', { ids: ['n1'], version: 4 });
+    await page.engine.refreshSources('notes', { ids: ['n1', 'n2'], version: 3 });
+    await page.engine.refreshSources('notes');
+    expect(server.gets).toHaveLength(gets + 3);
+  });
+
   it('an answer that arrives after the user logged out is dropped', async () => {
     server.store.set('n1', { id: 'n1', text: 'Theirs', savedAt: 'x' });
     server.knobs.getDelayMs = 100;

@@ -25,6 +25,17 @@ describe('parseChange', () => {
     });
   });
 
+  test('keeps the version the change committed at, when the notice says it and it is a whole number', () => {
+    expect(parseChange('8', '{"table":"bookings","ids":["b1"],"version":42}')).toEqual({
+      type: 'change',
+      id: '8',
+      table: 'bookings',
+      ids: ['b1'],
+      version: 42,
+    });
+    expect(parseChange('9', '{"table":"bookings","ids":["b1"],"version":"42"}')).not.toHaveProperty('version');
+  });
+
   test('ignores what is not a notice', () => {
     for (const data of [
       '',

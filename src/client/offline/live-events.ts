@@ -13,13 +13,17 @@ export interface LiveEventsOptions {
    * Rows of `table` changed (or were deleted): refetch them. Runs in every tab; `leading` is true in the tab
    * that holds the stream, so that tabs sharing one database can leave the fetching to it.
    */
-  onChange(table: string, ids: readonly string[], leading: boolean): void;
+  onChange(table: string, ids: readonly string[], leading: boolean, version?: number): void;
   /** Notices may have been missed: refetch everything the tab relies on. Runs in every tab, as `onChange`. */
   onResync(leading: boolean): void;
 }
 
-/** What the leading tab passes on: a notice, with the stream's event id, or "notices may have been missed". */
-export type LiveMessage = { type: 'change'; id: string; table: string; ids: string[] } | { type: 'resync' };
+/**
+ * What the leading tab passes on: a notice, with the stream's event id and the version its change committed at
+ * (when the server says), or "notices may have been missed".
+ */
+export type LiveMessage =
+  { type: 'change'; id: string; table: string; ids: string[]; version?: number } | { type: 'resync' };
 
 const lockName = 'tutorbook:live';
 const channelName = 'tutorbook:live';
@@ -39,9 +43,9 @@ export function parseChange(id: string, data: string): LiveMessage | undefined {
   } catch {
     return undefined;
   }
-  const { table, ids } = (notice ?? {}) as { table?: unknown; ids?: unknown };
+  const { table, ids, version } = (notice ?? {}) as { table?: unknown; ids?: unknown; version?: unknown };
   if (typeof table !== 'string' || !Array.isArray(ids) || !ids.every((x) => typeof x === 'string')) return undefined;
-  return { type: 'change', id, table, ids };
+  return { type: 'change', id, table, ids, ...(Number.isSafeInteger(version) ? { version: version as number } : {}) };
 }
 
 /** The position a `ready` event carries; undefined when it carries none. */
@@ -79,7 +83,7 @@ export function createDelivery(
       seen.push(message.id);
       if (seen.length > remember) seen.shift();
     }
-    options.onChange(message.table, message.ids, leading);
+    options.onChange(message.table, message.ids, leading, message.version);
   };
 }
 

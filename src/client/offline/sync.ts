@@ -35,7 +35,8 @@
  *   theirs, and an answer that arrives after the user changed (log-out, someone else logged in) is dropped.
  * - One refresh per source at a time; a refresh asked during one gets one more run after it (a write's
  *   refresh never reuses a fetch that started before the write); a reader may `join` the one under way.
- * - `refreshSources(table)` (live notices) runs every source whose `listensTo` holds the table.
+ * - `refreshSources(table, notice)` (live notices) runs every source whose `listensTo` holds the table, unless the
+ *   notice's rows are held at its version already.
  */
 import { NetworkError } from '../lib/api.ts';
 import type { LocalTransaction, RowRef, SettlingRecord } from './db.ts';
@@ -431,11 +432,36 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
     );
   }
 
-  function refreshSources(table: string): Promise<SyncResult[]> {
+  /**
+   * A notice said rows of `table` changed: every source that listens to it refreshes, unless the notice says the
+   * version of the change and the device already holds each of its rows at that version or later (the answer to
+   * the user's own change brought them: they are not fetched and merged again).
+   */
+  async function refreshSources(
+    table: string,
+    notice: { ids?: readonly string[]; version?: number } = {},
+  ): Promise<SyncResult[]> {
+    if (await heldSince(table, notice)) return [];
     return Promise.all(
       [...sources.values()]
         .filter(({ source }) => source.listensTo.includes(table) && wanted(source))
         .map(({ refresh }) => refresh()),
+    );
+  }
+
+  /** Whether a local table of that name holds every one of `ids` at `version` or later. */
+  async function heldSince(table: string, { ids, version }: { ids?: readonly string[]; version?: number }) {
+    if (version === undefined || !ids?.length || !db.tables.some((t) => t.name === table)) return false;
+    const rows = await db
+      .table(table)
+      .bulkGet([...ids])
+      .catch(() => []);
+    return (
+      rows.length === ids.length &&
+      rows.every((row) => {
+        const held = (row as { version?: unknown } | undefined)?.version;
+        return typeof held === 'number' && held >= version;
+      })
     );
   }
 
