@@ -57,6 +57,8 @@ export async function startNoteServer() {
     dropAfterCommit: 0,
     getDelayMs: 0,
     answerDelayMs: 0,
+    /** How long a change takes to answer once stored. */
+    postDelayMs: 0,
     sessionUser: null as string | null,
   };
   const refusals = new Map<string, { status: number; body: unknown }>();
@@ -128,7 +130,9 @@ export async function startNoteServer() {
           req.socket.destroy();
           return;
         }
-        json(200, store.get(input.id));
+        const stored = store.get(input.id);
+        if (knobs.postDelayMs > 0) setTimeout(() => json(200, stored), knobs.postDelayMs);
+        else json(200, stored);
       });
     });
     server.listen(port, '127.0.0.1');

@@ -399,6 +399,38 @@ describe('enqueue and acknowledge', () => {
   });
 });
 
+describe('following a change', () => {
+  it('enqueue hands back what to follow; the change is waiting, on its way, then done, or refused, or gone once discarded', async () => {
+    const page = await open();
+    await server.stop();
+    const queued = await page.addNote({ id: 'n1', text: 'Followed' });
+    expect(queued).toMatchObject({ seq: expect.any(Number), target: { table: 'notes', id: 'n1' } });
+    expect(await page.engine.changeState(queued.target)).toMatchObject({ state: 'waiting', attempts: 0 });
+    page.engine.start({ userId: 'u1' });
+    await waitFor(async () => {
+      const state = await page.engine.changeState(queued.target);
+      return state.state === 'waiting' && state.attempts === 1;
+    });
+
+    await server.start();
+    server.knobs.postDelayMs = 300;
+    void page.engine.reconnected();
+    await waitFor(async () => (await page.engine.changeState(queued.target)).state === 'sending');
+    await waitFor(async () => (await page.engine.changeState(queued.target)).state === 'done');
+
+    server.knobs.refuse.set('n2', 409);
+    const refused = await page.addNote({ id: 'n2', text: 'Refused' });
+    await waitFor(async () => (await page.engine.changeState(refused.target)).state === 'attention');
+    expect(await page.engine.changeState(refused.target)).toMatchObject({
+      state: 'attention',
+      seq: refused.seq,
+      error: { status: 409, message: 'Note "Refused" was refused.' },
+    });
+    await page.engine.discardItem(refused.seq);
+    expect(await page.engine.changeState(refused.target)).toEqual({ state: 'none' });
+  });
+});
+
 describe('refusals', () => {
   it('item 3 of 5 is refused: it keeps its text and the message, 4 and 5 are sent, and the note after it waits', async () => {
     const page = await open();

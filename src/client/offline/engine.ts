@@ -41,6 +41,8 @@ export interface EngineStatus {
   sources: Readonly<Record<string, SourceStatus>>;
   /** A request from the outbox is on its way. */
   sending: boolean;
+  /** The item on its way (its `seq`), if one is. */
+  sendingSeq?: number;
   /** The server said the session ended while sending: nothing goes until the same user is back. */
   paused: boolean;
   user: string | null;
@@ -66,7 +68,8 @@ export interface EngineContext {
   /** Whether the device's session record still names this user (another tab may have logged out). */
   ownerIs(userId: string, tx?: LocalTransaction): Promise<boolean>;
   changed(): void;
-  setSending(sending: boolean): void;
+  /** A pass is sending (or not); `seq`: the item on its way now, none between items. */
+  setSending(sending: boolean, seq?: number): void;
   setSourceStatus(name: string, status: SourceStatus): void;
   reverted(tables: string[]): void;
   /** Inside an acknowledgement's transaction: its rows settle from here (sync.ts). */
@@ -121,8 +124,8 @@ export function createEngine(db: LocalDb, { marks = browserMarks() }: EngineOpti
       if (status.paused !== outbox.isPaused()) update({ paused: outbox.isPaused() });
       storage.mirror();
     },
-    setSending: (sending) => {
-      if (status.sending !== sending) update({ sending });
+    setSending: (sending, sendingSeq) => {
+      if (status.sending !== sending || status.sendingSeq !== sendingSeq) update({ sending, sendingSeq });
     },
     setSourceStatus: (name, source) =>
       update({ sources: { ...status.sources, [name]: { ...status.sources[name], ...source } } }),
@@ -244,6 +247,8 @@ export function createEngine(db: LocalDb, { marks = browserMarks() }: EngineOpti
     discardItem: outbox.discardItem,
     countUnsent: outbox.countUnsent,
     outboxItems: (target?: { table: string; id: string }) => outbox.items(userId, target),
+    /** Where the change to `target` is (outbox.ts `ChangeState`); `useChange` follows it live. */
+    changeState: (target: { table: string; id: string }) => outbox.changeState(userId, target, status.sendingSeq),
     clearUserData,
     /** A localStorage key a feature keeps for the signed-in user (a choice made on a page): log-out removes it. */
     forgetAtLogOut: (key: string) => void userKeys.add(key),
@@ -279,7 +284,16 @@ export const {
   user: engineUser,
 } = engine;
 
-export type { Change, Enqueue, EnqueueOptions, ItemDescription, MutationSpec, OutboxItem } from './outbox.ts';
+export type {
+  Change,
+  ChangeState,
+  Enqueue,
+  EnqueueOptions,
+  ItemDescription,
+  MutationSpec,
+  OutboxItem,
+  QueuedChange,
+} from './outbox.ts';
 export { LocalWriteError } from './local-write-error.ts';
 export type { StorageStatus } from './storage.ts';
 export type { PullArgs, PullResult, RefreshOptions, Source, SourceSpec, SyncResult } from './sync.ts';

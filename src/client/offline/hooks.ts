@@ -11,16 +11,17 @@
  * Opening a page refreshes its sources, joining a refresh already under way; `refreshing` stays true until
  * that one has ended (a page can wait for it before calling something "not found").
  *
- * `useSyncStatus()` is for the navbar's indicator, `useOutboxItems()` for a "needs attention" list,
- * `usePendingTarget(table, id)` marks one row "Waiting to send" or "Needs attention", and `useStorageStatus()`
+ * `useSyncStatus()` is for the navbar's indicator, `useOutboxItems()` for a "needs attention" list, `useChange(row)`
+ * follows the change to one row (a form's request: waiting, sending, refused, done), and `useStorageStatus()`
  * tells when the device's storage was found cleared or stopped working.
  */
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import type { OutboxError } from './db.ts';
+import type { RowRef } from './db.ts';
 import {
   engine,
   initialStatus,
+  type ChangeState,
   type EngineStatus,
   type OutboxItem,
   type Source,
@@ -176,15 +177,17 @@ export function useOutboxItems(): OutboxItem[] {
   return useLiveQuery(() => engine.outboxItems(), [user]) ?? [];
 }
 
-export type PendingState = { state: 'waiting' } | { state: 'attention'; error: OutboxError };
-
-/** Whether a row has unsent changes: `attention` when one of them was refused (with the server's message). */
-export function usePendingTarget(table: string, id: string): PendingState | undefined {
+/**
+ * Where the change to one row is, live (`ChangeState`: waiting, sending, attention, done, none), named by the
+ * row it is about, so a page follows a change queued before a reload as well as its own. Undefined while
+ * IndexedDB is read, and for no row.
+ */
+export function useChange(target: RowRef | undefined): (ChangeState & { target: RowRef }) | undefined {
   const user = useEngineStatus(selectUser);
-  return useLiveQuery(async () => {
-    const items = await engine.outboxItems({ table, id });
-    const refused = items.find((i) => i.state === 'attention');
-    if (refused) return { state: 'attention', error: refused.error! } satisfies PendingState;
-    return items.length > 0 ? ({ state: 'waiting' } satisfies PendingState) : undefined;
-  }, [table, id, user]);
+  const sendingSeq = useEngineStatus((status) => status.sendingSeq);
+  const [table, id] = [target?.table, target?.id];
+  return useLiveQuery(
+    async () => (table && id ? { ...(await engine.changeState({ table, id })), target: { table, id } } : undefined),
+    [table, id, user, sendingSeq],
+  );
 }

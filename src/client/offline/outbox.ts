@@ -24,9 +24,9 @@
  *   answers a refusal of this change the same way every time) and `Change-User` (the user who queued it: a
  *   log-in in another tab may have swapped the cookie since the owner was checked, and the server then refuses
  *   with 401, which pauses the queue). It answers with `readSent`: the result and the answer's `Synced-To`.
- * - `target` is the row the UI marks "Waiting to send" (`usePendingTarget`); `after` names the row (table and
- *   id) of an earlier item that must reach the server first: while that one needs attention, this one waits
- *   with it.
+ * - `target` is the row the change is about (`useChange` follows it; the UI marks it "Waiting to send"); `after`
+ *   names the row (table and id) of an earlier item that must reach the server first: while that one needs
+ *   attention, this one waits with it.
  * - Settling (OFFLINE-ENGINE.md rule 9): `acknowledge` writes the server's rows (`touches`, the target by
  *   default); a pull that left before the server committed the change would undo them, so they stay as
  *   written until every source of the mutation's `collection` has merged a pull that reflects it (sync.ts).
@@ -80,8 +80,23 @@ export interface EnqueueOptions {
   also?(tx: LocalTransaction): Promise<void>;
 }
 
-/** Queues one mutation; resolves with its `seq` once it is safely in IndexedDB. */
-export type Enqueue<P> = (payload: P, options?: EnqueueOptions) => Promise<number>;
+/**
+ * Where a queued change is: waiting on the device (with the tries so far), on its way, refused by the server
+ * (needs attention, with its message), done (the server's copy of the row is here), or none (discarded).
+ */
+export type ChangeState =
+  | { state: 'waiting' | 'sending'; seq: number; attempts: number }
+  | { state: 'attention'; seq: number; error: OutboxError }
+  | { state: 'done' | 'none' };
+
+/** A change once it is safely in IndexedDB: the page follows it by its target (`useChange`), here or after a reload. */
+export interface QueuedChange {
+  seq: number;
+  target: RowRef;
+}
+
+/** Queues one mutation; resolves once it is safely in IndexedDB. */
+export type Enqueue<P> = (payload: P, options?: EnqueueOptions) => Promise<QueuedChange>;
 
 /** An outbox row as the "needs attention" list shows it. */
 export interface OutboxItem {
@@ -170,7 +185,7 @@ export function createOutbox(ctx: EngineContext) {
       askForPersistentStorage();
       ctx.changed();
       void flush();
-      return seq;
+      return { seq, target: row.target };
     };
   }
 
@@ -243,7 +258,7 @@ export function createOutbox(ctx: EngineContext) {
   }
 
   async function sendOne(row: OutboxRow, mutation: AnyMutation, userId: string): Promise<Outcome> {
-    ctx.setSending(true);
+    ctx.setSending(true, row.seq!);
     let sent: Sent<unknown>;
     try {
       const headers: Record<string, string> = { 'change-user': row.userId };
@@ -270,6 +285,7 @@ export function createOutbox(ctx: EngineContext) {
       console.warn('Could not record a sent item', error);
       return retryLater(row);
     }
+    ctx.setSending(true);
     ctx.changed();
     return 'sent';
   }
@@ -280,6 +296,7 @@ export function createOutbox(ctx: EngineContext) {
       if (error.status === 408 || error.status === 429 || error.status >= 500) return retryLater(row);
       // The session ended, or the server found another user's cookie on this user's change (auth.other_user).
       if (error.status === 401) {
+        ctx.setSending(true);
         pausedFor = userId;
         ctx.changed();
         return 'stop';
@@ -296,6 +313,7 @@ export function createOutbox(ctx: EngineContext) {
   }
 
   async function retryLater(row: OutboxRow): Promise<Outcome> {
+    ctx.setSending(true);
     const attempts = row.attempts + 1;
     const nextAttemptAt = Date.now() + Math.min(firstDelayMs * 2 ** (attempts - 1), maxDelayMs);
     await db.outbox.update(row.seq!, { attempts, nextAttemptAt }).catch(() => undefined);
@@ -305,6 +323,7 @@ export function createOutbox(ctx: EngineContext) {
   }
 
   async function needsAttention(row: OutboxRow, error: OutboxError): Promise<Outcome> {
+    ctx.setSending(true);
     await db.outbox.update(row.seq!, { state: 'attention', error });
     ctx.changed();
     return 'attention';
@@ -396,6 +415,26 @@ export function createOutbox(ctx: EngineContext) {
     return count;
   }
 
+  /**
+   * Where the change to `target` is (its latest item, when several target it): waiting, on its way, refused, or
+   * none left, in which case it is `done` if the row is here (the server's copy, or the row was never queued) and
+   * `none` if not (discarded, undone, or it never was).
+   */
+  async function changeState(userId: string | null, target: RowRef, sendingSeq?: number): Promise<ChangeState> {
+    const rows = userId ? (await rowsOf(userId)).filter((row) => rowKey(row.target) === rowKey(target)) : [];
+    const row = rows.at(-1);
+    if (!row) {
+      const here = db.tables.some((table) => table.name === target.table)
+        ? await db.table(target.table).get(target.id)
+        : undefined;
+      return { state: here === undefined ? 'none' : 'done' };
+    }
+    const mutation = known(row);
+    if (row.state === 'attention' || !mutation)
+      return { state: 'attention', seq: row.seq!, error: row.error ?? unknownVersion };
+    return { state: row.seq === sendingSeq ? 'sending' : 'waiting', seq: row.seq!, attempts: row.attempts };
+  }
+
   async function countUnsent(): Promise<number> {
     const userId = ctx.user();
     return userId ? db.outbox.where('userId').equals(userId).count() : 0;
@@ -472,6 +511,7 @@ export function createOutbox(ctx: EngineContext) {
     reapplyPending,
     dropAll,
     items,
+    changeState,
     resume,
     stop,
     isPaused: () => pausedFor !== null && pausedFor === ctx.user(),

@@ -12,8 +12,8 @@ import { PageMeta } from '../../components/page-meta.tsx';
 import { errorText } from '../../lib/error-text.ts';
 import { useSession } from '../../lib/session.tsx';
 import { toast } from '../../lib/toast.ts';
-import { discardItem } from '../../offline/engine.ts';
-import { useSyncStatus } from '../../offline/hooks.ts';
+import { discardItem, type ChangeState } from '../../offline/engine.ts';
+import { useChange, useSyncStatus } from '../../offline/hooks.ts';
 import {
   checkBookingForm,
   earliestBookableDate,
@@ -25,7 +25,7 @@ import {
 } from './booking-rules.ts';
 import { requestBooking } from './bookings.sync.ts';
 import { moduleFromState, storeChosenModule, storedChosenModule, type ChosenModule } from './chosen-module.ts';
-import { useBookingDraft, useLeadHours, useRequestState, type RequestState } from './use-booking-draft.ts';
+import { useBookingDraft, useLeadHours } from './use-booking-draft.ts';
 import { formatCount } from '../../../common/locale.ts';
 
 const muted = 'text-slate-700 dark:text-slate-300';
@@ -166,17 +166,19 @@ function ModuleSummary({ name, info }: { name: string; info: ModuleInfo | undefi
 type Status = { text: string; tone: 'info' | 'error' | 'success' } | undefined;
 
 /** Spec §8 Booking: the status line, from where the draft's request is. */
-function statusOf(request: RequestState | undefined, online: boolean, submitting: boolean): Status {
+function statusOf(request: ChangeState | undefined, online: boolean, submitting: boolean): Status {
   if (submitting) return { text: bookingMessages.sending, tone: 'info' };
   switch (request?.state) {
+    case 'sending':
+      return { text: bookingMessages.sending, tone: 'info' };
     case 'waiting':
       // Offline it goes when the connection returns; online, a try that failed (no answer, a busy server, too
       // many requests) is tried again by itself.
       if (!online) return { text: bookingMessages.queued, tone: 'info' };
       return { text: request.attempts === 0 ? bookingMessages.sending : bookingMessages.retrying, tone: 'info' };
     case 'attention':
-      return { text: `${bookingMessages.failed} ${request.message}`.trim(), tone: 'error' };
-    case 'accepted':
+      return { text: `${bookingMessages.failed} ${request.error.message}`.trim(), tone: 'error' };
+    case 'done':
       return { text: bookingMessages.sent, tone: 'success' };
     default:
       return undefined;
@@ -193,7 +195,7 @@ function BookingForm({ module }: { module: ModuleInfo }) {
   const draft = useBookingDraft();
   const leadHours = useLeadHours();
   const { online } = useSyncStatus();
-  const request = useRequestState(draft.requestId, me?.id ?? '');
+  const request = useChange(draft.requestId ? { table: 'bookings', id: draft.requestId } : undefined);
   const [errors, setErrors] = useState<BookingFormErrors>({});
   const [submitting, setSubmitting] = useState(false);
   const [localError, setLocalError] = useState<string>();
@@ -207,14 +209,14 @@ function BookingForm({ module }: { module: ModuleInfo }) {
   const values = draft.values;
   const { clear, link, requestId } = draft;
   // The last answer may still be about the request the draft was linked to before.
-  const current = request?.requestId === requestId ? request : undefined;
+  const current = request?.target.id === requestId ? request : undefined;
   const state = current?.state;
 
   // The request's fate decides what becomes of the draft (not while a submit is relinking it).
   useEffect(() => {
     if (submitting) return;
-    if (state === 'waiting') watched.current = true;
-    else if (state === 'accepted') {
+    if (state === 'waiting' || state === 'sending') watched.current = true;
+    else if (state === 'done') {
       const seen = watched.current;
       watched.current = false;
       void clear();
@@ -251,7 +253,7 @@ function BookingForm({ module }: { module: ModuleInfo }) {
   if (!values || !me)
     return <div aria-hidden className="card h-96 animate-pulse bg-slate-100 lg:order-first dark:bg-slate-800" />;
 
-  const waiting = state === 'waiting';
+  const waiting = state === 'waiting' || state === 'sending';
   const status = statusOf(current, online, submitting);
   const quote = quoteCents(values.hours, module.rateCents);
   const set = (patch: Partial<BookingFormValues>) => {

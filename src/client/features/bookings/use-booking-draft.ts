@@ -1,9 +1,7 @@
-import { useLiveQuery } from 'dexie-react-hooks';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { LocalTransaction } from '../../offline/db.ts';
-import { engine } from '../../offline/engine.ts';
 import { emptyBookingForm, type BookingFormValues } from './booking-rules.ts';
-import { bookingDraftsTable, bookingsTable, type BookingDraftRow } from './bookings.sync.ts';
+import { bookingDraftsTable, type BookingDraftRow } from './bookings.sync.ts';
 import { bookingsApi } from './bookings-api.ts';
 
 /** Long enough not to write on every keystroke, short enough that closing the tab loses at most a word. */
@@ -121,30 +119,6 @@ export function useBookingDraft(): BookingDraft {
   }, [show]);
 
   return { values: draft?.values, requestId: draft?.requestId ?? null, update, link, submit, clear };
-}
-
-/** Where a submitted draft's request is: on its way (with how many tries), refused, accepted, or nowhere. */
-export type RequestState = { requestId: string | null } & (
-  | { state: 'none' }
-  | { state: 'waiting'; attempts: number }
-  | { state: 'attention'; seq: number; message: string }
-  | { state: 'accepted' }
-);
-
-/**
- * Follows one request through the outbox, live; undefined while IndexedDB is being read. The answer names the
- * request it is about: just after the draft is linked to another one, the last answer is still the old one's.
- */
-export function useRequestState(requestId: string | null, userId: string): RequestState | undefined {
-  return useLiveQuery(async (): Promise<RequestState> => {
-    if (!requestId) return { requestId, state: 'none' };
-    const items = await engine.outboxItems({ table: 'bookings', id: requestId });
-    const refused = items.find((item) => item.state === 'attention');
-    if (refused) return { requestId, state: 'attention', seq: refused.seq, message: refused.error?.message ?? '' };
-    if (items.length > 0)
-      return { requestId, state: 'waiting', attempts: Math.max(...items.map((item) => item.attempts)) };
-    return (await bookingsTable.get(requestId)) ? { requestId, state: 'accepted' } : { requestId, state: 'none' };
-  }, [requestId, userId]);
 }
 
 /** DESIGN's default for `BOOKING_MIN_LEAD_HOURS`, until the server has said otherwise. */
