@@ -1,5 +1,13 @@
 import { expect, test, type BrowserContext, type Page, type Request } from '@playwright/test';
-import { createModule, expectNoAxeViolations, loginAs, origin, uniqueModuleName, viewports } from './fixtures.ts';
+import {
+  createModule,
+  expectNoAxeViolations,
+  loginAs,
+  origin,
+  uniqueModuleName,
+  viewports,
+  waitForActiveServiceWorker,
+} from './fixtures.ts';
 
 const card = (page: Page, name: string) => page.getByRole('article', { name });
 const navbar = (page: Page) => page.getByRole('navigation', { name: 'Main' });
@@ -210,6 +218,35 @@ test('the navbar says "Offline" while the connection is down, at phone and deskt
 
   await context.setOffline(false);
   await expect(status).toHaveText('');
+});
+
+test('offline, a page sends nothing until the browser reports a connection, then catches up at once', async ({
+  page,
+  context,
+}) => {
+  await loginAs(page, 'student');
+  await page.goto('/qa');
+  await waitForActiveServiceWorker(page);
+  const api: string[] = [];
+  context.on('request', (request) => {
+    const { pathname } = new URL(request.url());
+    if (pathname.startsWith('/api/')) api.push(`${request.method()} ${pathname}`);
+  });
+
+  await context.setOffline(true);
+  await page.reload();
+  await expect(navbar(page).getByRole('status')).toContainText('Offline');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Courses' }).click();
+  await expect(page.getByRole('heading', { name: 'Courses', level: 1 })).toBeVisible();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Community' }).click();
+  // Long enough for the stream's reconnects (every 3 s) and the queue's first retries.
+  await page.waitForTimeout(8_000);
+  expect(api).toEqual([]);
+
+  await context.setOffline(false);
+  await expect.poll(() => api.filter((r) => r === 'GET /api/events').length).toBeGreaterThan(0);
+  await expect.poll(() => api.filter((r) => r === 'GET /api/questions').length).toBeGreaterThan(0);
+  await expect(navbar(page).getByRole('status')).toHaveText('');
 });
 
 test('an item another version of the app left behind: the indicator asks for attention, the list shows it, discarding asks first, and log-out warns while it is there', async ({

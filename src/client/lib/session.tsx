@@ -3,7 +3,7 @@ import type { Me } from '../../common/session.ts';
 import type { localDb } from '../offline/db.ts';
 import type { clearUserData, engineUser, noticeSignedIn, setEngineUser } from '../offline/engine.ts';
 import type { client } from './api-client.ts';
-import { apiFetch, apiRequest, NetworkError, onSessionEnded, readJson } from './api.ts';
+import { apiFetch, apiRequest, isOffline, NetworkError, onSessionEnded, readJson } from './api.ts';
 import { deviceMayHoldData, isEngineWanted, pendingSignOutKey } from './engine-wanted.ts';
 
 export type SessionState =
@@ -134,7 +134,8 @@ export function SessionProvider({
 
   /** Ends the server session of a log-out made offline; true once it is done (or there was none). */
   const flushSignOut = useCallback((): Promise<void> => {
-    if (localStorage.getItem(pendingSignOutKey) === null) return Promise.resolve();
+    // Offline it could only fail: the connection's return sends it (`refresh` on `online`).
+    if (localStorage.getItem(pendingSignOutKey) === null || isOffline()) return Promise.resolve();
     flushing.current ??= apiRequest('POST', '/api/auth/sign-out', {})
       .then(
         () => localStorage.removeItem(pendingSignOutKey),
@@ -164,6 +165,8 @@ export function SessionProvider({
     }
     let me: Me | null;
     try {
+      // The browser says it is offline: no request bound to fail; the connection's return asks (`online`).
+      if (isOffline()) throw new NetworkError();
       ({ user: me } = await readJson(await askSession()));
     } catch {
       // Offline or the server is down: what this device knew.

@@ -2,7 +2,7 @@
 import 'fake-indexeddb/auto';
 import Dexie from 'dexie';
 import { forceCloseDatabase } from 'fake-indexeddb';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { completeSchema, createLocalDb, defineLocalTable } from './db.ts';
 import { ApiError } from '../lib/api.ts';
 import { createEngine, LocalWriteError } from './engine.ts';
@@ -396,6 +396,46 @@ describe('enqueue and acknowledge', () => {
     page.engine.start({ userId: null });
     page.engine.setUser(null);
     await expect(page.addNote({ id: 'n1', text: 'Hello' })).rejects.toThrow(/nobody signed in/);
+  });
+});
+
+describe('offline, the network is left alone', () => {
+  let offline = false;
+  beforeEach(() => {
+    offline = false;
+    Object.defineProperty(navigator, 'onLine', { get: () => !offline, configurable: true });
+  });
+  afterEach(() => {
+    offline = false;
+    vi.restoreAllMocks();
+  });
+
+  it('a source and the queue try at most once every 30 s while the browser says it is offline', async () => {
+    const page = await open();
+    page.engine.start({ userId: 'u1' });
+    await page.engine.refreshSource(page.source);
+    const [gets, posts] = [server.gets.length, server.posts()];
+
+    offline = true;
+    await page.addNote({ id: 'n1', text: 'Typed offline' });
+    for (let i = 0; i < 3; i++) expect(await page.engine.refreshSource(page.source)).toBe('offline');
+    await page.engine.flush();
+    expect([server.gets.length, server.posts()]).toEqual([gets, posts]);
+
+    // The slow try: half a minute later, one request each.
+    const later = Date.now() + 31_000;
+    vi.spyOn(Date, 'now').mockImplementation(() => later);
+    await page.engine.refreshSource(page.source);
+    await page.engine.refreshSource(page.source);
+    await page.engine.flush();
+    expect([server.gets.length, server.posts()]).toEqual([gets + 1, posts + 1]);
+    vi.restoreAllMocks();
+
+    // The browser reports a connection: everything goes at once.
+    offline = false;
+    await page.addNote({ id: 'n2', text: 'Typed online' });
+    await waitFor(async () => (await unsent(page)) === 0);
+    expect(await page.engine.refreshSource(page.source)).toBe('ok');
   });
 });
 

@@ -26,6 +26,7 @@
  * `createEngine(db, { marks })` makes an independent engine over any `LocalDb` (tests run two "pages" over
  * one database, with a stand-in for localStorage); the app uses the one below, over `localDb`.
  */
+import { offlineTryMs } from '../lib/offline-gate.ts';
 import { localDb, userTableNames, type LocalDb, type LocalTransaction, type SettlingRecord } from './db.ts';
 import { createOutbox } from './outbox.ts';
 import { browserMarks, createStorageWatch, type Marks, type StorageStatus } from './storage.ts';
@@ -72,6 +73,8 @@ export interface EngineContext {
   setSending(sending: boolean, seq?: number): void;
   setSourceStatus(name: string, status: SourceStatus): void;
   reverted(tables: string[]): void;
+  /** Offline, a source could not (or may not yet) try the network: everything tries again in a while. */
+  slowTry(): void;
   /** Inside an acknowledgement's transaction: its rows settle from here (sync.ts). */
   settling(
     tx: LocalTransaction,
@@ -103,6 +106,8 @@ export function createEngine(db: LocalDb, { marks = browserMarks() }: EngineOpti
   let stopped = true;
   let status: EngineStatus = initialStatus;
   const listeners = new Set<() => void>();
+  /** Offline: the next slow try of every source (lib/offline-gate.ts). */
+  let slowTimer: ReturnType<typeof setTimeout> | undefined;
 
   const update = (patch: Partial<EngineStatus>) => {
     status = { ...status, ...patch };
@@ -130,6 +135,13 @@ export function createEngine(db: LocalDb, { marks = browserMarks() }: EngineOpti
     setSourceStatus: (name, source) =>
       update({ sources: { ...status.sources, [name]: { ...status.sources[name], ...source } } }),
     reverted: (tables) => void sync.refreshTables(tables),
+    slowTry: () => {
+      if (slowTimer !== undefined || stopped) return;
+      slowTimer = setTimeout(() => {
+        slowTimer = undefined;
+        if (!stopped) catchUp();
+      }, offlineTryMs);
+    },
     settling: (tx, change) => sync.recordSettling(tx, change),
   };
   const outbox = createOutbox(ctx);
@@ -167,6 +179,8 @@ export function createEngine(db: LocalDb, { marks = browserMarks() }: EngineOpti
   const resetBackoff = () =>
     outbox.resetBackoff().catch((error: unknown) => console.warn('Could not reset the outbox backoff', error));
   const onOnline = async () => {
+    clearTimeout(slowTimer);
+    slowTimer = undefined;
     await resetBackoff();
     catchUp();
   };
@@ -192,6 +206,8 @@ export function createEngine(db: LocalDb, { marks = browserMarks() }: EngineOpti
     stopped = true;
     newGeneration();
     outbox.stop();
+    clearTimeout(slowTimer);
+    slowTimer = undefined;
     if (typeof window !== 'undefined') {
       window.removeEventListener('online', onOnline);
       window.removeEventListener('focus', onFocus);

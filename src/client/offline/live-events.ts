@@ -1,4 +1,5 @@
-import { takePageReads } from '../lib/api.ts';
+import { isOffline, takePageReads } from '../lib/api.ts';
+import { mayTry, nextTry } from '../lib/offline-gate.ts';
 
 /**
  * Live change notices from the server's event stream (`/api/events`), one stream per browser: browsers allow
@@ -98,6 +99,8 @@ export function startLiveEvents({ url = '/api/events', onChange, onResync }: Liv
   channel.onmessage = (event: MessageEvent<LiveMessage>) => deliver(event.data, false);
   const stopping = new AbortController();
   let stream: EventSource | undefined;
+  /** This tab holds the lock, and so the stream (open, or to be opened once it may try). */
+  let leading = false;
   let reopenTimer: ReturnType<typeof setTimeout> | undefined;
   let retryMs = firstRetryMs;
 
@@ -114,6 +117,14 @@ export function startLiveEvents({ url = '/api/events', onChange, onResync }: Liv
    * before a change (a question asked while the page loaded) makes it catch up too.
    */
   const open = (firstOfPage: boolean) => {
+    leading = true;
+    // Offline, the browser would retry a stream every few seconds, each try failing: it is opened on the
+    // connection's return (`onOnline`), or tried slowly (lib/offline-gate.ts).
+    if (!mayTry('events')) {
+      stream = undefined;
+      reopenTimer = setTimeout(() => open(firstOfPage), nextTry('events') - Date.now());
+      return;
+    }
     const source = new EventSource(url);
     stream = source;
     let caughtUp = false;
@@ -138,7 +149,13 @@ export function startLiveEvents({ url = '/api/events', onChange, onResync }: Liv
     // the stream for good, so reopen it after a while, doubling up to a cap, spread so clients do not return
     // all at once after a restart.
     source.addEventListener('error', () => {
-      if (source.readyState !== EventSource.CLOSED || stopping.signal.aborted) return;
+      if (stopping.signal.aborted) return;
+      if (isOffline()) {
+        source.close();
+        open(false);
+        return;
+      }
+      if (source.readyState !== EventSource.CLOSED) return;
       reopenTimer = setTimeout(() => open(false), retryMs * (0.5 + Math.random() / 2));
       retryMs = Math.min(retryMs * 2, maxRetryMs);
     });
@@ -179,8 +196,8 @@ export function startLiveEvents({ url = '/api/events', onChange, onResync }: Liv
   // Back online: whatever changed meanwhile reached no stream. Each tab catches up by itself, and the lead's
   // stream, if it had given up, opens again now.
   const onOnline = () => {
-    onResync(stream !== undefined);
-    if (stream?.readyState === EventSource.CLOSED) {
+    onResync(leading);
+    if (leading && (stream === undefined || stream.readyState === EventSource.CLOSED)) {
       clearTimeout(reopenTimer);
       retryMs = firstRetryMs;
       open(false);

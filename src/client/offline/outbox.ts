@@ -43,6 +43,7 @@
  */
 import Dexie from 'dexie';
 import { ApiError, NetworkError } from '../lib/api.ts';
+import { mayTry, nextTry } from '../lib/offline-gate.ts';
 import type { Sent } from '../lib/revalidated.ts';
 import type { LocalDb, LocalTransaction, OutboxError, OutboxRow, RowRef } from './db.ts';
 import type { EngineContext } from './engine.ts';
@@ -246,6 +247,11 @@ export function createOutbox(ctx: EngineContext) {
       }
       if (row.nextAttemptAt > Date.now()) {
         schedule(row.nextAttemptAt);
+        return;
+      }
+      // The browser says it is offline: one slow try at a time, or the connection's return (`resetBackoff`).
+      if (!mayTry('outbox')) {
+        schedule(nextTry('outbox'));
         return;
       }
       // The device may have been handed to someone else since the user was set (another tab logged in). The

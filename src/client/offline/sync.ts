@@ -38,7 +38,8 @@
  * - `refreshSources(table, notice)` (live notices) runs every source whose `listensTo` holds the table, unless the
  *   notice's rows are held at its version already.
  */
-import { NetworkError } from '../lib/api.ts';
+import { isOffline, NetworkError } from '../lib/api.ts';
+import { mayTry } from '../lib/offline-gate.ts';
 import type { LocalTransaction, RowRef, SettlingRecord } from './db.ts';
 import type { EngineContext } from './engine.ts';
 import { rowKey, type Outbox } from './outbox.ts';
@@ -143,6 +144,8 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
           // Only a refresh that went through counts as the source read `once`: a failed one is tried again, and
           // so is a dropped one (its answer came before the device recorded its user, say: see `forTheSameUser`).
           if (result !== 'ok') lastFor = -1;
+          // Offline: tried again slowly, or when the browser reports a connection (the engine's `online`).
+          if (result === 'offline' && isOffline()) ctx.slowTry();
           ctx.setSourceStatus(source.name, result ? { running: false, result } : { running: false });
           return result ?? 'ok';
         });
@@ -164,6 +167,8 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
   async function run(source: Source): Promise<void> {
     const userId = ctx.user();
     if (source.needsUser && !userId) return;
+    // The browser says it is offline: no request that is bound to fail, but a slow try (lib/offline-gate.ts).
+    if (!mayTry(`source:${source.name}`)) throw new NetworkError();
     const owner = source.needsUser ? userId : null;
     const generation = ctx.generation();
     const signal = ctx.signal();

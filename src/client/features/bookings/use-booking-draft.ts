@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { LocalTransaction } from '../../offline/db.ts';
+import { isOffline } from '../../lib/api.ts';
 import { emptyBookingForm, type BookingFormValues } from './booking-rules.ts';
 import { bookingDraftsTable, type BookingDraftRow } from './bookings.sync.ts';
 import { bookingsApi } from './bookings-api.ts';
@@ -138,6 +139,8 @@ function storedLeadHours(): number {
 export function useLeadHours(): number {
   const [hours, setHours] = useState(storedLeadHours);
   useEffect(() => {
+    // Offline the stored value stands: a request would only fail.
+    if (isOffline()) return;
     let live = true;
     bookingsApi
       .leadHours()
