@@ -294,6 +294,17 @@ export async function createTestDatabase(dataDir: string): Promise<{ url: string
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();
       try {
+        // The test's own pool may still be closing its connections (pg's `end()` resolves before they are gone):
+        // ended by force, one raises an error in the test process ("terminating connection due to administrator
+        // command"), which fails the run. They are waited for, a little.
+        for (let i = 0; i < 40; i++) {
+          const { rows } = await client.query<{ n: string }>(
+            'select count(*) as n from pg_stat_activity where datname = $1',
+            [name],
+          );
+          if (Number(rows[0]?.n) === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
         // WITH (FORCE) ends connections a child process (the CLI) may have left behind.
         await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       } finally {
