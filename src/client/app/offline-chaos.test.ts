@@ -1,8 +1,7 @@
 // The engine's seeded random test against the real server: the app's own engine and features (app/offline-setup.ts)
 // in a "browser" (chaos-kit.ts) talk HTTP to src/server/main.ts running as its own process, which is killed with
 // SIGKILL at random moments, also while the outbox is sending, and started again on the same data and port.
-// Reproduce a run: `CHAOS_SEED=<seed> CHAOS_RUNS=1 npx vitest run src/client/app/offline-chaos.test.ts` (add
-// TEST_DATABASE_URL for PostgreSQL).
+// Reproduce a run: `npm run chaos -- --runs 1 --seed <seed>` (scripts/chaos.ts; add TEST_DATABASE_URL for PostgreSQL).
 import { createBrowser, createRandom, delay, deleteDatabase, installLocalStorage, openPage } from './chaos-kit.ts';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, it, vi } from 'vitest';
@@ -12,11 +11,11 @@ import { sastDate } from '../../common/sast.ts';
 import { startChaosServer, type ChaosServer } from '../../server/test/chaos-server.ts';
 import type { Page, Random } from './chaos-kit.ts';
 
-// eslint-disable-next-line no-restricted-properties -- test settings, not app configuration
+// eslint-disable-next-line no-restricted-properties -- test settings (scripts/chaos.ts sets them), not app configuration
 const settings = process.env;
 /** The seed of the first run; each next run takes the next number. */
 const firstSeed = Number(settings.CHAOS_SEED ?? 1);
-/** At least 20 in CI (the issue's figure). */
+/** At least 20 in CI (the issue's figure); `npm run chaos -- --runs 200` runs more. */
 const runs = Number(settings.CHAOS_RUNS ?? 20);
 
 const password = 'correct horse battery';
@@ -36,7 +35,7 @@ interface Summary {
 
 declare module 'vitest' {
   interface TaskMeta {
-    /** The run's summary, for a reporter that prints one line per run. */
+    /** Read by scripts/chaos.ts, which prints one line per run. */
     chaos?: Summary;
   }
 }
@@ -361,7 +360,7 @@ async function runSequence(seed: number, started: Promise<ChaosServer>): Promise
       'steps:',
       ...log.map((entry) => `  ${entry}`),
       `server output (last lines):\n${server?.output() || '  (none)'}`,
-      `reproduce: CHAOS_SEED=${seed} CHAOS_RUNS=1 npx vitest run src/client/app/offline-chaos.test.ts`,
+      `reproduce: npm run chaos -- --runs 1 --seed ${seed}`,
     ].join('\n'),
   };
 }
