@@ -58,7 +58,7 @@ export function createBrowser(origin: string) {
       inFlight.set(drop, { write, tab });
       const started: WriteStarted = { method, path: url.pathname };
       const sent = typeof init.body === 'string' ? init.body : '';
-      if (write) for (const waiter of writeWaiters) waiter(started);
+      if (write) for (const waiter of [...writeWaiters]) waiter(started);
       try {
         const signal = init.signal ? AbortSignal.any([init.signal, drop.signal]) : drop.signal;
         const response = await realFetch(url, { ...init, headers, signal });
@@ -93,8 +93,106 @@ export function createBrowser(origin: string) {
         inFlight.delete(drop);
       }
     }
+    /**
+     * The tab's EventSource, as the HTML spec has it (https://html.spec.whatwg.org/multipage/server-sent-events.html):
+     * the cookie jar, `Last-Event-ID` when it reconnects, the server's `retry:` as the wait, a lost connection (the
+     * network gone, the server killed) reconnecting, and an answer that is no event stream closing it for good.
+     */
+    class TabEventSource extends EventTarget {
+      static readonly CONNECTING = 0;
+      static readonly OPEN = 1;
+      static readonly CLOSED = 2;
+      readonly url: string;
+      readonly withCredentials = false;
+      readyState = TabEventSource.CONNECTING;
+      private lastEventId = '';
+      private retryMs = 3000;
+      private connection?: AbortController;
+      private timer?: ReturnType<typeof setTimeout>;
+
+      constructor(url: string | URL) {
+        super();
+        this.url = new URL(url, origin).href;
+        setTimeout(() => void this.connect(), 0);
+      }
+
+      close(): void {
+        this.readyState = TabEventSource.CLOSED;
+        clearTimeout(this.timer);
+        this.connection?.abort();
+      }
+
+      private async connect(): Promise<void> {
+        if (this.readyState === TabEventSource.CLOSED) return;
+        if (closed || !online) return this.reconnect();
+        const connection = (this.connection = new AbortController());
+        inFlight.set(connection, { write: false, tab });
+        try {
+          const headers = new Headers({ accept: 'text/event-stream', 'cache-control': 'no-cache' });
+          if (cookies.size > 0) headers.set('cookie', [...cookies].map(([k, v]) => `${k}=${v}`).join('; '));
+          if (this.lastEventId) headers.set('last-event-id', this.lastEventId);
+          const response = await realFetch(this.url, { headers, signal: connection.signal });
+          for (const line of response.headers.getSetCookie()) storeCookie(cookies, line);
+          if (response.status !== 200 || !response.headers.get('content-type')?.startsWith('text/event-stream')) {
+            await response.body?.cancel();
+            this.readyState = TabEventSource.CLOSED;
+            this.dispatchEvent(new Event('error'));
+            return;
+          }
+          this.readyState = TabEventSource.OPEN;
+          this.dispatchEvent(new Event('open'));
+          await this.read(response.body!);
+        } catch {
+          // A lost connection: reconnected below.
+        } finally {
+          inFlight.delete(connection);
+        }
+        this.reconnect();
+      }
+
+      private reconnect(): void {
+        if (this.readyState === TabEventSource.CLOSED) return;
+        this.readyState = TabEventSource.CONNECTING;
+        this.dispatchEvent(new Event('error'));
+        this.timer = setTimeout(() => void this.connect(), this.retryMs);
+      }
+
+      private async read(body: ReadableStream<Uint8Array>): Promise<void> {
+        const decoder = new TextDecoder();
+        let buffer = '';
+        let data = '';
+        let type = '';
+        const reader = body.getReader();
+        for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+          buffer += decoder.decode(chunk.value, { stream: true });
+          let end: number;
+          while ((end = buffer.search(/\r\n|\r|\n/)) >= 0) {
+            const line = buffer.slice(0, end);
+            buffer = buffer.slice(end + (buffer.startsWith('\r\n', end) ? 2 : 1));
+            if (line === '') {
+              if (data !== '' && this.readyState !== TabEventSource.CLOSED) {
+                const init = { data: data.slice(0, -1), lastEventId: this.lastEventId, origin };
+                this.dispatchEvent(new MessageEvent(type || 'message', init));
+              }
+              [data, type] = ['', ''];
+              continue;
+            }
+            if (line.startsWith(':')) continue;
+            const colon = line.indexOf(':');
+            const field = colon < 0 ? line : line.slice(0, colon);
+            const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+            if (field === 'data') data += `${value}\n`;
+            else if (field === 'event') type = value;
+            else if (field === 'id' && !value.includes('\0')) this.lastEventId = value;
+            else if (field === 'retry' && /^\d+$/.test(value)) this.retryMs = Number(value);
+          }
+        }
+      }
+    }
+
     return {
       fetch: tabFetch as typeof fetch,
+      EventSource: TabEventSource as unknown as typeof EventSource,
       close() {
         closed = true;
         for (const [drop, request] of inFlight) if (request.tab === tab) drop.abort(networkError());
@@ -184,15 +282,26 @@ export function deleteDatabase(name: string): Promise<void> {
   });
 }
 
+/** What the pages' live streams heard: change notices, and resyncs. */
+export interface LiveHeard {
+  changes: number;
+  resyncs: number;
+}
+
 /**
  * One page of the app: a fresh module graph (what loading or reloading the page gives), with the app's own
  * composition (app/offline-setup.ts: every feature's tables, sources and mutations, then the engine over the app's
- * database) and its session logic. The page's fetch is the browser's, through this tab.
+ * database), its session logic and its live stream. The page's fetch and EventSource are the browser's, through
+ * this tab.
  */
-export async function openPage(browser: Browser) {
+export async function openPage(browser: Browser, { heard = { changes: 0, resyncs: 0 } }: { heard?: LiveHeard } = {}) {
   vi.resetModules();
   const tab = browser.openTab();
   vi.stubGlobal('fetch', tab.fetch);
+  vi.stubGlobal('EventSource', tab.EventSource);
+  // The page's window, for the events the engine and the live stream listen to (`online`, `focus`).
+  const window = new EventTarget();
+  vi.stubGlobal('window', window);
   const { sessionStore } = await import('./offline-setup.ts');
   const engine = await import('../offline/engine.ts');
   const qa = await import('../features/qa/qa.sync.ts');
@@ -203,7 +312,27 @@ export async function openPage(browser: Browser) {
   const { apiFetch, readJson } = await import('../lib/api.ts');
   const { storedUser } = await import('../lib/session.tsx');
   const { localDb } = await import('../offline/db.ts');
+  const { startLiveEvents } = await import('../offline/live-events.ts');
   let me: Me | undefined;
+  let stopLive: (() => void) | undefined;
+
+  /**
+   * app/data-sync.tsx once the session is known: the engine runs for the user, and the live stream with it. A
+   * signed-in tab fetches what a notice names only if it holds the stream (`fetchesHere`); here it is the only tab.
+   */
+  function startForUser(userId: string) {
+    engine.startEngine({ userId });
+    stopLive ??= startLiveEvents({
+      onChange: (table, _ids, leading) => {
+        heard.changes += 1;
+        if (leading) void engine.refreshSources(table);
+      },
+      onResync: (leading) => {
+        heard.resyncs += 1;
+        if (leading) void engine.reconnected();
+      },
+    });
+  }
 
   /**
    * The server named the user: lib/session.tsx `becomeSignedIn`, step for step (it runs inside React there). The
@@ -251,10 +380,10 @@ export async function openPage(browser: Browser) {
       if (stored) {
         me = stored;
         engine.setEngineUser(stored.id);
-        engine.startEngine({ userId: stored.id });
+        startForUser(stored.id);
       }
       await refreshSession();
-      if (!stored && me) engine.startEngine({ userId: me.id });
+      if (!stored && me) startForUser(me.id);
     },
 
     /** The login form: better-auth's sign-in over HTTP (the cookie goes to the jar), then the session names the user. */
@@ -264,21 +393,22 @@ export async function openPage(browser: Browser) {
       if (!user) throw new Error('Logged in, but the server names nobody.');
       // lib/session.tsx tells the engine once the session knows the user; app/data-sync.tsx starts it.
       engine.setEngineUser(user.id);
-      engine.startEngine({ userId: user.id });
+      startForUser(user.id);
       return user;
     },
 
     /**
-     * The browser's `online` event: the engine's (reconnected: backoff reset, sources refreshed, queue sent) and
-     * the session's (asks the server again). The live stream's `resync` runs `reconnected` too (app/data-sync.tsx).
+     * The browser's `online` event: the engine's listener (backoff reset, sources refreshed, queue sent), the live
+     * stream's (catch up, reopen a stream that gave up), and the session's (ask the server again: lib/session.tsx).
      */
     async backOnline(): Promise<void> {
-      await engine.reconnected();
+      window.dispatchEvent(new Event('online'));
       await refreshSession();
     },
 
     /** The page goes away (a reload, a closed tab): its engine and requests stop, its database connection closes. */
     close(): void {
+      stopLive?.();
       engine.stopEngine();
       localDb.close();
       tab.close();

@@ -40,19 +40,19 @@ declare module 'vitest' {
   }
 }
 
-describe('the offline engine against the real server, killed and restarted at random', () => {
-  // One server (one database) for the file's runs: a start costs half a second of CPU, and each run has users, and
-  // so data, of its own. A run does not depend on the ones before it: it reads and checks only its own users' data.
-  let server: Promise<ChaosServer>;
-  beforeAll(() => {
-    server = startedServer();
-    // Awaited by the first run: not an unhandled rejection meanwhile.
-    server.catch(() => undefined);
-  });
-  afterAll(async () => {
-    await (await server.catch(() => undefined))?.close();
-  });
+// One server (one database) for the file: a start costs half a second of CPU, and each run has users, and so data, of
+// its own. A run does not depend on the ones before it: it reads and checks only its own users' data.
+let server: Promise<ChaosServer>;
+beforeAll(() => {
+  server = startedServer();
+  // Awaited by the first test: not an unhandled rejection meanwhile.
+  server.catch(() => undefined);
+});
+afterAll(async () => {
+  await (await server.catch(() => undefined))?.close();
+});
 
+describe('the offline engine against the real server, killed and restarted at random', () => {
   for (let seed = firstSeed; seed < firstSeed + runs; seed++) {
     it(
       `seed ${seed}: every question, answer, vote and booking typed reaches the server once`,
@@ -109,6 +109,7 @@ async function runSequence(seed: number, started: Promise<ChaosServer>): Promise
     bookings: new Map<string, TypedBooking>(),
   };
   const counts = { kills: 0, midSend: 0, reloads: 0, outages: 0 };
+  const heard = { changes: 0, resyncs: 0 };
   const problems: string[] = [];
 
   let server: ChaosServer | undefined;
@@ -146,30 +147,24 @@ async function runSequence(seed: number, started: Promise<ChaosServer>): Promise
       await expectOk(post('/api/questions', { id, title: `Seeded question ${n}`, text: `Asked by ${asker.id}` }));
     }
 
-    page = await openPage(browser);
+    page = await openPage(browser, { heard });
     const me = await page.logIn(student.email, password);
     note(`log in as ${student.email}`);
     const author = { id: me.id, name: me.name, role: me.role };
-    const current = () => page!;
     const inBackground = (work: Promise<unknown>) => {
       background.add(work);
       void work.finally(() => background.delete(work));
     };
 
     /**
-     * After a kill: started again at once, while the user goes on (the live stream's reconnect then finds a server
-     * that does not know its Last-Event-ID: `resync`, and app/data-sync.tsx runs `reconnected`), or left down
-     * until a later step.
+     * After a kill: started again at once, while the user goes on, or left down until a later step. The page's live
+     * stream reconnects by itself (after the server's `retry:`), gets `resync` from a process that does not know its
+     * Last-Event-ID, and app/data-sync.tsx runs `reconnected`.
      */
-    const afterKill = (what: string, { restart, resync }: KillPlan) => {
+    const afterKill = (what: string, { restart }: KillPlan) => {
       if (!restart) return note(`${what}; left down`);
       note(`${what}; restarting`);
-      inBackground(
-        chaosServer.start().then(async () => {
-          note(`server up again${resync ? '; live stream resync' : ''}`);
-          if (resync) await current().engine.reconnected();
-        }),
-      );
+      inBackground(chaosServer.start().then(() => note('server up again')));
     };
     // What the student sees first: the board and the catalogue, read as their pages read them.
     await page.engine.refreshSource(page.qa.questionsSource, { join: true });
@@ -191,8 +186,7 @@ async function runSequence(seed: number, started: Promise<ChaosServer>): Promise
       }
       if (!server.running() && restart) {
         await server.start();
-        note('restart; live stream resync');
-        await page.engine.reconnected();
+        note('restart');
       }
       // The board shows the questions already on the server and the device's own (queued or sent).
       const shown = [...seeded, ...typed.questions.keys()];
@@ -255,8 +249,7 @@ async function runSequence(seed: number, started: Promise<ChaosServer>): Promise
       } else if (roll < 0.79) {
         if (!server.running()) {
           await server.start();
-          note('restart; live stream resync');
-          await page.engine.reconnected();
+          note('restart');
         } else if (killsLeft === 0) {
           note('(no kill left in this run)');
         } else if (!disarm && draw.chance(0.7)) {
@@ -294,7 +287,7 @@ async function runSequence(seed: number, started: Promise<ChaosServer>): Promise
         }
       } else if (roll < 0.88) {
         page.close();
-        page = await openPage(browser);
+        page = await openPage(browser, { heard });
         await page.start();
         counts.reloads += 1;
         note('reload');
@@ -320,7 +313,7 @@ async function runSequence(seed: number, started: Promise<ChaosServer>): Promise
       if (Date.now() > drainUntil) throw new Error(`the queue did not drain: ${await waiting()} items still waiting`);
       await delay(50);
       // An item whose answer was lost waits out a backoff: it goes at once when the browser is back online or the
-      // stream reconnects, as here.
+      // stream resyncs (`reconnected`), as here, rather than after seconds.
       if (!page.engine.engine.getStatus().sending) await page.engine.reconnected();
     }
     for (const row of await page.localDb.outbox.toArray())
@@ -346,9 +339,15 @@ async function runSequence(seed: number, started: Promise<ChaosServer>): Promise
 
   const ms = Date.now() - began;
   const lost = lostAnswers();
-  const what = `${log.length} steps; ${typed.questions.size} questions, ${typed.answers.size} answers, ${typed.votes.size} questions voted on, ${typed.bookings.size} bookings; ${counts.kills} kills (${counts.midSend} mid-send), ${counts.reloads} reloads, ${counts.outages} outages, ${lost} answers lost`;
+  const what = `${log.length} steps; ${typed.questions.size} questions, ${typed.answers.size} answers, ${typed.votes.size} questions voted on, ${typed.bookings.size} bookings; ${counts.kills} kills (${counts.midSend} mid-send), ${counts.reloads} reloads, ${counts.outages} outages, ${lost} answers lost; heard ${heard.changes} notices, ${heard.resyncs} resyncs`;
   if (problems.length === 0)
-    return { seed, ok: true, ms, steps: log, line: `seed ${seed}: ok in ${(ms / 1000).toFixed(1)} s (${what})` };
+    return {
+      seed,
+      ok: true,
+      ms,
+      steps: log,
+      line: `seed ${seed}: ok in ${(ms / 1000).toFixed(1)} s (${what})`,
+    };
   return {
     seed,
     ok: false,
@@ -365,16 +364,12 @@ async function runSequence(seed: number, started: Promise<ChaosServer>): Promise
   };
 }
 
-/** What follows a kill: a restart at once (the user going on meanwhile) or none until a later step; the stream's resync. */
+/** What follows a kill: a restart at once (the user going on meanwhile), or none until a later step. */
 interface KillPlan {
   restart: boolean;
-  resync: boolean;
 }
 
-const killPlan = (random: Random, restartChance: number): KillPlan => ({
-  restart: random.chance(restartChance),
-  resync: random.chance(0.75),
-});
+const killPlan = (random: Random, restartChance: number): KillPlan => ({ restart: random.chance(restartChance) });
 
 /** The booking page's request (booking-page.tsx `submit`): the module as the catalogue has it, checked by the form's rules. */
 async function requestBooking(
