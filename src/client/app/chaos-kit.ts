@@ -291,10 +291,13 @@ export interface LiveHeard {
 /**
  * One page of the app: a fresh module graph (what loading or reloading the page gives), with the app's own
  * composition (app/offline-setup.ts: every feature's tables, sources and mutations, then the engine over the app's
- * database), its session logic and its live stream. The page's fetch and EventSource are the browser's, through
- * this tab.
+ * database), its session logic and its live stream (`live: false` leaves the stream out, as if it were between
+ * reconnects). The page's fetch and EventSource are the browser's, through this tab.
  */
-export async function openPage(browser: Browser, { heard = { changes: 0, resyncs: 0 } }: { heard?: LiveHeard } = {}) {
+export async function openPage(
+  browser: Browser,
+  { heard = { changes: 0, resyncs: 0 }, live = true }: { heard?: LiveHeard; live?: boolean } = {},
+) {
   vi.resetModules();
   const tab = browser.openTab();
   vi.stubGlobal('fetch', tab.fetch);
@@ -322,6 +325,7 @@ export async function openPage(browser: Browser, { heard = { changes: 0, resyncs
    */
   function startForUser(userId: string) {
     engine.startEngine({ userId });
+    if (!live) return;
     stopLive ??= startLiveEvents({
       onChange: (table, _ids, leading) => {
         heard.changes += 1;

@@ -4,7 +4,7 @@
 // Reproduce a run: `npm run chaos -- --runs 1 --seed <seed>` (scripts/chaos.ts; add TEST_DATABASE_URL for PostgreSQL).
 import { createBrowser, createRandom, delay, deleteDatabase, installLocalStorage, openPage } from './chaos-kit.ts';
 import { isDeepStrictEqual } from 'node:util';
-import { afterAll, beforeAll, describe, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Booking } from '../../common/bookings.ts';
 import type { MyVotes, Question, QuestionChanges, VoteValue } from '../../common/qa.ts';
 import { sastDate } from '../../common/sast.ts';
@@ -66,6 +66,54 @@ describe('the offline engine against the real server, killed and restarted at ra
   }
 });
 
+describe('found by the chaos runs (seeds 2098 and 2149: a vote shown wrong between steps)', () => {
+  /**
+   * An engine bug, reproduced here and not fixed (the engine is being changed elsewhere): offline/outbox.ts `sendOne`
+   * acknowledges an item by writing the server's copy of its row (qa.sync.ts `storeQuestion`: the question, its
+   * counts and the reader's vote) and does not apply the items still queued on top, as a merge does
+   * (`reapplyPending`). A question acknowledged while the vote on it is still queued shows no vote and its old counts
+   * until the next refresh, which offline does not come (OFFLINE-ENGINE.md rules 2 and 3, scenario 9). Nothing is
+   * lost: the vote is sent later. `it.fails` keeps the suite green while the bug is there; once fixed, this fails:
+   * make it an `it`.
+   */
+  it.fails('a vote queued after its question still shows once the question is acknowledged', async () => {
+    const chaosServer = await server;
+    installLocalStorage();
+    const browser = createBrowser(chaosServer.url);
+    const email = `known-bug-${crypto.randomUUID()}@example.com`;
+    await chaosServer.createStudent('Known Bug', email, password);
+    // Without the live stream, no refresh comes between the acknowledgement and the look (as between reconnects).
+    const page = await openPage(browser, { live: false });
+    try {
+      const me = await page.logIn(email, password);
+      browser.setOnline(false);
+      const id = crypto.randomUUID();
+      const author = { id: me.id, name: me.name, role: me.role };
+      await page.qa.askQuestion({ id, title: 'Why?', text: 'Because.', author, createdAt: new Date().toISOString() });
+      await page.qa.voteOnQuestion({ questionId: id, value: 1 });
+      // Back online; the question goes (its retry timer), and the network drops again as the vote goes out.
+      const dropAtTheVote = () =>
+        browser.onNextWrite((write) => (write.path.endsWith('/vote') ? browser.setOnline(false) : dropAtTheVote()));
+      dropAtTheVote();
+      browser.setOnline(true);
+      // The question acknowledged (its item gone), the vote tried and dropped: it waits, still queued.
+      await vi.waitFor(
+        async () => {
+          const queued = await page.localDb.outbox.toArray();
+          expect(queued.map((row) => [row.name, row.attempts])).toEqual([['qa.vote', 1]]);
+        },
+        { timeout: 10_000, interval: 20 },
+      );
+      expect(await page.qa.myVotesTable.toArray()).toEqual([{ id, value: 1 }]);
+      expect((await page.qa.questionsTable.get(id))?.upvotes).toBe(1);
+    } finally {
+      page.close();
+      await deleteDatabase('tutorbook');
+      vi.unstubAllGlobals();
+    }
+  });
+});
+
 interface TypedQuestion {
   title: string;
   text: string;
@@ -98,7 +146,12 @@ async function runSequence(seed: number, started: Promise<ChaosServer>): Promise
   const began = Date.now();
   const random = createRandom(seed);
   const log: string[] = [];
-  const note = (entry: string) => log.push(`${String(Date.now() - began).padStart(5)} ms  ${entry}`);
+  /** The step under way (0: before the first): each line of the log says in which step it happened. */
+  let stepNo = 0;
+  const note = (entry: string) =>
+    log.push(
+      `${String(Date.now() - began).padStart(5)} ms  ${stepNo === 0 ? '   ' : `#${String(stepNo).padEnd(2)}`} ${entry}`,
+    );
   const labels = new Map<string, string>();
   const label = (id: string) => labels.get(id) ?? id.slice(0, 8);
   const typed = {
@@ -111,6 +164,13 @@ async function runSequence(seed: number, started: Promise<ChaosServer>): Promise
   const counts = { kills: 0, midSend: 0, reloads: 0, outages: 0 };
   const heard = { changes: 0, resyncs: 0 };
   const problems: string[] = [];
+  /**
+   * What the device showed wrong between steps (the first of each kind), though it came right by the end. Reported,
+   * not failed: whether a step looks inside the short window depends on timing (a live notice's refresh mends it
+   * within milliseconds), so a failure would come and go with the machine's load. The known bug below reproduces
+   * the one seen so far deterministically.
+   */
+  const glitches = new Map<string, string>();
 
   let server: ChaosServer | undefined;
   let page: Page | undefined;
@@ -178,6 +238,7 @@ async function runSequence(seed: number, started: Promise<ChaosServer>): Promise
       // Each step draws from its own stream: a choice that hangs on timing (whether an armed kill has fired yet)
       // changes that step's draws only, and the seed's later steps stay the same.
       const draw = createRandom(Math.imul(seed, 0x9e3779b1) ^ (step + 1));
+      stepNo = step + 1;
       const [backOnline, restart, roll] = [draw.chance(0.35), draw.chance(0.3), draw.next()];
       if (!browser.isOnline() && backOnline) {
         browser.setOnline(true);
@@ -297,8 +358,10 @@ async function runSequence(seed: number, started: Promise<ChaosServer>): Promise
         await delay(ms);
       }
       await delay(draw.int(0, 30));
+      await watchDevice(page, typed, label, `after step ${step + 1}`, glitches);
     }
 
+    stepNo = 0;
     // The end: back online, the server up, every queued item sent (answers still to be lost are lost now, and their
     // items sent again), every source refreshed.
     disarm?.();
@@ -346,7 +409,7 @@ async function runSequence(seed: number, started: Promise<ChaosServer>): Promise
       ok: true,
       ms,
       steps: log,
-      line: `seed ${seed}: ok in ${(ms / 1000).toFixed(1)} s (${what})`,
+      line: `seed ${seed}: ok in ${(ms / 1000).toFixed(1)} s (${what})${[...glitches.values()].map((g) => `\n  shown wrong on the way: ${g}`).join('')}`,
     };
   return {
     seed,
@@ -356,12 +419,52 @@ async function runSequence(seed: number, started: Promise<ChaosServer>): Promise
     line: [
       `seed ${seed}: FAILED (${what})`,
       ...problems.map((p) => `  - ${p}`),
+      ...[...glitches.values()].map((g) => `  shown wrong on the way: ${g}`),
       'steps:',
       ...log.map((entry) => `  ${entry}`),
       `server output (last lines):\n${server?.output() || '  (none)'}`,
       `reproduce: npm run chaos -- --runs 1 --seed ${seed}`,
     ].join('\n'),
   };
+}
+
+/**
+ * What the user sees between steps: everything typed is on the device (sent or not), and each question shows the
+ * vote last set (rule 2 and rule 9 of OFFLINE-ENGINE.md: no refresh or answer reverts local work).
+ */
+async function watchDevice(
+  page: Page,
+  typed: {
+    questions: Map<string, unknown>;
+    answers: Map<string, unknown>;
+    votes: Map<string, VoteValue>;
+    bookings: Map<string, unknown>;
+  },
+  label: (id: string) => string,
+  when: string,
+  glitches: Map<string, string>,
+): Promise<void> {
+  const [questions, answers, votes, bookings] = await Promise.all([
+    page.qa.questionsTable.toCollection().primaryKeys(),
+    page.qa.answersTable.toCollection().primaryKeys(),
+    page.qa.myVotesTable.toArray(),
+    page.bookings.bookingsTable.toCollection().primaryKeys(),
+  ]);
+  const missing = (kind: string, ids: Iterable<string>, held: string[]) => {
+    const gone = [...ids].filter((id) => !held.includes(id)).map(label);
+    if (gone.length > 0 && !glitches.has(kind))
+      glitches.set(kind, `${when}: ${kind} ${gone.join(', ')} not on the device`);
+  };
+  missing('questions', typed.questions.keys(), questions);
+  missing('answers', typed.answers.keys(), answers);
+  missing('bookings', typed.bookings.keys(), bookings);
+  const shown = new Map(votes.map((v) => [v.id, v.value]));
+  const wrong = [...typed.votes].filter(([id, value]) => (shown.get(id) ?? 0) !== value);
+  if (wrong.length > 0 && !glitches.has('votes'))
+    glitches.set(
+      'votes',
+      `${when}: ${wrong.map(([id, value]) => `${label(id)} shows ${shown.get(id) ?? 0}, set to ${value}`).join('; ')}`,
+    );
 }
 
 /** What follows a kill: a restart at once (the user going on meanwhile), or none until a later step. */
