@@ -211,9 +211,12 @@ async function runSequence(seed: number, started: Promise<ChaosServer>): Promise
     const me = await page.logIn(student.email, password);
     note(`log in as ${student.email}`);
     const author = { id: me.id, name: me.name, role: me.role };
+    /** Work that goes on while the user does (a restart, an armed kill); a failure of it fails the run. */
     const inBackground = (work: Promise<unknown>) => {
-      background.add(work);
-      void work.finally(() => background.delete(work));
+      const tracked = work
+        .catch((error: unknown) => void problems.push(`in the background: ${String(error)}`))
+        .finally(() => background.delete(tracked));
+      background.add(tracked);
     };
 
     /**
