@@ -68,15 +68,13 @@ describe('the offline engine against the real server, killed and restarted at ra
 
 describe('found by the chaos runs (seeds 2098 and 2149: a vote shown wrong between steps)', () => {
   /**
-   * An engine bug, reproduced here and not fixed (the engine is being changed elsewhere): offline/outbox.ts `sendOne`
-   * acknowledges an item by writing the server's copy of its row (qa.sync.ts `storeQuestion`: the question, its
-   * counts and the reader's vote) and does not apply the items still queued on top, as a merge does
-   * (`reapplyPending`). A question acknowledged while the vote on it is still queued shows no vote and its old counts
-   * until the next refresh, which offline does not come (OFFLINE-ENGINE.md rules 2 and 3, scenario 9). Nothing is
-   * lost: the vote is sent later. `it.fails` keeps the suite green while the bug is there; once fixed, this fails:
-   * make it an `it`.
+   * Found by the chaos runs: offline/outbox.ts `sendOne` acknowledged an item by writing the server's copy of its
+   * rows (qa.sync.ts `storeQuestion`: the question, its counts and the reader's vote) without applying the items
+   * still queued for them on top, as a merge does. A question acknowledged while the vote on it was still queued
+   * showed no vote and its old counts until the next refresh, which offline did not come (OFFLINE-ENGINE.md rules
+   * 2 and 3, scenario 9). The acknowledgement now applies them again (`reapplyOver`).
    */
-  it.fails('a vote queued after its question still shows once the question is acknowledged', async () => {
+  it('a vote queued after its question still shows once the question is acknowledged', async () => {
     const chaosServer = await server;
     installLocalStorage();
     const browser = createBrowser(chaosServer.url);

@@ -343,6 +343,21 @@ describe('enqueue and acknowledge', () => {
     expect(row?.savedAt).toBeDefined();
   });
 
+  it('an acknowledgement does not hide what is still queued for the same row: it is applied again on top', async () => {
+    const page = await open();
+    await page.addNote({ id: 'n1', text: 'First words' });
+    // An edit queued behind it (this one never reaches the server).
+    await page.renameNote({ id: 'n1', text: 'Second thoughts' });
+    page.engine.start({ userId: 'u1' });
+    await waitFor(() => server.store.has('n1'));
+    await waitFor(async () => (await unsent(page)) === 1);
+    expect(await page.notes.get('n1')).toMatchObject({
+      text: 'Second thoughts',
+      pending: true,
+      savedAt: expect.any(String),
+    });
+  });
+
   it('when the page dies during an enqueue, neither the note nor its outbox row is stored', async () => {
     const page = await open();
     const broken = page.engine.defineMutation<{ id: string }>({

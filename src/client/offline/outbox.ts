@@ -279,12 +279,11 @@ export function createOutbox(ctx: EngineContext) {
         // Logged out while it was on its way: the server has it, but nothing here is theirs any more.
         if (ctx.user() !== userId) return;
         await mutation.acknowledge?.(row.payload, sent.result, tx);
-        await ctx.settling(tx, {
-          userId,
-          collection: mutation.collection,
-          version: sent.syncedTo,
-          touches: mutation.touches?.(row.payload) ?? [row.target],
-        });
+        const touches = mutation.touches?.(row.payload) ?? [row.target];
+        // The server's copy of those rows does not have what is still queued for them (a vote on a question
+        // just acknowledged): applied again on top, as a merge does (rule 2).
+        await reapplyOver(userId, touches, tx);
+        await ctx.settling(tx, { userId, collection: mutation.collection, version: sent.syncedTo, touches });
       });
     } catch (error) {
       // Not written here: the row stays and goes again; the server answers the repeat with what it stored.
@@ -457,6 +456,16 @@ export function createOutbox(ctx: EngineContext) {
     for (const row of await rowsOf(userId, tx)) {
       const mutation = known(row);
       if (mutation) await mutation.apply(row.payload, tx);
+    }
+  }
+
+  /** Inside an acknowledgement: the queued items whose rows it wrote, applied again in order. */
+  async function reapplyOver(userId: string, written: RowRef[], tx: LocalTransaction): Promise<void> {
+    const keys = new Set(written.map(rowKey));
+    for (const row of await rowsOf(userId, tx)) {
+      const mutation = known(row);
+      const rows = mutation ? [row.target, ...(mutation.touches?.(row.payload) ?? [])] : [];
+      if (mutation && rows.some((ref) => keys.has(rowKey(ref)))) await mutation.apply(row.payload, tx);
     }
   }
 

@@ -240,6 +240,8 @@ export const askQuestion = defineMutation<AskPayload, Question>({
   version: 1,
   collection,
   target: (p) => ({ table: 'questions', id: p.id }),
+  // The acknowledgement stores the question and the reader's vote on it (storeQuestion).
+  touches: (p) => [questionRow(p.id), { table: 'myVotes', id: p.id }],
   describe: (p) => ({ label: `Question: ${p.title}`, href: `/qa#q-${p.id}` }),
   apply: async (p, tx) => {
     // Once the server's copy is here (sent, but the answer lost), it is the truth.
