@@ -257,9 +257,9 @@ function storeCookie(jar: Map<string, string>, line: string) {
 }
 
 /** The browser's localStorage (Node 24 has none without a flag): kept across reloads, like IndexedDB. */
-export function installLocalStorage(): Map<string, string> {
-  const map = new Map<string, string>();
-  const storage: Storage = {
+/** A Web Storage stand-in over a map (Node has none without flags). */
+function storageOver(map: Map<string, string>): Storage {
+  return {
     get length() {
       return map.size;
     },
@@ -269,7 +269,13 @@ export function installLocalStorage(): Map<string, string> {
     removeItem: (key) => void map.delete(key),
     clear: () => map.clear(),
   };
-  vi.stubGlobal('localStorage', storage);
+}
+
+/** The browser's localStorage, and the tab's sessionStorage (the log-in flag, offline/device-mark.ts). */
+export function installLocalStorage(): Map<string, string> {
+  const map = new Map<string, string>();
+  vi.stubGlobal('localStorage', storageOver(map));
+  vi.stubGlobal('sessionStorage', storageOver(new Map()));
   return map;
 }
 
@@ -313,23 +319,29 @@ export async function openPage(
   const catalogue = await import('../features/catalogue/catalogue.sync.ts');
   const { authApi } = await import('../features/auth/auth-api.ts');
   const { apiFetch, readJson } = await import('../lib/api.ts');
-  const { storedUser } = await import('../lib/session.tsx');
   const { localDb } = await import('../offline/db.ts');
+  const { loggingInKey } = await import('../offline/device-mark.ts');
   const { startLiveEvents } = await import('../offline/live-events.ts');
-  let me: Me | undefined;
+  await sessionStore;
+  const { identity } = engine.engine;
   let stopLive: (() => void) | undefined;
+  const me = (): Me | undefined => {
+    const current = identity.current();
+    return current.state === 'signed-in' || current.state === 'ended' ? current.me : undefined;
+  };
 
   /**
-   * app/data-sync.tsx once the session is known: the engine runs for the user, and the live stream with it. A
-   * signed-in tab fetches what a notice names only if it holds the stream (`fetchesHere`); here it is the only tab.
+   * app/data-sync.tsx once the session is known: the engine runs (for whom the identity names), and the live
+   * stream with it. A signed-in tab fetches what a notice names only if it holds the stream (`fetchesHere`); here
+   * it is the only tab.
    */
-  function startForUser(userId: string) {
-    engine.startEngine({ userId });
+  function startEngineAndStream() {
+    engine.startEngine();
     if (!live) return;
     stopLive ??= startLiveEvents({
-      onChange: (table, _ids, leading) => {
+      onChange: (table, ids, leading, version) => {
         heard.changes += 1;
-        if (leading) void engine.refreshSources(table);
+        if (leading) void engine.refreshSources(table, { ids, version });
       },
       onResync: (leading) => {
         heard.resyncs += 1;
@@ -338,30 +350,17 @@ export async function openPage(
     });
   }
 
-  /**
-   * The server named the user: lib/session.tsx `becomeSignedIn`, step for step (it runs inside React there). The
-   * storage watch is told first, then someone else's data goes, the record is written, and the engine learns the
-   * user if the device did not record them yet.
-   */
-  async function becomeSignedIn(user: Me, { loggingIn }: { loggingIn: boolean }) {
-    await sessionStore.noticeSignedIn(user.id, { loggingIn });
-    const record = await sessionStore.localDb.session.get('me');
-    const someoneElses = record ? record.me.id !== user.id : ![null, user.id].includes(sessionStore.engineUser());
-    if (someoneElses) await sessionStore.clearUserData();
-    await sessionStore.localDb.session.put({ key: 'me', me: user, savedAt: new Date().toISOString() });
-    if (!record) sessionStore.setEngineUser(user.id);
-    me = user;
-  }
-
   /** lib/session.tsx `refresh`: asks the server who is signed in; offline (or the server down) keeps what it knew. */
-  async function refreshSession({ loggingIn = false } = {}): Promise<Me | undefined> {
+  async function refreshSession(): Promise<Me | undefined> {
     let user: Me | null;
     try {
       ({ user } = (await readJson(await apiFetch('/api/session'))) as { user: Me | null });
     } catch {
-      return me;
+      await identity.settle();
+      return me();
     }
-    if (user) await becomeSignedIn(user, { loggingIn });
+    if (user) await identity.named(user);
+    else await identity.nobody();
     return user ?? undefined;
   }
 
@@ -373,31 +372,25 @@ export async function openPage(
     bookingRules,
     catalogue,
     localDb,
-    me: () => me,
+    me,
 
     /**
-     * As the page starts: app/offline-setup.ts tells the engine whom the device recorded (lib/session.tsx
-     * `storedUser`), app/data-sync.tsx starts the engine for them, and the session asks the server.
+     * As the page starts: app/offline-setup.ts has restored whose data this is (from the device's record), the
+     * session asks the server, and app/data-sync.tsx starts the engine.
      */
     async start(): Promise<void> {
-      const stored = await storedUser(sessionStore);
-      if (stored) {
-        me = stored;
-        engine.setEngineUser(stored.id);
-        startForUser(stored.id);
-      }
+      if (me()) startEngineAndStream();
       await refreshSession();
-      if (!stored && me) startForUser(me.id);
+      if (me()) startEngineAndStream();
     },
 
     /** The login form: better-auth's sign-in over HTTP (the cookie goes to the jar), then the session names the user. */
     async logIn(email: string, password: string): Promise<Me> {
+      sessionStorage.setItem(loggingInKey, '1');
       await authApi.signIn({ email, password });
-      const user = await refreshSession({ loggingIn: true });
+      const user = await refreshSession();
       if (!user) throw new Error('Logged in, but the server names nobody.');
-      // lib/session.tsx tells the engine once the session knows the user; app/data-sync.tsx starts it.
-      engine.setEngineUser(user.id);
-      startForUser(user.id);
+      startEngineAndStream();
       return user;
     },
 
@@ -414,6 +407,7 @@ export async function openPage(
     close(): void {
       stopLive?.();
       engine.stopEngine();
+      identity.close();
       localDb.close();
       tab.close();
     },

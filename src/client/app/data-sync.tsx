@@ -1,7 +1,7 @@
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import './offline-setup.ts';
 import { useSession } from '../lib/session.tsx';
-import { reconnected, refreshSources, setEngineUser, startEngine, stopEngine } from '../offline/engine.ts';
+import { reconnected, refreshSources, startEngine, stopEngine } from '../offline/engine.ts';
 import { startLiveEvents } from '../offline/live-events.ts';
 
 /**
@@ -14,24 +14,16 @@ const fetchesHere = (leading: boolean, signedIn: boolean) =>
   leading || (!signedIn && document.visibilityState === 'visible');
 
 /**
- * Runs the local-first engine for whoever is signed in, and the live stream that tells it what changed. An
- * ended session keeps its user (the queue pauses on the 401 and what is typed can still be queued); logging
- * in again as the same person, which changes the session's status but not its user, resumes the queue.
+ * Runs the local-first engine, for whom the device's identity names (offline/identity.ts gives the engine its
+ * user), and the live stream that tells it what changed.
  */
 export function DataSync() {
   const { session } = useSession();
   const userId = session.me?.id ?? null;
-  const known = session.status !== 'loading';
-  // The engine starts for whom the session names, or while it is loading for whom the engine was told
-  // (offline-setup.ts): not for nobody and then for them again, which would drop the work it had begun.
-  const startingUser = useRef(known ? userId : undefined);
   useEffect(() => {
-    startEngine({ userId: startingUser.current });
+    startEngine();
     return stopEngine;
   }, []);
-  useEffect(() => {
-    if (known) setEngineUser(userId);
-  }, [userId, known, session.status]);
 
   // Visitors hear public notices too. The stream carries the cookie it was opened with: a log-in, a log-out
   // or logging in again after the session ended opens a new one.

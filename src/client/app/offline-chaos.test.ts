@@ -228,8 +228,8 @@ async function runSequence(seed: number, started: Promise<ChaosServer>): Promise
       inBackground(chaosServer.start().then(() => note('server up again')));
     };
     // What the student sees first: the board and the catalogue, read as their pages read them.
-    await page.engine.refreshSource(page.qa.questionsSource, { join: true });
-    await page.engine.refreshSource(page.catalogue.catalogueSource, { join: true });
+    await page.engine.refreshSource(page.qa.questionsSource, { ifStale: true });
+    await page.engine.refreshSource(page.catalogue.catalogueSource, { ifStale: true });
     const seeded = [...labels.keys()];
 
     const steps = random.int(10, 16);

@@ -6,21 +6,24 @@ import '../features/catalogue/catalogue.sync.ts';
 import '../features/profile/profile.sync.ts';
 import '../features/qa/qa.sync.ts';
 import { servedUser } from '../lib/served-user.ts';
-import { storedUser, type SessionStore } from '../lib/session.tsx';
+import type { SessionStore } from '../lib/session.tsx';
 import { completeSchema, localDb } from '../offline/db.ts';
-import { clearUserData, engineUser, noticeSignedIn, setEngineUser } from '../offline/engine.ts';
+import { engine } from '../offline/engine.ts';
 
 // Every table is declared now: the database's schema is complete.
 completeSchema(localDb);
 
-export const sessionStore: SessionStore = { localDb, clearUserData, noticeSignedIn, setEngineUser, engineUser };
-
 /**
- * The engine learns whom it reads for as soon as it loads, before the session's effects tell it: the user the
- * server rendered the page for, or else the one this device knew, as the session starts from (lib/session.tsx).
- * A page's first refresh is then seldom begun for nobody, dropped when the session names the user, and begun again.
+ * Whose data this is, known as the engine loads, before a page reads: the user the server rendered the page
+ * for, or else the one the device's record names (offline/identity.ts). A page's first reads are then made for
+ * them, not for nobody and again for them.
  */
-void (async () => {
-  const me = servedUser() ?? (typeof document === 'undefined' ? undefined : await storedUser(sessionStore));
-  if (me) setEngineUser(me.id);
-})().catch((error: unknown) => console.warn('Could not read who is signed in on this device', error));
+const restored =
+  // Rendering a page at build time, nobody is signed in and no device is there to ask.
+  typeof document === 'undefined'
+    ? Promise.resolve()
+    : engine.identity
+        .restore(servedUser())
+        .catch((error: unknown) => console.warn('Could not read who is signed in on this device', error));
+
+export const sessionStore: Promise<SessionStore> = restored.then(() => ({ identity: engine.identity }));

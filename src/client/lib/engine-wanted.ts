@@ -7,10 +7,7 @@
  * localStorage cannot tell, so it runs the engine as before.
  */
 import { useEffect, useSyncExternalStore } from 'react';
-import { appDatabase, storedUserKey } from '../offline/device-mark.ts';
-
-/** A log-out made offline: the server session is ended when the connection returns (lib/session.tsx). */
-export const pendingSignOutKey = 'tutorbook:sign-out-pending';
+import { appDatabase, pendingSignOutKey, storedUserKey } from '../offline/device-mark.ts';
 
 export function deviceMayHoldData(): boolean {
   if (typeof window === 'undefined') return false;

@@ -1,14 +1,14 @@
 import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Me } from '../../common/session.ts';
-import type { localDb } from '../offline/db.ts';
-import type { clearUserData, engineUser, noticeSignedIn, setEngineUser } from '../offline/engine.ts';
+import { appDatabase, loggingInKey, pendingSignOutKey } from '../offline/device-mark.ts';
+import type { Identity, IdentityStore } from '../offline/identity.ts';
 import type { client } from './api-client.ts';
 import { apiFetch, apiRequest, isOffline, NetworkError, onSessionEnded, readJson } from './api.ts';
-import { deviceMayHoldData, isEngineWanted, pendingSignOutKey } from './engine-wanted.ts';
+import { deviceMayHoldData } from './engine-wanted.ts';
 
 export type SessionState =
   | { status: 'loading'; me: undefined }
-  /** `leaveTo`: the user logged out (or deleted the account) here; guarded pages go there, not to their usual redirect. */
+  /** `leaveTo`: where guarded pages go once the user is signed out here (a log-out, a deleted account). */
   | { status: 'signed-out'; me: undefined; leaveTo?: string }
   | { status: 'signed-in'; me: Me }
   /** The server said the session has ended: the page stays as it is (nothing typed is lost) until the user logs in again or leaves. */
@@ -16,7 +16,7 @@ export type SessionState =
 
 interface SessionContextValue {
   session: SessionState;
-  /** Asks the server who is signed in, stores the answer locally, and returns it. */
+  /** Asks the server who is signed in, and returns it; the device follows (offline/identity.ts). */
   refresh(): Promise<Me | undefined>;
   /**
    * Logs out here at once, online or not; the server is told as soon as it can be reached (`serverDone`: it
@@ -30,22 +30,15 @@ interface SessionContextValue {
 const SessionContext = createContext<SessionContextValue | null>(null);
 
 /**
- * What the session needs of the offline engine (IndexedDB, Dexie). Not part of the first load: the app loads
- * it once the page is up, with every feature's tables declared first (app/offline-setup.ts).
+ * What the session needs of the offline engine (IndexedDB, Dexie): whose data the device holds, which it owns
+ * (offline/identity.ts). Not part of the first load: the app loads it once the page wants it, with every
+ * feature's tables declared first and the identity restored from the device (app/offline-setup.ts).
  */
 export interface SessionStore {
-  localDb: Pick<typeof localDb, 'session'>;
-  clearUserData: typeof clearUserData;
-  noticeSignedIn: typeof noticeSignedIn;
-  setEngineUser: typeof setEngineUser;
-  engineUser: typeof engineUser;
-}
-
-/** The user this device may treat as signed in: a stored record, unless it ended or a log-out is pending. */
-export async function storedUser({ localDb }: SessionStore): Promise<Me | undefined> {
-  if (localStorage.getItem(pendingSignOutKey) !== null) return undefined;
-  const record = await localDb.session.get('me');
-  return record && !record.endedAt ? record.me : undefined;
+  identity: Pick<
+    IdentityStore,
+    'current' | 'subscribe' | 'named' | 'nobody' | 'ended' | 'settle' | 'signOut' | 'signOutSent'
+  >;
 }
 
 /**
@@ -54,23 +47,29 @@ export async function storedUser({ localDb }: SessionStore): Promise<Me | undefi
  */
 const askSession = () => apiFetch('/api/session') as ReturnType<typeof client.api.session.$get>;
 
-/** Same person, with nothing changed that the app shows (name, role, categories). */
-const sameUser = (a: Me, b: Me) => JSON.stringify(a) === JSON.stringify(b);
+const signOutPending = () => localStorage.getItem(pendingSignOutKey) !== null;
+
+function sessionOf(identity: Identity, leaveTo: string | undefined): SessionState {
+  switch (identity.state) {
+    case 'unknown':
+      return { status: 'loading', me: undefined };
+    case 'visitor':
+      return leaveTo === undefined
+        ? { status: 'signed-out', me: undefined }
+        : { status: 'signed-out', me: undefined, leaveTo };
+    case 'signed-in':
+      return { status: 'signed-in', me: identity.me };
+    case 'ended':
+      return { status: 'expired', me: identity.me };
+  }
+}
 
 /**
- * Set before logging in, until the server names the user: finding nothing stored for them is then expected,
- * not a sign that the browser cleared the device's data. Per tab, and it survives the trip to Google and back.
- */
-const loggingInKey = 'tutorbook:logging-in';
-const channelName = 'tutorbook:session';
-type Broadcast = { type: 'signed-in'; me: Me } | { type: 'signed-out' };
-
-/**
- * Who is signed in. The server decides; IndexedDB keeps its last answer so the app knows the user offline.
- * A signed-in page the server rendered for the user comes with its answer (`servedUser`). Until one of these
- * is known the state is `loading`, and guards wait: a first load with the cookie but no stored record (a new
- * device, cleared site data) is not mistaken for "signed out". Other tabs hear of log-ins and log-outs
- * through a BroadcastChannel.
+ * Who is signed in, as the pages see it. The server decides; the device's identity (offline/identity.ts) keeps
+ * its answer, and this provider follows it once the engine is loaded. Before that it knows only the user the
+ * server rendered the page for (`servedUser`), or nothing (`loading`, and guards wait: a first load with the
+ * cookie but no stored record, a new device, is not mistaken for "signed out"), or, for a visitor whose device
+ * holds nobody's data, that nobody is signed in: the engine need not load at all (lib/engine-wanted.ts).
  */
 export function SessionProvider({
   children,
@@ -82,85 +81,53 @@ export function SessionProvider({
   /** Who the server found signed in when it sent this page (common/page-user.ts): known from the start. */
   servedUser?: Me | undefined;
 }) {
-  const [session, setSession] = useState<SessionState>(() =>
-    servedUser ? { status: 'signed-in', me: servedUser } : { status: 'loading', me: undefined },
+  const [identity, setIdentity] = useState<Identity>(() =>
+    servedUser ? { state: 'signed-in', me: servedUser, confirmed: false } : { state: 'unknown' },
   );
-  const channel = useRef<BroadcastChannel | null>(null);
-  // Whether the server has said who is signed in since this page opened (not just this device's record).
-  const confirmed = useRef(false);
+  // Where guarded pages go once signed out here; none: as a visitor arriving (guard-decision.ts).
+  const [leaveTo, setLeaveTo] = useState<string>();
+  const loaded = useRef<Promise<SessionStore> | null>(null);
   const flushing = useRef<Promise<void> | null>(null);
+  /** This page found nobody signed in before the engine loaded. */
+  const visitorHere = useRef(false);
 
-  const announce = (message: Broadcast) => channel.current?.postMessage(message);
+  /** The device's identity, followed from the moment it is loaded. */
+  const store = useCallback((): Promise<SessionStore> => {
+    loaded.current ??= loadStore().then(async (loadedStore) => {
+      const { identity: device } = loadedStore;
+      device.subscribe((followed) => {
+        const current = device.current();
+        // Logged out in another tab: guarded pages here go home (spec §2).
+        if (followed && current.state === 'visitor') setLeaveTo('/');
+        setIdentity(current);
+      });
+      // The page already heard that nobody is signed in: the device agrees.
+      if (device.current().state === 'unknown' && !servedUser && visitorHere.current) await device.settle();
+      setIdentity(device.current());
+      return loadedStore;
+    });
+    return loaded.current;
+  }, [loadStore, servedUser]);
 
-  const becomeSignedIn = useCallback(
-    async (me: Me) => {
-      const loggingIn = sessionStorage.getItem(loggingInKey) !== null;
-      sessionStorage.removeItem(loggingInKey);
-      const store = await loadStore();
-      // Before the record is touched: its absence is what tells a wiped device.
-      await store.noticeSignedIn(me.id, { loggingIn });
-      const record = await store.localDb.session.get('me');
-      // Someone else used this device before (their session ended without a log-out): drop their data. With no
-      // record, the device holds no one's (their data goes with it: clearUserData) but what this page has read
-      // for the user the engine reads for; if that is this user, it stays, and a new device reads it only once.
-      const someoneElses = record ? record.me.id !== me.id : ![null, me.id].includes(store.engineUser());
-      if (someoneElses) await store.clearUserData();
-      await store.localDb.session.put({ key: 'me', me, savedAt: new Date().toISOString() });
-      // The engine keeps only the answers for the user the device records (another tab may have logged out):
-      // the reads that came back before this record were dropped, and are made again now.
-      if (!record) store.setEngineUser(me.id);
-      setSession((current) =>
-        current.status === 'signed-in' && sameUser(current.me, me) ? current : { status: 'signed-in', me },
-      );
-      announce({ type: 'signed-in', me });
-    },
-    [loadStore],
-  );
-
-  /** The session ended while this page used it: the page stays, a dialog offers to log in again. */
-  const endSession = useCallback(() => {
-    setSession((current) => (current.status === 'signed-in' ? { status: 'expired', me: current.me } : current));
-    void loadStore().then(({ localDb }) => localDb.session.update('me', { endedAt: new Date().toISOString() }));
-  }, [loadStore]);
-
-  const becomeSignedOut = useCallback(
-    async (leaveTo?: string) => {
-      confirmed.current = false;
-      await (await loadStore()).clearUserData();
-      setSession({ status: 'signed-out', me: undefined, leaveTo });
-    },
-    [loadStore],
-  );
-
-  /** Ends the server session of a log-out made offline; true once it is done (or there was none). */
+  /** Ends the server session of a log-out made offline, once it can (any answer means none is left). */
   const flushSignOut = useCallback((): Promise<void> => {
-    // Offline it could only fail: the connection's return sends it (`refresh` on `online`).
-    if (localStorage.getItem(pendingSignOutKey) === null || isOffline()) return Promise.resolve();
+    if (!signOutPending() || isOffline()) return Promise.resolve();
+    const sent = () => void store().then(({ identity: device }) => device.signOutSent());
     flushing.current ??= apiRequest('POST', '/api/auth/sign-out', {})
-      .then(
-        () => localStorage.removeItem(pendingSignOutKey),
-        (error: unknown) => {
-          // Offline: try again later. Any answer from the server means there is no session left to end.
-          if (!(error instanceof NetworkError)) localStorage.removeItem(pendingSignOutKey);
-        },
-      )
+      .then(sent, (error: unknown) => {
+        if (!(error instanceof NetworkError)) sent();
+      })
       .finally(() => {
         flushing.current = null;
       });
     return flushing.current;
-  }, []);
-
-  /** The user this device may treat as signed in (`storedUser`); a device with nobody's data is not read. */
-  const storedHere = useCallback(
-    async () => (deviceMayHoldData() ? storedUser(await loadStore()) : undefined),
-    [loadStore],
-  );
+  }, [store]);
 
   const refresh = useCallback(async (): Promise<Me | undefined> => {
     await flushSignOut();
-    if (localStorage.getItem(pendingSignOutKey) !== null) {
-      // Logged out offline and still offline: signed out, whatever the cookie says.
-      await becomeSignedOut();
+    // Logged out offline and still offline: signed out, whatever the cookie says.
+    if (signOutPending()) {
+      await (await store()).identity.nobody();
       return undefined;
     }
     let me: Me | null;
@@ -169,37 +136,36 @@ export function SessionProvider({
       if (isOffline()) throw new NetworkError();
       ({ user: me } = await readJson(await askSession()));
     } catch {
-      // Offline or the server is down: what this device knew.
-      const stored = await storedHere();
-      setSession((current) =>
-        current.status !== 'loading'
-          ? current
-          : stored
-            ? { status: 'signed-in', me: stored }
-            : { status: 'signed-out', me: undefined },
-      );
-      return stored;
+      // Offline, or the server is down: what the device knew (restored from its record), or nobody.
+      if (loaded.current || deviceMayHoldData()) {
+        const { identity: device } = await store();
+        await device.settle();
+        const current = device.current();
+        return current.state === 'signed-in' ? current.me : undefined;
+      }
+      visitorHere.current = true;
+      setIdentity((current) => (current.state === 'unknown' ? { state: 'visitor' } : current));
+      return undefined;
     }
     if (me) {
-      confirmed.current = true;
-      await becomeSignedIn(me);
-    } else if (confirmed.current) {
-      // The session this page was using has ended (a refresh on reconnecting, say): as for a 401.
-      endSession();
-    } else if (deviceMayHoldData()) await becomeSignedOut();
-    // Nobody's data to clear: the engine need not even load (lib/engine-wanted.ts).
-    else setSession({ status: 'signed-out', me: undefined });
+      setLeaveTo(undefined);
+      await (await store()).identity.named(me);
+    } else if (loaded.current || deviceMayHoldData()) await (await store()).identity.nobody();
+    else {
+      // Nobody's data to clear: the engine need not even load (lib/engine-wanted.ts).
+      visitorHere.current = true;
+      setIdentity({ state: 'visitor' });
+    }
     return me ?? undefined;
-  }, [becomeSignedIn, becomeSignedOut, endSession, flushSignOut, storedHere]);
+  }, [flushSignOut, store]);
 
   const signOut = useCallback(
-    async ({ leaveTo = '/', serverDone = false }: { leaveTo?: string; serverDone?: boolean } = {}) => {
-      if (!serverDone) localStorage.setItem(pendingSignOutKey, '1');
-      await becomeSignedOut(leaveTo);
-      announce({ type: 'signed-out' });
+    async ({ leaveTo: to = '/', serverDone = false }: { leaveTo?: string; serverDone?: boolean } = {}) => {
+      setLeaveTo(to);
+      await (await store()).identity.signOut({ serverDone });
       void flushSignOut();
     },
-    [becomeSignedOut, flushSignOut],
+    [flushSignOut, store],
   );
 
   const beforeLogin = useCallback(() => {
@@ -208,56 +174,41 @@ export function SessionProvider({
   }, [flushSignOut]);
 
   useEffect(() => {
-    let live = true;
-    // What this device knew, at once (offline start), unless the server answers first.
-    void storedHere().then((stored) => {
-      if (live && stored)
-        setSession((current) => (current.status === 'loading' ? { status: 'signed-in', me: stored } : current));
-    });
+    // What this device knew, at once (an offline start), unless the server answers first.
+    if (deviceMayHoldData()) void store();
     // refresh sets the session only after awaiting (the pending sign-out, the server): never synchronously.
     // eslint-disable-next-line react-hooks/set-state-in-effect
     void refresh();
-
-    channel.current = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(channelName);
-    channel.current?.addEventListener('message', (event: MessageEvent<Broadcast>) => {
-      const message = event.data;
-      if (message.type === 'signed-out') setSession({ status: 'signed-out', me: undefined, leaveTo: '/' });
-      else
-        setSession((current) =>
-          current.status === 'signed-in' && sameUser(current.me, message.me)
-            ? current
-            : { status: 'signed-in', me: message.me },
-        );
-    });
     const onOnline = () => void refresh();
     window.addEventListener('online', onOnline);
-    // A 401 from any call: keep the page, say the session ended, and forget the stored record so that a
-    // reload or another tab does not trust it.
+    // Another tab logged in or out: once loaded, the device's identity follows it; a tab that has not loaded
+    // the engine yet loads it, and follows from the record that tab wrote.
+    const channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(`${appDatabase}:session`);
+    channel?.addEventListener('message', (event: MessageEvent<{ type?: string }>) => {
+      if (loaded.current) return;
+      if (event.data.type === 'signed-out') setLeaveTo('/');
+      void store();
+    });
+    // A 401 from any call: the page stays, and says the session ended. Opened on the device's record alone (a
+    // session that ran out while the app was closed), the server's answer decides instead, and signs out:
+    // there is nothing typed to keep yet, and the next person on a shared device must not find the last one's
+    // data behind a dialog.
     const stopListening = onSessionEnded(() => {
-      // Opened on this device's record alone (a session that ran out while the app was closed): the server's
-      // answer decides, and signs out; there is nothing typed to keep yet, and the next person on a shared
-      // device must not find the last one's data behind a dialog.
-      if (!confirmed.current) void refresh();
-      else endSession();
+      if (!loaded.current) return void refresh();
+      void store().then(({ identity: device }) => {
+        const current = device.current();
+        if (current.state === 'signed-in' && current.confirmed) void device.ended();
+        else void refresh();
+      });
     });
     return () => {
-      live = false;
-      channel.current?.close();
+      channel?.close();
       window.removeEventListener('online', onOnline);
       stopListening();
     };
-  }, [refresh, endSession, storedHere]);
+  }, [refresh, store]);
 
-  // The engine learns who is signed in as soon as the session does: a page may queue a change before DataSync
-  // (which runs the engine, app/app.tsx) has loaded, and the item needs its owner. While the session is loading
-  // the engine keeps whom it was told (app/offline-setup.ts): "nobody" would drop the reads begun for them.
-  const userId = session.me?.id ?? null;
-  const known = session.status !== 'loading';
-  useEffect(() => {
-    // A visitor's page that has not loaded the engine has nothing to tell it (lib/engine-wanted.ts).
-    if (known && (userId !== null || isEngineWanted())) void loadStore().then((store) => store.setEngineUser(userId));
-  }, [userId, known, loadStore]);
-
+  const session = useMemo(() => sessionOf(identity, leaveTo), [identity, leaveTo]);
   const value = useMemo(() => ({ session, refresh, signOut, beforeLogin }), [session, refresh, signOut, beforeLogin]);
   return <SessionContext value={value}>{children}</SessionContext>;
 }

@@ -146,7 +146,7 @@ describe('starting on a page', () => {
     server.knobs.getDelayMs = 50;
     // As the app opens: the page reads its source, the engine starts, and the session names the same user twice
     // (lib/session.tsx, app/data-sync.tsx).
-    const read = page.engine.refreshSource(page.source, { join: true });
+    const read = page.engine.refreshSource(page.source, { ifStale: true });
     page.engine.start({ userId: 'u1' });
     page.engine.setUser('u1');
     page.engine.setUser('u1');
@@ -161,18 +161,21 @@ describe('starting on a page', () => {
     await waitFor(() => server.gets.length === 2);
   });
 
-  it('a source the page has read already is not fetched again as the engine starts; a page opened later reads it again', async () => {
+  it('a source read for this user is not fetched again as the engine starts or a page opens; focus or a notice fetch it again', async () => {
     const page = await open();
     server.store.set('n1', { id: 'n1', text: 'Mine', savedAt: 'x' });
     page.engine.setUser('u1');
     // The page's reader is answered before the lazily loaded part of the app starts the engine.
-    await page.engine.refreshSource(page.source, { join: true });
+    await page.engine.refreshSource(page.source, { ifStale: true });
     page.engine.start({ userId: 'u1' });
     page.engine.setUser('u1');
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(server.gets).toHaveLength(1);
 
-    await page.engine.refreshSource(page.source, { join: true });
+    // Another page opening reads what the device holds: fresh for this user.
+    await page.engine.refreshSource(page.source, { ifStale: true });
+    expect(server.gets).toHaveLength(1);
+    await page.engine.refreshSource(page.source);
     expect(server.gets).toHaveLength(2);
   });
 
@@ -181,7 +184,7 @@ describe('starting on a page', () => {
     server.store.set('n1', { id: 'n1', text: 'Mine', savedAt: 'x' });
     page.engine.setUser('u1');
     await server.stop();
-    expect(await page.engine.refreshSource(page.source, { join: true })).toBe('offline');
+    expect(await page.engine.refreshSource(page.source, { ifStale: true })).toBe('offline');
     await server.start();
     page.engine.start({ userId: 'u1' });
     // The request reaches the server before its answer is merged: wait for the merge.
@@ -193,7 +196,7 @@ describe('starting on a page', () => {
     const page = await open(newDbName(), 'u1', { session: false });
     server.store.set('n1', { id: 'n1', text: 'Mine', savedAt: 'x' });
     page.engine.setUser('u1');
-    await page.engine.refreshSource(page.source, { join: true });
+    await page.engine.refreshSource(page.source, { ifStale: true });
     // Kept only for the user the device records (another tab may have logged out): none yet.
     expect(await page.notes.count()).toBe(0);
     expect(server.gets).toHaveLength(1);
@@ -221,7 +224,7 @@ describe('starting on a page', () => {
     await page.db.session.put({ key: 'me', me: { ...me, categories: [] }, savedAt: new Date().toISOString() });
     page.engine.setUser('u2');
     // A page's reader joins too: it must get the new user's run, not the dropped one.
-    await page.engine.refreshSource(page.source, { join: true });
+    await page.engine.refreshSource(page.source, { ifStale: true });
     expect((await page.db.syncState.get('notes'))?.userId).toBe('u2');
     expect(await page.notes.count()).toBe(1);
   });
@@ -952,7 +955,7 @@ describe('storage that vanishes', () => {
       pull: () => Promise.resolve((reads += 1) && {}),
     });
     page.engine.setUser('u1');
-    await page.engine.refreshSource(catalogue, { join: true });
+    await page.engine.refreshSource(catalogue, { ifStale: true });
     await page.engine.noticeSignedIn('u1', { loggingIn: false });
     expect(page.engine.getStatus().storage).toEqual({ state: 'cleared', unsent: null });
     // Everything else loads (the user's notes, from the start).

@@ -7,15 +7,15 @@
  *
  * and `app/` imports those files before IndexedDB opens, then drives the engine:
  *
- *   startEngine({ userId });     // once: refreshes, sends, and listens to `online` and window focus
- *   setEngineUser(userId | null) // on log-in, log-out, an ended session; the same user again lifts a 401 pause
+ *   engine.identity.restore(served) // as it loads: whose data this is (identity.ts owns that, and changes it
+ *                                   // on log-in, log-out and an ended session, giving the engine its user)
+ *   startEngine();               // once: refreshes, sends, and listens to `online` and window focus
  *   refreshSources(table)        // a live notice said the table changed
  *   mergeRows({ put, remove })   // rows a page fetched itself (next page, search), merged like a pull
  *   reconnected()                // the live stream (re)connected or the server answered again: every source
  *                                // refreshes (one with a cursor asks for what changed since, exactly what a
  *                                // missed notice said) and what waited out a backoff goes now (as on `online`)
- *   clearUserData()              // log-out on a shared device, after warning about `countUnsent()` items
- *   noticeSignedIn(userId, { loggingIn }) // the server named the user: was what this device stored lost? (storage.ts)
+ *   countUnsent()                // what a log-out would drop (identity.ts clears the user's data)
  *
  * Background refreshes (start, focus, reconnect, live notices) fetch every source for a signed-in user; a
  * visitor's device fetches only public sources a page has shown (many arrive on phones with little data).
@@ -28,6 +28,7 @@
  */
 import { offlineTryMs } from '../lib/offline-gate.ts';
 import { localDb, userTableNames, type LocalDb, type LocalTransaction, type SettlingRecord } from './db.ts';
+import { createIdentity } from './identity.ts';
 import { createOutbox } from './outbox.ts';
 import { browserMarks, createStorageWatch, type Marks, type StorageStatus } from './storage.ts';
 import { createSync, type RefreshOptions, type SyncResult } from './sync.ts';
@@ -166,9 +167,9 @@ export function createEngine(db: LocalDb, { marks = browserMarks() }: EngineOpti
   }
 
   /**
-   * Storage checked, every source refreshed, the queue sent. `once`: a refresh begun for this user will do (a new
-   * page, the same user named again), rather than one more (focus, reconnecting: the last may predate what
-   * changed, or have failed offline).
+   * Storage checked, every source refreshed, the queue sent. `ifStale`: a source fresh for this user will do (a
+   * new page, the same user named again), rather than one more read (focus, reconnecting: the last may predate
+   * what changed, or have failed offline).
    */
   const catchUp = (options: RefreshOptions = {}) => {
     void storage.retry();
@@ -185,20 +186,19 @@ export function createEngine(db: LocalDb, { marks = browserMarks() }: EngineOpti
     catchUp();
   };
 
-  /** Starts the engine for `userId`; left out, for whom it was last told (`setUser`). */
+  /**
+   * Starts the engine for whom the identity names (`userId`: a test's stand-in for it). A new page: items that
+   * waited out a backoff in the last one go now, and each source reads unless it is fresh for this user.
+   */
   function start({ userId: named }: { userId?: string | null } = {}): void {
-    const id = named === undefined ? userId : named;
-    if (!stopped) return setUser(id);
+    if (named !== undefined) setUser(named);
+    if (!stopped) return;
     stopped = false;
-    userId = id;
-    update({ user: id });
     if (typeof window !== 'undefined') {
       window.addEventListener('online', onOnline);
       window.addEventListener('focus', onFocus);
     }
-    // A new page: items that were waiting out a backoff in the last one go now. The page's own sources may have
-    // been refreshed already, and the session names the user again as it starts: each source runs once.
-    void resetBackoff().then(() => catchUp({ once: true }));
+    void resetBackoff().then(() => catchUp({ ifStale: true }));
     void storage.started();
   }
 
@@ -214,6 +214,10 @@ export function createEngine(db: LocalDb, { marks = browserMarks() }: EngineOpti
     }
   }
 
+  /**
+   * Whose data the engine reads and sends (identity.ts, the one caller in the app). Another user: a new
+   * generation, so work begun for the last one is dropped. The same user again lifts a 401 pause.
+   */
   function setUser(id: string | null): void {
     if (id !== userId) {
       userId = id;
@@ -222,7 +226,7 @@ export function createEngine(db: LocalDb, { marks = browserMarks() }: EngineOpti
     }
     outbox.resume(id);
     ctx.changed();
-    if (!stopped && id) catchUp({ once: true });
+    if (!stopped && id) catchUp({ ifStale: true });
   }
 
   /** localStorage keys that hold something of the signed-in user's: they go with the user's data. */
@@ -242,6 +246,14 @@ export function createEngine(db: LocalDb, { marks = browserMarks() }: EngineOpti
     for (const key of userKeys) marks?.removeItem(key);
     ctx.changed();
   }
+
+  const identity = createIdentity({
+    db,
+    marks,
+    setUser,
+    clearUserData,
+    noticeSignedIn: storage.noticeSignedIn,
+  });
 
   return {
     db,
@@ -266,6 +278,8 @@ export function createEngine(db: LocalDb, { marks = browserMarks() }: EngineOpti
     /** Where the change to `target` is (outbox.ts `ChangeState`); `useChange` follows it live. */
     changeState: (target: { table: string; id: string }) => outbox.changeState(userId, target, status.sendingSeq),
     clearUserData,
+    /** Whose data this device holds (identity.ts): the one place that changes it. */
+    identity,
     /** A localStorage key a feature keeps for the signed-in user (a choice made on a page): log-out removes it. */
     forgetAtLogOut: (key: string) => void userKeys.add(key),
     noticeSignedIn: storage.noticeSignedIn,
@@ -291,13 +305,9 @@ export const {
   retryItem,
   discardItem,
   countUnsent,
-  clearUserData,
-  noticeSignedIn,
   reconnected,
   start: startEngine,
   stop: stopEngine,
-  setUser: setEngineUser,
-  user: engineUser,
 } = engine;
 
 export type {

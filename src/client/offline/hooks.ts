@@ -8,8 +8,9 @@
  * - `unavailable`: never synced here and the refresh failed (`failure` says offline or failed; `retry`).
  * - `empty`: synced, and there is nothing. `ready`: rows, and the last refresh went well. `stale`: rows, but
  *   the last refresh failed (offline, most often): show them with a notice.
- * Opening a page refreshes its sources, joining a refresh already under way; `refreshing` stays true until
- * that one has ended (a page can wait for it before calling something "not found").
+ * Opening a page refreshes its sources unless they are fresh for this user (read, or being read, since the
+ * user was last named); `refreshing` stays true until that read has ended (a page can wait for it before
+ * calling something "not found"). Live notices, focus and reconnecting keep them fresh after that.
  *
  * `useSyncStatus()` is for the navbar's indicator, `useOutboxItems()` for a "needs attention" list, `useChange(row)`
  * follows the change to one row (a form's request: waiting, sending, refused, done), and `useStorageStatus()`
@@ -94,7 +95,7 @@ export function useLocalData<T>(query: () => Promise<T>, deps: unknown[], source
     // the engine's own follows at once, and refreshes. Refreshing for both would fetch twice.
     if (user !== engine.user()) return;
     let mounted = true;
-    void Promise.all(key.split('\n').map((name) => engine.refreshSource(name, { join: true }))).then(
+    void Promise.all(key.split('\n').map((name) => engine.refreshSource(name, { ifStale: true }))).then(
       () => mounted && setSettledFor(current),
     );
     return () => {

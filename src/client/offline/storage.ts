@@ -43,10 +43,10 @@ interface StorageContext {
   report(status: StorageStatus): void;
   status(): StorageStatus;
   /**
-   * Load every source again (the engine is running for a user whose data went); `once`: a source this page has
-   * read since the loss is not read again.
+   * Load every source again (the engine is running for a user whose data went); `ifStale`: a source this page
+   * has read since the loss is not read again.
    */
-  resync(options: { once: boolean }): void;
+  resync(options: { ifStale: boolean }): void;
 }
 
 export function browserMarks(): Marks | undefined {
@@ -110,7 +110,7 @@ export function createStorageWatch(ctx: StorageContext, marks: Marks | undefined
     marks?.removeItem(key);
     ctx.report({ state: 'cleared', unsent });
     // Not yet running for them (the app is starting): setting the user loads everything.
-    if (ctx.user()) ctx.resync({ once: readSince });
+    if (ctx.user()) ctx.resync({ ifStale: readSince });
   }
 
   /** The server says `userId` is signed in; `loggingIn`: they are logging in right now (here, or back from Google). */

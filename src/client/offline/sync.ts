@@ -34,7 +34,8 @@
  * - `needsUser` sources belong to the signed-in user: they do not run for a visitor, their sync state is
  *   theirs, and an answer that arrives after the user changed (log-out, someone else logged in) is dropped.
  * - One refresh per source at a time; a refresh asked during one gets one more run after it (a write's
- *   refresh never reuses a fetch that started before the write); a reader may `join` the one under way.
+ *   refresh never reuses a fetch that started before the write); one asked `ifStale` (a page opening, the
+ *   engine starting) is content with the source being fresh for the current user: read, or being read.
  * - `refreshSources(table, notice)` (live notices) runs every source whose `listensTo` holds the table, unless the
  *   notice's rows are held at its version already.
  */
@@ -91,13 +92,12 @@ export type Source = Readonly<SourceSpec>;
 export type SyncResult = 'ok' | 'offline' | 'failed';
 
 export interface RefreshOptions {
-  /** A page that only reads may share a refresh already under way (its answer is fresh enough). */
-  join?: boolean;
   /**
-   * Any refresh begun for this user in this engine will do, under way or done: the engine's start and the session
-   * naming the same user again want each source read once on the page, which its page may have done already.
+   * A source read for this user (this generation) will do, under way or done well: a page opening, the engine
+   * starting, the same user named again. Without it, one more read after any under way (focus, a notice,
+   * reconnecting: the last may predate what changed, or have failed).
    */
-  once?: boolean;
+  ifStale?: boolean;
 }
 
 /** The user changed while an answer was on its way: it is dropped, which is neither success nor failure. */
@@ -118,20 +118,16 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
 
   /**
    * Runs the source's refresh at most once at a time. A call made while it runs gets one more run after it
-   * (shared by all such calls); a reader's call (`join`) shares the run under way instead, unless that run
-   * began for an earlier user and is being dropped; a call that wants the source read `once` gets the last run
-   * begun for the current user, under way or done, unless it failed or was dropped.
+   * (shared by all such calls); a call `ifStale` is content with the run that keeps the source fresh for the
+   * current generation (begun for this user, not failed or dropped), under way or done.
    */
   function oneAtATime(source: Source): (options?: RefreshOptions) => Promise<SyncResult> {
     let running: Promise<SyncResult> | null = null;
     let next: Promise<SyncResult> | null = null;
-    let last: Promise<SyncResult> | null = null;
-    /** The generation the last run began in: one begun for an earlier user (or engine) is being dropped. */
-    let lastFor = -1;
+    let fresh: { generation: number; run: Promise<SyncResult> } | null = null;
     const start = (): Promise<SyncResult> => {
-      lastFor = ctx.generation();
       ctx.setSourceStatus(source.name, { running: true });
-      last = running = run(source)
+      const run: Promise<SyncResult> = (running = execute(source)
         .then((): SyncResult => 'ok')
         .catch((error: unknown): SyncResult | undefined => {
           if (error instanceof Dropped) return undefined;
@@ -141,21 +137,20 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
         })
         .then((result) => {
           running = null;
-          // Only a refresh that went through counts as the source read `once`: a failed one is tried again, and
-          // so is a dropped one (its answer came before the device recorded its user, say: see `forTheSameUser`).
-          if (result !== 'ok') lastFor = -1;
+          // A failed read is tried again, and so is a dropped one (its answer came before the device recorded
+          // its user, say: see `forTheSameUser`).
+          if (result !== 'ok' && fresh?.run === run) fresh = null;
           // Offline: tried again slowly, or when the browser reports a connection (the engine's `online`).
           if (result === 'offline' && isOffline()) ctx.slowTry();
           ctx.setSourceStatus(source.name, result ? { running: false, result } : { running: false });
           return result ?? 'ok';
-        });
-      return running;
+        }));
+      fresh = { generation: ctx.generation(), run };
+      return run;
     };
-    return (options = {}) => {
-      const current = lastFor === ctx.generation();
-      if (options.once && current && last) return next ?? last;
+    return ({ ifStale = false } = {}) => {
+      if (ifStale && fresh?.generation === ctx.generation()) return next ?? fresh.run;
       if (!running) return start();
-      if (options.join && current) return next ?? running;
       next ??= running.then(() => {
         next = null;
         return start();
@@ -164,7 +159,7 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
     };
   }
 
-  async function run(source: Source): Promise<void> {
+  async function execute(source: Source): Promise<void> {
     const userId = ctx.user();
     if (source.needsUser && !userId) return;
     // The browser says it is offline: no request that is bound to fail, but a slow try (lib/offline-gate.ts).
@@ -423,14 +418,14 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
     const name = typeof source === 'string' ? source : source.name;
     const entry = sources.get(name);
     if (!entry) throw new Error(`Source "${name}" is not defined in this engine.`);
-    if (options?.join) shown.add(name);
+    if (options?.ifStale) shown.add(name);
     return entry.refresh(options);
   }
 
   /** What a background refresh (start, focus, reconnect, live notice) may fetch: a visitor's device only what a page showed. */
   const wanted = (source: Source) => (ctx.user() ? true : !source.needsUser && shown.has(source.name));
 
-  /** Every source the device wants; `join` and `once` as for one source (`oneAtATime`). */
+  /** Every source the device wants; `ifStale` as for one source (`oneAtATime`). */
   function refreshAll(options?: RefreshOptions): Promise<SyncResult[]> {
     return Promise.all(
       [...sources.values()].filter(({ source }) => wanted(source)).map(({ refresh }) => refresh(options)),
