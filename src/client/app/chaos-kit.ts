@@ -324,6 +324,8 @@ export async function openPage(
   const { startLiveEvents } = await import('../offline/live-events.ts');
   await sessionStore;
   const { identity } = engine.engine;
+  // As app/offline-setup.ts does in a browser (it skips it where there is no document, as here).
+  await identity.restore();
   let stopLive: (() => void) | undefined;
   const me = (): Me | undefined => {
     const current = identity.current();
