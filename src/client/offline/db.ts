@@ -80,6 +80,12 @@ export interface OutboxRow {
   /** The row the UI marks "Waiting to send". */
   target: RowRef;
   /**
+   * Every row the item changes here (its target and `touches`, as `rowKey`s), indexed: an acknowledgement finds
+   * the queued items over the rows it wrote without reading the whole outbox. Missing on rows an older build
+   * queued until the outbox's next pass fills it in.
+   */
+  rows?: string[];
+  /**
    * The row an earlier item must have sent first (an answer's question). Rows an older build queued hold the
    * bare id; the mutation's `after` says again which table it is in.
    */
@@ -129,12 +135,13 @@ const declared = new WeakMap<Dexie, Declared>();
 
 /**
  * The engine's own tables. Their versions count as a feature table's do; together with the features' they made
- * the database's version 12 when it stopped being a list of numbers (it had reached 5).
+ * the database's version 12 when it stopped being a list of numbers (it had reached 5); the outbox's `rows` index
+ * made it 13.
  */
 const engineTables: LocalTableSpec[] = [
   { name: 'session', schema: 'key', version: 1, scope: 'user' },
   { name: 'syncState', schema: 'key', version: 1, scope: 'public' },
-  { name: 'outbox', schema: '++seq, userId, target.id', version: 1, scope: 'public' },
+  { name: 'outbox', schema: '++seq, userId, *rows', version: 2, scope: 'public' },
   { name: 'settling', schema: '++seq', version: 1, scope: 'user' },
 ];
 

@@ -120,7 +120,7 @@ describe('local tables', () => {
     expect(await db.table('bookingDrafts').get('current')).toMatchObject({ requestId: 'b1' });
     expect(await db.table('answers').where('questionId').equals('q1').count()).toBe(1);
     expect(await db.settling.count()).toBe(0);
-    expect(db.verno).toBe(12);
+    expect(db.verno).toBe(13);
     db.close();
   });
 
@@ -359,6 +359,18 @@ describe('enqueue and acknowledge', () => {
       pending: true,
       savedAt: expect.any(String),
     });
+  });
+
+  it('an item an older build queued (no `rows` index entries) is still applied again on top', async () => {
+    const page = await open();
+    await page.addNote({ id: 'n1', text: 'First words' });
+    const { seq } = await page.renameNote({ id: 'n1', text: 'Second thoughts' });
+    await page.db.outbox.update(seq, { rows: undefined });
+    page.engine.start({ userId: 'u1' });
+    await waitFor(() => server.store.has('n1'));
+    await waitFor(async () => (await unsent(page)) === 1);
+    expect(await page.notes.get('n1')).toMatchObject({ text: 'Second thoughts', pending: true });
+    expect((await page.db.outbox.get(seq))?.rows).toEqual([`notes\u0000n1`]);
   });
 
   it('when the page dies during an enqueue, neither the note nor its outbox row is stored', async () => {
