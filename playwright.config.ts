@@ -1,6 +1,7 @@
 import { defineConfig, devices } from '@playwright/test';
 
-export const e2ePort = 4173;
+/** E2E_PORT lets a second checkout (a git worktree) run its journeys beside this one. */
+export const e2ePort = Number(process.env.E2E_PORT ?? 4173);
 export const e2eDataDir = 'test-results/e2e-data';
 
 /** Browser journeys in Debian's Chromium against the built app (`npm run build` first). */
