@@ -172,7 +172,7 @@ describe('when the mail server is down', () => {
     let clock = Date.now() + 10 * 60_000;
     await insertEmail(
       server.services.db,
-      { kind: 'test', to, subject: 'Never arrives', text: 'x', html: '<p>x</p>' },
+      { kind: 'welcome', to, subject: 'Never arrives', text: 'x', html: '<p>x</p>' },
       new Date(clock),
     );
     const transport = createSmtpTransport(`smtp://127.0.0.1:${await findClosedPort()}`);
