@@ -1,7 +1,18 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { createClient, startTestServer, testPassword, uniqueEmail, waitFor, type TestServer } from '../test/harness.ts';
+import { sastDate } from '../../common/sast.ts';
+import {
+  createClient,
+  createVerifiedUser,
+  logIn,
+  signInAs,
+  startTestServer,
+  testPassword,
+  uniqueEmail,
+  waitFor,
+  type TestServer,
+} from '../test/harness.ts';
 import { createEmailJsTransport } from './mail.transports.ts';
 import { createMailWorker } from './mail.worker.ts';
 
@@ -79,7 +90,10 @@ describe('e-mail through EmailJS (EMAILJS_* set, no SMTP_URL)', () => {
   test("a sign-up's e-mails go to EmailJS's send endpoint with the keys, the kind's template and its values", async () => {
     const email = uniqueEmail('thandi');
     expect((await signUp(email)).status).toBe(200);
-    const [verification, welcome] = await waitFor(() => sentTo(email).length === 2 && sentTo(email), 'two e-mails');
+    const [verification, welcome] = await waitFor(
+      async () => sentTo(email).length === 2 && sentTo(email),
+      'two e-mails',
+    );
     for (const request of [verification!, welcome!]) {
       expect(request.path).toBe('/api/v1.0/email/send');
       expect(request.contentType).toBe('application/json');
@@ -144,5 +158,40 @@ describe('e-mail through EmailJS (EMAILJS_* set, no SMTP_URL)', () => {
       ['sent', 2],
       ['sent', 2],
     ]);
+  });
+
+  test("a booking's e-mails carry the booking form as the old site's templates had it", async () => {
+    const tutor = await signInAs(server, 'tutor', { name: 'Sizwe Dlamini', categories: ['Statistics'] });
+    const account = await createVerifiedUser(server, { name: 'Lerato Khumalo' });
+    const student = await logIn(server, account);
+    const date = sastDate(new Date(Date.now() + 10 * 86_400_000));
+    const response = await student.post('/api/bookings', {
+      id: crypto.randomUUID(),
+      module: 'Introduction to Statistics',
+      date,
+      slots: ['09:00', '14:00', '17:30'],
+      hours: 2,
+      concepts: 'Hypothesis testing and p-values',
+    });
+    expect(response.status, response.text).toBe(201);
+    const form = {
+      student_name: 'Lerato Khumalo',
+      student_email: account.email,
+      module_name: 'Introduction to Statistics',
+      date,
+      timeslot1: '09:00',
+      timeslot2: '14:00',
+      timeslot3: '17:30',
+      hours: '2',
+      concepts: 'Hypothesis testing and p-values',
+    };
+    const receipt = await waitFor(
+      async () => sentTo(account.email).find((r) => r.body.template_params.subject?.startsWith('Booking request')),
+      "the student's receipt",
+    );
+    expect(receipt.body.template_params).toMatchObject({ ...form, to_email: account.email, to_name: 'Lerato Khumalo' });
+    const toTutor = await waitFor(async () => sentTo(tutor.email)[0], "the tutor's new request");
+    expect(toTutor.body.template_params).toMatchObject({ ...form, to_email: tutor.email, to_name: 'Sizwe Dlamini' });
+    expect(toTutor.body.template_params.subject).toMatch(/^New booking request/);
   });
 });

@@ -47,6 +47,7 @@ describe('the mail folder (no SMTP_URL)', () => {
       const transport = createFolderTransport(dir, (msg, links) => logged.push({ msg, links }));
       await transport.send({
         id: 'e-1',
+        kind: 'verification',
         from: 'TutorBook <no-reply@tutorbook.co.za>',
         to: 'lindiwe@example.com',
         subject: 'Verify your e-mail for TutorBook',
