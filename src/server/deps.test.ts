@@ -125,8 +125,14 @@ describe('e-mails queued in a transaction', () => {
     const { deps } = watchedDeps((outer) => wakes.push(findEmail(outer, to)));
     let wokenInside = -1;
     await withTransaction(deps, async (tx) => {
-      await tx.mail.enqueue({ kind: 'test', to, subject: 'First', text: 'x', html: '<p>x</p>' });
-      await tx.mail.enqueue({ kind: 'test', to: uniqueEmail('other'), subject: 'Second', text: 'x', html: '<p>x</p>' });
+      await tx.mail.enqueue({ kind: 'welcome', to, subject: 'First', text: 'x', html: '<p>x</p>' });
+      await tx.mail.enqueue({
+        kind: 'welcome',
+        to: uniqueEmail('other'),
+        subject: 'Second',
+        text: 'x',
+        html: '<p>x</p>',
+      });
       wokenInside = wakes.length;
     });
     expect(wokenInside).toBe(0);
@@ -139,7 +145,7 @@ describe('e-mails queued in a transaction', () => {
     let wakes = 0;
     const { deps } = watchedDeps(() => wakes++);
     const work = withTransaction(deps, async (tx) => {
-      await tx.mail.enqueue({ kind: 'test', to, subject: 'Never', text: 'x', html: '<p>x</p>' });
+      await tx.mail.enqueue({ kind: 'welcome', to, subject: 'Never', text: 'x', html: '<p>x</p>' });
       expect(
         await tx.db.selectFrom('email_outbox').select('id').where('to_address', '=', to).executeTakeFirst(),
       ).toBeDefined();

@@ -88,6 +88,44 @@ describe('loadEnv', () => {
     expect(loadEnv({ PAYMENT_EFT_DETAILS: ' ; ' }).paymentEftDetails).toBeUndefined();
   });
 
+  const emailJsKeys = {
+    EMAILJS_SERVICE_ID: 'service_tb',
+    EMAILJS_TEMPLATE_ID: 'template_all',
+    EMAILJS_PUBLIC_KEY: 'public-key',
+    EMAILJS_PRIVATE_KEY: 'private-key',
+  };
+
+  test('EmailJS: the four keys together, a template per kind, api.emailjs.com unless told otherwise', () => {
+    expect(loadEnv({}).emailJs).toBeUndefined();
+    expect(
+      loadEnv({ ...emailJsKeys, EMAILJS_TEMPLATES: 'verification=template_verify, booking-confirmed = template_ok' })
+        .emailJs,
+    ).toEqual({
+      apiUrl: 'https://api.emailjs.com',
+      serviceId: 'service_tb',
+      templateId: 'template_all',
+      publicKey: 'public-key',
+      privateKey: 'private-key',
+      templates: { verification: 'template_verify', 'booking-confirmed': 'template_ok' },
+    });
+    expect(loadEnv({ ...emailJsKeys, EMAILJS_API_URL: 'http://127.0.0.1:9' }).emailJs?.apiUrl).toBe(
+      'http://127.0.0.1:9',
+    );
+  });
+
+  test.each([
+    ['SMTP_URL and EMAILJS_', { ...emailJsKeys, SMTP_URL: 'smtp://127.0.0.1:25' }],
+    ['EMAILJS_PRIVATE_KEY', { ...emailJsKeys, EMAILJS_PRIVATE_KEY: '' }],
+    ['EMAILJS_SERVICE_ID, EMAILJS_TEMPLATE_ID', { EMAILJS_PUBLIC_KEY: 'k', EMAILJS_PRIVATE_KEY: 'p' }],
+    ['EMAILJS_TEMPLATES', { EMAILJS_TEMPLATES: 'welcome=template_hi' }],
+    ['EMAILJS_TEMPLATES: "bookng-request=t"', { ...emailJsKeys, EMAILJS_TEMPLATES: 'bookng-request=t' }],
+    ['EMAILJS_TEMPLATES: "welcome"', { ...emailJsKeys, EMAILJS_TEMPLATES: 'welcome' }],
+    ['EMAILJS_API_URL', { ...emailJsKeys, EMAILJS_API_URL: 'api.emailjs.com' }],
+  ])('EmailJS: %s is refused at start with a message naming it', (name, source) => {
+    expect(() => loadEnv(source)).toThrow(/^Invalid environment:\n/);
+    expect(() => loadEnv(source)).toThrow(name);
+  });
+
   test('production requires AUTH_SECRET and always rate-limits', () => {
     expect(() => loadEnv({ NODE_ENV: 'production' })).toThrow(/AUTH_SECRET: required in production/);
     const env = loadEnv({ NODE_ENV: 'production', AUTH_SECRET: 's'.repeat(32), RATE_LIMIT: 'off' });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { emailKinds } from './mail/email-kinds.ts';
 
 /**
  * The only module that reads `process.env`. Bad values stop the process with a clear message.
@@ -22,6 +23,13 @@ const schema = z.object({
   AUTH_SECRET: z.string().min(32, 'AUTH_SECRET must be at least 32 characters').optional(),
   SMTP_URL: z.url().optional(),
   MAIL_FROM: z.string().optional(),
+  EMAILJS_SERVICE_ID: z.string().optional(),
+  EMAILJS_TEMPLATE_ID: z.string().optional(),
+  EMAILJS_PUBLIC_KEY: z.string().optional(),
+  EMAILJS_PRIVATE_KEY: z.string().optional(),
+  EMAILJS_API_URL: z.url().default('https://api.emailjs.com'),
+  /** `kind=template_id` pairs, separated by commas: a kind of e-mail with a template of its own. */
+  EMAILJS_TEMPLATES: z.string().optional(),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
   BOOKING_MIN_LEAD_HOURS: z.coerce
@@ -52,6 +60,12 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   if (Boolean(e.GOOGLE_CLIENT_ID) !== Boolean(e.GOOGLE_CLIENT_SECRET)) {
     throw new Error('Invalid environment:\n  GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together');
   }
+  const emailJs = emailJsSettings(e);
+  if (emailJs && e.SMTP_URL) {
+    throw new Error(
+      'Invalid environment:\n  SMTP_URL and EMAILJS_*: set one way of sending e-mail, not both (unset SMTP_URL to send through EmailJS)',
+    );
+  }
   const databaseUrl = e.DATABASE_URL ?? `file:${path.join(dataDir, 'app.db')}`;
   if (!/^(file:|postgres(ql)?:\/\/)/.test(databaseUrl)) {
     throw new Error('Invalid environment:\n  DATABASE_URL: must start with file: or postgres://');
@@ -67,6 +81,8 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     authSecret: e.AUTH_SECRET,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? 'TutorBook <no-reply@tutorbook.co.za>',
+    /** Set: e-mail goes through EmailJS's REST API (mail.transports.ts); SMTP_URL is then unset. */
+    emailJs,
     google:
       e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
         ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET }
@@ -78,6 +94,55 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     rateLimit: production || e.RATE_LIMIT,
   };
+}
+
+type Parsed = z.infer<typeof schema>;
+
+/** The four EMAILJS_ keys come together or not at all; EMAILJS_TEMPLATES names kinds the app sends. */
+function emailJsSettings(e: Parsed) {
+  const keys = {
+    EMAILJS_SERVICE_ID: e.EMAILJS_SERVICE_ID,
+    EMAILJS_TEMPLATE_ID: e.EMAILJS_TEMPLATE_ID,
+    EMAILJS_PUBLIC_KEY: e.EMAILJS_PUBLIC_KEY,
+    EMAILJS_PRIVATE_KEY: e.EMAILJS_PRIVATE_KEY,
+  };
+  const missing = Object.entries(keys).filter(([, value]) => !value);
+  if (missing.length === 4) {
+    if (e.EMAILJS_TEMPLATES)
+      throw new Error('Invalid environment:\n  EMAILJS_TEMPLATES: set without EMAILJS_SERVICE_ID');
+    return undefined;
+  }
+  if (missing.length > 0) {
+    const names = missing.map(([name]) => name).join(', ');
+    throw new Error(
+      `Invalid environment:\n  ${names}: EmailJS needs all of EMAILJS_SERVICE_ID, EMAILJS_TEMPLATE_ID, EMAILJS_PUBLIC_KEY and EMAILJS_PRIVATE_KEY`,
+    );
+  }
+  return {
+    apiUrl: e.EMAILJS_API_URL,
+    serviceId: keys.EMAILJS_SERVICE_ID!,
+    templateId: keys.EMAILJS_TEMPLATE_ID!,
+    publicKey: keys.EMAILJS_PUBLIC_KEY!,
+    privateKey: keys.EMAILJS_PRIVATE_KEY!,
+    templates: templatesByKind(e.EMAILJS_TEMPLATES),
+  };
+}
+
+function templatesByKind(text: string | undefined): Record<string, string> {
+  const templates: Record<string, string> = {};
+  for (const pair of (text ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
+    const [kind = '', template = ''] = pair.split('=').map((part) => part.trim());
+    if (!(emailKinds as readonly string[]).includes(kind) || !template) {
+      throw new Error(
+        `Invalid environment:\n  EMAILJS_TEMPLATES: "${pair}" is not kind=template_id with one of the kinds ${emailKinds.join(', ')}`,
+      );
+    }
+    templates[kind] = template;
+  }
+  return templates;
 }
 
 function splitLines(text: string | undefined): string[] | undefined {

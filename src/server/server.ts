@@ -10,7 +10,12 @@ import { createMemoryBus } from './events/memory-bus.ts';
 import { createPostgresBus } from './events/postgres-bus.ts';
 import { createStreamHub } from './events/stream-hub.ts';
 import { createLogDestination } from './log.ts';
-import { createFolderTransport, createSmtpTransport, type MailTransport } from './mail/mail.transports.ts';
+import {
+  createEmailJsTransport,
+  createFolderTransport,
+  createSmtpTransport,
+  type MailTransport,
+} from './mail/mail.transports.ts';
 import { createMailWorker } from './mail/mail.worker.ts';
 import { createOutbox } from './mail/outbox.ts';
 import { startBookingReminders } from './modules/bookings/bookings.reminders.ts';
@@ -32,9 +37,11 @@ export async function createServices(
   const { db, kind } = createDb(env.databaseUrl);
   await migrateToLatest(db);
 
-  const transport: MailTransport = env.smtpUrl
-    ? createSmtpTransport(env.smtpUrl)
-    : createFolderTransport(path.join(env.dataDir, 'mail'), (msg, links) => logger.info({ links }, msg));
+  const transport: MailTransport = env.emailJs
+    ? createEmailJsTransport(env.emailJs)
+    : env.smtpUrl
+      ? createSmtpTransport(env.smtpUrl)
+      : createFolderTransport(path.join(env.dataDir, 'mail'), (msg, links) => logger.info({ links }, msg));
   const worker = createMailWorker({ db, transport, from: env.mailFrom, logger, pollMs: options.mailPollMs });
   const clock: Clock = { now: () => new Date() };
   const mail = createOutbox({ db, now: clock.now, onQueued: () => worker.wake() });

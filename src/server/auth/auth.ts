@@ -29,6 +29,7 @@ export function createAuth(deps: { db: Db; kind: DbKind; env: Env; secret: strin
     outbox.enqueue({
       kind: 'welcome',
       to: user.email,
+      toName: user.name,
       dedupeKey: `welcome:${user.id}`,
       ...welcomeEmail(user.name, env.publicUrl),
     });
@@ -84,12 +85,18 @@ export function createAuth(deps: { db: Db; kind: DbKind; env: Env; secret: strin
         await outbox.enqueue({
           kind: 'account-exists',
           to: user.email,
+          toName: user.name,
           ...accountExistsEmail(user.name, env.publicUrl),
         });
       },
       async sendResetPassword({ user, url }) {
         if (await hasPassword(db, user.id)) {
-          await outbox.enqueue({ kind: 'password-reset', to: user.email, ...passwordResetEmail(user.name, url) });
+          await outbox.enqueue({
+            kind: 'password-reset',
+            to: user.email,
+            toName: user.name,
+            ...passwordResetEmail(user.name, url),
+          });
           return;
         }
         // No password yet (invited staff): the link opens "Set your password" rather than "choose a new one".
@@ -98,6 +105,7 @@ export function createAuth(deps: { db: Db; kind: DbKind; env: Env; secret: strin
         await outbox.enqueue({
           kind: 'invitation',
           to: user.email,
+          toName: user.name,
           ...staffInvitationEmail(user.name, link.toString()),
         });
       },
@@ -118,7 +126,12 @@ export function createAuth(deps: { db: Db; kind: DbKind; env: Env; secret: strin
       async sendVerificationEmail({ user, url }) {
         // At most one a minute to an address, however many clients ask: nobody's inbox can be flooded.
         if (await verificationSentSince(db, user.email, new Date(Date.now() - verificationCooldownMs))) return;
-        await outbox.enqueue({ kind: 'verification', to: user.email, ...verificationEmail(user.name, url) });
+        await outbox.enqueue({
+          kind: 'verification',
+          to: user.email,
+          toName: user.name,
+          ...verificationEmail(user.name, url),
+        });
         // Spec §4: the verification e-mail, then the welcome e-mail, once per account.
         await queueWelcome(user);
       },

@@ -1,18 +1,23 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
-import type { EmailAttachment } from './mail.table.ts';
+import type { EmailKind } from './email-kinds.ts';
+import type { EmailAttachment, EmailParams } from './mail.table.ts';
 
 type Executor = Kysely<Database>;
 
 export interface NewEmail {
-  kind: string;
+  kind: EmailKind;
   to: string;
+  /** The recipient's name, for templates that greet them (EmailJS's `to_name`). */
+  toName?: string;
   subject: string;
   text: string;
   html: string;
   attachments?: EmailAttachment[];
   /** An e-mail with a key already in the outbox is not added again. */
   dedupeKey?: string;
+  /** The old site's template values for this kind of e-mail (mail.table.ts `EmailParams`). */
+  params?: EmailParams;
 }
 
 /** Pass a transaction as `db` to write the e-mail together with the change that causes it. */
@@ -27,12 +32,18 @@ export async function insertEmail(db: Executor, email: NewEmail, now: Date): Pro
       text_body: email.text,
       html_body: email.html,
       attachments: email.attachments?.length ? JSON.stringify(email.attachments) : null,
+      template_params: templateParams(email),
       dedupe_key: email.dedupeKey ?? null,
       next_attempt_at: now.toISOString(),
       created_at: now.toISOString(),
     })
     .onConflict((oc) => oc.column('dedupe_key').doNothing())
     .execute();
+}
+
+function templateParams(email: NewEmail): string | null {
+  const params = { ...(email.toName === undefined ? {} : { to_name: email.toName }), ...email.params };
+  return Object.keys(params).length ? JSON.stringify(params) : null;
 }
 
 export async function findDueEmailIds(db: Executor, now: Date, limit: number): Promise<string[]> {

@@ -7,6 +7,12 @@ export interface EmailAttachment {
   content: string;
 }
 
+/**
+ * The values an e-mail's template may use beyond its rendered bodies: `to_name`, and the old site's own
+ * parameters where it had them (a booking's `student_name`, `module_name`, `date`, `timeslot1`, …).
+ */
+export type EmailParams = Record<string, string>;
+
 export type EmailStatus = 'pending' | 'sent' | 'failed';
 
 export interface EmailOutboxTable {
@@ -18,6 +24,8 @@ export interface EmailOutboxTable {
   html_body: string;
   /** A JSON array of `EmailAttachment`, or null. */
   attachments: string | null;
+  /** A JSON object of strings for services that fill in their own templates (EmailJS): `EmailParams`, or null. */
+  template_params: string | null;
   dedupe_key: string | null;
   status: Generated<EmailStatus>;
   attempts: Generated<number>;

@@ -47,6 +47,7 @@ describe('the mail folder (no SMTP_URL)', () => {
       const transport = createFolderTransport(dir, (msg, links) => logged.push({ msg, links }));
       await transport.send({
         id: 'e-1',
+        kind: 'verification',
         from: 'TutorBook <no-reply@tutorbook.co.za>',
         to: 'lindiwe@example.com',
         subject: 'Verify your e-mail for TutorBook',
@@ -172,7 +173,7 @@ describe('when the mail server is down', () => {
     let clock = Date.now() + 10 * 60_000;
     await insertEmail(
       server.services.db,
-      { kind: 'test', to, subject: 'Never arrives', text: 'x', html: '<p>x</p>' },
+      { kind: 'welcome', to, subject: 'Never arrives', text: 'x', html: '<p>x</p>' },
       new Date(clock),
     );
     const transport = createSmtpTransport(`smtp://127.0.0.1:${await findClosedPort()}`);

@@ -1,16 +1,20 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
-import type { EmailAttachment } from './mail.table.ts';
+import type { EmailAttachment, EmailParams } from './mail.table.ts';
 
 export interface OutgoingEmail {
   id: string;
+  /** What the e-mail is (`verification`, `booking-confirmed`, …): EmailJS picks its template by it. */
+  kind: string;
   from: string;
   to: string;
   subject: string;
   text: string;
   html: string;
   attachments?: EmailAttachment[];
+  /** `to_name` and the old site's template values (mail.table.ts); SMTP and the folder ignore them. */
+  params?: EmailParams;
 }
 
 export interface MailTransport {
@@ -48,5 +52,55 @@ export function createFolderTransport(dir: string, log: (msg: string, links: str
       log(`E-mail "${email.subject}" to ${email.to} written to ${file}`, email.text.match(/https?:\/\/\S+/g) ?? []);
     },
     close: () => transporter.close(),
+  };
+}
+
+export interface EmailJsSettings {
+  /** `https://api.emailjs.com` unless a test points it at a stand-in. */
+  apiUrl: string;
+  serviceId: string;
+  /** The template for every kind of e-mail without one of its own in `templates`. */
+  templateId: string;
+  publicKey: string;
+  privateKey: string;
+  /** A kind of e-mail → its own template (`EMAILJS_TEMPLATES`). */
+  templates: Record<string, string>;
+}
+
+/**
+ * Delivery through the EmailJS account the old site paid for: its REST API, as `@emailjs/nodejs` calls it
+ * (../shared/FIREBASE.md), with `fetch` so that a test can point it at a local stand-in (the SDK cannot).
+ * The template gets the rendered e-mail (`subject`, `message`, `message_html`) and the values the old site's
+ * templates used. EmailJS carries no attachments: the confirmation's text gives the time in SAST instead of
+ * the `.ics`. Any answer but 200 throws, and the worker tries again later.
+ */
+export function createEmailJsTransport(settings: EmailJsSettings): MailTransport {
+  const endpoint = new URL('/api/v1.0/email/send', settings.apiUrl).toString();
+  return {
+    name: 'emailjs',
+    async send(email) {
+      const response = await fetch(endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          service_id: settings.serviceId,
+          template_id: settings.templates[email.kind] ?? settings.templateId,
+          user_id: settings.publicKey,
+          accessToken: settings.privateKey,
+          template_params: {
+            ...email.params,
+            to_email: email.to,
+            to_name: email.params?.to_name ?? '',
+            subject: email.subject,
+            message: email.text,
+            message_html: email.html,
+          },
+        }),
+        signal: AbortSignal.timeout(30_000),
+      });
+      const answer = await response.text();
+      if (response.status !== 200) throw new Error(`EmailJS answered ${response.status}: ${answer.slice(0, 300)}`);
+    },
+    close: () => undefined,
   };
 }

@@ -7,7 +7,7 @@ import {
   markEmailAttemptFailed,
   markEmailSent,
 } from './mail.repository.ts';
-import type { EmailAttachment } from './mail.table.ts';
+import type { EmailAttachment, EmailParams } from './mail.table.ts';
 import type { MailTransport } from './mail.transports.ts';
 
 export const maxEmailAttempts = 10;
@@ -60,12 +60,14 @@ export function createMailWorker(deps: {
         try {
           await deps.transport.send({
             id: row.id,
+            kind: row.kind,
             from: deps.from,
             to: row.to_address,
             subject: row.subject,
             text: row.text_body,
             html: row.html_body,
             ...(row.attachments ? { attachments: JSON.parse(row.attachments) as EmailAttachment[] } : {}),
+            ...(row.template_params ? { params: JSON.parse(row.template_params) as EmailParams } : {}),
           });
           await markEmailSent(deps.db, row.id, now());
           sent++;

@@ -144,8 +144,8 @@ export function firstLink(text: string): string {
 // Server
 
 export interface TestServerOptions {
-  /** Where the worker sends mail; usually `smtp.url`. */
-  smtpUrl: string;
+  /** Where the worker sends mail; usually `smtp.url`. Unset: `env` names another way (EMAILJS_*). */
+  smtpUrl?: string;
   rateLimit?: boolean;
   trustProxy?: boolean;
   /** Extra environment variables, e.g. GOOGLE_CLIENT_ID. */
@@ -225,7 +225,7 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
     PUBLIC_URL: url,
     DATA_DIR: dataDir,
     DATABASE_URL: database.url,
-    SMTP_URL: options.smtpUrl,
+    ...(options.smtpUrl ? { SMTP_URL: options.smtpUrl } : {}),
     RATE_LIMIT: options.rateLimit ? 'on' : 'off',
     TRUST_PROXY: options.trustProxy ? 'on' : 'off',
     ...options.env,

@@ -34,6 +34,29 @@ function details(b: Booking): string {
   ].join('\n');
 }
 
+/**
+ * Whom a booking e-mail goes to, with the values the old site's EmailJS templates had: the booking form as the
+ * student filled it in (spec §7), for owners who keep their templates (README "E-mail through EmailJS").
+ */
+function addressed(b: Booking, to: { name: string; email: string }): Pick<NewEmail, 'to' | 'toName' | 'params'> {
+  const [timeslot1 = '', timeslot2 = '', timeslot3 = ''] = b.slots;
+  return {
+    to: to.email,
+    toName: to.name,
+    params: {
+      student_name: b.student.name,
+      student_email: b.student.email,
+      module_name: b.moduleName,
+      date: b.date,
+      timeslot1,
+      timeslot2,
+      timeslot3,
+      hours: String(b.hours),
+      concepts: b.concepts,
+    },
+  };
+}
+
 const dashboard = (publicUrl: string, role: Role) => `${publicUrl}${dashboardPathByRole[role]}`;
 
 /** To each tutor of the category and each admin. */
@@ -44,7 +67,7 @@ export function newRequestEmail(
 ): NewEmail {
   return {
     kind: 'booking-request',
-    to: to.email,
+    ...addressed(b, to),
     ...renderEmail({
       subject: `New booking request: ${b.moduleName}, ${formatSastDate(b.date)}`,
       greeting: `Hi ${to.name},`,
@@ -61,7 +84,7 @@ export function newRequestEmail(
 export function receiptEmail(b: Booking, publicUrl: string): NewEmail {
   return {
     kind: 'booking-receipt',
-    to: b.student.email,
+    ...addressed(b, b.student),
     ...renderEmail({
       subject: `Booking request received: ${b.moduleName}, ${formatSastDate(b.date)}`,
       greeting: `Hi ${b.student.name},`,
@@ -116,7 +139,7 @@ export function confirmedEmail(
   const when = formatSastSlot(b.date, slot);
   return {
     kind: 'booking-confirmed',
-    to: b.student.email,
+    ...addressed(b, b.student),
     attachments: [invitation(b, slot, args.publicUrl, args.now)],
     ...renderEmail({
       subject: `Session confirmed: ${b.moduleName}, ${when}`,
@@ -139,7 +162,7 @@ export function reminderEmail(b: Booking, slot: string, publicUrl: string): NewE
   const when = formatSastSlot(b.date, slot);
   return {
     kind: 'booking-reminder',
-    to: b.student.email,
+    ...addressed(b, b.student),
     // One reminder per booking and time, whichever process sends it.
     dedupeKey: `booking-reminder:${b.id}:${b.date}T${slot}`,
     ...renderEmail({
@@ -161,7 +184,7 @@ const lateFeeCents = (b: Booking) => Math.round((b.totalCents * bookingLimits.la
 export function cancelledEmail(b: Booking, publicUrl: string): NewEmail {
   return {
     kind: 'booking-cancelled',
-    to: b.student.email,
+    ...addressed(b, b.student),
     ...renderEmail({
       subject: `Booking cancelled: ${b.moduleName}, ${formatSastDate(b.date)}`,
       greeting: `Hi ${b.student.name},`,
@@ -185,7 +208,7 @@ export function cancelledForStaffEmail(
 ): NewEmail {
   return {
     kind: 'booking-cancelled-staff',
-    to: to.email,
+    ...addressed(b, to),
     ...renderEmail({
       subject: `Booking cancelled: ${b.moduleName}, ${formatSastDate(b.date)}`,
       greeting: `Hi ${to.name},`,
@@ -203,7 +226,7 @@ export function cancelledForStaffEmail(
 export function completedEmail(b: Booking, publicUrl: string): NewEmail {
   return {
     kind: 'booking-completed',
-    to: b.student.email,
+    ...addressed(b, b.student),
     ...renderEmail({
       subject: `Session completed: ${b.moduleName}, ${formatSastDate(b.date)}`,
       greeting: `Hi ${b.student.name},`,
