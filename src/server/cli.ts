@@ -96,7 +96,16 @@ program
         ? parseHashConfig(await readText(opts.hashConfig), opts.hashConfig)
         : undefined;
       const env = loadEnv();
-      const firestore = await readFirestore({ projectId: opts.project, emulatorHost: env.firestoreEmulatorHost });
+      const firestore = await readFirestore({ projectId: opts.project, emulatorHost: env.firestoreEmulatorHost }).catch(
+        (error: unknown) => {
+          throw new MalformedExportError(
+            `Could not read Firestore project ${opts.project}: ${(error as Error).message}\n` +
+              (env.firestoreEmulatorHost
+                ? `Is the emulator running at ${env.firestoreEmulatorHost}?`
+                : 'Sign in with `gcloud auth application-default login`, or set FIRESTORE_EMULATOR_HOST for an emulator.'),
+          );
+        },
+      );
       const services = await createServices({ ...env, logLevel: env.logLevel === 'info' ? 'warn' : env.logLevel });
       try {
         const report = await importFirebase(

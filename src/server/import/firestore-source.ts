@@ -1,4 +1,4 @@
-import { deleteApp, initializeApp } from 'firebase-admin/app';
+import { applicationDefault, deleteApp, initializeApp } from 'firebase-admin/app';
 import { getFirestore, Timestamp, type DocumentSnapshot } from 'firebase-admin/firestore';
 
 /** A Firestore document as the import reads it: its id, its fields, and when Firestore says it was made. */
@@ -28,8 +28,12 @@ const toDoc = (snapshot: DocumentSnapshot): SourceDoc => ({
  * else the real project through Application Default Credentials (`gcloud auth application-default login`).
  */
 export async function readFirestore(options: { projectId: string; emulatorHost?: string }): Promise<FirestoreData> {
+  const credential = applicationDefault();
+  // Without credentials the Firestore client fails outside any promise the caller holds (the process dies with
+  // a stack trace): asking for a token first fails here instead, where the CLI can say what to do.
+  if (!options.emulatorHost) await credential.getAccessToken();
   // A named app of its own, so two imports in one process (the tests) never share one.
-  const app = initializeApp({ projectId: options.projectId }, `import-${crypto.randomUUID()}`);
+  const app = initializeApp({ projectId: options.projectId, credential }, `import-${crypto.randomUUID()}`);
   try {
     const firestore = getFirestore(app);
     // The emulator needs no credentials; naming the universe keeps the client from probing for Google's
