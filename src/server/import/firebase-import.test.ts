@@ -447,6 +447,37 @@ describe('import firebase', () => {
     expect((await client.get('/api/me')).body).toMatchObject({ id: site.uid.sipho, name: 'Sipho Dlamini' });
   });
 
+  test('an address someone signed up with here and never verified goes to its old owner, with the old password', async () => {
+    const site = await seedOldSite();
+    const squatter = createClient(server.url);
+    const signUp = await squatter.post('/api/auth/sign-up/email', {
+      name: 'Not Thandi',
+      email: site.email.thandi,
+      password: 'squatter password',
+    });
+    expect(signUp.status, signUp.text).toBe(200);
+    const report = await importInProcess(site);
+    expect(report.counts.users).toMatchObject({ new: 2, updated: 1 });
+
+    const refused = await createClient(server.url).post('/api/auth/sign-in/email', {
+      email: site.email.thandi,
+      password: 'squatter password',
+    });
+    expectApiError(refused, 401, 'auth.invalid_email_or_password');
+    const thandi = await logIn(server, { email: site.email.thandi, password: site.passwords.thandi });
+    const me = (await thandi.get('/api/me')).body;
+    expect(me).toMatchObject({ name: 'Thandi Mokoena', email: site.email.thandi });
+    const tag = site.uid.thandi.slice('thandi'.length);
+    const bookings = (await thandi.get('/api/bookings')).body.bookings as { id: string }[];
+    expect(bookings.map((b) => b.id).sort()).toEqual([`b1${tag}`, `b2${tag}`]);
+
+    // Once it is theirs, a second run leaves it alone.
+    const before = await snapshot();
+    const again = await importInProcess(site);
+    expect(again.counts.users).toMatchObject({ new: 0, updated: 0, unchanged: 3 });
+    expect(await snapshot()).toEqual(before);
+  });
+
   test('running it again reports "0 new" and changes nothing', async () => {
     const site = await seedOldSite();
     const first = await importInProcess(site);

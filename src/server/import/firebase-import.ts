@@ -128,16 +128,19 @@ class ImportRun {
         if (!u.email) throw new Skip('no e-mail address (a phone or anonymous sign-in), which TutorBook needs');
         if (u.disabled) throw new Skip('disabled in Firebase Authentication');
         const email = u.email.toLowerCase();
+        const password =
+          u.passwordHash && u.salt && hashConfig ? encodeFirebaseHash(hashConfig, u.salt, u.passwordHash) : null;
         const same = await this.db
           .selectFrom('users')
-          .select('id')
+          .select(['id', 'email_verified'])
           .where((eb) => eb.or([eb('id', '=', u.localId), eb('email', '=', email)]))
           .executeTakeFirst();
         if (same) {
-          // Here before (an earlier run), or someone signed up or was made staff with this address: their
-          // old records follow that account, and its login stays as it is.
           this.userIds.set(u.localId, same.id);
-          return 'unchanged';
+          // Here before (an earlier run), or someone verified this address here (signed up, made staff): the
+          // old records follow that account, and its login stays as it is.
+          if (same.id === u.localId || same.email_verified === true || same.email_verified === 1) return 'unchanged';
+          return this.reclaim(same.id, u, password);
         }
         const createdAt = u.createdAt ? new Date(Number(u.createdAt)) : this.now;
         await this.db
@@ -154,36 +157,69 @@ class ImportRun {
           })
           .execute();
         this.userIds.set(u.localId, u.localId);
-        const account = (providerId: string, accountId: string, password: string | null) => ({
-          id: crypto.randomUUID(),
-          user_id: u.localId,
-          account_id: accountId,
-          provider_id: providerId,
-          password,
-          access_token: null,
-          refresh_token: null,
-          id_token: null,
-          access_token_expires_at: null,
-          refresh_token_expires_at: null,
-          scope: null,
-          created_at: createdAt,
-          updated_at: this.now,
-        });
-        if (u.passwordHash && u.salt && hashConfig)
-          await this.db
-            .insertInto('accounts')
-            .values(account('credential', u.localId, encodeFirebaseHash(hashConfig, u.salt, u.passwordHash)))
-            .execute();
-        // Google's own user id: better-auth finds the account by it when "Continue with Google" comes back.
-        const google = u.providerUserInfo?.find((p) => p.providerId === 'google.com' && p.rawId);
-        if (google)
-          await this.db
-            .insertInto('accounts')
-            .values(account('google', google.rawId!, null))
-            .execute();
+        await this.addLogins(u.localId, u, password, createdAt);
         return 'new';
       });
     }
+  }
+
+  /**
+   * Someone signed up here with the old user's address and never verified it. As `staff add` does (decision
+   * 0003), the address goes to the person who had it on the old site: that sign-up's password and sessions
+   * go, the old password (and Google link) come in. Left alone once it already holds the old password.
+   */
+  private async reclaim(userId: string, u: ExportedUser, password: string | null): Promise<'unchanged' | 'updated'> {
+    const credential = await this.db
+      .selectFrom('accounts')
+      .select('password')
+      .where('user_id', '=', userId)
+      .where('provider_id', '=', 'credential')
+      .executeTakeFirst();
+    if ((credential?.password ?? null) === password && u.emailVerified !== true) return 'unchanged';
+    await this.db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+    await this.db.deleteFrom('accounts').where('user_id', '=', userId).execute();
+    await this.db
+      .updateTable('users')
+      .set({
+        name: u.displayName?.trim() || u.email!.toLowerCase().split('@')[0]!,
+        email_verified: u.emailVerified === true,
+        updated_at: this.now,
+      })
+      .where('id', '=', userId)
+      .execute();
+    await this.addLogins(userId, u, password, this.now);
+    return 'updated';
+  }
+
+  /** The old password (a Firebase hash, checked at the first login) and the Google link, as Firebase had them. */
+  private async addLogins(userId: string, u: ExportedUser, password: string | null, createdAt: Date) {
+    const account = (providerId: string, accountId: string, hash: string | null) => ({
+      id: crypto.randomUUID(),
+      user_id: userId,
+      account_id: accountId,
+      provider_id: providerId,
+      password: hash,
+      access_token: null,
+      refresh_token: null,
+      id_token: null,
+      access_token_expires_at: null,
+      refresh_token_expires_at: null,
+      scope: null,
+      created_at: createdAt,
+      updated_at: this.now,
+    });
+    if (password)
+      await this.db
+        .insertInto('accounts')
+        .values(account('credential', userId, password))
+        .execute();
+    // Google's own user id: better-auth finds the account by it when "Continue with Google" comes back.
+    const google = u.providerUserInfo?.find((p) => p.providerId === 'google.com' && p.rawId);
+    if (google)
+      await this.db
+        .insertInto('accounts')
+        .values(account('google', google.rawId!, null))
+        .execute();
   }
 
   async modules(docs: SourceDoc[]) {
