@@ -25,9 +25,12 @@ export type ImportKind = (typeof importKinds)[number];
 export interface ImportCounts {
   read: number;
   new: number;
-  /** Already here and left alone: from an earlier run, or (users) an account with the same address. */
+  /** Already here and left alone: from an earlier run, or (users) a verified account with the same address. */
   unchanged: number;
-  /** Already here with other values, now the old site's (a module's price or category). */
+  /**
+   * Already here with other values, now the old site's: a module's price or category, or (users) an address
+   * signed up with here but never verified, which goes to its old owner.
+   */
   updated: number;
   skipped: number;
 }
