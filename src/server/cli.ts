@@ -5,7 +5,6 @@ import { loadEnv } from './env.ts';
 import { isAppError } from './http/errors.ts';
 import { MalformedExportError, parseAuthExport, parseHashConfig } from './import/firebase-auth-export.ts';
 import { formatReport, importFirebase } from './import/firebase-import.ts';
-import { readFirestore } from './import/firestore-source.ts';
 import { addStaff, listStaffMembers, removeStaff } from './modules/staff/staff.usecases.ts';
 import { createServices } from './server.ts';
 
@@ -96,6 +95,8 @@ program
         ? parseHashConfig(await readText(opts.hashConfig), opts.hashConfig)
         : undefined;
       const env = loadEnv();
+      // Loaded here, not at the top: firebase-admin and gRPC would slow every other command down.
+      const { readFirestore } = await import('./import/firestore-source.ts');
       const firestore = await readFirestore({ projectId: opts.project, emulatorHost: env.firestoreEmulatorHost }).catch(
         (error: unknown) => {
           throw new MalformedExportError(
