@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { deleteApp, initializeApp } from 'firebase-admin/app';
@@ -264,7 +264,6 @@ const cliArgs = (site: OldSite) => [
 
 /** The same import in this process (quicker than the CLI), from the same files. */
 async function importInProcess(site: OldSite, dryRun = false) {
-  const { readFile } = await import('node:fs/promises');
   return importFirebase(
     server.services.db,
     {
@@ -509,7 +508,6 @@ describe('import firebase', () => {
   test('a failure part-way through writes nothing: the import is one transaction', async () => {
     const site = await seedOldSite();
     const before = await snapshot();
-    const { readFile } = await import('node:fs/promises');
     const firestore = await readFirestore({ projectId: site.projectId, emulatorHost: emulator.host });
     // The last collection read fails after users, modules, questions and bookings were written.
     firestore.enrolments.push({
@@ -537,7 +535,6 @@ describe('import firebase', () => {
     const site = await seedOldSite();
     const before = await snapshot();
     const broken = path.join(workDir, 'broken-users.json');
-    const { readFile } = await import('node:fs/promises');
     const exported = JSON.parse(await readFile(site.authExport, 'utf8')) as { users: Record<string, unknown>[] };
     delete exported.users[1]!.salt;
     await writeFile(broken, JSON.stringify(exported));
