@@ -3,7 +3,7 @@ import { Command, Option } from 'commander';
 import { categories } from '../common/roles.ts';
 import { loadEnv } from './env.ts';
 import { isAppError } from './http/errors.ts';
-import { MalformedExportError, parseAuthExport, parseHashConfig } from './import/firebase-auth-export.ts';
+import { ImportStoppedError, parseAuthExport, parseHashConfig } from './import/firebase-auth-export.ts';
 import { formatReport, importFirebase } from './import/firebase-import.ts';
 import { addStaff, listStaffMembers, removeStaff } from './modules/staff/staff.usecases.ts';
 import { createServices } from './server.ts';
@@ -89,7 +89,7 @@ program
   .option('--dry-run', 'print the report and write nothing')
   .action(async (opts: { project: string; authExport?: string; hashConfig?: string; dryRun?: boolean }) => {
     try {
-      if (opts.hashConfig && !opts.authExport) throw new MalformedExportError('--hash-config goes with --auth-export.');
+      if (opts.hashConfig && !opts.authExport) throw new ImportStoppedError('--hash-config goes with --auth-export.');
       const users = opts.authExport ? parseAuthExport(await readText(opts.authExport), opts.authExport) : [];
       const hashConfig = opts.hashConfig
         ? parseHashConfig(await readText(opts.hashConfig), opts.hashConfig)
@@ -99,7 +99,7 @@ program
       const { readFirestore } = await import('./import/firestore-source.ts');
       const firestore = await readFirestore({ projectId: opts.project, emulatorHost: env.firestoreEmulatorHost }).catch(
         (error: unknown) => {
-          throw new MalformedExportError(
+          throw new ImportStoppedError(
             `Could not read Firestore project ${opts.project}: ${(error as Error).message}\n` +
               (env.firestoreEmulatorHost
                 ? `Is the emulator running at ${env.firestoreEmulatorHost}?`
@@ -119,7 +119,7 @@ program
         await services.close();
       }
     } catch (error) {
-      console.error(error instanceof MalformedExportError ? `Error: ${error.message}` : error);
+      console.error(error instanceof ImportStoppedError ? `Error: ${error.message}` : error);
       process.exitCode = 1;
     }
   });
@@ -128,7 +128,7 @@ async function readText(file: string): Promise<string> {
   try {
     return await readFile(file, 'utf8');
   } catch (error) {
-    throw new MalformedExportError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
+    throw new ImportStoppedError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
   }
 }
 

@@ -6,7 +6,9 @@ import type { FirebaseHashConfig } from '../auth/firebase-password.ts';
  * --format=json`, and the project's password-hash parameters pasted from the console. Anything that does not
  * read as such stops the import with a message naming the file and the record (nothing is half-imported).
  */
-export class MalformedExportError extends Error {}
+
+/** Stops the import before it writes anything; the CLI prints just the message (it names what is wrong). */
+export class ImportStoppedError extends Error {}
 
 const base64 = z.string().regex(/^[A-Za-z0-9+/_-]+={0,2}$/, 'is not base64');
 
@@ -32,20 +34,20 @@ export function parseAuthExport(text: string, file: string): ExportedUser[] {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new MalformedExportError(`${file} is not JSON (${(error as Error).message}).`);
+    throw new ImportStoppedError(`${file} is not JSON (${(error as Error).message}).`);
   }
   const users = (json as { users?: unknown } | null)?.users;
   if (!Array.isArray(users))
-    throw new MalformedExportError(`${file} has no "users" list: is it from \`firebase auth:export --format=json\`?`);
+    throw new ImportStoppedError(`${file} has no "users" list: is it from \`firebase auth:export --format=json\`?`);
   return users.map((user, index) => {
     const parsed = exportedUserSchema.safeParse(user);
     const name = `${file}: users[${index}]${describeUser(user)}`;
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      throw new MalformedExportError(`${name}: ${issue.path.join('.') || 'the record'} ${issue.message}.`);
+      throw new ImportStoppedError(`${name}: ${issue.path.join('.') || 'the record'} ${issue.message}.`);
     }
     if (Boolean(parsed.data.passwordHash) !== Boolean(parsed.data.salt))
-      throw new MalformedExportError(`${name}: a password hash needs both passwordHash and salt.`);
+      throw new ImportStoppedError(`${name}: a password hash needs both passwordHash and salt.`);
     return parsed.data;
   });
 }
@@ -89,7 +91,7 @@ export function parseHashConfig(text: string, file: string): FirebaseHashConfig 
     try {
       json = JSON.parse(trimmed) as Record<string, unknown>;
     } catch (error) {
-      throw new MalformedExportError(`${file} is not JSON (${(error as Error).message}).`);
+      throw new ImportStoppedError(`${file} is not JSON (${(error as Error).message}).`);
     }
     const inner = (json.hash_config ?? json) as Record<string, unknown>;
     for (const [key, value] of Object.entries(inner)) if (keyNames[key]) values[keyNames[key]] = value;
@@ -103,7 +105,7 @@ export function parseHashConfig(text: string, file: string): FirebaseHashConfig 
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = Object.entries(keyNames).find(([, v]) => v === issue.path[0])?.[0] ?? String(issue.path[0]);
-    throw new MalformedExportError(
+    throw new ImportStoppedError(
       `${file}: ${field} ${issue.code === 'invalid_type' && values[issue.path[0] as string] === undefined ? 'is missing' : issue.message}. ` +
         'Paste the hash_config block from the console (Authentication → Users → ⋮ → Password hash parameters).',
     );

@@ -9,7 +9,7 @@ import type { Db } from '../db/create-db.ts';
 import { uniquePaymentReference } from '../modules/bookings/bookings.usecases.ts';
 import * as bookingsRepo from '../modules/bookings/bookings.repository.ts';
 import * as qaRepo from '../modules/qa/qa.repository.ts';
-import { MalformedExportError, type ExportedUser } from './firebase-auth-export.ts';
+import { ImportStoppedError, type ExportedUser } from './firebase-auth-export.ts';
 import type { FirestoreData, SourceDoc } from './firestore-source.ts';
 
 /**
@@ -58,7 +58,7 @@ export async function importFirebase(
   options: { dryRun: boolean; now: Date },
 ): Promise<ImportReport> {
   if (!source.hashConfig && source.users.some((u) => u.passwordHash))
-    throw new MalformedExportError(
+    throw new ImportStoppedError(
       'The Authentication export holds password hashes: give the project’s hash parameters with --hash-config.',
     );
   const report: ImportReport = {
