@@ -113,4 +113,5 @@ export type MyVotes = z.infer<typeof myVotesSchema>;
 export const voteInputSchema = z.strictObject({ value: voteValueSchema });
 
 /** `PUT /api/questions/:id/accepted-answer`: the asker picks one answer, or none (null). */
-export const acceptAnswerInputSchema = z.strictObject({ answerId: z.uuid().nullable() });
+// Not only UUIDs: answers brought from the old Firebase site keep their Firestore ids.
+export const acceptAnswerInputSchema = z.strictObject({ answerId: z.string().min(1).max(128).nullable() });

@@ -1,7 +1,10 @@
+import { readFile } from 'node:fs/promises';
 import { Command, Option } from 'commander';
 import { categories } from '../common/roles.ts';
 import { loadEnv } from './env.ts';
 import { isAppError } from './http/errors.ts';
+import { ImportStoppedError, parseAuthExport, parseHashConfig } from './import/firebase-auth-export.ts';
+import { formatReport, importFirebase } from './import/firebase-import.ts';
 import { addStaff, listStaffMembers, removeStaff } from './modules/staff/staff.usecases.ts';
 import { createServices } from './server.ts';
 
@@ -70,5 +73,63 @@ staff
       console.log(`${email} is now a student.`);
     });
   });
+
+/**
+ * `npm run cli -- import firebase`: the old site's data and accounts (README "Moving in from Firebase").
+ * The files are read and checked before anything is written; the import is one transaction.
+ */
+program
+  .command('import')
+  .description('bring in data from elsewhere')
+  .command('firebase')
+  .description('the old Firebase site: its Firestore collections and its Authentication users')
+  .requiredOption('--project <id>', 'the Firebase project id')
+  .option('--auth-export <file>', 'users from `firebase auth:export users.json --format=json`')
+  .option('--hash-config <file>', "the project's password hash parameters, as the console shows them, or JSON")
+  .option('--dry-run', 'print the report and write nothing')
+  .action(async (opts: { project: string; authExport?: string; hashConfig?: string; dryRun?: boolean }) => {
+    try {
+      if (opts.hashConfig && !opts.authExport) throw new ImportStoppedError('--hash-config goes with --auth-export.');
+      const users = opts.authExport ? parseAuthExport(await readText(opts.authExport), opts.authExport) : [];
+      const hashConfig = opts.hashConfig
+        ? parseHashConfig(await readText(opts.hashConfig), opts.hashConfig)
+        : undefined;
+      const env = loadEnv();
+      // Loaded here, not at the top: firebase-admin and gRPC would slow every other command down.
+      const { readFirestore } = await import('./import/firestore-source.ts');
+      const firestore = await readFirestore({ projectId: opts.project, emulatorHost: env.firestoreEmulatorHost }).catch(
+        (error: unknown) => {
+          throw new ImportStoppedError(
+            `Could not read Firestore project ${opts.project}: ${(error as Error).message}\n` +
+              (env.firestoreEmulatorHost
+                ? `Is the emulator running at ${env.firestoreEmulatorHost}?`
+                : 'Sign in with `gcloud auth application-default login`, or set FIRESTORE_EMULATOR_HOST for an emulator.'),
+          );
+        },
+      );
+      const services = await createServices({ ...env, logLevel: env.logLevel === 'info' ? 'warn' : env.logLevel });
+      try {
+        const report = await importFirebase(
+          services.db,
+          { firestore, users, hashConfig },
+          { dryRun: opts.dryRun === true, now: new Date() },
+        );
+        console.log(formatReport(report, opts.project));
+      } finally {
+        await services.close();
+      }
+    } catch (error) {
+      console.error(error instanceof ImportStoppedError ? `Error: ${error.message}` : error);
+      process.exitCode = 1;
+    }
+  });
+
+async function readText(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    throw new ImportStoppedError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
+  }
+}
 
 await program.parseAsync();

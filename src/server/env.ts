@@ -41,6 +41,11 @@ const schema = z.object({
   PAYMENT_EFT_DETAILS: z.string().max(1000).optional(),
   TRUST_PROXY: flag,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `host:port` of a Firestore emulator for `import firebase` (firebase-admin reads it too). */
+  FIRESTORE_EMULATOR_HOST: z
+    .string()
+    .regex(/^[^\s/:]+:\d+$/, 'must be host:port, e.g. 127.0.0.1:8080')
+    .optional(),
   /** Turns better-auth's rate limiter on outside production (tests do). */
   RATE_LIMIT: flag,
 });
@@ -93,6 +98,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     rateLimit: production || e.RATE_LIMIT,
+    firestoreEmulatorHost: e.FIRESTORE_EMULATOR_HOST,
   };
 }
 

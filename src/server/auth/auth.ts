@@ -12,6 +12,7 @@ import {
   welcomeEmail,
 } from '../mail/mail.templates.ts';
 import type { Mail } from '../deps.ts';
+import { createPasswordChecks } from './firebase-password.ts';
 
 /** The header our HTTP layer sets from the connection; better-auth rate-limits by it. */
 export const clientIpHeader = 'x-tutorbook-client-ip';
@@ -77,6 +78,8 @@ export function createAuth(deps: { db: Db; kind: DbKind; env: Env; secret: strin
       minPasswordLength: 8,
       maxPasswordLength: 128,
       revokeSessionsOnPasswordReset: true,
+      // Our own hash, and once per imported account the old Firebase site's (decision 0023).
+      password: createPasswordChecks(db),
       // Long enough for a staff invitation, which uses the same link (see sendResetPassword).
       resetPasswordTokenExpiresIn: day,
       // better-auth answers a sign-up with a taken address as if it were new (no account enumeration);

@@ -264,8 +264,11 @@ const referenceAlphabet = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 const newPaymentReference = () =>
   `TB-${Array.from({ length: 6 }, () => referenceAlphabet[randomInt(referenceAlphabet.length)]).join('')}`;
 
-/** A reference no booking has; call it under the bookings lock, so nobody takes it before the insert. */
-async function uniquePaymentReference(tx: Deps): Promise<string> {
+/**
+ * A reference no booking has; call it under the bookings lock, so nobody takes it before the insert. Also
+ * gives one to each booking the Firebase import brings in (src/server/import).
+ */
+export async function uniquePaymentReference(tx: Pick<Deps, 'db'>): Promise<string> {
   for (;;) {
     const reference = newPaymentReference();
     if (!(await repo.isPaymentReferenceTaken(tx.db, reference))) return reference;

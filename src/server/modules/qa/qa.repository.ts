@@ -83,10 +83,13 @@ export async function setVote(db: Db, questionId: string, userId: string, value:
     .execute();
 }
 
-/** Counts the stored votes again, so the counters always equal them. */
+/**
+ * Counts the stored votes again, so the counters always equal them, plus the counts a question brought from the
+ * old site (whose voters are unknown, migration 0008).
+ */
 const recount = (eb: ExpressionBuilder<Database, 'questions'>) => ({
-  upvotes: sql<number>`(select count(*) from question_votes v where v.question_id = ${eb.ref('questions.id')} and v.value = 1)`,
-  downvotes: sql<number>`(select count(*) from question_votes v where v.question_id = ${eb.ref('questions.id')} and v.value = -1)`,
+  upvotes: sql<number>`${eb.ref('questions.imported_upvotes')} + (select count(*) from question_votes v where v.question_id = ${eb.ref('questions.id')} and v.value = 1)`,
+  downvotes: sql<number>`${eb.ref('questions.imported_downvotes')} + (select count(*) from question_votes v where v.question_id = ${eb.ref('questions.id')} and v.value = -1)`,
 });
 
 export async function recountVotes(db: Db, questionIds: readonly string[]) {

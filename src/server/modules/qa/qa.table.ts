@@ -11,6 +11,9 @@ export interface QuestionsTable {
   created_at: string;
   upvotes: Generated<number>;
   downvotes: Generated<number>;
+  /** The counts a question brought from the old site, whose voters are unknown (migration 0008). */
+  imported_upvotes: Generated<number>;
+  imported_downvotes: Generated<number>;
   accepted_answer_id: string | null;
   version: number;
   /** Set on a deleted question (a tombstone, so incremental sync can report it). */

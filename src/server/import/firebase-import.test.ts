@@ -1,0 +1,584 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { deleteApp, initializeApp } from 'firebase-admin/app';
+import { getFirestore, Timestamp } from 'firebase-admin/firestore';
+import { FirebaseScrypt } from 'firebase-scrypt';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { FirebaseHashConfig } from '../auth/firebase-password.ts';
+import { startFirestoreEmulator, type FirestoreEmulator } from '../test/firestore-emulator.ts';
+import {
+  createClient,
+  expectApiError,
+  firstLink,
+  logIn,
+  logInWithLink,
+  startSmtpServer,
+  startTestServer,
+  type TestServer,
+  type TestSmtpServer,
+} from '../test/harness.ts';
+import { parseAuthExport, parseHashConfig } from './firebase-auth-export.ts';
+import { formatReport, importFirebase } from './firebase-import.ts';
+import { readFirestore } from './firestore-source.ts';
+
+/**
+ * The import from the old Firebase site, against Google's Firestore emulator seeded with documents shaped as
+ * spec §3 says (odd ones included) and an Authentication export whose password hashes are made with
+ * Firebase's own scrypt (firebase-scrypt, with a hash config shaped as the console shows it).
+ */
+
+let emulator: FirestoreEmulator;
+let smtp: TestSmtpServer;
+let server: TestServer;
+let workDir: string;
+
+// Emulator start-up on a busy machine: generous, though it is usually ready in about 3 s.
+beforeAll(async () => {
+  emulator = await startFirestoreEmulator();
+  smtp = await startSmtpServer();
+  server = await startTestServer({ smtpUrl: smtp.url });
+  workDir = await mkdtemp(path.join(os.tmpdir(), 'tutorbook-import-'));
+}, 90_000);
+
+afterAll(async () => {
+  await server?.close();
+  await smtp?.close();
+  await emulator?.stop();
+  if (workDir) await rm(workDir, { recursive: true, force: true });
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// The old site, as Firebase holds it
+
+/** A project's hash parameters as the console shows them (random signer key, Firebase's usual costs). */
+const hashConfig: FirebaseHashConfig = {
+  signerKey: randomBytes(64).toString('base64'),
+  saltSeparator: 'Bw==',
+  rounds: 8,
+  memCost: 14,
+};
+const hashConfigBlock = `hash_config {
+  algorithm: SCRYPT,
+  base64_signer_key: ${hashConfig.signerKey},
+  base64_salt_separator: ${hashConfig.saltSeparator},
+  rounds: ${hashConfig.rounds},
+  mem_cost: ${hashConfig.memCost},
+}`;
+
+/** A Firebase Authentication user with a password, hashed as Firebase hashes it. */
+async function passwordUser(
+  fields: { localId: string; email: string; displayName?: string; emailVerified: boolean },
+  password: string,
+) {
+  const salt = randomBytes(16).toString('base64');
+  const passwordHash = await new FirebaseScrypt(hashConfig).hash(password, salt);
+  return {
+    ...fields,
+    passwordHash,
+    salt,
+    createdAt: String(Date.parse('2025-03-01T08:00:00Z')),
+    lastSignedInAt: String(Date.parse('2025-07-01T08:00:00Z')),
+    providerUserInfo: [{ providerId: 'password', rawId: fields.email, email: fields.email }],
+    disabled: false,
+  };
+}
+
+interface OldSite {
+  projectId: string;
+  /** Old uids, unique to this test. */
+  uid: { thandi: string; sipho: string; lerato: string; ghost: string };
+  email: { thandi: string; sipho: string; lerato: string };
+  passwords: { thandi: string; sipho: string };
+  googleId: string;
+  authExport: string;
+  hashConfigFile: string;
+}
+
+/** Seeds a fresh emulator project and writes the Authentication export and hash config next to it. */
+async function seedOldSite(): Promise<OldSite> {
+  const tag = crypto.randomUUID().slice(0, 8);
+  const projectId = `old-site-${tag}`;
+  const uid = { thandi: `thandi${tag}`, sipho: `sipho${tag}`, lerato: `lerato${tag}`, ghost: `ghost${tag}` };
+  const email = {
+    thandi: `thandi-${tag}@example.com`,
+    sipho: `sipho-${tag}@example.com`,
+    lerato: `lerato-${tag}@example.com`,
+  };
+  const passwords = { thandi: 'thandi old password', sipho: 'sipho old password' };
+  const googleId = `10${Date.now()}${tag.replace(/\D/g, '')}`;
+
+  const users = [
+    await passwordUser(
+      { localId: uid.thandi, email: email.thandi, displayName: 'Thandi Mokoena', emailVerified: true },
+      passwords.thandi,
+    ),
+    // Signed up, never verified: must verify as usual.
+    await passwordUser(
+      { localId: uid.sipho, email: email.sipho, displayName: 'Sipho Dlamini', emailVerified: false },
+      passwords.sipho,
+    ),
+    // Google only: no password.
+    {
+      localId: uid.lerato,
+      email: email.lerato,
+      emailVerified: true,
+      displayName: 'Lerato Khumalo',
+      photoUrl: 'https://lh3.googleusercontent.com/a/lerato',
+      providerUserInfo: [
+        { providerId: 'google.com', rawId: googleId, email: email.lerato, displayName: 'Lerato Khumalo' },
+      ],
+      createdAt: String(Date.parse('2025-04-01T08:00:00Z')),
+    },
+    // A phone sign-in: no address, which TutorBook needs.
+    {
+      localId: `phone${tag}`,
+      phoneNumber: '+27820000000',
+      providerUserInfo: [{ providerId: 'phone', rawId: '+27820000000' }],
+    },
+  ];
+  const authExport = path.join(workDir, `users-${tag}.json`);
+  await writeFile(authExport, JSON.stringify({ users }, null, 2));
+  const hashConfigFile = path.join(workDir, `hash-${tag}.txt`);
+  await writeFile(hashConfigFile, hashConfigBlock);
+
+  const app = initializeApp({ projectId }, `seed-${tag}`);
+  try {
+    const db = getFirestore(app);
+    db.settings({ host: emulator.host, ssl: false, universeDomain: 'googleapis.com' });
+    const at = (iso: string) => Timestamp.fromDate(new Date(iso));
+    const batch = db.batch();
+    // Modules: one the catalogue has at another price, one new with its price as a string, one unusable.
+    batch.set(db.doc(`modules/calc${tag}`), { name: 'Introduction To Calculus', category: 'Mathematics', price: 95 });
+    batch.set(db.doc(`modules/disc${tag}`), { name: `Discrete Maths ${tag}`, category: 'Mathematics', price: '85' });
+    batch.set(db.doc(`modules/phys${tag}`), { name: `Physics ${tag}`, category: 'Physics', price: 80 });
+    // Questions: Thandi's with votes and two answers (one from an account deleted since); one whose author
+    // deleted their account.
+    batch.set(db.doc(`questions/q1${tag}`), {
+      title: 'How do I reverse a linked list?',
+      text: 'In Java, without a second list.',
+      createdAt: at('2025-05-02T10:00:00Z'),
+      asked_by: 'Thandi Mokoena',
+      user_id: uid.thandi,
+      upvotes: 3,
+      downvotes: 1,
+    });
+    batch.set(db.doc(`questions/q1${tag}/answers/a1${tag}`), {
+      text: 'Walk it once, turning each next pointer around.',
+      createdAt: at('2025-05-02T11:00:00Z'),
+      answered_by: 'Lerato Khumalo',
+      user_id: uid.lerato,
+    });
+    batch.set(db.doc(`questions/q1${tag}/answers/a2${tag}`), {
+      text: 'Recursion works too.',
+      createdAt: at('2025-05-02T12:00:00Z'),
+      answered_by: 'gone@example.com',
+      user_id: uid.ghost,
+    });
+    batch.set(db.doc(`questions/q2${tag}`), {
+      title: 'What is a p-value?',
+      text: 'In plain words please.',
+      createdAt: at('2025-05-01T09:00:00Z'),
+      asked_by: 'gone@example.com',
+      user_id: uid.ghost,
+      upvotes: 0,
+      downvotes: 0,
+    });
+    // Bookings: one without confirmed_timeslot, one confirmed, one with a status the spec does not have, one
+    // by an account deleted since.
+    const booking = {
+      student_name: 'Thandi Mokoena',
+      student_email: email.thandi,
+      module_name: 'Introduction To Calculus',
+      module_category: 'Mathematics',
+      date: '2025-06-10',
+      timeslot1: '14:00',
+      timeslot2: '16:00',
+      timeslot3: '09:30',
+      hours: 2,
+      concepts: 'Limits and the chain rule',
+      status: 'Pending',
+      createdAt: at('2025-06-01T08:00:00Z'),
+      uid: uid.thandi,
+    };
+    batch.set(db.doc(`bookings/b1${tag}`), booking);
+    batch.set(db.doc(`bookings/b2${tag}`), {
+      ...booking,
+      date: '2025-06-12',
+      hours: '1',
+      status: 'Confirmed',
+      confirmed_timeslot: '16:00',
+    });
+    batch.set(db.doc(`bookings/b3${tag}`), { ...booking, status: 'Done' });
+    batch.set(db.doc(`bookings/b4${tag}`), {
+      ...booking,
+      student_name: 'Gone Student',
+      student_email: 'gone@example.com',
+      module_name: 'Quantum Basket Weaving',
+      module_category: 'Uncategorized',
+      uid: uid.ghost,
+    });
+    // Enrolments: Thandi's, and the record of a deleted account.
+    batch.set(db.doc(`enrolments/${uid.thandi}`), {
+      uid: uid.thandi,
+      name: 'Thandi Mokoena',
+      email: email.thandi,
+      modules: ['Introduction To Calculus', `Discrete Maths ${tag}`],
+    });
+    batch.set(db.doc(`enrolments/${uid.ghost}`), {
+      uid: uid.ghost,
+      email: 'gone@example.com',
+      modules: ['FET Mathematics'],
+    });
+    await batch.commit();
+  } finally {
+    await deleteApp(app);
+  }
+  return { projectId, uid, email, passwords, googleId, authExport, hashConfigFile };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Running it
+
+const cli = (args: string[]) =>
+  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      process.execPath,
+      [path.resolve('src/server/cli.ts'), 'import', 'firebase', ...args],
+      { env: { ...server.envVars, FIRESTORE_EMULATOR_HOST: emulator.host }, timeout: 60_000 },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
+    );
+  });
+
+const cliArgs = (site: OldSite) => [
+  '--project',
+  site.projectId,
+  '--auth-export',
+  site.authExport,
+  '--hash-config',
+  site.hashConfigFile,
+];
+
+/** The same import in this process (quicker than the CLI), from the same files. */
+async function importInProcess(site: OldSite, dryRun = false) {
+  return importFirebase(
+    server.services.db,
+    {
+      firestore: await readFirestore({ projectId: site.projectId, emulatorHost: emulator.host }),
+      users: parseAuthExport(await readFile(site.authExport, 'utf8'), site.authExport),
+      hashConfig: parseHashConfig(await readFile(site.hashConfigFile, 'utf8'), site.hashConfigFile),
+    },
+    { dryRun, now: new Date() },
+  );
+}
+
+/** Every row of the tables the import writes, so "changes nothing" can be checked to the byte. */
+async function snapshot() {
+  const { db } = server.services;
+  const tables = [
+    'users',
+    'accounts',
+    'modules',
+    'questions',
+    'answers',
+    'bookings',
+    'booking_changes',
+    'enrolments',
+    'sync_counter',
+  ] as const;
+  const out: Record<string, unknown[]> = {};
+  for (const table of tables)
+    out[table] = await db
+      .selectFrom(table)
+      .selectAll()
+      .orderBy(table === 'sync_counter' ? 'name' : 'id')
+      .execute();
+  return out;
+}
+
+const credentialOf = (userId: string) =>
+  server.services.db
+    .selectFrom('accounts')
+    .select('password')
+    .where('user_id', '=', userId)
+    .where('provider_id', '=', 'credential')
+    .executeTakeFirst();
+
+// ---------------------------------------------------------------------------------------------------------
+
+describe('import firebase', () => {
+  test('an old user logs in with the old password and finds their bookings, enrolments and the old board', async () => {
+    const site = await seedOldSite();
+    const run = await cli(cliArgs(site));
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const tag = site.uid.thandi.slice('thandi'.length);
+    expect(run.stdout).toContain(`Read from Firebase project ${site.projectId}:`);
+    expect(run.stdout).toMatch(/users\s+4 read: 3 new, 0 already here, 1 skipped/);
+    expect(run.stdout).toMatch(/modules\s+3 read: 1 new, 0 already here, 1 updated, 1 skipped/);
+    expect(run.stdout).toMatch(/questions\s+2 read: 2 new, 0 already here, 0 skipped/);
+    expect(run.stdout).toMatch(/answers\s+2 read: 2 new, 0 already here, 0 skipped/);
+    expect(run.stdout).toMatch(/bookings\s+4 read: 3 new, 0 already here, 1 skipped/);
+    expect(run.stdout).toMatch(/enrolments\s+3 read: 2 new, 0 already here, 1 skipped/);
+    // Each skipped record named, with its reason.
+    expect(run.stdout).toContain(`users/phone${tag}: no e-mail address`);
+    expect(run.stdout).toContain(`modules/phys${tag}: category "Physics" is not one of`);
+    expect(run.stdout).toContain(
+      `bookings/b3${tag}: status "Done" is not one of Pending, Confirmed, Completed, Cancelled`,
+    );
+    expect(run.stdout).toContain(`enrolments/${site.uid.ghost}: no account for user ${site.uid.ghost}`);
+    expect(run.stdout).toContain('Written: 13 new, 1 updated.');
+
+    // A wrong old password is refused, and the Firebase hash stays until the right one is given.
+    const wrong = await createClient(server.url).post('/api/auth/sign-in/email', {
+      email: site.email.thandi,
+      password: 'not the old password',
+    });
+    expectApiError(wrong, 401, 'auth.invalid_email_or_password');
+    expect((await credentialOf(site.uid.thandi))?.password).toMatch(/^\$firebase-scrypt\$/);
+
+    const thandi = await logIn(server, { email: site.email.thandi, password: site.passwords.thandi });
+    expect((await thandi.get('/api/me')).body).toMatchObject({
+      id: site.uid.thandi,
+      name: 'Thandi Mokoena',
+      role: 'student',
+    });
+
+    // Her bookings: every field kept, the confirmed time, a payment reference each; the skipped one absent.
+    const bookings = (await thandi.get('/api/bookings')).body.bookings as Record<string, unknown>[];
+    expect(bookings.map((b) => b.id).sort()).toEqual([`b1${tag}`, `b2${tag}`]);
+    const pending = bookings.find((b) => b.id === `b1${tag}`)!;
+    expect(pending).toMatchObject({
+      student: { id: site.uid.thandi, name: 'Thandi Mokoena', email: site.email.thandi },
+      moduleName: 'Introduction To Calculus',
+      date: '2025-06-10',
+      slots: ['14:00', '16:00', '09:30'],
+      confirmedSlot: null,
+      hours: 2,
+      concepts: 'Limits and the chain rule',
+      status: 'Pending',
+      priceCentsPerHour: 9500,
+      createdAt: '2025-06-01T08:00:00.000Z',
+    });
+    const confirmed = bookings.find((b) => b.id === `b2${tag}`)!;
+    expect(confirmed).toMatchObject({ status: 'Confirmed', confirmedSlot: '16:00', hours: 1 });
+    for (const b of bookings) expect(b.paymentReference).toMatch(/^TB-[A-Z2-9]{6}$/);
+    expect(pending.paymentReference).not.toBe(confirmed.paymentReference);
+
+    // Her enrolments, by the catalogue's modules (the new one included).
+    const enrolments = (await thandi.get('/api/me/enrolments')).body;
+    expect(JSON.stringify(enrolments)).toContain('Introduction To Calculus');
+    expect(JSON.stringify(enrolments)).toContain(`Discrete Maths ${tag}`);
+
+    // The board: the old questions and answers, authors by name, a deleted author as such, the old votes.
+    const board = (await createClient(server.url).get('/api/questions')).body.questions as {
+      id: string;
+      author: { id: string | null; name: string };
+      upvotes: number;
+      downvotes: number;
+      answers: { id: string; text: string; author: { id: string | null; name: string } }[];
+    }[];
+    const q1 = board.find((q) => q.id === `q1${tag}`)!;
+    expect(q1).toMatchObject({
+      title: 'How do I reverse a linked list?',
+      createdAt: '2025-05-02T10:00:00.000Z',
+      author: { id: site.uid.thandi, name: 'Thandi Mokoena' },
+      upvotes: 3,
+      downvotes: 1,
+    });
+    expect(q1.answers.map((a) => [a.id, a.author.id, a.author.name])).toEqual([
+      [`a1${tag}`, site.uid.lerato, 'Lerato Khumalo'],
+      [`a2${tag}`, null, 'Deleted user'],
+    ]);
+    expect(board.find((q) => q.id === `q2${tag}`)?.author).toMatchObject({ id: null, name: 'Deleted user' });
+
+    // A vote adds to the old counts rather than replacing them; the asker can accept an old answer.
+    const voted = await thandi.request(`/api/questions/q1${tag}/vote`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ value: 1 }),
+    });
+    expect(voted.status, voted.text).toBe(200);
+    expect(voted.body).toMatchObject({ upvotes: 4, downvotes: 1 });
+    const accepted = await thandi.request(`/api/questions/q1${tag}/accepted-answer`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ answerId: `a1${tag}` }),
+    });
+    expect(accepted.status, accepted.text).toBe(200);
+
+    // After the first good login the stored hash is our own, the Firebase one gone; the password still works.
+    const stored = (await credentialOf(site.uid.thandi))?.password ?? '';
+    expect(stored).not.toContain('firebase');
+    expect(stored).not.toContain(hashConfig.signerKey);
+    const ctx = await server.services.auth.$context;
+    expect(await ctx.password.verify({ hash: stored, password: site.passwords.thandi })).toBe(true);
+    await logIn(server, { email: site.email.thandi, password: site.passwords.thandi });
+
+    // The Google-only user keeps the link "Continue with Google" signs in with, and has no password.
+    const lerato = await server.services.db
+      .selectFrom('accounts')
+      .select(['provider_id', 'account_id', 'password'])
+      .where('user_id', '=', site.uid.lerato)
+      .execute();
+    expect(lerato).toEqual([{ provider_id: 'google', account_id: site.googleId, password: null }]);
+  });
+
+  test('an imported user whose address was never verified must verify it, then logs in with the old password', async () => {
+    const site = await seedOldSite();
+    await importInProcess(site);
+    const client = createClient(server.url);
+    const refused = await client.post('/api/auth/sign-in/email', {
+      email: site.email.sipho,
+      password: site.passwords.sipho,
+    });
+    expectApiError(refused, 403, 'auth.email_not_verified');
+    expect((await client.post('/api/auth/send-verification-email', { email: site.email.sipho })).status).toBe(200);
+    const email = await smtp.waitForEmail({ to: site.email.sipho, subject: 'Verify your e-mail' });
+    const login = await logInWithLink(client, firstLink(email.text), {
+      email: site.email.sipho,
+      password: site.passwords.sipho,
+    });
+    expect(login.status, login.text).toBe(200);
+    expect((await client.get('/api/me')).body).toMatchObject({ id: site.uid.sipho, name: 'Sipho Dlamini' });
+  });
+
+  test('an address someone signed up with here and never verified goes to its old owner, with the old password', async () => {
+    const site = await seedOldSite();
+    const squatter = createClient(server.url);
+    const signUp = await squatter.post('/api/auth/sign-up/email', {
+      name: 'Not Thandi',
+      email: site.email.thandi,
+      password: 'squatter password',
+    });
+    expect(signUp.status, signUp.text).toBe(200);
+    const report = await importInProcess(site);
+    expect(report.counts.users).toMatchObject({ new: 2, updated: 1 });
+
+    const refused = await createClient(server.url).post('/api/auth/sign-in/email', {
+      email: site.email.thandi,
+      password: 'squatter password',
+    });
+    expectApiError(refused, 401, 'auth.invalid_email_or_password');
+    const thandi = await logIn(server, { email: site.email.thandi, password: site.passwords.thandi });
+    const me = (await thandi.get('/api/me')).body;
+    expect(me).toMatchObject({ name: 'Thandi Mokoena', email: site.email.thandi });
+    const tag = site.uid.thandi.slice('thandi'.length);
+    const bookings = (await thandi.get('/api/bookings')).body.bookings as { id: string }[];
+    expect(bookings.map((b) => b.id).sort()).toEqual([`b1${tag}`, `b2${tag}`]);
+
+    // Once it is theirs, a second run leaves it alone.
+    const before = await snapshot();
+    const again = await importInProcess(site);
+    expect(again.counts.users).toMatchObject({ new: 0, updated: 0, unchanged: 3 });
+    expect(await snapshot()).toEqual(before);
+  });
+
+  test('running it again reports "0 new" and changes nothing', async () => {
+    const site = await seedOldSite();
+    const first = await importInProcess(site);
+    expect(first.counts.bookings.new).toBe(3);
+    const before = await snapshot();
+    const again = await cli(cliArgs(site));
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/users\s+4 read: 0 new, 3 already here, 1 skipped/);
+    expect(again.stdout).toMatch(/bookings\s+4 read: 0 new, 3 already here, 1 skipped/);
+    expect(again.stdout).toContain('Written: 0 new, 0 updated.');
+    expect(await snapshot()).toEqual(before);
+  });
+
+  test('--dry-run prints the report and writes nothing', async () => {
+    const site = await seedOldSite();
+    const before = await snapshot();
+    const dry = await cli([...cliArgs(site), '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(/bookings\s+4 read: 3 new, 0 already here, 1 skipped/);
+    // The catalogue's module takes the old price once, in whichever test imports first.
+    expect(dry.stdout).toMatch(/Dry run: nothing was written \(13 new, [01] updated had it run\)\./);
+    expect(await snapshot()).toEqual(before);
+    // And the same in process, where the report is the one a real run gives.
+    const report = await importInProcess(site, true);
+    expect(formatReport(report, site.projectId)).toContain('Dry run: nothing was written');
+    expect(await snapshot()).toEqual(before);
+  });
+
+  test('a failure part-way through writes nothing: the import is one transaction', async () => {
+    const site = await seedOldSite();
+    const before = await snapshot();
+    const firestore = await readFirestore({ projectId: site.projectId, emulatorHost: emulator.host });
+    // The last collection read fails after users, modules, questions and bookings were written.
+    firestore.enrolments.push({
+      id: 'broken',
+      createTime: new Date().toISOString(),
+      get data(): Record<string, unknown> {
+        throw new Error('the disk is full');
+      },
+    });
+    await expect(
+      importFirebase(
+        server.services.db,
+        {
+          firestore,
+          users: parseAuthExport(await readFile(site.authExport, 'utf8'), site.authExport),
+          hashConfig: parseHashConfig(await readFile(site.hashConfigFile, 'utf8'), site.hashConfigFile),
+        },
+        { dryRun: false, now: new Date() },
+      ),
+    ).rejects.toThrow('the disk is full');
+    expect(await snapshot()).toEqual(before);
+  });
+
+  test('a malformed Authentication export stops the import with a message naming the record', async () => {
+    const site = await seedOldSite();
+    const before = await snapshot();
+    const broken = path.join(workDir, 'broken-users.json');
+    const exported = JSON.parse(await readFile(site.authExport, 'utf8')) as { users: Record<string, unknown>[] };
+    delete exported.users[1]!.salt;
+    await writeFile(broken, JSON.stringify(exported));
+    const run = await cli(['--project', site.projectId, '--auth-export', broken, '--hash-config', site.hashConfigFile]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim()).toBe(
+      `Error: ${broken}: users[1] (localId ${site.uid.sipho}, ${site.email.sipho}): a password hash needs both passwordHash and salt.`,
+    );
+    expect(await snapshot()).toEqual(before);
+
+    // A hash config without mem_cost, and password hashes without any hash config, stop it too.
+    const noCost = path.join(workDir, 'no-cost.txt');
+    await writeFile(noCost, hashConfigBlock.replace(/mem_cost:.*\n/, ''));
+    const costless = await cli([
+      '--project',
+      site.projectId,
+      '--auth-export',
+      site.authExport,
+      '--hash-config',
+      noCost,
+    ]);
+    expect(costless.code).toBe(1);
+    expect(costless.stderr).toContain(`Error: ${noCost}: mem_cost is missing.`);
+    const unhashed = await cli(['--project', site.projectId, '--auth-export', site.authExport]);
+    expect(unhashed.code).toBe(1);
+    expect(unhashed.stderr).toContain('give the project’s hash parameters with --hash-config');
+    expect(await snapshot()).toEqual(before);
+  });
+});
+
+describe('the hash parameters file', () => {
+  test('reads the console block and the same keys as JSON', () => {
+    expect(parseHashConfig(hashConfigBlock, 'hash.txt')).toEqual(hashConfig);
+    const json = JSON.stringify({
+      algorithm: 'SCRYPT',
+      base64_signer_key: hashConfig.signerKey,
+      base64_salt_separator: hashConfig.saltSeparator,
+      rounds: 8,
+      mem_cost: 14,
+    });
+    expect(parseHashConfig(json, 'hash.json')).toEqual(hashConfig);
+    expect(() => parseHashConfig(hashConfigBlock.replace('SCRYPT', 'BCRYPT'), 'hash.txt')).toThrow(
+      /algorithm must be SCRYPT/,
+    );
+  });
+});

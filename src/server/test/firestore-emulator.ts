@@ -1,0 +1,75 @@
+import { spawn } from 'node:child_process';
+import { findClosedPort } from './harness.ts';
+
+/**
+ * Google's Firestore emulator (`gcloud emulators firestore start`, Debian package
+ * google-cloud-cli-firestore-emulator, on Java 17: FIREBASE.md) on a free port, for the tests of the Firebase
+ * import. It keeps projects apart, so each test seeds a project id of its own. A machine without it fails
+ * the test with a message that says what to install: a skipped test would pass CI without testing anything.
+ */
+export interface FirestoreEmulator {
+  /** `127.0.0.1:<port>`, as FIRESTORE_EMULATOR_HOST takes it. */
+  host: string;
+  stop(): Promise<void>;
+}
+
+const missing =
+  'The Firebase import tests need Google’s Firestore emulator: install the Debian package ' +
+  'google-cloud-cli-firestore-emulator (it brings `gcloud emulators firestore`) and a Java 17 runtime.';
+
+export async function startFirestoreEmulator(timeoutMs = 60_000): Promise<FirestoreEmulator> {
+  const port = await findClosedPort();
+  const host = `127.0.0.1:${port}`;
+  // Its own process group (detached), so that stopping it also stops the Java process gcloud starts.
+  const child = spawn('gcloud', ['emulators', 'firestore', 'start', `--host-port=${host}`, '--quiet'], {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<Error>((resolve) => {
+    child.once('error', (error) => resolve(new Error(`${missing} (${error.message})`)));
+    child.once('exit', (code) => resolve(new Error(`The Firestore emulator stopped (exit ${code}):\n${output}`)));
+  });
+  const exitedEarly = exited.then((error) => ({ error }));
+
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const ready = await Promise.race([isReady(host), exitedEarly]);
+    if (typeof ready === 'object') throw ready.error;
+    if (ready) break;
+    if (Date.now() > deadline) {
+      stopGroup(child.pid);
+      throw new Error(`The Firestore emulator did not answer on ${host} within ${timeoutMs} ms:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    host,
+    async stop() {
+      if (child.exitCode !== null) return;
+      stopGroup(child.pid);
+      await exited;
+    },
+  };
+}
+
+/** The emulator answers `Ok` on its root once it takes requests. */
+async function isReady(host: string): Promise<boolean> {
+  try {
+    const response = await fetch(`http://${host}/`, { signal: AbortSignal.timeout(1000) });
+    return (await response.text()).trim() === 'Ok';
+  } catch {
+    return false;
+  }
+}
+
+function stopGroup(pid: number | undefined) {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, 'SIGTERM');
+  } catch {
+    // Already gone.
+  }
+}
