@@ -52,6 +52,13 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   if (Boolean(e.GOOGLE_CLIENT_ID) !== Boolean(e.GOOGLE_CLIENT_SECRET)) {
     throw new Error('Invalid environment:\n  GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together');
   }
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
+  if (production && !isSecureOrigin(publicUrl)) {
+    throw new Error(
+      'Invalid environment:\n  PUBLIC_URL: must be https:// in production (http:// only on localhost): ' +
+        'over http the session cookie is sent without Secure, readable on the network',
+    );
+  }
   const databaseUrl = e.DATABASE_URL ?? `file:${path.join(dataDir, 'app.db')}`;
   if (!/^(file:|postgres(ql)?:\/\/)/.test(databaseUrl)) {
     throw new Error('Invalid environment:\n  DATABASE_URL: must start with file: or postgres://');
@@ -63,7 +70,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     host: e.HOST,
     dataDir,
     databaseUrl,
-    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    publicUrl,
     authSecret: e.AUTH_SECRET,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? 'TutorBook <no-reply@tutorbook.co.za>',
@@ -78,6 +85,21 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     rateLimit: production || e.RATE_LIMIT,
   };
+}
+
+/**
+ * https, or http on this machine only: what browsers call potentially trustworthy, and where better-auth's
+ * session cookie (Secure only when PUBLIC_URL is https, auth.ts) never crosses a network.
+ */
+function isSecureOrigin(url: string): boolean {
+  const { protocol, hostname } = new URL(url);
+  if (protocol === 'https:') return true;
+  const loopback =
+    hostname === 'localhost' ||
+    hostname.endsWith('.localhost') ||
+    hostname === '[::1]' ||
+    /^127(\.\d{1,3}){3}$/.test(hostname);
+  return protocol === 'http:' && loopback;
 }
 
 function splitLines(text: string | undefined): string[] | undefined {
