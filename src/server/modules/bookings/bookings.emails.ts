@@ -17,6 +17,16 @@ import { renderEmail } from '../../mail/mail.templates.ts';
 const list = (items: readonly string[]) =>
   items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 
+/**
+ * What the student typed, one line or several, quoted line by line: none of its lines can pass for one of
+ * ours ("Payment reference: …") in the e-mail staff act on. Its other fields are one line each (validation.ts).
+ */
+const quoted = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => `> ${line}`)
+    .join('\n');
+
 function details(b: Booking): string {
   return [
     `Module: ${b.moduleName}`,
@@ -27,7 +37,7 @@ function details(b: Booking): string {
     `Hours: ${b.hours}`,
     `Rate: ${formatRand(b.priceCentsPerHour)} per hour`,
     `Total: ${formatRand(b.totalCents)}`,
-    `Concepts: ${b.concepts}`,
+    `Concepts:\n${quoted(b.concepts)}`,
     `Student: ${b.student.name} (${b.student.email})`,
     `Payment reference: ${b.paymentReference}`,
     `Status: ${b.status}`,
