@@ -13,6 +13,8 @@ export interface NewEmail {
   attachments?: EmailAttachment[];
   /** An e-mail with a key already in the outbox is not added again. */
   dedupeKey?: string;
+  /** The user whose data it holds, when not (only) the recipient's: it goes when their account is deleted. */
+  aboutUserId?: string;
 }
 
 /** Pass a transaction as `db` to write the e-mail together with the change that causes it. */
@@ -28,6 +30,7 @@ export async function insertEmail(db: Executor, email: NewEmail, now: Date): Pro
       html_body: email.html,
       attachments: email.attachments?.length ? JSON.stringify(email.attachments) : null,
       dedupe_key: email.dedupeKey ?? null,
+      about_user_id: email.aboutUserId ?? null,
       next_attempt_at: now.toISOString(),
       created_at: now.toISOString(),
     })

@@ -19,6 +19,8 @@ export interface EmailOutboxTable {
   /** A JSON array of `EmailAttachment`, or null. */
   attachments: string | null;
   dedupe_key: string | null;
+  /** Whose personal data the e-mail holds besides its recipient's (migration 0007); deleted with their account. */
+  about_user_id: string | null;
   status: Generated<EmailStatus>;
   attempts: Generated<number>;
   next_attempt_at: string;

@@ -5,6 +5,7 @@ import * as m0003 from './0003-questions-and-answers.ts';
 import * as m0004 from './0004-email-attachments.ts';
 import * as m0005 from './0005-bookings.ts';
 import * as m0006 from './0006-change-refusals.ts';
+import * as m0007 from './0007-email-about-user.ts';
 
 /** Every migration, in order. Append only: a landed migration is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004-email-attachments': m0004,
   '0005-bookings': m0005,
   '0006-change-refusals': m0006,
+  '0007-email-about-user': m0007,
 };

@@ -44,6 +44,9 @@ function details(b: Booking): string {
   ].join('\n');
 }
 
+/** Every booking e-mail holds the student's name, address and concepts: it goes if their account is deleted. */
+const about = (b: Booking) => (b.student.id ? { aboutUserId: b.student.id } : {});
+
 const dashboard = (publicUrl: string, role: Role) => `${publicUrl}${dashboardPathByRole[role]}`;
 
 /** To each tutor of the category and each admin. */
@@ -55,6 +58,7 @@ export function newRequestEmail(
   return {
     kind: 'booking-request',
     to: to.email,
+    ...about(b),
     ...renderEmail({
       subject: `New booking request: ${b.moduleName}, ${formatSastDate(b.date)}`,
       greeting: `Hi ${to.name},`,
@@ -72,6 +76,7 @@ export function receiptEmail(b: Booking, publicUrl: string): NewEmail {
   return {
     kind: 'booking-receipt',
     to: b.student.email,
+    ...about(b),
     ...renderEmail({
       subject: `Booking request received: ${b.moduleName}, ${formatSastDate(b.date)}`,
       greeting: `Hi ${b.student.name},`,
@@ -127,6 +132,7 @@ export function confirmedEmail(
   return {
     kind: 'booking-confirmed',
     to: b.student.email,
+    ...about(b),
     attachments: [invitation(b, slot, args.publicUrl, args.now)],
     ...renderEmail({
       subject: `Session confirmed: ${b.moduleName}, ${when}`,
@@ -150,6 +156,7 @@ export function reminderEmail(b: Booking, slot: string, publicUrl: string): NewE
   return {
     kind: 'booking-reminder',
     to: b.student.email,
+    ...about(b),
     // One reminder per booking and time, whichever process sends it.
     dedupeKey: `booking-reminder:${b.id}:${b.date}T${slot}`,
     ...renderEmail({
@@ -172,6 +179,7 @@ export function cancelledEmail(b: Booking, publicUrl: string): NewEmail {
   return {
     kind: 'booking-cancelled',
     to: b.student.email,
+    ...about(b),
     ...renderEmail({
       subject: `Booking cancelled: ${b.moduleName}, ${formatSastDate(b.date)}`,
       greeting: `Hi ${b.student.name},`,
@@ -196,6 +204,7 @@ export function cancelledForStaffEmail(
   return {
     kind: 'booking-cancelled-staff',
     to: to.email,
+    ...about(b),
     ...renderEmail({
       subject: `Booking cancelled: ${b.moduleName}, ${formatSastDate(b.date)}`,
       greeting: `Hi ${to.name},`,
@@ -214,6 +223,7 @@ export function completedEmail(b: Booking, publicUrl: string): NewEmail {
   return {
     kind: 'booking-completed',
     to: b.student.email,
+    ...about(b),
     ...renderEmail({
       subject: `Session completed: ${b.moduleName}, ${formatSastDate(b.date)}`,
       greeting: `Hi ${b.student.name},`,

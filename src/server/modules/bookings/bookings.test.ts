@@ -982,6 +982,23 @@ describe('a deleted account', () => {
     expect(JSON.stringify(after)).not.toContain('Leaving Student');
     expect(JSON.stringify(after)).not.toContain(leaving.email);
 
+    // The delivery log keeps nothing of theirs either: not the e-mails to them, nor the requests to staff.
+    const log = await server.services.db.selectFrom('email_outbox').selectAll().execute();
+    const theirs = log.filter(
+      (e) =>
+        e.about_user_id === leaving.id ||
+        [e.to_address, e.subject, e.text_body, e.html_body, e.attachments ?? ''].some((text) =>
+          ['Leaving Student', leaving.email, 'Private worries'].some((data) => text.includes(data)),
+        ),
+    );
+    expect(theirs).toEqual([]);
+    // What the staff are told of the cancellations stays, and holds nothing of theirs.
+    const kept = await queuedAbout(after[1]!);
+    expect(kept).toEqual(
+      expect.arrayContaining([`booking-cancelled-staff ${admin.email}`, `booking-cancelled-staff ${mathsTutor.email}`]),
+    );
+    expect(kept.every((e) => e.startsWith('booking-cancelled-staff '))).toBe(true);
+
     const notice = await emailAbout(mathsTutor.email, confirmed, 'Booking cancelled: FET Mathematics');
     expect(notice.text).toContain('the student deleted their account');
     expect(notice.text).not.toContain(leaving.email);
