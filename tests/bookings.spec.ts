@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
 import { bookingMessages, type Booking, type BookingPage } from '../src/common/bookings.ts';
 import { sastDate, sastZone } from '../src/common/sast.ts';
+import { textMessages } from '../src/common/validation.ts';
 import {
   createModule,
   emailTo,
@@ -416,6 +417,38 @@ test('the form says what is wrong next to each field and keeps everything typed'
   await form(page).getByRole('button', { name: 'Submit booking request' }).click();
   await expect(form(page)).toContainText(bookingMessages.slotsDistinct);
   expect(await bookingsOf(page.request, module.name)).toEqual([]);
+  for (const c of [admin.context, context]) await c.close();
+});
+
+test('concepts pasted with a hidden right-to-left override are refused next to the field, and kept', async ({
+  browser,
+}) => {
+  const { admin, module } = await newModule(browser);
+  const { page, context } = await userPage(browser, 'student');
+  await bookFromModulePage(page, module);
+  // U+202E shows what follows backwards: in a tutor's e-mail, "gnitset" would read "testing".
+  const typed: Typed = {
+    date: daysAhead(10),
+    slots: ['09:00', '11:00', '14:00'],
+    hours: '1',
+    concepts: 'Eigenvalues\n\u202Egnitset',
+  };
+  await fillBooking(page, typed);
+  await form(page).getByRole('button', { name: 'Submit booking request' }).click();
+  await expect(page.getByRole('alertdialog')).toHaveCount(0);
+  await expect(form(page)).toContainText(textMessages.multiLine);
+  await expect(form(page).getByLabel('Concepts you need help with')).toBeFocused();
+  await expectTyped(page, typed);
+  await expectNoAxeViolations(page);
+  expect(await bookingsOf(page.request, module.name)).toEqual([]);
+
+  // Without it, the lines go as typed.
+  await form(page).getByLabel('Concepts you need help with').fill('Eigenvalues\ntesting');
+  await submitBooking(page);
+  await expect(toastWith(page, bookingMessages.sent)).toBeVisible();
+  await expect
+    .poll(async () => (await bookingsOf(page.request, module.name)).map((b) => b.concepts))
+    .toEqual(['Eigenvalues\ntesting']);
   for (const c of [admin.context, context]) await c.close();
 });
 

@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type BrowserContext } from '@playwright/test';
-import { layoutShifts, loginAs, origin, recordLayoutShifts, viewports } from './fixtures.ts';
+import { layoutShifts, logIn, loginAs, origin, recordLayoutShifts, signUpAndVerify, viewports } from './fixtures.ts';
 
 /**
  * The signed-in pages arrive rendered for the user (scripts/prerender.ts, server/http/static.ts): text on screen
@@ -56,6 +56,22 @@ for (const [role, pages] of Object.entries(pagesByRole)) {
     for (const context of [bare, live]) await context.close();
   });
 }
+
+test('a name holding `$` patterns shows as typed, and the app starts for its owner', async ({ browser, page }) => {
+  // In a replacement string these are patterns: "$`" once spliced the page's head into the name (issue 19).
+  const name = "Eve $` $' $& $1 end";
+  const account = await signUpAndVerify(page.request, name);
+  await logIn(page, account);
+  const live = await coldContext(browser, page.context());
+  const opened = await live.newPage();
+  const errors: string[] = [];
+  opened.on('pageerror', (error) => errors.push(error.message));
+  await opened.goto('/student-dashboard', { waitUntil: 'networkidle' });
+  await expect(opened.locator('h1')).toHaveText(`Welcome, ${name}!`);
+  await expect(opened.getByRole('link', { name: 'Profile' })).toBeVisible();
+  expect(errors).toEqual([]);
+  await live.close();
+});
 
 test('a visitor, and a student on a staff page, get the empty shell, and the app decides', async ({
   browser,

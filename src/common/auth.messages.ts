@@ -1,4 +1,7 @@
-/** Spec §8 texts, word for word. The client shows them; the server maps its refusals to them. */
+/**
+ * Spec §8 texts, word for word. The client shows them; the server maps its refusals to them. Not its
+ * password-reset "user-not-found" text: every address gets the same answer (DESIGN "Product decisions").
+ */
 export const authMessages = {
   incorrectCredentials: 'Incorrect email or password. Please try again.',
   tooManyAttempts: 'Too many login attempts. Please wait and try again later.',
@@ -7,7 +10,6 @@ export const authMessages = {
   welcome: (name: string) => `Welcome, ${name}! Please check your email inbox or spam folder to verify your account.`,
   resetSent: 'Password reset email sent! Check your inbox.',
   invalidEmail: 'Invalid email address. Please enter a valid email.',
-  userNotFound: 'No user found with that email address.',
   resetFailed: 'Failed to send password reset email. Please try again.',
   emailRequired: 'Please enter your email address.',
 } as const;

@@ -109,7 +109,6 @@ describe('spec messages', () => {
     expect(authMessages.verifyFirst).toBe(
       'Please verify your email before logging in. Check your inbox or spam folder.',
     );
-    expect(authMessages.userNotFound).toBe('No user found with that email address.');
     expect(authMessages.invalidEmail).toBe('Invalid email address. Please enter a valid email.');
     expect(authMessages.welcome('Naledi')).toBe(
       'Welcome, Naledi! Please check your email inbox or spam folder to verify your account.',

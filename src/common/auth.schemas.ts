@@ -1,5 +1,6 @@
 import { z } from './zod.ts';
 import { authMessages, limits } from './auth.messages.ts';
+import { isOneLine, textMessages } from './validation.ts';
 
 export { authMessages, limits };
 
@@ -15,19 +16,13 @@ const password = z
   .min(limits.passwordMin, `Password must be at least ${limits.passwordMin} characters.`)
   .max(limits.passwordMax, `Password must be at most ${limits.passwordMax} characters.`);
 
-/**
- * Control characters (line breaks, tabs, NUL) and the bidirectional overrides, which can make a name read
- * backwards in someone else's inbox or on the board: a display name is one line of plain text.
- */
-const unprintable = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/u;
-
 /** A display name: what sign-up, the profile and the staff CLI accept. */
 export const nameSchema = z
   .string()
   .trim()
   .min(1, 'Please enter your name.')
   .max(limits.nameMax, `Name must be at most ${limits.nameMax} characters.`)
-  .refine((name) => !unprintable.test(name), 'Use letters, numbers and punctuation only, on one line.');
+  .refine(isOneLine, textMessages.oneLine);
 
 export const signUpInputSchema = z.strictObject({ name: nameSchema, email, password });
 export type SignUpInput = z.infer<typeof signUpInputSchema>;

@@ -2,6 +2,7 @@ import { categories } from './roles.ts';
 import { isCalendarDate, isTimeOfDay } from './sast.ts';
 import { z } from './zod.ts';
 import { formatCount } from './locale.ts';
+import { asLineFeeds, isMultiLine, isOneLine, textMessages } from './validation.ts';
 
 /** Spec §4 Booking status. */
 export const bookingStatuses = ['Pending', 'Confirmed', 'Completed', 'Cancelled'] as const;
@@ -142,7 +143,8 @@ export const createBookingInputSchema = z.strictObject({
     .string(bookingMessages.moduleRequired)
     .trim()
     .min(1, bookingMessages.moduleRequired)
-    .max(200, bookingMessages.moduleRequired),
+    .max(200, bookingMessages.moduleRequired)
+    .refine(isOneLine, textMessages.oneLine),
   date: z.string(bookingMessages.dateInvalid).refine(isCalendarDate, bookingMessages.dateInvalid),
   slots: z
     .array(slot, bookingMessages.slotsRequired)
@@ -155,9 +157,11 @@ export const createBookingInputSchema = z.strictObject({
     .max(bookingLimits.hoursMax, bookingMessages.hoursInvalid),
   concepts: z
     .string(bookingMessages.conceptsRequired)
+    .overwrite(asLineFeeds)
     .trim()
     .min(1, bookingMessages.conceptsRequired)
-    .max(bookingLimits.conceptsMax, bookingMessages.conceptsTooLong),
+    .max(bookingLimits.conceptsMax, bookingMessages.conceptsTooLong)
+    .refine(isMultiLine, textMessages.multiLine),
 });
 export type CreateBookingInput = z.input<typeof createBookingInputSchema>;
 

@@ -1,5 +1,6 @@
 import { catalogueMessages } from './catalogue.messages.ts';
 import { categories } from './roles.ts';
+import { asLineFeeds, isMultiLine, isOneLine, textMessages } from './validation.ts';
 import { z } from './zod.ts';
 
 // The texts and the price helpers live in zod-free modules so read-only pages can use them without zod.
@@ -32,7 +33,9 @@ const name = z
   .string(catalogueMessages.fillAllFields)
   .trim()
   .min(1, catalogueMessages.fillAllFields)
-  .max(moduleLimits.nameMax, `Name must be at most ${moduleLimits.nameMax} characters.`);
+  .max(moduleLimits.nameMax, `Name must be at most ${moduleLimits.nameMax} characters.`)
+  // A module's name is in the subject of every booking e-mail about it.
+  .refine(isOneLine, textMessages.oneLine);
 const category = z.enum(categories, catalogueMessages.fillAllFields);
 const priceCents = z
   .number(catalogueMessages.fillAllFields)
@@ -41,15 +44,18 @@ const priceCents = z
   .max(priceLimits.maxCents, 'The price can be at most R100,000 per hour.');
 const description = z
   .string()
+  .overwrite(asLineFeeds)
   .trim()
-  .max(moduleLimits.descriptionMax, `Description must be at most ${moduleLimits.descriptionMax} characters.`);
+  .max(moduleLimits.descriptionMax, `Description must be at most ${moduleLimits.descriptionMax} characters.`)
+  .refine(isMultiLine, textMessages.multiLine);
 const topics = z
   .array(
     z
       .string()
       .trim()
       .min(1, 'A topic cannot be empty.')
-      .max(moduleLimits.topicMax, `A topic must be at most ${moduleLimits.topicMax} characters.`),
+      .max(moduleLimits.topicMax, `A topic must be at most ${moduleLimits.topicMax} characters.`)
+      .refine(isOneLine, textMessages.oneLine),
   )
   .max(moduleLimits.topicsMax, `At most ${moduleLimits.topicsMax} topics.`);
 

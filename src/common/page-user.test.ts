@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { escapeHtml } from './escape-html.ts';
 import { fillPage, pageUserMeta, standInUser } from './page-user.ts';
 import type { Me } from './session.ts';
 
@@ -30,4 +31,17 @@ describe('a page rendered for a stand-in, filled in for the user', () => {
     expect(fillPage(rendered('tutor'), { ...tutor, categories: [] })).toBeUndefined();
     expect(fillPage(rendered('student'), { ...tutor, role: 'student', categories: [] })).toContain('<p></p>');
   });
+});
+
+describe('a name with what a replacement string would read as a pattern', () => {
+  test.each(['Eve $` end', "Eve $' end", 'Eve $& end', 'Eve $1 end', 'Eve $$ end', 'Eve $<x> end'])(
+    '%s stays as typed, in the page and in the user the app starts with',
+    (name) => {
+      const page = fillPage(rendered('student'), { ...tutor, name, role: 'student', categories: [] })!;
+      expect(page).toBe(
+        `<html><head><title>T</title><meta name="${pageUserMeta}" content="${escapeHtml(JSON.stringify({ ...tutor, name, role: 'student', categories: [] }))}"></head>` +
+          `<h1>Welcome, ${escapeHtml(name)}!</h1><p></p><h2>${escapeHtml(name)}</h2></html>`,
+      );
+    },
+  );
 });

@@ -1,6 +1,7 @@
 import { roles } from './roles.ts';
 import { z } from './zod.ts';
 import { formatCount } from './locale.ts';
+import { asLineFeeds, isMultiLine, isOneLine, textMessages } from './validation.ts';
 
 /** Spec §5 and §2 (Q&A board), word for word, plus what the spec leaves open. */
 export const qaMessages = {
@@ -86,12 +87,16 @@ export const questionChangesSchema = z.object({
 });
 export type QuestionChanges = z.infer<typeof questionChangesSchema>;
 
-const postText = (max: number, message: string) => z.string().trim().max(max, message);
+/** A title is one line; a question's or an answer's text keeps its line breaks (validation.ts). */
+const postTitle = (max: number, message: string) =>
+  z.string().trim().max(max, message).refine(isOneLine, textMessages.oneLine);
+const postText = (max: number, message: string) =>
+  z.string().overwrite(asLineFeeds).trim().max(max, message).refine(isMultiLine, textMessages.multiLine);
 
 /** `POST /api/questions`. The id is made by the client, so a repeat of the same post creates nothing new. */
 export const askQuestionInputSchema = z.strictObject({
   id: z.uuid(),
-  title: postText(qaLimits.titleMax, qaMessages.titleTooLong(qaLimits.titleMax)).min(1, qaMessages.askIncomplete),
+  title: postTitle(qaLimits.titleMax, qaMessages.titleTooLong(qaLimits.titleMax)).min(1, qaMessages.askIncomplete),
   text: postText(qaLimits.textMax, qaMessages.textTooLong(qaLimits.textMax)).min(1, qaMessages.askIncomplete),
 });
 export type AskQuestionInput = z.input<typeof askQuestionInputSchema>;

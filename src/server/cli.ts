@@ -69,8 +69,9 @@ staff
   .description('make a staff member a student again')
   .action(async (email: string) => {
     await withServices(async (s) => {
-      await removeStaff(s.deps, email);
-      console.log(`${email} is now a student.`);
+      const outcome = await removeStaff(s.deps, email);
+      const address = email.trim().toLowerCase();
+      console.log(outcome === 'removed' ? `${address} is now a student.` : `${address} is not staff: nothing changed.`);
     });
   });
 

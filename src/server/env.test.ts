@@ -133,6 +133,27 @@ describe('loadEnv', () => {
     expect(env.rateLimit).toBe(true);
   });
 
+  test('production refuses a PUBLIC_URL that is not https, unless it is this machine', () => {
+    const production = { NODE_ENV: 'production', AUTH_SECRET: 's'.repeat(32) };
+    for (const url of ['http://tutorbook.co.za', 'http://10.0.0.5:3000', 'ftp://tutorbook.co.za']) {
+      expect(() => loadEnv({ ...production, PUBLIC_URL: url }), url).toThrow(
+        'Invalid environment:\n  PUBLIC_URL: must be https:// in production (http:// only on localhost)',
+      );
+    }
+    for (const url of [
+      'https://tutorbook.co.za',
+      'http://localhost:3000',
+      'http://127.0.0.1:8080',
+      'http://[::1]:3000',
+    ]) {
+      expect(loadEnv({ ...production, PUBLIC_URL: url }).publicUrl, url).toBe(url);
+    }
+    // Left unset, it is http://localhost:$PORT.
+    expect(loadEnv(production).publicUrl).toBe('http://localhost:3000');
+    // Outside production, any address will do (a phone on the local network, say).
+    expect(loadEnv({ PUBLIC_URL: 'http://192.168.1.20:3000' }).publicUrl).toBe('http://192.168.1.20:3000');
+  });
+
   test.each([
     ['PORT', { PORT: 'eighty' }],
     ['PORT', { PORT: '70000' }],

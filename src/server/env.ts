@@ -71,6 +71,13 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
       'Invalid environment:\n  SMTP_URL and EMAILJS_*: set one way of sending e-mail, not both (unset SMTP_URL to send through EmailJS)',
     );
   }
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
+  if (production && !isSecureOrigin(publicUrl)) {
+    throw new Error(
+      'Invalid environment:\n  PUBLIC_URL: must be https:// in production (http:// only on localhost): ' +
+        'over http the session cookie is sent without Secure, readable on the network',
+    );
+  }
   const databaseUrl = e.DATABASE_URL ?? `file:${path.join(dataDir, 'app.db')}`;
   if (!/^(file:|postgres(ql)?:\/\/)/.test(databaseUrl)) {
     throw new Error('Invalid environment:\n  DATABASE_URL: must start with file: or postgres://');
@@ -82,7 +89,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     host: e.HOST,
     dataDir,
     databaseUrl,
-    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    publicUrl,
     authSecret: e.AUTH_SECRET,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? 'TutorBook <no-reply@tutorbook.co.za>',
@@ -149,6 +156,21 @@ function templatesByKind(text: string | undefined): Record<string, string> {
     templates[kind] = template;
   }
   return templates;
+}
+
+/**
+ * https, or http on this machine only: what browsers call potentially trustworthy, and where better-auth's
+ * session cookie (Secure only when PUBLIC_URL is https, auth.ts) never crosses a network.
+ */
+function isSecureOrigin(url: string): boolean {
+  const { protocol, hostname } = new URL(url);
+  if (protocol === 'https:') return true;
+  const loopback =
+    hostname === 'localhost' ||
+    hostname.endsWith('.localhost') ||
+    hostname === '[::1]' ||
+    /^127(\.\d{1,3}){3}$/.test(hostname);
+  return protocol === 'http:' && loopback;
 }
 
 function splitLines(text: string | undefined): string[] | undefined {

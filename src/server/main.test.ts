@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import { expect, test } from 'vitest';
 import { startMainProcess } from './test/main-process.ts';
 
@@ -29,4 +32,31 @@ test('the server stops cleanly on SIGTERM, even with a keep-alive connection ope
   } finally {
     await main.stop();
   }
+});
+
+test('in production, an http PUBLIC_URL stops start-up with the reason alone, and exit code 1', async () => {
+  const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
+    (resolve) =>
+      execFile(
+        process.execPath,
+        ['src/server/main.ts'],
+        {
+          env: {
+            // eslint-disable-next-line no-restricted-properties -- the child gets PATH and nothing else from this environment
+            PATH: process.env.PATH,
+            NODE_ENV: 'production',
+            AUTH_SECRET: 's'.repeat(32),
+            PUBLIC_URL: 'http://tutorbook.co.za',
+            DATA_DIR: path.join(os.tmpdir(), 'tutorbook-never-created'),
+          },
+          timeout: 20_000,
+        },
+        (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+      ),
+  );
+  expect(code).toBe(1);
+  expect(stdout).toBe('');
+  expect(stderr).toBe(
+    'Invalid environment:\n  PUBLIC_URL: must be https:// in production (http:// only on localhost): over http the session cookie is sent without Secure, readable on the network\n',
+  );
 });

@@ -3,7 +3,7 @@ import { loadEnv } from './env.ts';
 import { createHttpServer } from './http/node-server.ts';
 import { createServices } from './server.ts';
 
-const env = loadEnv();
+const env = loadEnvOrExit();
 const services = await createServices(env);
 const { logger } = services;
 
@@ -39,3 +39,13 @@ async function shutdown(signal: string) {
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
+
+/** A bad environment is the operator's to fix: its message alone, without a stack trace to read past. */
+function loadEnvOrExit() {
+  try {
+    return loadEnv();
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
+}

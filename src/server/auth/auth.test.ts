@@ -18,6 +18,7 @@ import {
   type TestServer,
   type TestSmtpServer,
 } from '../test/harness.ts';
+import { passwordResetAnswerMs } from './auth.routes.ts';
 
 let smtp: TestSmtpServer;
 let server: TestServer;
@@ -320,14 +321,27 @@ describe('origin checks', () => {
 });
 
 describe('password reset', () => {
-  test('asking for a reset of an unknown e-mail says so', async () => {
-    const response = await createClient(server.url).post('/api/auth/request-password-reset', {
-      email: uniqueEmail('nobody'),
-    });
-    expect(response.status).toBe(404);
-    expect(response.body).toEqual({
-      error: { code: 'auth.user_not_found', message: 'No user found with that email address.' },
-    });
+  test('every address gets the same answer to a reset request, no sooner than the floor: nobody learns who has an account', async () => {
+    const account = await createVerifiedUser(server);
+    const unknown = uniqueEmail('nobody');
+    const ask = async (email: string) => {
+      const started = performance.now();
+      const { status, body } = await createClient(server.url).post('/api/auth/request-password-reset', { email });
+      return { status, body, ms: performance.now() - started };
+    };
+    const known = await ask(account.email);
+    const nobody = await ask(unknown);
+    for (const answer of [known, nobody]) {
+      expect(answer.status).toBe(200);
+      expect(answer.body).toEqual({
+        status: true,
+        message: 'If this email exists in our system, check your email for the reset link',
+      });
+      // The floor sets the time, not the work (a known address stores a link and queues an e-mail).
+      expect(answer.ms).toBeGreaterThanOrEqual(passwordResetAnswerMs);
+    }
+    await smtp.waitForEmail({ to: account.email, subject: 'Reset your TutorBook password' });
+    expect(smtp.unclaimed({ to: unknown })).toHaveLength(0);
   });
 
   test('a student resets their password from the e-mailed link; the old password and other sessions stop working', async () => {

@@ -1,6 +1,5 @@
-import { APIError, betterAuth } from 'better-auth';
+import { betterAuth } from 'better-auth';
 import { createAuthMiddleware, isAPIError } from 'better-auth/api';
-import { authMessages } from '../../common/auth.schemas.ts';
 import { brand } from '../../common/brand.ts';
 import type { Db, DbKind } from '../db/create-db.ts';
 import type { Env } from '../env.ts';
@@ -158,13 +157,6 @@ export function createAuth(deps: { db: Db; kind: DbKind; env: Env; secret: strin
         if (ctx.path !== '/change-password' || isAPIError(ctx.context.returned)) return;
         const userId = ctx.context.session?.user.id;
         if (userId) await forgetResetLinks(db, userId);
-      }),
-      before: createAuthMiddleware(async (ctx) => {
-        if (ctx.path !== '/request-password-reset') return;
-        const email = String((ctx.body as { email?: unknown } | undefined)?.email ?? '').toLowerCase();
-        const user = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
-        // Spec §8 asks for this message, though it tells whether an address has an account (rate-limited).
-        if (!user) throw new APIError('NOT_FOUND', { code: 'USER_NOT_FOUND', message: authMessages.userNotFound });
       }),
     },
     rateLimit: {

@@ -18,6 +18,8 @@ export interface NewEmail {
   dedupeKey?: string;
   /** The old site's template values for this kind of e-mail (mail.table.ts `EmailParams`). */
   params?: EmailParams;
+  /** The user whose data it holds, when not (only) the recipient's: it goes when their account is deleted. */
+  aboutUserId?: string;
 }
 
 /** Pass a transaction as `db` to write the e-mail together with the change that causes it. */
@@ -34,6 +36,7 @@ export async function insertEmail(db: Executor, email: NewEmail, now: Date): Pro
       attachments: email.attachments?.length ? JSON.stringify(email.attachments) : null,
       template_params: templateParams(email),
       dedupe_key: email.dedupeKey ?? null,
+      about_user_id: email.aboutUserId ?? null,
       next_attempt_at: now.toISOString(),
       created_at: now.toISOString(),
     })

@@ -27,6 +27,8 @@ export interface EmailOutboxTable {
   /** A JSON object of strings for services that fill in their own templates (EmailJS): `EmailParams`, or null. */
   template_params: string | null;
   dedupe_key: string | null;
+  /** Whose personal data the e-mail holds besides its recipient's (migration 0009); deleted with their account. */
+  about_user_id: string | null;
   status: Generated<EmailStatus>;
   attempts: Generated<number>;
   next_attempt_at: string;

@@ -31,9 +31,10 @@ function ForgotPasswordForm({ expired }: { expired: boolean }) {
   const { errors, busy, onSubmit } = useFormSubmit({
     schema: passwordResetRequestSchema,
     values: { email },
-    // The spec's texts for a missing or unknown address and for too many tries; its catch-all for the rest.
+    // The spec's texts for a missing or malformed address and for too many tries; its catch-all for the rest.
+    // An unknown address is not told apart from a known one: both are sent (DESIGN "Product decisions").
     toErrors: (error) =>
-      error instanceof ApiError && [400, 404, 429].includes(error.status)
+      error instanceof ApiError && [400, 429].includes(error.status)
         ? toFormErrors(error)
         : { form: authMessages.resetFailed, fields: {} },
     send: async (data) => {

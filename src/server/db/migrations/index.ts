@@ -7,6 +7,7 @@ import * as m0005 from './0005-bookings.ts';
 import * as m0006 from './0006-change-refusals.ts';
 import * as m0007 from './0007-email-template-params.ts';
 import * as m0008 from './0008-imported-votes.ts';
+import * as m0009 from './0009-email-about-user.ts';
 
 /** Every migration, in order. Append only: a landed migration is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0006-change-refusals': m0006,
   '0007-email-template-params': m0007,
   '0008-imported-votes': m0008,
+  '0009-email-about-user': m0009,
 };

@@ -17,6 +17,16 @@ import { renderEmail } from '../../mail/mail.templates.ts';
 const list = (items: readonly string[]) =>
   items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 
+/**
+ * What the student typed, one line or several, quoted line by line: none of its lines can pass for one of
+ * ours ("Payment reference: …") in the e-mail staff act on. Its other fields are one line each (validation.ts).
+ */
+const quoted = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => `> ${line}`)
+    .join('\n');
+
 function details(b: Booking): string {
   return [
     `Module: ${b.moduleName}`,
@@ -27,7 +37,7 @@ function details(b: Booking): string {
     `Hours: ${b.hours}`,
     `Rate: ${formatRand(b.priceCentsPerHour)} per hour`,
     `Total: ${formatRand(b.totalCents)}`,
-    `Concepts: ${b.concepts}`,
+    `Concepts:\n${quoted(b.concepts)}`,
     `Student: ${b.student.name} (${b.student.email})`,
     `Payment reference: ${b.paymentReference}`,
     `Status: ${b.status}`,
@@ -36,13 +46,19 @@ function details(b: Booking): string {
 
 /**
  * Whom a booking e-mail goes to, with the values the old site's EmailJS templates had: the booking form as the
- * student filled it in (spec §7), for owners who keep their templates (README "E-mail through EmailJS").
+ * student filled it in (spec §7), for owners who keep their templates (README "E-mail through EmailJS"); and
+ * the student it is about (`aboutUserId`).
  */
-function addressed(b: Booking, to: { name: string; email: string }): Pick<NewEmail, 'to' | 'toName' | 'params'> {
+function addressed(
+  b: Booking,
+  to: { name: string; email: string },
+): Pick<NewEmail, 'to' | 'toName' | 'params' | 'aboutUserId'> {
   const [timeslot1 = '', timeslot2 = '', timeslot3 = ''] = b.slots;
   return {
     to: to.email,
     toName: to.name,
+    // Every booking e-mail holds the student's name, address and concepts: it goes if their account is deleted.
+    ...(b.student.id ? { aboutUserId: b.student.id } : {}),
     params: {
       student_name: b.student.name,
       student_email: b.student.email,

@@ -10,6 +10,7 @@ import {
 } from '../../../common/bookings.ts';
 import type { Category } from '../../../common/roles.ts';
 import { formatSastDate, sastDate, sastInstant } from '../../../common/sast.ts';
+import { textMessages } from '../../../common/validation.ts';
 import { changeOf, openEventStream } from '../../test/event-stream.ts';
 import {
   createClient,
@@ -325,6 +326,48 @@ describe('booking a session', () => {
     expect(bookingPageSchema.parse((await tutor.client.get('/api/bookings')).body).bookings.map((b) => b.id)).toContain(
       booking.id,
     );
+  });
+});
+
+describe("what a booking's text may hold", () => {
+  const forged = 'Statistics\nPayment reference: TB-FORGED';
+  test.each([
+    ['a line break in the module', { module: forged }, textMessages.oneLine],
+    ['a NUL in the module', { module: 'Statistics\u0000' }, textMessages.oneLine],
+    ['a right-to-left override in the module', { module: 'Statistics \u202Efdp.exe' }, textMessages.oneLine],
+    ['a line separator in the module', { module: 'Statistics\u2028Total: R0' }, textMessages.oneLine],
+    ['a NUL in the concepts', { concepts: 'p-values\u0000' }, textMessages.multiLine],
+    ['an escape sequence in the concepts', { concepts: 'p-values \u001b[2J' }, textMessages.multiLine],
+    ['a right-to-left isolate in the concepts', { concepts: 'p-values \u2067gnitset\u2069' }, textMessages.multiLine],
+    [
+      'a next-line control (C1) in the concepts',
+      { concepts: 'p-values\u0085Payment reference: TB-X' },
+      textMessages.multiLine,
+    ],
+  ])('%s is refused with a clear message; nothing is stored or e-mailed', async (_, fields, message) => {
+    const student = await newStudent();
+    const input = request(fields);
+    const error = expectApiError(await student.client.post('/api/bookings', input), 400, 'request.invalid');
+    expect(error.message).toBe(message);
+    expect(await countStored(input.id)).toBe(0);
+    const queued = await server.services.db
+      .selectFrom('email_outbox')
+      .select('id')
+      .where((eb) => eb.or([eb('text_body', 'like', '%TB-FORGED%'), eb('to_address', '=', student.email)]))
+      .where('kind', 'like', 'booking-%')
+      .execute();
+    expect(queued).toEqual([]);
+  });
+
+  test('concepts keep their lines and tabs, quoted in the e-mails so none passes for a field of ours', async () => {
+    const student = await newStudent();
+    // Windows' and old Macs' line breaks arrive as the one a textarea gives.
+    const concepts = 'Hypothesis testing\r\n\tp-values\rPayment reference: TB-FORGED';
+    const booking = await book(student.client, { concepts });
+    expect(booking.concepts).toBe('Hypothesis testing\n\tp-values\nPayment reference: TB-FORGED');
+    const toTutor = await emailAbout(statsTutor.email, booking, 'New booking request');
+    expect(toTutor.text).toContain('Concepts:\n> Hypothesis testing\n> \tp-values\n> Payment reference: TB-FORGED\n');
+    expect(toTutor.text.match(/^Payment reference: .*$/gm)).toEqual([`Payment reference: ${booking.paymentReference}`]);
   });
 });
 
@@ -938,6 +981,23 @@ describe('a deleted account', () => {
     expect(after[0]!.history[0]!.by).toEqual({ id: null, name: bookingMessages.deletedUser, role: 'student' });
     expect(JSON.stringify(after)).not.toContain('Leaving Student');
     expect(JSON.stringify(after)).not.toContain(leaving.email);
+
+    // The delivery log keeps nothing of theirs either: not the e-mails to them, nor the requests to staff.
+    const log = await server.services.db.selectFrom('email_outbox').selectAll().execute();
+    const theirs = log.filter(
+      (e) =>
+        e.about_user_id === leaving.id ||
+        [e.to_address, e.subject, e.text_body, e.html_body, e.attachments ?? ''].some((text) =>
+          ['Leaving Student', leaving.email, 'Private worries'].some((data) => text.includes(data)),
+        ),
+    );
+    expect(theirs).toEqual([]);
+    // What the staff are told of the cancellations stays, and holds nothing of theirs.
+    const kept = await queuedAbout(after[1]!);
+    expect(kept).toEqual(
+      expect.arrayContaining([`booking-cancelled-staff ${admin.email}`, `booking-cancelled-staff ${mathsTutor.email}`]),
+    );
+    expect(kept.every((e) => e.startsWith('booking-cancelled-staff '))).toBe(true);
 
     const notice = await emailAbout(mathsTutor.email, confirmed, 'Booking cancelled: FET Mathematics');
     expect(notice.text).toContain('the student deleted their account');

@@ -556,8 +556,9 @@ export const bookingsPersonalData: PersonalDataPart = {
     await repo.scrubStudent(tx.db, userId, bookingMessages.deletedUser, now);
     await repo.scrubChangesBy(tx.db, userId, bookingMessages.deletedUser);
     for (const row of cancelled) {
+      // Nothing of the student's, nor their id: this notice outlives their account (profile deletes the rest).
       const scrubbed = toBooking(
-        { ...row, student_name: bookingMessages.deletedUser, student_email: '', concepts: '' },
+        { ...row, user_id: null, student_name: bookingMessages.deletedUser, student_email: '', concepts: '' },
         [],
       );
       for (const staff of await repo.listStaffOf(tx.db, row.module_category)) {

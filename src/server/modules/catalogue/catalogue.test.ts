@@ -7,6 +7,7 @@ import {
   type Module,
 } from '../../../common/catalogue.ts';
 import { categories } from '../../../common/roles.ts';
+import { textMessages } from '../../../common/validation.ts';
 import type { BusMessage } from '../../events/events.ts';
 import {
   createClient,
@@ -342,6 +343,11 @@ describe('adding a module: what is refused', () => {
     ],
     ['eleven topics', { topics: Array.from({ length: 11 }, (_, i) => `Topic ${i}`) }, 'topics', 'At most 10 topics.'],
     ['an empty topic', { topics: ['Limits', ' '] }, 'topics', 'A topic cannot be empty.'],
+    // The name is in the subject of every booking e-mail about the module.
+    ['a line break in the name', { name: 'Calculus\nPayment reference: X' }, 'name', textMessages.oneLine],
+    ['a right-to-left override in the name', { name: 'Calculus \u202Efdp' }, 'name', textMessages.oneLine],
+    ['a tab in a topic', { topics: ['Limits\tand more'] }, 'topics', textMessages.oneLine],
+    ['a NUL in the description', { description: 'Limits\u0000' }, 'description', textMessages.multiLine],
     ['an unknown field', { slug: 'my-own-slug' }, '_form', 'Unknown field: slug.'],
     ['an id chosen by the client', { id: crypto.randomUUID() }, '_form', 'Unknown field: id.'],
   ];

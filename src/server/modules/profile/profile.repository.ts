@@ -97,6 +97,17 @@ export function listEmailsTo(db: Db, email: string) {
 }
 
 /**
+ * The e-mails that hold the user's data: those sent (or waiting) to their address, and those about them to
+ * others (a booking's, to staff). Whatever status: the delivery log keeps no one's data past their account.
+ */
+export async function deleteEmailsOf(db: Db, user: { id: string; email: string }): Promise<void> {
+  await db
+    .deleteFrom('email_outbox')
+    .where((eb) => eb.or([eb('to_address', '=', user.email), eb('about_user_id', '=', user.id)]))
+    .execute();
+}
+
+/**
  * Deletes the account (call it inside the deletion's transaction). The users row cascades to sessions, logins
  * (accounts) and tutor categories; pending password-reset links (verifications holding the user id) go too.
  */

@@ -141,7 +141,11 @@ export async function exportMyData(deps: Deps, me: Me | undefined, parts: readon
   return { filename: `tutorbook-data-${sastDate.format(at)}.json`, data };
 }
 
-/** Deletes the account: every part erases its data, then the user row goes (with sessions and logins), all in one transaction. */
+/**
+ * Deletes the account: every part erases its data, then the e-mails that hold it and the user row (with
+ * sessions and logins), all in one transaction. An e-mail a part queues here (the staff told of a cancelled
+ * booking) must hold nothing of the user's: it is sent after they are gone.
+ */
 export async function deleteMyAccount(
   deps: Deps,
   me: Me | undefined,
@@ -150,6 +154,7 @@ export async function deleteMyAccount(
   const user = requireUser(me);
   await withTransaction(deps, async (tx) => {
     for (const part of parts) await part.eraseFor(tx, user.id);
+    await repo.deleteEmailsOf(tx.db, user);
     await repo.deleteUser(tx.db, user.id);
   });
 }

@@ -7,6 +7,7 @@ import {
   questionSchema,
   type Question,
 } from '../../../common/qa.ts';
+import { textMessages } from '../../../common/validation.ts';
 import type { BusMessage } from '../../events/events.ts';
 import {
   createClient,
@@ -170,6 +171,33 @@ describe('asking', () => {
     });
     expect(expectApiError(longText, 400, 'request.invalid').message).toBe(qaMessages.textTooLong(qaLimits.textMax));
     await ask(client, { title: 'x'.repeat(qaLimits.titleMax), text: 'y'.repeat(qaLimits.textMax) });
+  });
+
+  test.each([
+    ['a line break in the title', { title: 'Title\nSecond line', text: 'Text' }, textMessages.oneLine],
+    ['a right-to-left override in the title', { title: 'Title \u202Etxet', text: 'Text' }, textMessages.oneLine],
+    ['a NUL in the text', { title: 'Title', text: 'Text\u0000' }, textMessages.multiLine],
+    ['a right-to-left isolate in the text', { title: 'Title', text: 'Text \u2067txet\u2069' }, textMessages.multiLine],
+  ])('%s is refused, and nothing is stored', async (_, fields, message) => {
+    const { client } = await newStudent();
+    const id = crypto.randomUUID();
+    const error = expectApiError(await client.post('/api/questions', { id, ...fields }), 400, 'request.invalid');
+    expect(error.message).toBe(message);
+    expect(await countRows('questions', id)).toBe(0);
+  });
+
+  test('a text keeps its line breaks and tabs (code), with Windows line breaks as a textarea gives them', async () => {
+    const { client } = await newStudent();
+    const question = await ask(client, {
+      title: 'Indented code',
+      text: 'Why?\r\n\n```python\r\nif x:\r\n\tpass\r\n```',
+    });
+    expect(question.text).toBe('Why?\n\n```python\nif x:\n\tpass\n```');
+    const answer = await client.post(`/api/questions/${question.id}/answers`, {
+      id: crypto.randomUUID(),
+      text: 'Use four spaces \u0007',
+    });
+    expect(expectApiError(answer, 400, 'request.invalid').message).toBe(textMessages.multiLine);
   });
 
   test('a question id that is not a UUID, or an unknown field, is refused', async () => {

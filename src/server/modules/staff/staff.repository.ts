@@ -36,6 +36,21 @@ export async function insertInvitedUser(
     .execute();
 }
 
+/**
+ * How many admins there are, with their rows locked until the transaction ends: the first statement of a
+ * usecase that may take the admin role away, so two such changes at once run one after the other and cannot
+ * each see the other admin and leave none. An update that changes nothing, as it is the one lock both SQLite
+ * (the database's write lock) and PostgreSQL (the rows') take the same way.
+ */
+export async function lockAdmins(db: Db): Promise<number> {
+  const result = await db
+    .updateTable('users')
+    .set((eb) => ({ role: eb.ref('role') }))
+    .where('role', '=', 'admin')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 /** Sets the role and replaces the tutor categories (inside the usecase's transaction). */
 export async function setRole(db: Db, userId: string, role: Role, categories: readonly Category[], now: Date) {
   await db.updateTable('users').set({ role, updated_at: now }).where('id', '=', userId).execute();

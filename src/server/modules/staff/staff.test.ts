@@ -175,6 +175,58 @@ describe('removing and listing staff', () => {
     await logIn(server, account);
   });
 
+  test('removing someone who is already a student says so and changes nothing', async () => {
+    const account = await createVerifiedUser(server);
+    const before = await server.services.db
+      .selectFrom('users')
+      .selectAll()
+      .where('email', '=', account.email)
+      .executeTakeFirstOrThrow();
+    expect(await removeStaff(deps, account.email)).toBe('already-student');
+    const after = await server.services.db
+      .selectFrom('users')
+      .selectAll()
+      .where('email', '=', account.email)
+      .executeTakeFirstOrThrow();
+    expect(after).toEqual(before);
+  });
+
+  test('the only admin cannot be removed nor made a tutor; with a second admin, they can', async () => {
+    // A server of its own: the others' admins would count here.
+    const alone = await startTestServer({ smtpUrl: smtp.url });
+    const aloneDeps = { ...alone.services.deps, auth: alone.services.auth };
+    const users = () =>
+      alone.services.db.selectFrom('users').select(['email', 'role', 'updated_at']).orderBy('email').execute();
+    try {
+      const admin = await createVerifiedUser(alone, { name: 'Only Admin' });
+      await addStaff(aloneDeps, { email: admin.email, role: 'admin' });
+      const before = await users();
+
+      const refusal = { code: 'staff.last_admin', status: 409 };
+      await expect(removeStaff(aloneDeps, admin.email)).rejects.toMatchObject(refusal);
+      await expect(
+        addStaff(aloneDeps, { email: admin.email, role: 'tutor', categories: ['Statistics'] }),
+      ).rejects.toMatchObject(refusal);
+      await expect(removeStaff(aloneDeps, admin.email)).rejects.toThrow(
+        `${admin.email} is the only admin, so they stay admin. Make someone else admin first (staff add <email> --role admin).`,
+      );
+      expect(await users()).toEqual(before);
+      expect(await alone.services.db.selectFrom('tutor_categories').selectAll().execute()).toEqual([]);
+
+      // Two admins removing each other at once: one of them stays.
+      const second = await createVerifiedUser(alone, { name: 'Second Admin' });
+      await addStaff(aloneDeps, { email: second.email, role: 'admin' });
+      const outcomes = await Promise.allSettled([
+        removeStaff(aloneDeps, admin.email),
+        removeStaff(aloneDeps, second.email),
+      ]);
+      expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
+      expect((await users()).filter((u) => u.role === 'admin')).toHaveLength(1);
+    } finally {
+      await alone.close();
+    }
+  });
+
   test('removing an unknown address says so', async () => {
     await expect(removeStaff(deps, 'nobody-here@example.com')).rejects.toMatchObject({
       code: 'staff.not_found',
@@ -279,6 +331,18 @@ describe('the staff command line', () => {
       emailVerified: true,
     });
     expect((await impostor.post('/api/auth/sign-in/email', { email, password: impostorPassword })).status).toBe(401);
+  });
+
+  test('`staff remove` says whether anything changed', async () => {
+    const account = await createVerifiedUser(server);
+    const student = await cli(['staff', 'remove', account.email]);
+    expect(student).toMatchObject({ code: 0, stderr: '' });
+    expect(student.stdout.trim()).toBe(`${account.email} is not staff: nothing changed.`);
+
+    await addStaff(deps, { email: account.email, role: 'tutor', categories: ['Mathematics'] });
+    const tutor = await cli(['staff', 'remove', account.email]);
+    expect(tutor).toMatchObject({ code: 0, stderr: '' });
+    expect(tutor.stdout.trim()).toBe(`${account.email} is now a student.`);
   });
 
   test('`staff add` of a tutor without a category fails with a clear message and exit code 1', async () => {

@@ -4,7 +4,14 @@ import { categories, type Category } from '../../../common/roles.ts';
 import type { Auth } from '../../auth/auth.ts';
 import { withTransaction, type Deps } from '../../deps.ts';
 import { createError } from '../../http/errors.ts';
-import { findUserByEmail, insertInvitedUser, listStaff, reclaimUnprovenAccount, setRole } from './staff.repository.ts';
+import {
+  findUserByEmail,
+  insertInvitedUser,
+  listStaff,
+  lockAdmins,
+  reclaimUnprovenAccount,
+  setRole,
+} from './staff.repository.ts';
 
 export const addStaffInputSchema = z
   .object({
@@ -59,7 +66,10 @@ export async function addStaff(
   const now = deps.clock.now();
   const defaultName = name ?? email.split('@')[0]!;
   const outcome = await withTransaction(deps, async (tx): Promise<AddStaffOutcome> => {
+    const admins = await lockAdmins(tx.db);
     const existing = await findUserByEmail(tx.db, email);
+    // Making the only admin a tutor would leave nobody to run the catalogue.
+    if (existing?.role === 'admin' && role !== 'admin') requireAnotherAdmin(email, admins);
     if (existing?.email_verified) {
       await setRole(tx.db, existing.id, role, cats, now);
       return 'promoted';
@@ -82,14 +92,33 @@ export async function addStaff(
   return { outcome, email };
 }
 
-/** Makes a staff member a student again; their account stays. */
-export async function removeStaff(deps: Deps, rawEmail: string): Promise<void> {
+/** `removed`: a staff member is a student again. `already-student`: there was nothing to remove. */
+export type RemoveStaffOutcome = 'removed' | 'already-student';
+
+/**
+ * Makes a staff member a student again; their account stays. The only admin cannot be removed: nobody could
+ * then manage the catalogue or make another admin but the operator, who may not notice until it is needed.
+ */
+export async function removeStaff(deps: Deps, rawEmail: string): Promise<RemoveStaffOutcome> {
   const email = rawEmail.trim().toLowerCase();
-  await withTransaction(deps, async (tx) => {
+  return withTransaction(deps, async (tx) => {
+    const admins = await lockAdmins(tx.db);
     const user = await findUserByEmail(tx.db, email);
     if (!user)
       throw createError({ code: 'staff.not_found', message: `No account with the e-mail ${email}.`, status: 404 });
+    if (user.role === 'student') return 'already-student';
+    if (user.role === 'admin') requireAnotherAdmin(email, admins);
     await setRole(tx.db, user.id, 'student', [], deps.clock.now());
+    return 'removed';
+  });
+}
+
+function requireAnotherAdmin(email: string, admins: number) {
+  if (admins > 1) return;
+  throw createError({
+    code: 'staff.last_admin',
+    message: `${email} is the only admin, so they stay admin. Make someone else admin first (staff add <email> --role admin).`,
+    status: 409,
   });
 }
 
