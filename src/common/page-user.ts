@@ -31,11 +31,16 @@ export const unfillable = ['%user.id%', '%user.email%'];
  */
 export function fillPage(html: string, me: Me): string | undefined {
   if (me.role === 'tutor' && me.categories.length === 0) return undefined;
-  const seed = `<meta name="${pageUserMeta}" content="${escapeHtml(JSON.stringify(me))}">`;
-  return html
-    .replace('</head>', `${seed}</head>`)
-    .replaceAll(marker.name, escapeHtml(me.name))
-    .replaceAll(marker.categories, escapeHtml(me.categories.join(', ')));
+  return (
+    html
+      .replace('</head>', () => `${userMeta(me)}</head>`)
+      // Functions, not strings: a `$&` or `$'` in a name must stay as it is, not be read as a replacement pattern.
+      .replaceAll(marker.name, () => escapeHtml(me.name))
+      .replaceAll(marker.categories, () => escapeHtml(me.categories.join(', ')))
+  );
 }
 
 export const pageUserMeta = 'tutorbook-user';
+
+/** The user a page was rendered for, for the app to start with (lib/served-user.ts). */
+export const userMeta = (me: Me) => `<meta name="${pageUserMeta}" content="${escapeHtml(JSON.stringify(me))}">`;

@@ -1,9 +1,10 @@
 import { Search } from 'lucide-react';
 import { useDeferredValue, useState } from 'react';
-import { qaMessages } from '../../../common/qa.ts';
+import { qaMessages, type QuestionPage } from '../../../common/qa.ts';
 import { Notice } from '../../components/notice.tsx';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { useHydrated } from '../../lib/hydrated.ts';
+import { useServedData } from '../../lib/page-data.tsx';
 import { useSession } from '../../lib/session.tsx';
 import { AskForm } from './ask-form.tsx';
 import { useQaActions, useQaBoard } from './qa-data.ts';
@@ -11,7 +12,8 @@ import { QuestionCard, StrandedAnswers } from './question-card.tsx';
 
 /**
  * /qa (spec §2 Q&A board, §5, §6): visitors read; signed-in users ask, answer and vote, online or not (what they
- * write waits on the device and is sent when the connection returns). Others' posts appear live.
+ * write waits on the device and is sent when the connection returns). Others' posts appear live. Each question
+ * links to its own address (/qa/<id>, question-page.tsx).
  */
 export function QaPage() {
   const { session } = useSession();
@@ -19,7 +21,8 @@ export function QaPage() {
   const [search, setSearch] = useState('');
   // Typing stays responsive on a slow phone: the list filters a beat behind the keystrokes.
   const query = useDeferredValue(search.trim());
-  const board = useQaBoard(query);
+  // A visitor's board arrives rendered with its first page (decision 0022).
+  const board = useQaBoard(query, useServedData<QuestionPage>());
   const actions = useQaActions(me);
   const hydrated = useHydrated();
 
