@@ -22,7 +22,7 @@ export interface RenderedDocument {
  * docs/decisions/0022-the-board-rendered-per-request.md): the app's server build renders the page for `user`
  * with the data a usecase read, into the template the build wrote, and the page carries that data for the
  * browser's first render. Undefined while the client is not built. `renderApp`: the renderer, for tests that
- * have no build; otherwise the build's, loaded again when a new build replaces it.
+ * have no build; otherwise the build's.
  */
 export function createPageRenderer(
   clientDir: string,
@@ -38,20 +38,20 @@ export function createPageRenderer(
     return template.html;
   };
 
+  // Loaded once: its lazy chunks import the entry by its name, so a second copy (a query in the URL) would not
+  // share the app's contexts with them. A new build in place is then rendered by a process started after it;
+  // until then this one leaves these pages to the next route (the shell), rather than render the old app's
+  // markup into the new build's page, which would not hydrate.
   let built: { mtimeMs: number; render: Promise<RenderApp> } | undefined;
   const builtRenderer = (): Promise<RenderApp> | undefined => {
     const file = path.join(clientDir, ssrEntryFile);
     const mtimeMs = statSync(file, { throwIfNoEntry: false })?.mtimeMs;
     if (mtimeMs === undefined) return undefined;
-    // A new build is a new module: the query makes Node load it again rather than answer from its cache.
-    if (built?.mtimeMs !== mtimeMs)
-      built = {
-        mtimeMs,
-        render: import(`${pathToFileURL(file).href}?built=${mtimeMs}`).then(
-          (m: { renderPage: RenderApp }) => m.renderPage,
-        ),
-      };
-    return built.render;
+    built ??= {
+      mtimeMs,
+      render: import(pathToFileURL(file).href).then((m: { renderPage: RenderApp }) => m.renderPage),
+    };
+    return built.mtimeMs === mtimeMs ? built.render : undefined;
   };
 
   return async (page: RequestRenderedPage, pathname: string, data: unknown, user?: Me) => {

@@ -18,7 +18,16 @@ const keptPages = 200;
  * copies, under the board's version, read before the questions so that a page is never kept under a newer
  * version than its content. Without a build (the CLI, the tests that bring none), the next route answers.
  */
-export function createQaPages(deps: Deps, render: PageRenderer) {
+export function createQaPages(deps: Deps, renderPage: PageRenderer) {
+  /** A page that fails to render is logged, and the next route sends the app to render it in the browser. */
+  const render: PageRenderer = async (...args) => {
+    try {
+      return await renderPage(...args);
+    } catch (error) {
+      deps.logger.error({ err: error, path: args[1] }, 'a page could not be rendered: the shell was sent');
+      return undefined;
+    }
+  };
   const kept = new Map<
     string,
     { version: number; page: Promise<{ document: RenderedDocument; found: boolean } | undefined> }
