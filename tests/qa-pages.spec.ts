@@ -109,6 +109,25 @@ test('the board and a question’s page hydrate without an error or a layout shi
   await visitor.close();
 });
 
+test('on a question’s page a visitor’s vote and answer ask them to log in, and change nothing', async ({
+  browser,
+  page,
+}) => {
+  const title = unique('Is a float exact');
+  const question = await askedAndAnswered(browser, title);
+  await page.goto(`/qa/${question.id}`);
+  const box = page.getByLabel(`Your answer to "${title}"`);
+  await box.fill('Not for 0.1.');
+  await page.getByRole('button', { name: 'Post answer' }).click();
+  await expect(page.locator('[data-sonner-toast]').filter({ hasText: 'Log in to answer.' })).toBeVisible();
+  await expect(box).toHaveValue('Not for 0.1.');
+  await page.getByRole('button', { name: /^Upvote/ }).click();
+  await expect(page.locator('[data-sonner-toast]').filter({ hasText: 'Log in to vote.' })).toBeVisible();
+  const stored = (await (await page.request.get(`/api/questions/${question.id}`)).json()) as Question;
+  expect(stored).toMatchObject({ upvotes: 0, downvotes: 0 });
+  expect(stored.answers).toHaveLength(1);
+});
+
 test('a question that is not there is a 404 page that says so and leads back to the board', async ({ page }) => {
   const errors = recordErrors(page);
   const response = await page.goto(`/qa/${crypto.randomUUID()}`);
