@@ -282,11 +282,17 @@ export function useQuestion(id: string, served?: { question: Question | null }):
 }
 
 /** The board's actions for whoever is signed in (`me`), with the spec's alerts for a visitor. */
-export function useQaActions(
-  me: Me | undefined,
-): QaActions & { ask(input: { title: string; text: string }): Promise<void> } {
+export function useQaActions(me: Me | undefined): BoardActions {
   const confirm = useConfirm();
   const items = useOutboxItems();
+  // The same object while the user, the outbox and the dialog are: the board keeps its list across the renders
+  // that change none of them (qa-page.tsx).
+  return useMemo(() => qaActions(me, items, confirm), [me, items, confirm]);
+}
+
+type BoardActions = QaActions & { ask(input: { title: string; text: string }): Promise<void> };
+
+function qaActions(me: Me | undefined, items: OutboxItem[], confirm: ReturnType<typeof useConfirm>): BoardActions {
   const author = me ? { id: me.id, name: me.name, role: me.role } : undefined;
 
   /** Writes that are not queued (the asker's accept, the admin's deletions) need the server now. */

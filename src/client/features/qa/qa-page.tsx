@@ -1,5 +1,5 @@
 import { Search } from 'lucide-react';
-import { useDeferredValue, useState } from 'react';
+import { useDeferredValue, useMemo, useState } from 'react';
 import { qaMessages, type QuestionPage } from '../../../common/qa.ts';
 import { Notice } from '../../components/notice.tsx';
 import { PageMeta } from '../../components/page-meta.tsx';
@@ -25,6 +25,14 @@ export function QaPage() {
   const board = useQaBoard(query, useServedData<QuestionPage>());
   const actions = useQaActions(me);
   const hydrated = useHydrated();
+  // When the list changes, React renders it in the background, yielding to the browser: on a slow phone the
+  // board's cards are the costliest render, first when the device's copy replaces the one the server rendered
+  // with (the same questions), and the old list stays on screen meanwhile (decision 0022).
+  const questions = useDeferredValue(board.questions);
+  const cards = useMemo(
+    () => questions.map((question) => <QuestionCard key={question.id} question={question} me={me} actions={actions} />),
+    [questions, me, actions],
+  );
 
   return (
     <section className="container-page max-w-3xl py-10">
@@ -88,18 +96,16 @@ export function QaPage() {
               Try again
             </button>
           </div>
-        ) : board.questions.length === 0 ? (
+        ) : questions.length === 0 ? (
           <p role="status" className="card text-slate-700 dark:text-slate-300">
             {board.searching ? 'Searching…' : qaMessages.empty}
           </p>
         ) : (
-          board.questions.map((question) => (
-            <QuestionCard key={question.id} question={question} me={me} actions={actions} />
-          ))
+          cards
         )}
       </div>
 
-      {board.hasMore && board.questions.length > 0 && (
+      {board.hasMore && questions.length > 0 && (
         <div className="mt-6 flex justify-center">
           <button type="button" className="btn-secondary" disabled={board.loadingMore} onClick={board.loadMore}>
             {board.loadingMore ? 'Loading…' : 'Load more'}
