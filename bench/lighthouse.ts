@@ -40,6 +40,9 @@ const pages: { path: string; who: Who; visitedHome?: boolean }[] = [
   { path: '/modules/introduction-to-calculus', who: 'visitor' },
   { path: '/offers', who: 'student' },
   { path: '/qa', who: 'student' },
+  // The board as a visitor (or a search engine) first sees it, and one question's own address (issue 19).
+  { path: '/qa', who: 'visitor' },
+  { path: `/qa/${questionId(0)}`, who: 'visitor' },
   { path: '/student-dashboard', who: 'student' },
   { path: '/tutor-dashboard', who: 'tutor' },
   { path: '/admin-dashboard', who: 'admin' },
@@ -84,6 +87,7 @@ const chrome = await chromeLauncher.launch({
 });
 
 const cookies = new Map<Who, string>();
+if (chosen.some((p) => p.path.startsWith('/qa'))) await seedBoard();
 const rows: string[][] = [];
 let version = '';
 try {
@@ -209,6 +213,38 @@ function freePort(): Promise<number> {
       probe.close(() => resolve(free));
     }),
   );
+}
+
+/** The board's questions get these ids, so that a question's own address is known before it is asked. */
+function questionId(i: number): string {
+  return `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+}
+
+/**
+ * A board as a student meets it: ten questions with code, half of them with two answers by a tutor (within the
+ * posting limit of each account, qaLimits).
+ */
+async function seedBoard() {
+  const post = async (who: 'student' | 'tutor', url: string, body: unknown) => {
+    const response = await fetch(`${baseUrl}${url}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: baseUrl, cookie: await cookieFor(who) },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
+  };
+  for (let i = 9; i >= 0; i--) {
+    await post('student', '/api/questions', {
+      id: questionId(i),
+      title: `How do I read a 2D array column by column in Java? (${i + 1})`,
+      text: `I have \`int[][] grid\` and need the sum of each column for COMP102.\n\n\`\`\`java\nfor (int r = 0; r < grid.length; r++)\n  for (int c = 0; c < grid[r].length; c++)\n    sum[c] += grid[r][c];\n\`\`\`\n\nIs this right when the rows have different lengths?`,
+    });
+    for (const n of i < 5 ? [1, 2] : [])
+      await post('tutor', `/api/questions/${questionId(i)}/answers`, {
+        id: randomUUID(),
+        text: `Yes (${n}): the inner loop reads \`grid[r].length\`, so a short row is fine, but \`sum\` must be as long as the longest row.`,
+      });
+  }
 }
 
 /** The session cookie of a verified account of that role, made once per role. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { prerenderedPages, SignedInPagePath } from '../src/common/routes.ts';
+import type { prerenderedPages, RequestRenderedPage, SignedInPagePath } from '../src/common/routes.ts';
 
 /**
  * Which built files a page needs at once, read from Vite's manifest (`build.manifest: true`): its chunk and,
@@ -32,6 +32,12 @@ export const signedInPageModules: Record<SignedInPagePath, string[]> = {
   '/student-dashboard': ['app/student-dashboard.tsx', 'app/offline-setup.ts'],
   '/tutor-dashboard': ['app/staff-dashboards.tsx', 'app/offline-setup.ts'],
   '/admin-dashboard': ['app/staff-dashboards.tsx', 'app/offline-setup.ts'],
+};
+
+/** Each page the server renders per request (common/routes.ts `requestRenderedPages`) and the modules its route loads. */
+export const requestRenderedPageModules: Record<RequestRenderedPage, string[]> = {
+  board: ['features/qa/qa-page.tsx', 'app/offline-setup.ts'],
+  question: ['features/qa/question-page.tsx', 'app/offline-setup.ts'],
 };
 
 interface Chunk {

@@ -3,6 +3,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';
 import { App } from './app/app.tsx';
 import { createAppRouter } from './app/router.tsx';
+import { servedPageData } from './lib/page-data.tsx';
 import { servedUser } from './lib/served-user.ts';
 import './styles.css';
 
@@ -10,14 +11,15 @@ import './styles.css';
 void createAppRouter().then((router) => {
   const app = (
     <StrictMode>
-      <App servedUser={servedUser()}>
+      <App servedUser={servedUser()} servedData={servedPageData()}>
         <RouterProvider router={router} />
       </App>
     </StrictMode>
   );
   const root = document.getElementById('root')!;
   // The public pages arrive rendered (scripts/prerender.ts), and so do the signed-in ones the server fills in
-  // for the user; every other page arrives as the empty shell. As a transition, the first render yields to the
+  // for the user and the board the server renders with its data (decision 0024); every other page arrives as
+  // the empty shell. As a transition, the first render yields to the
   // browser every few milliseconds instead of holding the main thread until it is done: a tap or a keystroke
   // meanwhile is not kept waiting.
   startTransition(() => {

@@ -27,6 +27,12 @@ describe('a page rendered for a stand-in, filled in for the user', () => {
     expect(meta).toContain('&quot;name&quot;:&quot;Lerato &lt;Tutor&gt;&quot;');
   });
 
+  test("a name with `$&` or `$'` is put in as written, not read as a replacement pattern", () => {
+    const page = fillPage(rendered('student'), { ...tutor, role: 'student', name: "Zola $& $' $`" })!;
+    expect(page).toContain('<h1>Welcome, Zola $&amp; $&#39; $`!</h1>');
+    expect(page.match(/<h1>/g)).toHaveLength(1);
+  });
+
   test('a tutor without subjects is not the page rendered for tutors, who have one', () => {
     expect(fillPage(rendered('tutor'), { ...tutor, categories: [] })).toBeUndefined();
     expect(fillPage(rendered('student'), { ...tutor, role: 'student', categories: [] })).toContain('<p></p>');

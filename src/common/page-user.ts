@@ -31,15 +31,17 @@ export const unfillable = ['%user.id%', '%user.email%'];
  */
 export function fillPage(html: string, me: Me): string | undefined {
   if (me.role === 'tutor' && me.categories.length === 0) return undefined;
-  const seed = `<meta name="${pageUserMeta}" content="${escapeHtml(JSON.stringify(me))}">`;
-  // Replacer functions, not strings: in a replacement string `$&`, `` $` ``, `$'` and `$1` are patterns, so a
-  // name holding one would splice parts of the page into itself.
-  const name = escapeHtml(me.name);
-  const subjects = escapeHtml(me.categories.join(', '));
-  return html
-    .replace('</head>', () => `${seed}</head>`)
-    .replaceAll(marker.name, () => name)
-    .replaceAll(marker.categories, () => subjects);
+  return (
+    html
+      .replace('</head>', () => `${userMeta(me)}</head>`)
+      // Functions, not strings: in a replacement string `$&`, `` $` ``, `$'` and `$1` are patterns, so a name
+      // holding one would splice parts of the page into itself.
+      .replaceAll(marker.name, () => escapeHtml(me.name))
+      .replaceAll(marker.categories, () => escapeHtml(me.categories.join(', ')))
+  );
 }
 
 export const pageUserMeta = 'tutorbook-user';
+
+/** The user a page was rendered for, for the app to start with (lib/served-user.ts). */
+export const userMeta = (me: Me) => `<meta name="${pageUserMeta}" content="${escapeHtml(JSON.stringify(me))}">`;

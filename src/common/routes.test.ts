@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { isKnownPagePath, publicPaths, signedInPaths } from './routes.ts';
+import { isKnownPagePath, publicPaths, questionPath, signedInPaths } from './routes.ts';
 
 describe('isKnownPagePath', () => {
   test('knows every public and signed-in page of the spec', () => {
@@ -42,7 +42,13 @@ describe('isKnownPagePath', () => {
     expect(isKnownPagePath('/modules/calculus-2/')).toBe(true);
   });
 
+  test("knows a question's own address, whatever its id (the server says 404 for one that is not there)", () => {
+    expect(isKnownPagePath(questionPath('0b7c1f9e-3a4d-4c2b-9f1e-2d3c4b5a6978'))).toBe(true);
+    expect(isKnownPagePath(questionPath('a b/c'))).toBe(true);
+  });
+
   test.each([
+    '/qa/a/b',
     '/modules',
     '/modules/',
     '/modules/Intro_To_Python',

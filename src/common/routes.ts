@@ -56,8 +56,22 @@ export type SignedInPagePath = keyof typeof signedInPages;
 export const signedInPagesDir = '../pages';
 export const signedInPageFile = (pagePath: SignedInPagePath, role: Role) => `${pagePath.slice(1)}.${role}.html`;
 
+/**
+ * Pages the server renders for each request, because what they show changes more often than the site is built:
+ * the Q&A board and each question's own address. The build writes each one's page around an empty root (its
+ * template) into `signedInPagesDir`; the server renders the app into it with the board's data
+ * (docs/decisions/0024-the-board-rendered-per-request.md).
+ */
+export const requestRenderedPages = { board: 'qa.template.html', question: 'qa-question.template.html' } as const;
+export type RequestRenderedPage = keyof typeof requestRenderedPages;
+/** The server build of the app (src/client/entry-server.tsx), relative to the built client's folder. */
+export const ssrEntryFile = '../ssr/entry-server.js';
+
+/** A question's own address: shared, and found by search engines. */
+export const questionPath = (id: string) => `/qa/${encodeURIComponent(id)}`;
+
 /** Paths with a parameter, as patterns. */
-export const patternPaths = [/^\/modules\/[a-z0-9-]+$/] as const;
+export const patternPaths = [/^\/modules\/[a-z0-9-]+$/, /^\/qa\/[^/]+$/] as const;
 
 export function isKnownPagePath(pathname: string): boolean {
   const path = pathname.length > 1 ? pathname.replace(/\/$/, '') : pathname;

@@ -15,6 +15,7 @@ import { createPreparedAnswers } from './http/prepared-answers.ts';
 import { requireSameOrigin } from './http/origin-check.ts';
 import { requestLog } from './http/request-log.ts';
 import { pageSecurityHeaders } from './http/security-headers.ts';
+import { createPageRenderer, type RenderApp } from './http/rendered-pages.ts';
 import { createStaticRoutes } from './http/static.ts';
 import { createBookingRoutes } from './modules/bookings/bookings.routes.ts';
 import { createCatalogueRoutes, preparedCatalogue } from './modules/catalogue/catalogue.routes.ts';
@@ -28,6 +29,7 @@ import {
 } from './modules/health/health.routes.ts';
 import { createMeRoutes, createSessionRoutes } from './modules/me/me.routes.ts';
 import { createProfileRoutes } from './modules/profile/profile.routes.ts';
+import { createQaPages } from './modules/qa/qa.pages.ts';
 import { createQaRoutes } from './modules/qa/qa.routes.ts';
 import type { PersonalDataPart } from './personal-data.ts';
 
@@ -41,13 +43,15 @@ export interface AppOptions {
   /** The open live-event streams (GET /api/events). */
   streamHub: StreamHub;
   clientDir: string;
+  /** The app's renderer for the pages rendered per request; by default the build's (http/rendered-pages.ts). */
+  renderApp?: RenderApp;
 }
 
 /**
  * The app (Hono), and the answers prepared for its busiest public GETs, which the Node server gives before
  * asking the app (`createHttpServer(app.fetch, { prepared })`, docs/decisions/0007-api-headers-at-the-node-level.md).
  */
-export function createApp({ deps, bus, streamHub, auth, personalData, clientDir }: AppOptions) {
+export function createApp({ deps, bus, streamHub, auth, personalData, clientDir, renderApp }: AppOptions) {
   // One catalogue (and its in-memory copy) per app: see catalogue.cache.ts.
   const catalogue = createCatalogueDeps(deps, bus);
   const health = createHealthCheck(deps);
@@ -86,8 +90,11 @@ export function createApp({ deps, bus, streamHub, auth, personalData, clientDir 
   });
 
   app.use(pageSecurityHeaders(deps.config.production));
-  // The signed-in pages are sent rendered for the user the session names (http/static.ts).
-  for (const pagePath of Object.keys(signedInPages)) app.get(pagePath, withMe);
+  // The signed-in pages are sent rendered for the user the session names (http/static.ts), and a question's page
+  // for them too (qa.pages.ts).
+  for (const pagePath of [...Object.keys(signedInPages), '/qa/:id']) app.get(pagePath, withMe);
+  // The board is rendered per request, for visitors with its questions (docs/decisions/0024).
+  app.route('/', createQaPages(deps, createPageRenderer(clientDir, { origin: deps.config.publicUrl, renderApp })));
   app.route(
     '/',
     createStaticRoutes(clientDir, {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { pino, type DestinationStream } from 'pino';
 import { createAuth } from './auth/auth.ts';
 import { createApp } from './app.ts';
+import type { RenderApp } from './http/rendered-pages.ts';
 import { createDb, migrateToLatest } from './db/create-db.ts';
 import type { Clock, Deps } from './deps.ts';
 import { resolveAuthSecret, type Env } from './env.ts';
@@ -28,6 +29,8 @@ export async function createServices(
   env: Env,
   options: {
     clientDir?: string;
+    /** The renderer of the pages rendered per request, for tests without a build (http/rendered-pages.ts). */
+    renderApp?: RenderApp;
     mailPollMs?: number;
     eventsHeartbeatMs?: number;
     logDestination?: DestinationStream;
@@ -59,7 +62,15 @@ export async function createServices(
   const reminders = startBookingReminders(deps);
   const streamHub = createStreamHub({ bus, heartbeatMs: options.eventsHeartbeatMs });
   const clientDir = options.clientDir ?? path.resolve('dist/client');
-  const { app, prepared } = createApp({ deps, bus, streamHub, auth, personalData, clientDir });
+  const { app, prepared } = createApp({
+    deps,
+    bus,
+    streamHub,
+    auth,
+    personalData,
+    clientDir,
+    renderApp: options.renderApp,
+  });
 
   return {
     env,

@@ -1,7 +1,9 @@
 import { lazy, Suspense, useEffect, type ReactNode } from 'react';
+import type { ServedPageData } from '../../common/page-html.ts';
 import type { Me } from '../../common/session.ts';
 import { ConfirmProvider } from '../components/confirm-dialog.tsx';
 import { useEngineWanted } from '../lib/engine-wanted.ts';
+import { PageDataProvider } from '../lib/page-data.tsx';
 import { SessionProvider, useSession } from '../lib/session.tsx';
 import { useHydrated } from '../lib/hydrated.ts';
 import { useIdle } from '../lib/idle.ts';
@@ -53,16 +55,27 @@ function Engine() {
 
 /**
  * The app around its router: the browser's (main.tsx), or a static one when pages are rendered at build time.
- * `servedUser`: the user the page was rendered for (lib/session.tsx).
+ * `servedUser`: the user the page was rendered for (lib/session.tsx); `servedData`: the data the server rendered
+ * it with (lib/page-data.tsx).
  */
-export function App({ children, servedUser }: { children: ReactNode; servedUser?: Me | undefined }) {
+export function App({
+  children,
+  servedUser,
+  servedData,
+}: {
+  children: ReactNode;
+  servedUser?: Me | undefined;
+  servedData?: ServedPageData | undefined;
+}) {
   return (
     <SessionProvider loadStore={loadSessionStore} servedUser={servedUser}>
-      <Engine />
-      <ConfirmProvider>
-        {children}
-        <Later />
-      </ConfirmProvider>
+      <PageDataProvider value={servedData}>
+        <Engine />
+        <ConfirmProvider>
+          {children}
+          <Later />
+        </ConfirmProvider>
+      </PageDataProvider>
     </SessionProvider>
   );
 }

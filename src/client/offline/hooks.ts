@@ -173,9 +173,12 @@ export function useStorageStatus(): StorageStatus {
 }
 
 /** The signed-in user's queued items, oldest first. */
+/** One empty list until the outbox is read: a page can keep what it derives from it across renders. */
+const noItems: OutboxItem[] = [];
+
 export function useOutboxItems(): OutboxItem[] {
   const user = useEngineStatus(selectUser);
-  return useLiveQuery(() => engine.outboxItems(), [user]) ?? [];
+  return useLiveQuery(() => engine.outboxItems(), [user]) ?? noItems;
 }
 
 /**

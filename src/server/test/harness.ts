@@ -6,6 +6,7 @@ import path from 'node:path';
 import { insertVerifiedUsers } from '../auth/verified-users.ts';
 import { createHttpServer, type Timeouts } from '../http/node-server.ts';
 import type { PreparedAnswers } from '../http/prepared-answers.ts';
+import type { RenderApp } from '../http/rendered-pages.ts';
 import { simpleParser } from 'mailparser';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
@@ -15,6 +16,7 @@ import type { Category, Role } from '../../common/roles.ts';
 import { standInUser } from '../../common/page-user.ts';
 import {
   prerenderedPages,
+  requestRenderedPages,
   shellFile,
   signedInPageFile,
   signedInPages,
@@ -156,6 +158,8 @@ export interface TestServerOptions {
   timeouts?: Partial<Timeouts>;
   /** How often live event streams send a heartbeat (25 s otherwise). */
   eventsHeartbeatMs?: number;
+  /** The app's renderer for the pages rendered per request (the client's entry-server.tsx); without it, none are. */
+  renderApp?: RenderApp;
 }
 
 export interface TestServer {
@@ -197,6 +201,13 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
     }
   }
 
+  // And the templates of the pages rendered per request, which the server renders only with `renderApp`.
+  for (const file of Object.values(requestRenderedPages))
+    await writeFile(
+      path.join(clientDir, signedInPagesDir, file),
+      `<!doctype html><html lang="en"><head><!-- ${file} --></head><body><div id="root"></div></body></html>`,
+    );
+
   const database = await createTestDatabase(dataDir);
   const logs: Record<string, unknown>[] = [];
 
@@ -236,6 +247,7 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
       mailPollMs: 200,
       eventsHeartbeatMs: options.eventsHeartbeatMs,
       clientDir,
+      renderApp: options.renderApp,
       logDestination: { write: (line: string) => void logs.push(JSON.parse(line)) },
     });
   } catch (error) {

@@ -1,11 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { qaLimits } from '../../../common/qa.ts';
 import { TextareaField } from '../../components/form-field.tsx';
+import { HydratedForm } from '../../components/hydrated-form.tsx';
 import { formatCount } from '../../../common/locale.ts';
 
 /**
  * The per-question answer form (spec §2). An empty answer is silently ignored (spec §5); the text is cleared
- * only once the answer is safely queued on the device, so a refusal (signed out, no storage) keeps it.
+ * only once the answer is safely queued on the device, so a refusal (signed out, no storage) keeps it. The server
+ * renders it with the board (decision 0024): it takes input once hydrated.
  */
 export function AnswerForm({
   questionTitle,
@@ -34,7 +36,7 @@ export function AnswerForm({
   }
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate className="mt-4 space-y-2">
+    <HydratedForm onSubmit={(e) => void submit(e)} noValidate className="mt-4 space-y-2">
       <TextareaField
         label="Your answer"
         aria-label={`Your answer to "${questionTitle}"`}
@@ -52,6 +54,6 @@ export function AnswerForm({
       <button type="submit" className="btn-secondary" disabled={busy}>
         Post answer
       </button>
-    </form>
+    </HydratedForm>
   );
 }

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import Markdown, { type Components } from 'react-markdown';
 
 /**
@@ -42,7 +43,11 @@ const components: Components = {
   ),
 };
 
-export function PostText({ text, className = '' }: { text: string; className?: string }) {
+/**
+ * Parsing Markdown is the board's costliest render on a slow phone: a post is parsed again only when its text
+ * changes, not each time the board re-renders (its rows read from IndexedDB after the server's, a vote, a search).
+ */
+export const PostText = memo(function PostText({ text, className = '' }: { text: string; className?: string }) {
   return (
     <div className={`text-slate-800 dark:text-slate-200 ${className}`}>
       <Markdown allowedElements={allowedElements} unwrapDisallowed components={components}>
@@ -50,4 +55,4 @@ export function PostText({ text, className = '' }: { text: string; className?: s
       </Markdown>
     </div>
   );
-}
+});

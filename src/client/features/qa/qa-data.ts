@@ -1,21 +1,22 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { byCodeUnits } from '../../../common/locale.ts';
-import { qaMessages, type Answer, type VoteValue } from '../../../common/qa.ts';
+import { qaMessages, type Answer, type Question, type QuestionPage, type VoteValue } from '../../../common/qa.ts';
 import type { Me } from '../../../common/session.ts';
 import { useConfirm } from '../../components/confirm-dialog.tsx';
-import { isOffline, isSessionEnded, readJson } from '../../lib/api.ts';
+import { ApiError, isOffline, isSessionEnded, readJson } from '../../lib/api.ts';
 import { client } from '../../lib/api-client.ts';
 import { errorText } from '../../lib/error-text.ts';
 import { toast } from '../../lib/toast.ts';
 import { discardItem, engine, refreshSource, retryItem, type OutboxItem } from '../../offline/engine.ts';
 import { useLocalData, useOutboxItems } from '../../offline/hooks.ts';
 import type { LocalDataStatus } from '../../offline/hooks.ts';
-import type { AnswerView, QaActions, QuestionView } from './qa-view.ts';
+import type { AnswerView, PendingState, QaActions, QuestionView } from './qa-view.ts';
 import {
   answerQuestion,
   answersTable,
   askQuestion,
   boardPagingTable,
+  fetchQuestion,
   fetchQuestionPage,
   myVotesTable,
   questionsSource,
@@ -24,6 +25,8 @@ import {
   voteOnQuestion,
   type AnswerPayload,
   type AskPayload,
+  type MyVoteRow,
+  type QuestionRow,
 } from './qa.sync.ts';
 
 const offlineText = 'You are offline. Connect to the internet to do this.';
@@ -59,12 +62,55 @@ export interface QaBoard {
   retry(): void;
 }
 
+/** What the device holds of questions, for the views below. */
+interface Held {
+  answers: Answer[];
+  votes: MyVoteRow[];
+}
+
+/**
+ * How to show the questions the device holds: each with its answers (oldest first), the reader's vote and the
+ * outbox's marks; `stateOf` tells how an item the user wrote stands.
+ */
+function viewsOf(held: Held, items: OutboxItem[]) {
+  const pending = pendingByTarget(items);
+  const votes = new Map(held.votes.map((v) => [v.id, v.value]));
+  const answersByQuestion = new Map<string, Answer[]>();
+  for (const answer of [...held.answers].sort((a, b) => byCodeUnits(a.createdAt, b.createdAt))) {
+    const list = answersByQuestion.get(answer.questionId);
+    if (list) list.push(answer);
+    else answersByQuestion.set(answer.questionId, [answer]);
+  }
+  const stateOf = (table: string, id: string): PendingState | undefined => {
+    const item = pending.get(`${table}:${id}`);
+    if (!item) return undefined;
+    if (item.state !== 'attention') return { state: 'waiting' as const };
+    const { title, text } = item.payload as Partial<AskPayload> & AnswerPayload;
+    return {
+      state: 'attention' as const,
+      message: item.error?.message ?? 'The server refused this.',
+      typed: { title, text },
+    };
+  };
+  const view = (q: QuestionRow): QuestionView => ({
+    ...q,
+    myVote: votes.get(q.id) ?? 0,
+    pending: stateOf('questions', q.id),
+    answers: (answersByQuestion.get(q.id) ?? []).map((a) => ({ ...a, pending: stateOf('answers', a.id) })),
+  });
+  return { view, stateOf };
+}
+
+/** A question as the server rendered it (its answers come oldest first): nothing of it waits in the outbox. */
+const servedView = (question: Question): QuestionView => question;
+
 /**
  * The board as the page shows it, from IndexedDB: newest first, down to the oldest question paged in (or every
  * question on the device that matches a search), with answers, the reader's votes and the outbox's marks. A
- * search also asks the server, for what this device has never seen.
+ * search also asks the server, for what this device has never seen. `served`: the page the server rendered the
+ * board with, shown until the device's copy is read.
  */
-export function useQaBoard(query: string): QaBoard {
+export function useQaBoard(query: string, served?: QuestionPage): QaBoard {
   const local = useLocalData(
     async () => {
       const [questions, answers, votes, paging] = await Promise.all([
@@ -111,48 +157,39 @@ export function useQaBoard(query: string): QaBoard {
   }, [query, fetchPage]);
 
   const data = local.data;
+  // Until the device's copy is read, the questions the server rendered the page with (decision 0024): the same
+  // the browser's first render must show, and what a visitor reads before any script has run.
+  const seeded = served !== undefined && !query && !data && local.status !== 'empty';
   const { questions, stranded } = useMemo((): { questions: QuestionView[]; stranded: AnswerView[] } => {
+    if (seeded) return { questions: served.questions.map(servedView), stranded: [] };
     if (!data) return { questions: [], stranded: [] };
-    const pending = pendingByTarget(items);
-    const votes = new Map(data.votes.map((v) => [v.id, v.value]));
-    const answersByQuestion = new Map<string, Answer[]>();
-    for (const answer of [...data.answers].sort((a, b) => byCodeUnits(a.createdAt, b.createdAt))) {
-      const list = answersByQuestion.get(answer.questionId);
-      if (list) list.push(answer);
-      else answersByQuestion.set(answer.questionId, [answer]);
-    }
-    const stateOf = (table: string, id: string) => {
-      const item = pending.get(`${table}:${id}`);
-      if (!item) return undefined;
-      if (item.state !== 'attention') return { state: 'waiting' as const };
-      const { title, text } = item.payload as Partial<AskPayload> & AnswerPayload;
-      return {
-        state: 'attention' as const,
-        message: item.error?.message ?? 'The server refused this.',
-        typed: { title, text },
-      };
-    };
+    const { view, stateOf } = viewsOf(data, items);
     const oldest = data.paging?.oldestCreatedAt;
     const shown = query
       ? data.questions.filter(matches(query))
       : data.questions.filter(
-          (q) => oldest === null || oldest === undefined || q.createdAt >= oldest || pending.has(`questions:${q.id}`),
+          (q) =>
+            oldest === null ||
+            oldest === undefined ||
+            q.createdAt >= oldest ||
+            stateOf('questions', q.id) !== undefined,
         );
     const onDevice = new Set(data.questions.map((q) => q.id));
     return {
-      questions: shown.map((q) => ({
-        ...q,
-        myVote: votes.get(q.id) ?? 0,
-        pending: stateOf('questions', q.id),
-        answers: (answersByQuestion.get(q.id) ?? []).map((a) => ({ ...a, pending: stateOf('answers', a.id) })),
-      })),
+      questions: shown.map(view),
       stranded: data.answers
-        .filter((a) => !onDevice.has(a.questionId) && pending.has(`answers:${a.id}`))
+        .filter((a) => !onDevice.has(a.questionId) && stateOf('answers', a.id) !== undefined)
         .map((a) => ({ ...a, pending: stateOf('answers', a.id) })),
     };
-  }, [data, items, query]);
+  }, [data, items, query, seeded, served]);
 
-  const nextCursor = query ? (search.query === query ? search.nextCursor : null) : (data?.paging?.nextCursor ?? null);
+  const nextCursor = query
+    ? search.query === query
+      ? search.nextCursor
+      : null
+    : seeded
+      ? served.nextCursor
+      : (data?.paging?.nextCursor ?? null);
 
   const loadMore = useCallback(() => {
     if (!nextCursor) return;
@@ -171,7 +208,7 @@ export function useQaBoard(query: string): QaBoard {
   }, [nextCursor, query, fetchPage, data?.paging?.oldestCreatedAt]);
 
   return {
-    status: local.status,
+    status: seeded ? 'ready' : local.status,
     questions,
     stranded,
     hasMore: nextCursor !== null,
@@ -182,12 +219,80 @@ export function useQaBoard(query: string): QaBoard {
   };
 }
 
+export type QuestionState =
+  { status: 'loading' | 'unavailable' | 'missing' } | { status: 'ready'; question: QuestionView };
+
+/**
+ * One question with its answers, for its own address (/qa/<id>), from IndexedDB. One the device does not hold (older
+ * than the board's pages, or deleted) is asked of the server, and kept. `served`: the question the server rendered
+ * the page with (null: there is no such question), shown until the device's copy is read.
+ */
+export function useQuestion(id: string, served?: { question: Question | null }): QuestionState & { retry(): void } {
+  const local = useLocalData(
+    async () => {
+      const question = await questionsTable.get(id);
+      if (!question) return null;
+      const [answers, vote] = await Promise.all([
+        answersTable.where('questionId').equals(id).toArray(),
+        myVotesTable.get(id),
+      ]);
+      return { question, answers, votes: vote ? [vote] : [] };
+    },
+    [id],
+    [questionsSource],
+  );
+  const items = useOutboxItems();
+  const [asked, setAsked] = useState<{ id: string; attempt: number; failed?: 'missing' | 'unavailable' }>({
+    id,
+    attempt: 0,
+  });
+  const attempt = asked.id === id ? asked.attempt : 0;
+  const failed = asked.id === id ? asked.failed : undefined;
+  const onDevice = local.data != null;
+  const settled = local.status === 'empty' || local.status === 'unavailable';
+  const knownMissing = served?.question === null;
+
+  useEffect(() => {
+    if (onDevice || !settled || knownMissing) return;
+    let current = true;
+    const generation = engine.generation();
+    fetchQuestion(id)
+      .then((page) => mergeQuestionPage(page, generation))
+      .catch((error: unknown) => {
+        const missing = error instanceof ApiError && error.status === 404;
+        if (current) setAsked({ id, attempt, failed: missing ? 'missing' : 'unavailable' });
+      });
+    return () => {
+      current = false;
+    };
+  }, [id, attempt, onDevice, settled, knownMissing]);
+
+  const retry = useCallback(() => {
+    setAsked({ id, attempt: attempt + 1 });
+    local.retry();
+  }, [id, attempt, local]);
+
+  const state = useMemo((): QuestionState => {
+    if (local.data) return { status: 'ready', question: viewsOf(local.data, items).view(local.data.question) };
+    if (failed === 'missing' || knownMissing) return { status: 'missing' };
+    if (served?.question) return { status: 'ready', question: servedView(served.question) };
+    return { status: failed ?? (local.status === 'unavailable' ? 'unavailable' : 'loading') };
+  }, [local.data, local.status, items, failed, knownMissing, served]);
+  return { ...state, retry };
+}
+
 /** The board's actions for whoever is signed in (`me`), with the spec's alerts for a visitor. */
-export function useQaActions(
-  me: Me | undefined,
-): QaActions & { ask(input: { title: string; text: string }): Promise<void> } {
+export function useQaActions(me: Me | undefined): BoardActions {
   const confirm = useConfirm();
   const items = useOutboxItems();
+  // The same object while the user, the outbox and the dialog are: the board keeps its list across the renders
+  // that change none of them (qa-page.tsx).
+  return useMemo(() => qaActions(me, items, confirm), [me, items, confirm]);
+}
+
+type BoardActions = QaActions & { ask(input: { title: string; text: string }): Promise<void> };
+
+function qaActions(me: Me | undefined, items: OutboxItem[], confirm: ReturnType<typeof useConfirm>): BoardActions {
   const author = me ? { id: me.id, name: me.name, role: me.role } : undefined;
 
   /** Writes that are not queued (the asker's accept, the admin's deletions) need the server now. */

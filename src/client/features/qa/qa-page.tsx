@@ -1,9 +1,10 @@
 import { Search } from 'lucide-react';
-import { useDeferredValue, useState } from 'react';
-import { qaMessages } from '../../../common/qa.ts';
+import { useDeferredValue, useMemo, useState } from 'react';
+import { qaMessages, type QuestionPage } from '../../../common/qa.ts';
 import { Notice } from '../../components/notice.tsx';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { useHydrated } from '../../lib/hydrated.ts';
+import { useServedData } from '../../lib/page-data.tsx';
 import { useSession } from '../../lib/session.tsx';
 import { AskForm } from './ask-form.tsx';
 import { useQaActions, useQaBoard } from './qa-data.ts';
@@ -11,7 +12,8 @@ import { QuestionCard, StrandedAnswers } from './question-card.tsx';
 
 /**
  * /qa (spec §2 Q&A board, §5, §6): visitors read; signed-in users ask, answer and vote, online or not (what they
- * write waits on the device and is sent when the connection returns). Others' posts appear live.
+ * write waits on the device and is sent when the connection returns). Others' posts appear live. Each question
+ * links to its own address (/qa/<id>, question-page.tsx).
  */
 export function QaPage() {
   const { session } = useSession();
@@ -19,9 +21,18 @@ export function QaPage() {
   const [search, setSearch] = useState('');
   // Typing stays responsive on a slow phone: the list filters a beat behind the keystrokes.
   const query = useDeferredValue(search.trim());
-  const board = useQaBoard(query);
+  // A visitor's board arrives rendered with its first page (decision 0024).
+  const board = useQaBoard(query, useServedData<QuestionPage>());
   const actions = useQaActions(me);
   const hydrated = useHydrated();
+  // When the list changes, React renders it in the background, yielding to the browser: on a slow phone the
+  // board's cards are the costliest render, first when the device's copy replaces the one the server rendered
+  // with (the same questions), and the old list stays on screen meanwhile (decision 0024).
+  const questions = useDeferredValue(board.questions);
+  const cards = useMemo(
+    () => questions.map((question) => <QuestionCard key={question.id} question={question} me={me} actions={actions} />),
+    [questions, me, actions],
+  );
 
   return (
     <section className="container-page max-w-3xl py-10">
@@ -85,18 +96,16 @@ export function QaPage() {
               Try again
             </button>
           </div>
-        ) : board.questions.length === 0 ? (
+        ) : questions.length === 0 ? (
           <p role="status" className="card text-slate-700 dark:text-slate-300">
             {board.searching ? 'Searching…' : qaMessages.empty}
           </p>
         ) : (
-          board.questions.map((question) => (
-            <QuestionCard key={question.id} question={question} me={me} actions={actions} />
-          ))
+          cards
         )}
       </div>
 
-      {board.hasMore && board.questions.length > 0 && (
+      {board.hasMore && questions.length > 0 && (
         <div className="mt-6 flex justify-center">
           <button type="button" className="btn-secondary" disabled={board.loadingMore} onClick={board.loadMore}>
             {board.loadingMore ? 'Loading…' : 'Load more'}

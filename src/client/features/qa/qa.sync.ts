@@ -118,6 +118,13 @@ export async function fetchQuestionPage(
   return { ...body, syncedTo: syncedToOf(response) };
 }
 
+/** One question with its answers (`GET /api/questions/:id`): one a link leads to that the device does not hold. */
+export async function fetchQuestion(id: string): Promise<QuestionPage & { syncedTo: number | null }> {
+  const response = await questions[':id'].$get(question(id));
+  const body = await readJson(response);
+  return { questions: [body], nextCursor: null, syncedTo: syncedToOf(response) };
+}
+
 /** A page the board fetched by itself ("Load more", a search), merged as a pull's answer is. */
 export function mergeQuestionPage(page: QuestionPage & { syncedTo: number | null }, fetchedAt: number) {
   return engine.mergeRows({ ...rowsOf(page.questions), syncedTo: page.syncedTo, collection }, fetchedAt);

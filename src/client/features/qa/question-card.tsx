@@ -1,20 +1,27 @@
 import { MessageSquare, Trash2 } from 'lucide-react';
 import { useId } from 'react';
+import { Link } from 'react-router-dom';
+import { questionPath } from '../../../common/routes.ts';
 import type { Me } from '../../../common/session.ts';
 import { AnswerForm } from './answer-form.tsx';
 import { PostText } from './post-text.tsx';
 import { AcceptedBadge, Byline, NeedsAttention, VoteButtons } from './post-parts.tsx';
 import type { AnswerView, QaActions, QuestionView } from './qa-view.ts';
 
-/** One question with its votes, answers and answer form. */
+/**
+ * One question with its votes, answers and answer form. On the board its title links to the question's own
+ * address; `onItsPage`: this is that page, and the title its heading.
+ */
 export function QuestionCard({
   question,
   me,
   actions,
+  onItsPage = false,
 }: {
   question: QuestionView;
   me: Me | undefined;
   actions: QaActions;
+  onItsPage?: boolean;
 }) {
   const titleId = useId();
   const isAdmin = me?.role === 'admin';
@@ -28,9 +35,17 @@ export function QuestionCard({
 
   return (
     <article id={`q-${question.id}`} aria-labelledby={titleId} className="card">
-      <h2 id={titleId} className="text-lg font-semibold break-words sm:text-xl">
-        {question.title}
-      </h2>
+      {onItsPage ? (
+        <h1 id={titleId} className="text-2xl font-bold tracking-tight break-words sm:text-3xl">
+          {question.title}
+        </h1>
+      ) : (
+        <h2 id={titleId} className="text-lg font-semibold break-words sm:text-xl">
+          <Link to={questionPath(question.id)} className="hover:underline focus-visible:underline">
+            {question.title}
+          </Link>
+        </h2>
+      )}
       <div className="mt-1">
         <Byline author={question.author} createdAt={question.createdAt} pending={question.pending} />
       </div>

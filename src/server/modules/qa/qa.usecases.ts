@@ -135,10 +135,17 @@ export async function listQuestionChanges(deps: Deps, me: Me | undefined, since:
 export const readBoardVersion = (deps: Deps) => repo.readVersion(deps.db);
 
 export async function getQuestion(deps: Deps, me: Me | undefined, id: string): Promise<Question> {
+  const question = await findQuestion(deps, me, id);
+  if (!question) throw createQuestionNotFoundError();
+  return question;
+}
+
+/** The question with its answers and `me`'s vote; undefined when unknown or deleted. */
+export async function findQuestion(deps: Deps, me: Me | undefined, id: string): Promise<Question | undefined> {
   const row = await repo.findQuestionWithAuthor(deps.db, id);
-  if (!row || row.deleted_at !== null) throw createQuestionNotFoundError();
+  if (!row || row.deleted_at !== null) return undefined;
   const [question] = await withAnswersAndVotes(deps, me, [row]);
-  return question!;
+  return question;
 }
 
 // ---------------------------------------------------------------------------------------------------------
