@@ -1,4 +1,5 @@
 import { useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useHydrated } from '../lib/hydrated.ts';
 
 export interface Section<Id extends string> {
   id: Id;
@@ -18,7 +19,7 @@ function tabAfterKey(key: string, index: number, count: number): number | undefi
 /**
  * Sections of a page a person switches between: tabs (WAI-ARIA Authoring Practices "Tabs", selection follows
  * focus). Every panel stays mounted, only hidden: what was typed in one section is still there after a look at
- * another.
+ * another. On a page rendered at build time the tabs take clicks once hydrated, as its forms do.
  */
 export function SectionTabs<Id extends string>({
   label,
@@ -32,6 +33,7 @@ export function SectionTabs<Id extends string>({
   onSelect: (id: Id) => void;
 }) {
   const baseId = useId();
+  const hydrated = useHydrated();
   const tabs = useRef(new Map<Id, HTMLButtonElement>());
   const tabId = (id: Id) => `${baseId}-${id}-tab`;
   const panelId = (id: Id) => `${baseId}-${id}-panel`;
@@ -72,6 +74,7 @@ export function SectionTabs<Id extends string>({
               aria-selected={current}
               aria-controls={panelId(id)}
               tabIndex={current ? 0 : -1}
+              disabled={!hydrated}
               onClick={() => onSelect(id)}
               className={`min-h-11 flex-1 rounded-lg px-4 py-2 font-semibold transition-colors sm:flex-none ${
                 current
