@@ -7,6 +7,7 @@ import {
   signUpAndVerify,
   submitLogin,
   uniqueEmail,
+  viewports,
 } from './fixtures.ts';
 
 test('a visitor signs up from the home page, verifies with the e-mailed link and logs in', async ({ page }) => {
@@ -55,6 +56,48 @@ test('login before verifying is refused with the spec message and goes to /home'
   ).toBeVisible();
   await expect(page).toHaveURL(/\/home$/);
   await expect(page.getByRole('link', { name: 'Sign In' })).toBeVisible();
+});
+
+test('the unverified-login toast, phone and desktop: the message on wide lines, its action under it, its close button inside', async ({
+  page,
+}) => {
+  const email = uniqueEmail('unverified');
+  const res = await page.request.post('/api/auth/sign-up/email', {
+    data: { name: 'Zanele', email, password },
+    headers: { origin },
+  });
+  expect(res.status()).toBe(200);
+  for (const [size, viewport] of Object.entries(viewports)) {
+    await page.setViewportSize(viewport);
+    await page.goto('/login');
+    await submitLogin(page, { email, password });
+    const toast = page.locator('[data-sonner-toast]').filter({ hasText: 'Please verify your email' });
+    await expect(toast).toBeVisible();
+    await toast.hover(); // holds it, as a reader would
+    await page.waitForTimeout(500); // the slide-in ends
+    const box = (await toast.boundingBox())!;
+    const message = (await toast.locator('[data-title]').boundingBox())!;
+    const action = (await toast.getByRole('button', { name: 'Send the link again' }).boundingBox())!;
+    const close = (await toast.getByRole('button', { name: 'Close toast' }).boundingBox())!;
+    // Beside the action on a phone, the message took five narrow lines.
+    const lineHeight = await toast
+      .locator('[data-title]')
+      .evaluate((el) => parseFloat(getComputedStyle(el).lineHeight));
+    expect(Math.round(message.height / lineHeight), `${size}: lines of the message`).toBeLessThanOrEqual(3);
+    expect(action.y, `${size}: the action under the message`).toBeGreaterThanOrEqual(message.y + message.height);
+    expect(action.height, `${size}: a 44 px touch target`).toBeGreaterThanOrEqual(44);
+    // The close button inside the toast, not hanging off its corner.
+    expect(close.x).toBeGreaterThanOrEqual(box.x);
+    expect(close.y).toBeGreaterThanOrEqual(box.y);
+    expect(close.x + close.width).toBeLessThanOrEqual(box.x + box.width);
+    expect(close.x, `${size}: at the right`).toBeGreaterThan(message.x + message.width - 1);
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
+    await expectNoAxeViolations(page);
+    await page.screenshot({ path: `test-results/screenshots/toast-unverified-${size}.png` });
+    await toast.getByRole('button', { name: 'Close toast' }).click();
+    await expect(toast).toHaveCount(0);
+  }
 });
 
 test('a wrong password shows the spec message and keeps what was typed', async ({ page }) => {

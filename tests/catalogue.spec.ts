@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import {
   createModule,
   expectNoAxeViolations,
@@ -17,7 +17,11 @@ test('the admin adds a module; a student sees it in /offers under its category, 
 }) => {
   await loginAs(page, 'admin');
   await page.goto('/admin-dashboard');
+  await page.getByRole('tab', { name: 'Modules' }).click();
   const form = page.getByRole('form', { name: 'Add a module' });
+  // The price's example is a hint under the field, not a grey "90" in it that looked filled in.
+  await expect(form.getByLabel('Price per hour (rand)')).not.toHaveAttribute('placeholder');
+  await expect(form.getByLabel('Price per hour (rand)')).toHaveAccessibleDescription('For example 90 or 90.50.');
 
   // Spec §5: name, price and category are required; what was typed stays.
   await form.getByLabel('Description (optional)').fill('Regression, residuals and the story the data tells.');
@@ -76,7 +80,7 @@ test('+R10 shows the new price at once in the list, on /offers and on the module
     priceCents: 9000,
     category: 'Mathematics',
   });
-  await page.goto('/admin-dashboard');
+  await page.goto('/admin-dashboard#modules');
   const row = card(page, module.name);
   await expect(row).toContainText('R90/hour');
   await row.getByRole('button', { name: '+R10' }).click();
@@ -98,7 +102,7 @@ test('the admin edits the description and topics of a module, then deletes it af
     category: 'Computer Science',
     topics: ['Trees'],
   });
-  await page.goto('/admin-dashboard');
+  await page.goto('/admin-dashboard#modules');
   const row = card(page, module.name);
   await row.getByRole('button', { name: 'Edit' }).click();
   await row.getByLabel('Description').fill('Paths, cycles and colourings.');
@@ -111,7 +115,7 @@ test('the admin edits the description and topics of a module, then deletes it af
   await expect(page.getByText('Paths, cycles and colourings.')).toBeVisible();
   await expect(page.getByRole('listitem').filter({ hasText: 'Shortest paths' })).toBeVisible();
 
-  await page.goto('/admin-dashboard');
+  await page.goto('/admin-dashboard#modules');
   await card(page, module.name).getByRole('button', { name: 'Delete' }).click();
   const dialog = page.getByRole('alertdialog');
   await expect(dialog).toContainText(`Delete "${module.name}"?`);
@@ -139,7 +143,7 @@ test('the admin renames a module, moves it to another category and lowers its pr
     topics: ['BFS'],
   });
   const newName = uniqueModuleName('Network Optimisation');
-  await page.goto('/admin-dashboard');
+  await page.goto('/admin-dashboard#modules');
   const row = card(page, module.name);
   await row.getByRole('button', { name: 'Edit' }).click();
   const form = page.getByRole('form', { name: `Edit ${module.name}` });
@@ -206,7 +210,7 @@ test('the edit form works from the keyboard, keeps bad input with its messages, 
   });
   for (const [size, viewport] of Object.entries(viewports)) {
     await page.setViewportSize(viewport);
-    await page.goto('/admin-dashboard');
+    await page.goto('/admin-dashboard#modules');
     const row = card(page, module.name);
     const edit = row.getByRole('button', { name: 'Edit' });
     await edit.focus();
@@ -244,7 +248,7 @@ test('the edit form works from the keyboard, keeps bad input with its messages, 
 
 test('on the add form, "already exists" under Name goes as soon as the name is changed', async ({ page }) => {
   await loginAs(page, 'admin');
-  await page.goto('/admin-dashboard');
+  await page.goto('/admin-dashboard#modules');
   const form = page.getByRole('form', { name: 'Add a module' });
   await form.getByLabel('Name').fill('FET Mathematics');
   await form.getByLabel('Price per hour (rand)').fill('90');
@@ -317,7 +321,7 @@ test('/offers, a module page and the admin dashboard: no axe violations, screens
       name: 'module',
       ready: page.getByRole('heading', { level: 1, name: 'Introduction to OOP With Java' }),
     },
-    { path: '/admin-dashboard', name: 'admin-dashboard', ready: card(page, 'Introduction to Statistics') },
+    { path: '/admin-dashboard#modules', name: 'admin-dashboard', ready: card(page, 'Introduction to Statistics') },
   ];
   for (const { path, name, ready } of pages) {
     for (const [size, viewport] of Object.entries(viewports)) {
@@ -353,4 +357,82 @@ test('with nothing stored and the server failing, /offers says so and Try again 
 
   await page.goto('/profile');
   await expect(page.getByText('Failed to load profile data.')).toBeVisible();
+});
+
+/** Where the text of `link` breaks across lines: the character before each break. */
+const charsBeforeLineBreaks = (link: Locator) =>
+  link.evaluate((element) => {
+    const before: string[] = [];
+    let lastTop: number | undefined;
+    let previous = '';
+    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (let i = 0; i < node.textContent!.length; i++) {
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const top = range.getBoundingClientRect().top;
+        if (lastTop !== undefined && top > lastTop + 2) before.push(previous);
+        lastTop = top;
+        previous = node.textContent![i]!;
+      }
+    }
+    return before;
+  });
+
+test('the admin dashboard opens on Bookings at the top of a phone; Modules is a tab away, from the keyboard too, keeps what was typed and a reload; long slugs break at their hyphens', async ({
+  page,
+}) => {
+  await loginAs(page, 'admin');
+  const module = await createModule(page.request, {
+    name: uniqueModuleName('Introduction to Object Oriented Programming with Java and Databases'),
+    priceCents: 9000,
+    category: 'Computer Science',
+  });
+  await page.setViewportSize(viewports.phone);
+  await page.goto('/admin-dashboard');
+  const bookingsTab = page.getByRole('tab', { name: 'Bookings' });
+  const modulesTab = page.getByRole('tab', { name: 'Modules' });
+  await expect(bookingsTab).toHaveAttribute('aria-selected', 'true');
+  // One after the other, the bookings began about 5,000 px down, under the add form and every module.
+  const bookingsHeading = page.getByRole('heading', { level: 2, name: 'Bookings' });
+  expect((await bookingsHeading.boundingBox())!.y).toBeLessThan(viewports.phone.height / 2);
+  const addForm = page.getByRole('form', { name: 'Add a module' });
+  await expect(addForm).toBeHidden();
+  await expectNoAxeViolations(page);
+  await page.screenshot({ path: 'test-results/screenshots/admin-dashboard-tabs-bookings-phone.png' });
+
+  // Arrow keys move between the tabs and open each section.
+  await bookingsTab.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(modulesTab).toBeFocused();
+  await expect(modulesTab).toHaveAttribute('aria-selected', 'true');
+  await expect(page).toHaveURL(/\/admin-dashboard#modules$/);
+  await expect(addForm).toBeVisible();
+  await expect(bookingsHeading).toBeHidden();
+  await addForm.getByLabel('Name').fill('Half-typed module');
+  await modulesTab.focus();
+  await page.keyboard.press('ArrowLeft');
+  await expect(bookingsTab).toBeFocused();
+  await expect(bookingsHeading).toBeVisible();
+  await modulesTab.click();
+  await expect(addForm.getByLabel('Name')).toHaveValue('Half-typed module');
+
+  // A reload (or a link) with #modules opens Manage Modules.
+  await page.reload();
+  await expect(modulesTab).toHaveAttribute('aria-selected', 'true');
+  const slug = card(page, module.name).getByRole('link', { name: `/modules/${module.slug}` });
+  await expect(slug).toBeVisible();
+  for (const [size, viewport] of Object.entries(viewports)) {
+    await page.setViewportSize(viewport);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - innerWidth)).toBeLessThanOrEqual(0);
+    // Lines end after a hyphen or the slash, never inside a word (break-all did). On a phone it takes several.
+    const breaks = await charsBeforeLineBreaks(slug);
+    if (size === 'phone') expect(breaks.length).toBeGreaterThan(1);
+    for (const before of breaks) expect(['-', '/']).toContain(before);
+    await expectNoAxeViolations(page);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: `test-results/screenshots/admin-dashboard-tabs-modules-${size}.png` });
+    await card(page, module.name).screenshot({ path: `test-results/screenshots/admin-module-slug-${size}.png` });
+  }
 });

@@ -55,7 +55,7 @@ test("a change the admin makes shows on a student's open /offers page without a 
   // Set on this document: a reload would lose it.
   await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
 
-  await admin.goto('/admin-dashboard');
+  await admin.goto('/admin-dashboard#modules');
   const row = card(admin, module.name);
   await row.getByRole('button', { name: '+R10' }).click();
   await expect(admin.getByText('Module updated successfully!')).toBeVisible();

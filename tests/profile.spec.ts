@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
+import { sastDate } from '../src/common/sast.ts';
 import {
   createModule,
   expectNoAxeViolations,
+  logIn,
   loginAs,
   origin,
   uniqueModuleName,
@@ -189,3 +191,76 @@ async function moduleId(request: import('@playwright/test').APIRequestContext, s
   expect(res.status()).toBe(200);
   return ((await res.json()) as { id: string }).id;
 }
+
+test('a student renames themself: their other open device says the new name at once, and the staff see it on older and newer bookings alike', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const admin = await browser.newContext({ baseURL: origin });
+  const adminPage = await admin.newPage();
+  await loginAs(adminPage, 'admin');
+  const module = await createModule(adminPage.request, {
+    name: uniqueModuleName('Renamed Student Revision'),
+    priceCents: 9000,
+    category: 'Mathematics',
+  });
+  const account = await loginAs(page, 'student');
+  const book = async (days: number) => {
+    const res = await page.request.post('/api/bookings', {
+      data: {
+        id: crypto.randomUUID(),
+        module: module.name,
+        date: sastDate(new Date(Date.now() + days * 86_400_000)),
+        slots: ['09:00', '10:00', '11:00'],
+        hours: 1,
+        concepts: 'Past papers.',
+      },
+      headers: { origin },
+    });
+    expect(res.status(), await res.text()).toBe(201);
+  };
+  await book(4);
+
+  // The same student on another device, with the dashboard open.
+  const other = await browser.newContext({ baseURL: origin });
+  const otherPage = await other.newPage();
+  await logIn(otherPage, account);
+  await otherPage.goto('/student-dashboard');
+  await expect(otherPage.getByRole('heading', { level: 1 })).toHaveText(`Welcome, ${account.name}!`);
+  await otherPage.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+
+  await adminPage.goto('/admin-dashboard');
+  const cards = adminPage.getByRole('region', { name: 'Bookings' }).getByRole('article', { name: module.name });
+  await expect(cards).toHaveCount(1);
+  await expect(cards.first()).toContainText(account.name);
+
+  const newName = `${account.name}-Khumalo`;
+  await page.goto('/profile');
+  await page.getByRole('button', { name: 'Change name' }).click();
+  await page.getByRole('form', { name: 'Change your name' }).getByLabel('Name').fill(newName);
+  await page.getByRole('button', { name: 'Save name' }).click();
+  await expect(page.getByText(newName, { exact: true })).toBeVisible();
+  await book(6);
+
+  // Live, without a reload: the welcome line on the other device, and every card on the admin's open page.
+  await expect(otherPage.getByRole('heading', { level: 1 })).toHaveText(`Welcome, ${newName}!`);
+  expect(await otherPage.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+  await expect(cards).toHaveCount(2);
+  for (const card of await cards.all()) {
+    await expect(card).toContainText(newName);
+    // Not the old name anywhere, the history (folded away) included.
+    expect((await card.textContent())!.replaceAll(newName, '')).not.toContain(account.name);
+  }
+  for (const [size, viewport] of Object.entries(viewports)) {
+    for (const shown of [otherPage, adminPage]) {
+      await shown.setViewportSize(viewport);
+      await expectNoAxeViolations(shown);
+    }
+    await otherPage.screenshot({ path: `test-results/screenshots/renamed-welcome-${size}.png` });
+    await cards.first().scrollIntoViewIfNeeded();
+    await adminPage.screenshot({ path: `test-results/screenshots/renamed-admin-bookings-${size}.png` });
+  }
+  await other.close();
+  await admin.close();
+});

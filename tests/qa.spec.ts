@@ -143,22 +143,40 @@ test('a blank title or description is refused with the typed text kept, and an e
   page,
 }) => {
   await loginAs(page, 'student');
+  await page.setViewportSize(viewports.phone);
   await page.goto('/qa');
 
   await askForm(page).getByLabel('Title').fill('   ');
   await askForm(page).getByLabel('Description').fill('My loop never ends.');
-  await askForm(page).getByRole('button', { name: 'Post question' }).click();
-  await expect(toastWith(page, 'Please fill in both the question title and description.')).toBeVisible();
+  const post = askForm(page).getByRole('button', { name: 'Post question' });
+  await post.click();
+  // Said once, just above Post where the eye is: not under each field and in a toast over Post as well.
+  const incomplete = 'Please fill in both the question title and description.';
+  const alert = askForm(page).getByRole('alert');
+  await expect(alert).toHaveText(incomplete);
+  await expect(page.getByText(incomplete)).toHaveCount(1);
+  const [alertBox, postBox] = [(await alert.boundingBox())!, (await post.boundingBox())!];
+  expect(postBox.y - (alertBox.y + alertBox.height)).toBeGreaterThanOrEqual(0);
+  expect(postBox.y - (alertBox.y + alertBox.height)).toBeLessThanOrEqual(32);
+  await expect(askForm(page).getByLabel('Title')).toHaveAttribute('aria-invalid', 'true');
+  await expect(askForm(page).getByLabel('Title')).toHaveAccessibleDescription(new RegExp(incomplete));
+  await expect(askForm(page).getByLabel('Description')).not.toHaveAttribute('aria-invalid');
+  await expectNoAxeViolations(page);
+  await alert.evaluate((element) => element.scrollIntoView({ block: 'center' }));
+  await page.screenshot({ path: 'test-results/screenshots/qa-ask-incomplete-phone.png' });
   await expect(askForm(page).getByLabel('Title')).toHaveValue('   ');
   await expect(askForm(page).getByLabel('Description')).toHaveValue('My loop never ends.');
+  await expect(page.locator('[data-sonner-toast]')).toHaveCount(0);
 
   const title = unique('Why does my while loop never end');
   await askForm(page).getByLabel('Title').fill(title);
+  // A field filled in is no longer marked, and the message goes once neither is missing.
+  await expect(askForm(page).getByLabel('Title')).not.toHaveAttribute('aria-invalid');
+  await expect(alert).toHaveCount(0);
   await askForm(page).getByLabel('Description').fill(' \n ');
-  await askForm(page).getByRole('button', { name: 'Post question' }).click();
-  await expect(
-    askForm(page).getByText('Please fill in both the question title and description.').first(),
-  ).toBeVisible();
+  await post.click();
+  await expect(alert).toHaveText(incomplete);
+  await expect(askForm(page).getByLabel('Description')).toHaveAttribute('aria-invalid', 'true');
   await expect(askForm(page).getByLabel('Title')).toHaveValue(title);
   expect(await search(page.request, title)).toEqual([]);
 

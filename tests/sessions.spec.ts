@@ -318,9 +318,28 @@ test('invited staff see "Set your password" and land on their dashboard after lo
 test('the phone menu closes with Escape and gives focus back to its button', async ({ page }) => {
   await page.setViewportSize(viewports.phone);
   await loginAs(page, 'student');
+  // Scrolled down, the menu opens over the courses.
+  await expect(page.getByRole('region', { name: 'Statistics' })).toBeVisible();
+  await page.evaluate(() => window.scrollTo(0, 400));
   const button = page.getByRole('button', { name: 'Open menu' });
   await button.click();
   await expect(nav(page).getByRole('link', { name: 'Profile' })).toBeVisible();
+  // Open over the page, the menu is opaque: see-through, the text behind it showed between its links.
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+    // The background's alpha, drawn on a canvas (Tailwind's colours are oklch and color-mix).
+    const alpha = () =>
+      page.getByRole('banner').evaluate((header) => {
+        const context = document.createElement('canvas').getContext('2d')!;
+        context.fillStyle = getComputedStyle(header).backgroundColor;
+        context.fillRect(0, 0, 1, 1);
+        return context.getImageData(0, 0, 1, 1).data[3];
+      });
+    await expect.poll(alpha, scheme).toBe(255);
+    expect(await page.getByRole('banner').evaluate((header) => getComputedStyle(header).backdropFilter)).toBe('none');
+    await page.screenshot({ path: `test-results/screenshots/phone-menu-open-${scheme}.png` });
+  }
+  await page.emulateMedia({ colorScheme: 'light', reducedMotion: null });
   await page.keyboard.press('Escape');
   await expect(nav(page).getByRole('link', { name: 'Profile' })).toBeHidden();
   await expect(page.getByRole('button', { name: 'Open menu' })).toBeFocused();

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import './offline-setup.ts';
 import { useSession } from '../lib/session.tsx';
 import { reconnected, refreshSources, startEngine, stopEngine } from '../offline/engine.ts';
@@ -18,7 +18,12 @@ const fetchesHere = (leading: boolean, signedIn: boolean) =>
  * user), and the live stream that tells it what changed.
  */
 export function DataSync() {
-  const { session } = useSession();
+  const { session, refresh } = useSession();
+  // Read when a notice comes, not a reason to open a new stream: `refresh` changes with the session's state.
+  const refreshSession = useRef(refresh);
+  useEffect(() => {
+    refreshSession.current = refresh;
+  }, [refresh]);
   const userId = session.me?.id ?? null;
   useEffect(() => {
     startEngine();
@@ -33,6 +38,9 @@ export function DataSync() {
     if (streamFor === undefined) return;
     return startLiveEvents({
       onChange: (table, ids, leading, version) => {
+        // The account itself changed (a new name, on another device): every tab reads who is signed in again,
+        // so the navbar and the dashboard's welcome line show it.
+        if (table === 'me') return void refreshSession.current();
         if (fetchesHere(leading, signedIn)) void refreshSources(table, { ids, version });
       },
       onResync: (leading) => {

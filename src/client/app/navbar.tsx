@@ -64,7 +64,12 @@ export function Navbar() {
   ) : null;
 
   return (
-    <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur dark:border-slate-800 dark:bg-slate-950/95">
+    <header
+      className={`sticky top-0 z-30 border-b border-slate-200 dark:border-slate-800 ${
+        // Open, the phone menu lies over the page: see-through, the text behind it showed between its links.
+        open ? 'bg-white shadow-lg dark:bg-slate-950' : 'bg-white/95 backdrop-blur dark:bg-slate-950/95'
+      }`}
+    >
       <nav aria-label="Main" className="container-page flex min-h-16 flex-wrap items-center justify-between gap-2 py-2">
         <NavLink
           to="/"

@@ -1,7 +1,10 @@
 /** The staff dashboards: app/ composes them from the features' parts (the catalogue's Manage Modules, the bookings). */
+import { useLocation, useNavigate } from 'react-router-dom';
 import { PageMeta } from '../components/page-meta.tsx';
+import { SectionTabs } from '../components/section-tabs.tsx';
 import { StaffBookings } from '../features/bookings/staff-bookings.tsx';
 import { ManageModules } from '../features/catalogue/manage-modules.tsx';
+import { useHydrated } from '../lib/hydrated.ts';
 import { useSession } from '../lib/session.tsx';
 
 export function TutorDashboardPage() {
@@ -15,13 +18,44 @@ export function TutorDashboardPage() {
   );
 }
 
+type AdminSection = 'bookings' | 'modules';
+
+/**
+ * The admin's section: Bookings, the daily work, unless the address says `#modules`, so a reload or a link
+ * keeps Manage Modules open. The page is rendered at build time without the hash: it is read once hydrated.
+ */
+function useAdminSection(): [AdminSection, (section: AdminSection) => void] {
+  const hydrated = useHydrated();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const section: AdminSection = hydrated && location.hash === '#modules' ? 'modules' : 'bookings';
+  const select = (next: AdminSection) =>
+    void navigate(
+      { search: location.search, hash: next === 'modules' ? 'modules' : '' },
+      { replace: true, preventScrollReset: true },
+    );
+  return [section, select];
+}
+
+/**
+ * Bookings first, Manage Modules a tab away: one after the other, the bookings began about 5,000 px down a
+ * phone, under the add form and every module.
+ */
 export function AdminDashboardPage() {
+  const [section, setSection] = useAdminSection();
   return (
     <section className="container-page py-10">
       <PageMeta title="Admin dashboard" description="Manage modules and bookings." />
       <h1 className="text-3xl font-bold">Admin dashboard</h1>
-      <ManageModules />
-      <StaffBookings role="admin" categories={[]} />
+      <SectionTabs
+        label="Admin dashboard sections"
+        selected={section}
+        onSelect={setSection}
+        sections={[
+          { id: 'bookings', label: 'Bookings', content: <StaffBookings role="admin" categories={[]} /> },
+          { id: 'modules', label: 'Modules', content: <ManageModules /> },
+        ]}
+      />
     </section>
   );
 }

@@ -12,13 +12,19 @@ interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
   label: string;
   error?: string | undefined;
   hint?: string;
+  invalidBy?: string | undefined;
 }
 
-/** Label, input, hint and error, with the error announced and tied to the input. */
+/**
+ * Label, input, hint and error, with the error announced and tied to the input. `invalidBy` marks the field
+ * wrong by a message elsewhere (the id of one message about several fields), so the words are not repeated
+ * under each of them.
+ */
 function FieldShell(props: {
   label: string;
   error?: string | undefined;
   hint?: string | undefined;
+  invalidBy?: string | undefined;
   className?: string | undefined;
   children: (a11y: {
     id: string;
@@ -27,14 +33,15 @@ function FieldShell(props: {
   }) => ReactNode;
 }) {
   const id = useId();
-  const { label, error, hint, className, children } = props;
-  const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  const { label, error, hint, invalidBy, className, children } = props;
+  const describedBy =
+    [hint ? `${id}-hint` : '', error ? `${id}-error` : '', invalidBy ?? ''].filter(Boolean).join(' ') || undefined;
   return (
     <div className={className}>
       <label htmlFor={id} className="mb-1 block font-medium">
         {label}
       </label>
-      {children({ id, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy })}
+      {children({ id, 'aria-invalid': error || invalidBy ? true : undefined, 'aria-describedby': describedBy })}
       {hint && (
         <p id={`${id}-hint`} className="mt-1 text-sm text-slate-600 dark:text-slate-400">
           {hint}
@@ -49,9 +56,9 @@ function FieldShell(props: {
   );
 }
 
-export function FormField({ label, error, hint, className, ...input }: FieldProps) {
+export function FormField({ label, error, hint, invalidBy, className, ...input }: FieldProps) {
   return (
-    <FieldShell label={label} error={error} hint={hint} className={className}>
+    <FieldShell label={label} error={error} hint={hint} invalidBy={invalidBy} className={className}>
       {(a11y) => <input className="input" {...input} {...a11y} />}
     </FieldShell>
   );
@@ -80,11 +87,12 @@ interface TextareaFieldProps extends Omit<TextareaHTMLAttributes<HTMLTextAreaEle
   label: string;
   error?: string | undefined;
   hint?: string;
+  invalidBy?: string | undefined;
 }
 
-export function TextareaField({ label, error, hint, className, rows = 3, ...textarea }: TextareaFieldProps) {
+export function TextareaField({ label, error, hint, invalidBy, className, rows = 3, ...textarea }: TextareaFieldProps) {
   return (
-    <FieldShell label={label} error={error} hint={hint} className={className}>
+    <FieldShell label={label} error={error} hint={hint} invalidBy={invalidBy} className={className}>
       {(a11y) => <textarea className="input" rows={rows} {...textarea} {...a11y} />}
     </FieldShell>
   );

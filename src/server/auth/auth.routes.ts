@@ -8,7 +8,6 @@ import {
   passwordResetRequestSchema,
   resendVerificationSchema,
   signUpInputSchema,
-  updateNameSchema,
 } from '../../common/auth.schemas.ts';
 import type { Env } from '../env.ts';
 import { clientAddress } from '../http/client-address.ts';
@@ -98,7 +97,6 @@ export function createAuthRoutes(deps: { auth: Auth; env: Env }) {
   );
   post('/reset-password', newPasswordSchema);
   post('/send-verification-email', resendVerificationSchema);
-  post('/update-user', updateNameSchema);
   // A new password ends every other session, whatever the client asks.
   post('/change-password', changePasswordSchema, () => ({ revokeOtherSessions: true }));
 

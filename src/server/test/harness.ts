@@ -361,6 +361,8 @@ export interface TestClient {
   post<T = Json>(path: string, body?: unknown, init?: RequestInit): Promise<TestResponse<T>>;
   /** PATCHes `body` as JSON. */
   patch<T = Json>(path: string, body: unknown, init?: RequestInit): Promise<TestResponse<T>>;
+  /** PUTs `body` as JSON. */
+  put<T = Json>(path: string, body: unknown, init?: RequestInit): Promise<TestResponse<T>>;
   delete<T = Json>(path: string, init?: RequestInit): Promise<TestResponse<T>>;
 }
 
@@ -395,6 +397,7 @@ export function createClient(baseUrl: string): TestClient {
     get: (target, init) => request(target, { ...init, method: 'GET' }),
     post: (target, body, init = {}) => sendJson('POST', target, body, init),
     patch: (target, body, init = {}) => sendJson('PATCH', target, body, init),
+    put: (target, body, init = {}) => sendJson('PUT', target, body, init),
     delete: (target, init) => request(target, { ...init, method: 'DELETE' }),
   };
 

@@ -12,7 +12,6 @@ export const authApi = {
   requestPasswordReset: (email: string) => post('/api/auth/request-password-reset', { email }),
   /** "Send it again": the server sends at most one a minute to an address, and answers the same for any address. */
   resendVerification: (email: string) => post('/api/auth/send-verification-email', { email }),
-  updateName: (name: string) => post('/api/auth/update-user', { name }),
   /** Ends every other session; this one goes on with a new cookie. */
   changePassword: (body: { currentPassword: string; newPassword: string }) => post('/api/auth/change-password', body),
   resetPassword: (body: { token: string; newPassword: string }) => post('/api/auth/reset-password', body),

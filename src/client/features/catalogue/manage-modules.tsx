@@ -204,7 +204,7 @@ function AddModuleForm() {
         onChange={set('name')}
         error={fieldError('name')}
       />
-      <PriceField value={values.price} onChange={set('price')} error={fieldError('priceCents')} placeholder="90" />
+      <PriceField value={values.price} onChange={set('price')} error={fieldError('priceCents')} example />
       <SelectField
         label="Category"
         name="category"
@@ -297,8 +297,12 @@ function ModuleRow({ module }: { module: Module }) {
       </div>
       <p className="text-sm text-slate-600 dark:text-slate-400">
         {module.category} ·{' '}
-        <Link to={`/modules/${module.slug}`} className="link break-all">
-          /modules/{module.slug}
+        {/* A long slug breaks after its hyphens (or, one part too long for the line, inside it), and may start a
+            line of its own: not mid-word anywhere, as break-all did. */}
+        <Link to={`/modules/${module.slug}`} className="link wrap-anywhere">
+          /modules/
+          <wbr />
+          {module.slug}
         </Link>
       </p>
       {editing ? (
@@ -459,12 +463,28 @@ function EditModuleForm({ module, onDone }: { module: Module; onDone: () => void
   );
 }
 
-/** The price, typed in rand as people write it ('90' or '90.50'); the forms turn it into cents. */
-function PriceField(props: {
+/**
+ * The price, typed in rand as people write it ('90' or '90.50'); the forms turn it into cents. On the empty add
+ * form an example is a hint under the field (until a message replaces it), not a placeholder: a grey "90" in the
+ * box read as a price already filled in.
+ */
+function PriceField({
+  example = false,
+  ...props
+}: {
   value: string;
   onChange: (e: React.ChangeEvent<HTMLInputElement>) => void;
   error: string | undefined;
-  placeholder?: string;
+  example?: boolean;
 }) {
-  return <FormField label="Price per hour (rand)" name="price" inputMode="decimal" autoComplete="off" {...props} />;
+  return (
+    <FormField
+      label="Price per hour (rand)"
+      name="price"
+      inputMode="decimal"
+      autoComplete="off"
+      hint={example && !props.error ? 'For example 90 or 90.50.' : undefined}
+      {...props}
+    />
+  );
 }

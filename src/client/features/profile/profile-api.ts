@@ -9,8 +9,9 @@ export const profileApi = {
   deleteAccount: async () => readJson(await client.api.me.$delete()),
   /** The JSON file of everything stored about the user; the server names it. */
   downloadMyData: () => download(client.api.me.export.$path()),
-  // better-auth's endpoints, behind the server's validating front (src/server/auth/auth.routes.ts).
-  updateName: (name: string) => apiRequest('POST', '/api/auth/update-user', { name }),
+  /** The new name reaches the account and the bookings at once (docs/decisions/0025). */
+  updateName: async (name: string) => readJson(await client.api.me.name.$put({ json: { name } })),
+  // better-auth's endpoint, behind the server's validating front (src/server/auth/auth.routes.ts).
   /** Ends every other session of the account; this one goes on. */
   changePassword: (body: { currentPassword: string; newPassword: string }) =>
     apiRequest('POST', '/api/auth/change-password', body),

@@ -1,7 +1,8 @@
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { formatCount } from '../../../common/locale.ts';
 import { qaLimits, qaMessages } from '../../../common/qa.ts';
 import { FormField, TextareaField } from '../../components/form-field.tsx';
+import { Notice } from '../../components/notice.tsx';
 import { toast } from '../../lib/toast.ts';
 import { HydratedForm } from '../../components/hydrated-form.tsx';
 
@@ -11,8 +12,10 @@ const nearLimit = (value: string, max: number) =>
 
 /**
  * The ask form (spec §2, §5). A visitor hears 'Please log in to post a question.'; a title or description that
- * is empty after trimming gets 'Please fill in both the question title and description.'. What was typed stays
- * until the question is safely queued on the device.
+ * is empty after trimming gets 'Please fill in both the question title and description.', once, just above Post
+ * where the eye is, with the empty fields marked (under each field and in a toast as well, it was said three
+ * times, and on a phone the toast covered Post). What was typed stays until the question is safely queued on
+ * the device.
  */
 export function AskForm({
   signedIn,
@@ -26,6 +29,11 @@ export function AskForm({
   const [missing, setMissing] = useState<{ title: boolean; text: boolean }>({ title: false, text: false });
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const incompleteId = useId();
+  const incomplete = missing.title || missing.text;
+  // A field filled in is no longer missing; the message goes once neither is.
+  const fillIn = (field: 'title' | 'text', value: string) =>
+    setMissing((m) => ({ ...m, [field]: m[field] && !value.trim() }));
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -35,10 +43,7 @@ export function AskForm({
     }
     const gaps = { title: !title.trim(), text: !text.trim() };
     setMissing(gaps);
-    if (gaps.title || gaps.text) {
-      toast.error(qaMessages.askIncomplete);
-      return;
-    }
+    if (gaps.title || gaps.text) return;
     setBusy(true);
     setError(undefined);
     try {
@@ -62,8 +67,11 @@ export function AskForm({
         name="title"
         value={title}
         maxLength={qaLimits.titleMax}
-        onChange={(e) => setTitle(e.target.value)}
-        error={missing.title ? qaMessages.askIncomplete : undefined}
+        onChange={(e) => {
+          setTitle(e.target.value);
+          fillIn('title', e.target.value);
+        }}
+        invalidBy={missing.title ? incompleteId : undefined}
         hint={nearLimit(title, qaLimits.titleMax) ?? 'One line that sums up your question.'}
       />
       <TextareaField
@@ -72,12 +80,21 @@ export function AskForm({
         rows={5}
         value={text}
         maxLength={qaLimits.textMax}
-        onChange={(e) => setText(e.target.value)}
-        error={missing.text ? qaMessages.askIncomplete : error}
+        onChange={(e) => {
+          setText(e.target.value);
+          fillIn('text', e.target.value);
+        }}
+        invalidBy={missing.text ? incompleteId : undefined}
+        error={error}
         hint={
           nearLimit(text, qaLimits.textMax) ?? 'Markdown works: `inline code`, ``` code blocks ```, lists and links.'
         }
       />
+      {incomplete && (
+        <div id={incompleteId}>
+          <Notice tone="error">{qaMessages.askIncomplete}</Notice>
+        </div>
+      )}
       <button type="submit" className="btn-primary" disabled={busy}>
         Post question
       </button>

@@ -229,7 +229,12 @@ export async function scrubStudent(db: Db, userId: string, name: string, at: str
     .execute();
 }
 
-/** Replaces the user's name in every booking's history. */
-export async function scrubChangesBy(db: Db, userId: string, name: string) {
+/** The student's name on all their bookings: the name they have now (docs/decisions/0025). */
+export async function setStudentName(db: Db, userId: string, name: string, at: string) {
+  await db.updateTable('bookings').set({ student_name: name, updated_at: at }).where('user_id', '=', userId).execute();
+}
+
+/** Replaces the user's name in every booking's history (a rename, or 'Deleted user'). */
+export async function setNameInChanges(db: Db, userId: string, name: string) {
   await db.updateTable('booking_changes').set({ by_name: name }).where('by_user_id', '=', userId).execute();
 }

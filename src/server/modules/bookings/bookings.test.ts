@@ -1018,3 +1018,70 @@ describe('a deleted account', () => {
     expect(after!.version).toBeGreaterThan(confirmed.version);
   });
 });
+
+describe('a renamed account', () => {
+  /** Every booking row, as stored, for comparing before and after a refusal. */
+  const allBookings = async () => ({
+    bookings: await server.services.db.selectFrom('bookings').selectAll().orderBy('id').execute(),
+    changes: await server.services.db.selectFrom('booking_changes').selectAll().orderBy('id').execute(),
+  });
+
+  test('the student’s bookings, older and newer, all show the name they have now, with new versions the staff and the student hear of', async () => {
+    const student = await newStudent('Thandi Mokoena');
+    const older = await book(student.client);
+    const streams = await Promise.all([statsTutor.client, admin.client, student.client].map((c) => openEventStream(c)));
+    try {
+      expect((await student.client.put('/api/me/name', { name: 'Thandi Mokoena-Dube' })).status).toBe(200);
+      const newer = await book(student.client, { date: inDays(12) });
+      for (const booking of [await read(older), await read(newer)]) {
+        expect(booking!.student.name).toBe('Thandi Mokoena-Dube');
+        expect(booking!.history[0]!.by.name).toBe('Thandi Mokoena-Dube');
+      }
+      const renamed = (await read(older))!;
+      // A new version, so every device that holds the booking refreshes it.
+      expect(renamed.version).toBeGreaterThan(older.version);
+      const heard = async (i: number) => {
+        for (;;) {
+          const change = changeOf(await streams[i]!.next((m) => m.event === 'change'));
+          if (change.table === 'bookings' && change.ids.includes(older.id)) return change.version;
+        }
+      };
+      expect(await Promise.all([0, 1, 2].map(heard))).toEqual([renamed.version, renamed.version, renamed.version]);
+      // The student's own devices hear that the account changed (the welcome line follows it).
+      const me = changeOf(await streams[2]!.next((m) => m.event === 'change' && changeOf(m).table === 'me'));
+      expect(me.ids).toEqual([student.id]);
+    } finally {
+      for (const s of streams) s.abort();
+    }
+  });
+
+  test('a tutor’s rename reaches the history of the bookings they confirmed, and nobody else’s name changes', async () => {
+    const student = await newStudent('Nomsa Khumalo');
+    const tutor = await newTutor(['Statistics'], 'Musa Dlamini');
+    const confirmed = bookingSchema.parse((await confirm(tutor.client, await book(student.client), '09:00')).body);
+    expect((await tutor.client.put('/api/me/name', { name: 'Dr Musa Dlamini' })).status).toBe(200);
+    const after = (await read(confirmed))!;
+    expect(after.history.map((c) => c.by.name)).toEqual(['Nomsa Khumalo', 'Dr Musa Dlamini']);
+    expect(after.student.name).toBe('Nomsa Khumalo');
+    expect(after.version).toBeGreaterThan(confirmed.version);
+  });
+
+  test('a refused rename (a visitor, another site, a bad name) leaves every booking as it was', async () => {
+    const student = await newStudent('Zanele Mthembu');
+    await book(student.client);
+    const before = await allBookings();
+    expectApiError(
+      await createClient(server.url).put('/api/me/name', { name: 'Visitor' }),
+      401,
+      'auth.unauthenticated',
+    );
+    expectApiError(
+      await student.client.put('/api/me/name', { name: 'Elsewhere' }, { headers: { origin: 'https://evil.example' } }),
+      403,
+      'request.invalid_origin',
+    );
+    expectApiError(await student.client.put('/api/me/name', { name: '  ' }), 400, 'request.invalid');
+    expectApiError(await student.client.post('/api/auth/update-user', { name: 'Sideways' }), 404, 'request.not_found');
+    expect(await allBookings()).toEqual(before);
+  });
+});

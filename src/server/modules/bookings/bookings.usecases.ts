@@ -554,7 +554,7 @@ export const bookingsPersonalData: PersonalDataPart = {
       }
     }
     await repo.scrubStudent(tx.db, userId, bookingMessages.deletedUser, now);
-    await repo.scrubChangesBy(tx.db, userId, bookingMessages.deletedUser);
+    await repo.setNameInChanges(tx.db, userId, bookingMessages.deletedUser);
     for (const row of cancelled) {
       // Nothing of the student's, nor their id: this notice outlives their account (profile deletes the rest).
       const scrubbed = toBooking(
@@ -565,25 +565,49 @@ export const bookingsPersonalData: PersonalDataPart = {
         await tx.mail.enqueue(cancelledForStaffEmail(scrubbed, staff, tx.config.publicUrl, 'account-deleted'));
       }
     }
-    // The deleted user hears nothing more; the others concerned hear once per audience, each notice with the
-    // last version set here (they all commit together).
-    const last = first + touched.length - 1;
-    const groups = Map.groupBy(
-      touched.map((row) => ({
-        id: row.id,
-        audience: audienceOf(row.user_id === userId ? { ...row, user_id: null } : row),
-      })),
-      (n) => JSON.stringify(n.audience),
+    // The deleted user hears nothing more.
+    publishTouched(
+      tx,
+      touched.map((row) => audienceOf(row.user_id === userId ? { ...row, user_id: null } : row)),
+      touched,
+      first + touched.length - 1,
     );
-    for (const notices of groups.values()) {
-      for (let i = 0; i < notices.length; i += idsPerNotice) {
-        tx.events.publish({
-          table: 'bookings',
-          ids: notices.slice(i, i + idsPerNotice).map((n) => n.id),
-          audience: notices[0]!.audience,
-          version: last,
-        });
-      }
-    }
+  },
+
+  /**
+   * Bookings show a person's current name (docs/decisions/0025): a rename reaches the student's bookings and
+   * the history entries the user made (a tutor's confirmations), each booking with a new version, so every
+   * device that holds one refreshes it and nobody's list shows two names for one person.
+   */
+  async renameFor(tx, userId, name) {
+    await repo.takeVersions(tx.db, 0);
+    const touched = await repo.listBookingsTouchedBy(tx.db, userId);
+    if (touched.length === 0) return;
+    const first = await repo.takeVersions(tx.db, touched.length);
+    for (const [i, row] of touched.entries()) await repo.setVersion(tx.db, row.id, first + i);
+    await repo.setStudentName(tx.db, userId, name, tx.clock.now().toISOString());
+    await repo.setNameInChanges(tx.db, userId, name);
+    publishTouched(tx, touched.map(audienceOf), touched, first + touched.length - 1);
   },
 };
+
+/**
+ * Tells who may see each of `touched` (its audience, same index) that it changed: one notice per audience and
+ * at most `idsPerNotice` ids, each with `version`, the last one the change set (they all commit together).
+ */
+function publishTouched(tx: Deps, audiences: Audience[], touched: { id: string }[], version: number) {
+  const groups = Map.groupBy(
+    touched.map((row, i) => ({ id: row.id, audience: audiences[i]! })),
+    (n) => JSON.stringify(n.audience),
+  );
+  for (const notices of groups.values()) {
+    for (let i = 0; i < notices.length; i += idsPerNotice) {
+      tx.events.publish({
+        table: 'bookings',
+        ids: notices.slice(i, i + idsPerNotice).map((n) => n.id),
+        audience: notices[0]!.audience,
+        version,
+      });
+    }
+  }
+}

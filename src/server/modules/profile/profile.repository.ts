@@ -115,3 +115,8 @@ export async function deleteUser(db: Db, userId: string): Promise<void> {
   await db.deleteFrom('verifications').where('value', '=', userId).execute();
   await db.deleteFrom('users').where('id', '=', userId).execute();
 }
+
+/** The user's name, as their account shows it (better-auth's row; the session reads it on every request). */
+export async function setUserName(db: Db, userId: string, name: string, now: Date) {
+  await db.updateTable('users').set({ name, updated_at: now }).where('id', '=', userId).execute();
+}

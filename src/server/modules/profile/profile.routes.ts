@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { deleteCookie } from 'hono/cookie';
+import { updateNameSchema } from '../../../common/auth.schemas.ts';
 import { enrolInputSchema } from '../../../common/profile.ts';
 import { checkFirst, type SessionEnv } from '../../auth/auth.middleware.ts';
 import { requireUser } from '../../auth/auth.session.ts';
@@ -15,10 +16,11 @@ import {
   exportMyData,
   listMyEnrolments,
   removeEnrolment,
+  renameMe,
 } from './profile.usecases.ts';
 
 /**
- * `/api/me/*` beyond `GET /api/me`: the signed-in user's enrolments, data export and account deletion.
+ * `/api/me/*` beyond `GET /api/me`: the signed-in user's name, enrolments, data export and account deletion.
  * `personalData`: the other features' parts of the export and deletion (server.ts lists them).
  */
 export function createProfileRoutes({
@@ -37,6 +39,10 @@ export function createProfileRoutes({
       .use(async (c, next) => {
         c.header('cache-control', 'no-store');
         await next();
+      })
+      .put('/name', checkFirst(requireUser), jsonBody(updateNameSchema), async (c) => {
+        await renameMe(deps, c.var.me, c.req.valid('json'), parts);
+        return c.json({ renamed: true });
       })
       .get('/enrolments', withEtag(), async (c) => {
         c.header('cache-control', personal);

@@ -179,6 +179,67 @@ describe('enrolling in modules', () => {
   });
 });
 
+describe('changing my name', () => {
+  test('a name change is checked as sign-up checks a name; no input gives a 5xx or is stored', async () => {
+    const { client, name } = await signInAs(server, 'student', { name: 'Lindiwe Nkosi' });
+    const bodies: unknown[] = [
+      { name: null },
+      { name: { a: 1 } },
+      { name: 42 },
+      { image: [1] },
+      { image: 'javascript:alert(1)' },
+      { name: 'Ok', image: 'javascript:alert(1)' },
+      { name: 'Ok', role: 'admin' },
+      { name: 'Ok', email: 'someone-else@example.com' },
+      { name: 'n'.repeat(50_000) },
+      { name: 'n'.repeat(101) },
+      { name: '   ' },
+      { name: 'Line one\r\nLine two' },
+      { name: 'Tab\there' },
+      { name: 'Null\u0000byte' },
+      { name: 'Evil\u202Eeman' },
+      {},
+      [],
+      'just text',
+    ];
+    for (const body of bodies) {
+      const response = await client.put('/api/me/name', body);
+      expect(response.status, `${JSON.stringify(body).slice(0, 60)} → ${response.text}`).toBe(400);
+      expectApiError(response, 400, 'request.invalid');
+    }
+    const malformed = await client.request('/api/me/name', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":',
+    });
+    expectApiError(malformed, 400, 'request.malformed_json');
+    expect((await client.get('/api/me')).body.name).toBe(name);
+    const row = await server.services.db
+      .selectFrom('users')
+      .select(['name', 'image', 'role'])
+      .where('email', '=', (await client.get('/api/me')).body.email)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ name, image: null, role: 'student' });
+
+    // Signed out, or from another site: refused, and nothing is renamed.
+    expectApiError(await createClient(server.url).put('/api/me/name', { name: 'Anyone' }), 401, 'auth.unauthenticated');
+    expectApiError(
+      await client.put('/api/me/name', { name: 'Anyone' }, { headers: { origin: 'https://evil.example' } }),
+      403,
+      'request.invalid_origin',
+    );
+    // better-auth's own endpoint is not open: it would rename the account and leave the bookings' copies behind.
+    expectApiError(await client.post('/api/auth/update-user', { name: 'Anyone' }), 404, 'request.not_found');
+    expect((await client.get('/api/me')).body.name).toBe(name);
+
+    const renamed = await client.put('/api/me/name', { name: '  Lindiwe Nkosi-Dube ' });
+    expect(renamed.status, renamed.text).toBe(200);
+    expect(renamed.body).toEqual({ renamed: true });
+    expect(renamed.headers.get('cache-control')).toBe('no-store');
+    expect((await client.get('/api/me')).body.name).toBe('Lindiwe Nkosi-Dube');
+  });
+});
+
 describe('downloading my data', () => {
   test('the file holds the account, role, tutor categories, sessions, enrolments and e-mails, and no password hash or token', async () => {
     // Signed up for real: the e-mails that sign-up sends are part of the export.

@@ -1,3 +1,4 @@
+import type { UpdateNameInput } from '../../../common/auth.schemas.ts';
 import type { Enrolment, EnrolInput } from '../../../common/profile.ts';
 import type { Me } from '../../../common/session.ts';
 import { requireUser } from '../../auth/auth.session.ts';
@@ -139,6 +140,24 @@ export async function exportMyData(deps: Deps, me: Me | undefined, parts: readon
     ...Object.fromEntries(partsData.flatMap((part) => Object.entries(part))),
   };
   return { filename: `tutorbook-data-${sastDate.format(at)}.json`, data };
+}
+
+/**
+ * A new name, and every copy of it the features keep (docs/decisions/0025), in one transaction: nobody sees
+ * the old name beside the new. The user's own devices hear a `me` notice, so an open page shows it at once.
+ */
+export async function renameMe(
+  deps: Deps,
+  me: Me | undefined,
+  input: UpdateNameInput,
+  parts: readonly PersonalDataPart[],
+): Promise<void> {
+  const user = requireUser(me);
+  await withTransaction(deps, async (tx) => {
+    await repo.setUserName(tx.db, user.id, input.name, tx.clock.now());
+    for (const part of parts) await part.renameFor?.(tx, user.id, input.name);
+    tx.events.publish({ table: 'me', ids: [user.id], audience: { userIds: [user.id] } });
+  });
 }
 
 /**
