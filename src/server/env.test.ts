@@ -90,9 +90,25 @@ describe('loadEnv', () => {
 
   test('production requires AUTH_SECRET and always rate-limits', () => {
     expect(() => loadEnv({ NODE_ENV: 'production' })).toThrow(/AUTH_SECRET: required in production/);
-    const env = loadEnv({ NODE_ENV: 'production', AUTH_SECRET: 's'.repeat(32), RATE_LIMIT: 'off' });
+    const env = loadEnv({
+      NODE_ENV: 'production',
+      AUTH_SECRET: 's'.repeat(32),
+      RATE_LIMIT: 'off',
+      PAYMENT_EFT_DETAILS: 'Bank: FNB',
+    });
     expect(env.production).toBe(true);
     expect(env.rateLimit).toBe(true);
+  });
+
+  test('production refuses to start without the bank details students pay into, naming the variable', () => {
+    const production = { NODE_ENV: 'production', AUTH_SECRET: 's'.repeat(32) };
+    for (const details of [undefined, '', ' ; '])
+      expect(() => loadEnv({ ...production, PAYMENT_EFT_DETAILS: details })).toThrow(
+        /PAYMENT_EFT_DETAILS: required in production/,
+      );
+    expect(loadEnv({ ...production, PAYMENT_EFT_DETAILS: 'Bank: FNB' }).paymentEftDetails).toEqual(['Bank: FNB']);
+    // Development and tests start without them (the server warns; the e-mails say whom to ask).
+    expect(loadEnv({}).paymentEftDetails).toBeUndefined();
   });
 
   test.each([
