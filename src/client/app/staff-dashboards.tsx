@@ -10,18 +10,19 @@ export function TutorDashboardPage() {
     <section className="container-page py-10">
       <PageMeta title="Tutor dashboard" description="Bookings in your subjects." />
       <h1 className="text-3xl font-bold">Tutor dashboard</h1>
-      <StaffBookings role="tutor" categories={session.me?.categories ?? []} />
+      <StaffBookings role="tutor" categories={session.me?.categories ?? []} userId={session.me?.id ?? ''} />
     </section>
   );
 }
 
 export function AdminDashboardPage() {
+  const { session } = useSession();
   return (
     <section className="container-page py-10">
       <PageMeta title="Admin dashboard" description="Manage modules and bookings." />
       <h1 className="text-3xl font-bold">Admin dashboard</h1>
       <ManageModules />
-      <StaffBookings role="admin" categories={[]} />
+      <StaffBookings role="admin" categories={[]} userId={session.me?.id ?? ''} />
     </section>
   );
 }
