@@ -270,6 +270,8 @@ function StaffBookingCard({
   const [status, setStatus] = useState<BookingStatus>(booking.status);
   const [busy, setBusy] = useState(false);
   const noSlot = booking.slots.length === 0;
+  // The server refuses to confirm a cancelled or completed session (409): the card says so before a click.
+  const confirmable = booking.status === 'Pending' || booking.status === 'Confirmed';
 
   async function run(action: () => Promise<boolean>) {
     setBusy(true);
@@ -307,30 +309,35 @@ function StaffBookingCard({
         </Notice>
       ) : (
         <div className="mt-4 grid gap-4 md:grid-cols-2">
-          <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
-            <SelectField
-              label="Time slot"
-              className="grow"
-              value={slot}
-              disabled={noSlot || busy}
-              onChange={(e) => setSlot(e.target.value)}
-            >
-              <option value="">{noSlot ? 'No time requested' : 'Choose a time'}</option>
-              {booking.slots.map((s) => (
-                <option key={s} value={s}>
-                  {s} SAST
-                </option>
-              ))}
-            </SelectField>
-            <button
-              type="button"
-              className="btn-primary whitespace-nowrap sm:min-w-36"
-              disabled={busy}
-              aria-describedby={nameId}
-              onClick={() => void run(() => actions.confirmSlot(booking, slot))}
-            >
-              Confirm
-            </button>
+          <div>
+            <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
+              <SelectField
+                label="Time slot"
+                className="grow"
+                value={slot}
+                disabled={noSlot || busy || !confirmable}
+                onChange={(e) => setSlot(e.target.value)}
+              >
+                <option value="">{noSlot ? 'No time requested' : 'Choose a time'}</option>
+                {booking.slots.map((s) => (
+                  <option key={s} value={s}>
+                    {s} SAST
+                  </option>
+                ))}
+              </SelectField>
+              <button
+                type="button"
+                className="btn-primary whitespace-nowrap sm:min-w-36"
+                disabled={busy || !confirmable}
+                aria-describedby={nameId}
+                onClick={() => void run(() => actions.confirmSlot(booking, slot))}
+              >
+                Confirm
+              </button>
+            </div>
+            {!confirmable && (
+              <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{bookingMessages.cannotConfirm}</p>
+            )}
           </div>
           <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
             <SelectField
