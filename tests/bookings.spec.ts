@@ -537,6 +537,12 @@ test('a student cancels: in good time it is simply cancelled; inside 24 hours th
   await lateCard.getByRole('button', { name: 'Cancel booking' }).click();
   // The dialog gives the fee in rand: half of 2 hours at R90.
   expect(bookingMessages.cancelLateConfirm(lateFeeCents(late.totalCents))).toContain('(R90)');
+  await expect(page.getByRole('alertdialog')).toBeVisible();
+  await expectNoAxeViolations(page);
+  for (const [size, viewport] of Object.entries(viewports)) {
+    await page.setViewportSize(viewport);
+    await page.screenshot({ path: `test-results/screenshots/bookings-late-cancel-dialog-${size}.png` });
+  }
   await confirmDialog(page, bookingMessages.cancelLateConfirm(lateFeeCents(late.totalCents)), 'Cancel booking');
   await expect(toastWith(page, bookingMessages.cancelledLate)).toBeVisible();
   await expect(lateCard.locator('.status-label.cancelled')).toHaveText('Cancelled');
@@ -793,6 +799,14 @@ test('the student sees the next session first; a tutor filters by status and doe
   await filters.getByLabel('Status').selectOption('Cancelled');
   await expect(cardsOfModule).toHaveCount(1);
   await expect(cardsOfModule).toContainText(dropped.paymentReference);
+  // A cancelled booking offers no Confirm, and says why.
+  await expect(cardsOfModule.getByRole('button', { name: 'Confirm' })).toBeDisabled();
+  await expect(cardsOfModule).toContainText(bookingMessages.cannotConfirm);
+  for (const [size, viewport] of Object.entries(viewports)) {
+    await tutor.page.setViewportSize(viewport);
+    await showAtTop(cardsOfModule);
+    await tutor.page.screenshot({ path: `test-results/screenshots/bookings-cancelled-card-${size}.png` });
+  }
   await filters.getByLabel('Status').selectOption('Pending');
   await expect(cardsOfModule).toHaveCount(3);
   const ownCard = cardsOfModule.filter({ hasText: own.paymentReference });

@@ -308,7 +308,7 @@ function StaffBookingCard({
           {bookingMessages.ownBooking}
         </Notice>
       ) : (
-        <div className="mt-4 grid gap-4 md:grid-cols-2">
+        <div className="mt-4 grid items-start gap-4 md:grid-cols-2">
           <div>
             <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
               <SelectField
