@@ -29,6 +29,8 @@ export async function startAppServer(
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     AUTH_SECRET: randomBytes(32).toString('hex'),
+    // Production does not start without the bank details students pay into.
+    PAYMENT_EFT_DETAILS: 'Bank: Bench Bank; Account number: 0',
   });
   const services = await createServices(env, { clientDir, ...(options.idleMail ? { mailPollMs: 2 ** 31 - 1 } : {}) });
   if (options.idleMail) services.deps.mail.wake = () => {};

@@ -32,6 +32,8 @@ export async function runFanOutBench(): Promise<void> {
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     AUTH_SECRET: randomBytes(32).toString('hex'),
+    // Production does not start without the bank details students pay into.
+    PAYMENT_EFT_DETAILS: 'Bank: Bench Bank; Account number: 0',
   });
   const services = await createServices(env, { clientDir: dataDir });
   const app = createHttpServer(services.app.fetch, { production: env.production, prepared: services.prepared });

@@ -64,6 +64,8 @@ const env = loadEnv({
   PUBLIC_URL: baseUrl,
   LOG_LEVEL: 'silent',
   AUTH_SECRET: randomBytes(32).toString('hex'),
+  // Production does not start without the bank details students pay into.
+  PAYMENT_EFT_DETAILS: 'Bank: Bench Bank; Account number: 0',
 });
 const services = await createServices(env, { clientDir });
 const server = createHttpServer(services.app.fetch, { production: env.production, prepared: services.prepared }).listen(

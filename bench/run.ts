@@ -58,6 +58,8 @@ async function startApp(logLevel: 'info' | 'warn') {
     DATA_DIR: dir,
     LOG_LEVEL: logLevel,
     AUTH_SECRET: randomBytes(32).toString('hex'),
+    // Production does not start without the bank details students pay into.
+    PAYMENT_EFT_DETAILS: 'Bank: Bench Bank; Account number: 0',
   });
   const services = await createServices(env, { clientDir, logDestination: createLogDestination(logFile) });
   const server = createHttpServer(services.app.fetch, {

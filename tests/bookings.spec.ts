@@ -1,6 +1,12 @@
 import { expect, test, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
-import { bookingMessages, type Booking, type BookingPage } from '../src/common/bookings.ts';
-import { sastDate, sastZone } from '../src/common/sast.ts';
+import {
+  bookingMessages,
+  latestBookableDate,
+  lateFeeCents,
+  type Booking,
+  type BookingPage,
+} from '../src/common/bookings.ts';
+import { formatSastDate, sastDate, sastInstant, sastZone } from '../src/common/sast.ts';
 import { textMessages } from '../src/common/validation.ts';
 import {
   createModule,
@@ -243,8 +249,14 @@ test('a student books a session, the tutor confirms a time, and the student sees
   await expect(toastWith(tutor.page, bookingMessages.selectSlot)).toBeVisible();
   await tutorCard.getByLabel('Time slot').selectOption('13:30');
   await tutorCard.getByRole('button', { name: 'Confirm' }).click();
-  await expect(toastWith(tutor.page, bookingMessages.timeConfirmedTutor(booking!.id, '13:30'))).toBeVisible();
+  // The booking is named by its payment reference, never by its internal id.
+  await expect(
+    toastWith(tutor.page, bookingMessages.timeConfirmedTutor(booking!.paymentReference, '13:30')),
+  ).toBeVisible();
   await expect(tutorCard.locator('.status-label.confirmed')).toHaveText('Confirmed');
+  await expect(tutorCard).toContainText(`Booking ${booking!.paymentReference}`);
+  await expect(tutorCard).not.toContainText(booking!.id);
+  await expect(tutor.page.locator('[data-sonner-toast]').filter({ hasText: booking!.id })).toHaveCount(0);
 
   // The student's open dashboard hears of it without a reload.
   await expect(card.locator('.status-label.confirmed')).toHaveText('Confirmed');
@@ -406,7 +418,7 @@ test('the form says what is wrong next to each field and keeps everything typed'
   await fillBooking(page, { date: daysAhead(-1), slots: ['09:00', '09:00', ''], hours: '9', concepts: ' ' });
   await form(page).getByRole('button', { name: 'Submit booking request' }).click();
   await expect(page.getByRole('alertdialog')).toHaveCount(0);
-  await expect(form(page)).toContainText(bookingMessages.leadTime(leadHours));
+  await expect(form(page)).toContainText(`${formatSastDate(daysAhead(-1))} has passed; the earliest is`);
   await expect(form(page)).toContainText(bookingMessages.slotsRequired);
   await expect(form(page)).toContainText(bookingMessages.hoursInvalid);
   await expect(form(page)).toContainText(bookingMessages.conceptsRequired);
@@ -469,7 +481,9 @@ test('a request the server refuses (the date is now too close) needs attention w
   await fillBooking(page, typed);
   await submitBooking(page);
 
-  const refusal = `${bookingMessages.failed} ${bookingMessages.leadTime(leadHours)}`;
+  // The server's words: the date has passed, and the earliest time it would take.
+  const refused = `${formatSastDate(typed.date)} has passed; the earliest is`;
+  const refusal = new RegExp(`^${bookingMessages.failed.replace('.', '\\.')} ${refused} \\d\\d:\\d\\d on `);
   await expect(form(page).getByRole('status').filter({ hasText: bookingMessages.failed })).toHaveText(refusal);
   await expectTyped(page, typed);
   await page.reload();
@@ -478,7 +492,7 @@ test('a request the server refuses (the date is now too close) needs attention w
 
   await page.goto('/student-dashboard');
   const card = studentCard(page, module.name);
-  await expect(card).toContainText(`Needs attention: ${bookingMessages.leadTime(leadHours)}`);
+  await expect(card).toContainText(`Needs attention: ${refused}`);
   await card.getByRole('button', { name: 'Edit and send again' }).click();
   await expect(page).toHaveURL(/\/booking$/);
   await expectTyped(page, typed);
@@ -525,7 +539,7 @@ test('a student cancels: in good time it is simply cancelled; inside 24 hours th
   browser,
 }) => {
   const { admin, module } = await newModule(browser);
-  const { page, context } = await userPage(browser, 'student');
+  const { page, context, account } = await userPage(browser, 'student');
   const early = await requestBooking(page.request, {
     module: module.name,
     date: daysAhead(5),
@@ -554,11 +568,25 @@ test('a student cancels: in good time it is simply cancelled; inside 24 hours th
   await page.getByRole('alertdialog').getByRole('button', { name: 'Keep booking' }).click();
   await expect(lateCard.locator('.status-label.pending')).toBeVisible();
   await lateCard.getByRole('button', { name: 'Cancel booking' }).click();
-  await confirmDialog(page, bookingMessages.cancelLateConfirm, 'Cancel booking');
+  // The dialog gives the fee in rand: half of 2 hours at R90.
+  expect(bookingMessages.cancelLateConfirm(lateFeeCents(late.totalCents))).toContain('(R90)');
+  await expect(page.getByRole('alertdialog')).toBeVisible();
+  await expectNoAxeViolations(page);
+  for (const [size, viewport] of Object.entries(viewports)) {
+    await page.setViewportSize(viewport);
+    await page.screenshot({ path: `test-results/screenshots/bookings-late-cancel-dialog-${size}.png` });
+  }
+  await confirmDialog(page, bookingMessages.cancelLateConfirm(lateFeeCents(late.totalCents)), 'Cancel booking');
   await expect(toastWith(page, bookingMessages.cancelledLate)).toBeVisible();
   await expect(lateCard.locator('.status-label.cancelled')).toHaveText('Cancelled');
   await expect(lateCard).toContainText('Late cancellation');
   await expect(lateCard).toContainText('R90');
+  // The e-mail says what to pay and how: the fee, the reference, and whom to pay (or whom to ask).
+  const email = await emailTo(account.email, new RegExp(`^Booking cancelled: .*${formatSastDate(soon.date)}$`));
+  expect(email.text).toContain(
+    `The fee is R90: please pay it by EFT, with the payment reference ${late.paymentReference}.`,
+  );
+  expect(email.text).toMatch(/For the bank details, e-mail \S+@\S+ or send a WhatsApp message to \+27/);
   const stored = await bookingsOf(page.request, module.name);
   expect(stored.find((b) => b.id === late.id)).toMatchObject({ status: 'Cancelled', lateCancellation: true });
   expect(stored.find((b) => b.id === early.id)).toMatchObject({ status: 'Cancelled', lateCancellation: false });
@@ -651,6 +679,18 @@ test('the admin filters every booking by status, category and date, confirms a t
   await filters.getByLabel('To (session date)').fill(customDate);
   await expect(staffCard(page, module.name)).toHaveCount(0);
   await expect(staffCard(page, custom)).toBeVisible();
+  // A reversed range says so next to the dates, and the list stays as it was.
+  await filters.getByLabel('From (session date)').fill(daysAhead(12));
+  await expect(filters.getByLabel('To (session date)')).toHaveAccessibleDescription(bookingMessages.dateRangeReversed);
+  await expect(staffCard(page, custom)).toBeVisible();
+  await expectNoAxeViolations(page);
+  for (const [size, viewport] of Object.entries(viewports)) {
+    await page.setViewportSize(viewport);
+    await showAtTop(filters);
+    await page.screenshot({ path: `test-results/screenshots/bookings-filters-reversed-${size}.png` });
+  }
+  await filters.getByLabel('From (session date)').fill(customDate);
+  await expect(filters.getByText(bookingMessages.dateRangeReversed)).toHaveCount(0);
   await filters.getByRole('button', { name: 'Clear filters' }).click();
   await expect(staffCard(page, module.name)).toBeVisible();
 
@@ -669,6 +709,19 @@ test('the admin filters every booking by status, category and date, confirms a t
   await other.page.waitForLoadState('networkidle');
   await staffCard(page, module.name).getByLabel('Status').selectOption('Completed');
   await staffCard(page, module.name).getByRole('button', { name: 'Update status' }).click();
+  // The session is days away: the admin is asked first; saying no changes nothing.
+  const notStarted = bookingMessages.notStartedYet(`${formatSastDate(statsBooking.date)}, 14:00 SAST`);
+  await confirmDialog(page, notStarted, 'Keep status');
+  await expect(staffCard(page, module.name).locator('.status-label.pending')).toBeVisible();
+  await staffCard(page, module.name).getByLabel('Status').selectOption('Completed');
+  await staffCard(page, module.name).getByRole('button', { name: 'Update status' }).click();
+  await expect(page.getByRole('alertdialog')).toContainText(notStarted);
+  await expectNoAxeViolations(page);
+  for (const [size, viewport] of Object.entries(viewports)) {
+    await page.setViewportSize(viewport);
+    await page.screenshot({ path: `test-results/screenshots/bookings-not-started-dialog-${size}.png` });
+  }
+  await confirmDialog(page, notStarted, 'Mark as completed');
   await expect(staffCard(page, module.name).locator('.status-label.completed')).toBeVisible();
 
   await stale.getByLabel('Time slot').selectOption('15:00');
@@ -681,6 +734,139 @@ test('the admin filters every booking by status, category and date, confirms a t
   const [confirmed] = await bookingsOf(page.request, custom);
   expect(confirmed).toMatchObject({ id: customBooking.id, status: 'Confirmed', confirmedSlot: '11:00' });
   for (const c of [admin.context, student.context, other.context]) await c.close();
+});
+
+test("a time inside the lead time is named with the earliest accepted, only its field is marked, and the lead time is the server's from the first render", async ({
+  browser,
+}) => {
+  const { admin, module } = await newModule(browser);
+  // The device's clock at 10:00 SAST: with the server's 20 hours, the earliest session is 06:00 the next day.
+  const today = daysAhead(2);
+  const tomorrow = sastDate(new Date(sastInstant(today, '12:00').getTime() + dayMs));
+  const { page, context } = await userPage(browser, 'student', { clockAt: sastInstant(today, '10:00').getTime() });
+  // The server's answer comes late: the form waits for it rather than showing a lead time of its own first.
+  await page.route('**/api/config', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await route.continue();
+  });
+  await page.goto(`/modules/${module.slug}`);
+  await page.getByRole('button', { name: 'Book Now' }).click();
+  await expect(form(page)).toBeVisible();
+  expect(await form(page).textContent()).toContain(bookingMessages.leadTime(leadHours));
+  const date = form(page).getByLabel('Date');
+  await expect(date).toHaveAttribute('min', tomorrow);
+  await expect(date).toHaveAttribute('max', latestBookableDate(sastInstant(today, '10:00')));
+
+  // 24-hour times, typed as a phone's number pad allows: "530" becomes 05:30.
+  await fillBooking(page, { date: tomorrow, slots: ['530', '09:00', '1200'], hours: '1', concepts: 'Limits.' });
+  await form(page).getByLabel('Hours').click();
+  await expect(form(page).getByLabel('First choice')).toHaveValue('05:30');
+  await expect(form(page).getByLabel('Third choice')).toHaveValue('12:00');
+  await form(page).getByRole('button', { name: 'Submit booking request' }).click();
+  // The device's clock has moved on a few seconds since 10:00: the earliest whole minute may be 06:01.
+  const message = new RegExp(
+    `05:30 on ${formatSastDate(tomorrow)} is less than ${leadHours} hours away; the earliest is 06:0[01] SAST\\.`,
+  );
+  await expect(form(page)).toContainText(message);
+  await expect(form(page).getByLabel('First choice')).toHaveAttribute('aria-invalid', 'true');
+  await expect(form(page).getByLabel('First choice')).toBeFocused();
+  for (const label of ['Second choice', 'Third choice'])
+    await expect(form(page).getByLabel(label)).not.toHaveAttribute('aria-invalid', 'true');
+  await expectNoAxeViolations(page);
+  for (const [size, viewport] of Object.entries(viewports)) {
+    await page.setViewportSize(viewport);
+    await showAtTop(form(page));
+    await page.screenshot({ path: `test-results/screenshots/bookings-lead-time-${size}.png` });
+  }
+  // A date more than a year ahead is refused next to the date.
+  await date.fill('9999-01-01');
+  await form(page).getByRole('button', { name: 'Submit booking request' }).click();
+  await expect(date).toHaveAccessibleDescription(
+    new RegExp(bookingMessages.tooFar(latestBookableDate(sastInstant(today, '10:00'))).replace(/[.()]/g, '\\$&')),
+  );
+  expect(await bookingsOf(page.request, module.name)).toEqual([]);
+  for (const c of [admin.context, context]) await c.close();
+});
+
+test('the student sees the next session first; a tutor filters by status and does not confirm their own booking', async ({
+  browser,
+}) => {
+  const { admin, module } = await newModule(browser);
+  const student = await userPage(browser, 'student');
+  const later = await requestBooking(student.page.request, {
+    module: module.name,
+    date: daysAhead(9),
+    slots: ['09:00', '10:00', '11:00'],
+  });
+  const next = await requestBooking(student.page.request, {
+    module: module.name,
+    date: daysAhead(4),
+    slots: ['09:00', '10:00', '11:00'],
+  });
+  const dropped = await requestBooking(student.page.request, {
+    module: module.name,
+    date: daysAhead(12),
+    slots: ['09:00', '10:00', '11:00'],
+  });
+  expect(
+    (await student.page.request.post(`/api/bookings/${dropped.id}/cancel`, { headers: { origin } })).status(),
+  ).toBe(200);
+  await student.page.goto('/student-dashboard');
+  const cards = student.page.getByRole('list', { name: 'Your bookings' }).getByRole('article');
+  await expect(cards).toHaveCount(3);
+  const order = await cards.evaluateAll((articles) => articles.map((a) => a.id));
+  expect(order).toEqual([next.id, later.id, dropped.id].map((id) => `booking-${id}`));
+
+  const tutor = await userPage(browser, 'tutor', { categories: ['Mathematics'] });
+  const own = await requestBooking(tutor.page.request, {
+    module: module.name,
+    date: daysAhead(6),
+    slots: ['13:00', '14:00', '15:00'],
+  });
+  await tutor.page.goto('/tutor-dashboard');
+  const filters = tutor.page.getByRole('search', { name: 'Filter bookings' });
+  await expect(filters.getByLabel('Category')).toHaveCount(0);
+  // The tutor sees every Mathematics booking of the run: this module's cards are the ones counted.
+  const cardsOfModule = staffCard(tutor.page, module.name);
+  await expect(cardsOfModule).toHaveCount(4);
+  await filters.getByLabel('Status').selectOption('Cancelled');
+  await expect(cardsOfModule).toHaveCount(1);
+  await expect(cardsOfModule).toContainText(dropped.paymentReference);
+  // A cancelled booking offers no Confirm, and says why.
+  await expect(cardsOfModule.getByRole('button', { name: 'Confirm' })).toBeDisabled();
+  await expect(cardsOfModule).toContainText(bookingMessages.cannotConfirm);
+  for (const [size, viewport] of Object.entries(viewports)) {
+    await tutor.page.setViewportSize(viewport);
+    await showAtTop(cardsOfModule);
+    await tutor.page.screenshot({ path: `test-results/screenshots/bookings-cancelled-card-${size}.png` });
+  }
+  await filters.getByLabel('Status').selectOption('Pending');
+  await expect(cardsOfModule).toHaveCount(3);
+  const ownCard = cardsOfModule.filter({ hasText: own.paymentReference });
+  await expect(ownCard).toContainText(bookingMessages.ownBooking);
+  await expect(ownCard.getByRole('button', { name: 'Confirm' })).toHaveCount(0);
+  await expect(ownCard.getByRole('button', { name: 'Update status' })).toHaveCount(0);
+  await expectNoAxeViolations(tutor.page);
+  for (const [size, viewport] of Object.entries(viewports)) {
+    await tutor.page.setViewportSize(viewport);
+    await showAtTop(ownCard);
+    await tutor.page.screenshot({ path: `test-results/screenshots/bookings-tutor-own-${size}.png` });
+  }
+  // The server refuses it too, and the booking stays as it was.
+  const refused = await tutor.page.request.post(`/api/bookings/${own.id}/confirm`, {
+    data: { slot: '13:00', version: own.version },
+    headers: { origin },
+  });
+  expect(refused.status()).toBe(403);
+  const [stored] = (await bookingsOf(tutor.page.request, module.name)).filter((b) => b.id === own.id);
+  expect(stored).toMatchObject({ status: 'Pending', confirmedSlot: null, version: own.version });
+  for (const c of [admin.context, student.context, tutor.context]) await c.close();
+});
+
+test("the About page tells students to pay with their booking's payment reference", async ({ page }) => {
+  await page.goto('/about');
+  await expect(page.getByText(/use your booking's payment reference \(TB-…/)).toBeVisible();
+  await expect(page.getByText(/your name and module as the reference/)).toHaveCount(0);
 });
 
 test('the booking page and the three dashboards: no axe violations, nothing sideways on a phone, screenshots at 360 and 1280 px in light and dark', async ({

@@ -1,8 +1,9 @@
 import { categories } from './roles.ts';
-import { isCalendarDate, isTimeOfDay } from './sast.ts';
+import { formatSastDate, isCalendarDate, isTimeOfDay, sastDate, sastInstant, sastTime } from './sast.ts';
 import { z } from './zod.ts';
 import { formatCount } from './locale.ts';
 import { asLineFeeds, isMultiLine, isOneLine, textMessages } from './validation.ts';
+import { formatRand } from './money.ts';
 
 /** Spec §4 Booking status. */
 export const bookingStatuses = ['Pending', 'Confirmed', 'Completed', 'Cancelled'] as const;
@@ -24,6 +25,8 @@ export const bookingLimits = {
   lateFeePercent: 50,
   /** A custom subject has no catalogue rate: it is charged at the live session fee (spec §9, R100). */
   customRateCents: 100_00,
+  /** The furthest a session can be booked ahead, in days: a year (a typo such as 9999 is refused). */
+  maxDaysAhead: 365,
   /** The reminder e-mail goes this long before a confirmed session. */
   reminderHours: 24,
   pageSize: 50,
@@ -43,7 +46,8 @@ export const bookingMessages = {
   loading: 'Loading bookings...',
   empty: 'No sessions booked yet.',
   selectSlot: 'Please select a timeslot to confirm.',
-  timeConfirmedTutor: (id: string, slot: string) => `Time confirmed for booking ${id}: ${slot}`,
+  /** `reference`: the booking's payment reference (TB-…), the id people read; never the internal UUID. */
+  timeConfirmedTutor: (reference: string, slot: string) => `Time confirmed for booking ${reference}: ${slot}`,
   timeConfirmedAdmin: (slot: string) => `Time confirmed: ${slot}`,
   statusFailed: 'Failed to update booking status.',
   confirmFailed: 'Failed to confirm timeslot.',
@@ -65,10 +69,18 @@ export const bookingMessages = {
   notFound: 'This booking no longer exists.',
   idReused: 'This booking request was already sent with different details.',
   cancelConfirm: 'Cancel this booking?',
-  cancelLateConfirm: `This session starts within ${bookingLimits.lateCancelHours} hours: cancelling now is a late cancellation and ${bookingLimits.lateFeePercent}% of the fee applies. Cancel anyway?`,
+  cancelLateConfirm: (feeCents: number) =>
+    `This session starts within ${bookingLimits.lateCancelHours} hours: cancelling now is a late cancellation and ${bookingLimits.lateFeePercent}% of the fee (${formatRand(feeCents)}) applies. Cancel anyway?`,
   cancelled: 'Your booking has been cancelled.',
   cancelledLate: `Your booking has been cancelled. As it was within ${bookingLimits.lateCancelHours} hours of the session, the late-cancellation fee (${bookingLimits.lateFeePercent}%) applies.`,
   cannotCancel: 'Only a pending or confirmed booking can be cancelled.',
+  cannotConfirm: 'A cancelled or completed booking cannot be confirmed. Set its status to Pending first.',
+  ownBooking: 'You booked this session yourself: another tutor or the admin confirms it and sets its status.',
+  /** Staff marking a session completed before it has started are asked first (the student is e-mailed). */
+  notStartedYet: (when: string) => `This session has not started yet (${when}). Mark it as completed anyway?`,
+  tooFar: (lastDate: string) =>
+    `Sessions can be booked at most a year ahead: choose a date up to ${formatSastDate(lastDate)}.`,
+  dateRangeReversed: 'The "From" date is after the "To" date: the range is reversed.',
   cancelFailed: 'Failed to cancel the booking. Please try again.',
   rateLimited: 'You have sent many booking requests in the last hour. Please wait a while before sending another.',
   /** The student's name on a booking (and a person's in its history) once their account is deleted. */
@@ -175,6 +187,8 @@ export const confirmBookingInputSchema = z.strictObject({
 export const setBookingStatusInputSchema = z.strictObject({
   status: z.enum(bookingStatuses, bookingMessages.statusInvalid),
   version: z.number().int(),
+  /** Completed for a session that has not started yet: staff were warned and said so (else 409). */
+  beforeStart: z.boolean().optional(),
 });
 
 /** `GET /api/bookings` filters (staff; a student's list is always their own). */
@@ -186,6 +200,58 @@ export const bookingListQuerySchema = z.object({
   to: z.string().refine(isCalendarDate, bookingMessages.dateInvalid).optional(),
   cursor: z.string().optional(),
 });
+
+/** A session-date range reads from earlier to later: a reversed one is refused (on `to`), not an empty list. */
+export const dateRangeInOrder = (q: { from?: string | undefined; to?: string | undefined }) =>
+  !q.from || !q.to || q.from <= q.to;
+
+/** The late-cancellation fee: `lateFeePercent` of the total, to the cent. */
+export const lateFeeCents = (totalCents: number) => Math.round((totalCents * bookingLimits.lateFeePercent) / 100);
+
+const hourMs = 3_600_000;
+const minuteMs = 60_000;
+const listed = (items: readonly string[]) =>
+  items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+
+/** The last date a session can be on (SAST): `maxDaysAhead` from today. */
+export const latestBookableDate = (now: Date) =>
+  sastDate(new Date(now.getTime() + bookingLimits.maxDaysAhead * 24 * hourMs));
+
+/**
+ * Which requested times start sooner than the lead time allows, and the message that names them and the
+ * earliest time that would be accepted: "09:00 on Thu, 26 Nov 2026 is less than 48 hours away; the earliest
+ * is 17:50 SAST." When no time on the date could do (`field: 'date'`), the message is about the date. The
+ * server and the form both use it, so the student reads the same words before and after sending.
+ */
+export function leadTimeProblem(
+  date: string,
+  slots: readonly string[],
+  rules: { now: Date; leadHours: number },
+): { field: 'date' | 'slots'; tooSoon: number[]; message: string } | undefined {
+  // Times are whole minutes: the earliest acceptable one is the first whole minute at or after the limit.
+  const earliest = new Date(Math.ceil((rules.now.getTime() + rules.leadHours * hourMs) / minuteMs) * minuteMs);
+  const tooSoon = slots.flatMap((slot, i) =>
+    isTimeOfDay(slot) && sastInstant(date, slot).getTime() < earliest.getTime() ? [i] : [],
+  );
+  const wholeDay = sastInstant(date, '23:59').getTime() < earliest.getTime();
+  if (!wholeDay && tooSoon.length === 0) return undefined;
+  const earliestDate = sastDate(earliest);
+  const earliestText = `${sastTime(earliest)}${earliestDate === date ? '' : ` on ${formatSastDate(earliestDate)}`} SAST`;
+  const away = `less than ${rules.leadHours} hours away; the earliest is ${earliestText}.`;
+  if (wholeDay) {
+    const passed = date < sastDate(rules.now);
+    const message = passed
+      ? `${formatSastDate(date)} has passed; the earliest is ${earliestText}.`
+      : `${formatSastDate(date)} is ${away}`;
+    return { field: 'date', tooSoon, message };
+  }
+  const times = tooSoon.map((i) => slots[i]!);
+  return {
+    field: 'slots',
+    tooSoon,
+    message: `${listed(times)} on ${formatSastDate(date)} ${times.length === 1 ? 'is' : 'are'} ${away}`,
+  };
+}
 
 /** What a student pays: hours × the rate they booked at. */
 export const bookingTotalCents = (hours: number, priceCentsPerHour: number) => hours * priceCentsPerHour;

@@ -34,6 +34,12 @@ export function sastDate(now: Date): string {
   return `${clock.getUTCFullYear()}-${pad(clock.getUTCMonth() + 1)}-${pad(clock.getUTCDate())}`;
 }
 
+/** The instant's time of day in SAST, `HH:MM` (seconds dropped). */
+export function sastTime(instant: Date): string {
+  const clock = onSastClock(instant);
+  return `${pad(clock.getUTCHours())}:${pad(clock.getUTCMinutes())}`;
+}
+
 /** "05 Mar 2026" ("Sept" for September, as en-ZA has it): the day, month and year on the SAST clock. */
 const dayMonthYear = (clock: Date) =>
   `${pad(clock.getUTCDate())} ${months[clock.getUTCMonth()]} ${clock.getUTCFullYear()}`;

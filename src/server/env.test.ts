@@ -128,13 +128,18 @@ describe('loadEnv', () => {
 
   test('production requires AUTH_SECRET and always rate-limits', () => {
     expect(() => loadEnv({ NODE_ENV: 'production' })).toThrow(/AUTH_SECRET: required in production/);
-    const env = loadEnv({ NODE_ENV: 'production', AUTH_SECRET: 's'.repeat(32), RATE_LIMIT: 'off' });
+    const env = loadEnv({
+      NODE_ENV: 'production',
+      AUTH_SECRET: 's'.repeat(32),
+      RATE_LIMIT: 'off',
+      PAYMENT_EFT_DETAILS: 'Bank: FNB',
+    });
     expect(env.production).toBe(true);
     expect(env.rateLimit).toBe(true);
   });
 
   test('production refuses a PUBLIC_URL that is not https, unless it is this machine', () => {
-    const production = { NODE_ENV: 'production', AUTH_SECRET: 's'.repeat(32) };
+    const production = { NODE_ENV: 'production', AUTH_SECRET: 's'.repeat(32), PAYMENT_EFT_DETAILS: 'Bank: FNB' };
     for (const url of ['http://tutorbook.co.za', 'http://10.0.0.5:3000', 'ftp://tutorbook.co.za']) {
       expect(() => loadEnv({ ...production, PUBLIC_URL: url }), url).toThrow(
         'Invalid environment:\n  PUBLIC_URL: must be https:// in production (http:// only on localhost)',
@@ -152,6 +157,17 @@ describe('loadEnv', () => {
     expect(loadEnv(production).publicUrl).toBe('http://localhost:3000');
     // Outside production, any address will do (a phone on the local network, say).
     expect(loadEnv({ PUBLIC_URL: 'http://192.168.1.20:3000' }).publicUrl).toBe('http://192.168.1.20:3000');
+  });
+
+  test('production refuses to start without the bank details students pay into, naming the variable', () => {
+    const production = { NODE_ENV: 'production', AUTH_SECRET: 's'.repeat(32) };
+    for (const details of [undefined, '', ' ; '])
+      expect(() => loadEnv({ ...production, PAYMENT_EFT_DETAILS: details })).toThrow(
+        /PAYMENT_EFT_DETAILS: required in production/,
+      );
+    expect(loadEnv({ ...production, PAYMENT_EFT_DETAILS: 'Bank: FNB' }).paymentEftDetails).toEqual(['Bank: FNB']);
+    // Development and tests start without them (the server warns; the e-mails say whom to ask).
+    expect(loadEnv({}).paymentEftDetails).toBeUndefined();
   });
 
   test.each([

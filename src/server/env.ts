@@ -62,6 +62,12 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   const production = e.NODE_ENV === 'production';
   const dataDir = path.resolve(e.DATA_DIR);
   if (production && !e.AUTH_SECRET) throw new Error('Invalid environment:\n  AUTH_SECRET: required in production');
+  // Students pay by EFT from the confirmation e-mail: without the bank details they cannot pay.
+  if (production && !splitLines(e.PAYMENT_EFT_DETAILS)) {
+    throw new Error(
+      'Invalid environment:\n  PAYMENT_EFT_DETAILS: required in production (bank, account name, number and branch code, separated by ";")',
+    );
+  }
   if (Boolean(e.GOOGLE_CLIENT_ID) !== Boolean(e.GOOGLE_CLIENT_SECRET)) {
     throw new Error('Invalid environment:\n  GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together');
   }
@@ -100,7 +106,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
         ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET }
         : undefined,
     bookingMinLeadHours: e.BOOKING_MIN_LEAD_HOURS,
-    /** Printed in booking confirmations; undefined: they say the details follow by e-mail. */
+    /** Printed in booking confirmations; undefined (development only): they say whom to ask for them. */
     paymentEftDetails: splitLines(e.PAYMENT_EFT_DETAILS),
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,

@@ -37,6 +37,11 @@ export async function createServices(
   } = {},
 ) {
   const logger = pino({ level: env.logLevel, base: undefined }, options.logDestination ?? createLogDestination());
+  // Production refuses to start without them (env.ts); elsewhere the confirmations say whom to ask instead.
+  if (!env.paymentEftDetails)
+    logger.warn(
+      'PAYMENT_EFT_DETAILS is not set: booking confirmations tell students to ask for the bank details by e-mail or WhatsApp',
+    );
   const { db, kind } = createDb(env.databaseUrl);
   await migrateToLatest(db);
 

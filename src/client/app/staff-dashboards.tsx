@@ -13,7 +13,7 @@ export function TutorDashboardPage() {
     <section className="container-page py-10">
       <PageMeta title="Tutor dashboard" description="Bookings in your subjects." />
       <h1 className="text-3xl font-bold">Tutor dashboard</h1>
-      <StaffBookings role="tutor" categories={session.me?.categories ?? []} />
+      <StaffBookings role="tutor" categories={session.me?.categories ?? []} userId={session.me?.id ?? ''} />
     </section>
   );
 }
@@ -43,6 +43,7 @@ function useAdminSection(): [AdminSection, (section: AdminSection) => void] {
  */
 export function AdminDashboardPage() {
   const [section, setSection] = useAdminSection();
+  const { session } = useSession();
   return (
     <section className="container-page py-10">
       <PageMeta title="Admin dashboard" description="Manage modules and bookings." />
@@ -52,7 +53,11 @@ export function AdminDashboardPage() {
         selected={section}
         onSelect={setSection}
         sections={[
-          { id: 'bookings', label: 'Bookings', content: <StaffBookings role="admin" categories={[]} /> },
+          {
+            id: 'bookings',
+            label: 'Bookings',
+            content: <StaffBookings role="admin" categories={[]} userId={session.me?.id ?? ''} />,
+          },
           { id: 'modules', label: 'Modules', content: <ManageModules /> },
         ]}
       />

@@ -12,6 +12,7 @@ export const emailKinds = [
   'booking-request',
   'booking-receipt',
   'booking-confirmed',
+  'booking-time-changed',
   'booking-cancelled',
   'booking-cancelled-staff',
   'booking-completed',

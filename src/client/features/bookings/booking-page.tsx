@@ -1,12 +1,13 @@
 import { ArrowLeft, Clock } from 'lucide-react';
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { bookingLimits, bookingMessages } from '../../../common/bookings.ts';
+import { bookingLimits, bookingMessages, latestBookableDate } from '../../../common/bookings.ts';
 import type { Module } from '../../../common/catalogue.ts';
 import { formatRand } from '../../../common/money.ts';
 import { isTimeOfDay } from '../../../common/sast.ts';
 import { useConfirm } from '../../components/confirm-dialog.tsx';
 import { FormField, TextareaField } from '../../components/form-field.tsx';
+import { TimeInput } from '../../components/time-input.tsx';
 import { Notice } from '../../components/notice.tsx';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { errorText } from '../../lib/error-text.ts';
@@ -19,6 +20,7 @@ import {
   earliestBookableDate,
   moduleInfo,
   quoteCents,
+  tooSoonSlots,
   type BookingFormErrors,
   type BookingFormValues,
   type ModuleInfo,
@@ -29,7 +31,7 @@ import { useBookingDraft, useLeadHours } from './use-booking-draft.ts';
 import { formatCount } from '../../../common/locale.ts';
 
 const muted = 'text-slate-700 dark:text-slate-300';
-const sastNote = 'Times are SAST (South African Standard Time, UTC+2).';
+const sastNote = 'Times are SAST (South African Standard Time, UTC+2), on the 24-hour clock: 14:30, or 1430.';
 
 /**
  * /booking (spec §2 Booking page, §4 Booking form, §5, §8 Booking): the module chosen with Book Now (or the
@@ -242,7 +244,7 @@ function BookingForm({ module }: { module: ModuleInfo }) {
   const refused = state === 'attention';
   const refusal = useMemo(
     () =>
-      refused && values
+      refused && values && leadHours !== undefined
         ? (checkBookingForm({ id: crypto.randomUUID(), module: module.name, values }, { now: new Date(), leadHours })
             .errors ?? {})
         : {},
@@ -250,8 +252,12 @@ function BookingForm({ module }: { module: ModuleInfo }) {
   );
   const shown: BookingFormErrors = { ...refusal, ...errors };
 
-  if (!values || !me)
+  // The form waits for the server's lead time (or, offline, the one it said last): its hint and the date's
+  // first day are then right from the first render.
+  if (!values || !me || leadHours === undefined)
     return <div aria-hidden className="card h-96 animate-pulse bg-slate-100 lg:order-first dark:bg-slate-800" />;
+  const now = new Date();
+  const tooSoon = tooSoonSlots(values, { now, leadHours });
 
   const waiting = state === 'waiting' || state === 'sending';
   const status = statusOf(current, online, submitting);
@@ -276,13 +282,14 @@ function BookingForm({ module }: { module: ModuleInfo }) {
       case bookingMessages.slotInvalid:
         return !isTimeOfDay(slot);
       default:
-        return true;
+        // The lead time's message names the times too soon: those are marked.
+        return tooSoon.length > 0 ? tooSoon.includes(index) : true;
     }
   };
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (!values || !me || submitting || waiting) return;
+    if (!values || !me || submitting || waiting || leadHours === undefined) return;
     setLocalError(undefined);
     const id = crypto.randomUUID();
     const checked = checkBookingForm({ id, module: module.name, values }, { now: new Date(), leadHours });
@@ -345,7 +352,8 @@ function BookingForm({ module }: { module: ModuleInfo }) {
           label="Date"
           name="date"
           type="date"
-          min={earliestBookableDate(new Date(), leadHours)}
+          min={earliestBookableDate(now, leadHours)}
+          max={latestBookableDate(now)}
           value={values.date}
           onChange={(e) => set({ date: e.target.value })}
           error={shown.date}
@@ -463,14 +471,12 @@ function SlotInput(props: {
       <label htmlFor={id} className="mb-1 block text-sm font-medium">
         {props.label}
       </label>
-      <input
+      <TimeInput
         id={id}
-        type="time"
-        className="input"
         value={props.value}
         aria-invalid={props.invalid || undefined}
         aria-describedby={props.invalid ? props.errorId : undefined}
-        onChange={(e) => props.onChange(e.target.value)}
+        onChange={props.onChange}
       />
     </div>
   );

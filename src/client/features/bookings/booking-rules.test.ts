@@ -2,12 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { bookingMessages } from '../../../common/bookings.ts';
 import type { Module } from '../../../common/catalogue.ts';
 import {
+  byNextSessionFirst,
   cancelIsLate,
   checkBookingForm,
   earliestBookableDate,
   moduleInfo,
   quoteCents,
   shownSlots,
+  tooSoonSlots,
   type BookingFormValues,
 } from './booking-rules.ts';
 
@@ -68,18 +70,39 @@ describe('the booking form', () => {
     });
   });
 
-  it('a date inside the lead time is refused next to the date, with the configured number of hours', () => {
-    // Wednesday 09:00 is 47 hours away.
-    expect(check({ date: '2026-03-04' }).errors).toEqual({ date: bookingMessages.leadTime(48) });
+  it('a time inside the lead time is named, with the earliest time accepted, and only that time is marked', () => {
+    // Wednesday 09:00 is 47 hours away; the earliest is 10:00 on Wednesday.
+    const rules = { now, leadHours: 48 };
+    expect(check({ date: '2026-03-04' }).errors).toEqual({
+      slots: '09:00 on Wed, 04 Mar 2026 is less than 48 hours away; the earliest is 10:00 SAST.',
+    });
+    expect(tooSoonSlots({ ...valid, date: '2026-03-04' }, rules)).toEqual([0]);
+    expect(check({ date: '2026-03-04', slots: ['08:00', '09:59', '17:00'] }).errors).toEqual({
+      slots: '08:00 and 09:59 on Wed, 04 Mar 2026 are less than 48 hours away; the earliest is 10:00 SAST.',
+    });
     expect(check({ date: '2026-03-04' }, 12).errors).toBeUndefined();
     expect(check({ date: '2026-03-04', slots: ['10:00', '13:30', '17:00'] }).errors).toBeUndefined();
   });
 
-  it('a past date is refused even before the times are chosen', () => {
-    expect(check({ date: '2026-03-01', slots: ['', '', ''] }).errors).toEqual({
-      date: bookingMessages.leadTime(48),
+  it('a date with no time far enough ahead is refused next to the date, naming the earliest day and time', () => {
+    expect(check({ date: '2026-03-03', slots: ['', '', ''] }).errors).toEqual({
+      date: 'Tue, 03 Mar 2026 is less than 48 hours away; the earliest is 10:00 on Wed, 04 Mar 2026 SAST.',
       slots: bookingMessages.slotsRequired,
     });
+    expect(tooSoonSlots({ ...valid, date: '2026-03-03' }, { now, leadHours: 48 })).toEqual([]);
+  });
+
+  it('a past date is refused even before the times are chosen', () => {
+    expect(check({ date: '2026-03-01', slots: ['', '', ''] }).errors).toEqual({
+      date: 'Sun, 01 Mar 2026 has passed; the earliest is 10:00 on Wed, 04 Mar 2026 SAST.',
+      slots: bookingMessages.slotsRequired,
+    });
+  });
+
+  it('a date more than a year ahead is refused (a typo such as 9999 is not a booking)', () => {
+    expect(check({ date: '9999-03-05' }).errors).toEqual({ date: bookingMessages.tooFar('2027-03-02') });
+    expect(check({ date: '2027-03-03' }).errors).toEqual({ date: bookingMessages.tooFar('2027-03-02') });
+    expect(check({ date: '2027-03-02' }).errors).toBeUndefined();
   });
 
   it('a date that is not on the calendar is refused as such', () => {
@@ -133,6 +156,27 @@ describe('a booking as the student sees it', () => {
       '17:00',
       '09:00',
       '13:30',
+    ]);
+  });
+
+  it('the next session to come is first, then the others, latest first', () => {
+    const b = (id: string, date: string, status: 'Pending' | 'Confirmed' | 'Cancelled' | 'Completed') =>
+      ({ ...booking, id, date, status, createdAt: '2026-03-01T00:00:00Z' }) as unknown as Parameters<
+        ReturnType<typeof byNextSessionFirst>
+      >[0];
+    const list = [
+      b('past', '2026-02-20', 'Completed'),
+      b('later', '2026-04-01', 'Confirmed'),
+      b('cancelled', '2026-03-20', 'Cancelled'),
+      b('next', '2026-03-05', 'Pending'),
+      b('older', '2026-01-10', 'Completed'),
+    ];
+    expect(list.sort(byNextSessionFirst(now)).map((x) => x.id)).toEqual([
+      'next',
+      'later',
+      'cancelled',
+      'past',
+      'older',
     ]);
   });
 

@@ -7,6 +7,8 @@ import {
   bookingLimits,
   bookingMessages,
   createBookingInputSchema,
+  latestBookableDate,
+  leadTimeProblem,
   uncategorized,
   type Booking,
   type BookingCategory,
@@ -81,14 +83,20 @@ export type BookingRequestInput = z.output<typeof createBookingInputSchema>;
 export const earliestBookableDate = (now: Date, leadHours: number) =>
   sastDate(new Date(now.getTime() + leadHours * hourMs));
 
-/** Whether a session at `time` on `date` (SAST) starts at least `leadHours` from now. */
-const farEnoughAhead = (date: string, time: string, now: Date, leadHours: number) =>
-  sastInstant(date, time).getTime() >= now.getTime() + leadHours * hourMs;
+/**
+ * The times the lead-time message is about (`leadTimeProblem`), to mark those fields and no others; none when
+ * the message is about the date or the form has no such problem.
+ */
+export function tooSoonSlots(values: BookingFormValues, rules: { now: Date; leadHours: number }): number[] {
+  if (!values.date) return [];
+  const problem = leadTimeProblem(values.date, values.slots, rules);
+  return problem?.field === 'slots' ? problem.tooSoon : [];
+}
 
 /**
- * The form checked as the server will check it: the shared schema, then the lead time ('Sessions must be
- * booked at least 48 hours in advance.', with the configured number). A date too close is said next to the
- * date even before the times are chosen: no time on it could be far enough ahead.
+ * The form checked as the server will check it: the shared schema, then the lead time, whose message names
+ * the times too soon and the earliest accepted one (`leadTimeProblem`), and the year ahead. A date too close
+ * is said next to the date even before the times are chosen: no time on it could be far enough ahead.
  */
 export function checkBookingForm(
   input: { id: string; module: string; values: BookingFormValues },
@@ -108,9 +116,10 @@ export function checkBookingForm(
   // An empty time is a missing one, whatever else is wrong with the others.
   if (values.slots.some((slot) => slot === '')) errors.slots = bookingMessages.slotsRequired;
   if (!errors.date && values.date) {
-    const times = errors.slots ? ['23:59'] : values.slots;
-    if (!times.every((time) => farEnoughAhead(values.date, time, rules.now, rules.leadHours)))
-      errors.date = bookingMessages.leadTime(rules.leadHours);
+    const problem = leadTimeProblem(values.date, errors.slots ? [] : values.slots, rules);
+    if (problem) errors[problem.field] = problem.message;
+    const latest = latestBookableDate(rules.now);
+    if (values.date > latest) errors.date = bookingMessages.tooFar(latest);
   }
   if (Object.keys(errors).length > 0 || !parsed.success) return { errors };
   return { data: parsed.data };
@@ -142,6 +151,22 @@ export const canCancel = (booking: Pick<Booking, 'status'>) =>
 export function cancelIsLate(booking: Pick<Booking, 'date' | 'confirmedSlot' | 'slots'>, now: Date): boolean {
   const start = sessionStart(booking);
   return start !== undefined && start.getTime() - now.getTime() < bookingLimits.lateCancelHours * hourMs;
+}
+
+/**
+ * The student's list order: the sessions still to come first, the next one at the top, then the others (past,
+ * cancelled, completed), the latest first; the latest request first on the same time.
+ */
+export function byNextSessionFirst(now: Date) {
+  const startOf = (b: Booking) => sessionStart(b)?.getTime() ?? 0;
+  const upcoming = (b: Booking) => canCancel(b) && startOf(b) >= now.getTime();
+  return (a: Booking, b: Booking): number => {
+    const [ua, ub] = [upcoming(a), upcoming(b)];
+    if (ua !== ub) return ua ? -1 : 1;
+    const [sa, sb] = [startOf(a), startOf(b)];
+    if (sa !== sb) return ua ? sa - sb : sb - sa;
+    return a.createdAt === b.createdAt ? 0 : a.createdAt < b.createdAt ? 1 : -1;
+  };
 }
 
 /** Spec §4: the status label is styled by its lowercase name. */

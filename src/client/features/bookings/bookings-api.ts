@@ -52,8 +52,9 @@ export const bookingsApi = {
     readSent(await bookings.$post({ json: input }, { headers })),
   confirm: async (id: string, slot: string, version: number): Promise<Booking> =>
     readJson(await bookings[':id'].confirm.$post({ ...booking(id), json: { slot, version } })),
-  setStatus: async (id: string, status: BookingStatus, version: number): Promise<Booking> =>
-    readJson(await bookings[':id'].status.$put({ ...booking(id), json: { status, version } })),
+  /** `beforeStart`: Completed for a session still to come, which the staff member has confirmed. */
+  setStatus: async (id: string, status: BookingStatus, version: number, beforeStart?: true): Promise<Booking> =>
+    readJson(await bookings[':id'].status.$put({ ...booking(id), json: { status, version, beforeStart } })),
   cancel: async (id: string): Promise<Booking> => readJson(await bookings[':id'].cancel.$post(booking(id))),
   /** The lead time the server enforces (`BOOKING_MIN_LEAD_HOURS`). */
   leadHours: async (signal?: AbortSignal): Promise<number> =>

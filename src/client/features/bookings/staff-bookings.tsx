@@ -3,6 +3,7 @@ import {
   bookingCategories,
   bookingMessages,
   bookingStatuses,
+  dateRangeInOrder,
   type Booking,
   type BookingCategory,
   type BookingStatus,
@@ -33,9 +34,25 @@ interface Fetched {
  * IndexedDB, so they are readable offline; online, the server's list for the filters is fetched and merged in,
  * with "Load more" for the next page. Confirming and setting a status need the connection.
  */
-export function StaffBookings({ role, categories }: { role: 'tutor' | 'admin'; categories: readonly string[] }) {
+export function StaffBookings({
+  role,
+  categories,
+  userId,
+}: {
+  role: 'tutor' | 'admin';
+  categories: readonly string[];
+  /** The staff member: a tutor's own bookings are theirs as a student, not to confirm. */
+  userId: string;
+}) {
   const headingId = useId();
+  const [typed, setTyped] = useState<BookingFilters>({});
   const [filters, setFilters] = useState<BookingFilters>({});
+  // A reversed range is said next to the dates and not asked for: the list keeps the last range in order.
+  const reversed = !dateRangeInOrder(typed);
+  const changeFilters = (next: BookingFilters) => {
+    setTyped(next);
+    if (dateRangeInOrder(next)) setFilters(next);
+  };
   const { online } = useSyncStatus();
   const bookings = useStaffBookings(filters, role === 'tutor' ? categories : undefined);
   const key = JSON.stringify(filters);
@@ -103,7 +120,7 @@ export function StaffBookings({ role, categories }: { role: 'tutor' | 'admin'; c
         Bookings
       </h2>
       {role === 'tutor' && <p className={`mt-1 ${muted}`}>Your subjects: {categories.join(', ')}.</p>}
-      {role === 'admin' && <Filters filters={filters} onChange={setFilters} />}
+      <Filters filters={typed} onChange={changeFilters} withCategory={role === 'admin'} reversed={reversed} />
       {!online && (
         <Notice tone="offline" className="mt-4">
           You are offline. Showing the bookings as they were when you last had a connection; confirming a time or
@@ -147,7 +164,12 @@ export function StaffBookings({ role, categories }: { role: 'tutor' | 'admin'; c
             {list.map((booking) => (
               <li key={booking.id} className="min-w-0">
                 {/* Keyed by version: a newer copy of the booking resets the choosers to what it holds. */}
-                <StaffBookingCard key={booking.version} booking={booking} actions={actions} />
+                <StaffBookingCard
+                  key={booking.version}
+                  booking={booking}
+                  actions={actions}
+                  own={role === 'tutor' && booking.student.id === userId}
+                />
               </li>
             ))}
           </ul>
@@ -162,14 +184,27 @@ export function StaffBookings({ role, categories }: { role: 'tutor' | 'admin'; c
   );
 }
 
-/** The admin's filters: status, category (Uncategorized included) and session dates, applied as they change. */
-function Filters({ filters, onChange }: { filters: BookingFilters; onChange: (filters: BookingFilters) => void }) {
+/**
+ * The staff's filters: status and session dates, and for the admin the category (Uncategorized included),
+ * applied as they change; a tutor's categories are theirs already.
+ */
+function Filters({
+  filters,
+  onChange,
+  withCategory,
+  reversed,
+}: {
+  filters: BookingFilters;
+  onChange: (filters: BookingFilters) => void;
+  withCategory: boolean;
+  reversed: boolean;
+}) {
   const set = (patch: BookingFilters) => onChange({ ...filters, ...patch });
   return (
     <HydratedForm
       role="search"
       aria-label="Filter bookings"
-      className="card mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1fr_1fr_auto] lg:items-end"
+      className={`card mt-4 grid gap-4 sm:grid-cols-2 lg:items-start ${withCategory ? 'lg:grid-cols-[1fr_1fr_1fr_1fr_auto]' : 'lg:grid-cols-[1fr_1fr_1fr_auto]'}`}
       onSubmit={(e) => e.preventDefault()}
     >
       <SelectField
@@ -182,16 +217,18 @@ function Filters({ filters, onChange }: { filters: BookingFilters; onChange: (fi
           <option key={s}>{s}</option>
         ))}
       </SelectField>
-      <SelectField
-        label="Category"
-        value={filters.category ?? ''}
-        onChange={(e) => set({ category: (e.target.value || undefined) as BookingCategory | undefined })}
-      >
-        <option value="">All categories</option>
-        {bookingCategories.map((c) => (
-          <option key={c}>{c}</option>
-        ))}
-      </SelectField>
+      {withCategory && (
+        <SelectField
+          label="Category"
+          value={filters.category ?? ''}
+          onChange={(e) => set({ category: (e.target.value || undefined) as BookingCategory | undefined })}
+        >
+          <option value="">All categories</option>
+          {bookingCategories.map((c) => (
+            <option key={c}>{c}</option>
+          ))}
+        </SelectField>
+      )}
       <FormField
         label="From (session date)"
         type="date"
@@ -205,10 +242,11 @@ function Filters({ filters, onChange }: { filters: BookingFilters; onChange: (fi
         value={filters.to ?? ''}
         min={filters.from}
         onChange={(e) => set({ to: e.target.value || undefined })}
+        error={reversed ? bookingMessages.dateRangeReversed : undefined}
       />
       <button
         type="button"
-        className="btn-secondary"
+        className="btn-secondary lg:mt-7"
         disabled={!Object.values(filters).some(Boolean)}
         onClick={() => onChange({})}
       >
@@ -218,12 +256,22 @@ function Filters({ filters, onChange }: { filters: BookingFilters; onChange: (fi
   );
 }
 
-function StaffBookingCard({ booking, actions }: { booking: Booking; actions: ReturnType<typeof useStaffActions> }) {
+function StaffBookingCard({
+  booking,
+  actions,
+  own,
+}: {
+  booking: Booking;
+  actions: ReturnType<typeof useStaffActions>;
+  own: boolean;
+}) {
   const nameId = useId();
   const [slot, setSlot] = useState(booking.confirmedSlot ?? '');
   const [status, setStatus] = useState<BookingStatus>(booking.status);
   const [busy, setBusy] = useState(false);
   const noSlot = booking.slots.length === 0;
+  // The server refuses to confirm a cancelled or completed session (409): the card says so before a click.
+  const confirmable = booking.status === 'Pending' || booking.status === 'Confirmed';
 
   async function run(action: () => Promise<boolean>) {
     setBusy(true);
@@ -246,62 +294,75 @@ function StaffBookingCard({ booking, actions }: { booking: Booking; actions: Ret
         </h3>
         <StatusLabel status={booking.status} />
       </div>
-      <p className="text-sm break-all text-slate-600 dark:text-slate-400">Booking {booking.id}</p>
+      <p className="text-sm text-slate-600 dark:text-slate-400">
+        Booking <span className="font-mono">{booking.paymentReference}</span>
+      </p>
       <BookingFacts booking={booking} forStaff />
       <LateCancellation booking={booking} />
       <div className="mt-3">
         <p className="text-sm text-slate-600 dark:text-slate-400">Concepts</p>
         <p className="whitespace-pre-line break-words">{booking.concepts}</p>
       </div>
-      <div className="mt-4 grid gap-4 md:grid-cols-2">
-        <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
-          <SelectField
-            label="Time slot"
-            className="grow"
-            value={slot}
-            disabled={noSlot || busy}
-            onChange={(e) => setSlot(e.target.value)}
-          >
-            <option value="">{noSlot ? 'No time requested' : 'Choose a time'}</option>
-            {booking.slots.map((s) => (
-              <option key={s} value={s}>
-                {s} SAST
-              </option>
-            ))}
-          </SelectField>
-          <button
-            type="button"
-            className="btn-primary whitespace-nowrap sm:min-w-36"
-            disabled={busy}
-            aria-describedby={nameId}
-            onClick={() => void run(() => actions.confirmSlot(booking, slot))}
-          >
-            Confirm
-          </button>
+      {own ? (
+        <Notice tone="info" className="mt-4">
+          {bookingMessages.ownBooking}
+        </Notice>
+      ) : (
+        <div className="mt-4 grid items-start gap-4 md:grid-cols-2">
+          <div>
+            <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
+              <SelectField
+                label="Time slot"
+                className="grow"
+                value={slot}
+                disabled={noSlot || busy || !confirmable}
+                onChange={(e) => setSlot(e.target.value)}
+              >
+                <option value="">{noSlot ? 'No time requested' : 'Choose a time'}</option>
+                {booking.slots.map((s) => (
+                  <option key={s} value={s}>
+                    {s} SAST
+                  </option>
+                ))}
+              </SelectField>
+              <button
+                type="button"
+                className="btn-primary whitespace-nowrap sm:min-w-36"
+                disabled={busy || !confirmable}
+                aria-describedby={nameId}
+                onClick={() => void run(() => actions.confirmSlot(booking, slot))}
+              >
+                Confirm
+              </button>
+            </div>
+            {!confirmable && (
+              <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{bookingMessages.cannotConfirm}</p>
+            )}
+          </div>
+          <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
+            <SelectField
+              label="Status"
+              className="grow"
+              value={status}
+              disabled={busy}
+              onChange={(e) => setStatus(e.target.value as BookingStatus)}
+            >
+              {bookingStatuses.map((s) => (
+                <option key={s}>{s}</option>
+              ))}
+            </SelectField>
+            <button
+              type="button"
+              className="btn-secondary whitespace-nowrap sm:min-w-36"
+              disabled={busy || status === booking.status}
+              aria-describedby={nameId}
+              onClick={() => void run(() => actions.setStatus(booking, status))}
+            >
+              Update status
+            </button>
+          </div>
         </div>
-        <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
-          <SelectField
-            label="Status"
-            className="grow"
-            value={status}
-            disabled={busy}
-            onChange={(e) => setStatus(e.target.value as BookingStatus)}
-          >
-            {bookingStatuses.map((s) => (
-              <option key={s}>{s}</option>
-            ))}
-          </SelectField>
-          <button
-            type="button"
-            className="btn-secondary whitespace-nowrap sm:min-w-36"
-            disabled={busy || status === booking.status}
-            aria-describedby={nameId}
-            onClick={() => void run(() => actions.setStatus(booking, status))}
-          >
-            Update status
-          </button>
-        </div>
-      </div>
+      )}
       <BookingHistory history={booking.history} />
     </article>
   );

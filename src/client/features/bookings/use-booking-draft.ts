@@ -122,24 +122,32 @@ export function useBookingDraft(): BookingDraft {
   return { values: draft?.values, requestId: draft?.requestId ?? null, update, link, submit, clear };
 }
 
-/** DESIGN's default for `BOOKING_MIN_LEAD_HOURS`, until the server has said otherwise. */
-const defaultLeadHours = 48;
 const leadHoursKey = 'tutorbook:booking-lead-hours';
 
-function storedLeadHours(): number {
+/** The lead time the server said last on this device, if it ever did. */
+function storedLeadHours(): number | undefined {
   try {
-    const stored = Number(localStorage.getItem(leadHoursKey));
-    return localStorage.getItem(leadHoursKey) !== null && Number.isFinite(stored) ? stored : defaultLeadHours;
+    const stored = localStorage.getItem(leadHoursKey);
+    return stored !== null && stored.trim() !== '' && Number.isFinite(Number(stored)) ? Number(stored) : undefined;
   } catch {
-    return defaultLeadHours;
+    return undefined;
   }
 }
 
-/** The lead time the server enforces (`GET /api/config`), remembered on the device for offline use. */
-export function useLeadHours(): number {
-  const [hours, setHours] = useState(storedLeadHours);
+/** DESIGN's default for `BOOKING_MIN_LEAD_HOURS`: offline on a device that never asked, the best guess there is. */
+const defaultLeadHours = 48;
+
+/**
+ * The lead time the server enforces (`GET /api/config`), remembered on the device for offline use. Undefined
+ * while the server is being asked: a form that showed a remembered or default value first could say 48 hours
+ * while the server enforces another. Offline, or if the server does not answer, the remembered value stands
+ * (else the default): a request would only fail.
+ */
+export function useLeadHours(): number | undefined {
+  const [hours, setHours] = useState<number | undefined>(() =>
+    isOffline() ? (storedLeadHours() ?? defaultLeadHours) : undefined,
+  );
   useEffect(() => {
-    // Offline the stored value stands: a request would only fail.
     if (isOffline()) return;
     let live = true;
     bookingsApi
@@ -153,7 +161,7 @@ export function useLeadHours(): number {
           // Storage full or blocked: the value still holds for this visit.
         }
       })
-      .catch(() => undefined);
+      .catch(() => live && setHours(storedLeadHours() ?? defaultLeadHours));
     return () => {
       live = false;
     };

@@ -1,12 +1,13 @@
 import { useNavigate } from 'react-router-dom';
-import { bookingMessages, type Booking, type BookingStatus } from '../../../common/bookings.ts';
+import { bookingMessages, lateFeeCents, type Booking, type BookingStatus } from '../../../common/bookings.ts';
+import { formatSastSlot } from '../../../common/sast.ts';
 import { useConfirm } from '../../components/confirm-dialog.tsx';
 import { ApiError, isOffline, isSessionEnded, NetworkError } from '../../lib/api.ts';
 import { errorText } from '../../lib/error-text.ts';
 import { toast } from '../../lib/toast.ts';
 import { discardItem, engine, mergeRows, refreshSource, type OutboxItem } from '../../offline/engine.ts';
 import { useLocalData, type LocalData } from '../../offline/hooks.ts';
-import { cancelIsLate } from './booking-rules.ts';
+import { byNextSessionFirst, cancelIsLate, sessionStart } from './booking-rules.ts';
 import type { BookingFilters } from './bookings-api.ts';
 import { bookingsApi } from './bookings-api.ts';
 import { bookingDraftsTable, bookingsSource, bookingsTable, type BookingRequestPayload } from './bookings.sync.ts';
@@ -19,10 +20,14 @@ export const offlineText = 'You are offline. Connect to the internet to change a
 const byNewestSession = (a: Booking, b: Booking) =>
   byCodeUnits(b.date, a.date) || byCodeUnits(b.createdAt, a.createdAt);
 
-/** The student's own bookings from IndexedDB (readable offline), refreshed when the page opens. */
+/**
+ * The student's own bookings from IndexedDB (readable offline), refreshed when the page opens: the next session
+ * first, then the ones still to come, then the past ones.
+ */
 export function useMyBookings(userId: string): LocalData<Booking[]> {
   return useLocalData(
-    async () => (await bookingsTable.toArray()).filter((b) => b.student.id === userId).sort(byNewestSession),
+    async () =>
+      (await bookingsTable.toArray()).filter((b) => b.student.id === userId).sort(byNextSessionFirst(new Date())),
     [userId],
     [bookingsSource],
   );
@@ -80,6 +85,7 @@ function staffFailure(error: unknown, failed: string): string {
  * answers 409 and the list refreshes.
  */
 export function useStaffActions(role: 'tutor' | 'admin') {
+  const confirm = useConfirm();
   async function run(action: () => Promise<Booking>, failed: string): Promise<Booking | undefined> {
     if (isOffline()) {
       toast.error(offlineText);
@@ -112,13 +118,33 @@ export function useStaffActions(role: 'tutor' | 'admin') {
         toast.success(
           role === 'admin'
             ? bookingMessages.timeConfirmedAdmin(slot)
-            : bookingMessages.timeConfirmedTutor(booking.id, slot),
+            : bookingMessages.timeConfirmedTutor(booking.paymentReference, slot),
         );
       return done !== undefined;
     },
     async setStatus(booking: Booking, status: BookingStatus): Promise<boolean> {
+      // Offline, nothing is asked: it could not be sent anyway.
+      if (isOffline()) {
+        toast.error(offlineText);
+        return false;
+      }
+      // Completed before the session has started: said back first, as the student is e-mailed that it is over.
+      const start = sessionStart(booking);
+      const beforeStart = status === 'Completed' && start !== undefined && start.getTime() > Date.now();
+      if (
+        beforeStart &&
+        !(await confirm({
+          title: 'Session not started yet',
+          message: bookingMessages.notStartedYet(
+            formatSastSlot(booking.date, booking.confirmedSlot ?? [...booking.slots].sort()[0]!),
+          ),
+          confirmLabel: 'Mark as completed',
+          cancelLabel: 'Keep status',
+        }))
+      )
+        return false;
       const done = await run(
-        () => bookingsApi.setStatus(booking.id, status, booking.version),
+        () => bookingsApi.setStatus(booking.id, status, booking.version, beforeStart || undefined),
         bookingMessages.statusFailed,
       );
       if (done) toast.success(`Status set to ${status}.`);
@@ -137,7 +163,9 @@ export function useStudentActions() {
       const late = cancelIsLate(booking, new Date());
       const ok = await confirm({
         title: 'Cancel booking',
-        message: late ? bookingMessages.cancelLateConfirm : bookingMessages.cancelConfirm,
+        message: late
+          ? bookingMessages.cancelLateConfirm(lateFeeCents(booking.totalCents))
+          : bookingMessages.cancelConfirm,
         confirmLabel: 'Cancel booking',
         cancelLabel: 'Keep booking',
         destructive: true,

@@ -49,7 +49,7 @@ export const ruleGroups: readonly RuleGroup[] = [
     icon: 'payment',
     rules: [
       'Payment is due before the session unless agreed otherwise.',
-      'Pay by EFT and use your name and module as the reference.',
+      "Pay by EFT and use your booking's payment reference (TB-…, on your dashboard and in your e-mails) as the reference.",
     ],
   },
   {

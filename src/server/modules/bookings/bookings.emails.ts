@@ -1,6 +1,6 @@
 import { getVtimezoneComponent } from '@touch4it/ical-timezones';
 import ical from 'ical-generator';
-import { bookingLimits, bookingMessages, type Booking } from '../../../common/bookings.ts';
+import { bookingLimits, bookingMessages, lateFeeCents, type Booking } from '../../../common/bookings.ts';
 import { brand } from '../../../common/brand.ts';
 import { formatRand } from '../../../common/money.ts';
 import { dashboardPathByRole, type Role } from '../../../common/roles.ts';
@@ -146,12 +146,26 @@ function invitation(b: Booking, slot: string, publicUrl: string, now: Date): Ema
   };
 }
 
+/**
+ * The bank details to pay into (`PAYMENT_EFT_DETAILS`, one line each). Production cannot start without them
+ * (env.ts); without them elsewhere, the student is told whom to ask rather than promised an e-mail nobody sends.
+ */
+const bankDetails = (eftDetails: readonly string[] | undefined) =>
+  eftDetails
+    ? eftDetails.join('\n')
+    : `For the bank details, e-mail ${brand.email} or send a WhatsApp message to ${brand.phoneDisplay}.`;
+
+type ConfirmedArgs = { publicUrl: string; eftDetails: readonly string[] | undefined; now: Date };
+
+const hoursText = (hours: number) => `${hours} hour${hours === 1 ? '' : 's'}`;
+
+const paymentParagraphs = (b: Booking, eftDetails: readonly string[] | undefined) => [
+  `Amount due: ${formatRand(b.totalCents)}. Please pay by EFT before the session, with the payment reference ${b.paymentReference}.`,
+  bankDetails(eftDetails),
+];
+
 /** To the student: the time, the invitation, what to pay and how. */
-export function confirmedEmail(
-  b: Booking,
-  slot: string,
-  args: { publicUrl: string; eftDetails: readonly string[] | undefined; now: Date },
-): NewEmail {
+export function confirmedEmail(b: Booking, slot: string, args: ConfirmedArgs): NewEmail {
   const when = formatSastSlot(b.date, slot);
   return {
     kind: 'booking-confirmed',
@@ -161,9 +175,32 @@ export function confirmedEmail(
       subject: `Session confirmed: ${b.moduleName}, ${when}`,
       greeting: `Hi ${b.student.name},`,
       paragraphs: [
-        `Your session is confirmed for ${when} (${b.hours} hour${b.hours === 1 ? '' : 's'}). The calendar invitation is attached.`,
-        `Amount due: ${formatRand(b.totalCents)}. Please pay by EFT before the session, with the payment reference ${b.paymentReference}.`,
-        args.eftDetails ? args.eftDetails.join('\n') : 'The payment details follow by e-mail.',
+        `Your session is confirmed for ${when} (${hoursText(b.hours)}). The calendar invitation is attached.`,
+        ...paymentParagraphs(b, args.eftDetails),
+        details(b),
+      ],
+      action: { label: 'View my bookings', url: dashboard(args.publicUrl, 'student') },
+      after: [
+        `Need to cancel? Cancel at least ${bookingLimits.lateCancelHours} hours before the session; later, ${bookingLimits.lateFeePercent}% of the fee applies.`,
+      ],
+    }),
+  };
+}
+
+/** To the student, when a confirmed session is confirmed again at another of its times: from what to what. */
+export function timeChangedEmail(b: Booking, from: string, to: string, args: ConfirmedArgs): NewEmail {
+  const when = formatSastSlot(b.date, to);
+  return {
+    kind: 'booking-time-changed',
+    ...addressed(b, b.student),
+    // The invitation has the same UID and a higher SEQUENCE: calendars move the event rather than add one.
+    attachments: [invitation(b, to, args.publicUrl, args.now)],
+    ...renderEmail({
+      subject: `Session time changed: ${b.moduleName}, now ${when}`,
+      greeting: `Hi ${b.student.name},`,
+      paragraphs: [
+        `The time of your session on ${formatSastDate(b.date)} has changed from ${from} to ${to} SAST (${hoursText(b.hours)}). The updated calendar invitation is attached.`,
+        ...paymentParagraphs(b, args.eftDetails),
         details(b),
       ],
       action: { label: 'View my bookings', url: dashboard(args.publicUrl, 'student') },
@@ -194,10 +231,8 @@ export function reminderEmail(b: Booking, slot: string, publicUrl: string): NewE
   };
 }
 
-const lateFeeCents = (b: Booking) => Math.round((b.totalCents * bookingLimits.lateFeePercent) / 100);
-
-/** To the student, whoever cancelled. */
-export function cancelledEmail(b: Booking, publicUrl: string): NewEmail {
+/** To the student, whoever cancelled; a late cancellation says what the fee is and how to pay it. */
+export function cancelledEmail(b: Booking, publicUrl: string, eftDetails: readonly string[] | undefined): NewEmail {
   return {
     kind: 'booking-cancelled',
     ...addressed(b, b.student),
@@ -205,9 +240,12 @@ export function cancelledEmail(b: Booking, publicUrl: string): NewEmail {
       subject: `Booking cancelled: ${b.moduleName}, ${formatSastDate(b.date)}`,
       greeting: `Hi ${b.student.name},`,
       paragraphs: [
-        b.lateCancellation
-          ? `${bookingMessages.cancelledLate} The fee is ${formatRand(lateFeeCents(b))}.`
-          : bookingMessages.cancelled,
+        ...(b.lateCancellation
+          ? [
+              `${bookingMessages.cancelledLate} The fee is ${formatRand(lateFeeCents(b.totalCents))}: please pay it by EFT, with the payment reference ${b.paymentReference}.`,
+              bankDetails(eftDetails),
+            ]
+          : [bookingMessages.cancelled]),
         details(b),
       ],
       action: { label: 'Book another session', url: `${publicUrl}/offers` },
@@ -230,7 +268,7 @@ export function cancelledForStaffEmail(
       greeting: `Hi ${to.name},`,
       paragraphs: [
         reason === 'student'
-          ? `${b.student.name} cancelled this booking${b.lateCancellation ? `, within ${bookingLimits.lateCancelHours} hours of the session: the late-cancellation fee (${bookingLimits.lateFeePercent}%, ${formatRand(lateFeeCents(b))}) applies` : ''}.`
+          ? `${b.student.name} cancelled this booking${b.lateCancellation ? `, within ${bookingLimits.lateCancelHours} hours of the session: the late-cancellation fee (${bookingLimits.lateFeePercent}%, ${formatRand(lateFeeCents(b.totalCents))}) applies` : ''}.`
           : 'This booking was cancelled because the student deleted their account.',
         details(b),
       ],

@@ -19,10 +19,26 @@ export const createCannotCancelError = () =>
 export const createRateLimitedError = () =>
   createError({ code: 'bookings.rate_limited', message: bookingMessages.rateLimited, status: 429 });
 
-export const createTooSoonError = (hours: number) => {
-  const message = bookingMessages.leadTime(hours);
-  return createError({ code: 'bookings.too_soon', message, status: 400, fields: { date: message } });
+/** `message` names the times too soon and the earliest accepted (`leadTimeProblem`); `field` is the one it marks. */
+export const createTooSoonError = (message: string, field: 'date' | 'slots') =>
+  createError({ code: 'bookings.too_soon', message, status: 400, fields: { [field]: message } });
+
+/** `latest`: the last bookable date, `YYYY-MM-DD`. */
+export const createTooFarError = (latest: string) => {
+  const message = bookingMessages.tooFar(latest);
+  return createError({ code: 'bookings.too_far', message, status: 400, fields: { date: message } });
 };
+
+export const createCannotConfirmError = () =>
+  createError({ code: 'bookings.cannot_confirm', message: bookingMessages.cannotConfirm, status: 409 });
+
+/** A tutor's own booking: they are its student here, not its tutor. */
+export const createOwnBookingError = () =>
+  createError({ code: 'bookings.own_booking', message: bookingMessages.ownBooking, status: 403 });
+
+/** Completed for a session still to come, without saying so (`beforeStart`): `when` is its start. */
+export const createNotStartedError = (when: string) =>
+  createError({ code: 'bookings.not_started', message: bookingMessages.notStartedYet(when), status: 409 });
 
 export const createSlotNotRequestedError = () =>
   createError({

@@ -3,6 +3,8 @@ import {
   bookingListQuerySchema,
   confirmBookingInputSchema,
   createBookingInputSchema,
+  dateRangeInOrder,
+  bookingMessages,
   setBookingStatusInputSchema,
 } from '../../../common/bookings.ts';
 import { z } from '../../../common/zod.ts';
@@ -39,7 +41,8 @@ const listQuerySchema = z
   .refine(
     ({ since, ...page }) => since === undefined || Object.values(page).every((v) => v === undefined),
     'Ask for changes (since) or for a page (status, category, from, to, cursor), not both.',
-  );
+  )
+  .refine(dateRangeInOrder, { message: bookingMessages.dateRangeReversed, path: ['to'] });
 
 /** `/api/bookings`. The usecases decide who sees and changes what; the checks here only come before the body. */
 export function createBookingRoutes(deps: Deps) {

@@ -88,8 +88,14 @@ const put = (client: TestClient, path: string, body: unknown) =>
   client.request(path, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 const confirm = (client: TestClient, b: Pick<Booking, 'id' | 'version'>, slot: string) =>
   client.post(`/api/bookings/${b.id}/confirm`, { slot, version: b.version });
-const setStatus = (client: TestClient, b: Pick<Booking, 'id' | 'version'>, status: string) =>
-  put(client, `/api/bookings/${b.id}/status`, { status, version: b.version });
+const setStatus = (
+  client: TestClient,
+  b: Pick<Booking, 'id' | 'version'>,
+  status: string,
+  extra: { beforeStart?: boolean } = {},
+) => put(client, `/api/bookings/${b.id}/status`, { status, version: b.version, ...extra });
+/** Completed ahead of the session, as staff do once warned. */
+const early = { beforeStart: true };
 const cancel = (client: TestClient, id: string) => client.post(`/api/bookings/${id}/cancel`);
 
 /** The booking as stored now, read through the API as the admin sees it (its version only grows). */
@@ -251,8 +257,10 @@ describe('booking a session', () => {
   });
 
   test.each([
-    ['a past date', { date: inDays(-3) }, bookingMessages.leadTime(48)],
-    ['a date inside the lead time', { date: inDays(1) }, bookingMessages.leadTime(48)],
+    ['a past date', { date: inDays(-3) }, / has passed; the earliest is \d\d:\d\d on .* SAST\.$/],
+    ['a date inside the lead time', { date: inDays(1) }, /is less than 48 hours away; the earliest is \d\d:\d\d/],
+    ['a date more than a year ahead', { date: inDays(bookingLimits.maxDaysAhead + 1) }, /at most a year ahead/],
+    ['the year 9999', { date: '9999-01-01' }, /at most a year ahead/],
     ['a date that is not on the calendar', { date: '2031-02-30' }, bookingMessages.dateInvalid],
     ['a date in another format', { date: '24/11/2031' }, bookingMessages.dateInvalid],
     ['no date', { date: undefined }, bookingMessages.dateInvalid],
@@ -281,9 +289,15 @@ describe('booking a session', () => {
     const input = request(fields);
     const response = await client.post('/api/bookings', input);
     expect(response.status, response.text).toBe(400);
-    const code = message === bookingMessages.leadTime(48) ? 'bookings.too_soon' : 'request.invalid';
+    const code =
+      message instanceof RegExp
+        ? String(message).includes('year')
+          ? 'bookings.too_far'
+          : 'bookings.too_soon'
+        : 'request.invalid';
     const error = expectApiError(response, 400, code);
-    if (message) expect(error.message).toBe(message);
+    if (message instanceof RegExp) expect(error.message).toMatch(message);
+    else if (message) expect(error.message).toBe(message);
     if (typeof input.id === 'string' && input.id.length === 36) expect(await countStored(input.id)).toBe(0);
     expect((await client.get('/api/bookings')).body.bookings).toEqual([]);
   });
@@ -295,16 +309,50 @@ describe('booking a session', () => {
     );
   });
 
-  test('every slot must start at least the lead time after now, to the minute', async () => {
+  test('every slot must start at least the lead time after now, to the minute; the refusal names the times and the earliest', async () => {
     const { client } = await newStudent();
     const now = sastInstant('2031-03-10', '09:00');
     const input = request({ date: '2031-03-12', slots: ['09:00', '12:00', '15:00'] });
     await at(now.getTime() + 60_000, async () => {
-      expect(expectApiError(await client.post('/api/bookings', input), 400, 'bookings.too_soon').fields).toEqual({
-        date: bookingMessages.leadTime(48),
+      const error = expectApiError(await client.post('/api/bookings', input), 400, 'bookings.too_soon');
+      const message = '09:00 on Wed, 12 Mar 2031 is less than 48 hours away; the earliest is 09:01 SAST.';
+      expect(error.message).toBe(message);
+      expect(error.fields).toEqual({ slots: message });
+    });
+    // Seconds past the minute: the earliest time accepted is the next whole minute.
+    await at(now.getTime() + 3 * 3_600_000 + 20_000, async () => {
+      expect(expectApiError(await client.post('/api/bookings', input), 400, 'bookings.too_soon').message).toBe(
+        '09:00 and 12:00 on Wed, 12 Mar 2031 are less than 48 hours away; the earliest is 12:01 SAST.',
+      );
+    });
+    // No time on the date would do: the message is about the date, and names the earliest day.
+    await at(now, async () => {
+      const error = expectApiError(
+        await client.post('/api/bookings', { ...input, date: '2031-03-11' }),
+        400,
+        'bookings.too_soon',
+      );
+      expect(error.fields).toEqual({
+        date: 'Tue, 11 Mar 2031 is less than 48 hours away; the earliest is 09:00 on Wed, 12 Mar 2031 SAST.',
       });
     });
     await at(now, async () => expect((await client.post('/api/bookings', input)).status).toBe(201));
+    expect((await client.get('/api/bookings')).body.bookings).toHaveLength(1);
+  });
+
+  test('a date up to a year ahead is taken, a day later is refused next to the date', async () => {
+    const { client } = await newStudent();
+    const now = sastInstant('2030-03-10', '09:00');
+    await at(now, async () => {
+      const error = expectApiError(
+        await client.post('/api/bookings', request({ date: '2031-03-11' })),
+        400,
+        'bookings.too_far',
+      );
+      expect(error.fields).toEqual({ date: bookingMessages.tooFar('2031-03-10') });
+      expect((await client.post('/api/bookings', request({ date: '2031-03-10' }))).status).toBe(201);
+    });
+    expect((await client.get('/api/bookings')).body.bookings.map((b: Booking) => b.date)).toEqual(['2031-03-10']);
   });
 
   test('a visitor is asked to log in for every booking call', async () => {
@@ -573,10 +621,12 @@ describe('who sees which bookings', () => {
     ['since=1&status=Pending', '_form'],
     ['colour=blue', '_form'],
     ['status=Pending&status=Completed', 'status'],
+    ['from=2032-03-31&to=2032-03-01', 'to'],
   ])('a list asked for with %s is refused', async (query, field) => {
     const error = expectApiError(await admin.client.get(`/api/bookings?${query}`), 400, 'request.invalid');
     expect(error.fields).toHaveProperty(field);
     if (field === 'status') expect(error.message).toBe(bookingMessages.statusInvalid);
+    if (query.startsWith('from=2032-03-31')) expect(error.message).toBe(bookingMessages.dateRangeReversed);
   });
 });
 
@@ -629,7 +679,8 @@ describe('confirming a time', () => {
   });
 
   test("the invitation says 14:00 in Johannesburg, and stamps UTC, whatever the machine's own time zone", async () => {
-    const booking = await book((await newStudent()).client, { date: '2031-11-24' });
+    const student = await newStudent();
+    const booking = await at(new Date('2031-11-20T10:00:00Z'), () => book(student.client, { date: '2031-11-24' }));
     const invitationIn = (zone: string) => {
       // eslint-disable-next-line no-restricted-properties -- the machine's zone is what this test varies
       const machine = process.env;
@@ -696,6 +747,55 @@ describe('confirming a time', () => {
     expect(await read(own)).toEqual(own);
   });
 
+  test('a cancelled or completed booking cannot be confirmed: refused, and it stays as it was', async () => {
+    const student = await newStudent();
+    for (const status of ['Cancelled', 'Completed'] as const) {
+      const booking = await book(student.client);
+      const set = bookingSchema.parse((await setStatus(statsTutor.client, booking, status, early)).body);
+      for (const staff of [statsTutor, admin]) {
+        const error = expectApiError(await confirm(staff.client, set, '09:00'), 409, 'bookings.cannot_confirm');
+        expect(error.message).toBe(bookingMessages.cannotConfirm);
+      }
+      expect(await read(set)).toEqual(set);
+      expect((await queuedAbout(booking)).filter((e) => e.startsWith('booking-confirmed'))).toEqual([]);
+    }
+  });
+
+  test('a tutor cannot confirm or set the status of a booking they made in their own subject', async () => {
+    const tutor = await newTutor(['Statistics'], 'Own Booker');
+    const own = await book(tutor.client);
+    for (const response of [
+      await confirm(tutor.client, own, '09:00'),
+      await setStatus(tutor.client, own, 'Completed', early),
+      await setStatus(tutor.client, own, 'Confirmed'),
+    ]) {
+      expect(expectApiError(response, 403, 'bookings.own_booking').message).toBe(bookingMessages.ownBooking);
+    }
+    expect(await read(own)).toEqual(own);
+    // Another tutor of the category (and the admin) still can.
+    expect((await confirm(statsTutor.client, own, '09:00')).status).toBe(200);
+  });
+
+  test('confirming a confirmed booking at another time tells the student the time changed, from what to what', async () => {
+    const student = await newStudent('Moved Student');
+    const booking = await book(student.client, { hours: 1 });
+    const first = bookingSchema.parse((await confirm(statsTutor.client, booking, '09:00')).body);
+    await smtp.waitForEmail({ to: student.email, subject: 'Session confirmed' });
+    const moved = await confirm(admin.client, first, '14:00');
+    expect(moved.status, moved.text).toBe(200);
+    const email = await smtp.waitForEmail({ to: student.email, subject: 'Session time changed' });
+    expect(email.subject).toBe(
+      `Session time changed: Introduction to Statistics, now ${formatSastDate(booking.date)}, 14:00 SAST`,
+    );
+    expect(email.text).toContain(`changed from 09:00 to 14:00 SAST`);
+    expect(email.text).toContain(booking.paymentReference);
+    expect(email.attachments[0]!.content).toContain(
+      `DTSTART;TZID=Africa/Johannesburg:${booking.date.replaceAll('-', '')}T140000`,
+    );
+    const kinds = (await queuedAbout(booking)).filter((e) => e.endsWith(student.email)).map((e) => e.split(' ')[0]);
+    expect(kinds.sort()).toEqual(['booking-confirmed', 'booking-receipt', 'booking-time-changed']);
+  });
+
   test('the same confirmation sent again is answered with the booking, changed and e-mailed once', async () => {
     const student = await newStudent();
     const booking = await book(student.client);
@@ -735,7 +835,7 @@ describe('setting a status', () => {
     const student = await newStudent();
     let booking = await book(student.client);
     for (const status of ['Completed', 'Pending', 'Cancelled', 'Confirmed', 'Cancelled'] as const) {
-      const response = await setStatus(statsTutor.client, booking, status);
+      const response = await setStatus(statsTutor.client, booking, status, early);
       expect(response.status, response.text).toBe(200);
       booking = bookingSchema.parse(response.body);
       expect(booking.status).toBe(status);
@@ -760,7 +860,7 @@ describe('setting a status', () => {
     const booking = await book(student.client, { module: 'Origami' });
     const same = await setStatus(admin.client, booking, 'Pending');
     expect(same.body).toEqual(booking);
-    const done = await setStatus(admin.client, booking, 'Completed');
+    const done = await setStatus(admin.client, booking, 'Completed', early);
     expect(done.body).toMatchObject({ status: 'Completed' });
     expectApiError(
       await setStatus(statsTutor.client, bookingSchema.parse(done.body), 'Pending'),
@@ -783,6 +883,29 @@ describe('setting a status', () => {
     });
     expect(expectApiError(response, status, code).message).toBe(message);
     expect(await read(booking)).toEqual(booking);
+  });
+
+  test('completed before the session starts is refused unless staff say so; then the student is e-mailed', async () => {
+    const student = await newStudent('Early Student');
+    const booking = await book(student.client);
+    const confirmed = bookingSchema.parse((await confirm(statsTutor.client, booking, '14:00')).body);
+    const error = expectApiError(
+      await setStatus(statsTutor.client, confirmed, 'Completed'),
+      409,
+      'bookings.not_started',
+    );
+    expect(error.message).toBe(bookingMessages.notStartedYet(`${formatSastDate(booking.date)}, 14:00 SAST`));
+    expect(await read(confirmed)).toEqual(confirmed);
+    expect((await queuedAbout(booking)).filter((e) => e.startsWith('booking-completed'))).toEqual([]);
+    // Once the session has started, no confirmation is needed.
+    const started = await at(sastInstant(booking.date, '14:05'), () => setStatus(admin.client, confirmed, 'Completed'));
+    expect(started.status, started.text).toBe(200);
+    await smtp.waitForEmail({ to: student.email, subject: 'Session completed' });
+
+    const other = await book(student.client);
+    const said = await setStatus(admin.client, other, 'Completed', early);
+    expect(said.status, said.text).toBe(200);
+    expect((await queuedAbout(other)).filter((e) => e.startsWith('booking-completed'))).toHaveLength(1);
   });
 
   test('a student cannot set a status; a tutor of another category finds no such booking', async () => {
@@ -842,7 +965,11 @@ describe('a student cancelling', () => {
     });
     const email = await smtp.waitForEmail({ to: student.email, subject: 'Booking cancelled' });
     expect(email.text).toContain(bookingMessages.cancelledLate);
-    expect(email.text).toContain('The fee is R80.');
+    // What to pay, with which reference and into which account.
+    expect(email.text).toContain(
+      `The fee is R80: please pay it by EFT, with the payment reference ${booking.paymentReference}.`,
+    );
+    for (const line of eftDetails.split('; ')) expect(email.text).toContain(line);
   });
 
   test("nobody cancels someone else's booking, staff use the status, and a completed booking cannot be cancelled", async () => {
@@ -853,7 +980,7 @@ describe('a student cancelling', () => {
     expectApiError(await cancel(statsTutor.client, booking.id), 403, 'auth.forbidden');
     expectApiError(await cancel(mathsTutor.client, booking.id), 404, 'bookings.not_found');
     expect(await read(booking)).toEqual(booking);
-    const completed = bookingSchema.parse((await setStatus(statsTutor.client, booking, 'Completed')).body);
+    const completed = bookingSchema.parse((await setStatus(statsTutor.client, booking, 'Completed', early)).body);
     expect(expectApiError(await cancel(owner.client, booking.id), 409, 'bookings.cannot_cancel').message).toBe(
       bookingMessages.cannotCancel,
     );
@@ -956,7 +1083,7 @@ describe('a deleted account', () => {
     const confirmed = await book(leaving.client, { module: 'FET Mathematics' });
     await confirm(mathsTutor.client, confirmed, '14:00');
     const done = await book(leaving.client, { date: inDays(5) });
-    await setStatus(statsTutor.client, done, 'Completed');
+    await setStatus(statsTutor.client, done, 'Completed', early);
 
     const exported = (await leaving.client.get('/api/me/export')).body;
     expect(exported.bookings.map((b: Booking) => b.id).sort()).toEqual([future.id, confirmed.id, done.id].sort());

@@ -4,6 +4,8 @@ import {
   bookingLimits,
   bookingMessages,
   bookingTotalCents,
+  latestBookableDate,
+  leadTimeProblem,
   uncategorized,
   type Booking,
   type BookingChange,
@@ -16,7 +18,7 @@ import {
   type setBookingStatusInputSchema,
 } from '../../../common/bookings.ts';
 import { categories, type Category, type Role } from '../../../common/roles.ts';
-import { sastInstant } from '../../../common/sast.ts';
+import { formatSastSlot, sastInstant, sastTime } from '../../../common/sast.ts';
 import type { Me } from '../../../common/session.ts';
 import { requireRole, requireUser } from '../../auth/auth.session.ts';
 import type { Db } from '../../db/create-db.ts';
@@ -30,12 +32,17 @@ import {
   completedEmail,
   confirmedEmail,
   newRequestEmail,
+  timeChangedEmail,
   receiptEmail,
   reminderEmail,
 } from './bookings.emails.ts';
 import {
   createBookingNotFoundError,
   createCannotCancelError,
+  createCannotConfirmError,
+  createNotStartedError,
+  createOwnBookingError,
+  createTooFarError,
   createChangedMeanwhileError,
   createIdReusedError,
   createInvalidCursorError,
@@ -70,6 +77,15 @@ function canManage(me: Me, row: repo.BookingRow): boolean {
     me.role === 'admin' ||
     (me.role === 'tutor' && isCategory(row.module_category) && me.categories.includes(row.module_category))
   );
+}
+
+/**
+ * canManage, and not a tutor's own booking: a tutor who books a session in their own subject is its student,
+ * and does not confirm or complete it themself (another tutor of the category or the admin does).
+ */
+function requireManageable(me: Me, row: repo.BookingRow) {
+  if (!canManage(me, row)) throw createForbiddenError();
+  if (me.role === 'tutor' && row.user_id === me.id) throw createOwnBookingError();
 }
 
 /** Staff only: a student is refused before the body is read or the booking looked up. */
@@ -296,12 +312,20 @@ async function findRepeatedBooking(deps: Deps, me: Me, input: CreateInput): Prom
   return readBooking(deps.db, row.id);
 }
 
-/** Every requested time must be at least the configured lead time away (a past date is too). */
-function requireLeadTime(deps: Deps, input: CreateInput) {
-  const hours = deps.config.bookingMinLeadHours;
-  const earliest = deps.clock.now().getTime() + hours * hourMs;
-  if (input.slots.some((slot) => sastInstant(input.date, slot).getTime() < earliest)) throw createTooSoonError(hours);
+/**
+ * Every requested time must be at least the configured lead time away (a past date is too); the refusal names
+ * the times too soon and the earliest one accepted. And no further than a year ahead (a typo's year 9999).
+ */
+function requireBookableTime(deps: Deps, input: CreateInput) {
+  const now = deps.clock.now();
+  const problem = leadTimeProblem(input.date, input.slots, { now, leadHours: deps.config.bookingMinLeadHours });
+  if (problem) throw createTooSoonError(problem.message, problem.field);
+  const latest = latestBookableDate(now);
+  if (input.date > latest) throw createTooFarError(latest);
 }
+
+/** The session's start as a time of day (SAST): what `starts_at` holds. */
+const startTime = (row: repo.BookingRow) => sastTime(new Date(row.starts_at));
 
 async function requireWithinRateLimit(tx: Deps, me: Me) {
   const since = new Date(tx.clock.now().getTime() - hourMs).toISOString();
@@ -323,7 +347,7 @@ export async function createBooking(
   // A repeat is answered before the rules that depend on time: it books nothing new.
   const before = await findRepeatedBooking(deps, student, input);
   if (before) return { booking: before, created: false };
-  requireLeadTime(deps, input);
+  requireBookableTime(deps, input);
   // The booking as inserted, so the answer is the one the e-mails describe and needs no read after the commit.
   const created = await withTransaction(deps, async (tx): Promise<Booking | undefined> => {
     const version = await repo.takeVersions(tx.db, 1);
@@ -387,9 +411,13 @@ export async function confirmBooking(
   await withTransaction(deps, async (tx) => {
     const version = await repo.takeVersions(tx.db, 1);
     const row = await requireVisible(tx, staff, id);
-    if (!canManage(staff, row)) throw createForbiddenError();
+    requireManageable(staff, row);
     if (![row.slot1, row.slot2, row.slot3].includes(input.slot)) throw createSlotNotRequestedError();
     if (row.status === 'Confirmed' && row.confirmed_slot === input.slot) return;
+    // A card out of date hears that first: what it showed may no longer hold.
+    if (row.version !== input.version) throw createChangedMeanwhileError();
+    // A cancelled session is not brought back by a confirmation sent from a card that was out of date.
+    if (row.status === 'Cancelled' || row.status === 'Completed') throw createCannotConfirmError();
     const now = tx.clock.now();
     const startsAt = sastInstant(row.date, input.slot);
     const changes = {
@@ -410,12 +438,13 @@ export async function confirmBooking(
       changeRow(id, version, now.toISOString(), staff, row.status, 'Confirmed', input.slot),
     );
     const [booking] = await withHistory(tx.db, [changed]);
+    const mailArgs = { publicUrl: tx.config.publicUrl, eftDetails: tx.config.paymentEftDetails, now };
+    // Confirmed before at another time: the student hears that the time moved, from what to what.
+    const before = row.status === 'Confirmed' ? row.confirmed_slot : null;
     await tx.mail.enqueue(
-      confirmedEmail(booking!, input.slot, {
-        publicUrl: tx.config.publicUrl,
-        eftDetails: tx.config.paymentEftDetails,
-        now,
-      }),
+      before
+        ? timeChangedEmail(booking!, before, input.slot, mailArgs)
+        : confirmedEmail(booking!, input.slot, mailArgs),
     );
     notify(tx, row, version);
   });
@@ -437,8 +466,14 @@ export async function setBookingStatus(
   await withTransaction(deps, async (tx) => {
     const version = await repo.takeVersions(tx.db, 1);
     const row = await requireVisible(tx, staff, id);
-    if (!canManage(staff, row)) throw createForbiddenError();
+    requireManageable(staff, row);
     if (row.status === input.status) return;
+    // Completed before it started is most likely a slip: the student would be told their session is over.
+    // A card out of date hears that first: what it showed may no longer hold.
+    if (row.version !== input.version) throw createChangedMeanwhileError();
+    const notStarted = Date.parse(row.starts_at) > tx.clock.now().getTime();
+    if (input.status === 'Completed' && notStarted && !input.beforeStart)
+      throw createNotStartedError(formatSastSlot(row.date, startTime(row)));
     const now = tx.clock.now().toISOString();
     // A staff change is never a student's late cancellation, and takes back one recorded before.
     const changes = { status: input.status, late_cancellation: 0, updated_at: now, version };
@@ -446,7 +481,8 @@ export async function setBookingStatus(
     const changed = { ...row, ...changes };
     await repo.insertChange(tx.db, changeRow(id, version, now, staff, row.status, input.status));
     const [booking] = await withHistory(tx.db, [changed]);
-    if (input.status === 'Cancelled') await tx.mail.enqueue(cancelledEmail(booking!, tx.config.publicUrl));
+    if (input.status === 'Cancelled')
+      await tx.mail.enqueue(cancelledEmail(booking!, tx.config.publicUrl, tx.config.paymentEftDetails));
     if (input.status === 'Completed') await tx.mail.enqueue(completedEmail(booking!, tx.config.publicUrl));
     notify(tx, row, version);
   });
@@ -478,7 +514,7 @@ export async function cancelBooking(deps: Deps, me: Me | undefined, id: string):
     const changed = { ...row, ...changes };
     await repo.insertChange(tx.db, changeRow(id, version, now.toISOString(), user, row.status, 'Cancelled'));
     const [booking] = await withHistory(tx.db, [changed]);
-    await tx.mail.enqueue(cancelledEmail(booking!, tx.config.publicUrl));
+    await tx.mail.enqueue(cancelledEmail(booking!, tx.config.publicUrl, tx.config.paymentEftDetails));
     for (const staff of await repo.listStaffOf(tx.db, row.module_category)) {
       await tx.mail.enqueue(cancelledForStaffEmail(booking!, staff, tx.config.publicUrl, 'student'));
     }
