@@ -156,6 +156,8 @@ export interface TestServerOptions {
   timeouts?: Partial<Timeouts>;
   /** How often live event streams send a heartbeat (25 s otherwise). */
   eventsHeartbeatMs?: number;
+  /** How often open signed-in streams check their session again (60 s otherwise). */
+  eventsRecheckMs?: number;
 }
 
 export interface TestServer {
@@ -235,6 +237,7 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
     services = await createServices(loadEnv(envVars), {
       mailPollMs: 200,
       eventsHeartbeatMs: options.eventsHeartbeatMs,
+      eventsRecheckMs: options.eventsRecheckMs,
       clientDir,
       logDestination: { write: (line: string) => void logs.push(JSON.parse(line)) },
     });

@@ -3,6 +3,7 @@ import { nameSchema } from '../../../common/auth.schemas.ts';
 import { categories, type Category } from '../../../common/roles.ts';
 import type { Auth } from '../../auth/auth.ts';
 import { withTransaction, type Deps } from '../../deps.ts';
+import { accessChanged } from '../../events/events.ts';
 import { createError } from '../../http/errors.ts';
 import { findUserByEmail, insertInvitedUser, listStaff, reclaimUnprovenAccount, setRole } from './staff.repository.ts';
 
@@ -60,6 +61,8 @@ export async function addStaff(
   const defaultName = name ?? email.split('@')[0]!;
   const outcome = await withTransaction(deps, async (tx): Promise<AddStaffOutcome> => {
     const existing = await findUserByEmail(tx.db, email);
+    // Open event streams of the account hear by its old role until they are checked again: tell every process.
+    if (existing) tx.events.publish(accessChanged([existing.id]));
     if (existing?.email_verified) {
       await setRole(tx.db, existing.id, role, cats, now);
       return 'promoted';
@@ -90,6 +93,8 @@ export async function removeStaff(deps: Deps, rawEmail: string): Promise<void> {
     if (!user)
       throw createError({ code: 'staff.not_found', message: `No account with the e-mail ${email}.`, status: 404 });
     await setRole(tx.db, user.id, 'student', [], deps.clock.now());
+    // A removed tutor's open streams must stop hearing the category's bookings, in every process.
+    tx.events.publish(accessChanged([user.id]));
   });
 }
 
