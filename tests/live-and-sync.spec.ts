@@ -328,3 +328,77 @@ test('an item another version of the app left behind: the indicator asks for att
   await page.getByRole('alertdialog').getByRole('button', { name: 'Log out' }).click();
   await expect(page).toHaveURL(/\/$/);
 });
+
+test('a session signed out on one device loses its stream on another at once; that browser resumes where it was and catches up', async ({
+  page,
+  browser,
+}) => {
+  const adminContext = await browser.newContext({ baseURL: origin });
+  const { admin, module } = await adminWithModule(adminContext, 'Resumed Stream');
+  await loginAs(page, 'student');
+  // A second browser holding the same session cookie (a copied cookie, a device left signed in).
+  const other = await browser.newContext({ baseURL: origin });
+  await other.addCookies(await page.context().cookies());
+  const tab = await other.newPage();
+  // What the page's first EventSource hears, in order: its own reconnects included (the browser's, which
+  // send Last-Event-ID), not the streams the app may open later.
+  await tab.addInitScript(() => {
+    const heard: string[] = [];
+    (window as unknown as { heard: string[] }).heard = heard;
+    const Original = EventSource;
+    let first = true;
+    window.EventSource = class extends Original {
+      constructor(url: string | URL, init?: EventSourceInit) {
+        super(url, init);
+        if (!first) return;
+        first = false;
+        for (const type of ['change', 'resync', 'error'])
+          this.addEventListener(type, (event) =>
+            heard.push(
+              type === 'change'
+                ? `change ${(JSON.parse((event as MessageEvent).data) as { table: string }).table}`
+                : type,
+            ),
+          );
+      }
+    } as typeof EventSource;
+  });
+  const heard = () => tab.evaluate(() => (window as unknown as { heard: string[] }).heard);
+  const firstStream = tab.waitForRequest(isStream);
+  await tab.goto('/offers');
+  await expect(card(tab, module.name)).toContainText('Price: R90/hour');
+  const opened = await firstStream;
+  await raisePrice(admin, module.id);
+  await expect(card(tab, module.name)).toContainText('Price: R100/hour');
+  await tab.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+
+  // The browser's reconnect is held until a change has been made while it was away.
+  let reconnect!: () => void;
+  const mayReconnect = new Promise<void>((resolve) => (reconnect = resolve));
+  let reconnects = 0;
+  await tab.route('**/api/events', async (route) => {
+    reconnects += 1;
+    await mayReconnect;
+    await route.continue();
+  });
+  const ended = tab.waitForEvent('requestfinished', { predicate: (request) => request === opened, timeout: 5_000 });
+  await navbar(page).getByRole('button', { name: 'Log out', exact: true }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Log out' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  // The server ends the signed-out session's stream at once: it no longer hears the student's notices.
+  await ended;
+  await raisePrice(admin, module.id);
+  await expect.poll(() => reconnects).toBe(1);
+  reconnect();
+  // The same EventSource reconnects with the id of the last notice it heard and is sent the one it missed.
+  await expect(card(tab, module.name)).toContainText('Price: R110/hour');
+  expect(await heard()).toEqual(['change modules', 'error', 'change modules']);
+  expect(await tab.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+  for (const [name, size] of Object.entries(viewports)) {
+    await tab.setViewportSize(size);
+    await tab.screenshot({ path: `test-results/screens/stream-resumed-${name}.png`, fullPage: true });
+  }
+  await expectNoAxeViolations(tab);
+  await other.close();
+  await adminContext.close();
+});

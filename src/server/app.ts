@@ -69,7 +69,6 @@ export function createApp({ deps, bus, streamHub, auth, personalData, clientDir,
   // Registered for the methods that carry a body only: GETs, the hot path, skip it entirely.
   app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '/api/*', requireSameOrigin(deps.config.publicUrl), limitBody);
 
-  app.on('GET', '/api/*', livePosition(streamHub));
   app.route('/api/auth', createAuthRoutes({ auth, env: deps.config }));
   // The groups whose answers can run to many KB (lists, a question with its answers, the data export). Not
   // /api/events (a stream, sent event by event), nor the catalogue, compressed once per change (catalogue.cache.ts).
@@ -82,9 +81,11 @@ export function createApp({ deps, bus, streamHub, auth, personalData, clientDir,
   app.use('/api/questions/*', withMe);
   app.use('/api/bookings/*', withMe);
   app.on(['POST', 'PATCH', 'DELETE'], '/api/modules/*', withMe);
+  // After the session middleware: a reader's position tells only of notices they may hear (docs/api.md).
+  app.on('GET', '/api/*', livePosition(streamHub));
   app.route('/', createApiRoutes({ deps, auth, catalogue, health, personalData }));
   // Not part of ApiRoutes: a stream is read with EventSource, not the typed client.
-  app.route('/api/events', createEventsRoutes({ hub: streamHub }));
+  app.route('/api/events', createEventsRoutes({ hub: streamHub, auth, db: deps.db }));
   app.all('/api/*', () => {
     throw createError({ code: 'request.not_found', message: 'There is no such API route.', status: 404 });
   });

@@ -33,6 +33,8 @@ export async function createServices(
     renderApp?: RenderApp;
     mailPollMs?: number;
     eventsHeartbeatMs?: number;
+    /** How often an open signed-in stream checks its session again (stream-hub.ts: 60 s otherwise). */
+    eventsRecheckMs?: number;
     logDestination?: DestinationStream;
   } = {},
 ) {
@@ -58,14 +60,18 @@ export async function createServices(
     kind === 'postgres' ? await createPostgresBus({ connectionString: env.databaseUrl, logger }) : createMemoryBus();
   const deps: Deps = { db, clock, events: bus, mail, config: env, logger };
 
-  const auth = createAuth({ db, kind, env, secret: resolveAuthSecret(env), outbox: mail });
+  const auth = createAuth({ db, kind, env, secret: resolveAuthSecret(env), outbox: mail, events: bus });
   // Fails fast when the migrations and better-auth disagree about a table or column.
   await (await auth.$context).checkSchema?.();
   // Each feature that stores something about a person adds its part of the export and deletion here (the
   // profile's own enrolments are included by the profile module).
   const personalData: PersonalDataPart[] = [qaPersonalData, bookingsPersonalData];
   const reminders = startBookingReminders(deps);
-  const streamHub = createStreamHub({ bus, heartbeatMs: options.eventsHeartbeatMs });
+  const streamHub = createStreamHub({
+    bus,
+    heartbeatMs: options.eventsHeartbeatMs,
+    recheckMs: options.eventsRecheckMs,
+  });
   const clientDir = options.clientDir ?? path.resolve('dist/client');
   const { app, prepared } = createApp({
     deps,

@@ -110,4 +110,18 @@ describe('the first stream of a page', () => {
     answer('b.0.7');
     expect(await late).toBe(true);
   });
+
+  test("a public read carries the start of a signed-in stream's position: it matches when the public part does", async () => {
+    const at = (position: string | null) => Promise.resolve(position);
+    // The catalogue (a visitor's position) and the user's bookings, then the user's stream.
+    expect(await readBefore([at('a.0.p1'), at('a.0.p1.u4')], 'a.0.p1.u4')).toBe(false);
+    // A public notice came between the catalogue's read and the stream.
+    expect(await readBefore([at('a.0.p1'), at('a.0.p2.u4')], 'a.0.p2.u4')).toBe(true);
+    // One of the user's own notices came between the bookings' read and the stream.
+    expect(await readBefore([at('a.0.p1'), at('a.0.p1.u4')], 'a.0.p1.u5')).toBe(true);
+    // Only a whole part counts: `p1` is not the start of `p12`.
+    expect(await readBefore([at('a.0.p1')], 'a.0.p12.u4')).toBe(true);
+    // A signed-in read never matches a visitor's stream: the user's notices are not in it.
+    expect(await readBefore([at('a.0.p1.u4')], 'a.0.p1')).toBe(true);
+  });
 });

@@ -62,9 +62,11 @@ export function parsePosition(data: string): string | undefined {
 /**
  * Whether any read began somewhere other than `position`, the position a stream opened at: a change came
  * between them, which no stream of ours told. Reads without a position (no answer, not our API) stored nothing.
+ * A read of public data carries a visitor's position, the start of a signed-in stream's (up to a `.`): it
+ * missed nothing when that start matches, whatever the user's own notices did.
  */
 export async function readBefore(reads: readonly Promise<string | null>[], position: string): Promise<boolean> {
-  return (await Promise.all(reads)).some((at) => at !== null && at !== position);
+  return (await Promise.all(reads)).some((at) => at !== null && at !== position && !position.startsWith(`${at}.`));
 }
 
 /**
@@ -128,11 +130,23 @@ export function startLiveEvents({ url = '/api/events', onChange, onResync }: Liv
     const source = new EventSource(url);
     stream = source;
     let caughtUp = false;
+    /**
+     * An event of this stream carried an id, which the browser sends back as Last-Event-ID when it reconnects
+     * (each event reports the browser's last id in `lastEventId`).
+     */
+    let resumable = false;
     source.addEventListener('open', () => (retryMs = firstRetryMs));
     source.addEventListener('ready', (event) => {
-      // Later reconnects are the browser's own, with Last-Event-ID: the server sends what was missed.
-      if (caughtUp) return;
+      const { lastEventId } = event as MessageEvent;
+      // Later reconnects are the browser's own, with Last-Event-ID: the server sends what was missed. Without
+      // one (nothing this stream heard had an id), notices sent while it was away reached nobody.
+      if (caughtUp) {
+        if (!resumable) share({ type: 'resync' });
+        resumable ||= lastEventId !== '';
+        return;
+      }
       caughtUp = true;
+      resumable = lastEventId !== '';
       const reads = firstOfPage ? takePageReads() : undefined;
       const position = parsePosition(event.data as string);
       if (!reads || position === undefined) return share({ type: 'resync' });
@@ -141,10 +155,14 @@ export function startLiveEvents({ url = '/api/events', onChange, onResync }: Liv
       });
     });
     source.addEventListener('change', (event) => {
+      resumable ||= event.lastEventId !== '';
       const message = parseChange(event.lastEventId, event.data as string);
       if (message) share(message);
     });
-    source.addEventListener('resync', () => share({ type: 'resync' }));
+    source.addEventListener('resync', (event) => {
+      resumable ||= event.lastEventId !== '';
+      share({ type: 'resync' });
+    });
     // The browser retries a dropped connection by itself; an answer it will not retry (a 5xx, say) closes
     // the stream for good, so reopen it after a while, doubling up to a cap, spread so clients do not return
     // all at once after a restart.

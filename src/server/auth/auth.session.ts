@@ -4,9 +4,18 @@ import type { Db } from '../db/create-db.ts';
 import { createForbiddenError, createUnauthenticatedError } from '../http/errors.ts';
 import type { Auth } from './auth.ts';
 
-/** The signed-in user of a request (with role and tutor categories), or undefined for a visitor. */
-export async function readMe(deps: { auth: Auth; db: Db }, headers: Headers): Promise<Me | undefined> {
-  const session = await deps.auth.api.getSession({ headers });
+/**
+ * The signed-in user of a request (with role and tutor categories), or undefined for a visitor. `recheck`:
+ * reading again for a request already under way (an open event stream), which must not extend the session.
+ */
+export async function readMe(
+  deps: { auth: Auth; db: Db },
+  headers: Headers,
+  options: { recheck?: boolean } = {},
+): Promise<Me | undefined> {
+  const session = await deps.auth.api.getSession(
+    options.recheck ? { headers, query: { disableRefresh: true } } : { headers },
+  );
   if (!session) return undefined;
   const row = await deps.db
     .selectFrom('users')

@@ -12,6 +12,7 @@ import {
 } from '../mail/mail.templates.ts';
 import type { Mail } from '../deps.ts';
 import { createPasswordChecks } from './firebase-password.ts';
+import { accessChanged, type EventPublisher } from '../events/events.ts';
 
 /** The header our HTTP layer sets from the connection; better-auth rate-limits by it. */
 export const clientIpHeader = 'x-tutorbook-client-ip';
@@ -22,8 +23,16 @@ const timestamps = { createdAt: 'created_at', updatedAt: 'updated_at' } as const
 
 export type Auth = ReturnType<typeof createAuth>;
 
-export function createAuth(deps: { db: Db; kind: DbKind; env: Env; secret: string; outbox: Mail }) {
-  const { db, env, outbox } = deps;
+export function createAuth(deps: {
+  db: Db;
+  kind: DbKind;
+  env: Env;
+  secret: string;
+  outbox: Mail;
+  /** Told when sessions end, so that every process checks the streams they opened (events/stream-hub.ts). */
+  events: EventPublisher;
+}) {
+  const { db, env, outbox, events } = deps;
 
   const queueWelcome = (user: { id: string; name: string; email: string }) =>
     outbox.enqueue({
@@ -142,6 +151,11 @@ export function createAuth(deps: { db: Db; kind: DbKind; env: Env; secret: strin
       ? { google: { clientId: env.google.clientId, clientSecret: env.google.clientSecret } }
       : {},
     databaseHooks: {
+      session: {
+        // Every way a session ends (sign-out, a changed or reset password, an expired one found) goes through
+        // here after its commit: the streams it opened must stop hearing that user's notices.
+        delete: { after: async (session) => events.publish(accessChanged([session.userId])) },
+      },
       user: {
         create: {
           // Google accounts arrive verified and get no verification e-mail; welcome them here.

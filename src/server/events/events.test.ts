@@ -9,6 +9,7 @@ import { createServices, type Services } from '../server.ts';
 import { changeOf, openEventStream, type StreamMessage } from '../test/event-stream.ts';
 import { startMainProcess } from '../test/main-process.ts';
 import {
+  createClient,
   signInAs,
   startSmtpServer,
   startTestServer,
@@ -32,6 +33,7 @@ afterAll(async () => {
 
 const visitor = () => ({ url: server.url });
 const isChange = (m: StreamMessage) => m.event === 'change';
+const isReady = (m: StreamMessage) => m.event === 'ready';
 
 describe('live events', () => {
   test('a visitor can open the stream: no caching, no proxy buffering, a reconnect hint and regular heartbeats', async () => {
@@ -159,6 +161,8 @@ describe('live events', () => {
 
     const again = await openEventStream(student.client, { lastEventId: seen.id });
     try {
+      // Its ready names no id: the browser's resume point stays where it was until the replay has come.
+      expect((await again.next(isReady)).id).toBeUndefined();
       const replayed = [changeOf(await again.next(isChange)), changeOf(await again.next(isChange))];
       expect(replayed).toEqual([
         { table: 'questions', ids: ['missed'] },
@@ -184,30 +188,100 @@ describe('live events', () => {
     }
   });
 
-  test('a stream is told the position it opened at; every read of the API carries the position it began at, which moves with each notice', async () => {
+  test("a stream is told the position it opened at; every read carries where its reader's notices stood as it began, moving with each they hear", async () => {
     const student = await signInAs(server, 'student');
     const positionOf = async (path: string) => {
       const response = await student.client.get(path);
       expect(response.status).toBe(200);
-      return response.headers.get('live-position');
+      return response.headers.get('live-position')!;
     };
-    const stream = await openEventStream(visitor());
+    const stream = await openEventStream(student.client);
     try {
       const opened = (JSON.parse((await stream.next((m) => m.event === 'ready')).data) as { position: string })
         .position;
       expect(opened).toMatch(/\S/);
-      // The catalogue is answered before Hono (prepared-answers.ts), the board by it: both say where they began.
-      expect(await positionOf('/api/modules')).toBe(opened);
+      // The catalogue is answered before Hono (prepared-answers.ts), for everyone alike: a visitor's position,
+      // the start of the student's. The board is read as the student: their whole position.
+      const publicAtOpen = await positionOf('/api/modules');
+      expect(opened.startsWith(`${publicAtOpen}.`)).toBe(true);
       expect(await positionOf('/api/questions')).toBe(opened);
+
       server.services.bus.publish({ table: 'questions', ids: ['q-moved'], audience: 'everyone' });
       await stream.next(isChange);
-      const moved = await positionOf('/api/modules');
-      expect(moved).not.toBe(opened);
-      expect(await positionOf('/api/questions')).toBe(moved);
-      const later = await openEventStream(visitor());
+      const publicMoved = await positionOf('/api/modules');
+      expect(publicMoved).not.toBe(publicAtOpen);
+      const moved = await positionOf('/api/questions');
+      expect(moved.startsWith(`${publicMoved}.`)).toBe(true);
+
+      // The student's own notice moves their position, not the public one.
+      server.services.bus.publish({ table: 'bookings', ids: ['b-own'], audience: { userIds: [student.id] } });
+      await stream.next(isChange);
+      expect(await positionOf('/api/modules')).toBe(publicMoved);
+      const own = await positionOf('/api/questions');
+      expect(own).not.toBe(moved);
+      expect(own.startsWith(`${publicMoved}.`)).toBe(true);
+
+      const later = await openEventStream(student.client);
       const ready = await later.next((m) => m.event === 'ready');
       later.abort();
-      expect(JSON.parse(ready.data)).toEqual({ position: moved });
+      expect(JSON.parse(ready.data)).toEqual({ position: own });
+    } finally {
+      stream.abort();
+    }
+  });
+
+  test('positions and event ids tell a reader nothing of the notices they may not hear', async () => {
+    const student = await signInAs(server, 'student');
+    const otherStudent = await signInAs(server, 'student');
+    const admin = await signInAs(server, 'admin');
+    const mathsTutor = await signInAs(server, 'tutor', { categories: ['Mathematics'] });
+    const csTutor = await signInAs(server, 'tutor', { categories: ['Computer Science'] });
+    const visitorClient = createClient(server.url);
+    const readers = { student, otherStudent, admin, mathsTutor, csTutor, visitor: { client: visitorClient } };
+    const positions = async () =>
+      Object.fromEntries(
+        await Promise.all(
+          Object.entries(readers).map(async ([name, { client }]) => {
+            const [board, catalogue] = await Promise.all([client.get('/api/questions'), client.get('/api/modules')]);
+            return [name, `${board.headers.get('live-position')} ${catalogue.headers.get('live-position')}`];
+          }),
+        ),
+      ) as Record<keyof typeof readers, string>;
+    const stream = await openEventStream(visitor());
+    try {
+      server.services.bus.publish({ table: 'questions', ids: ['q-first'], audience: 'everyone' });
+      const first = await stream.next(isChange);
+      const before = await positions();
+      // A burst of booking activity, none of it the visitor's, the other student's or the CS tutor's.
+      for (let i = 0; i < 5; i++)
+        server.services.bus.publish({
+          table: 'bookings',
+          ids: [`b-private-${i}`],
+          audience: { userIds: [student.id], roles: ['admin'], tutorCategories: ['Mathematics'] },
+        });
+      // A stream that resumes with an id this process does not know is told to resync: the id it is given
+      // is the newest it may hear, not the newest booking's.
+      const resumed = await openEventStream(visitor(), { lastEventId: 'elsewhere-1' });
+      const resync = await resumed.next((m) => m.event === 'resync');
+      resumed.abort();
+      expect(resync.id).toBe(first.id);
+      // A new stream's ready names the newest event its reader hears, to resume from: never a booking's.
+      const fresh = await openEventStream(visitor());
+      const ready = await fresh.next(isReady);
+      fresh.abort();
+      expect(ready.id).toBe(first.id);
+      const after = await positions();
+      expect(after.visitor).toBe(before.visitor);
+      expect(after.otherStudent).toBe(before.otherStudent);
+      expect(after.csTutor).toBe(before.csTutor);
+      expect(after.student).not.toBe(before.student);
+      expect(after.admin).not.toBe(before.admin);
+      expect(after.mathsTutor).not.toBe(before.mathsTutor);
+
+      // Nor do the ids on a stream count what came between two notices it heard.
+      server.services.bus.publish({ table: 'questions', ids: ['q-second'], audience: 'everyone' });
+      const second = await stream.next(isChange);
+      for (const id of [first.id, second.id]) expect(id).toMatch(/^[0-9a-f]{8}-[\w-]{12}$/);
     } finally {
       stream.abort();
     }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Category, Role } from '../../common/roles.ts';
 
 /**
@@ -24,10 +25,29 @@ export interface ChangeNotice {
   version?: number;
 }
 
+/**
+ * Not a table: a notice on it says that the named users' access changed (signed out, a session ended, a role or
+ * tutor categories changed, the account deleted). It travels on the bus like any notice, so it reaches every
+ * process, and each process's stream hub checks those users' open streams again instead of passing it on.
+ */
+export const accessTable = '_access';
+
+/** The notice that makes every process check again the open streams of `userIds` (`accessTable`). */
+export function accessChanged(userIds: readonly string[]): ChangeNotice {
+  return { table: accessTable, ids: userIds, audience: {} };
+}
+
 /** A notice as a stream carries it: `id` is what a reconnecting client sends back as `Last-Event-ID`. */
 export interface LiveEvent extends ChangeNotice {
   id: string;
 }
+
+/**
+ * A new event id: the bus's own prefix (an id of another process, or from before a restart, is not ours) and
+ * random letters. Not a counter: every stream sees ids, and a counter would tell a visitor how many notices
+ * they did not hear (bookings) came between two they did.
+ */
+export const newEventId = (prefix: string): string => `${prefix}-${randomBytes(9).toString('base64url')}`;
 
 /**
  * What the bus tells a subscriber: a notice, or `resync` when notices may have been missed (the PostgreSQL

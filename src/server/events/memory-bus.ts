@@ -1,4 +1,4 @@
-import type { BusMessage, EventBus } from './events.ts';
+import { newEventId, type BusMessage, type EventBus } from './events.ts';
 
 /**
  * The bus for one server process: a publish reaches this process's subscribers at once. Event ids carry a
@@ -7,10 +7,9 @@ import type { BusMessage, EventBus } from './events.ts';
 export function createMemoryBus(): EventBus {
   const listeners = new Set<(message: BusMessage) => void>();
   const prefix = crypto.randomUUID().slice(0, 8);
-  let seq = 0;
   return {
     publish(notice) {
-      const message: BusMessage = { type: 'notice', event: { ...notice, id: `${prefix}-${++seq}` } };
+      const message: BusMessage = { type: 'notice', event: { ...notice, id: newEventId(prefix) } };
       for (const listener of listeners) listener(message);
     },
     subscribe(listener) {

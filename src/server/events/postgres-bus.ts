@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
-import type { BusMessage, ChangeNotice, EventBus } from './events.ts';
+import { newEventId, type BusMessage, type ChangeNotice, type EventBus } from './events.ts';
 
 const channel = 'tutorbook_events';
 /** PostgreSQL refuses a NOTIFY payload of 8,000 bytes or more; the margin covers JSON we do not count. */
@@ -21,8 +21,9 @@ export async function createPostgresBus(options: { connectionString: string; log
   const publisher = new pg.Pool({ connectionString, max: 1 });
   publisher.on('error', (error) => logger.warn({ err: error }, 'event bus: publishing connection failed'));
   const prefix = crypto.randomUUID().slice(0, 8);
-  let seq = 0;
   let closed = false;
+  /** Publishes not yet sent. */
+  const sent = new Set<Promise<void>>();
   let listener: pg.Client | undefined;
   let retryTimer: NodeJS.Timeout | undefined;
 
@@ -49,7 +50,7 @@ export async function createPostgresBus(options: { connectionString: string; log
       const notice = parseNotice(message.payload);
       if (!notice)
         return logger.warn({ payload: message.payload.slice(0, 200) }, 'event bus: ignored a malformed notice');
-      deliver({ type: 'notice', event: { ...notice, id: `${prefix}-${++seq}` } });
+      deliver({ type: 'notice', event: { ...notice, id: newEventId(prefix) } });
     });
     try {
       await client.connect();
@@ -91,9 +92,14 @@ export async function createPostgresBus(options: { connectionString: string; log
     publish(notice) {
       if (closed) return;
       for (const payload of payloads(notice)) {
-        publisher.query('SELECT pg_notify($1, $2)', [channel, payload]).catch((error: unknown) => {
-          logger.error({ err: error, table: notice.table }, 'event bus: a notice could not be published');
-        });
+        const sending = publisher
+          .query('SELECT pg_notify($1, $2)', [channel, payload])
+          .then(() => {})
+          .catch((error: unknown) => {
+            logger.error({ err: error, table: notice.table }, 'event bus: a notice could not be published');
+          })
+          .finally(() => sent.delete(sending));
+        sent.add(sending);
       }
     },
     subscribe(listen) {
@@ -101,6 +107,8 @@ export async function createPostgresBus(options: { connectionString: string; log
       return () => listeners.delete(listen);
     },
     async close() {
+      // A process that publishes and then stops (the CLI: `staff remove`) must not end before its notices left.
+      await Promise.all(sent);
       closed = true;
       clearTimeout(retryTimer);
       listeners.clear();

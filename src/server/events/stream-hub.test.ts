@@ -28,6 +28,8 @@ function openUnreadStream() {
       }
       return [...text.matchAll(/event: change\n(?:id: .*\n)?data: (.*)\n/g)].map((m) => JSON.parse(m[1]!));
     },
+    /** The ids of the `change` events read so far (after `changes`), in order. */
+    changeIds: () => [...text.matchAll(/event: change\n(?:id: (.*)\n)?data: /g)].map((m) => m[1]),
     async close() {
       await hub.closeAll();
       await served;
@@ -67,6 +69,31 @@ describe('a slow client', () => {
         { table: 'questions', ids: ['q1'], version: 8 },
         { table: 'bookings', ids: ['b1'], version: 4 },
       ]);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('ids', () => {
+  test('a merged change names only an event its reader heard, never a private one that came between', async () => {
+    const client = openUnreadStream();
+    const idOf = new Map<string, string>();
+    client.bus.subscribe((m) => {
+      if (m.type === 'notice') idOf.set(m.event.ids[0]!, m.event.id);
+    });
+    try {
+      client.bus.publish({ table: 'questions', ids: ['q1'], audience: 'everyone' });
+      client.bus.publish({ table: 'bookings', ids: ['b-private'], audience: { userIds: ['someone-else'] } });
+      client.bus.publish({ table: 'modules', ids: ['m1'], audience: 'everyone' });
+      client.bus.publish({ table: 'questions', ids: ['q2'], audience: 'everyone' });
+      expect(await client.changes(2)).toEqual([
+        { table: 'questions', ids: ['q1', 'q2'] },
+        { table: 'modules', ids: ['m1'] },
+      ]);
+      // The questions' message may claim only what came before the modules' notice: q1's, the last the
+      // visitor heard, not the booking's, which would tell them a notice they did not hear exists.
+      expect(client.changeIds()).toEqual([idOf.get('q1'), idOf.get('m1')]);
     } finally {
       await client.close();
     }

@@ -160,6 +160,8 @@ export interface TestServerOptions {
   eventsHeartbeatMs?: number;
   /** The app's renderer for the pages rendered per request (the client's entry-server.tsx); without it, none are. */
   renderApp?: RenderApp;
+  /** How often open signed-in streams check their session again (60 s otherwise). */
+  eventsRecheckMs?: number;
 }
 
 export interface TestServer {
@@ -246,6 +248,7 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
     services = await createServices(loadEnv(envVars), {
       mailPollMs: 200,
       eventsHeartbeatMs: options.eventsHeartbeatMs,
+      eventsRecheckMs: options.eventsRecheckMs,
       clientDir,
       renderApp: options.renderApp,
       logDestination: { write: (line: string) => void logs.push(JSON.parse(line)) },

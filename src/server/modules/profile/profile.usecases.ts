@@ -4,6 +4,7 @@ import type { Me } from '../../../common/session.ts';
 import { requireUser } from '../../auth/auth.session.ts';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/constraint-errors.ts';
 import { withTransaction, type Deps } from '../../deps.ts';
+import { accessChanged } from '../../events/events.ts';
 import { createForbiddenError, createUnauthenticatedError } from '../../http/errors.ts';
 import type { PersonalDataPart } from '../../personal-data.ts';
 import {
@@ -175,5 +176,7 @@ export async function deleteMyAccount(
     for (const part of parts) await part.eraseFor(tx, user.id);
     await repo.deleteEmailsOf(tx.db, user);
     await repo.deleteUser(tx.db, user.id);
+    // Its open event streams, in any process, end once the deletion is committed.
+    tx.events.publish(accessChanged([user.id]));
   });
 }

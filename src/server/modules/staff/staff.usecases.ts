@@ -3,6 +3,7 @@ import { nameSchema } from '../../../common/auth.schemas.ts';
 import { categories, type Category } from '../../../common/roles.ts';
 import type { Auth } from '../../auth/auth.ts';
 import { withTransaction, type Deps } from '../../deps.ts';
+import { accessChanged } from '../../events/events.ts';
 import { createError } from '../../http/errors.ts';
 import {
   findUserByEmail,
@@ -70,6 +71,8 @@ export async function addStaff(
     const existing = await findUserByEmail(tx.db, email);
     // Making the only admin a tutor would leave nobody to run the catalogue.
     if (existing?.role === 'admin' && role !== 'admin') requireAnotherAdmin(email, admins);
+    // Open event streams of the account hear by its old role until they are checked again: tell every process.
+    if (existing) tx.events.publish(accessChanged([existing.id]));
     if (existing?.email_verified) {
       await setRole(tx.db, existing.id, role, cats, now);
       return 'promoted';
@@ -109,6 +112,8 @@ export async function removeStaff(deps: Deps, rawEmail: string): Promise<RemoveS
     if (user.role === 'student') return 'already-student';
     if (user.role === 'admin') requireAnotherAdmin(email, admins);
     await setRole(tx.db, user.id, 'student', [], deps.clock.now());
+    // A removed tutor's open streams must stop hearing the category's bookings, in every process.
+    tx.events.publish(accessChanged([user.id]));
     return 'removed';
   });
 }

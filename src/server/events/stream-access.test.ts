@@ -1,0 +1,237 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { accessChanged } from './events.ts';
+import { removeStaff } from '../modules/staff/staff.usecases.ts';
+import { changeOf, openEventStream, type StreamMessage, type TestEventStream } from '../test/event-stream.ts';
+import { startMainProcess } from '../test/main-process.ts';
+import {
+  createClient,
+  findClosedPort,
+  logIn,
+  signInAs,
+  startSmtpServer,
+  startTestServer,
+  type TestClient,
+  type TestServer,
+  type TestSmtpServer,
+} from '../test/harness.ts';
+
+// Issue 19, point 17: an open stream keeps no rights its session no longer has.
+
+let smtp: TestSmtpServer;
+let server: TestServer;
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  // Streams check their session by themselves only every minute here: what ends them sooner is a notice.
+  server = await startTestServer({ smtpUrl: smtp.url, eventsHeartbeatMs: 150 });
+});
+
+afterAll(async () => {
+  await server?.close();
+  await smtp?.close();
+});
+
+const isChange = (m: StreamMessage) => m.event === 'change';
+const isReady = (m: StreamMessage) => m.event === 'ready';
+
+/** Whether the server ended the stream within `ms` (a browser then reconnects with the cookie it has now). */
+async function endsWithin(stream: TestEventStream, ms: number): Promise<boolean> {
+  return Promise.race([stream.ended, new Promise<false>((resolve) => setTimeout(() => resolve(false), ms))]);
+}
+
+/** A client holding a copy of `client`'s cookies as they are now: someone who kept an old cookie. */
+function keptCookies(client: TestClient, baseUrl = client.baseUrl): TestClient {
+  const copy = createClient(baseUrl);
+  for (const [name, value] of client.cookies) copy.cookies.set(name, value);
+  return copy;
+}
+
+/** The table of the first change `stream` hears after a notice for `audience` and then a public one. */
+async function hearsPrivate(target: TestServer, stream: TestEventStream, userId: string): Promise<boolean> {
+  target.services.bus.publish({
+    table: 'bookings',
+    ids: ['b-private'],
+    audience: { userIds: [userId], tutorCategories: ['Mathematics'] },
+  });
+  target.services.bus.publish({ table: 'modules', ids: ['m-public'], audience: 'everyone' });
+  return changeOf(await stream.next(isChange)).table === 'bookings';
+}
+
+describe('open streams end when their access does', () => {
+  test("signing out ends that session's streams, not the user's other sessions'; the old cookie hears as a visitor", async () => {
+    const student = await signInAs(server, 'student');
+    const otherDevice = await logIn(server, student);
+    const stolen = keptCookies(student.client);
+    const here = await openEventStream(student.client);
+    const there = await openEventStream(otherDevice);
+    try {
+      await Promise.all([here.next(isReady), there.next(isReady)]);
+      expect((await student.client.post('/api/auth/sign-out', {})).status).toBe(200);
+      expect(await endsWithin(here, 2_000)).toBe(true);
+      // The other device is still signed in and still hears the student's own notices.
+      expect(await endsWithin(there, 300)).toBe(false);
+      expect(await hearsPrivate(server, there, student.id)).toBe(true);
+      // Reconnecting with the signed-out cookie gives a visitor's stream.
+      const again = await openEventStream(stolen);
+      try {
+        await again.next(isReady);
+        expect(await hearsPrivate(server, again, student.id)).toBe(false);
+      } finally {
+        again.abort();
+      }
+    } finally {
+      here.abort();
+      there.abort();
+    }
+  });
+
+  test('a tutor removed from the staff stops hearing the category at once: the stream ends, the next is a student’s', async () => {
+    const tutor = await signInAs(server, 'tutor', { categories: ['Mathematics'] });
+    const stream = await openEventStream(tutor.client);
+    try {
+      await stream.next(isReady);
+      expect(await hearsPrivate(server, stream, 'someone-else')).toBe(true);
+      // What `npm run cli -- staff remove` runs (in this process here; in another one below).
+      await removeStaff(server.services.deps, tutor.email);
+      expect(await endsWithin(stream, 2_000)).toBe(true);
+      const again = await openEventStream(tutor.client);
+      try {
+        await again.next(isReady);
+        expect(await hearsPrivate(server, again, 'someone-else')).toBe(false);
+      } finally {
+        again.abort();
+      }
+      expect((await tutor.client.get('/api/me')).body).toMatchObject({ role: 'student', categories: [] });
+    } finally {
+      stream.abort();
+    }
+  });
+
+  test('deleting the account ends its streams', async () => {
+    const student = await signInAs(server, 'student');
+    const stolen = keptCookies(student.client);
+    const stream = await openEventStream(student.client);
+    try {
+      await stream.next(isReady);
+      expect((await student.client.delete('/api/me')).status).toBe(200);
+      expect(await endsWithin(stream, 2_000)).toBe(true);
+      const again = await openEventStream(stolen);
+      try {
+        await again.next(isReady);
+        expect(await hearsPrivate(server, again, student.id)).toBe(false);
+      } finally {
+        again.abort();
+      }
+    } finally {
+      stream.abort();
+    }
+  });
+
+  test('a stream whose access is unchanged stays open when it is checked, and keeps hearing', async () => {
+    const tutor = await signInAs(server, 'tutor', { categories: ['Mathematics'] });
+    const stream = await openEventStream(tutor.client);
+    try {
+      await stream.next(isReady);
+      server.services.bus.publish(accessChanged([tutor.id]));
+      expect(await endsWithin(stream, 500)).toBe(false);
+      expect(await hearsPrivate(server, stream, 'someone-else')).toBe(true);
+    } finally {
+      stream.abort();
+    }
+  });
+});
+
+/** `npm run cli -- <args>` as its own process, on `target`'s data. */
+const cli = (target: TestServer, args: string[]) =>
+  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      process.execPath,
+      [path.resolve('src/server/cli.ts'), ...args],
+      { env: { ...target.envVars }, timeout: 30_000 },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
+    );
+  });
+
+// eslint-disable-next-line no-restricted-properties -- a test setting, as in harness.ts
+const postgresUrl = process.env.TEST_DATABASE_URL;
+
+describe.skipIf(postgresUrl)('the CLI on SQLite, a process without the bus', () => {
+  let checking: TestServer;
+  beforeAll(async () => {
+    checking = await startTestServer({ smtpUrl: smtp.url, eventsHeartbeatMs: 150, eventsRecheckMs: 300 });
+  });
+  afterAll(async () => checking?.close());
+
+  test('`staff remove` in another process ends the tutor’s stream at its next check of the session', async () => {
+    const tutor = await signInAs(checking, 'tutor', { categories: ['Mathematics'] });
+    const stream = await openEventStream(tutor.client);
+    try {
+      await stream.next(isReady);
+      const removed = await cli(checking, ['staff', 'remove', tutor.email]);
+      expect(removed.stdout.trim()).toBe(`${tutor.email} is now a student.`);
+      expect(await endsWithin(stream, 3_000)).toBe(true);
+    } finally {
+      stream.abort();
+    }
+  });
+});
+
+describe.runIf(postgresUrl)('across processes (PostgreSQL)', () => {
+  let second: Awaited<ReturnType<typeof startMainProcess>>;
+
+  beforeAll(async () => {
+    // `main.ts` as a second process on the same database and data folder (the same auth secret, so the same
+    // cookies), on a port of its own.
+    const port = await findClosedPort();
+    const url = `http://127.0.0.1:${port}`;
+    second = await startMainProcess({
+      dataDir: server.envVars.DATA_DIR!,
+      port,
+      url,
+      env: { ...server.envVars, PORT: String(port), PUBLIC_URL: url, LOG_LEVEL: 'info' },
+      remove: async () => {},
+    });
+  });
+  afterAll(async () => second?.stop());
+
+  test('`npm run cli -- staff remove` ends the tutor’s streams in every server process at once', async () => {
+    const tutor = await signInAs(server, 'tutor', { categories: ['Mathematics'] });
+    const here = await openEventStream(tutor.client);
+    const there = await openEventStream(keptCookies(tutor.client, second.url));
+    try {
+      await Promise.all([here.next(isReady), there.next(isReady)]);
+      // The second process hears the category's notices, published by the first.
+      expect(await hearsPrivate(server, there, 'someone-else')).toBe(true);
+      const removed = await cli(server, ['staff', 'remove', tutor.email]);
+      expect(removed.stdout.trim()).toBe(`${tutor.email} is now a student.`);
+      // Streams check themselves only every minute: this is the CLI's notice, through LISTEN/NOTIFY.
+      expect(await endsWithin(here, 5_000)).toBe(true);
+      expect(await endsWithin(there, 5_000)).toBe(true);
+      const again = await openEventStream(keptCookies(tutor.client, second.url));
+      try {
+        await again.next(isReady);
+        expect(await hearsPrivate(server, again, 'someone-else')).toBe(false);
+      } finally {
+        again.abort();
+      }
+    } finally {
+      here.abort();
+      there.abort();
+    }
+  });
+
+  test('signing out in one process ends the stream that session holds in another', async () => {
+    const student = await signInAs(server, 'student');
+    const there = await openEventStream(keptCookies(student.client, second.url));
+    try {
+      await there.next(isReady);
+      expect((await student.client.post('/api/auth/sign-out', {})).status).toBe(200);
+      expect(await endsWithin(there, 5_000)).toBe(true);
+    } finally {
+      there.abort();
+    }
+  });
+});
