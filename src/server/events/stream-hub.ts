@@ -259,7 +259,9 @@ export function createStreamHub(options: StreamHubOptions): StreamHub {
   function endStream(conn: Connection): Promise<void> {
     conn.end();
     // A client that is not reading would keep a clean close waiting for its last write.
-    return conn.writing ? conn.stream.abort() : conn.stream.close();
+    if (!conn.writing) return conn.stream.close();
+    conn.stream.abort();
+    return Promise.resolve();
   }
 
   function requestResync(conn: Connection, seq: number | undefined) {
