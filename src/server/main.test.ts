@@ -47,6 +47,7 @@ test('in production, an http PUBLIC_URL stops start-up with the reason alone, an
             NODE_ENV: 'production',
             AUTH_SECRET: 's'.repeat(32),
             PUBLIC_URL: 'http://tutorbook.co.za',
+            PAYMENT_EFT_DETAILS: 'Bank: FNB',
             DATA_DIR: path.join(os.tmpdir(), 'tutorbook-never-created'),
           },
           timeout: 20_000,
