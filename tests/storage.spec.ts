@@ -61,6 +61,10 @@ test('storage the browser cleared while the app was closed: the next visit says 
   await expect(card(page, seen)).toBeVisible();
 
   await context.setOffline(true);
+  // Offline for certain: on a busy machine the browser's offline emulation can let a first request through.
+  await page.route('**/api/questions', (route) =>
+    route.request().method() === 'POST' ? route.abort('internetdisconnected') : route.fallback(),
+  );
   const queued = unique('Asked offline, never sent');
   await ask(page, queued, 'Waiting when the browser cleared it.');
   await expect(card(page, queued).getByText('Waiting to send')).toBeVisible();
@@ -68,6 +72,7 @@ test('storage the browser cleared while the app was closed: the next visit says 
 
   // IndexedDB alone goes (eviction under storage pressure): the mark in localStorage stays and can count.
   await page.goto('about:blank');
+  await page.unroute('**/api/questions');
   await context.setOffline(false);
   await clearWhileClosed(page, 'indexeddb');
   await page.goto('/qa');
