@@ -59,6 +59,17 @@ async function hearsPrivate(target: TestServer, stream: TestEventStream, userId:
   return changeOf(await stream.next(isChange)).table === 'bookings';
 }
 
+/** Whether a new stream opened with `client`'s cookie (the browser's reconnect) still hears `userId`'s notices. */
+async function reconnectHearsPrivate(client: TestClient, userId: string): Promise<boolean> {
+  const again = await openEventStream(client);
+  try {
+    await again.next(isReady);
+    return await hearsPrivate(server, again, userId);
+  } finally {
+    again.abort();
+  }
+}
+
 describe('open streams end when their access does', () => {
   test("signing out ends that session's streams, not the user's other sessions'; the old cookie hears as a visitor", async () => {
     const student = await signInAs(server, 'student');
@@ -74,13 +85,7 @@ describe('open streams end when their access does', () => {
       expect(await endsWithin(there, 300)).toBe(false);
       expect(await hearsPrivate(server, there, student.id)).toBe(true);
       // Reconnecting with the signed-out cookie gives a visitor's stream.
-      const again = await openEventStream(stolen);
-      try {
-        await again.next(isReady);
-        expect(await hearsPrivate(server, again, student.id)).toBe(false);
-      } finally {
-        again.abort();
-      }
+      expect(await reconnectHearsPrivate(stolen, student.id)).toBe(false);
     } finally {
       here.abort();
       there.abort();
@@ -96,13 +101,7 @@ describe('open streams end when their access does', () => {
       // What `npm run cli -- staff remove` runs (in this process here; in another one below).
       await removeStaff(server.services.deps, tutor.email);
       expect(await endsWithin(stream, 2_000)).toBe(true);
-      const again = await openEventStream(tutor.client);
-      try {
-        await again.next(isReady);
-        expect(await hearsPrivate(server, again, 'someone-else')).toBe(false);
-      } finally {
-        again.abort();
-      }
+      expect(await reconnectHearsPrivate(tutor.client, 'someone-else')).toBe(false);
       expect((await tutor.client.get('/api/me')).body).toMatchObject({ role: 'student', categories: [] });
     } finally {
       stream.abort();
@@ -117,13 +116,7 @@ describe('open streams end when their access does', () => {
       await stream.next(isReady);
       expect((await student.client.delete('/api/me')).status).toBe(200);
       expect(await endsWithin(stream, 2_000)).toBe(true);
-      const again = await openEventStream(stolen);
-      try {
-        await again.next(isReady);
-        expect(await hearsPrivate(server, again, student.id)).toBe(false);
-      } finally {
-        again.abort();
-      }
+      expect(await reconnectHearsPrivate(stolen, student.id)).toBe(false);
     } finally {
       stream.abort();
     }
@@ -210,13 +203,7 @@ describe.runIf(postgresUrl)('across processes (PostgreSQL)', () => {
       // Streams check themselves only every minute: this is the CLI's notice, through LISTEN/NOTIFY.
       expect(await endsWithin(here, 5_000)).toBe(true);
       expect(await endsWithin(there, 5_000)).toBe(true);
-      const again = await openEventStream(keptCookies(tutor.client, second.url));
-      try {
-        await again.next(isReady);
-        expect(await hearsPrivate(server, again, 'someone-else')).toBe(false);
-      } finally {
-        again.abort();
-      }
+      expect(await reconnectHearsPrivate(keptCookies(tutor.client, second.url), 'someone-else')).toBe(false);
     } finally {
       here.abort();
       there.abort();
