@@ -362,7 +362,9 @@ function makeWorkload(rng: SeededRandom, people: Person[], staff: { tutor: Perso
         after: [],
       });
       if (rng.next() < 0.5) {
-        const confirmer = module.category === 'Statistics' ? rng.pick([staff.tutor, staff.admin]) : staff.admin;
+        // The tutor confirms Statistics bookings, but not their own (they are its student): the admin does.
+        const confirmer =
+          module.category === 'Statistics' && by !== staff.tutor ? rng.pick([staff.tutor, staff.admin]) : staff.admin;
         const slot = rng.pick(slots);
         add({
           effect: { kind: 'confirm', bookingId: id, slot },
