@@ -60,6 +60,9 @@ const processEnvImports = ['process', 'node:process'].map((name) => ({
   message: processEnvMessage,
 }));
 
+const storageMessage =
+  'Usecases see storage through their repository’s interface (*.storage.ts, deps.repos), never an engine (docs/decisions/0026).';
+
 const browserOnlyMessage = 'The client runs in the browser: no Node API outside its tests.';
 const serverCode = {
   regex: '^(\\.\\./)+(src/)?server(/|$)',
@@ -149,6 +152,40 @@ export default defineConfig(
     // (CONVENTIONS §6).
     files: ['src/server/db/migrations/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // Storage stays behind repositories (docs/decisions/0026): a module's rules see its repository's interface
+    // (`*.storage.ts`), never an engine: no Kysely, pg or Firestore import, type or value, and no table type,
+    // SQL repository or engine folder. Only `*.repository.ts` (SQL) and `*.firestore.ts` implement storage.
+    files: ['src/server/modules/**/*.{ts,tsx}'],
+    ignores: [
+      'src/server/modules/**/*.repository.ts',
+      'src/server/modules/**/*.firestore.ts',
+      'src/server/modules/**/*.table.ts',
+      'src/server/modules/**/*.test.ts',
+      // Moving behind their repositories (issue 21); each leaves this list when it has.
+      'src/server/modules/bookings/bookings.usecases.ts',
+      'src/server/modules/bookings/bookings.emails.ts',
+      'src/server/modules/profile/profile.usecases.ts',
+      'src/server/modules/qa/qa.usecases.ts',
+      'src/server/modules/staff/staff.usecases.ts',
+    ],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: processEnvImports,
+          patterns: [
+            {
+              group: ['kysely', 'kysely/*', 'pg', 'firebase-admin', 'firebase-admin/*', '@google-cloud/firestore'],
+              message: storageMessage,
+            },
+            { regex: '\\.(repository|table|firestore)(\\.ts)?$', message: storageMessage },
+            { regex: '^(\\.\\./)+(db|storage/sql-storage)(/|$|\\.ts)', message: storageMessage },
+          ],
+        },
+      ],
+    },
   },
   {
     // Outside the app, tools and tests set up their own environment.

@@ -28,7 +28,10 @@ describe('import boundaries', () => {
   test('a server module cannot import another module, only its own files and the shared layers', async () => {
     const file = 'src/server/modules/bookings/imagined.ts';
     expect(
-      await boundaryErrors(file, "import { listModules } from '../catalogue/catalogue.repository.ts';\nlistModules;\n"),
+      await boundaryErrors(
+        file,
+        "import type { CatalogueRepository } from '../catalogue/catalogue.storage.ts';\nlet r: CatalogueRepository;\nr;\n",
+      ),
     ).toEqual([expect.stringMatching(/Server modules do not import each other/)]);
     expect(
       await boundaryErrors(
@@ -42,13 +45,32 @@ describe('import boundaries', () => {
     expect(
       await boundaryErrors(
         'src/server/modules/catalogue/imagined.routes.ts',
-        "import { listModules } from './catalogue.repository.ts';\nlistModules;\n",
+        "import { createCatalogueRepository } from './catalogue.repository.ts';\ncreateCatalogueRepository;\n",
       ),
-    ).toEqual([expect.stringMatching(/Routes validate, call a usecase and respond/)]);
+    ).toContainEqual(expect.stringMatching(/Routes validate, call a usecase and respond/));
     expect(
       await boundaryErrors(
-        'src/server/modules/catalogue/imagined.usecases.ts',
-        "import { listModules } from './catalogue.repository.ts';\nlistModules;\n",
+        'src/server/modules/catalogue/imagined.repository.ts',
+        "import type { CatalogueRepository } from './catalogue.storage.ts';\nlet r: CatalogueRepository;\nr;\n",
+      ),
+    ).toEqual([]);
+  });
+
+  test('a module’s rules see storage through its repository’s interface, never Kysely, Firestore or a table', async () => {
+    const file = 'src/server/modules/catalogue/imagined.usecases.ts';
+    const refused = /Usecases see storage through their repository’s interface/;
+    for (const code of [
+      "import { sql } from 'kysely';\nsql;\n",
+      "import type { Firestore } from 'firebase-admin/firestore';\nlet f: Firestore;\nf;\n",
+      "import type { ModulesTable } from './catalogue.table.ts';\nlet t: ModulesTable;\nt;\n",
+      "import { createCatalogueRepository } from './catalogue.repository.ts';\ncreateCatalogueRepository;\n",
+      "import type { Db } from '../../db/create-db.ts';\nlet d: Db;\nd;\n",
+    ])
+      expect(await boundaryErrors(file, code), code).toEqual([expect.stringMatching(refused)]);
+    expect(
+      await boundaryErrors(
+        file,
+        "import type { CatalogueRepository } from './catalogue.storage.ts';\nimport type { Storage } from '../../storage/storage.ts';\nlet r: CatalogueRepository; let s: Storage;\nr; s;\n",
       ),
     ).toEqual([]);
   });

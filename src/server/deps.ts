@@ -3,6 +3,7 @@ import type { Db } from './db/create-db.ts';
 import type { Env } from './env.ts';
 import type { ChangeNotice, EventPublisher } from './events/events.ts';
 import type { NewEmail } from './mail/mail.repository.ts';
+import type { Repositories, Storage } from './storage/storage.ts';
 
 export interface Clock {
   now(): Date;
@@ -22,6 +23,10 @@ export interface Mail {
  * decides who may do what, the signed-in user (`me`); they never read the request.
  */
 export interface Deps {
+  storage: Storage;
+  /** Each feature's repository: on the storage itself, or inside `withTransaction` on the transaction. */
+  repos: Repositories;
+  /** The SQL database (inside `withTransaction`, the transaction) for features not yet behind `repos`. */
   db: Db;
   clock: Clock;
   events: EventPublisher;
@@ -31,23 +36,27 @@ export interface Deps {
 }
 
 /**
- * Runs `work` in one database transaction. Inside, `tx.db` *is* the transaction (never use the outer `deps.db`
- * there: on SQLite, with one connection, that waits forever), and the notices it publishes and the e-mails it
- * queues wake their listeners only after the commit; on a rollback they are dropped.
+ * Runs `work` in one storage transaction (Storage.transaction says how to write it). Inside, `tx.repos` (and
+ * `tx.db`) *are* the transaction: never use the outer `deps` there (on SQLite, with one connection, that
+ * waits forever). The notices it publishes and the e-mails it queues wake their listeners only after the
+ * commit; on a rollback, or when the engine runs `work` again, the earlier attempt's are dropped.
  */
 export async function withTransaction<T>(deps: Deps, work: (tx: Deps) => Promise<T>): Promise<T> {
-  const notices: ChangeNotice[] = [];
+  let notices: ChangeNotice[] = [];
   let mailQueued = false;
-  const result = await deps.db.transaction().execute((trx) =>
-    work({
+  const result = await deps.storage.transaction((repos, trx) => {
+    notices = [];
+    mailQueued = false;
+    return work({
       ...deps,
+      repos,
       db: trx,
       events: { publish: (notice) => void notices.push(notice) },
       mail: deps.mail.bind(trx, () => {
         mailQueued = true;
       }),
-    }),
-  );
+    });
+  });
   for (const notice of notices) deps.events.publish(notice);
   if (mailQueued) deps.mail.wake();
   return result;

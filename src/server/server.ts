@@ -10,6 +10,7 @@ import type { EventBus } from './events/events.ts';
 import { createMemoryBus } from './events/memory-bus.ts';
 import { createPostgresBus } from './events/postgres-bus.ts';
 import { createStreamHub } from './events/stream-hub.ts';
+import { createSqlStorage } from './storage/sql-storage.ts';
 import { createLogDestination } from './log.ts';
 import {
   createEmailJsTransport,
@@ -58,7 +59,8 @@ export async function createServices(
   // One process: in memory. On PostgreSQL several processes may serve one database: LISTEN/NOTIFY reaches them all.
   const bus: EventBus =
     kind === 'postgres' ? await createPostgresBus({ connectionString: env.databaseUrl, logger }) : createMemoryBus();
-  const deps: Deps = { db, clock, events: bus, mail, config: env, logger };
+  const storage = createSqlStorage(db, kind);
+  const deps: Deps = { storage, repos: storage.repos, db, clock, events: bus, mail, config: env, logger };
 
   const auth = createAuth({ db, kind, env, secret: resolveAuthSecret(env), outbox: mail, events: bus });
   // Fails fast when the migrations and better-auth disagree about a table or column.
@@ -102,7 +104,7 @@ export async function createServices(
       await bus.close();
       await worker.stop();
       transport.close();
-      await db.destroy();
+      await storage.close();
     },
   };
 }

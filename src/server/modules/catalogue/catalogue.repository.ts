@@ -1,58 +1,111 @@
 import { sql, type Selectable, type Updateable } from 'kysely';
+import type { Module } from '../../../common/catalogue.ts';
+import { isUniqueViolation } from '../../db/constraint-errors.ts';
 import type { Db } from '../../db/create-db.ts';
+import { createDuplicateModuleNameError } from './catalogue.errors.ts';
+import type { CatalogueRepository, ModuleChanges, NewModule } from './catalogue.storage.ts';
 import type { ModulesTable } from './catalogue.table.ts';
 
-export type ModuleRow = Selectable<ModulesTable>;
+type ModuleRow = Selectable<ModulesTable>;
 
-export function listModules(db: Db): Promise<ModuleRow[]> {
-  return db.selectFrom('modules').selectAll().execute();
+function toModule(row: ModuleRow): Module {
+  return {
+    id: row.id,
+    slug: row.slug,
+    name: row.name,
+    category: row.category,
+    priceCents: row.price_cents,
+    description: row.description,
+    topics: JSON.parse(row.topics) as string[],
+    updatedAt: row.updated_at,
+  };
 }
 
-export function findModuleById(db: Db, id: string): Promise<ModuleRow | undefined> {
-  return db.selectFrom('modules').selectAll().where('id', '=', id).executeTakeFirst();
+/** Two admins adding (or renaming to) the same name at once: the unique indexes decide, and the loser hears why. */
+async function refuseDuplicateName<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw createDuplicateModuleNameError();
+    throw error;
+  }
 }
 
-/** A module other than `exceptId` whose name equals `name` ignoring case, or whose slug is `slug`. */
-export function findModuleByNameOrSlug(db: Db, name: string, slug: string, exceptId?: string) {
-  let query = db
-    .selectFrom('modules')
-    .select('id')
-    .where((eb) => eb.or([eb(sql`lower(name)`, '=', sql`lower(${name})`), eb('slug', '=', slug)]));
-  if (exceptId !== undefined) query = query.where('id', '<>', exceptId);
-  return query.executeTakeFirst();
-}
+const sameName = (name: string) => sql<boolean>`lower(name) = lower(${name})`;
 
-export function insertModule(db: Db, row: ModuleRow): Promise<ModuleRow> {
-  return db.insertInto('modules').values(row).returningAll().executeTakeFirstOrThrow();
-}
+/** The catalogue on SQLite and PostgreSQL (`modules`). */
+export function createCatalogueRepository(db: Db): CatalogueRepository {
+  const maybe = (row: ModuleRow | undefined) => (row ? toModule(row) : undefined);
+  return {
+    list: async () => (await db.selectFrom('modules').selectAll().execute()).map(toModule),
 
-/** Applies `changes` (enrolments show the module's current name: the profile reads it from here). */
-export function updateModule(db: Db, id: string, changes: Updateable<ModulesTable>): Promise<ModuleRow | undefined> {
-  return db.updateTable('modules').set(changes).where('id', '=', id).returningAll().executeTakeFirst();
-}
+    findById: async (id) => maybe(await db.selectFrom('modules').selectAll().where('id', '=', id).executeTakeFirst()),
 
-/**
- * Adds `stepCents` in one statement, so two raises at once both count; `undefined` when there is no such
- * module or the new price would pass `maxCents`.
- */
-export function raisePrice(
-  db: Db,
-  id: string,
-  stepCents: number,
-  maxCents: number,
-  now: string,
-): Promise<ModuleRow | undefined> {
-  return db
-    .updateTable('modules')
-    .set((eb) => ({ price_cents: eb('price_cents', '+', stepCents), updated_at: now }))
-    .where('id', '=', id)
-    .where(sql<number>`price_cents + ${stepCents}`, '<=', maxCents)
-    .returningAll()
-    .executeTakeFirst();
-}
+    findByName: async (name) =>
+      maybe(await db.selectFrom('modules').selectAll().where(sameName(name)).executeTakeFirst()),
 
-/** Deletes the module; the database sets its enrolments' module_id to null (they keep the name). */
-export async function deleteModule(db: Db, id: string): Promise<boolean> {
-  const result = await db.deleteFrom('modules').where('id', '=', id).executeTakeFirst();
-  return result.numDeletedRows > 0n;
+    async findClash(name, slug, exceptId) {
+      let query = db
+        .selectFrom('modules')
+        .select('id')
+        .where((eb) => eb.or([sameName(name), eb('slug', '=', slug)]));
+      if (exceptId !== undefined) query = query.where('id', '<>', exceptId);
+      return (await query.executeTakeFirst())?.id;
+    },
+
+    async insert(module: NewModule) {
+      const row = await refuseDuplicateName(
+        db
+          .insertInto('modules')
+          .values({
+            id: module.id,
+            slug: module.slug,
+            name: module.name,
+            category: module.category,
+            price_cents: module.priceCents,
+            description: module.description,
+            topics: JSON.stringify(module.topics),
+            created_at: module.createdAt,
+            updated_at: module.updatedAt,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow(),
+      );
+      return toModule(row);
+    },
+
+    async update(id, changes: ModuleChanges) {
+      const set: Updateable<ModulesTable> = {
+        ...(changes.name !== undefined ? { name: changes.name } : {}),
+        ...(changes.category !== undefined ? { category: changes.category } : {}),
+        ...(changes.priceCents !== undefined ? { price_cents: changes.priceCents } : {}),
+        ...(changes.description !== undefined ? { description: changes.description } : {}),
+        ...(changes.topics !== undefined ? { topics: JSON.stringify(changes.topics) } : {}),
+        updated_at: changes.updatedAt,
+      };
+      return maybe(
+        await refuseDuplicateName(
+          db.updateTable('modules').set(set).where('id', '=', id).returningAll().executeTakeFirst(),
+        ),
+      );
+    },
+
+    async raisePrice(id, stepCents, maxCents, now) {
+      // One statement, so two raises at once both count.
+      const row = await db
+        .updateTable('modules')
+        .set((eb) => ({ price_cents: eb('price_cents', '+', stepCents), updated_at: now }))
+        .where('id', '=', id)
+        .where(sql<number>`price_cents + ${stepCents}`, '<=', maxCents)
+        .returningAll()
+        .executeTakeFirst();
+      return maybe(row);
+    },
+
+    async delete(id) {
+      // The database sets the enrolments' module_id to null (they keep the name).
+      const result = await db.deleteFrom('modules').where('id', '=', id).executeTakeFirst();
+      return result.numDeletedRows > 0n;
+    },
+  };
 }

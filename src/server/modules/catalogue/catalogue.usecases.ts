@@ -9,8 +9,6 @@ import {
 import { categories } from '../../../common/roles.ts';
 import type { Me } from '../../../common/session.ts';
 import { requireRole } from '../../auth/auth.session.ts';
-import type { Db } from '../../db/create-db.ts';
-import { isUniqueViolation } from '../../db/constraint-errors.ts';
 import { withTransaction, type Deps } from '../../deps.ts';
 import type { ChangeNotice, EventBus } from '../../events/events.ts';
 import { createCatalogueCache, type CatalogueCache, type CatalogueSnapshot } from './catalogue.cache.ts';
@@ -20,7 +18,6 @@ import {
   createNameWithoutSlugError,
   createPriceLimitError,
 } from './catalogue.errors.ts';
-import * as repo from './catalogue.repository.ts';
 
 export interface CatalogueDeps extends Deps {
   cache: CatalogueCache;
@@ -30,11 +27,11 @@ export interface CatalogueDeps extends Deps {
 const table = 'modules';
 
 /**
- * The catalogue's dependencies, with a copy in memory that loads from `deps.db`: one per server process. It
+ * The catalogue's dependencies, with a copy in memory that loads from its repository: one per server process. It
  * listens to the bus, so a write made by any process sharing the database invalidates it (catalogue.cache.ts).
  */
 export function createCatalogueDeps(deps: Deps, bus: Pick<EventBus, 'subscribe'>): CatalogueDeps {
-  const cache = createCatalogueCache(() => loadModules(deps.db));
+  const cache = createCatalogueCache(async () => (await deps.repos.catalogue.list()).sort(byCategoryThenName));
   bus.subscribe((message) => {
     if (message.type === 'resync' || message.event.table === table) cache.invalidate();
   });
@@ -45,23 +42,6 @@ const collator = new Intl.Collator('en');
 /** Sorted here rather than in SQL: SQLite and PostgreSQL collate names differently ("Data Structures" / "Databases"). */
 const byCategoryThenName = (a: Module, b: Module) =>
   categories.indexOf(a.category) - categories.indexOf(b.category) || collator.compare(a.name, b.name);
-
-async function loadModules(db: Db): Promise<Module[]> {
-  return (await repo.listModules(db)).map(toModule).sort(byCategoryThenName);
-}
-
-function toModule(row: repo.ModuleRow): Module {
-  return {
-    id: row.id,
-    slug: row.slug,
-    name: row.name,
-    category: row.category,
-    priceCents: row.price_cents,
-    description: row.description,
-    topics: JSON.parse(row.topics) as string[],
-    updatedAt: row.updated_at,
-  };
-}
 
 const changed = (id: string): ChangeNotice => ({ table, ids: [id], audience: 'everyone' });
 
@@ -107,35 +87,23 @@ export async function createModule(
   if (!slug) throw createNameWithoutSlugError();
   const now = deps.clock.now().toISOString();
   const module = await withTransaction(deps, async (tx) => {
-    if (await repo.findModuleByNameOrSlug(tx.db, input.name, slug)) throw createDuplicateModuleNameError();
-    const row = await refuseDuplicateName(() =>
-      repo.insertModule(tx.db, {
-        id: crypto.randomUUID(),
-        slug,
-        name: input.name,
-        category: input.category,
-        price_cents: input.priceCents,
-        description: input.description,
-        topics: JSON.stringify(input.topics),
-        created_at: now,
-        updated_at: now,
-      }),
-    );
-    tx.events.publish(changed(row.id));
-    return toModule(row);
+    if (await tx.repos.catalogue.findClash(input.name, slug)) throw createDuplicateModuleNameError();
+    const created = await tx.repos.catalogue.insert({
+      id: crypto.randomUUID(),
+      slug,
+      name: input.name,
+      category: input.category,
+      priceCents: input.priceCents,
+      description: input.description,
+      topics: input.topics,
+      createdAt: now,
+      updatedAt: now,
+    });
+    tx.events.publish(changed(created.id));
+    return created;
   });
   forgetCopy(deps);
   return module;
-}
-
-/** Two admins adding (or renaming to) the same name at once: the unique indexes decide, and the loser hears why. */
-async function refuseDuplicateName<T>(write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw createDuplicateModuleNameError();
-    throw error;
-  }
 }
 
 /**
@@ -152,24 +120,15 @@ export async function updateModule(
   requireCatalogueAdmin(me);
   const module = await withTransaction(deps, async (tx) => {
     if (input.name !== undefined) {
-      if (!(await repo.findModuleById(tx.db, id))) throw createModuleNotFoundError();
+      if (!(await tx.repos.catalogue.findById(id))) throw createModuleNotFoundError();
       const slug = slugify(input.name);
       if (!slug) throw createNameWithoutSlugError();
-      if (await repo.findModuleByNameOrSlug(tx.db, input.name, slug, id)) throw createDuplicateModuleNameError();
+      if (await tx.repos.catalogue.findClash(input.name, slug, id)) throw createDuplicateModuleNameError();
     }
-    const row = await refuseDuplicateName(() =>
-      repo.updateModule(tx.db, id, {
-        ...(input.name !== undefined ? { name: input.name } : {}),
-        ...(input.category !== undefined ? { category: input.category } : {}),
-        ...(input.priceCents !== undefined ? { price_cents: input.priceCents } : {}),
-        ...(input.description !== undefined ? { description: input.description } : {}),
-        ...(input.topics !== undefined ? { topics: JSON.stringify(input.topics) } : {}),
-        updated_at: deps.clock.now().toISOString(),
-      }),
-    );
-    if (!row) throw createModuleNotFoundError();
-    tx.events.publish(changed(row.id));
-    return toModule(row);
+    const updated = await tx.repos.catalogue.update(id, { ...input, updatedAt: deps.clock.now().toISOString() });
+    if (!updated) throw createModuleNotFoundError();
+    tx.events.publish(changed(updated.id));
+    return updated;
   });
   forgetCopy(deps);
   return module;
@@ -178,26 +137,26 @@ export async function updateModule(
 /** The admin's "+R10" (spec §9): atomic, so two clicks at once raise the price twice. */
 export async function raiseModulePrice(deps: CatalogueDeps, me: Me | undefined, id: string): Promise<Module> {
   requireCatalogueAdmin(me);
-  const row = await repo.raisePrice(
-    deps.db,
+  const { catalogue } = deps.repos;
+  const raised = await catalogue.raisePrice(
     id,
     priceLimits.stepCents,
     priceLimits.maxCents,
     deps.clock.now().toISOString(),
   );
-  if (!row) {
-    if (!(await repo.findModuleById(deps.db, id))) throw createModuleNotFoundError();
+  if (!raised) {
+    if (!(await catalogue.findById(id))) throw createModuleNotFoundError();
     throw createPriceLimitError();
   }
   deps.events.publish(changed(id));
   forgetCopy(deps);
-  return toModule(row);
+  return raised;
 }
 
 /** Removes a module from the catalogue; enrolments in it keep its name. */
 export async function deleteModule(deps: CatalogueDeps, me: Me | undefined, id: string): Promise<void> {
   requireCatalogueAdmin(me);
-  if (!(await repo.deleteModule(deps.db, id))) throw createModuleNotFoundError();
+  if (!(await deps.repos.catalogue.delete(id))) throw createModuleNotFoundError();
   deps.events.publish(changed(id));
   forgetCopy(deps);
 }

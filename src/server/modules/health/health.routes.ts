@@ -1,7 +1,6 @@
 import { Hono } from 'hono';
-import { sql } from 'kysely';
-import type { Db } from '../../db/create-db.ts';
 import { preparedJson, type PreparedRoute } from '../../http/prepared-answers.ts';
+import type { Storage } from '../../storage/storage.ts';
 
 /** How long one database check answers for: probes and load balancers may call this many times a second. */
 const checkTtlMs = 1_000;
@@ -9,7 +8,7 @@ const checkTtlMs = 1_000;
 export type HealthCheck = ReturnType<typeof createHealthCheck>;
 
 /** Whether the database answers, asked at most once per second whoever asks. */
-export function createHealthCheck(deps: { db: Db; now?: () => number }) {
+export function createHealthCheck(deps: { storage: Pick<Storage, 'ping'>; now?: () => number }) {
   const now = deps.now ?? Date.now;
   let last: { at: number; ok: Promise<boolean>; result?: boolean } | undefined;
   return {
@@ -17,10 +16,7 @@ export function createHealthCheck(deps: { db: Db; now?: () => number }) {
       if (!last || now() - last.at >= checkTtlMs) {
         const current: NonNullable<typeof last> = {
           at: now(),
-          ok: sql`select 1`.execute(deps.db).then(
-            () => true,
-            () => false,
-          ),
+          ok: deps.storage.ping(),
         };
         void current.ok.then((ok) => (current.result = ok));
         last = current;

@@ -1,0 +1,29 @@
+import { sql } from 'kysely';
+import type { Db, DbKind } from '../db/create-db.ts';
+import { createCatalogueRepository } from '../modules/catalogue/catalogue.repository.ts';
+import type { Repositories, Storage } from './storage.ts';
+
+/** Every repository on one Kysely connection: the database itself, or a transaction of it. */
+export function createSqlRepositories(db: Db): Repositories {
+  return {
+    catalogue: createCatalogueRepository(db),
+  };
+}
+
+/**
+ * SQLite or PostgreSQL behind the repositories. `transaction` hands `work` repositories on the transaction
+ * (never the outer connection inside one: on SQLite, with one connection, that waits forever).
+ */
+export function createSqlStorage(db: Db, kind: DbKind): Storage {
+  return {
+    kind,
+    repos: createSqlRepositories(db),
+    transaction: (work) => db.transaction().execute((trx) => work(createSqlRepositories(trx), trx)),
+    ping: () =>
+      sql`select 1`.execute(db).then(
+        () => true,
+        () => false,
+      ),
+    close: () => db.destroy(),
+  };
+}

@@ -1,0 +1,31 @@
+import type { Db } from '../db/create-db.ts';
+import type { CatalogueRepository } from '../modules/catalogue/catalogue.storage.ts';
+
+/**
+ * The storage engine as usecases see it (docs/decisions/0026): each feature's repository, in the feature's
+ * words, and transactions. No SQL, Kysely or Firestore type appears here or in a usecase; each engine
+ * (sql-storage.ts; Firestore to come) makes every repository from its own connection.
+ */
+export interface Repositories {
+  catalogue: CatalogueRepository;
+}
+
+export type StorageKind = 'sqlite' | 'postgres' | 'firestore';
+
+export interface Storage {
+  readonly kind: StorageKind;
+  /** The repositories outside any transaction: each call stands alone. */
+  readonly repos: Repositories;
+  /**
+   * Runs `work` as one transaction, with repositories that read and write inside it; it commits when `work`
+   * resolves and rolls back when it throws. Write it as "these reads, then these writes": Firestore
+   * requires every read of a transaction before its first write, and may run `work` again when another
+   * transaction wrote what it read, so `work` has no effect outside the repositories it is given.
+   * `legacyDb` is the SQL transaction itself, for the features not yet behind their repositories; it goes
+   * when the last of them moves.
+   */
+  transaction<T>(work: (repos: Repositories, legacyDb: Db) => Promise<T>): Promise<T>;
+  /** Whether the engine answers (the health check). */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
