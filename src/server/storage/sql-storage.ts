@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { createAccountsRepository } from '../auth/accounts.repository.ts';
 import type { Db, DbKind } from '../db/create-db.ts';
 import { createCatalogueRepository } from '../modules/catalogue/catalogue.repository.ts';
 import type { Repositories, Storage } from './storage.ts';
@@ -6,6 +7,7 @@ import type { Repositories, Storage } from './storage.ts';
 /** Every repository on one Kysely connection: the database itself, or a transaction of it. */
 export function createSqlRepositories(db: Db): Repositories {
   return {
+    accounts: createAccountsRepository(db),
     catalogue: createCatalogueRepository(db),
   };
 }

@@ -1,3 +1,4 @@
+import type { AccountsRepository } from '../auth/accounts.storage.ts';
 import type { Db } from '../db/create-db.ts';
 import type { CatalogueRepository } from '../modules/catalogue/catalogue.storage.ts';
 
@@ -7,6 +8,8 @@ import type { CatalogueRepository } from '../modules/catalogue/catalogue.storage
  * (sql-storage.ts; Firestore to come) makes every repository from its own connection.
  */
 export interface Repositories {
+  /** Authentication's records, for everything but better-auth itself. */
+  accounts: AccountsRepository;
   catalogue: CatalogueRepository;
 }
 

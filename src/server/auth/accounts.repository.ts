@@ -1,0 +1,173 @@
+import type { Selectable } from 'kysely';
+import type { Category, Role } from '../../common/roles.ts';
+import type { Db } from '../db/create-db.ts';
+import type { Account, AccountsRepository, StaffMember } from './accounts.storage.ts';
+import { forgetResetLinks } from './auth.ts';
+import type { UsersTable } from './auth.table.ts';
+
+/** better-auth writes Date objects; SQLite hands back strings, PostgreSQL Dates. */
+const iso = (value: Date | string) => (typeof value === 'string' ? value : value.toISOString());
+
+function toAccount(row: Selectable<UsersTable>): Account {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    emailVerified: Boolean(row.email_verified),
+    image: row.image,
+    role: row.role,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  };
+}
+
+/** Accounts on SQLite and PostgreSQL: better-auth's tables (`users`, `accounts`, `sessions`, `verifications`) and `tutor_categories`. */
+export function createAccountsRepository(db: Db): AccountsRepository {
+  return {
+    async findById(id) {
+      const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && toAccount(row);
+    },
+
+    async findByEmail(email) {
+      const row = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+      return row && toAccount(row);
+    },
+
+    async describe(ids) {
+      if (ids.length === 0) return new Map();
+      const rows = await db
+        .selectFrom('users')
+        .select(['id', 'name', 'role'])
+        .where('id', 'in', [...new Set(ids)])
+        .execute();
+      return new Map(rows.map((r) => [r.id, { name: r.name, role: r.role }]));
+    },
+
+    async categoriesOf(userId) {
+      const rows = await db
+        .selectFrom('tutor_categories')
+        .select('category')
+        .where('user_id', '=', userId)
+        .orderBy('category')
+        .execute();
+      return rows.map((r) => r.category);
+    },
+
+    staffOf: (category) =>
+      db
+        .selectFrom('users')
+        .select(['id', 'name', 'email', 'role'])
+        .where((eb) =>
+          category === null
+            ? eb('role', '=', 'admin')
+            : eb.or([
+                eb('role', '=', 'admin'),
+                eb.and([
+                  eb('role', '=', 'tutor'),
+                  eb('id', 'in', eb.selectFrom('tutor_categories').select('user_id').where('category', '=', category)),
+                ]),
+              ]),
+        )
+        .orderBy('email')
+        .execute(),
+
+    async listStaff() {
+      const rows = await db
+        .selectFrom('users')
+        .leftJoin('tutor_categories', 'tutor_categories.user_id', 'users.id')
+        .select(['users.email', 'users.name', 'users.role', 'tutor_categories.category'])
+        .where('users.role', 'in', ['admin', 'tutor'])
+        .orderBy('users.role')
+        .orderBy('users.email')
+        .orderBy('tutor_categories.category')
+        .execute();
+      const byEmail = new Map<string, StaffMember>();
+      for (const row of rows) {
+        const entry = byEmail.get(row.email) ?? { email: row.email, name: row.name, role: row.role, categories: [] };
+        if (row.category) entry.categories.push(row.category);
+        byEmail.set(row.email, entry);
+      }
+      return [...byEmail.values()];
+    },
+
+    async loginMethods(userId) {
+      const rows = await db
+        .selectFrom('accounts')
+        .select(['provider_id', 'created_at', 'updated_at'])
+        .where('user_id', '=', userId)
+        .orderBy('created_at')
+        .execute();
+      return rows.map((r) => ({
+        providerId: r.provider_id,
+        createdAt: iso(r.created_at),
+        updatedAt: iso(r.updated_at),
+      }));
+    },
+
+    async sessionsOf(userId) {
+      const rows = await db
+        .selectFrom('sessions')
+        .select(['created_at', 'expires_at', 'ip_address', 'user_agent'])
+        .where('user_id', '=', userId)
+        .orderBy('created_at')
+        .execute();
+      return rows.map((r) => ({
+        createdAt: iso(r.created_at),
+        expiresAt: iso(r.expires_at),
+        ipAddress: r.ip_address,
+        userAgent: r.user_agent,
+      }));
+    },
+
+    async insertInvited(user, now) {
+      await db
+        .insertInto('users')
+        .values({ ...user, email_verified: true, image: null, created_at: now, updated_at: now })
+        .execute();
+    },
+
+    async reclaimUnproven(userId, name, now) {
+      await db.deleteFrom('accounts').where('user_id', '=', userId).execute();
+      await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+      await forgetResetLinks(db, userId);
+      await db
+        .updateTable('users')
+        .set({ name, email_verified: true, updated_at: now })
+        .where('id', '=', userId)
+        .execute();
+    },
+
+    async lockAdmins() {
+      // An update that changes nothing: the one lock both SQLite (the database's write lock) and PostgreSQL
+      // (the rows') take the same way.
+      const result = await db
+        .updateTable('users')
+        .set((eb) => ({ role: eb.ref('role') }))
+        .where('role', '=', 'admin')
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
+
+    async setRole(userId, role: Role, categories: readonly Category[], now) {
+      await db.updateTable('users').set({ role, updated_at: now }).where('id', '=', userId).execute();
+      await db.deleteFrom('tutor_categories').where('user_id', '=', userId).execute();
+      if (categories.length > 0)
+        await db
+          .insertInto('tutor_categories')
+          .values(categories.map((category) => ({ user_id: userId, category })))
+          .execute();
+    },
+
+    async rename(userId, name, now) {
+      await db.updateTable('users').set({ name, updated_at: now }).where('id', '=', userId).execute();
+    },
+
+    async delete(userId) {
+      // The users row cascades to sessions, logins (accounts) and tutor categories; pending password-reset
+      // links (verifications holding the user id) go here.
+      await db.deleteFrom('verifications').where('value', '=', userId).execute();
+      await db.deleteFrom('users').where('id', '=', userId).execute();
+    },
+  };
+}

@@ -1,0 +1,74 @@
+import type { Category, Role } from '../../common/roles.ts';
+
+/** A person's account, as the product reads it (better-auth's user record, in the domain's words). */
+export interface Account {
+  id: string;
+  name: string;
+  email: string;
+  emailVerified: boolean;
+  image: string | null;
+  role: Role;
+  /** UTC ISO times. */
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A member of staff as the staff commands list them: the admins and the tutors with their categories. */
+export interface StaffMember {
+  email: string;
+  name: string;
+  role: Role;
+  categories: Category[];
+}
+
+/** A way to log in (password, Google): which provider and since when; never the hash or tokens. */
+export interface LoginMethod {
+  providerId: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SessionRecord {
+  createdAt: string;
+  expiresAt: string;
+  ipAddress: string | null;
+  userAgent: string | null;
+}
+
+/**
+ * Accounts and what hangs off them (roles, tutor categories, logins, sessions, reset links): the one door to
+ * authentication's storage for the rest of the server (docs/decisions/0026). better-auth itself reaches the
+ * same records through its adapter.
+ */
+export interface AccountsRepository {
+  findById(id: string): Promise<Account | undefined>;
+  findByEmail(email: string): Promise<Account | undefined>;
+  /** Names and roles of these people (authors on the board); those without an account are left out. */
+  describe(ids: readonly string[]): Promise<Map<string, { name: string; role: Role }>>;
+  /** The tutor's categories, sorted. */
+  categoriesOf(userId: string): Promise<Category[]>;
+  /** Who hears of a booking in a category: its tutors and every admin (for `null`, uncategorised: the admins). */
+  staffOf(category: Category | null): Promise<Pick<Account, 'id' | 'name' | 'email' | 'role'>[]>;
+  /** Every admin and tutor, by role then e-mail. */
+  listStaff(): Promise<StaffMember[]>;
+  loginMethods(userId: string): Promise<LoginMethod[]>;
+  sessionsOf(userId: string): Promise<SessionRecord[]>;
+  /** A staff member's account made by invitation: verified, since the invitation link proves the address. */
+  insertInvited(user: { id: string; name: string; email: string; role: Role }, now: Date): Promise<void>;
+  /**
+   * An account whose address was never proven becomes like a new invitation: its password, sessions and
+   * reset links go, the name is the one given, and the address counts as verified (only the invitation link
+   * or Google, both proofs of it, can open it now).
+   */
+  reclaimUnproven(userId: string, name: string, now: Date): Promise<void>;
+  /**
+   * How many admins there are, held until the transaction ends: the first step of a change that may take the
+   * admin role away, so two such changes at once run one after the other and cannot leave no admin.
+   */
+  lockAdmins(): Promise<number>;
+  /** Sets the role and replaces the tutor categories. */
+  setRole(userId: string, role: Role, categories: readonly Category[], now: Date): Promise<void>;
+  rename(userId: string, name: string, now: Date): Promise<void>;
+  /** Deletes the account with its sessions, logins, tutor categories and reset links. */
+  delete(userId: string): Promise<void>;
+}
