@@ -5,14 +5,6 @@ import type { Auth } from '../../auth/auth.ts';
 import { withTransaction, type Deps } from '../../deps.ts';
 import { accessChanged } from '../../events/events.ts';
 import { createError } from '../../http/errors.ts';
-import {
-  findUserByEmail,
-  insertInvitedUser,
-  listStaff,
-  lockAdmins,
-  reclaimUnprovenAccount,
-  setRole,
-} from './staff.repository.ts';
 
 export const addStaffInputSchema = z
   .object({
@@ -67,24 +59,26 @@ export async function addStaff(
   const now = deps.clock.now();
   const defaultName = name ?? email.split('@')[0]!;
   const outcome = await withTransaction(deps, async (tx): Promise<AddStaffOutcome> => {
-    const admins = await lockAdmins(tx.db);
-    const existing = await findUserByEmail(tx.db, email);
+    const { accounts } = tx.repos;
+    // The serialisation point: two changes of admins at once run one after the other (lockAdmins).
+    const admins = await accounts.lockAdmins();
+    const existing = await accounts.findByEmail(email);
     // Making the only admin a tutor would leave nobody to run the catalogue.
     if (existing?.role === 'admin' && role !== 'admin') requireAnotherAdmin(email, admins);
     // Open event streams of the account hear by its old role until they are checked again: tell every process.
     if (existing) tx.events.publish(accessChanged([existing.id]));
-    if (existing?.email_verified) {
-      await setRole(tx.db, existing.id, role, cats, now);
+    if (existing?.emailVerified) {
+      await accounts.setRole(existing.id, role, cats, now);
       return 'promoted';
     }
     if (existing) {
-      await reclaimUnprovenAccount(tx.db, existing.id, defaultName, now);
-      await setRole(tx.db, existing.id, role, cats, now);
+      await accounts.reclaimUnproven(existing.id, defaultName, now);
+      await accounts.setRole(existing.id, role, cats, now);
       return 'reclaimed';
     }
     const id = crypto.randomUUID();
-    await insertInvitedUser(tx.db, { id, email, name: defaultName, role: 'student' }, now);
-    await setRole(tx.db, id, role, cats, now);
+    await accounts.insertInvited({ id, email, name: defaultName, role: 'student' }, now);
+    await accounts.setRole(id, role, cats, now);
     return 'invited';
   });
   if (outcome !== 'promoted') {
@@ -105,13 +99,14 @@ export type RemoveStaffOutcome = 'removed' | 'already-student';
 export async function removeStaff(deps: Deps, rawEmail: string): Promise<RemoveStaffOutcome> {
   const email = rawEmail.trim().toLowerCase();
   return withTransaction(deps, async (tx) => {
-    const admins = await lockAdmins(tx.db);
-    const user = await findUserByEmail(tx.db, email);
+    const { accounts } = tx.repos;
+    const admins = await accounts.lockAdmins();
+    const user = await accounts.findByEmail(email);
     if (!user)
       throw createError({ code: 'staff.not_found', message: `No account with the e-mail ${email}.`, status: 404 });
     if (user.role === 'student') return 'already-student';
     if (user.role === 'admin') requireAnotherAdmin(email, admins);
-    await setRole(tx.db, user.id, 'student', [], deps.clock.now());
+    await accounts.setRole(user.id, 'student', [], deps.clock.now());
     // A removed tutor's open streams must stop hearing the category's bookings, in every process.
     tx.events.publish(accessChanged([user.id]));
     return 'removed';
@@ -127,4 +122,4 @@ function requireAnotherAdmin(email: string, admins: number) {
   });
 }
 
-export const listStaffMembers = (deps: Deps) => listStaff(deps.db);
+export const listStaffMembers = (deps: Deps) => deps.repos.accounts.listStaff();
