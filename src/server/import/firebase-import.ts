@@ -7,7 +7,8 @@ import { isCalendarDate, isTimeOfDay, sastInstant } from '../../common/sast.ts';
 import { encodeFirebaseHash, type FirebaseHashConfig } from '../auth/firebase-password.ts';
 import type { Db } from '../db/create-db.ts';
 import { uniquePaymentReference } from '../modules/bookings/bookings.usecases.ts';
-import * as bookingsRepo from '../modules/bookings/bookings.repository.ts';
+import { createBookingsRepository } from '../modules/bookings/bookings.repository.ts';
+import { createCatalogueRepository } from '../modules/catalogue/catalogue.repository.ts';
 import * as qaRepo from '../modules/qa/qa.repository.ts';
 import { ImportStoppedError, type ExportedUser } from './firebase-auth-export.ts';
 import type { FirestoreData, SourceDoc } from './firestore-source.ts';
@@ -323,9 +324,11 @@ class ImportRun {
   }
 
   async bookings(docs: SourceDoc[]) {
+    const bookings = createBookingsRepository(this.db);
+    const catalogue = createCatalogueRepository(this.db);
     for (const doc of docs) {
       await this.each('bookings', `bookings/${doc.id}`, async () => {
-        if (await bookingsRepo.findBooking(this.db, doc.id)) return 'unchanged';
+        if (await bookings.findById(doc.id)) return 'unchanged';
         const d = doc.data;
         const date = text(d.date);
         if (!isCalendarDate(date)) throw new Skip(`date ${JSON.stringify(d.date)} is not a date (YYYY-MM-DD)`);
@@ -341,58 +344,55 @@ class ImportRun {
         const status = bookingStatusOf(d.status);
         if (!status) throw new Skip(`status ${JSON.stringify(d.status)} is not one of ${bookingStatuses.join(', ')}`);
 
-        const module = await bookingsRepo.findModuleByName(this.db, text(d.module_name));
+        const module = await catalogue.findByName(text(d.module_name));
         const category: BookingCategory = bookingCategories.includes(d.module_category as BookingCategory)
           ? (d.module_category as BookingCategory)
           : (module?.category ?? uncategorized);
         // The old site kept no price: the module's rate now, or the custom-subject rate, as a new request gets.
-        const priceCentsPerHour = module?.price_cents ?? bookingLimits.customRateCents;
+        const priceCentsPerHour = module?.priceCents ?? bookingLimits.customRateCents;
         const userId = await this.userFor(d.uid);
         const createdAt = isoTime(d.createdAt, doc.createTime);
         const studentName = text(d.student_name).trim() || 'Anonymous';
         const steps = status === 'Pending' ? 1 : 2;
-        const first = await bookingsRepo.takeVersions(this.db, steps);
-        await bookingsRepo.insertBooking(this.db, {
+        const first = await bookings.takeVersions(steps);
+        await bookings.insert({
           id: doc.id,
-          user_id: userId,
-          student_name: studentName,
-          student_email: text(d.student_email).trim().toLowerCase(),
-          module_name: module?.name ?? (text(d.module_name).trim() || 'Custom subject'),
-          module_category: category,
-          price_cents_per_hour: priceCentsPerHour,
-          total_cents: hours * priceCentsPerHour,
+          student: { id: userId, name: studentName, email: text(d.student_email).trim().toLowerCase() },
+          moduleName: module?.name ?? (text(d.module_name).trim() || 'Custom subject'),
+          moduleCategory: category,
+          priceCentsPerHour,
+          totalCents: hours * priceCentsPerHour,
           date,
-          slot1: slots[0]!,
-          slot2: slots[1]!,
-          slot3: slots[2]!,
-          confirmed_slot: confirmed,
-          starts_at: sastInstant(date, confirmed ?? [...slots].sort()[0]!).toISOString(),
+          slots,
+          confirmedSlot: confirmed,
+          startsAt: sastInstant(date, confirmed ?? [...slots].sort()[0]!).toISOString(),
           hours,
           concepts: text(d.concepts),
           status,
-          late_cancellation: 0,
-          payment_reference: await uniquePaymentReference({ db: this.db }),
-          reminder_sent_at: null,
-          created_at: createdAt,
-          updated_at: createdAt,
+          lateCancellation: false,
+          paymentReference: await uniquePaymentReference(bookings),
+          reminderSentAt: null,
+          createdAt,
+          updatedAt: createdAt,
           version: first + steps - 1,
         });
         // Its history: the request, and where the old site had taken it (who did that, it did not record).
         const change = (version: number, from: BookingStatus | null, to: BookingStatus, by: string | null) => ({
           id: crypto.randomUUID(),
-          booking_id: doc.id,
+          bookingId: doc.id,
           version,
           at: createdAt,
-          by_user_id: by === null ? userId : null,
-          by_name: by ?? studentName,
-          by_role: by === null ? ('student' as const) : null,
-          from_status: from,
-          to_status: to,
+          by: {
+            id: by === null ? userId : null,
+            name: by ?? studentName,
+            role: by === null ? ('student' as const) : null,
+          },
+          from,
+          to,
           slot: to === 'Confirmed' ? confirmed : null,
         });
-        await bookingsRepo.insertChange(this.db, change(first, null, 'Pending', null));
-        if (status !== 'Pending')
-          await bookingsRepo.insertChange(this.db, change(first + 1, 'Pending', status, 'The old site'));
+        await bookings.addChange(change(first, null, 'Pending', null));
+        if (status !== 'Pending') await bookings.addChange(change(first + 1, 'Pending', status, 'The old site'));
         return 'new';
       });
     }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { createAccountsRepository } from '../auth/accounts.repository.ts';
 import type { Db, DbKind } from '../db/create-db.ts';
+import { createBookingsRepository } from '../modules/bookings/bookings.repository.ts';
 import { createCatalogueRepository } from '../modules/catalogue/catalogue.repository.ts';
 import type { Repositories, Storage } from './storage.ts';
 
@@ -8,6 +9,7 @@ import type { Repositories, Storage } from './storage.ts';
 export function createSqlRepositories(db: Db): Repositories {
   return {
     accounts: createAccountsRepository(db),
+    bookings: createBookingsRepository(db),
     catalogue: createCatalogueRepository(db),
   };
 }

@@ -1,5 +1,6 @@
 import type { AccountsRepository } from '../auth/accounts.storage.ts';
 import type { Db } from '../db/create-db.ts';
+import type { BookingsRepository } from '../modules/bookings/bookings.storage.ts';
 import type { CatalogueRepository } from '../modules/catalogue/catalogue.storage.ts';
 
 /**
@@ -10,6 +11,7 @@ import type { CatalogueRepository } from '../modules/catalogue/catalogue.storage
 export interface Repositories {
   /** Authentication's records, for everything but better-auth itself. */
   accounts: AccountsRepository;
+  bookings: BookingsRepository;
   catalogue: CatalogueRepository;
 }
 

@@ -1,240 +1,286 @@
-import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
-import { uncategorized, type BookingCategory, type BookingStatus } from '../../../common/bookings.ts';
-import type { Category } from '../../../common/roles.ts';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../../db/create-db.ts';
-import { readVersion as readCollectionVersion, takeVersions as takeCollectionVersions } from '../../db/versions.ts';
+import { readVersion, takeVersions } from '../../db/versions.ts';
+import type {
+  BookingChangeRecord,
+  BookingRecord,
+  BookingsRepository,
+  BookingUpdate,
+  BookingListFilter,
+} from './bookings.storage.ts';
 import type { BookingChangesTable, BookingsTable } from './bookings.table.ts';
 
-export type BookingRow = Selectable<BookingsTable>;
-export type BookingChangeRow = Selectable<BookingChangesTable>;
+type BookingRow = Selectable<BookingsTable>;
+type BookingChangeRow = Selectable<BookingChangesTable>;
 
-/**
- * Reserves `count` versions of the bookings and locks them for this transaction (db/versions.ts says why):
- * every booking write takes this lock first, so a check followed by a write (a client id, a payment
- * reference, a version) is safe from a concurrent writer.
- */
-export const takeVersions = (db: Db, count: number) => takeCollectionVersions(db, 'bookings', count);
-
-/** The bookings' committed version: every change at or below it has committed. */
-export const readVersion = (db: Db) => readCollectionVersion(db, 'bookings');
-
-export function findBooking(db: Db, id: string): Promise<BookingRow | undefined> {
-  return db.selectFrom('bookings').selectAll().where('id', '=', id).executeTakeFirst();
+function toRecord(row: BookingRow): BookingRecord {
+  return {
+    id: row.id,
+    student: { id: row.user_id, name: row.student_name, email: row.student_email },
+    moduleName: row.module_name,
+    moduleCategory: row.module_category,
+    date: row.date,
+    slots: [row.slot1, row.slot2, row.slot3],
+    confirmedSlot: row.confirmed_slot,
+    hours: row.hours,
+    concepts: row.concepts,
+    status: row.status,
+    priceCentsPerHour: row.price_cents_per_hour,
+    totalCents: row.total_cents,
+    paymentReference: row.payment_reference,
+    lateCancellation: Boolean(row.late_cancellation),
+    createdAt: row.created_at,
+    version: row.version,
+    startsAt: row.starts_at,
+    reminderSentAt: row.reminder_sent_at,
+    updatedAt: row.updated_at,
+  };
 }
 
-/** The catalogue's module of that name, in any case (the catalogue keeps names unique that way). */
-export function findModuleByName(db: Db, name: string) {
-  return db
-    .selectFrom('modules')
-    .select(['name', 'category', 'price_cents'])
-    .where((eb) => eb(sql`lower(name)`, '=', sql`lower(${name})`))
-    .executeTakeFirst();
+function toRow(booking: BookingRecord): Insertable<BookingsTable> {
+  const [slot1 = '', slot2 = '', slot3 = ''] = booking.slots;
+  return {
+    id: booking.id,
+    user_id: booking.student.id,
+    student_name: booking.student.name,
+    student_email: booking.student.email,
+    module_name: booking.moduleName,
+    module_category: booking.moduleCategory,
+    price_cents_per_hour: booking.priceCentsPerHour,
+    total_cents: booking.totalCents,
+    date: booking.date,
+    slot1,
+    slot2,
+    slot3,
+    confirmed_slot: booking.confirmedSlot,
+    starts_at: booking.startsAt,
+    hours: booking.hours,
+    concepts: booking.concepts,
+    status: booking.status,
+    late_cancellation: booking.lateCancellation ? 1 : 0,
+    payment_reference: booking.paymentReference,
+    reminder_sent_at: booking.reminderSentAt,
+    created_at: booking.createdAt,
+    updated_at: booking.updatedAt,
+    version: booking.version,
+  };
 }
 
-/** Booking requests the user sent after `since` (an ISO time). */
-export async function countRequestsSince(db: Db, userId: string, since: string): Promise<number> {
-  const row = await db
-    .selectFrom('bookings')
-    .select((eb) => eb.fn.countAll().as('n'))
-    .where('user_id', '=', userId)
-    .where('created_at', '>', since)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+/** Only the columns the update names: one left out stays as it is. */
+function toSet(update: BookingUpdate): Updateable<BookingsTable> {
+  return {
+    ...(update.status !== undefined ? { status: update.status } : {}),
+    ...(update.confirmedSlot !== undefined ? { confirmed_slot: update.confirmedSlot } : {}),
+    ...(update.startsAt !== undefined ? { starts_at: update.startsAt } : {}),
+    ...(update.lateCancellation !== undefined ? { late_cancellation: update.lateCancellation ? 1 : 0 } : {}),
+    ...(update.reminderSentAt !== undefined ? { reminder_sent_at: update.reminderSentAt } : {}),
+    ...(update.updatedAt !== undefined ? { updated_at: update.updatedAt } : {}),
+    version: update.version,
+  };
 }
 
-export async function isPaymentReferenceTaken(db: Db, reference: string): Promise<boolean> {
-  return (
-    (await db.selectFrom('bookings').select('id').where('payment_reference', '=', reference).executeTakeFirst()) !==
-    undefined
-  );
+function toChangeRecord(row: BookingChangeRow): BookingChangeRecord {
+  return {
+    id: row.id,
+    bookingId: row.booking_id,
+    version: row.version,
+    at: row.at,
+    by: { id: row.by_user_id, name: row.by_name, role: row.by_role },
+    from: row.from_status,
+    to: row.to_status,
+    slot: row.slot,
+  };
 }
 
-export async function insertBooking(db: Db, row: Insertable<BookingsTable>) {
-  await db.insertInto('bookings').values(row).execute();
+function toChangeRow(change: BookingChangeRecord): Insertable<BookingChangesTable> {
+  return {
+    id: change.id,
+    booking_id: change.bookingId,
+    version: change.version,
+    at: change.at,
+    by_user_id: change.by.id,
+    by_name: change.by.name,
+    by_role: change.by.role,
+    from_status: change.from,
+    to_status: change.to,
+    slot: change.slot,
+  };
 }
 
-export async function insertChange(db: Db, row: Insertable<BookingChangesTable>) {
-  await db.insertInto('booking_changes').values(row).execute();
-}
+const toRecords = (rows: BookingRow[]) => rows.map(toRecord);
 
-/**
- * Applies `changes` only if the booking is still at `version`, in one statement: false when someone changed
- * it meanwhile (or it is gone). This is what makes a confirmation atomic.
- */
-export async function updateIfAtVersion(
-  db: Db,
-  id: string,
-  version: number,
-  changes: Updateable<BookingsTable>,
-): Promise<boolean> {
-  const result = await db
-    .updateTable('bookings')
-    .set(changes)
-    .where('id', '=', id)
-    .where('version', '=', version)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
-}
+/** Bookings on SQLite and PostgreSQL (`bookings`, `booking_changes`, and the `bookings` row of `sync_counter`). */
+export function createBookingsRepository(db: Db): BookingsRepository {
+  return {
+    takeVersions: (count) => takeVersions(db, 'bookings', count),
 
-export async function setVersion(db: Db, id: string, version: number) {
-  await db.updateTable('bookings').set({ version }).where('id', '=', id).execute();
-}
+    readVersion: () => readVersion(db, 'bookings'),
 
-/** Who hears of a booking in a category: its tutors and every admin (an uncategorised one: the admins). */
-export function listStaffOf(db: Db, category: BookingCategory) {
-  return db
-    .selectFrom('users')
-    .select(['id', 'name', 'email', 'role'])
-    .where((eb) =>
-      category === uncategorized
-        ? eb('role', '=', 'admin')
-        : eb.or([
-            eb('role', '=', 'admin'),
-            eb.and([
-              eb('role', '=', 'tutor'),
-              eb('id', 'in', eb.selectFrom('tutor_categories').select('user_id').where('category', '=', category)),
-            ]),
+    async findById(id) {
+      const row = await db.selectFrom('bookings').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && toRecord(row);
+    },
+
+    async countRequestsSince(userId, since) {
+      const row = await db
+        .selectFrom('bookings')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('user_id', '=', userId)
+        .where('created_at', '>', since)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    async isPaymentReferenceTaken(reference) {
+      const row = await db
+        .selectFrom('bookings')
+        .select('id')
+        .where('payment_reference', '=', reference)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    async insert(booking) {
+      await db.insertInto('bookings').values(toRow(booking)).execute();
+    },
+
+    async addChange(change) {
+      await db.insertInto('booking_changes').values(toChangeRow(change)).execute();
+    },
+
+    async updateIfAtVersion(id, version, update) {
+      // One statement: the version check and the change cannot be split by another writer.
+      const result = await db
+        .updateTable('bookings')
+        .set(toSet(update))
+        .where('id', '=', id)
+        .where('version', '=', version)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    async setVersion(id, version) {
+      await db.updateTable('bookings').set({ version }).where('id', '=', id).execute();
+    },
+
+    async list(filter: BookingListFilter) {
+      let query = db.selectFrom('bookings').selectAll();
+      if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
+      if (filter.category !== undefined) query = query.where('module_category', '=', filter.category);
+      if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+      if (filter.from !== undefined) query = query.where('date', '>=', filter.from);
+      if (filter.to !== undefined) query = query.where('date', '<=', filter.to);
+      const after = filter.after;
+      if (after)
+        query = query.where((eb) =>
+          eb(eb.refTuple('date', 'created_at', 'id'), '<', eb.tuple(after.date, after.createdAt, after.id)),
+        );
+      return toRecords(
+        await query
+          .orderBy('date', 'desc')
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(filter.limit)
+          .execute(),
+      );
+    },
+
+    async listChangedSince(args) {
+      let query = db.selectFrom('bookings').selectAll().where('version', '>', args.version);
+      const visibleTo = args.visibleTo;
+      if (visibleTo) {
+        query = query.where((eb) =>
+          eb.or([
+            eb('user_id', '=', visibleTo.userId),
+            ...(visibleTo.categories.length > 0 ? [eb('module_category', 'in', visibleTo.categories)] : []),
           ]),
-    )
-    .orderBy('email')
-    .execute();
-}
+        );
+      }
+      return toRecords(await query.orderBy('version').limit(args.limit).execute());
+    },
 
-export interface ListFilter {
-  userId?: string;
-  category?: BookingCategory;
-  status?: BookingStatus;
-  from?: string;
-  to?: string;
-  /** The (date, created_at, id) of the last row of the previous page. */
-  after?: { date: string; createdAt: string; id: string };
-  limit: number;
-}
+    async historyOf(bookingIds) {
+      if (bookingIds.length === 0) return [];
+      const rows = await db
+        .selectFrom('booking_changes')
+        .selectAll()
+        .where('booking_id', 'in', bookingIds)
+        .orderBy('booking_id')
+        .orderBy('version')
+        .execute();
+      return rows.map(toChangeRecord);
+    },
 
-/** Newest session first, along one of the list indexes (a user's, a category's, or all). */
-export function listBookings(db: Db, filter: ListFilter): Promise<BookingRow[]> {
-  let query = db.selectFrom('bookings').selectAll();
-  if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
-  if (filter.category !== undefined) query = query.where('module_category', '=', filter.category);
-  if (filter.status !== undefined) query = query.where('status', '=', filter.status);
-  if (filter.from !== undefined) query = query.where('date', '>=', filter.from);
-  if (filter.to !== undefined) query = query.where('date', '<=', filter.to);
-  const after = filter.after;
-  if (after)
-    query = query.where((eb) =>
-      eb(eb.refTuple('date', 'created_at', 'id'), '<', eb.tuple(after.date, after.createdAt, after.id)),
-    );
-  return query
-    .orderBy('date', 'desc')
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(filter.limit)
-    .execute();
-}
+    async findDueReminders(args) {
+      const rows = await db
+        .selectFrom('bookings')
+        .selectAll()
+        .where('status', '=', 'Confirmed')
+        .where('reminder_sent_at', 'is', null)
+        .where('confirmed_slot', 'is not', null)
+        .where('starts_at', '>', args.after)
+        .where('starts_at', '<=', args.until)
+        .orderBy('starts_at')
+        .limit(args.limit)
+        .execute();
+      return toRecords(rows);
+    },
 
-/** Bookings changed after `version`, in the order they changed; `visibleTo` limits them to a user's own and their categories'. */
-export function listChangedBookings(
-  db: Db,
-  args: { version: number; visibleTo?: { userId: string; categories: readonly Category[] }; limit: number },
-) {
-  let query = db.selectFrom('bookings').selectAll().where('version', '>', args.version);
-  const visibleTo = args.visibleTo;
-  if (visibleTo) {
-    query = query.where((eb) =>
-      eb.or([
-        eb('user_id', '=', visibleTo.userId),
-        ...(visibleTo.categories.length > 0 ? [eb('module_category', 'in', visibleTo.categories)] : []),
-      ]),
-    );
-  }
-  return query.orderBy('version').limit(args.limit).execute();
-}
+    async claimReminder(id, version, at) {
+      const result = await db
+        .updateTable('bookings')
+        .set({ reminder_sent_at: at })
+        .where('id', '=', id)
+        .where('version', '=', version)
+        .where('reminder_sent_at', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
 
-/** The history of these bookings, each in the order it happened. */
-export function listChanges(db: Db, bookingIds: readonly string[]): Promise<BookingChangeRow[]> {
-  if (bookingIds.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('booking_changes')
-    .selectAll()
-    .where('booking_id', 'in', bookingIds)
-    .orderBy('booking_id')
-    .orderBy('version')
-    .execute();
-}
+    async listOf(userId) {
+      const rows = await db
+        .selectFrom('bookings')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+      return toRecords(rows);
+    },
 
-// ---------------------------------------------------------------------------------------------------------
-// Reminders
+    async listTouchedBy(userId) {
+      const rows = await db
+        .selectFrom('bookings')
+        .selectAll()
+        .where((eb) =>
+          eb.or([
+            eb('user_id', '=', userId),
+            eb('id', 'in', eb.selectFrom('booking_changes').select('booking_id').where('by_user_id', '=', userId)),
+          ]),
+        )
+        .orderBy('id')
+        .execute();
+      return toRecords(rows);
+    },
 
-/** Confirmed sessions with a confirmed time starting in (`after`, `until`] that have had no reminder, soonest first. */
-export function findDueReminders(db: Db, args: { after: string; until: string; limit: number }): Promise<BookingRow[]> {
-  return db
-    .selectFrom('bookings')
-    .selectAll()
-    .where('status', '=', 'Confirmed')
-    .where('reminder_sent_at', 'is', null)
-    .where('confirmed_slot', 'is not', null)
-    .where('starts_at', '>', args.after)
-    .where('starts_at', '<=', args.until)
-    .orderBy('starts_at')
-    .limit(args.limit)
-    .execute();
-}
+    async scrubStudent(userId, name, at) {
+      await db
+        .updateTable('bookings')
+        .set({ student_name: name, student_email: '', concepts: '', updated_at: at })
+        .where('user_id', '=', userId)
+        .execute();
+    },
 
-/** Marks the reminder sent if nobody did and the booking is still as read: one process wins. */
-export async function claimReminder(db: Db, id: string, version: number, at: string): Promise<boolean> {
-  const result = await db
-    .updateTable('bookings')
-    .set({ reminder_sent_at: at })
-    .where('id', '=', id)
-    .where('version', '=', version)
-    .where('reminder_sent_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
-}
+    async setStudentName(userId, name, at) {
+      await db
+        .updateTable('bookings')
+        .set({ student_name: name, updated_at: at })
+        .where('user_id', '=', userId)
+        .execute();
+    },
 
-// ---------------------------------------------------------------------------------------------------------
-// One user's data: the export and account deletion
-
-export function listBookingsOf(db: Db, userId: string): Promise<BookingRow[]> {
-  return db
-    .selectFrom('bookings')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-}
-
-/** Bookings the user made or changed (a tutor's confirmations). */
-export function listBookingsTouchedBy(db: Db, userId: string): Promise<BookingRow[]> {
-  return db
-    .selectFrom('bookings')
-    .selectAll()
-    .where((eb) =>
-      eb.or([
-        eb('user_id', '=', userId),
-        eb('id', 'in', eb.selectFrom('booking_changes').select('booking_id').where('by_user_id', '=', userId)),
-      ]),
-    )
-    .orderBy('id')
-    .execute();
-}
-
-/** Replaces the student's name, address and concepts on all their bookings. */
-export async function scrubStudent(db: Db, userId: string, name: string, at: string) {
-  await db
-    .updateTable('bookings')
-    .set({ student_name: name, student_email: '', concepts: '', updated_at: at })
-    .where('user_id', '=', userId)
-    .execute();
-}
-
-/** The student's name on all their bookings: the name they have now (docs/decisions/0025). */
-export async function setStudentName(db: Db, userId: string, name: string, at: string) {
-  await db.updateTable('bookings').set({ student_name: name, updated_at: at }).where('user_id', '=', userId).execute();
-}
-
-/** Replaces the user's name in every booking's history (a rename, or 'Deleted user'). */
-export async function setNameInChanges(db: Db, userId: string, name: string) {
-  await db.updateTable('booking_changes').set({ by_name: name }).where('by_user_id', '=', userId).execute();
+    async setNameInHistory(userId, name) {
+      await db.updateTable('booking_changes').set({ by_name: name }).where('by_user_id', '=', userId).execute();
+    },
+  };
 }

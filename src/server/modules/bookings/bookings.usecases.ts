@@ -21,7 +21,6 @@ import { categories, type Category, type Role } from '../../../common/roles.ts';
 import { formatSastSlot, sastInstant, sastTime } from '../../../common/sast.ts';
 import type { Me } from '../../../common/session.ts';
 import { requireRole, requireUser } from '../../auth/auth.session.ts';
-import type { Db } from '../../db/create-db.ts';
 import { withTransaction, type Deps } from '../../deps.ts';
 import type { Audience } from '../../events/events.ts';
 import { createForbiddenError } from '../../http/errors.ts';
@@ -50,14 +49,21 @@ import {
   createSlotNotRequestedError,
   createTooSoonError,
 } from './bookings.errors.ts';
-import * as repo from './bookings.repository.ts';
+import type {
+  BookingChangeRecord,
+  BookingListFilter,
+  BookingRecord,
+  BookingsRepository,
+  BookingUpdate,
+} from './bookings.storage.ts';
 
 /**
  * Bookings (spec §3, §4, §6; DESIGN "Product decisions"). Who sees what: a student their own bookings, a tutor
  * their own and their categories', the admin all. A booking the caller may not see does not exist for them
  * (404); one they see but may not change is a 403. Every change takes a new version under the bookings lock
- * (repo.takeVersions), is recorded in the booking's history, queues its e-mails in the same transaction and
- * tells the people concerned which booking changed.
+ * (`takeVersions`, the first write of each of its transactions), is recorded in the booking's history, queues
+ * its e-mails in the same transaction and tells the people concerned which booking changed. Each transaction
+ * reads all it needs before it writes anything else (docs/decisions/0026).
  */
 
 const hourMs = 3_600_000;
@@ -67,15 +73,15 @@ const hourMs = 3_600_000;
 
 const isCategory = (category: string): category is Category => (categories as readonly string[]).includes(category);
 
-function canSee(me: Me, row: repo.BookingRow): boolean {
-  return me.role === 'admin' || row.user_id === me.id || canManage(me, row);
+function canSee(me: Me, row: BookingRecord): boolean {
+  return me.role === 'admin' || row.student.id === me.id || canManage(me, row);
 }
 
 /** Confirming and setting a status: the admin, or a tutor of the booking's category. */
-function canManage(me: Me, row: repo.BookingRow): boolean {
+function canManage(me: Me, row: BookingRecord): boolean {
   return (
     me.role === 'admin' ||
-    (me.role === 'tutor' && isCategory(row.module_category) && me.categories.includes(row.module_category))
+    (me.role === 'tutor' && isCategory(row.moduleCategory) && me.categories.includes(row.moduleCategory))
   );
 }
 
@@ -83,9 +89,9 @@ function canManage(me: Me, row: repo.BookingRow): boolean {
  * canManage, and not a tutor's own booking: a tutor who books a session in their own subject is its student,
  * and does not confirm or complete it themself (another tutor of the category or the admin does).
  */
-function requireManageable(me: Me, row: repo.BookingRow) {
+function requireManageable(me: Me, row: BookingRecord) {
   if (!canManage(me, row)) throw createForbiddenError();
-  if (me.role === 'tutor' && row.user_id === me.id) throw createOwnBookingError();
+  if (me.role === 'tutor' && row.student.id === me.id) throw createOwnBookingError();
 }
 
 /** Staff only: a student is refused before the body is read or the booking looked up. */
@@ -93,8 +99,8 @@ export function requireBookingStaff(me: Me | undefined): Me {
   return requireRole(me, 'tutor', 'admin');
 }
 
-async function requireVisible(tx: Deps, me: Me, id: string): Promise<repo.BookingRow> {
-  const row = await repo.findBooking(tx.db, id);
+async function requireVisible(tx: Deps, me: Me, id: string): Promise<BookingRecord> {
+  const row = await tx.repos.bookings.findById(id);
   if (!row || !canSee(me, row)) throw createBookingNotFoundError();
   return row;
 }
@@ -102,60 +108,50 @@ async function requireVisible(tx: Deps, me: Me, id: string): Promise<repo.Bookin
 // ---------------------------------------------------------------------------------------------------------
 // Reading
 
-function toChange(row: repo.BookingChangeRow): BookingChange {
-  return {
-    at: row.at,
-    by: { id: row.by_user_id, name: row.by_name, role: row.by_role },
-    from: row.from_status,
-    to: row.to_status,
-    slot: row.slot,
-  };
+/** The history entry as the API sends it: no ids of its own. */
+function toChange(change: BookingChangeRecord): BookingChange {
+  return { at: change.at, by: change.by, from: change.from, to: change.to, slot: change.slot };
 }
 
-function toBooking(row: repo.BookingRow, history: BookingChange[]): Booking {
+/** The booking as the API sends it: what the server keeps for itself (its start, reminder, last change) stays. */
+function toBooking(record: BookingRecord, history: BookingChange[]): Booking {
   return {
-    id: row.id,
-    student: { id: row.user_id, name: row.student_name, email: row.student_email },
-    moduleName: row.module_name,
-    moduleCategory: row.module_category,
-    date: row.date,
-    slots: [row.slot1, row.slot2, row.slot3],
-    confirmedSlot: row.confirmed_slot,
-    hours: row.hours,
-    concepts: row.concepts,
-    status: row.status,
-    priceCentsPerHour: row.price_cents_per_hour,
-    totalCents: row.total_cents,
-    paymentReference: row.payment_reference,
-    lateCancellation: Boolean(row.late_cancellation),
-    createdAt: row.created_at,
-    version: row.version,
+    id: record.id,
+    student: record.student,
+    moduleName: record.moduleName,
+    moduleCategory: record.moduleCategory,
+    date: record.date,
+    slots: record.slots,
+    confirmedSlot: record.confirmedSlot,
+    hours: record.hours,
+    concepts: record.concepts,
+    status: record.status,
+    priceCentsPerHour: record.priceCentsPerHour,
+    totalCents: record.totalCents,
+    paymentReference: record.paymentReference,
+    lateCancellation: record.lateCancellation,
+    createdAt: record.createdAt,
+    version: record.version,
     history,
   };
 }
 
-/** The bookings with their histories: one query for all the histories, whatever the count. */
-async function withHistory(db: Db, rows: repo.BookingRow[]): Promise<Booking[]> {
-  const changes = Map.groupBy(
-    await repo.listChanges(
-      db,
-      rows.map((r) => r.id),
-    ),
-    (c) => c.booking_id,
-  );
-  return rows.map((row) => toBooking(row, (changes.get(row.id) ?? []).map(toChange)));
+/** The bookings with their histories: one read for all the histories, whatever the count. */
+async function withHistory(bookings: BookingsRepository, records: BookingRecord[]): Promise<Booking[]> {
+  const changes = Map.groupBy(await bookings.historyOf(records.map((r) => r.id)), (c) => c.bookingId);
+  return records.map((record) => toBooking(record, (changes.get(record.id) ?? []).map(toChange)));
 }
 
-async function readBooking(db: Db, id: string): Promise<Booking> {
-  const row = await repo.findBooking(db, id);
-  if (!row) throw createBookingNotFoundError();
-  return (await withHistory(db, [row]))[0]!;
+async function readBooking(bookings: BookingsRepository, id: string): Promise<Booking> {
+  const record = await bookings.findById(id);
+  if (!record) throw createBookingNotFoundError();
+  return (await withHistory(bookings, [record]))[0]!;
 }
 
 type ListQuery = z.output<typeof bookingListQuerySchema>;
 
-const encodeCursor = (row: repo.BookingRow) =>
-  Buffer.from(JSON.stringify([row.date, row.created_at, row.id])).toString('base64url');
+const encodeCursor = (row: BookingRecord) =>
+  Buffer.from(JSON.stringify([row.date, row.createdAt, row.id])).toString('base64url');
 
 function decodeCursor(cursor: string): { date: string; createdAt: string; id: string } {
   try {
@@ -171,8 +167,8 @@ function decodeCursor(cursor: string): { date: string; createdAt: string; id: st
 }
 
 /** The list order: newest session first, then newest request, then id. */
-function newestFirst(a: repo.BookingRow, b: repo.BookingRow): number {
-  const key = (r: repo.BookingRow) => [r.date, r.created_at, r.id] as const;
+function newestFirst(a: BookingRecord, b: BookingRecord): number {
+  const key = (r: BookingRecord) => [r.date, r.createdAt, r.id] as const;
   const [x, y] = [key(a), key(b)];
   for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? 1 : -1;
   return 0;
@@ -187,7 +183,7 @@ export async function listBookings(deps: Deps, me: Me | undefined, query: ListQu
   const user = requireUser(me);
   const after = query.cursor ? decodeCursor(query.cursor) : undefined;
   const filter = { status: query.status, from: query.from, to: query.to, after, limit: bookingLimits.pageSize + 1 };
-  const parts: Pick<repo.ListFilter, 'userId' | 'category'>[] =
+  const parts: Pick<BookingListFilter, 'userId' | 'category'>[] =
     user.role === 'admin'
       ? [{ category: query.category }]
       : [
@@ -198,34 +194,34 @@ export async function listBookings(deps: Deps, me: Me | undefined, query: ListQu
                 .map((category) => ({ category }))
             : []),
         ];
-  const pages = await Promise.all(parts.map((part) => repo.listBookings(deps.db, { ...filter, ...part })));
+  const pages = await Promise.all(parts.map((part) => deps.repos.bookings.list({ ...filter, ...part })));
   const rows = [...new Map(pages.flat().map((row) => [row.id, row])).values()]
     .sort(newestFirst)
     .slice(0, bookingLimits.pageSize + 1);
   const page = rows.slice(0, bookingLimits.pageSize);
   const last = page.at(-1);
   return {
-    bookings: await withHistory(deps.db, page),
+    bookings: await withHistory(deps.repos.bookings, page),
     nextCursor: rows.length > page.length && last ? encodeCursor(last) : null,
   };
 }
 
 /** The bookings' committed version, for `Synced-To` (http/synced-to.ts). */
-export const readBookingsVersion = (deps: Deps) => repo.readVersion(deps.db);
+export const readBookingsVersion = (deps: Deps) => deps.repos.bookings.readVersion();
 
 /** Every booking the caller may see that changed after `since`, in version order. */
 export async function listBookingChanges(deps: Deps, me: Me | undefined, since: number): Promise<BookingChanges> {
   const user = requireUser(me);
   const visibleTo =
     user.role === 'admin' ? undefined : { userId: user.id, categories: user.role === 'tutor' ? user.categories : [] };
-  const rows = await repo.listChangedBookings(deps.db, {
+  const rows = await deps.repos.bookings.listChangedSince({
     version: since,
     visibleTo,
     limit: bookingLimits.pageSize + 1,
   });
   const page = rows.slice(0, bookingLimits.pageSize);
   return {
-    bookings: await withHistory(deps.db, page),
+    bookings: await withHistory(deps.repos.bookings, page),
     version: page.at(-1)?.version ?? since,
     more: rows.length > page.length,
   };
@@ -235,16 +231,16 @@ export async function listBookingChanges(deps: Deps, me: Me | undefined, since: 
 // Writing
 
 /** The student, the admins, and the tutors of the category hear of a change (an uncategorised booking: no tutor). */
-function audienceOf(row: Pick<repo.BookingRow, 'user_id' | 'module_category'>): Audience {
+function audienceOf(row: Pick<BookingRecord, 'student' | 'moduleCategory'>): Audience {
   return {
-    userIds: row.user_id ? [row.user_id] : [],
+    userIds: row.student.id ? [row.student.id] : [],
     roles: ['admin'],
-    tutorCategories: isCategory(row.module_category) ? [row.module_category] : [],
+    tutorCategories: isCategory(row.moduleCategory) ? [row.moduleCategory] : [],
   };
 }
 
 /** `version`: the bookings' version the change commits at. */
-const notify = (tx: Deps, row: Pick<repo.BookingRow, 'id' | 'user_id' | 'module_category'>, version: number) =>
+const notify = (tx: Deps, row: Pick<BookingRecord, 'id' | 'student' | 'moduleCategory'>, version: number) =>
   tx.events.publish({ table: 'bookings', ids: [row.id], audience: audienceOf(row), version });
 
 type Actor = { id: string | null; name: string; role: Role | null };
@@ -252,7 +248,7 @@ type Actor = { id: string | null; name: string; role: Role | null };
 /** The deletion of an account, as the history shows it. */
 const deletedUser: Actor = { id: null, name: bookingMessages.deletedUser, role: null };
 
-function changeRow(
+function historyEntry(
   bookingId: string,
   version: number,
   at: string,
@@ -260,20 +256,25 @@ function changeRow(
   from: BookingStatus | null,
   to: BookingStatus,
   slot: string | null = null,
-) {
+): BookingChangeRecord {
   return {
     id: crypto.randomUUID(),
-    booking_id: bookingId,
+    bookingId,
     version,
     at,
-    by_user_id: by.id,
-    by_name: by.name,
-    by_role: by.role,
-    from_status: from,
-    to_status: to,
+    by: { id: by.id, name: by.name, role: by.role },
+    from,
+    to,
     slot,
   };
 }
+
+/**
+ * Who hears of a booking by e-mail: the tutors of its category and every admin (an uncategorised one: the
+ * admins). Read before the transaction's first write to the bookings (docs/decisions/0026).
+ */
+const staffToTell = (tx: Deps, category: BookingRecord['moduleCategory']) =>
+  tx.repos.accounts.staffOf(category === uncategorized ? null : category);
 
 /** Unambiguous characters only (no 0/O, 1/I/L), so a reference survives being read aloud or typed into a bank's form. */
 const referenceAlphabet = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
@@ -284,10 +285,12 @@ const newPaymentReference = () =>
  * A reference no booking has; call it under the bookings lock, so nobody takes it before the insert. Also
  * gives one to each booking the Firebase import brings in (src/server/import).
  */
-export async function uniquePaymentReference(tx: Pick<Deps, 'db'>): Promise<string> {
+export async function uniquePaymentReference(
+  bookings: Pick<BookingsRepository, 'isPaymentReferenceTaken'>,
+): Promise<string> {
   for (;;) {
     const reference = newPaymentReference();
-    if (!(await repo.isPaymentReferenceTaken(tx.db, reference))) return reference;
+    if (!(await bookings.isPaymentReferenceTaken(reference))) return reference;
   }
 }
 
@@ -299,17 +302,17 @@ type CreateInput = z.output<typeof createBookingInputSchema>;
  * any case: the stored name is the catalogue's spelling of what was typed.
  */
 async function findRepeatedBooking(deps: Deps, me: Me, input: CreateInput): Promise<Booking | undefined> {
-  const row = await repo.findBooking(deps.db, input.id);
+  const row = await deps.repos.bookings.findById(input.id);
   if (!row) return undefined;
   const same =
-    row.user_id === me.id &&
-    row.module_name.toLowerCase() === input.module.toLowerCase() &&
+    row.student.id === me.id &&
+    row.moduleName.toLowerCase() === input.module.toLowerCase() &&
     row.date === input.date &&
-    [row.slot1, row.slot2, row.slot3].join() === input.slots.join() &&
+    row.slots.join() === input.slots.join() &&
     row.hours === input.hours &&
     row.concepts === input.concepts;
   if (!same) throw createIdReusedError();
-  return readBooking(deps.db, row.id);
+  return readBooking(deps.repos.bookings, row.id);
 }
 
 /**
@@ -324,12 +327,12 @@ function requireBookableTime(deps: Deps, input: CreateInput) {
   if (input.date > latest) throw createTooFarError(latest);
 }
 
-/** The session's start as a time of day (SAST): what `starts_at` holds. */
-const startTime = (row: repo.BookingRow) => sastTime(new Date(row.starts_at));
+/** The session's start as a time of day (SAST): what `startsAt` holds. */
+const startTime = (row: BookingRecord) => sastTime(new Date(row.startsAt));
 
 async function requireWithinRateLimit(tx: Deps, me: Me) {
   const since = new Date(tx.clock.now().getTime() - hourMs).toISOString();
-  if ((await repo.countRequestsSince(tx.db, me.id, since)) >= bookingLimits.requestsPerHour)
+  if ((await tx.repos.bookings.countRequestsSince(me.id, since)) >= bookingLimits.requestsPerHour)
     throw createRateLimitedError();
 }
 
@@ -350,50 +353,68 @@ export async function createBooking(
   requireBookableTime(deps, input);
   // The booking as inserted, so the answer is the one the e-mails describe and needs no read after the commit.
   const created = await withTransaction(deps, async (tx): Promise<Booking | undefined> => {
-    const version = await repo.takeVersions(tx.db, 1);
+    const { bookings } = tx.repos;
+    const version = await bookings.takeVersions(1);
     // Checked again under the lock: the same request on another connection may have just committed.
-    if (await repo.findBooking(tx.db, input.id)) return undefined;
+    if (await bookings.findById(input.id)) return undefined;
     await requireWithinRateLimit(tx, student);
-    const module = await repo.findModuleByName(tx.db, input.module);
-    const priceCentsPerHour = module?.price_cents ?? bookingLimits.customRateCents;
+    const module = await tx.repos.catalogue.findByName(input.module);
+    const priceCentsPerHour = module?.priceCents ?? bookingLimits.customRateCents;
+    const moduleCategory = module?.category ?? uncategorized;
+    const paymentReference = await uniquePaymentReference(bookings);
+    const staff = await staffToTell(tx, moduleCategory);
     const now = tx.clock.now().toISOString();
-    const row: repo.BookingRow = {
+    const record: BookingRecord = {
       id: input.id,
-      user_id: student.id,
-      student_name: student.name,
-      student_email: student.email,
-      module_name: module?.name ?? input.module,
-      module_category: module?.category ?? uncategorized,
-      price_cents_per_hour: priceCentsPerHour,
-      total_cents: bookingTotalCents(input.hours, priceCentsPerHour),
+      student: { id: student.id, name: student.name, email: student.email },
+      moduleName: module?.name ?? input.module,
+      moduleCategory,
+      priceCentsPerHour,
+      totalCents: bookingTotalCents(input.hours, priceCentsPerHour),
       date: input.date,
-      slot1: input.slots[0]!,
-      slot2: input.slots[1]!,
-      slot3: input.slots[2]!,
-      confirmed_slot: null,
-      starts_at: sastInstant(input.date, [...input.slots].sort()[0]!).toISOString(),
+      slots: [...input.slots],
+      confirmedSlot: null,
+      startsAt: sastInstant(input.date, [...input.slots].sort()[0]!).toISOString(),
       hours: input.hours,
       concepts: input.concepts,
       status: 'Pending',
-      late_cancellation: 0,
-      payment_reference: await uniquePaymentReference(tx),
-      reminder_sent_at: null,
-      created_at: now,
-      updated_at: now,
+      lateCancellation: false,
+      paymentReference,
+      reminderSentAt: null,
+      createdAt: now,
+      updatedAt: now,
       version,
     };
-    const change = changeRow(row.id, version, now, student, null, 'Pending');
-    await repo.insertBooking(tx.db, row);
-    await repo.insertChange(tx.db, change);
-    const booking = toBooking(row, [toChange(change)]);
-    for (const staff of await repo.listStaffOf(tx.db, row.module_category))
-      await tx.mail.enqueue(newRequestEmail(booking, staff, tx.config.publicUrl));
+    const change = historyEntry(record.id, version, now, student, null, 'Pending');
+    await bookings.insert(record);
+    await bookings.addChange(change);
+    const booking = toBooking(record, [toChange(change)]);
+    for (const person of staff) await tx.mail.enqueue(newRequestEmail(booking, person, tx.config.publicUrl));
     await tx.mail.enqueue(receiptEmail(booking, tx.config.publicUrl));
-    notify(tx, row, version);
+    notify(tx, record, version);
     return booking;
   });
   if (created) return { booking: created, created: true };
   return { booking: (await findRepeatedBooking(deps, student, input))!, created: false };
+}
+
+/**
+ * A change to a booking read in this transaction: applies `update` only if the booking is still at `atVersion`
+ * (else 409) and records `entry` in its history. Its history is read first (every read of a transaction before
+ * its first write, docs/decisions/0026); the answer is the booking as changed, with `entry` last.
+ */
+async function applyChange(
+  tx: Deps,
+  row: BookingRecord,
+  atVersion: number,
+  update: BookingUpdate,
+  entry: BookingChangeRecord,
+): Promise<Booking> {
+  const { bookings } = tx.repos;
+  const [before] = await withHistory(bookings, [row]);
+  if (!(await bookings.updateIfAtVersion(row.id, atVersion, update))) throw createChangedMeanwhileError();
+  await bookings.addChange(entry);
+  return toBooking({ ...row, ...update }, [...before!.history, toChange(entry)]);
 }
 
 /**
@@ -409,46 +430,39 @@ export async function confirmBooking(
 ): Promise<Booking> {
   const staff = requireBookingStaff(me);
   await withTransaction(deps, async (tx) => {
-    const version = await repo.takeVersions(tx.db, 1);
+    const version = await tx.repos.bookings.takeVersions(1);
     const row = await requireVisible(tx, staff, id);
     requireManageable(staff, row);
-    if (![row.slot1, row.slot2, row.slot3].includes(input.slot)) throw createSlotNotRequestedError();
-    if (row.status === 'Confirmed' && row.confirmed_slot === input.slot) return;
+    if (!row.slots.includes(input.slot)) throw createSlotNotRequestedError();
+    if (row.status === 'Confirmed' && row.confirmedSlot === input.slot) return;
     // A card out of date hears that first: what it showed may no longer hold.
     if (row.version !== input.version) throw createChangedMeanwhileError();
     // A cancelled session is not brought back by a confirmation sent from a card that was out of date.
     if (row.status === 'Cancelled' || row.status === 'Completed') throw createCannotConfirmError();
     const now = tx.clock.now();
     const startsAt = sastInstant(row.date, input.slot);
-    const changes = {
-      status: 'Confirmed' as const,
-      confirmed_slot: input.slot,
-      starts_at: startsAt.toISOString(),
-      late_cancellation: 0,
+    const update: BookingUpdate = {
+      status: 'Confirmed',
+      confirmedSlot: input.slot,
+      startsAt: startsAt.toISOString(),
+      lateCancellation: false,
       // Confirmed within the reminder's window, the confirmation itself is the reminder.
-      reminder_sent_at:
+      reminderSentAt:
         startsAt.getTime() - now.getTime() <= bookingLimits.reminderHours * hourMs ? now.toISOString() : null,
-      updated_at: now.toISOString(),
+      updatedAt: now.toISOString(),
       version,
     };
-    if (!(await repo.updateIfAtVersion(tx.db, id, input.version, changes))) throw createChangedMeanwhileError();
-    const changed = { ...row, ...changes };
-    await repo.insertChange(
-      tx.db,
-      changeRow(id, version, now.toISOString(), staff, row.status, 'Confirmed', input.slot),
-    );
-    const [booking] = await withHistory(tx.db, [changed]);
+    const entry = historyEntry(id, version, now.toISOString(), staff, row.status, 'Confirmed', input.slot);
+    const booking = await applyChange(tx, row, input.version, update, entry);
     const mailArgs = { publicUrl: tx.config.publicUrl, eftDetails: tx.config.paymentEftDetails, now };
     // Confirmed before at another time: the student hears that the time moved, from what to what.
-    const before = row.status === 'Confirmed' ? row.confirmed_slot : null;
+    const before = row.status === 'Confirmed' ? row.confirmedSlot : null;
     await tx.mail.enqueue(
-      before
-        ? timeChangedEmail(booking!, before, input.slot, mailArgs)
-        : confirmedEmail(booking!, input.slot, mailArgs),
+      before ? timeChangedEmail(booking, before, input.slot, mailArgs) : confirmedEmail(booking, input.slot, mailArgs),
     );
     notify(tx, row, version);
   });
-  return readBooking(deps.db, id);
+  return readBooking(deps.repos.bookings, id);
 }
 
 /**
@@ -464,29 +478,27 @@ export async function setBookingStatus(
 ): Promise<Booking> {
   const staff = requireBookingStaff(me);
   await withTransaction(deps, async (tx) => {
-    const version = await repo.takeVersions(tx.db, 1);
+    const version = await tx.repos.bookings.takeVersions(1);
     const row = await requireVisible(tx, staff, id);
     requireManageable(staff, row);
     if (row.status === input.status) return;
     // Completed before it started is most likely a slip: the student would be told their session is over.
     // A card out of date hears that first: what it showed may no longer hold.
     if (row.version !== input.version) throw createChangedMeanwhileError();
-    const notStarted = Date.parse(row.starts_at) > tx.clock.now().getTime();
+    const notStarted = Date.parse(row.startsAt) > tx.clock.now().getTime();
     if (input.status === 'Completed' && notStarted && !input.beforeStart)
       throw createNotStartedError(formatSastSlot(row.date, startTime(row)));
     const now = tx.clock.now().toISOString();
     // A staff change is never a student's late cancellation, and takes back one recorded before.
-    const changes = { status: input.status, late_cancellation: 0, updated_at: now, version };
-    if (!(await repo.updateIfAtVersion(tx.db, id, input.version, changes))) throw createChangedMeanwhileError();
-    const changed = { ...row, ...changes };
-    await repo.insertChange(tx.db, changeRow(id, version, now, staff, row.status, input.status));
-    const [booking] = await withHistory(tx.db, [changed]);
+    const update: BookingUpdate = { status: input.status, lateCancellation: false, updatedAt: now, version };
+    const entry = historyEntry(id, version, now, staff, row.status, input.status);
+    const booking = await applyChange(tx, row, input.version, update, entry);
     if (input.status === 'Cancelled')
-      await tx.mail.enqueue(cancelledEmail(booking!, tx.config.publicUrl, tx.config.paymentEftDetails));
-    if (input.status === 'Completed') await tx.mail.enqueue(completedEmail(booking!, tx.config.publicUrl));
+      await tx.mail.enqueue(cancelledEmail(booking, tx.config.publicUrl, tx.config.paymentEftDetails));
+    if (input.status === 'Completed') await tx.mail.enqueue(completedEmail(booking, tx.config.publicUrl));
     notify(tx, row, version);
   });
-  return readBooking(deps.db, id);
+  return readBooking(deps.repos.bookings, id);
 }
 
 /**
@@ -497,30 +509,29 @@ export async function setBookingStatus(
 export async function cancelBooking(deps: Deps, me: Me | undefined, id: string): Promise<Booking> {
   const user = requireUser(me);
   await withTransaction(deps, async (tx) => {
-    const version = await repo.takeVersions(tx.db, 1);
+    const version = await tx.repos.bookings.takeVersions(1);
     const row = await requireVisible(tx, user, id);
-    if (row.user_id !== user.id) throw createForbiddenError();
+    if (row.student.id !== user.id) throw createForbiddenError();
     if (row.status === 'Cancelled') return;
     if (row.status !== 'Pending' && row.status !== 'Confirmed') throw createCannotCancelError();
     const now = tx.clock.now();
-    const late = Date.parse(row.starts_at) - now.getTime() < bookingLimits.lateCancelHours * hourMs;
-    const changes = {
-      status: 'Cancelled' as const,
-      late_cancellation: late ? 1 : 0,
-      updated_at: now.toISOString(),
+    const late = Date.parse(row.startsAt) - now.getTime() < bookingLimits.lateCancelHours * hourMs;
+    const staff = await staffToTell(tx, row.moduleCategory);
+    const update: BookingUpdate = {
+      status: 'Cancelled',
+      lateCancellation: late,
+      updatedAt: now.toISOString(),
       version,
     };
-    if (!(await repo.updateIfAtVersion(tx.db, id, row.version, changes))) throw createChangedMeanwhileError();
-    const changed = { ...row, ...changes };
-    await repo.insertChange(tx.db, changeRow(id, version, now.toISOString(), user, row.status, 'Cancelled'));
-    const [booking] = await withHistory(tx.db, [changed]);
-    await tx.mail.enqueue(cancelledEmail(booking!, tx.config.publicUrl, tx.config.paymentEftDetails));
-    for (const staff of await repo.listStaffOf(tx.db, row.module_category)) {
-      await tx.mail.enqueue(cancelledForStaffEmail(booking!, staff, tx.config.publicUrl, 'student'));
+    const entry = historyEntry(id, version, now.toISOString(), user, row.status, 'Cancelled');
+    const booking = await applyChange(tx, row, row.version, update, entry);
+    await tx.mail.enqueue(cancelledEmail(booking, tx.config.publicUrl, tx.config.paymentEftDetails));
+    for (const person of staff) {
+      await tx.mail.enqueue(cancelledForStaffEmail(booking, person, tx.config.publicUrl, 'student'));
     }
     notify(tx, row, version);
   });
-  return readBooking(deps.db, id);
+  return readBooking(deps.repos.bookings, id);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -532,7 +543,7 @@ export async function cancelBooking(deps: Deps, me: Me | undefined, id: string):
  */
 export async function sendDueReminders(deps: Deps): Promise<number> {
   const now = deps.clock.now();
-  const due = await repo.findDueReminders(deps.db, {
+  const due = await deps.repos.bookings.findDueReminders({
     after: now.toISOString(),
     until: new Date(now.getTime() + bookingLimits.reminderHours * hourMs).toISOString(),
     limit: 100,
@@ -540,8 +551,8 @@ export async function sendDueReminders(deps: Deps): Promise<number> {
   let queued = 0;
   for (const row of due) {
     const claimed = await withTransaction(deps, async (tx) => {
-      if (!(await repo.claimReminder(tx.db, row.id, row.version, now.toISOString()))) return false;
-      await tx.mail.enqueue(reminderEmail(toBooking(row, []), row.confirmed_slot!, tx.config.publicUrl));
+      if (!(await tx.repos.bookings.claimReminder(row.id, row.version, now.toISOString()))) return false;
+      await tx.mail.enqueue(reminderEmail(toBooking(row, []), row.confirmedSlot!, tx.config.publicUrl));
       return true;
     });
     if (claimed) queued++;
@@ -557,7 +568,8 @@ const idsPerNotice = 100;
 
 export const bookingsPersonalData: PersonalDataPart = {
   async exportFor(deps, me) {
-    return { bookings: await withHistory(deps.db, await repo.listBookingsOf(deps.db, me.id)) };
+    const { bookings } = deps.repos;
+    return { bookings: await withHistory(bookings, await bookings.listOf(me.id)) };
   },
 
   /**
@@ -566,45 +578,49 @@ export const bookingsPersonalData: PersonalDataPart = {
    * scrubbed, and their name leaves every booking's history. Each booking touched gets a new version.
    */
   async eraseFor(tx, userId) {
-    await repo.takeVersions(tx.db, 0);
+    const { bookings } = tx.repos;
+    await bookings.takeVersions(0);
     const now = tx.clock.now().toISOString();
-    const touched = await repo.listBookingsTouchedBy(tx.db, userId);
+    const touched = await bookings.listTouchedBy(userId);
     if (touched.length === 0) return;
-    const first = await repo.takeVersions(tx.db, touched.length);
-    const cancelled: repo.BookingRow[] = [];
+    // All it reads comes before its writes: which bookings it cancels, and whom to tell of each.
+    const toCancel = new Set(
+      touched.filter(
+        (r) => r.student.id === userId && (r.status === 'Pending' || r.status === 'Confirmed') && r.startsAt > now,
+      ),
+    );
+    const staff = await staffOfEach(tx, [...toCancel]);
+    const first = await bookings.takeVersions(touched.length);
+    const cancelled: BookingRecord[] = [];
     for (const [i, row] of touched.entries()) {
       const version = first + i;
-      const cancel =
-        row.user_id === userId && (row.status === 'Pending' || row.status === 'Confirmed') && row.starts_at > now;
-      if (cancel) {
-        await repo.updateIfAtVersion(tx.db, row.id, row.version, {
-          status: 'Cancelled',
-          late_cancellation: 0,
-          updated_at: now,
-          version,
-        });
-        await repo.insertChange(tx.db, changeRow(row.id, version, now, deletedUser, row.status, 'Cancelled'));
-        cancelled.push({ ...row, status: 'Cancelled', version });
+      if (toCancel.has(row)) {
+        const update: BookingUpdate = { status: 'Cancelled', lateCancellation: false, updatedAt: now, version };
+        await bookings.updateIfAtVersion(row.id, row.version, update);
+        await bookings.addChange(historyEntry(row.id, version, now, deletedUser, row.status, 'Cancelled'));
+        cancelled.push({ ...row, ...update });
       } else {
-        await repo.setVersion(tx.db, row.id, version);
+        await bookings.setVersion(row.id, version);
       }
     }
-    await repo.scrubStudent(tx.db, userId, bookingMessages.deletedUser, now);
-    await repo.setNameInChanges(tx.db, userId, bookingMessages.deletedUser);
+    await bookings.scrubStudent(userId, bookingMessages.deletedUser, now);
+    await bookings.setNameInHistory(userId, bookingMessages.deletedUser);
     for (const row of cancelled) {
       // Nothing of the student's, nor their id: this notice outlives their account (profile deletes the rest).
       const scrubbed = toBooking(
-        { ...row, user_id: null, student_name: bookingMessages.deletedUser, student_email: '', concepts: '' },
+        { ...row, student: { id: null, name: bookingMessages.deletedUser, email: '' }, concepts: '' },
         [],
       );
-      for (const staff of await repo.listStaffOf(tx.db, row.module_category)) {
-        await tx.mail.enqueue(cancelledForStaffEmail(scrubbed, staff, tx.config.publicUrl, 'account-deleted'));
+      for (const person of staff.get(row.moduleCategory)!) {
+        await tx.mail.enqueue(cancelledForStaffEmail(scrubbed, person, tx.config.publicUrl, 'account-deleted'));
       }
     }
     // The deleted user hears nothing more.
     publishTouched(
       tx,
-      touched.map((row) => audienceOf(row.user_id === userId ? { ...row, user_id: null } : row)),
+      touched.map((row) =>
+        audienceOf(row.student.id === userId ? { ...row, student: { ...row.student, id: null } } : row),
+      ),
       touched,
       first + touched.length - 1,
     );
@@ -616,16 +632,25 @@ export const bookingsPersonalData: PersonalDataPart = {
    * device that holds one refreshes it and nobody's list shows two names for one person.
    */
   async renameFor(tx, userId, name) {
-    await repo.takeVersions(tx.db, 0);
-    const touched = await repo.listBookingsTouchedBy(tx.db, userId);
+    const { bookings } = tx.repos;
+    await bookings.takeVersions(0);
+    const touched = await bookings.listTouchedBy(userId);
     if (touched.length === 0) return;
-    const first = await repo.takeVersions(tx.db, touched.length);
-    for (const [i, row] of touched.entries()) await repo.setVersion(tx.db, row.id, first + i);
-    await repo.setStudentName(tx.db, userId, name, tx.clock.now().toISOString());
-    await repo.setNameInChanges(tx.db, userId, name);
+    const first = await bookings.takeVersions(touched.length);
+    for (const [i, row] of touched.entries()) await bookings.setVersion(row.id, first + i);
+    await bookings.setStudentName(userId, name, tx.clock.now().toISOString());
+    await bookings.setNameInHistory(userId, name);
     publishTouched(tx, touched.map(audienceOf), touched, first + touched.length - 1);
   },
 };
+
+/** Whom to tell of each of `rows`, by category: a read per category, one after another (one connection). */
+async function staffOfEach(tx: Deps, rows: BookingRecord[]) {
+  const staff = new Map<BookingRecord['moduleCategory'], Awaited<ReturnType<typeof staffToTell>>>();
+  for (const row of rows)
+    if (!staff.has(row.moduleCategory)) staff.set(row.moduleCategory, await staffToTell(tx, row.moduleCategory));
+  return staff;
+}
 
 /**
  * Tells who may see each of `touched` (its audience, same index) that it changed: one notice per audience and
