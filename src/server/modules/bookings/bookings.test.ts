@@ -26,7 +26,7 @@ import {
   waitFor,
 } from '../../test/harness.ts';
 import { confirmedEmail } from './bookings.emails.ts';
-import { sendDueReminders } from './bookings.usecases.ts';
+import { sendDueReminders, uniquePaymentReference } from './bookings.usecases.ts';
 
 const eftDetails = 'Bank: FNB; Account name: TutorBook (Pty) Ltd; Account number: 62 1234 5678; Branch code: 250655';
 
@@ -180,6 +180,20 @@ describe('booking a session', () => {
       },
     ]);
     expect(await read(booking)).toEqual(booking);
+  });
+
+  test('a payment reference a booking holds is not handed out again: another is drawn until one is free', async () => {
+    const { bookings } = server.services.deps.repos;
+    const held = (await book((await newStudent()).client)).paymentReference;
+    expect(await bookings.isPaymentReferenceTaken(held)).toBe(true);
+    // References are drawn at random: here the first two draws are answered as taken, as `held` would be.
+    const drawn: string[] = [];
+    const reference = await uniquePaymentReference({
+      isPaymentReferenceTaken: (candidate) => Promise.resolve(drawn.push(candidate) <= 2),
+    });
+    expect(drawn).toHaveLength(3);
+    expect(reference).toBe(drawn[2]);
+    expect(await bookings.isPaymentReferenceTaken(reference)).toBe(false);
   });
 
   test('the tutors of the category and the admin get the request, and the student a receipt, each with every field', async () => {
