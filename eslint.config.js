@@ -167,7 +167,6 @@ export default defineConfig(
       'src/server/modules/bookings/bookings.usecases.ts',
       'src/server/modules/bookings/bookings.emails.ts',
       'src/server/modules/profile/profile.usecases.ts',
-      'src/server/modules/qa/qa.usecases.ts',
       'src/server/modules/staff/staff.usecases.ts',
     ],
     rules: {

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { createAccountsRepository } from '../auth/accounts.repository.ts';
 import type { Db, DbKind } from '../db/create-db.ts';
 import { createCatalogueRepository } from '../modules/catalogue/catalogue.repository.ts';
+import { createQaRepository } from '../modules/qa/qa.repository.ts';
 import type { Repositories, Storage } from './storage.ts';
 
 /** Every repository on one Kysely connection: the database itself, or a transaction of it. */
@@ -9,6 +10,7 @@ export function createSqlRepositories(db: Db): Repositories {
   return {
     accounts: createAccountsRepository(db),
     catalogue: createCatalogueRepository(db),
+    qa: createQaRepository(db),
   };
 }
 

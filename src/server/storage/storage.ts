@@ -1,6 +1,7 @@
 import type { AccountsRepository } from '../auth/accounts.storage.ts';
 import type { Db } from '../db/create-db.ts';
 import type { CatalogueRepository } from '../modules/catalogue/catalogue.storage.ts';
+import type { QaRepository } from '../modules/qa/qa.storage.ts';
 
 /**
  * The storage engine as usecases see it (docs/decisions/0026): each feature's repository, in the feature's
@@ -11,6 +12,8 @@ export interface Repositories {
   /** Authentication's records, for everything but better-auth itself. */
   accounts: AccountsRepository;
   catalogue: CatalogueRepository;
+  /** The Q&A board: questions, answers, votes. */
+  qa: QaRepository;
 }
 
 export type StorageKind = 'sqlite' | 'postgres' | 'firestore';
