@@ -165,7 +165,6 @@ export default defineConfig(
       'src/server/modules/**/*.test.ts',
       // Moving behind their repositories (issue 21); each leaves this list when it has.
       'src/server/modules/profile/profile.usecases.ts',
-      'src/server/modules/qa/qa.usecases.ts',
     ],
     rules: {
       '@typescript-eslint/no-restricted-imports': [

@@ -9,7 +9,8 @@ import type { Db } from '../db/create-db.ts';
 import { uniquePaymentReference } from '../modules/bookings/bookings.usecases.ts';
 import { createBookingsRepository } from '../modules/bookings/bookings.repository.ts';
 import { createCatalogueRepository } from '../modules/catalogue/catalogue.repository.ts';
-import * as qaRepo from '../modules/qa/qa.repository.ts';
+import { createQaRepository } from '../modules/qa/qa.repository.ts';
+import type { QaRepository } from '../modules/qa/qa.storage.ts';
 import { ImportStoppedError, type ExportedUser } from './firebase-auth-export.ts';
 import type { FirestoreData, SourceDoc } from './firestore-source.ts';
 
@@ -92,12 +93,15 @@ class ImportRun {
   /** Old Firebase uid → our user id (the same, or the account that already had the address). */
   private readonly userIds = new Map<string, string | null>();
   private readonly db: Db;
+  /** The board's repository on the import's transaction (questions and answers are written here with SQL). */
+  private readonly qa: QaRepository;
   private readonly report: ImportReport;
   private readonly now: Date;
   private readonly nowIso: string;
 
   constructor(db: Db, report: ImportReport, now: Date) {
     this.db = db;
+    this.qa = createQaRepository(db);
     this.report = report;
     this.now = now;
     this.nowIso = now.toISOString();
@@ -278,7 +282,7 @@ class ImportRun {
         const body = text(doc.data.text).trim();
         if (!title || !body) throw new Skip(title ? 'no text' : 'no title');
         questionHere = true;
-        if (await qaRepo.findQuestion(this.db, doc.id)) return 'unchanged';
+        if (await this.qa.findQuestion(doc.id)) return 'unchanged';
         const [upvotes, downvotes] = [voteCount(doc.data.upvotes), voteCount(doc.data.downvotes)];
         await this.db
           .insertInto('questions')
@@ -294,7 +298,7 @@ class ImportRun {
             downvotes,
             imported_upvotes: upvotes,
             imported_downvotes: downvotes,
-            version: await qaRepo.takeVersions(this.db, 1),
+            version: await this.qa.takeVersions(1),
           })
           .execute();
         return 'new';
@@ -304,7 +308,7 @@ class ImportRun {
           if (!questionHere) throw new Skip('its question was skipped');
           const body = text(answer.data.text).trim();
           if (!body) throw new Skip('no text');
-          if (await qaRepo.findAnswer(this.db, answer.id)) return 'unchanged';
+          if (await this.qa.findAnswer(answer.id)) return 'unchanged';
           await this.db
             .insertInto('answers')
             .values({
@@ -316,7 +320,7 @@ class ImportRun {
             })
             .execute();
           // The question's version moves with its answers, so clients that sync `since` fetch them.
-          await qaRepo.setVersion(this.db, doc.id, await qaRepo.takeVersions(this.db, 1));
+          await this.qa.setVersion(doc.id, await this.qa.takeVersions(1));
           return 'new';
         });
       }

@@ -3,6 +3,7 @@ import { createAccountsRepository } from '../auth/accounts.repository.ts';
 import type { Db, DbKind } from '../db/create-db.ts';
 import { createBookingsRepository } from '../modules/bookings/bookings.repository.ts';
 import { createCatalogueRepository } from '../modules/catalogue/catalogue.repository.ts';
+import { createQaRepository } from '../modules/qa/qa.repository.ts';
 import type { Repositories, Storage } from './storage.ts';
 
 /** Every repository on one Kysely connection: the database itself, or a transaction of it. */
@@ -11,6 +12,7 @@ export function createSqlRepositories(db: Db): Repositories {
     accounts: createAccountsRepository(db),
     bookings: createBookingsRepository(db),
     catalogue: createCatalogueRepository(db),
+    qa: createQaRepository(db),
   };
 }
 

@@ -2,6 +2,7 @@ import type { AccountsRepository } from '../auth/accounts.storage.ts';
 import type { Db } from '../db/create-db.ts';
 import type { BookingsRepository } from '../modules/bookings/bookings.storage.ts';
 import type { CatalogueRepository } from '../modules/catalogue/catalogue.storage.ts';
+import type { QaRepository } from '../modules/qa/qa.storage.ts';
 
 /**
  * The storage engine as usecases see it (docs/decisions/0026): each feature's repository, in the feature's
@@ -13,6 +14,8 @@ export interface Repositories {
   accounts: AccountsRepository;
   bookings: BookingsRepository;
   catalogue: CatalogueRepository;
+  /** The Q&A board: questions, answers, votes. */
+  qa: QaRepository;
 }
 
 export type StorageKind = 'sqlite' | 'postgres' | 'firestore';

@@ -1,87 +1,9 @@
 import { sql, type ExpressionBuilder } from 'kysely';
+import type { Role } from '../../../common/roles.ts';
 import type { Database } from '../../db/database.ts';
 import type { Db } from '../../db/create-db.ts';
-import { readVersion as readCollectionVersion, takeVersions as takeCollectionVersions } from '../../db/versions.ts';
-
-/** Reserves `count` versions of the board and locks it for this transaction (db/versions.ts says why). */
-export const takeVersions = (db: Db, count: number) => takeCollectionVersions(db, 'questions', count);
-
-/** The board's committed version: every change at or below it has committed. */
-export const readVersion = (db: Db) => readCollectionVersion(db, 'questions');
-
-// ---------------------------------------------------------------------------------------------------------
-// Rows as the usecases check them
-
-export function findQuestion(db: Db, id: string) {
-  return db
-    .selectFrom('questions')
-    .select(['id', 'user_id', 'title', 'text', 'accepted_answer_id', 'deleted_at'])
-    .where('id', '=', id)
-    .executeTakeFirst();
-}
-
-export function findAnswer(db: Db, id: string) {
-  return db
-    .selectFrom('answers')
-    .select(['id', 'question_id', 'user_id', 'text'])
-    .where('id', '=', id)
-    .executeTakeFirst();
-}
-
-/** The user's questions and answers posted after `since` (an ISO time). */
-export async function countPostsSince(db: Db, userId: string, since: string): Promise<number> {
-  const count = (table: 'questions' | 'answers') =>
-    db
-      .selectFrom(table)
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('user_id', '=', userId)
-      .where('created_at', '>', since)
-      .executeTakeFirstOrThrow();
-  const [questions, answers] = await Promise.all([count('questions'), count('answers')]);
-  return Number(questions.n) + Number(answers.n);
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Writes
-
-export async function insertQuestion(
-  db: Db,
-  row: {
-    id: string;
-    user_id: string;
-    title: string;
-    text: string;
-    search: string;
-    created_at: string;
-    version: number;
-  },
-) {
-  await db.insertInto('questions').values(row).execute();
-}
-
-export async function insertAnswer(
-  db: Db,
-  row: { id: string; question_id: string; user_id: string; text: string; created_at: string },
-) {
-  await db.insertInto('answers').values(row).execute();
-}
-
-export async function setVersion(db: Db, questionId: string, version: number) {
-  await db.updateTable('questions').set({ version }).where('id', '=', questionId).execute();
-}
-
-/** Sets (1, -1) or withdraws (0) the user's vote. */
-export async function setVote(db: Db, questionId: string, userId: string, value: 1 | -1 | 0) {
-  if (value === 0) {
-    await db.deleteFrom('question_votes').where('question_id', '=', questionId).where('user_id', '=', userId).execute();
-    return;
-  }
-  await db
-    .insertInto('question_votes')
-    .values({ question_id: questionId, user_id: userId, value })
-    .onConflict((oc) => oc.columns(['question_id', 'user_id']).doUpdateSet({ value }))
-    .execute();
-}
+import { readVersion, takeVersions } from '../../db/versions.ts';
+import type { BoardAnswer, BoardQuestion, PostAuthor, QaRepository } from './qa.storage.ts';
 
 /**
  * Counts the stored votes again, so the counters always equal them, plus the counts a question brought from the
@@ -92,32 +14,18 @@ const recount = (eb: ExpressionBuilder<Database, 'questions'>) => ({
   downvotes: sql<number>`${eb.ref('questions.imported_downvotes')} + (select count(*) from question_votes v where v.question_id = ${eb.ref('questions.id')} and v.value = -1)`,
 });
 
-export async function recountVotes(db: Db, questionIds: readonly string[]) {
+async function recountVotes(db: Db, questionIds: readonly string[]) {
   if (questionIds.length === 0) return;
   await db.updateTable('questions').set(recount).where('id', 'in', questionIds).execute();
 }
 
-export async function setAcceptedAnswer(db: Db, questionId: string, answerId: string | null) {
-  await db.updateTable('questions').set({ accepted_answer_id: answerId }).where('id', '=', questionId).execute();
-}
-
-export async function markQuestionDeleted(db: Db, questionId: string, at: string) {
-  await db.updateTable('questions').set({ deleted_at: at }).where('id', '=', questionId).execute();
-}
-
-/** Deletes the answer, and un-accepts it if it was the accepted one. */
-export async function deleteAnswer(db: Db, questionId: string, answerId: string) {
-  await db.deleteFrom('answers').where('id', '=', answerId).execute();
-  await db
-    .updateTable('questions')
-    .set({ accepted_answer_id: null })
-    .where('id', '=', questionId)
-    .where('accepted_answer_id', '=', answerId)
-    .execute();
-}
+/** `%`, `_` and the escape character itself match only themselves. */
+const likeContaining = (needle: string) => `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 // ---------------------------------------------------------------------------------------------------------
-// Reads for the API: questions with their authors, then their answers and the caller's votes
+// Questions and answers as the board shows them. The authors' names and roles come from a read-only join on
+// `users` (docs/decisions/0026 allows it): asking the accounts' repository instead would add a query to every
+// page of the board, its hottest read.
 
 function selectQuestions(db: Db) {
   return db
@@ -138,44 +46,7 @@ function selectQuestions(db: Db) {
       'users.role as author_role',
     ]);
 }
-export type QuestionRow = Awaited<ReturnType<ReturnType<typeof selectQuestions>['execute']>>[number];
-
-/** `%`, `_` and the escape character itself match only themselves. */
-const likeContaining = (needle: string) => `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-/**
- * A page of the board, newest first, after the (created_at, id) of the last row of the previous page.
- * `search` is already lower-cased (the stored `search` column is too).
- */
-export function listQuestions(
-  db: Db,
-  options: { search?: string; after?: { createdAt: string; id: string }; limit: number },
-) {
-  let query = selectQuestions(db).where('questions.deleted_at', 'is', null);
-  if (options.search) {
-    query = query.where(sql<boolean>`questions.search like ${likeContaining(options.search)} escape '\\'`);
-  }
-  const after = options.after;
-  if (after) {
-    query = query.where((eb) =>
-      eb(eb.refTuple('questions.created_at', 'questions.id'), '<', eb.tuple(after.createdAt, after.id)),
-    );
-  }
-  return query.orderBy('questions.created_at', 'desc').orderBy('questions.id', 'desc').limit(options.limit).execute();
-}
-
-/** Questions changed after `version` (deleted ones too), in the order they changed. */
-export function listChangedQuestions(db: Db, version: number, limit: number) {
-  return selectQuestions(db)
-    .where('questions.version', '>', version)
-    .orderBy('questions.version')
-    .limit(limit)
-    .execute();
-}
-
-export function findQuestionWithAuthor(db: Db, id: string) {
-  return selectQuestions(db).where('questions.id', '=', id).executeTakeFirst();
-}
+type QuestionRow = Awaited<ReturnType<ReturnType<typeof selectQuestions>['execute']>>[number];
 
 function selectAnswers(db: Db) {
   return db
@@ -191,75 +62,262 @@ function selectAnswers(db: Db) {
       'users.role as author_role',
     ]);
 }
+type AnswerRow = Awaited<ReturnType<ReturnType<typeof selectAnswers>['execute']>>[number];
 
-/** The answers to these questions, oldest first. */
-export function listAnswers(db: Db, questionIds: readonly string[]) {
-  return selectAnswers(db)
-    .where('answers.question_id', 'in', questionIds)
-    .orderBy('answers.created_at')
-    .orderBy('answers.id')
-    .execute();
+function toAuthor(userId: string | null, name: string | null, role: Role | null): PostAuthor | null {
+  return userId === null || name === null || role === null ? null : { id: userId, name, role };
 }
 
-export function findAnswerWithAuthor(db: Db, id: string) {
-  return selectAnswers(db).where('answers.id', '=', id).executeTakeFirst();
-}
-export type AnswerRow = Awaited<ReturnType<typeof listAnswers>>[number];
+const toBoardQuestion = (row: QuestionRow): BoardQuestion => ({
+  id: row.id,
+  title: row.title,
+  text: row.text,
+  author: toAuthor(row.user_id, row.author_name, row.author_role),
+  createdAt: row.created_at,
+  upvotes: row.upvotes,
+  downvotes: row.downvotes,
+  acceptedAnswerId: row.accepted_answer_id,
+  version: row.version,
+  deletedAt: row.deleted_at,
+});
 
-export function listVotesOf(db: Db, userId: string, questionIds: readonly string[]) {
-  return db
-    .selectFrom('question_votes')
-    .select(['question_id', 'value'])
-    .where('user_id', '=', userId)
-    .where('question_id', 'in', questionIds)
-    .execute();
-}
+const toBoardAnswer = (row: AnswerRow): BoardAnswer => ({
+  id: row.id,
+  questionId: row.question_id,
+  text: row.text,
+  author: toAuthor(row.user_id, row.author_name, row.author_role),
+  createdAt: row.created_at,
+});
 
-// ---------------------------------------------------------------------------------------------------------
-// One user's data: the export and account deletion
+const toVote = (row: { question_id: string; value: 1 | -1 }) => ({ questionId: row.question_id, value: row.value });
 
-export function listQuestionsBy(db: Db, userId: string) {
-  return db
-    .selectFrom('questions')
-    .select(['id', 'title', 'text', 'created_at', 'upvotes', 'downvotes', 'accepted_answer_id', 'deleted_at'])
-    .where('user_id', '=', userId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-}
+/** The board on SQLite and PostgreSQL (`questions`, `answers`, `question_votes`, and the `questions` counter). */
+export function createQaRepository(db: Db): QaRepository {
+  return {
+    takeVersions: (count) => takeVersions(db, 'questions', count),
 
-export function listAnswersBy(db: Db, userId: string) {
-  return db
-    .selectFrom('answers')
-    .select(['id', 'question_id', 'text', 'created_at'])
-    .where('user_id', '=', userId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-}
+    readVersion: () => readVersion(db, 'questions'),
 
-export function listVotesBy(db: Db, userId: string) {
-  return db
-    .selectFrom('question_votes')
-    .select(['question_id', 'value'])
-    .where('user_id', '=', userId)
-    .orderBy('question_id')
-    .execute();
-}
+    async findQuestion(id) {
+      const row = await db
+        .selectFrom('questions')
+        .select(['id', 'user_id', 'title', 'text', 'accepted_answer_id', 'deleted_at'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return (
+        row && {
+          id: row.id,
+          userId: row.user_id,
+          title: row.title,
+          text: row.text,
+          acceptedAnswerId: row.accepted_answer_id,
+          deletedAt: row.deleted_at,
+        }
+      );
+    },
 
-/** Deletes the user's votes and returns the questions they were on. */
-export async function deleteVotesBy(db: Db, userId: string): Promise<string[]> {
-  const rows = await db.deleteFrom('question_votes').where('user_id', '=', userId).returning('question_id').execute();
-  return rows.map((r) => r.question_id);
-}
+    async findAnswer(id) {
+      const row = await db
+        .selectFrom('answers')
+        .select(['id', 'question_id', 'user_id', 'text'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row && { id: row.id, questionId: row.question_id, userId: row.user_id, text: row.text };
+    },
 
-/** Questions the user asked or answered. */
-export async function listQuestionIdsPostedOn(db: Db, userId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('questions')
-    .select('id')
-    .where('user_id', '=', userId)
-    .union(db.selectFrom('answers').select('question_id as id').where('user_id', '=', userId))
-    .execute();
-  return rows.map((r) => r.id);
+    async countPostsSince(userId, since) {
+      const count = (table: 'questions' | 'answers') =>
+        db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('user_id', '=', userId)
+          .where('created_at', '>', since)
+          .executeTakeFirstOrThrow();
+      const [questions, answers] = await Promise.all([count('questions'), count('answers')]);
+      return Number(questions.n) + Number(answers.n);
+    },
+
+    async insertQuestion(question) {
+      await db
+        .insertInto('questions')
+        .values({
+          id: question.id,
+          user_id: question.userId,
+          title: question.title,
+          text: question.text,
+          search: question.searchText,
+          created_at: question.createdAt,
+          version: question.version,
+        })
+        .execute();
+    },
+
+    async insertAnswer(answer) {
+      await db
+        .insertInto('answers')
+        .values({
+          id: answer.id,
+          question_id: answer.questionId,
+          user_id: answer.userId,
+          text: answer.text,
+          created_at: answer.createdAt,
+        })
+        .execute();
+    },
+
+    async setVersion(questionId, version) {
+      await db.updateTable('questions').set({ version }).where('id', '=', questionId).execute();
+    },
+
+    async setVote(questionId, userId, value) {
+      if (value === 0) {
+        await db
+          .deleteFrom('question_votes')
+          .where('question_id', '=', questionId)
+          .where('user_id', '=', userId)
+          .execute();
+      } else {
+        await db
+          .insertInto('question_votes')
+          .values({ question_id: questionId, user_id: userId, value })
+          .onConflict((oc) => oc.columns(['question_id', 'user_id']).doUpdateSet({ value }))
+          .execute();
+      }
+      await recountVotes(db, [questionId]);
+    },
+
+    async setAcceptedAnswer(questionId, answerId) {
+      await db.updateTable('questions').set({ accepted_answer_id: answerId }).where('id', '=', questionId).execute();
+    },
+
+    async markQuestionDeleted(questionId, at) {
+      await db.updateTable('questions').set({ deleted_at: at }).where('id', '=', questionId).execute();
+    },
+
+    async deleteAnswer(questionId, answerId) {
+      await db.deleteFrom('answers').where('id', '=', answerId).execute();
+      await db
+        .updateTable('questions')
+        .set({ accepted_answer_id: null })
+        .where('id', '=', questionId)
+        .where('accepted_answer_id', '=', answerId)
+        .execute();
+    },
+
+    async listPage({ search, after, limit }) {
+      let query = selectQuestions(db).where('questions.deleted_at', 'is', null);
+      if (search) query = query.where(sql<boolean>`questions.search like ${likeContaining(search)} escape '\\'`);
+      if (after) {
+        query = query.where((eb) =>
+          eb(eb.refTuple('questions.created_at', 'questions.id'), '<', eb.tuple(after.createdAt, after.id)),
+        );
+      }
+      const rows = await query
+        .orderBy('questions.created_at', 'desc')
+        .orderBy('questions.id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map(toBoardQuestion);
+    },
+
+    async listChangedSince(version, limit) {
+      const rows = await selectQuestions(db)
+        .where('questions.version', '>', version)
+        .orderBy('questions.version')
+        .limit(limit)
+        .execute();
+      return rows.map(toBoardQuestion);
+    },
+
+    async findBoardQuestion(id) {
+      const row = await selectQuestions(db).where('questions.id', '=', id).executeTakeFirst();
+      return row && toBoardQuestion(row);
+    },
+
+    async listAnswers(questionIds) {
+      const rows = await selectAnswers(db)
+        .where('answers.question_id', 'in', questionIds)
+        .orderBy('answers.created_at')
+        .orderBy('answers.id')
+        .execute();
+      return rows.map(toBoardAnswer);
+    },
+
+    async findBoardAnswer(id) {
+      const row = await selectAnswers(db).where('answers.id', '=', id).executeTakeFirst();
+      return row && toBoardAnswer(row);
+    },
+
+    async votesOn(userId, questionIds) {
+      const rows = await db
+        .selectFrom('question_votes')
+        .select(['question_id', 'value'])
+        .where('user_id', '=', userId)
+        .where('question_id', 'in', questionIds)
+        .execute();
+      return rows.map(toVote);
+    },
+
+    async listQuestionsBy(userId) {
+      const rows = await db
+        .selectFrom('questions')
+        .select(['id', 'title', 'text', 'created_at', 'upvotes', 'downvotes', 'accepted_answer_id', 'deleted_at'])
+        .where('user_id', '=', userId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+      return rows.map((q) => ({
+        id: q.id,
+        title: q.title,
+        text: q.text,
+        createdAt: q.created_at,
+        upvotes: q.upvotes,
+        downvotes: q.downvotes,
+        acceptedAnswerId: q.accepted_answer_id,
+        deletedAt: q.deleted_at,
+      }));
+    },
+
+    async listAnswersBy(userId) {
+      const rows = await db
+        .selectFrom('answers')
+        .select(['id', 'question_id', 'text', 'created_at'])
+        .where('user_id', '=', userId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+      return rows.map((a) => ({ id: a.id, questionId: a.question_id, text: a.text, createdAt: a.created_at }));
+    },
+
+    async listVotesBy(userId) {
+      const rows = await db
+        .selectFrom('question_votes')
+        .select(['question_id', 'value'])
+        .where('user_id', '=', userId)
+        .orderBy('question_id')
+        .execute();
+      return rows.map(toVote);
+    },
+
+    async listQuestionIdsPostedOn(userId) {
+      const rows = await db
+        .selectFrom('questions')
+        .select('id')
+        .where('user_id', '=', userId)
+        .union(db.selectFrom('answers').select('question_id as id').where('user_id', '=', userId))
+        .execute();
+      return rows.map((r) => r.id);
+    },
+
+    async withdrawVotesOf(userId) {
+      const rows = await db
+        .deleteFrom('question_votes')
+        .where('user_id', '=', userId)
+        .returning('question_id')
+        .execute();
+      const voted = rows.map((r) => r.question_id);
+      await recountVotes(db, voted);
+      return voted;
+    },
+  };
 }

@@ -13,7 +13,6 @@ import {
   type QuestionPage,
   type VoteValue,
 } from '../../../common/qa.ts';
-import type { Role } from '../../../common/roles.ts';
 import type { Me } from '../../../common/session.ts';
 import { requireUser } from '../../auth/auth.session.ts';
 import { withTransaction, type Deps } from '../../deps.ts';
@@ -28,12 +27,12 @@ import {
   createRateLimitedError,
   createSignedOutError,
 } from './qa.errors.ts';
-import * as repo from './qa.repository.ts';
+import type { BoardAnswer, BoardPosition, BoardQuestion, PostAuthor } from './qa.storage.ts';
 
 /**
  * The community board (spec §2, §5; DESIGN "Product decisions"): anyone reads; signed-in users ask, answer and
  * vote (one vote each per question); the asker accepts an answer; the admin deletes posts. Every change gives
- * the question a new version (repo.takeVersions) and tells every client which question changed.
+ * the question a new version (QaRepository.takeVersions) and tells every client which question changed.
  */
 
 const changesPageSize = 100;
@@ -41,40 +40,31 @@ const changesPageSize = 100;
 // ---------------------------------------------------------------------------------------------------------
 // Reading
 
-function toAuthor(userId: string | null, name: string | null, role: Role | null): Author {
-  if (userId === null || name === null) return { id: null, name: qaMessages.deletedUser, role: null };
-  return { id: userId, name, role };
-}
+/** A post whose author's account is gone reads "Deleted user". */
+const toAuthor = (author: PostAuthor | null): Author =>
+  author ?? { id: null, name: qaMessages.deletedUser, role: null };
 
-function toAnswer(row: repo.AnswerRow): Answer {
-  return {
-    id: row.id,
-    questionId: row.question_id,
-    text: row.text,
-    author: toAuthor(row.user_id, row.author_name, row.author_role),
-    createdAt: row.created_at,
-  };
-}
+const toAnswer = (answer: BoardAnswer): Answer => ({ ...answer, author: toAuthor(answer.author) });
 
 /** The questions with all their answers and the caller's votes: one query for each, whatever the count. */
-async function withAnswersAndVotes(deps: Deps, me: Me | undefined, rows: repo.QuestionRow[]): Promise<Question[]> {
+async function withAnswersAndVotes(deps: Deps, me: Me | undefined, rows: BoardQuestion[]): Promise<Question[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const [answers, votes] = await Promise.all([
-    repo.listAnswers(deps.db, ids),
-    me ? repo.listVotesOf(deps.db, me.id, ids) : [],
+    deps.repos.qa.listAnswers(ids),
+    me ? deps.repos.qa.votesOn(me.id, ids) : [],
   ]);
   const answersOf = Map.groupBy(answers.map(toAnswer), (a) => a.questionId);
-  const voteOn = new Map(votes.map((v) => [v.question_id, v.value]));
+  const voteOn = new Map(votes.map((v) => [v.questionId, v.value]));
   return rows.map((row) => ({
     id: row.id,
     title: row.title,
     text: row.text,
-    author: toAuthor(row.user_id, row.author_name, row.author_role),
-    createdAt: row.created_at,
+    author: toAuthor(row.author),
+    createdAt: row.createdAt,
     upvotes: row.upvotes,
     downvotes: row.downvotes,
-    acceptedAnswerId: row.accepted_answer_id,
+    acceptedAnswerId: row.acceptedAnswerId,
     answers: answersOf.get(row.id) ?? [],
     myVote: voteOn.get(row.id) ?? 0,
     version: row.version,
@@ -84,10 +74,9 @@ async function withAnswersAndVotes(deps: Deps, me: Me | undefined, rows: repo.Qu
 /** Lower-cased the same way for the stored column and the query, so both databases find the same rows. */
 const toSearchText = (...parts: string[]) => parts.join('\n').toLowerCase();
 
-const encodeCursor = (row: { created_at: string; id: string }) =>
-  Buffer.from(JSON.stringify([row.created_at, row.id])).toString('base64url');
+const encodeCursor = (row: BoardPosition) => Buffer.from(JSON.stringify([row.createdAt, row.id])).toString('base64url');
 
-function decodeCursor(cursor: string): { createdAt: string; id: string } {
+function decodeCursor(cursor: string): BoardPosition {
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString());
     if (Array.isArray(value) && value.length === 2) {
@@ -109,7 +98,7 @@ export async function listQuestions(
   const search = options.q?.trim() ? toSearchText(options.q.trim()) : undefined;
   const after = options.cursor ? decodeCursor(options.cursor) : undefined;
   // One row more than a page says whether another page follows.
-  const rows = await repo.listQuestions(deps.db, { search, after, limit: qaLimits.pageSize + 1 });
+  const rows = await deps.repos.qa.listPage({ search, after, limit: qaLimits.pageSize + 1 });
   const page = rows.slice(0, qaLimits.pageSize);
   const last = page.at(-1);
   return {
@@ -118,21 +107,21 @@ export async function listQuestions(
   };
 }
 
-/** Every question changed after `since`, in version order; deleted ones as ids (see repo.takeVersions). */
+/** Every question changed after `since`, in version order; deleted ones as ids (see QaRepository.takeVersions). */
 export async function listQuestionChanges(deps: Deps, me: Me | undefined, since: number): Promise<QuestionChanges> {
-  const rows = await repo.listChangedQuestions(deps.db, since, changesPageSize + 1);
+  const rows = await deps.repos.qa.listChangedSince(since, changesPageSize + 1);
   const page = rows.slice(0, changesPageSize);
-  const live = page.filter((r) => r.deleted_at === null);
+  const live = page.filter((r) => r.deletedAt === null);
   return {
     questions: await withAnswersAndVotes(deps, me, live),
-    deleted: page.filter((r) => r.deleted_at !== null).map((r) => r.id),
+    deleted: page.filter((r) => r.deletedAt !== null).map((r) => r.id),
     version: page.at(-1)?.version ?? since,
     more: rows.length > page.length,
   };
 }
 
 /** The board's committed version, for `Synced-To` (http/synced-to.ts). */
-export const readBoardVersion = (deps: Deps) => repo.readVersion(deps.db);
+export const readBoardVersion = (deps: Deps) => deps.repos.qa.readVersion();
 
 export async function getQuestion(deps: Deps, me: Me | undefined, id: string): Promise<Question> {
   const question = await findQuestion(deps, me, id);
@@ -142,8 +131,8 @@ export async function getQuestion(deps: Deps, me: Me | undefined, id: string): P
 
 /** The question with its answers and `me`'s vote; undefined when unknown or deleted. */
 export async function findQuestion(deps: Deps, me: Me | undefined, id: string): Promise<Question | undefined> {
-  const row = await repo.findQuestionWithAuthor(deps.db, id);
-  if (!row || row.deleted_at !== null) return undefined;
+  const row = await deps.repos.qa.findBoardQuestion(id);
+  if (!row || row.deletedAt !== null) return undefined;
   const [question] = await withAnswersAndVotes(deps, me, [row]);
   return question;
 }
@@ -163,7 +152,7 @@ export function requireSignedIn(me: Me | undefined, message: string): Me {
 
 async function requireWithinRateLimit(tx: Deps, me: Me) {
   const since = new Date(tx.clock.now().getTime() - qaLimits.rateWindowMinutes * 60_000).toISOString();
-  if ((await repo.countPostsSince(tx.db, me.id, since)) >= qaLimits.postsPerWindow) throw createRateLimitedError();
+  if ((await tx.repos.qa.countPostsSince(me.id, since)) >= qaLimits.postsPerWindow) throw createRateLimitedError();
 }
 
 type AskInput = z.output<typeof askQuestionInputSchema>;
@@ -173,10 +162,10 @@ type AskInput = z.output<typeof askQuestionInputSchema>;
  * question; anything else under the id is a conflict. Undefined when the id is new.
  */
 async function findRepeatedQuestion(deps: Deps, me: Me, input: AskInput): Promise<Question | undefined> {
-  const row = await repo.findQuestion(deps.db, input.id);
+  const row = await deps.repos.qa.findQuestion(input.id);
   if (!row) return undefined;
-  if (row.user_id !== me.id || row.title !== input.title || row.text !== input.text) throw createIdReusedError();
-  if (row.deleted_at !== null) throw createQuestionNotFoundError();
+  if (row.userId !== me.id || row.title !== input.title || row.text !== input.text) throw createIdReusedError();
+  if (row.deletedAt !== null) throw createQuestionNotFoundError();
   return getQuestion(deps, me, input.id);
 }
 
@@ -192,18 +181,18 @@ export async function askQuestion(
   if (before) return { question: before, created: false };
   // The question as inserted (no answers or votes yet), so no read after the commit.
   const created = await withTransaction(deps, async (tx): Promise<Question | undefined> => {
-    const version = await repo.takeVersions(tx.db, 1);
+    const version = await tx.repos.qa.takeVersions(1);
     // Checked again under the lock: the same post on another connection may have just committed.
-    if (await repo.findQuestion(tx.db, input.id)) return undefined;
+    if (await tx.repos.qa.findQuestion(input.id)) return undefined;
     await requireWithinRateLimit(tx, asker);
     const createdAt = tx.clock.now().toISOString();
-    await repo.insertQuestion(tx.db, {
+    await tx.repos.qa.insertQuestion({
       id: input.id,
-      user_id: asker.id,
+      userId: asker.id,
       title: input.title,
       text: input.text,
-      search: toSearchText(input.title, input.text),
-      created_at: createdAt,
+      searchText: toSearchText(input.title, input.text),
+      createdAt,
       version,
     });
     notify(tx, [input.id], version);
@@ -211,7 +200,7 @@ export async function askQuestion(
       id: input.id,
       title: input.title,
       text: input.text,
-      author: toAuthor(asker.id, asker.name, asker.role),
+      author: toAuthor({ id: asker.id, name: asker.name, role: asker.role }),
       createdAt,
       upvotes: 0,
       downvotes: 0,
@@ -234,10 +223,10 @@ async function findRepeatedAnswer(
   questionId: string,
   input: AnswerInput,
 ): Promise<Answer | undefined> {
-  const row = await repo.findAnswerWithAuthor(deps.db, input.id);
+  const row = await deps.repos.qa.findBoardAnswer(input.id);
   if (!row) return undefined;
-  if (row.user_id !== me.id || row.question_id !== questionId || row.text !== input.text) throw createIdReusedError();
-  if ((await repo.findQuestion(deps.db, questionId))?.deleted_at !== null) throw createQuestionNotFoundError();
+  if (row.author?.id !== me.id || row.questionId !== questionId || row.text !== input.text) throw createIdReusedError();
+  if ((await deps.repos.qa.findQuestion(questionId))?.deletedAt !== null) throw createQuestionNotFoundError();
   return toAnswer(row);
 }
 
@@ -252,18 +241,18 @@ export async function answerQuestion(
   const before = await findRepeatedAnswer(deps, author, questionId, input);
   if (before) return { answer: before, created: false };
   const created = await withTransaction(deps, async (tx) => {
-    const version = await repo.takeVersions(tx.db, 1);
-    if (await repo.findAnswer(tx.db, input.id)) return false;
+    const version = await tx.repos.qa.takeVersions(1);
+    if (await tx.repos.qa.findAnswer(input.id)) return false;
     await requireLiveQuestion(tx, questionId);
     await requireWithinRateLimit(tx, author);
-    await repo.insertAnswer(tx.db, {
+    await tx.repos.qa.insertAnswer({
       id: input.id,
-      question_id: questionId,
-      user_id: author.id,
+      questionId,
+      userId: author.id,
       text: input.text,
-      created_at: tx.clock.now().toISOString(),
+      createdAt: tx.clock.now().toISOString(),
     });
-    await repo.setVersion(tx.db, questionId, version);
+    await tx.repos.qa.setVersion(questionId, version);
     notify(tx, [questionId], version);
     return true;
   });
@@ -274,8 +263,8 @@ export async function answerQuestion(
 }
 
 async function requireLiveQuestion(tx: Deps, questionId: string) {
-  const question = await repo.findQuestion(tx.db, questionId);
-  if (!question || question.deleted_at !== null) throw createQuestionNotFoundError();
+  const question = await tx.repos.qa.findQuestion(questionId);
+  if (!question || question.deletedAt !== null) throw createQuestionNotFoundError();
   return question;
 }
 
@@ -288,11 +277,10 @@ export async function voteOnQuestion(
 ): Promise<Question> {
   const voter = requireSignedIn(me, qaMessages.voteSignedOut);
   await withTransaction(deps, async (tx) => {
-    const version = await repo.takeVersions(tx.db, 1);
+    const version = await tx.repos.qa.takeVersions(1);
     await requireLiveQuestion(tx, questionId);
-    await repo.setVote(tx.db, questionId, voter.id, value);
-    await repo.recountVotes(tx.db, [questionId]);
-    await repo.setVersion(tx.db, questionId, version);
+    await tx.repos.qa.setVote(questionId, voter.id, value);
+    await tx.repos.qa.setVersion(questionId, version);
     notify(tx, [questionId], version);
   });
   return getQuestion(deps, voter, questionId);
@@ -307,13 +295,13 @@ export async function acceptAnswer(
 ): Promise<Question> {
   if (!me) throw createUnauthenticatedError();
   await withTransaction(deps, async (tx) => {
-    const version = await repo.takeVersions(tx.db, 1);
+    const version = await tx.repos.qa.takeVersions(1);
     const question = await requireLiveQuestion(tx, questionId);
-    if (question.user_id !== me.id) throw createNotAskerError();
-    if (input.answerId !== null && (await repo.findAnswer(tx.db, input.answerId))?.question_id !== questionId)
+    if (question.userId !== me.id) throw createNotAskerError();
+    if (input.answerId !== null && (await tx.repos.qa.findAnswer(input.answerId))?.questionId !== questionId)
       throw createAnswerNotFoundError();
-    await repo.setAcceptedAnswer(tx.db, questionId, input.answerId);
-    await repo.setVersion(tx.db, questionId, version);
+    await tx.repos.qa.setAcceptedAnswer(questionId, input.answerId);
+    await tx.repos.qa.setVersion(questionId, version);
     notify(tx, [questionId], version);
   });
   return getQuestion(deps, me, questionId);
@@ -329,10 +317,10 @@ function requireAdmin(me: Me | undefined): Me {
 export async function deleteQuestion(deps: Deps, me: Me | undefined, questionId: string): Promise<void> {
   requireAdmin(me);
   await withTransaction(deps, async (tx) => {
-    const version = await repo.takeVersions(tx.db, 1);
+    const version = await tx.repos.qa.takeVersions(1);
     await requireLiveQuestion(tx, questionId);
-    await repo.markQuestionDeleted(tx.db, questionId, tx.clock.now().toISOString());
-    await repo.setVersion(tx.db, questionId, version);
+    await tx.repos.qa.markQuestionDeleted(questionId, tx.clock.now().toISOString());
+    await tx.repos.qa.setVersion(questionId, version);
     notify(tx, [questionId], version);
   });
 }
@@ -346,11 +334,11 @@ export async function deleteAnswer(
 ): Promise<void> {
   requireAdmin(me);
   await withTransaction(deps, async (tx) => {
-    const version = await repo.takeVersions(tx.db, 1);
+    const version = await tx.repos.qa.takeVersions(1);
     await requireLiveQuestion(tx, questionId);
-    if ((await repo.findAnswer(tx.db, answerId))?.question_id !== questionId) throw createAnswerNotFoundError();
-    await repo.deleteAnswer(tx.db, questionId, answerId);
-    await repo.setVersion(tx.db, questionId, version);
+    if ((await tx.repos.qa.findAnswer(answerId))?.questionId !== questionId) throw createAnswerNotFoundError();
+    await tx.repos.qa.deleteAnswer(questionId, answerId);
+    await tx.repos.qa.setVersion(questionId, version);
     notify(tx, [questionId], version);
   });
 }
@@ -364,31 +352,17 @@ const idsPerNotice = 100;
 /** The user's own votes, for a device that has just logged in. */
 export async function listMyVotes(deps: Deps, me: Me | undefined): Promise<MyVotes> {
   const voter = requireUser(me);
-  const rows = await repo.listVotesBy(deps.db, voter.id);
-  return { votes: rows.map((r) => ({ questionId: r.question_id, value: r.value === 1 ? 1 : -1 })) };
+  return { votes: await deps.repos.qa.listVotesBy(voter.id) };
 }
 
 export const qaPersonalData: PersonalDataPart = {
   async exportFor(deps, me) {
     const [questions, answers, votes] = await Promise.all([
-      repo.listQuestionsBy(deps.db, me.id),
-      repo.listAnswersBy(deps.db, me.id),
-      repo.listVotesBy(deps.db, me.id),
+      deps.repos.qa.listQuestionsBy(me.id),
+      deps.repos.qa.listAnswersBy(me.id),
+      deps.repos.qa.listVotesBy(me.id),
     ]);
-    return {
-      questions: questions.map((q) => ({
-        id: q.id,
-        title: q.title,
-        text: q.text,
-        createdAt: q.created_at,
-        upvotes: q.upvotes,
-        downvotes: q.downvotes,
-        acceptedAnswerId: q.accepted_answer_id,
-        deletedAt: q.deleted_at,
-      })),
-      answers: answers.map((a) => ({ id: a.id, questionId: a.question_id, text: a.text, createdAt: a.created_at })),
-      votes: votes.map((v) => ({ questionId: v.question_id, value: v.value })),
-    };
+    return { questions, answers, votes };
   },
 
   /**
@@ -397,13 +371,14 @@ export const qaPersonalData: PersonalDataPart = {
    * here, in the deletion's transaction, so clients refresh its counts and authors.
    */
   async eraseFor(tx, userId) {
-    await repo.takeVersions(tx.db, 0);
-    const voted = await repo.deleteVotesBy(tx.db, userId);
-    await repo.recountVotes(tx.db, voted);
-    const touched = [...new Set([...voted, ...(await repo.listQuestionIdsPostedOn(tx.db, userId))])].sort();
+    await tx.repos.qa.takeVersions(0);
+    // Reads first, then writes: the user's posts do not change when their votes go.
+    const posted = await tx.repos.qa.listQuestionIdsPostedOn(userId);
+    const voted = await tx.repos.qa.withdrawVotesOf(userId);
+    const touched = [...new Set([...voted, ...posted])].sort();
     if (touched.length === 0) return;
-    const first = await repo.takeVersions(tx.db, touched.length);
-    for (const [i, id] of touched.entries()) await repo.setVersion(tx.db, id, first + i);
+    const first = await tx.repos.qa.takeVersions(touched.length);
+    for (const [i, id] of touched.entries()) await tx.repos.qa.setVersion(id, first + i);
     // Each notice says the last version set here: the deletion commits all of them at once.
     const last = first + touched.length - 1;
     for (let i = 0; i < touched.length; i += idsPerNotice) notify(tx, touched.slice(i, i + idsPerNotice), last);
