@@ -12,6 +12,7 @@ import type { QaRepository } from '../modules/qa/qa.storage.ts';
 export interface Repositories {
   /** Authentication's records, for everything but better-auth itself. */
   accounts: AccountsRepository;
+  /** Bookings with their history, and the bookings' versions for `?since=`. */
   bookings: BookingsRepository;
   catalogue: CatalogueRepository;
   /** The Q&A board: questions, answers, votes. */
