@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { createAccountsRepository } from '../auth/accounts.repository.ts';
 import type { Db, DbKind } from '../db/create-db.ts';
+import { createOutboxRepository } from '../mail/mail.repository.ts';
 import { createCatalogueRepository } from '../modules/catalogue/catalogue.repository.ts';
 import type { Repositories, Storage } from './storage.ts';
 
@@ -9,6 +10,7 @@ export function createSqlRepositories(db: Db): Repositories {
   return {
     accounts: createAccountsRepository(db),
     catalogue: createCatalogueRepository(db),
+    outbox: createOutboxRepository(db),
   };
 }
 

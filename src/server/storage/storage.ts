@@ -1,5 +1,6 @@
 import type { AccountsRepository } from '../auth/accounts.storage.ts';
 import type { Db } from '../db/create-db.ts';
+import type { OutboxRepository } from '../mail/mail.storage.ts';
 import type { CatalogueRepository } from '../modules/catalogue/catalogue.storage.ts';
 
 /**
@@ -11,6 +12,8 @@ export interface Repositories {
   /** Authentication's records, for everything but better-auth itself. */
   accounts: AccountsRepository;
   catalogue: CatalogueRepository;
+  /** E-mails waiting to be sent, and the delivery log. */
+  outbox: OutboxRepository;
 }
 
 export type StorageKind = 'sqlite' | 'postgres' | 'firestore';
