@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { createAccountsRepository } from '../auth/accounts.repository.ts';
+import { createRefusalsRepository } from '../db/change-refusals.ts';
 import type { Db, DbKind } from '../db/create-db.ts';
 import { createOutboxRepository } from '../mail/mail.repository.ts';
 import { createCatalogueRepository } from '../modules/catalogue/catalogue.repository.ts';
@@ -11,6 +12,7 @@ export function createSqlRepositories(db: Db): Repositories {
     accounts: createAccountsRepository(db),
     catalogue: createCatalogueRepository(db),
     outbox: createOutboxRepository(db),
+    refusals: createRefusalsRepository(db),
   };
 }
 

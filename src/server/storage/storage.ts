@@ -1,5 +1,6 @@
 import type { AccountsRepository } from '../auth/accounts.storage.ts';
 import type { Db } from '../db/create-db.ts';
+import type { RefusalsRepository } from '../http/refusals.storage.ts';
 import type { OutboxRepository } from '../mail/mail.storage.ts';
 import type { CatalogueRepository } from '../modules/catalogue/catalogue.storage.ts';
 
@@ -14,6 +15,8 @@ export interface Repositories {
   catalogue: CatalogueRepository;
   /** E-mails waiting to be sent, and the delivery log. */
   outbox: OutboxRepository;
+  /** Changes queued offline and refused for good (http/offline-changes.ts). */
+  refusals: RefusalsRepository;
 }
 
 export type StorageKind = 'sqlite' | 'postgres' | 'firestore';
