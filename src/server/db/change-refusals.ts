@@ -12,7 +12,7 @@ export interface ChangeRefusalsTable {
   created_at: string;
 }
 
-/** Refusals on SQLite and PostgreSQL (`change_refusals`; the user's go with their row, by the foreign key). */
+/** Refusals on SQLite and PostgreSQL (`change_refusals`). */
 export function createRefusalsRepository(db: Db): RefusalsRepository {
   return {
     find: (userId, changeId, since) =>
@@ -39,6 +39,11 @@ export function createRefusalsRepository(db: Db): RefusalsRepository {
         .onConflict((oc) => oc.columns(['user_id', 'change_id']).doNothing())
         .executeTakeFirst();
       return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+    },
+
+    async deleteOf(userId) {
+      // The foreign key would take them with the user's row anyway; saying it keeps every engine's deletion whole.
+      await db.deleteFrom('change_refusals').where('user_id', '=', userId).execute();
     },
   };
 }

@@ -15,7 +15,8 @@ export interface ChangeRefusal extends StoredRefusal {
 
 /**
  * The refusals of changes queued offline, kept for a while under the user and the change's id
- * (docs/decisions/0026; db/change-refusals.ts on SQL). They go with the user's account.
+ * (docs/decisions/0026; db/change-refusals.ts on SQL). They go with the user's account
+ * (`deleteOf`, in the deletion's transaction).
  */
 export interface RefusalsRepository {
   /** The refusal of this user's change, if one was stored at `since` (an ISO time) or later. */
@@ -26,4 +27,6 @@ export interface RefusalsRepository {
    * first, which also frees the change id of an expired one.
    */
   store(refusal: ChangeRefusal, expiredBefore: string): Promise<boolean>;
+  /** Deletes the user's refusals (their account is being deleted). */
+  deleteOf(userId: string): Promise<void>;
 }

@@ -4,6 +4,7 @@ import { createRefusalsRepository } from '../db/change-refusals.ts';
 import type { Db, DbKind } from '../db/create-db.ts';
 import { createOutboxRepository } from '../mail/mail.repository.ts';
 import { createCatalogueRepository } from '../modules/catalogue/catalogue.repository.ts';
+import { createProfileRepository } from '../modules/profile/profile.repository.ts';
 import type { Repositories, Storage } from './storage.ts';
 
 /** Every repository on one Kysely connection: the database itself, or a transaction of it. */
@@ -12,6 +13,7 @@ export function createSqlRepositories(db: Db): Repositories {
     accounts: createAccountsRepository(db),
     catalogue: createCatalogueRepository(db),
     outbox: createOutboxRepository(db),
+    profile: createProfileRepository(db),
     refusals: createRefusalsRepository(db),
   };
 }

@@ -3,6 +3,7 @@ import type { Db } from '../db/create-db.ts';
 import type { RefusalsRepository } from '../http/refusals.storage.ts';
 import type { OutboxRepository } from '../mail/mail.storage.ts';
 import type { CatalogueRepository } from '../modules/catalogue/catalogue.storage.ts';
+import type { ProfileRepository } from '../modules/profile/profile.storage.ts';
 
 /**
  * The storage engine as usecases see it (docs/decisions/0026): each feature's repository, in the feature's
@@ -15,6 +16,8 @@ export interface Repositories {
   catalogue: CatalogueRepository;
   /** E-mails waiting to be sent, and the delivery log. */
   outbox: OutboxRepository;
+  /** The users' enrolments. */
+  profile: ProfileRepository;
   /** Changes queued offline and refused for good (http/offline-changes.ts). */
   refusals: RefusalsRepository;
 }

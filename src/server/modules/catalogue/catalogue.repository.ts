@@ -107,5 +107,15 @@ export function createCatalogueRepository(db: Db): CatalogueRepository {
       const result = await db.deleteFrom('modules').where('id', '=', id).executeTakeFirst();
       return result.numDeletedRows > 0n;
     },
+
+    async findByIds(ids) {
+      if (ids.length === 0) return [];
+      const rows = await db
+        .selectFrom('modules')
+        .selectAll()
+        .where('id', 'in', [...new Set(ids)])
+        .execute();
+      return rows.map(toModule);
+    },
   };
 }
