@@ -17,17 +17,7 @@ export async function readMe(
     options.recheck ? { headers, query: { disableRefresh: true } } : { headers },
   );
   if (!session) return undefined;
-  const account = await deps.accounts.findById(session.user.id);
-  if (!account) return undefined;
-  const categories = account.role === 'tutor' ? await deps.accounts.categoriesOf(account.id) : [];
-  return {
-    id: account.id,
-    name: account.name,
-    email: account.email,
-    emailVerified: account.emailVerified,
-    role: account.role,
-    categories,
-  };
+  return deps.accounts.findSignedIn(session.user.id);
 }
 
 /** For usecases: a visitor is refused (401). */

@@ -108,14 +108,14 @@ export function createCatalogueRepository(db: Db): CatalogueRepository {
       return result.numDeletedRows > 0n;
     },
 
-    async findByIds(ids) {
-      if (ids.length === 0) return [];
+    async findNames(ids) {
+      if (ids.length === 0) return new Map();
       const rows = await db
         .selectFrom('modules')
-        .selectAll()
+        .select(['id', 'name', 'slug'])
         .where('id', 'in', [...new Set(ids)])
         .execute();
-      return rows.map(toModule);
+      return new Map(rows.map((r) => [r.id, { name: r.name, slug: r.slug }]));
     },
   };
 }

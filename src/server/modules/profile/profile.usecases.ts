@@ -22,7 +22,7 @@ export async function listMyEnrolments(deps: Deps, me: Me | undefined): Promise<
   const user = requireUser(me);
   const stored = await deps.repos.profile.enrolmentsOf(user.id);
   const moduleIds = stored.flatMap((e) => (e.moduleId === null ? [] : [e.moduleId]));
-  const modules = new Map((await deps.repos.catalogue.findByIds(moduleIds)).map((m) => [m.id, m]));
+  const modules = await deps.repos.catalogue.findNames(moduleIds);
   return stored.map((e) => {
     const module = e.moduleId === null ? undefined : modules.get(e.moduleId);
     return {
