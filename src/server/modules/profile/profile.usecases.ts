@@ -25,9 +25,11 @@ export async function listMyEnrolments(deps: Deps, me: Me | undefined): Promise<
   const modules = await deps.repos.catalogue.findNames(moduleIds);
   return stored.map((e) => {
     const module = e.moduleId === null ? undefined : modules.get(e.moduleId);
+    // A module gone is gone whether or not the storage has cleared the enrolment's link to it yet (SQL's
+    // foreign key does at once; a read between the two reads above, or an engine without one, may not).
     return {
       id: e.id,
-      moduleId: e.moduleId,
+      moduleId: module ? e.moduleId : null,
       moduleName: module?.name ?? e.moduleName,
       moduleSlug: module?.slug ?? null,
       enrolledAt: e.createdAt,
