@@ -1,7 +1,10 @@
 import { sql } from 'kysely';
 import { createAccountsRepository } from '../auth/accounts.repository.ts';
+import { createRefusalsRepository } from '../db/change-refusals.ts';
 import type { Db, DbKind } from '../db/create-db.ts';
+import { createOutboxRepository } from '../mail/mail.repository.ts';
 import { createCatalogueRepository } from '../modules/catalogue/catalogue.repository.ts';
+import { createProfileRepository } from '../modules/profile/profile.repository.ts';
 import { createQaRepository } from '../modules/qa/qa.repository.ts';
 import type { Repositories, Storage } from './storage.ts';
 
@@ -10,6 +13,9 @@ export function createSqlRepositories(db: Db): Repositories {
   return {
     accounts: createAccountsRepository(db),
     catalogue: createCatalogueRepository(db),
+    outbox: createOutboxRepository(db),
+    profile: createProfileRepository(db),
+    refusals: createRefusalsRepository(db),
     qa: createQaRepository(db),
   };
 }
