@@ -1,0 +1,374 @@
+import { createAdapterFactory, type CleanedWhere, type DBAdapterInstance } from 'better-auth/adapters';
+import {
+  FieldPath,
+  Timestamp,
+  type DocumentReference,
+  type DocumentSnapshot,
+  type Firestore,
+  type Query,
+  type QuerySnapshot,
+  type Transaction,
+} from 'firebase-admin/firestore';
+
+/**
+ * better-auth on Firestore (issue 21; docs/firestore-layout.md). Each model is a top-level collection named as
+ * the model is named in the options (`users`, `sessions`, `accounts`, `verifications`, `rate_limits`), each
+ * record a document whose id is the record's id, its fields named as better-auth's field names say (our
+ * snake_case column names), dates stored as Firestore timestamps.
+ *
+ * Queries: Firestore is asked only for what it answers exactly from its automatic single-field indexes (the
+ * equality clauses, or one `in`, or one range when there is nothing else), and every clause is then checked
+ * again here, with the SQL engines' meaning (the AND clauses all hold, and one of the OR clauses when there are
+ * any), so no composite index is needed and no query can match more or less than on SQL. Sorting, offset and
+ * limit run in Firestore only when it did all the filtering and needs no composite index for the order;
+ * otherwise here, on the few records the equalities leave (a user's sessions, an identifier's verifications).
+ *
+ * Every write that depends on a read (update, the unique fields of a create, consume, increment) runs in a
+ * Firestore transaction, so it is atomic on its own. better-auth's multi-step `transaction()` is not offered:
+ * Firestore requires every read of a transaction before its first write, and better-auth's callbacks read
+ * after writing (consume a token, then look for the others). See the decision in docs/firestore-layout.md.
+ */
+export function firestoreAdapter(db: Firestore): DBAdapterInstance {
+  return createAdapterFactory({
+    config: {
+      adapterId: 'firestore',
+      adapterName: 'Firestore',
+      // Ids are document ids: strings (better-auth's, or ours: crypto.randomUUID()).
+      supportsNumericIds: false,
+      supportsDates: true,
+      supportsBooleans: true,
+      supportsJSON: false,
+      supportsArrays: false,
+      transaction: false,
+    },
+    adapter: ({ schema, getDefaultFieldName }) => {
+      const collection = (model: string) => db.collection(model);
+
+      /** The fields a model's schema marks unique (users.email, sessions.token, rate_limits.key), by stored name. */
+      const uniqueFields = (modelKey: string) =>
+        Object.entries(schema[modelKey]?.fields ?? {})
+          .filter(([, attributes]) => attributes.unique)
+          .map(([key, attributes]) => attributes.fieldName ?? key);
+
+      const selectFields = (modelKey: string, record: Rec, select: string[] | undefined): Rec => {
+        if (!select?.length) return record;
+        return Object.fromEntries(
+          Object.entries(record).filter(([key]) =>
+            select.includes(getDefaultFieldName({ model: modelKey, field: key })),
+          ),
+        );
+      };
+
+      return {
+        async create({ model, modelKey = model, data }) {
+          const { id, ...fields } = data as Rec;
+          const col = collection(model);
+          const ref = typeof id === 'string' && id !== '' ? col.doc(id) : col.doc();
+          const stored = toStored(fields);
+          const unique = uniqueFields(modelKey).filter(
+            (field) => stored[field] !== undefined && stored[field] !== null,
+          );
+          if (unique.length === 0) {
+            // `create` fails when the id is taken, as an INSERT does on a primary key.
+            await ref.create(stored);
+          } else {
+            // Firestore has no unique index: the check and the write share one transaction, whose reads Firestore
+            // keeps serialisable, so two sign-ups with one address cannot both pass.
+            await db.runTransaction(async (tx) => {
+              for (const field of unique) {
+                const taken = await tx.get(col.where(field, '==', stored[field]).limit(1));
+                if (!taken.empty)
+                  throw new Error(`${model}.${field} must be unique: "${String(stored[field])}" is taken`);
+              }
+              tx.create(ref, stored);
+            });
+          }
+          return { ...data, id: ref.id } as typeof data;
+        },
+
+        async findOne<T>({ model, modelKey = model, where, select }: Find) {
+          const [record] = await find(db, null, model, where, { limit: 1 });
+          return (record ? selectFields(modelKey, record, select) : null) as T | null;
+        },
+
+        async findMany<T>({ model, modelKey = model, where, limit, sortBy, offset, select }: FindMany) {
+          const records = await find(db, null, model, where ?? [], { limit, offset, sortBy });
+          return records.map((record) => selectFields(modelKey, record, select)) as T[];
+        },
+
+        async count({ model, where }) {
+          const plan = planQuery(collection(model), where ?? []);
+          if (plan.exact && !plan.byId) return (await plan.query.count().get()).data().count;
+          return (await find(db, null, model, where ?? [], {})).length;
+        },
+
+        async update<T>({ model, where, update }: { model: string; where: CleanedWhere[]; update: T }) {
+          if (where.length === 0) return null;
+          return db.runTransaction(async (tx) => {
+            const [record] = await find(db, tx, model, where, { limit: 1 });
+            if (!record) return null;
+            const changes = toStored(update as Rec);
+            tx.update(collection(model).doc(record.id as string), changes);
+            return { ...record, ...fromStored(changes) } as T;
+          });
+        },
+
+        async updateMany({ model, where, update }) {
+          return db.runTransaction(async (tx) => {
+            const records = await find(db, tx, model, where, {});
+            const changes = toStored(update);
+            for (const record of records) tx.update(collection(model).doc(record.id as string), changes);
+            return records.length;
+          });
+        },
+
+        async delete({ model, where }) {
+          if (where.length === 0) return;
+          await deleteMatching(db, model, where);
+        },
+
+        deleteMany: ({ model, where }) => deleteMatching(db, model, where),
+
+        async consumeOne<T>({ model, where }: { model: string; where: CleanedWhere[] }) {
+          // Read and delete in one transaction: of two requests consuming one token, exactly one gets it.
+          return db.runTransaction(async (tx) => {
+            const [record] = await find(db, tx, model, where, { limit: 1 });
+            if (!record) return null;
+            tx.delete(collection(model).doc(record.id as string));
+            return record as T;
+          });
+        },
+
+        async incrementOne<T>({ model, where, increment, set }: Increment) {
+          // The where clause is the guard: checked and applied in one transaction (the rate limiter's window).
+          return db.runTransaction(async (tx) => {
+            const [record] = await find(db, tx, model, where, { limit: 1 });
+            if (!record) return null;
+            const changes: Rec = { ...toStored(set ?? {}) };
+            for (const [field, delta] of Object.entries(increment))
+              changes[field] = (typeof record[field] === 'number' ? record[field] : 0) + delta;
+            tx.update(collection(model).doc(record.id as string), changes);
+            return { ...record, ...fromStored(changes) } as T;
+          });
+        },
+      };
+    },
+  });
+}
+
+type Rec = Record<string, unknown>;
+type SortBy = { field: string; direction: 'asc' | 'desc' };
+interface Find {
+  model: string;
+  modelKey?: string;
+  where: CleanedWhere[];
+  select?: string[] | undefined;
+}
+interface FindMany extends Omit<Find, 'where'> {
+  where?: CleanedWhere[] | undefined;
+  limit: number;
+  sortBy?: SortBy | undefined;
+  offset?: number | undefined;
+}
+interface Increment {
+  model: string;
+  where: CleanedWhere[];
+  increment: Record<string, number>;
+  set?: Record<string, unknown> | undefined;
+}
+
+/** Firestore refuses `undefined` (better-auth leaves optional fields so): such a field is simply not written. */
+function toStored(data: Rec): Rec {
+  return Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined));
+}
+
+function fromStored(data: Rec): Rec {
+  return Object.fromEntries(
+    Object.entries(data).map(([key, value]) => [key, value instanceof Timestamp ? value.toDate() : value]),
+  );
+}
+
+const toRecord = (snapshot: DocumentSnapshot): Rec => ({ id: snapshot.id, ...fromStored(snapshot.data() ?? {}) });
+
+/** Firestore's `in` takes at most 30 values. */
+const inLimit = 30;
+
+const isScalar = (value: unknown): value is string | number | boolean | Date =>
+  typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value instanceof Date;
+
+/** A clause Firestore answers with exactly the meaning it has here (case-sensitive, on a stored value). */
+const exactInFirestore = (clause: CleanedWhere) => clause.mode !== 'insensitive' && clause.connector !== 'OR';
+
+interface Plan {
+  query: Query;
+  /** Firestore applies every clause itself: its answer needs no second look. */
+  exact: boolean;
+  /** The one document an `id = …` clause names: read directly, no query. */
+  byId?: string;
+  /** Whether Firestore is asked to filter at all. */
+  filtered: boolean;
+  /** The field of the one range filter Firestore applies, if any (it can then order by that field alone). */
+  rangeField?: string;
+}
+
+/**
+ * What to ask Firestore for: a superset of the matching documents, from single-field indexes only. Firestore
+ * merges equality filters on several fields without a composite index; `in` counts as equalities; a range
+ * filter is used only alone, since a range beside an equality needs a composite index.
+ */
+function planQuery(col: Query, where: CleanedWhere[]): Plan {
+  const hasOr = where.some((clause) => clause.connector === 'OR');
+  if (hasOr) return { query: col, exact: false, filtered: false };
+  const byId = where.find((c) => c.field === 'id' && c.operator === 'eq' && typeof c.value === 'string');
+  if (byId && exactInFirestore(byId))
+    return { query: col, exact: where.length === 1, filtered: true, byId: byId.value as string };
+
+  const path = (field: string) => (field === 'id' ? FieldPath.documentId() : field);
+  const pushed = new Set<CleanedWhere>();
+  let query = col;
+  for (const clause of where) {
+    if (clause.operator === 'eq' && exactInFirestore(clause) && isScalar(clause.value)) {
+      query = query.where(path(clause.field), '==', clause.value);
+      pushed.add(clause);
+    }
+  }
+  const oneIn = where.find(
+    (c) =>
+      c.operator === 'in' &&
+      exactInFirestore(c) &&
+      Array.isArray(c.value) &&
+      c.value.length > 0 &&
+      c.value.length <= inLimit &&
+      (c.value as unknown[]).every(isScalar),
+  );
+  if (oneIn) {
+    query = query.where(path(oneIn.field), 'in', oneIn.value);
+    pushed.add(oneIn);
+  }
+  let rangeField: string | undefined;
+  if (pushed.size === 0) {
+    const range = where.find(
+      (c) => ['lt', 'lte', 'gt', 'gte'].includes(c.operator) && exactInFirestore(c) && isScalar(c.value),
+    );
+    if (range && range.field !== 'id') {
+      const op = ({ lt: '<', lte: '<=', gt: '>', gte: '>=' } as const)[range.operator as 'lt' | 'lte' | 'gt' | 'gte'];
+      query = query.where(range.field, op, range.value);
+      pushed.add(range);
+      rangeField = range.field;
+    }
+  }
+  return { query, exact: pushed.size === where.length, filtered: pushed.size > 0, rangeField };
+}
+
+/**
+ * The matching records, in order: Firestore narrows (planQuery), every clause is checked here, then sorted and
+ * sliced. In a transaction (`tx`), every read goes through it, so its writes depend on what it read.
+ */
+async function find(
+  db: Firestore,
+  tx: Transaction | null,
+  model: string,
+  where: CleanedWhere[],
+  page: { limit?: number | undefined; offset?: number | undefined; sortBy?: SortBy | undefined },
+): Promise<Rec[]> {
+  const readDoc = (ref: DocumentReference) => (tx ? tx.get(ref) : ref.get());
+  const readQuery = (query: Query): Promise<QuerySnapshot> => (tx ? tx.get(query) : query.get());
+  const plan = planQuery(db.collection(model), where);
+
+  if (plan.byId !== undefined) {
+    const snapshot = await readDoc(db.collection(model).doc(plan.byId));
+    const record = snapshot.exists ? toRecord(snapshot) : undefined;
+    return record && matches(record, where) && !(page.offset ?? 0) ? [record] : [];
+  }
+
+  const { sortBy, offset = 0, limit } = page;
+  // Firestore orders and pages by itself only what it filtered completely, and only orders needing no
+  // composite index: with no filter, or a range on the sort field itself.
+  const nativePage =
+    plan.exact && (!sortBy || !plan.filtered || plan.rangeField === sortBy.field) && (sortBy?.field ?? '') !== 'id';
+  if (nativePage) {
+    let query = plan.query;
+    if (sortBy) query = query.orderBy(sortBy.field, sortBy.direction);
+    if (offset) query = query.offset(offset);
+    if (limit !== undefined) query = query.limit(limit);
+    return (await readQuery(query)).docs.map(toRecord);
+  }
+
+  let records = (await readQuery(plan.query)).docs.map(toRecord).filter((record) => matches(record, where));
+  if (sortBy) records = records.sort((a, b) => compare(a[sortBy.field], b[sortBy.field], sortBy.direction));
+  return records.slice(offset, limit === undefined ? undefined : offset + limit);
+}
+
+/** Deletes every match: in one transaction while Firestore allows (500 writes), else in batches of 500. */
+async function deleteMatching(db: Firestore, model: string, where: CleanedWhere[]): Promise<number> {
+  const batchLimit = 500;
+  const counted = await db.runTransaction(async (tx) => {
+    const records = await find(db, tx, model, where, {});
+    if (records.length > batchLimit) return null;
+    for (const record of records) tx.delete(db.collection(model).doc(record.id as string));
+    return records.length;
+  });
+  if (counted !== null) return counted;
+  // A bulk purge (expired rows, a wiped test collection) is not one decision: it needs no single transaction.
+  const records = await find(db, null, model, where, {});
+  for (let i = 0; i < records.length; i += batchLimit) {
+    const batch = db.batch();
+    for (const record of records.slice(i, i + batchLimit)) batch.delete(db.collection(model).doc(record.id as string));
+    await batch.commit();
+  }
+  return records.length;
+}
+
+/** The SQL engines' meaning: every AND clause holds, and at least one OR clause when there are any. */
+export function matches(record: Rec, where: CleanedWhere[]): boolean {
+  const ands = where.filter((clause) => clause.connector !== 'OR');
+  const ors = where.filter((clause) => clause.connector === 'OR');
+  return ands.every((clause) => holds(record, clause)) && (ors.length === 0 || ors.some((c) => holds(record, c)));
+}
+
+function holds(record: Rec, clause: CleanedWhere): boolean {
+  const insensitive = clause.mode === 'insensitive';
+  const norm = (value: unknown) =>
+    value instanceof Date ? value.getTime() : insensitive && typeof value === 'string' ? value.toLowerCase() : value;
+  const stored = norm(record[clause.field] ?? null);
+  const wanted = Array.isArray(clause.value) ? clause.value.map(norm) : norm(clause.value);
+  const text = typeof stored === 'string' && typeof wanted === 'string';
+  switch (clause.operator) {
+    case 'eq':
+      return stored === wanted;
+    case 'ne':
+      return stored !== wanted;
+    case 'in':
+      return Array.isArray(wanted) && wanted.includes(stored);
+    case 'not_in':
+      return Array.isArray(wanted) && !wanted.includes(stored);
+    case 'contains':
+      return text && stored.includes(wanted);
+    case 'starts_with':
+      return text && stored.startsWith(wanted);
+    case 'ends_with':
+      return text && stored.endsWith(wanted);
+    case 'lt':
+    case 'lte':
+    case 'gt':
+    case 'gte':
+      return stored !== null && wanted !== null && ordered(stored, wanted, clause.operator);
+  }
+}
+
+function ordered(a: unknown, b: unknown, operator: 'lt' | 'lte' | 'gt' | 'gte'): boolean {
+  const order = compare(a, b, 'asc');
+  return { lt: order < 0, lte: order <= 0, gt: order > 0, gte: order >= 0 }[operator];
+}
+
+/** Nulls first, as SQLite and the memory adapter sort ascending. */
+function compare(a: unknown, b: unknown, direction: 'asc' | 'desc'): number {
+  const x = a instanceof Date ? a.getTime() : a;
+  const y = b instanceof Date ? b.getTime() : b;
+  let order: number;
+  if (x === y || (x == null && y == null)) order = 0;
+  else if (x == null) order = -1;
+  else if (y == null) order = 1;
+  else order = (x as number | string) < (y as number | string) ? -1 : 1;
+  return direction === 'asc' ? order : -order;
+}
