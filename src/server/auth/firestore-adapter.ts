@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createAdapterFactory, type CleanedWhere, type DBAdapterInstance } from 'better-auth/adapters';
 import {
   FieldPath,
@@ -50,6 +51,17 @@ export function firestoreAdapter(db: Firestore): DBAdapterInstance {
           .filter(([, attributes]) => attributes.unique)
           .map(([key, attributes]) => attributes.fieldName ?? key);
 
+      /**
+       * Every field of the model, `null` when not given, as a SQL row has every column: Firestore's `orderBy`
+       * leaves out documents that lack the field, and its `== null` does not match a missing one.
+       */
+      const withEveryField = (modelKey: string, fields: Rec): Rec => {
+        const all: Rec = {};
+        for (const [key, attributes] of Object.entries(schema[modelKey]?.fields ?? {}))
+          if (key !== 'id') all[attributes.fieldName ?? key] = null;
+        return { ...all, ...toStored(fields) };
+      };
+
       const selectFields = (modelKey: string, record: Rec, select: string[] | undefined): Rec => {
         if (!select?.length) return record;
         return Object.fromEntries(
@@ -63,11 +75,17 @@ export function firestoreAdapter(db: Firestore): DBAdapterInstance {
         async create({ model, modelKey = model, data }) {
           const { id, ...fields } = data as Rec;
           const col = collection(model);
+          const stored = withEveryField(modelKey, fields);
+          const keyField = modelKey === 'rateLimit' ? uniqueFields(modelKey)[0] : undefined;
+          if (keyField && typeof stored[keyField] === 'string') {
+            // A rate-limit record is named by its key: of a burst of first requests, one creates it and the others
+            // fail as on a unique index (better-auth then reads it and counts), with no transaction to contend on.
+            const ref = col.doc(keyedId(stored[keyField]));
+            await ref.create(stored);
+            return { ...stored, id: ref.id } as unknown as typeof data;
+          }
           const ref = typeof id === 'string' && id !== '' ? col.doc(id) : col.doc();
-          const stored = toStored(fields);
-          const unique = uniqueFields(modelKey).filter(
-            (field) => stored[field] !== undefined && stored[field] !== null,
-          );
+          const unique = uniqueFields(modelKey).filter((field) => stored[field] !== null);
           if (unique.length === 0) {
             // `create` fails when the id is taken, as an INSERT does on a primary key.
             await ref.create(stored);
@@ -83,7 +101,7 @@ export function firestoreAdapter(db: Firestore): DBAdapterInstance {
               tx.create(ref, stored);
             });
           }
-          return { ...data, id: ref.id } as typeof data;
+          return { ...stored, id: ref.id } as unknown as typeof data;
         },
 
         async findOne<T>({ model, modelKey = model, where, select }: Find) {
@@ -108,7 +126,7 @@ export function firestoreAdapter(db: Firestore): DBAdapterInstance {
             const [record] = await find(db, tx, model, where, { limit: 1 });
             if (!record) return null;
             const changes = toStored(update as Rec);
-            tx.update(collection(model).doc(record.id as string), changes);
+            if (Object.keys(changes).length > 0) tx.update(collection(model).doc(record.id as string), changes);
             return { ...record, ...fromStored(changes) } as T;
           });
         },
@@ -117,6 +135,7 @@ export function firestoreAdapter(db: Firestore): DBAdapterInstance {
           return db.runTransaction(async (tx) => {
             const records = await find(db, tx, model, where, {});
             const changes = toStored(update);
+            if (Object.keys(changes).length === 0) return records.length;
             for (const record of records) tx.update(collection(model).doc(record.id as string), changes);
             return records.length;
           });
@@ -140,16 +159,31 @@ export function firestoreAdapter(db: Firestore): DBAdapterInstance {
         },
 
         async incrementOne<T>({ model, where, increment, set }: Increment) {
-          // The where clause is the guard: checked and applied in one transaction (the rate limiter's window).
-          return db.runTransaction(async (tx) => {
-            const [record] = await find(db, tx, model, where, { limit: 1 });
-            if (!record) return null;
+          // The where clause is the guard (the rate limiter's window and budget). Compare-and-set rather than a
+          // transaction: the write applies only if the document is as read, else it is read again. A burst on
+          // one record (a client hammering one path) then costs retries, not transaction locks, which
+          // Firestore times out under contention (FIREBASE.md; 20 logins at once failed so here).
+          for (let attempt = 1; ; attempt++) {
+            const [found] = await find(db, null, model, where, { limit: 1 });
+            if (!found) return null;
+            const ref = collection(model).doc(found.id as string);
+            const snapshot = await ref.get();
+            const record = snapshot.exists ? toRecord(snapshot) : undefined;
+            if (!record || !matches(record, where)) continue;
             const changes: Rec = { ...toStored(set ?? {}) };
             for (const [field, delta] of Object.entries(increment))
               changes[field] = (typeof record[field] === 'number' ? record[field] : 0) + delta;
-            tx.update(collection(model).doc(record.id as string), changes);
-            return { ...record, ...fromStored(changes) } as T;
-          });
+            if (Object.keys(changes).length === 0) return record as T;
+            try {
+              await ref.update(changes, { lastUpdateTime: snapshot.updateTime! });
+              return { ...record, ...fromStored(changes) } as T;
+            } catch (error) {
+              const code = (error as { code?: unknown }).code;
+              if ((code !== failedPrecondition && code !== notFound) || attempt >= casAttempts) throw error;
+              // Someone else wrote it first: wait a little, at random, and look again.
+              await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+            }
+          }
         },
       };
     },
@@ -157,6 +191,15 @@ export function firestoreAdapter(db: Firestore): DBAdapterInstance {
 }
 
 type Rec = Record<string, unknown>;
+
+/** gRPC's codes, as firebase-admin reports a write whose precondition failed or whose document is gone. */
+const failedPrecondition = 9;
+const notFound = 5;
+/** Enough for a burst: each round one writer wins, and once the budget is spent the guard stops the rest. */
+const casAttempts = 20;
+
+/** A document id from a value of any length or characters (a rate-limit key holds `/`). */
+const keyedId = (value: string) => createHash('sha256').update(value).digest('hex');
 type SortBy = { field: string; direction: 'asc' | 'desc' };
 interface Find {
   model: string;
@@ -188,7 +231,8 @@ function fromStored(data: Rec): Rec {
   );
 }
 
-const toRecord = (snapshot: DocumentSnapshot): Rec => ({ id: snapshot.id, ...fromStored(snapshot.data() ?? {}) });
+// The id is the document's: a field of that name, if one were stored, cannot override it.
+const toRecord = (snapshot: DocumentSnapshot): Rec => ({ ...fromStored(snapshot.data() ?? {}), id: snapshot.id });
 
 /** Firestore's `in` takes at most 30 values. */
 const inLimit = 30;

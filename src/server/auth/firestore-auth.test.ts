@@ -276,4 +276,38 @@ describe('what Firestore has no constraint for, the adapter keeps', () => {
     expect(results.filter((r) => r !== null)).toHaveLength(1);
     expect(await docsWhere('verifications', 'identifier', identifier)).toEqual([]);
   });
+
+  test('a record keeps the fields it was not given, as a SQL row keeps its columns: sorting and `= null` find it', async () => {
+    const db = await adapter();
+    const now = new Date();
+    const email = uniqueEmail();
+    await db.create({
+      model: 'user',
+      data: { name: 'No Picture', email, emailVerified: false, createdAt: now, updatedAt: now },
+    });
+    const everyone = await db.count({ model: 'user' });
+    const sorted = await db.findMany({ model: 'user', sortBy: { field: 'image', direction: 'asc' }, limit: 10_000 });
+    expect(sorted).toHaveLength(everyone);
+    const withoutImage = await db.findMany<{ email: string }>({
+      model: 'user',
+      where: [{ field: 'image', value: null }],
+    });
+    expect(withoutImage.map((u) => u.email)).toContain(email);
+  });
+});
+
+describe('a burst of requests', () => {
+  test('twenty logins at once from one address: each is refused or limited, none fails', async () => {
+    const ip = newIp();
+    const email = uniqueEmail();
+    const statuses = await Promise.all(
+      Array.from(
+        { length: 20 },
+        async () => (await call(ip, '/sign-in/email', { email, password: 'wrong-password' })).status,
+      ),
+    );
+    expect(statuses.filter((s) => s !== 401 && s !== 429)).toEqual([]);
+    // The budget is five a minute (auth.ts): exactly five get as far as checking the password.
+    expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+  });
 });
