@@ -7,8 +7,6 @@ import {
   type DocumentSnapshot,
   type Firestore,
   type Query,
-  type QuerySnapshot,
-  type Transaction,
 } from 'firebase-admin/firestore';
 
 /**
@@ -24,10 +22,11 @@ import {
  * limit run in Firestore only when it did all the filtering and needs no composite index for the order;
  * otherwise here, on the few records the equalities leave (a user's sessions, an identifier's verifications).
  *
- * Every write that depends on a read (update, the unique fields of a create, consume, increment) runs in a
- * Firestore transaction, so it is atomic on its own. better-auth's multi-step `transaction()` is not offered:
- * Firestore requires every read of a transaction before its first write, and better-auth's callbacks read
- * after writing (consume a token, then look for the others). See the decision in docs/firestore-layout.md.
+ * Every write that depends on a read (update, delete, consume, increment) is a compare-and-set on the
+ * documents read (compareAndSet), and a create with a unique field checks it in a Firestore transaction, so
+ * each is atomic on its own. better-auth's multi-step `transaction()` is not offered: Firestore requires every
+ * read of a transaction before its first write, and better-auth's callbacks read after writing (consume a
+ * token, then look for the others). See docs/firestore-layout.md.
  */
 export function firestoreAdapter(db: Firestore): DBAdapterInstance {
   return createAdapterFactory({
@@ -61,6 +60,12 @@ export function firestoreAdapter(db: Firestore): DBAdapterInstance {
           if (key !== 'id') all[attributes.fieldName ?? key] = null;
         return { ...all, ...toStored(fields) };
       };
+
+      const deleteMatching = (model: string, where: CleanedWhere[]) =>
+        compareAndSet(db, model, where, undefined, (hits, write) => {
+          for (const hit of hits) write(hit, null);
+          return hits.length;
+        });
 
       const selectFields = (modelKey: string, record: Rec, select: string[] | undefined): Rec => {
         if (!select?.length) return record;
@@ -105,85 +110,66 @@ export function firestoreAdapter(db: Firestore): DBAdapterInstance {
         },
 
         async findOne<T>({ model, modelKey = model, where, select }: Find) {
-          const [record] = await find(db, null, model, where, { limit: 1 });
+          const [record] = await find(db, model, where, { limit: 1 });
           return (record ? selectFields(modelKey, record, select) : null) as T | null;
         },
 
         async findMany<T>({ model, modelKey = model, where, limit, sortBy, offset, select }: FindMany) {
-          const records = await find(db, null, model, where ?? [], { limit, offset, sortBy });
+          const records = await find(db, model, where ?? [], { limit, offset, sortBy });
           return records.map((record) => selectFields(modelKey, record, select)) as T[];
         },
 
         async count({ model, where }) {
           const plan = planQuery(collection(model), where ?? []);
           if (plan.exact && !plan.byId) return (await plan.query.count().get()).data().count;
-          return (await find(db, null, model, where ?? [], {})).length;
+          return (await find(db, model, where ?? [], {})).length;
         },
 
         async update<T>({ model, where, update }: { model: string; where: CleanedWhere[]; update: T }) {
           if (where.length === 0) return null;
-          return db.runTransaction(async (tx) => {
-            const [record] = await find(db, tx, model, where, { limit: 1 });
-            if (!record) return null;
-            const changes = toStored(update as Rec);
-            if (Object.keys(changes).length > 0) tx.update(collection(model).doc(record.id as string), changes);
-            return { ...record, ...fromStored(changes) } as T;
+          const changes = toStored(update as Rec);
+          return compareAndSet(db, model, where, 1, ([hit], write) => {
+            if (!hit) return null;
+            if (Object.keys(changes).length > 0) write(hit, changes);
+            return { ...hit.record, ...fromStored(changes) } as T;
           });
         },
 
         async updateMany({ model, where, update }) {
-          return db.runTransaction(async (tx) => {
-            const records = await find(db, tx, model, where, {});
-            const changes = toStored(update);
-            if (Object.keys(changes).length === 0) return records.length;
-            for (const record of records) tx.update(collection(model).doc(record.id as string), changes);
-            return records.length;
+          const changes = toStored(update);
+          return compareAndSet(db, model, where, undefined, (hits, write) => {
+            if (Object.keys(changes).length > 0) for (const hit of hits) write(hit, changes);
+            return hits.length;
           });
         },
 
         async delete({ model, where }) {
           if (where.length === 0) return;
-          await deleteMatching(db, model, where);
+          await deleteMatching(model, where);
         },
 
-        deleteMany: ({ model, where }) => deleteMatching(db, model, where),
+        deleteMany: ({ model, where }) => deleteMatching(model, where),
 
         async consumeOne<T>({ model, where }: { model: string; where: CleanedWhere[] }) {
-          // Read and delete in one transaction: of two requests consuming one token, exactly one gets it.
-          return db.runTransaction(async (tx) => {
-            const [record] = await find(db, tx, model, where, { limit: 1 });
-            if (!record) return null;
-            tx.delete(collection(model).doc(record.id as string));
-            return record as T;
+          // Of two requests consuming one token, the second's delete finds it changed: it looks again, and
+          // finds none.
+          return compareAndSet(db, model, where, 1, ([hit], write) => {
+            if (!hit) return null;
+            write(hit, null);
+            return hit.record as T;
           });
         },
 
         async incrementOne<T>({ model, where, increment, set }: Increment) {
-          // The where clause is the guard (the rate limiter's window and budget). Compare-and-set rather than a
-          // transaction: the write applies only if the document is as read, else it is read again. A burst on
-          // one record (a client hammering one path) then costs retries, not transaction locks, which
-          // Firestore times out under contention (FIREBASE.md; 20 logins at once failed so here).
-          for (let attempt = 1; ; attempt++) {
-            const [found] = await find(db, null, model, where, { limit: 1 });
-            if (!found) return null;
-            const ref = collection(model).doc(found.id as string);
-            const snapshot = await ref.get();
-            const record = snapshot.exists ? toRecord(snapshot) : undefined;
-            if (!record || !matches(record, where)) continue;
+          // The where clause is the guard (the rate limiter's window and budget), checked on what was read.
+          return compareAndSet(db, model, where, 1, ([hit], write) => {
+            if (!hit) return null;
             const changes: Rec = { ...toStored(set ?? {}) };
             for (const [field, delta] of Object.entries(increment))
-              changes[field] = (typeof record[field] === 'number' ? record[field] : 0) + delta;
-            if (Object.keys(changes).length === 0) return record as T;
-            try {
-              await ref.update(changes, { lastUpdateTime: snapshot.updateTime! });
-              return { ...record, ...fromStored(changes) } as T;
-            } catch (error) {
-              const code = (error as { code?: unknown }).code;
-              if ((code !== failedPrecondition && code !== notFound) || attempt >= casAttempts) throw error;
-              // Someone else wrote it first: wait a little, at random, and look again.
-              await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
-            }
-          }
+              changes[field] = (typeof hit.record[field] === 'number' ? hit.record[field] : 0) + delta;
+            if (Object.keys(changes).length > 0) write(hit, changes);
+            return { ...hit.record, ...fromStored(changes) } as T;
+          });
         },
       };
     },
@@ -197,6 +183,8 @@ const failedPrecondition = 9;
 const notFound = 5;
 /** Enough for a burst: each round one writer wins, and once the budget is spent the guard stops the rest. */
 const casAttempts = 20;
+/** Firestore's most writes in one batch. */
+const batchLimit = 500;
 
 /** A document id from a value of any length or characters (a rate-limit key holds `/`). */
 const keyedId = (value: string) => createHash('sha256').update(value).digest('hex');
@@ -304,25 +292,34 @@ function planQuery(col: Query, where: CleanedWhere[]): Plan {
   return { query, exact: pushed.size === where.length, filtered: pushed.size > 0, rangeField };
 }
 
+/** A matching document: its record, and the update time a compare-and-set write checks. */
+interface Hit {
+  record: Rec;
+  ref: DocumentReference;
+  updateTime: Timestamp;
+}
+
 /**
- * The matching records, in order: Firestore narrows (planQuery), every clause is checked here, then sorted and
- * sliced. In a transaction (`tx`), every read goes through it, so its writes depend on what it read.
+ * The matching documents, in order: Firestore narrows (planQuery), every clause is checked here, then sorted and
+ * sliced.
  */
-async function find(
+async function findHits(
   db: Firestore,
-  tx: Transaction | null,
   model: string,
   where: CleanedWhere[],
   page: { limit?: number | undefined; offset?: number | undefined; sortBy?: SortBy | undefined },
-): Promise<Rec[]> {
-  const readDoc = (ref: DocumentReference) => (tx ? tx.get(ref) : ref.get());
-  const readQuery = (query: Query): Promise<QuerySnapshot> => (tx ? tx.get(query) : query.get());
+): Promise<Hit[]> {
   const plan = planQuery(db.collection(model), where);
+  const hit = (snapshot: DocumentSnapshot): Hit => ({
+    record: toRecord(snapshot),
+    ref: snapshot.ref,
+    updateTime: snapshot.updateTime!,
+  });
 
   if (plan.byId !== undefined) {
-    const snapshot = await readDoc(db.collection(model).doc(plan.byId));
-    const record = snapshot.exists ? toRecord(snapshot) : undefined;
-    return record && matches(record, where) && !(page.offset ?? 0) ? [record] : [];
+    const snapshot = await db.collection(model).doc(plan.byId).get();
+    const found = snapshot.exists ? hit(snapshot) : undefined;
+    return found && matches(found.record, where) && !(page.offset ?? 0) ? [found] : [];
   }
 
   const { sortBy, offset = 0, limit } = page;
@@ -335,32 +332,53 @@ async function find(
     if (sortBy) query = query.orderBy(sortBy.field, sortBy.direction);
     if (offset) query = query.offset(offset);
     if (limit !== undefined) query = query.limit(limit);
-    return (await readQuery(query)).docs.map(toRecord);
+    return (await query.get()).docs.map(hit);
   }
 
-  let records = (await readQuery(plan.query)).docs.map(toRecord).filter((record) => matches(record, where));
-  if (sortBy) records = records.sort((a, b) => compare(a[sortBy.field], b[sortBy.field], sortBy.direction));
-  return records.slice(offset, limit === undefined ? undefined : offset + limit);
+  let hits = (await plan.query.get()).docs.map(hit).filter((h) => matches(h.record, where));
+  if (sortBy) hits = hits.sort((a, b) => compare(a.record[sortBy.field], b.record[sortBy.field], sortBy.direction));
+  return hits.slice(offset, limit === undefined ? undefined : offset + limit);
 }
 
-/** Deletes every match: in one transaction while Firestore allows (500 writes), else in batches of 500. */
-async function deleteMatching(db: Firestore, model: string, where: CleanedWhere[]): Promise<number> {
-  const batchLimit = 500;
-  const counted = await db.runTransaction(async (tx) => {
-    const records = await find(db, tx, model, where, {});
-    if (records.length > batchLimit) return null;
-    for (const record of records) tx.delete(db.collection(model).doc(record.id as string));
-    return records.length;
-  });
-  if (counted !== null) return counted;
-  // A bulk purge (expired rows, a wiped test collection) is not one decision: it needs no single transaction.
-  const records = await find(db, null, model, where, {});
-  for (let i = 0; i < records.length; i += batchLimit) {
-    const batch = db.batch();
-    for (const record of records.slice(i, i + batchLimit)) batch.delete(db.collection(model).doc(record.id as string));
-    await batch.commit();
+const find = async (...args: Parameters<typeof findHits>) => (await findHits(...args)).map((h) => h.record);
+
+/**
+ * Writes that depend on what was read, as compare-and-set: `stage` adds writes on the documents found, each
+ * with that document's update time as precondition, in one batch (atomic: all or none). When another writer
+ * changed or deleted one of them in between, the batch fails and all is read and decided again. No lock is
+ * held: a record written over and over by many at once (the rate limiter's count for a client hammering one
+ * path) costs retries, where Firestore transactions on one document abort (FIREBASE.md: at 20 steady workers,
+ * 89 % failed after the SDK's retries).
+ */
+async function compareAndSet<T>(
+  db: Firestore,
+  model: string,
+  where: CleanedWhere[],
+  limit: number | undefined,
+  stage: (hits: Hit[], write: (hit: Hit, changes: Rec | null) => void) => T,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const hits = await findHits(db, model, where, { limit });
+    const writes: [Hit, Rec | null][] = [];
+    const result = stage(hits, (hit, changes) => writes.push([hit, changes]));
+    try {
+      for (let i = 0; i < writes.length; i += batchLimit) {
+        const batch = db.batch();
+        for (const [hit, changes] of writes.slice(i, i + batchLimit)) {
+          const precondition = { lastUpdateTime: hit.updateTime };
+          if (changes === null) batch.delete(hit.ref, precondition);
+          else batch.update(hit.ref, changes, precondition);
+        }
+        await batch.commit();
+      }
+      return result;
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if ((code !== failedPrecondition && code !== notFound) || attempt >= casAttempts) throw error;
+      // Someone else wrote first: wait a little, at random, and decide again on what is there now.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+    }
   }
-  return records.length;
 }
 
 /** The SQL engines' meaning: every AND clause holds, and at least one OR clause when there are any. */

@@ -277,6 +277,21 @@ describe('what Firestore has no constraint for, the adapter keeps', () => {
     expect(await docsWhere('verifications', 'identifier', identifier)).toEqual([]);
   });
 
+  test('ten updates of one record at once (a page’s requests refreshing one session) all succeed', async () => {
+    const db = await adapter();
+    const now = new Date();
+    const user = await db.create<{ id: string }>({
+      model: 'user',
+      data: { name: 'Busy', email: uniqueEmail(), emailVerified: true, createdAt: now, updatedAt: now },
+    });
+    const names = Array.from({ length: 10 }, (_, i) => `Busy ${i}`);
+    const updated = await Promise.all(
+      names.map((name) => db.update({ model: 'user', where: [{ field: 'id', value: user.id }], update: { name } })),
+    );
+    expect(updated.filter((u) => u === null)).toEqual([]);
+    expect(names).toContain((await firestore.db.doc(`users/${user.id}`).get()).get('name'));
+  });
+
   test('a record keeps the fields it was not given, as a SQL row keeps its columns: sorting and `= null` find it', async () => {
     const db = await adapter();
     const now = new Date();
