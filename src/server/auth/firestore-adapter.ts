@@ -23,10 +23,10 @@ import {
  * otherwise here, on the few records the equalities leave (a user's sessions, an identifier's verifications).
  *
  * Every write that depends on a read (update, delete, consume, increment) is a compare-and-set on the
- * documents read (compareAndSet), and a create with a unique field checks it in a Firestore transaction, so
- * each is atomic on its own. better-auth's multi-step `transaction()` is not offered: Firestore requires every
- * read of a transaction before its first write, and better-auth's callbacks read after writing (consume a
- * token, then look for the others). See docs/firestore-layout.md.
+ * documents read (compareAndSet); a create with a unique field looks after writing and withdraws if another
+ * record was first (create). No Firestore transaction is used. better-auth's multi-step `transaction()` is
+ * not offered: Firestore requires every read of a transaction before its first write, and better-auth's
+ * callbacks read after writing (consume a token, then look for the others). See docs/firestore-layout.md.
  */
 export function firestoreAdapter(db: Firestore): DBAdapterInstance {
   return createAdapterFactory({
@@ -90,21 +90,20 @@ export function firestoreAdapter(db: Firestore): DBAdapterInstance {
             return { ...stored, id: ref.id } as unknown as typeof data;
           }
           const ref = typeof id === 'string' && id !== '' ? col.doc(id) : col.doc();
-          const unique = uniqueFields(modelKey).filter((field) => stored[field] !== null);
-          if (unique.length === 0) {
-            // `create` fails when the id is taken, as an INSERT does on a primary key.
-            await ref.create(stored);
-          } else {
-            // Firestore has no unique index: the check and the write share one transaction, whose reads Firestore
-            // keeps serialisable, so two sign-ups with one address cannot both pass.
-            await db.runTransaction(async (tx) => {
-              for (const field of unique) {
-                const taken = await tx.get(col.where(field, '==', stored[field]).limit(1));
-                if (!taken.empty)
-                  throw new Error(`${model}.${field} must be unique: "${String(stored[field])}" is taken`);
-              }
-              tx.create(ref, stored);
-            });
+          // `create` fails when the id is taken, as an INSERT does on a primary key.
+          await ref.create(stored);
+          for (const field of uniqueFields(modelKey)) {
+            if (stored[field] === null) continue;
+            // Firestore has no unique index, and checking first in a transaction made concurrent logins time out
+            // on the emulator (its query locks). So: write, then look. Of the records holding the value, the
+            // first written keeps it and any other removes itself: a reader that ran before a rival's commit
+            // also ran before its commit time, so every writer agrees who was first.
+            const holders = (await col.where(field, '==', stored[field]).get()).docs;
+            const first = holders.reduce((a, b) => (writtenBefore(b, a) ? b : a));
+            if (first.id !== ref.id) {
+              await ref.delete();
+              throw new Error(`${model}.${field} must be unique: "${String(stored[field])}" is taken`);
+            }
           }
           return { ...stored, id: ref.id } as unknown as typeof data;
         },
@@ -186,8 +185,18 @@ const casAttempts = 20;
 /** Firestore's most writes in one batch. */
 const batchLimit = 500;
 
+/** Whether `a` was written before `b` (commit times, then ids for a tie). */
+function writtenBefore(a: DocumentSnapshot, b: DocumentSnapshot): boolean {
+  const x = a.createTime!;
+  const y = b.createTime!;
+  if (x.seconds !== y.seconds) return x.seconds < y.seconds;
+  if (x.nanoseconds !== y.nanoseconds) return x.nanoseconds < y.nanoseconds;
+  return a.id < b.id;
+}
+
 /** A document id from a value of any length or characters (a rate-limit key holds `/`). */
 const keyedId = (value: string) => createHash('sha256').update(value).digest('hex');
+
 type SortBy = { field: string; direction: 'asc' | 'desc' };
 interface Find {
   model: string;

@@ -312,6 +312,20 @@ describe('what Firestore has no constraint for, the adapter keeps', () => {
 });
 
 describe('a burst of requests', () => {
+  test('ten logins of one account at once, from ten devices: ten sessions', async () => {
+    const email = uniqueEmail();
+    const signUp = await call(newIp(), '/sign-up/email', { name: 'Many Devices', email, password: testPassword });
+    expect(signUp.status).toBe(200);
+    const link = new URL(firstLink(lastEmail(email, 'verification').text));
+    expect((await call(newIp(), `/verify-email?token=${link.searchParams.get('token')}`)).status).toBe(200);
+    const logins = await Promise.all(
+      Array.from({ length: 10 }, async () => call(newIp(), '/sign-in/email', { email, password: testPassword })),
+    );
+    expect(logins.map((l) => l.status)).toEqual(Array(10).fill(200));
+    const [user] = await docsWhere('users', 'email', email);
+    expect(await docsWhere('sessions', 'user_id', user!.id)).toHaveLength(10);
+  });
+
   test('twenty logins at once from one address: each is refused or limited, none fails', async () => {
     const ip = newIp();
     const email = uniqueEmail();
