@@ -391,7 +391,7 @@ async function compareAndSet<T>(
 }
 
 /** The SQL engines' meaning: every AND clause holds, and at least one OR clause when there are any. */
-export function matches(record: Rec, where: CleanedWhere[]): boolean {
+function matches(record: Rec, where: CleanedWhere[]): boolean {
   const ands = where.filter((clause) => clause.connector !== 'OR');
   const ors = where.filter((clause) => clause.connector === 'OR');
   return ands.every((clause) => holds(record, clause)) && (ors.length === 0 || ors.some((c) => holds(record, c)));
