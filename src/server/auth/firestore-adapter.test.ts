@@ -6,6 +6,7 @@ import {
   transactionsTestSuite,
   uuidTestSuite,
 } from '@better-auth/test-utils/adapter';
+import { afterAll } from 'vitest';
 import { emulatorFirestore } from '../test/firestore-client.ts';
 import { startFirestoreEmulator } from '../test/firestore-emulator.ts';
 import { firestoreAdapter } from './firestore-adapter.ts';
@@ -25,10 +26,12 @@ const { execute } = await testAdapter({
   // Firestore has no schema: collections appear with their first document.
   runMigrations: () => {},
   tests: [normalTestSuite(), authFlowTestSuite(), caseInsensitiveTestSuite(), uuidTestSuite(), transactionsTestSuite()],
-  async onFinish() {
-    await firestore.close();
-    await emulator.stop();
-  },
 });
 
 execute();
+
+// Here rather than in the suite's onFinish, which a failed clean-up would skip, leaving the emulator running.
+afterAll(async () => {
+  await firestore.close();
+  await emulator.stop();
+});
