@@ -183,6 +183,18 @@ describe('accounts on Firestore', () => {
     expect((await call(newIp(), '/sign-in/email', { email, password: newPassword })).status).toBe(200);
   });
 
+  test('a sign-up with a taken address answers as if new, and tells the owner by e-mail', async () => {
+    const ip = newIp();
+    const email = uniqueEmail();
+    const body = { name: 'First Owner', email, password: testPassword };
+    expect((await call(ip, '/sign-up/email', body)).status).toBe(200);
+    const again = await call(ip, '/sign-up/email', { ...body, name: 'Someone Else' });
+    expect(again.status).toBe(200);
+    expect(lastEmail(email, 'account-exists').toName).toBe('First Owner');
+    const users = await docsWhere('users', 'email', email);
+    expect(users.map((u) => u.name)).toEqual(['First Owner']);
+  });
+
   test('a reset proves the address of an account never verified', async () => {
     const ip = newIp();
     const email = uniqueEmail();
