@@ -9,7 +9,7 @@ import type { NewEmail } from '../mail/mail.repository.ts';
 import { emulatorFirestore } from '../test/firestore-client.ts';
 import { startFirestoreEmulator, type FirestoreEmulator } from '../test/firestore-emulator.ts';
 import { firstLink, testPassword, uniqueEmail } from '../test/harness.ts';
-import { authOptions, clientIpHeader } from './auth.ts';
+import { authOptions, clientIpHeader, type Auth } from './auth.ts';
 import { encodeFirebaseHash, type FirebaseHashConfig } from './firebase-password.ts';
 import { firestoreAdapter } from './firestore-adapter.ts';
 import { firestoreAuthStore } from './firestore-auth-store.ts';
@@ -23,7 +23,8 @@ import { firestoreAuthStore } from './firestore-auth-store.ts';
 
 let emulator: FirestoreEmulator;
 let firestore: { db: Firestore; close(): Promise<void> };
-let auth: ReturnType<typeof createFirestoreAuth>;
+// The same type as the SQL engines' createAuth gives: the server can hold either.
+let auth: Auth;
 const queued: (NewEmail & { at: number })[] = [];
 const notices: ChangeNotice[] = [];
 const publicUrl = 'http://localhost:3999';
