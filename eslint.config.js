@@ -163,8 +163,6 @@ export default defineConfig(
       'src/server/modules/**/*.firestore.ts',
       'src/server/modules/**/*.table.ts',
       'src/server/modules/**/*.test.ts',
-      // Moving behind their repositories (issue 21); each leaves this list when it has.
-      'src/server/modules/profile/profile.usecases.ts',
     ],
     rules: {
       '@typescript-eslint/no-restricted-imports': [

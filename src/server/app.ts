@@ -55,7 +55,7 @@ export function createApp({ deps, bus, streamHub, auth, personalData, clientDir,
   // One catalogue (and its in-memory copy) per app: see catalogue.cache.ts.
   const catalogue = createCatalogueDeps(deps, bus);
   const health = createHealthCheck(deps);
-  const withMe = createSessionMiddleware({ auth, db: deps.db });
+  const withMe = createSessionMiddleware({ auth, accounts: deps.repos.accounts });
   const app = new Hono();
 
   const limitBody = bodyLimit({
@@ -85,7 +85,7 @@ export function createApp({ deps, bus, streamHub, auth, personalData, clientDir,
   app.on('GET', '/api/*', livePosition(streamHub));
   app.route('/', createApiRoutes({ deps, auth, catalogue, health, personalData }));
   // Not part of ApiRoutes: a stream is read with EventSource, not the typed client.
-  app.route('/api/events', createEventsRoutes({ hub: streamHub, auth, db: deps.db }));
+  app.route('/api/events', createEventsRoutes({ hub: streamHub, auth, accounts: deps.repos.accounts }));
   app.all('/api/*', () => {
     throw createError({ code: 'request.not_found', message: 'There is no such API route.', status: 404 });
   });

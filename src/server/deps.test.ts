@@ -51,7 +51,11 @@ function watchedDeps(onWake: (deps: Deps) => void = () => {}) {
   const received: BusMessage[] = [];
   bus.subscribe((message) => void received.push(message));
   const base = server.services.deps;
-  const deps: Deps = { ...base, events: bus, mail: createOutbox({ db: base.db, onQueued: () => onWake(deps) }) };
+  const deps: Deps = {
+    ...base,
+    events: bus,
+    mail: createOutbox({ repo: base.repos.outbox, onQueued: () => onWake(deps) }),
+  };
   return { deps, received };
 }
 

@@ -2,18 +2,18 @@ import type { Logger } from 'pino';
 import type { Db } from './db/create-db.ts';
 import type { Env } from './env.ts';
 import type { ChangeNotice, EventPublisher } from './events/events.ts';
-import type { NewEmail } from './mail/mail.repository.ts';
+import type { NewEmail, OutboxRepository } from './mail/mail.storage.ts';
 import type { Repositories, Storage } from './storage/storage.ts';
 
 export interface Clock {
   now(): Date;
 }
 
-/** Queues an e-mail in `email_outbox` on the deps' database (the transaction, inside `withTransaction`). */
+/** Queues an e-mail in the outbox (inside `withTransaction`, the transaction's: it goes if the change commits). */
 export interface Mail {
   enqueue(email: NewEmail): Promise<void>;
-  /** The same outbox writing through `db` (a transaction) and calling `onQueued` instead of waking the worker. */
-  bind(db: Db, onQueued: () => void): Mail;
+  /** The same outbox queueing through `outbox` (a transaction's) and calling `onQueued` instead of waking the worker. */
+  bind(outbox: OutboxRepository, onQueued: () => void): Mail;
   /** Wakes the mail worker (after a commit). */
   wake(): void;
 }
@@ -44,15 +44,15 @@ export interface Deps {
 export async function withTransaction<T>(deps: Deps, work: (tx: Deps) => Promise<T>): Promise<T> {
   let notices: ChangeNotice[] = [];
   let mailQueued = false;
-  const result = await deps.storage.transaction((repos, trx) => {
+  const result = await deps.storage.transaction((repos, legacyDb) => {
     notices = [];
     mailQueued = false;
     return work({
       ...deps,
       repos,
-      db: trx,
+      db: legacyDb,
       events: { publish: (notice) => void notices.push(notice) },
-      mail: deps.mail.bind(trx, () => {
+      mail: deps.mail.bind(repos.outbox, () => {
         mailQueued = true;
       }),
     });

@@ -47,19 +47,25 @@ export async function createServices(
     );
   const { db, kind } = createDb(env.databaseUrl);
   await migrateToLatest(db);
+  const storage = createSqlStorage(db, kind);
 
   const transport: MailTransport = env.emailJs
     ? createEmailJsTransport(env.emailJs)
     : env.smtpUrl
       ? createSmtpTransport(env.smtpUrl)
       : createFolderTransport(path.join(env.dataDir, 'mail'), (msg, links) => logger.info({ links }, msg));
-  const worker = createMailWorker({ db, transport, from: env.mailFrom, logger, pollMs: options.mailPollMs });
+  const worker = createMailWorker({
+    outbox: storage.repos.outbox,
+    transport,
+    from: env.mailFrom,
+    logger,
+    pollMs: options.mailPollMs,
+  });
   const clock: Clock = { now: () => new Date() };
-  const mail = createOutbox({ db, now: clock.now, onQueued: () => worker.wake() });
+  const mail = createOutbox({ repo: storage.repos.outbox, now: clock.now, onQueued: () => worker.wake() });
   // One process: in memory. On PostgreSQL several processes may serve one database: LISTEN/NOTIFY reaches them all.
   const bus: EventBus =
     kind === 'postgres' ? await createPostgresBus({ connectionString: env.databaseUrl, logger }) : createMemoryBus();
-  const storage = createSqlStorage(db, kind);
   const deps: Deps = { storage, repos: storage.repos, db, clock, events: bus, mail, config: env, logger };
 
   const auth = createAuth({ db, kind, env, secret: resolveAuthSecret(env), outbox: mail, events: bus });

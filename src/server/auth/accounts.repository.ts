@@ -23,6 +23,16 @@ function toAccount(row: Selectable<UsersTable>): Account {
 
 /** Accounts on SQLite and PostgreSQL: better-auth's tables (`users`, `accounts`, `sessions`, `verifications`) and `tutor_categories`. */
 export function createAccountsRepository(db: Db): AccountsRepository {
+  async function categoriesOf(userId: string): Promise<Category[]> {
+    const rows = await db
+      .selectFrom('tutor_categories')
+      .select('category')
+      .where('user_id', '=', userId)
+      .orderBy('category')
+      .execute();
+    return rows.map((r) => r.category);
+  }
+
   return {
     async findById(id) {
       const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
@@ -44,15 +54,7 @@ export function createAccountsRepository(db: Db): AccountsRepository {
       return new Map(rows.map((r) => [r.id, { name: r.name, role: r.role }]));
     },
 
-    async categoriesOf(userId) {
-      const rows = await db
-        .selectFrom('tutor_categories')
-        .select('category')
-        .where('user_id', '=', userId)
-        .orderBy('category')
-        .execute();
-      return rows.map((r) => r.category);
-    },
+    categoriesOf,
 
     staffOf: (category) =>
       db
@@ -168,6 +170,24 @@ export function createAccountsRepository(db: Db): AccountsRepository {
       // links (verifications holding the user id) go here.
       await db.deleteFrom('verifications').where('value', '=', userId).execute();
       await db.deleteFrom('users').where('id', '=', userId).execute();
+    },
+
+    async findSignedIn(userId) {
+      // The hot path: only the columns a session shows, and the categories only for a tutor.
+      const row = await db
+        .selectFrom('users')
+        .select(['id', 'name', 'email', 'email_verified', 'role'])
+        .where('id', '=', userId)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      return {
+        id: row.id,
+        name: row.name,
+        email: row.email,
+        emailVerified: Boolean(row.email_verified),
+        role: row.role,
+        categories: row.role === 'tutor' ? await categoriesOf(row.id) : [],
+      };
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Category, Role } from '../../common/roles.ts';
+import type { Me } from '../../common/session.ts';
 
 /** A person's account, as the product reads it (better-auth's user record, in the domain's words). */
 export interface Account {
@@ -71,4 +72,6 @@ export interface AccountsRepository {
   rename(userId: string, name: string, now: Date): Promise<void>;
   /** Deletes the account with its sessions, logins, tutor categories and reset links. */
   delete(userId: string): Promise<void>;
+  /** The user as a session names them (role, and a tutor's categories): read on every signed-in request. */
+  findSignedIn(userId: string): Promise<Me | undefined>;
 }

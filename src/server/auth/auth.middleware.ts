@@ -1,6 +1,6 @@
 import { createMiddleware } from 'hono/factory';
 import type { Me } from '../../common/session.ts';
-import type { Db } from '../db/create-db.ts';
+import type { AccountsRepository } from './accounts.storage.ts';
 import type { Auth } from './auth.ts';
 import { readMe } from './auth.session.ts';
 
@@ -14,7 +14,7 @@ export interface SessionEnv {
  * usecases do (`requireUser`, `requireRole`). `app.ts` applies it to the route groups that act for someone;
  * a route it does not cover sees `me` undefined and refuses as for a visitor.
  */
-export function createSessionMiddleware(deps: { auth: Auth; db: Db }) {
+export function createSessionMiddleware(deps: { auth: Auth; accounts: AccountsRepository }) {
   return createMiddleware<SessionEnv>(async (c, next) => {
     c.set('me', await readMe(deps, c.req.raw.headers));
     await next();

@@ -1,7 +1,7 @@
 import type { Role } from '../../common/roles.ts';
 import type { Me } from '../../common/session.ts';
-import type { Db } from '../db/create-db.ts';
 import { createForbiddenError, createUnauthenticatedError } from '../http/errors.ts';
+import type { AccountsRepository } from './accounts.storage.ts';
 import type { Auth } from './auth.ts';
 
 /**
@@ -9,7 +9,7 @@ import type { Auth } from './auth.ts';
  * reading again for a request already under way (an open event stream), which must not extend the session.
  */
 export async function readMe(
-  deps: { auth: Auth; db: Db },
+  deps: { auth: Auth; accounts: AccountsRepository },
   headers: Headers,
   options: { recheck?: boolean } = {},
 ): Promise<Me | undefined> {
@@ -17,31 +17,7 @@ export async function readMe(
     options.recheck ? { headers, query: { disableRefresh: true } } : { headers },
   );
   if (!session) return undefined;
-  const row = await deps.db
-    .selectFrom('users')
-    .select(['id', 'name', 'email', 'email_verified', 'role'])
-    .where('id', '=', session.user.id)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  const categories =
-    row.role === 'tutor'
-      ? (
-          await deps.db
-            .selectFrom('tutor_categories')
-            .select('category')
-            .where('user_id', '=', row.id)
-            .orderBy('category')
-            .execute()
-        ).map((r) => r.category)
-      : [];
-  return {
-    id: row.id,
-    name: row.name,
-    email: row.email,
-    emailVerified: Boolean(row.email_verified),
-    role: row.role,
-    categories,
-  };
+  return deps.accounts.findSignedIn(session.user.id);
 }
 
 /** For usecases: a visitor is refused (401). */

@@ -1,4 +1,4 @@
-import { betterAuth } from 'better-auth';
+import { betterAuth, type BetterAuthOptions } from 'better-auth';
 import { createAuthMiddleware, isAPIError } from 'better-auth/api';
 import { brand } from '../../common/brand.ts';
 import type { Db, DbKind } from '../db/create-db.ts';
@@ -11,7 +11,7 @@ import {
   welcomeEmail,
 } from '../mail/mail.templates.ts';
 import type { Mail } from '../deps.ts';
-import { createPasswordChecks } from './firebase-password.ts';
+import { passwordChecks, replaceFirebaseHash } from './firebase-password.ts';
 import { accessChanged, type EventPublisher } from '../events/events.ts';
 
 /** The header our HTTP layer sets from the connection; better-auth rate-limits by it. */
@@ -23,6 +23,23 @@ const timestamps = { createdAt: 'created_at', updatedAt: 'updated_at' } as const
 
 export type Auth = ReturnType<typeof createAuth>;
 
+/**
+ * What the options below ask of storage besides better-auth's own adapter: the product's few rules on
+ * authentication's records, on whichever engine holds them (sqlAuthStore below; firestore-auth-store.ts).
+ */
+export interface AuthStore {
+  /** Whether the user can log in with a password (invited staff cannot, until they set one). */
+  hasPassword(userId: string): Promise<boolean>;
+  /** Ends every outstanding reset (or invitation) link of the user. */
+  forgetResetLinks(userId: string): Promise<void>;
+  /** The address counts as proven (a reset link reached it). */
+  markVerified(userId: string): Promise<void>;
+  /** Puts better-auth's hash where an imported Firebase hash was (firebase-password.ts). */
+  replacePasswordHash(oldHash: string, newHash: string): Promise<void>;
+  /** Whether a verification e-mail to `to` was queued since then (the mail outbox's records). */
+  verificationSentSince(to: string, since: Date): Promise<boolean>;
+}
+
 export function createAuth(deps: {
   db: Db;
   kind: DbKind;
@@ -32,7 +49,23 @@ export function createAuth(deps: {
   /** Told when sessions end, so that every process checks the streams they opened (events/stream-hub.ts). */
   events: EventPublisher;
 }) {
-  const { db, env, outbox, events } = deps;
+  const { db, kind, ...rest } = deps;
+  return betterAuth(authOptions({ ...rest, database: { db, type: kind }, store: sqlAuthStore(db) }));
+}
+
+/**
+ * better-auth's options as the product sets them, for any engine: `database` is what better-auth stores
+ * through (Kysely on SQL; firestoreAdapter on Firestore), `store` the rest (AuthStore).
+ */
+export function authOptions(deps: {
+  database: BetterAuthOptions['database'];
+  store: AuthStore;
+  env: Env;
+  secret: string;
+  outbox: Mail;
+  events: EventPublisher;
+}) {
+  const { store, env, outbox, events } = deps;
 
   const queueWelcome = (user: { id: string; name: string; email: string }) =>
     outbox.enqueue({
@@ -43,13 +76,13 @@ export function createAuth(deps: {
       ...welcomeEmail(user.name, env.publicUrl),
     });
 
-  return betterAuth({
+  return {
     appName: brand.name,
     baseURL: env.publicUrl,
     basePath: '/api/auth',
     secret: deps.secret,
     trustedOrigins: [env.publicUrl],
-    database: { db, type: deps.kind },
+    database: deps.database,
     user: {
       modelName: 'users',
       fields: { emailVerified: 'email_verified', ...timestamps },
@@ -87,7 +120,7 @@ export function createAuth(deps: {
       maxPasswordLength: 128,
       revokeSessionsOnPasswordReset: true,
       // Our own hash, and once per imported account the old Firebase site's (decision 0023).
-      password: createPasswordChecks(db),
+      password: passwordChecks(store.replacePasswordHash),
       // Long enough for a staff invitation, which uses the same link (see sendResetPassword).
       resetPasswordTokenExpiresIn: day,
       // better-auth answers a sign-up with a taken address as if it were new (no account enumeration);
@@ -101,7 +134,7 @@ export function createAuth(deps: {
         });
       },
       async sendResetPassword({ user, url }) {
-        if (await hasPassword(db, user.id)) {
+        if (await store.hasPassword(user.id)) {
           await outbox.enqueue({
             kind: 'password-reset',
             to: user.email,
@@ -125,8 +158,8 @@ export function createAuth(deps: {
       async onPasswordReset({ user }) {
         // Not a transaction: better-auth may call this inside one of its own, and on SQLite (one connection)
         // a second one would wait for it forever. Both statements can be repeated safely.
-        await forgetResetLinks(db, user.id);
-        await db.updateTable('users').set({ email_verified: true }).where('id', '=', user.id).execute();
+        await store.forgetResetLinks(user.id);
+        await store.markVerified(user.id);
       },
     },
     emailVerification: {
@@ -136,7 +169,7 @@ export function createAuth(deps: {
       expiresIn: day,
       async sendVerificationEmail({ user, url }) {
         // At most one a minute to an address, however many clients ask: nobody's inbox can be flooded.
-        if (await verificationSentSince(db, user.email, new Date(Date.now() - verificationCooldownMs))) return;
+        if (await store.verificationSentSince(user.email, new Date(Date.now() - verificationCooldownMs))) return;
         await outbox.enqueue({
           kind: 'verification',
           to: user.email,
@@ -170,7 +203,7 @@ export function createAuth(deps: {
         // A changed password ends the reset links too, as a reset does (onPasswordReset).
         if (ctx.path !== '/change-password' || isAPIError(ctx.context.returned)) return;
         const userId = ctx.context.session?.user.id;
-        if (userId) await forgetResetLinks(db, userId);
+        if (userId) await store.forgetResetLinks(userId);
       }),
     },
     rateLimit: {
@@ -200,7 +233,20 @@ export function createAuth(deps: {
       useSecureCookies: env.publicUrl.startsWith('https://'),
     },
     telemetry: { enabled: false },
-  });
+  } satisfies BetterAuthOptions;
+}
+
+/** The AuthStore of the SQL engines: the same statements as before there was a Firestore one. */
+export function sqlAuthStore(db: Db): AuthStore {
+  return {
+    hasPassword: (userId) => hasPassword(db, userId),
+    forgetResetLinks: (userId) => forgetResetLinks(db, userId),
+    async markVerified(userId) {
+      await db.updateTable('users').set({ email_verified: true }).where('id', '=', userId).execute();
+    },
+    replacePasswordHash: (oldHash, newHash) => replaceFirebaseHash(db, oldHash, newHash),
+    verificationSentSince: (to, since) => verificationSentSince(db, to, since),
+  };
 }
 
 const hasPassword = async (db: Db, userId: string) =>

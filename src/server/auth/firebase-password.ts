@@ -46,23 +46,28 @@ export async function verifyFirebaseHash(stored: string, password: string): Prom
 
 /**
  * better-auth's password check (`emailAndPassword.password`): its own hash as always, and a Firebase hash
- * checked once — when it matches, it is replaced by better-auth's own hash of the same password at once, so
- * the Firebase hash and the project's parameters leave the database with the first good login.
+ * checked once — when it matches, `replace` puts better-auth's own hash of the same password in its place at
+ * once, so the Firebase hash and the project's parameters leave the database with the first good login.
  */
-export function createPasswordChecks(db: Db) {
+export function passwordChecks(replace: (oldHash: string, newHash: string) => Promise<void>) {
   return {
     hash: hashPassword,
     async verify({ hash, password }: { hash: string; password: string }): Promise<boolean> {
       if (!isFirebaseHash(hash)) return verifyPassword({ hash, password });
       if (!(await verifyFirebaseHash(hash, password))) return false;
-      // Found by the old value itself (its salt makes it unique): better-auth does not say whose account it is.
-      await db
-        .updateTable('accounts')
-        .set({ password: await hashPassword(password), updated_at: new Date() })
-        .where('provider_id', '=', 'credential')
-        .where('password', '=', hash)
-        .execute();
+      await replace(hash, await hashPassword(password));
       return true;
     },
   };
+}
+
+/** The SQL engines' `replace` for passwordChecks. */
+export async function replaceFirebaseHash(db: Db, oldHash: string, newHash: string): Promise<void> {
+  // Found by the old value itself (its salt makes it unique): better-auth does not say whose account it is.
+  await db
+    .updateTable('accounts')
+    .set({ password: newHash, updated_at: new Date() })
+    .where('provider_id', '=', 'credential')
+    .where('password', '=', oldHash)
+    .execute();
 }

@@ -1,9 +1,9 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { SessionEnv } from '../auth/auth.middleware.ts';
+import type { AccountsRepository } from '../auth/accounts.storage.ts';
 import type { Auth } from '../auth/auth.ts';
 import { readMe } from '../auth/auth.session.ts';
-import type { Db } from '../db/create-db.ts';
 import type { StreamHub } from './stream-hub.ts';
 
 /**
@@ -11,7 +11,7 @@ import type { StreamHub } from './stream-hub.ts';
  * hear the public notices; the session middleware tells who else is listening (`c.var.me`). The hub reads the
  * request's session again when the holder's access may have changed, and ends the stream if it has.
  */
-export function createEventsRoutes(deps: { hub: StreamHub; auth: Auth; db: Db }) {
+export function createEventsRoutes(deps: { hub: StreamHub; auth: Auth; accounts: AccountsRepository }) {
   return new Hono<SessionEnv>().get('/', (c) => {
     const me = c.var.me;
     const lastEventId = c.req.header('last-event-id') || undefined;

@@ -1,9 +1,9 @@
 import { createMiddleware } from 'hono/factory';
 import { apiErrorBodySchema } from '../../common/api-error.ts';
 import type { SessionEnv } from '../auth/auth.middleware.ts';
-import { findRefusal, storeRefusal, type StoredRefusal } from '../db/change-refusals.ts';
 import type { Deps } from '../deps.ts';
 import { createError } from './errors.ts';
+import type { StoredRefusal } from './refusals.storage.ts';
 
 /** How long a refusal is answered again; the same change sent later runs anew. */
 const keepRefusalsMs = 30 * 24 * 3_600_000;
@@ -42,7 +42,8 @@ const createInvalidChangeIdError = () =>
  * change went through behind their back. Successes are not stored: the routes are exactly-once by their
  * entity ids already, and votes are set, not toggled.
  */
-export function offlineChanges(deps: Pick<Deps, 'db' | 'clock'>) {
+export function offlineChanges(deps: Pick<Deps, 'repos' | 'clock'>) {
+  const refusals = deps.repos.refusals;
   return createMiddleware<SessionEnv>(async (c, next) => {
     const changeId = c.req.header('change-id');
     if (changeId !== undefined && !changeIdPattern.test(changeId)) throw createInvalidChangeIdError();
@@ -54,15 +55,15 @@ export function offlineChanges(deps: Pick<Deps, 'db' | 'clock'>) {
     if (changeId === undefined) return next();
 
     const expiry = () => new Date(deps.clock.now().getTime() - keepRefusalsMs).toISOString();
-    const before = await findRefusal(deps.db, me.id, changeId, expiry());
+    const before = await refusals.find(me.id, changeId, expiry());
     if (before) return answer(before);
     await next();
     const refusal = await finalRefusal(c.res);
     if (!refusal) return;
-    const row = { user_id: me.id, change_id: changeId, ...refusal, created_at: deps.clock.now().toISOString() };
-    if (await storeRefusal(deps.db, row, expiry())) return;
+    const stored = { userId: me.id, changeId, ...refusal, createdAt: deps.clock.now().toISOString() };
+    if (await refusals.store(stored, expiry())) return;
     // The same change sent twice at once, and the other one's refusal was stored first: both get that one.
-    const first = await findRefusal(deps.db, me.id, changeId, expiry());
+    const first = await refusals.find(me.id, changeId, expiry());
     if (!first) return;
     c.res = undefined;
     c.res = answer(first);

@@ -137,7 +137,7 @@ describe('e-mail through EmailJS (EMAILJS_* set, no SMTP_URL)', () => {
     // EmailJS accepts again; a worker whose clock has reached the retry sends both, once each.
     emailJs.accept();
     const worker = createMailWorker({
-      db: server.services.db,
+      outbox: server.services.deps.repos.outbox,
       // The app's own transport, built from the server's settings as server.ts builds it.
       transport: createEmailJsTransport(server.services.env.emailJs!),
       from: server.services.env.mailFrom,

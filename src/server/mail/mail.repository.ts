@@ -1,115 +1,147 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.ts';
-import type { EmailKind } from './email-kinds.ts';
-import type { EmailAttachment, EmailParams } from './mail.table.ts';
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/create-db.ts';
+import type { ClaimedEmail, EmailAttachment, EmailParams, NewEmail, OutboxRepository } from './mail.storage.ts';
+import type { EmailOutboxTable } from './mail.table.ts';
 
-type Executor = Kysely<Database>;
-
-export interface NewEmail {
-  kind: EmailKind;
-  to: string;
-  /** The recipient's name, for templates that greet them (EmailJS's `to_name`). */
-  toName?: string;
-  subject: string;
-  text: string;
-  html: string;
-  attachments?: EmailAttachment[];
-  /** An e-mail with a key already in the outbox is not added again. */
-  dedupeKey?: string;
-  /** The old site's template values for this kind of e-mail (mail.table.ts `EmailParams`). */
-  params?: EmailParams;
-  /** The user whose data it holds, when not (only) the recipient's: it goes when their account is deleted. */
-  aboutUserId?: string;
-}
-
-/** Pass a transaction as `db` to write the e-mail together with the change that causes it. */
-export async function insertEmail(db: Executor, email: NewEmail, now: Date): Promise<void> {
-  await db
-    .insertInto('email_outbox')
-    .values({
-      id: crypto.randomUUID(),
-      kind: email.kind,
-      to_address: email.to,
-      subject: email.subject,
-      text_body: email.text,
-      html_body: email.html,
-      attachments: email.attachments?.length ? JSON.stringify(email.attachments) : null,
-      template_params: templateParams(email),
-      dedupe_key: email.dedupeKey ?? null,
-      about_user_id: email.aboutUserId ?? null,
-      next_attempt_at: now.toISOString(),
-      created_at: now.toISOString(),
-    })
-    .onConflict((oc) => oc.column('dedupe_key').doNothing())
-    .execute();
-}
+// Kept importable from here while the features that queue e-mail move to mail.storage.ts (issue 21).
+export type { NewEmail } from './mail.storage.ts';
 
 function templateParams(email: NewEmail): string | null {
   const params = { ...(email.toName === undefined ? {} : { to_name: email.toName }), ...email.params };
   return Object.keys(params).length ? JSON.stringify(params) : null;
 }
 
-export async function findDueEmailIds(db: Executor, now: Date, limit: number): Promise<string[]> {
-  const iso = now.toISOString();
-  const rows = await db
-    .selectFrom('email_outbox')
-    .select('id')
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', iso)
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', iso)]))
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(limit)
-    .execute();
-  return rows.map((r) => r.id);
+function toClaimed(row: Selectable<EmailOutboxTable>): ClaimedEmail {
+  return {
+    id: row.id,
+    kind: row.kind,
+    to: row.to_address,
+    subject: row.subject,
+    text: row.text_body,
+    html: row.html_body,
+    ...(row.attachments ? { attachments: JSON.parse(row.attachments) as EmailAttachment[] } : {}),
+    ...(row.template_params ? { params: JSON.parse(row.template_params) as EmailParams } : {}),
+    attempts: Number(row.attempts),
+  };
 }
 
-/** Takes the row for one sender; another process that raced for it gets `undefined`. */
-export async function claimEmail(db: Executor, id: string, now: Date, lockMs: number) {
-  const iso = now.toISOString();
-  const result = await db
-    .updateTable('email_outbox')
-    .set({ locked_until: new Date(now.getTime() + lockMs).toISOString() })
-    .where('id', '=', id)
-    .where('status', '=', 'pending')
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', iso)]))
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) return undefined;
-  return db.selectFrom('email_outbox').selectAll().where('id', '=', id).executeTakeFirst();
-}
+/** Times the database may hand back as Dates (PostgreSQL) or strings, as UTC ISO strings. */
+const isoOrNull = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
-export async function markEmailSent(db: Executor, id: string, now: Date): Promise<void> {
-  await db
-    .updateTable('email_outbox')
-    .set((eb) => ({ status: 'sent', sent_at: now.toISOString(), locked_until: null, attempts: eb('attempts', '+', 1) }))
-    .where('id', '=', id)
-    .execute();
-}
+/**
+ * The outbox on SQLite and PostgreSQL (`email_outbox`). Made on a transaction, `enqueue` writes the e-mail
+ * together with the change that causes it.
+ */
+export function createOutboxRepository(db: Db): OutboxRepository {
+  return {
+    async enqueue(email, now) {
+      await db
+        .insertInto('email_outbox')
+        .values({
+          id: crypto.randomUUID(),
+          kind: email.kind,
+          to_address: email.to,
+          subject: email.subject,
+          text_body: email.text,
+          html_body: email.html,
+          attachments: email.attachments?.length ? JSON.stringify(email.attachments) : null,
+          template_params: templateParams(email),
+          dedupe_key: email.dedupeKey ?? null,
+          about_user_id: email.aboutUserId ?? null,
+          next_attempt_at: now.toISOString(),
+          created_at: now.toISOString(),
+        })
+        .onConflict((oc) => oc.column('dedupe_key').doNothing())
+        .execute();
+    },
 
-export async function markEmailAttemptFailed(
-  db: Executor,
-  id: string,
-  args: { error: string; nextAttemptAt: Date | undefined },
-): Promise<void> {
-  await db
-    .updateTable('email_outbox')
-    .set((eb) => ({
-      status: args.nextAttemptAt ? 'pending' : 'failed',
-      next_attempt_at: (args.nextAttemptAt ?? new Date()).toISOString(),
-      last_error: args.error.slice(0, 1000),
-      locked_until: null,
-      attempts: eb('attempts', '+', 1),
-    }))
-    .where('id', '=', id)
-    .execute();
-}
+    async findDue(now, limit) {
+      const iso = now.toISOString();
+      const rows = await db
+        .selectFrom('email_outbox')
+        .select('id')
+        .where('status', '=', 'pending')
+        .where('next_attempt_at', '<=', iso)
+        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', iso)]))
+        .orderBy('created_at')
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+      return rows.map((r) => r.id);
+    },
 
-/** The delivery log is kept for a limited time (Privacy Policy): sent and failed e-mails older than `before` go. */
-export async function deleteFinishedEmailsBefore(db: Executor, before: Date): Promise<number> {
-  const result = await db
-    .deleteFrom('email_outbox')
-    .where('status', 'in', ['sent', 'failed'])
-    .where('created_at', '<', before.toISOString())
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+    async claim(id, now, lockMs) {
+      // A conditional update: of the senders racing for the row, only one changes it.
+      const iso = now.toISOString();
+      const result = await db
+        .updateTable('email_outbox')
+        .set({ locked_until: new Date(now.getTime() + lockMs).toISOString() })
+        .where('id', '=', id)
+        .where('status', '=', 'pending')
+        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', iso)]))
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) return undefined;
+      const row = await db.selectFrom('email_outbox').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && toClaimed(row);
+    },
+
+    async markSent(id, now) {
+      await db
+        .updateTable('email_outbox')
+        .set((eb) => ({
+          status: 'sent',
+          sent_at: now.toISOString(),
+          locked_until: null,
+          attempts: eb('attempts', '+', 1),
+        }))
+        .where('id', '=', id)
+        .execute();
+    },
+
+    async markAttemptFailed(id, args) {
+      await db
+        .updateTable('email_outbox')
+        .set((eb) => ({
+          status: args.nextAttemptAt ? 'pending' : 'failed',
+          next_attempt_at: (args.nextAttemptAt ?? new Date()).toISOString(),
+          last_error: args.error.slice(0, 1000),
+          locked_until: null,
+          attempts: eb('attempts', '+', 1),
+        }))
+        .where('id', '=', id)
+        .execute();
+    },
+
+    async deleteFinishedBefore(before) {
+      const result = await db
+        .deleteFrom('email_outbox')
+        .where('status', 'in', ['sent', 'failed'])
+        .where('created_at', '<', before.toISOString())
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
+    async listTo(address) {
+      const rows = await db
+        .selectFrom('email_outbox')
+        .select(['kind', 'subject', 'status', 'created_at', 'sent_at'])
+        .where('to_address', '=', address)
+        .orderBy('created_at')
+        .execute();
+      return rows.map((r) => ({
+        kind: r.kind,
+        subject: r.subject,
+        status: r.status,
+        createdAt: r.created_at,
+        sentAt: isoOrNull(r.sent_at),
+      }));
+    },
+
+    async deleteOf(user) {
+      await db
+        .deleteFrom('email_outbox')
+        .where((eb) => eb.or([eb('to_address', '=', user.email), eb('about_user_id', '=', user.id)]))
+        .execute();
+    },
+  };
 }

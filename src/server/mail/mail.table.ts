@@ -1,19 +1,8 @@
 import type { Generated } from 'kysely';
+import type { EmailStatus } from './mail.storage.ts';
 
-/** A file sent with an e-mail (a calendar invitation): text content, stored with the e-mail. */
-export interface EmailAttachment {
-  filename: string;
-  contentType: string;
-  content: string;
-}
-
-/**
- * The values an e-mail's template may use beyond its rendered bodies: `to_name`, and the old site's own
- * parameters where it had them (a booking's `student_name`, `module_name`, `date`, `timeslot1`, …).
- */
-export type EmailParams = Record<string, string>;
-
-export type EmailStatus = 'pending' | 'sent' | 'failed';
+// The outbox's domain types live with its repository's interface; kept importable from here too.
+export type { EmailAttachment, EmailParams, EmailStatus } from './mail.storage.ts';
 
 export interface EmailOutboxTable {
   id: string;

@@ -15,7 +15,6 @@ import {
   type TestServer,
   type TestSmtpServer,
 } from '../test/harness.ts';
-import { insertEmail } from './mail.repository.ts';
 import { createFolderTransport, createSmtpTransport } from './mail.transports.ts';
 import { createMailWorker, emailRetentionMs, maxEmailAttempts, nextAttemptDelayMs } from './mail.worker.ts';
 
@@ -134,7 +133,7 @@ describe('when the mail server is down', () => {
     // The mail server is back: a worker that reaches it, at a time the retries are due.
     const transport = createSmtpTransport(smtp.url);
     const worker = createMailWorker({
-      db: server.services.db,
+      outbox: server.services.deps.repos.outbox,
       transport,
       from: server.services.env.mailFrom,
       logger: server.services.logger,
@@ -171,14 +170,13 @@ describe('when the mail server is down', () => {
     const to = uniqueEmail('unreachable');
     // Queued "in the future" so the app's own worker leaves it to the worker below, whose clock runs ahead.
     let clock = Date.now() + 10 * 60_000;
-    await insertEmail(
-      server.services.db,
+    await server.services.deps.repos.outbox.enqueue(
       { kind: 'welcome', to, subject: 'Never arrives', text: 'x', html: '<p>x</p>' },
       new Date(clock),
     );
     const transport = createSmtpTransport(`smtp://127.0.0.1:${await findClosedPort()}`);
     const worker = createMailWorker({
-      db: server.services.db,
+      outbox: server.services.deps.repos.outbox,
       transport,
       from: server.services.env.mailFrom,
       logger: server.services.logger,
@@ -235,7 +233,7 @@ describe('when the mail server is down', () => {
 
     const transport = createSmtpTransport(`smtp://127.0.0.1:${await findClosedPort()}`);
     const worker = createMailWorker({
-      db,
+      outbox: server.services.deps.repos.outbox,
       transport,
       from: server.services.env.mailFrom,
       logger: server.services.logger,

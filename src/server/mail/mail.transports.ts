@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
-import type { EmailAttachment, EmailParams } from './mail.table.ts';
+import type { EmailAttachment, EmailParams } from './mail.storage.ts';
 
 export interface OutgoingEmail {
   id: string;
@@ -13,7 +13,7 @@ export interface OutgoingEmail {
   text: string;
   html: string;
   attachments?: EmailAttachment[];
-  /** `to_name` and the old site's template values (mail.table.ts); SMTP and the folder ignore them. */
+  /** `to_name` and the old site's template values (mail.storage.ts); SMTP and the folder ignore them. */
   params?: EmailParams;
 }
 

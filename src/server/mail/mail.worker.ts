@@ -1,13 +1,5 @@
 import type { Logger } from 'pino';
-import type { Db } from '../db/create-db.ts';
-import {
-  claimEmail,
-  deleteFinishedEmailsBefore,
-  findDueEmailIds,
-  markEmailAttemptFailed,
-  markEmailSent,
-} from './mail.repository.ts';
-import type { EmailAttachment, EmailParams } from './mail.table.ts';
+import type { OutboxRepository } from './mail.storage.ts';
 import type { MailTransport } from './mail.transports.ts';
 
 export const maxEmailAttempts = 10;
@@ -30,7 +22,8 @@ export interface MailWorker {
 }
 
 export function createMailWorker(deps: {
-  db: Db;
+  /** The outbox outside any transaction: each claim and mark stands alone. */
+  outbox: OutboxRepository;
   transport: MailTransport;
   from: string;
   logger: Logger;
@@ -48,35 +41,26 @@ export function createMailWorker(deps: {
   async function sendDue(): Promise<number> {
     if (now().getTime() - lastSweep >= retentionSweepEveryMs) {
       lastSweep = now().getTime();
-      await deleteFinishedEmailsBefore(deps.db, new Date(lastSweep - emailRetentionMs));
+      await deps.outbox.deleteFinishedBefore(new Date(lastSweep - emailRetentionMs));
     }
     let sent = 0;
     for (;;) {
-      const ids = await findDueEmailIds(deps.db, now(), 20);
+      const ids = await deps.outbox.findDue(now(), 20);
       if (ids.length === 0) return sent;
       for (const id of ids) {
-        const row = await claimEmail(deps.db, id, now(), 60_000);
-        if (!row) continue;
+        const email = await deps.outbox.claim(id, now(), 60_000);
+        if (!email) continue;
+        const { attempts, ...message } = email;
         try {
-          await deps.transport.send({
-            id: row.id,
-            kind: row.kind,
-            from: deps.from,
-            to: row.to_address,
-            subject: row.subject,
-            text: row.text_body,
-            html: row.html_body,
-            ...(row.attachments ? { attachments: JSON.parse(row.attachments) as EmailAttachment[] } : {}),
-            ...(row.template_params ? { params: JSON.parse(row.template_params) as EmailParams } : {}),
-          });
-          await markEmailSent(deps.db, row.id, now());
+          await deps.transport.send({ ...message, from: deps.from });
+          await deps.outbox.markSent(email.id, now());
           sent++;
         } catch (error) {
-          const delay = nextAttemptDelayMs(row.attempts);
-          const message = error instanceof Error ? error.message : String(error);
-          deps.logger.warn({ emailId: row.id, attempt: row.attempts + 1, err: message }, 'e-mail send failed');
-          await markEmailAttemptFailed(deps.db, row.id, {
-            error: message,
+          const delay = nextAttemptDelayMs(attempts);
+          const reason = error instanceof Error ? error.message : String(error);
+          deps.logger.warn({ emailId: email.id, attempt: attempts + 1, err: reason }, 'e-mail send failed');
+          await deps.outbox.markAttemptFailed(email.id, {
+            error: reason,
             nextAttemptAt: delay === undefined ? undefined : new Date(now().getTime() + delay),
           });
         }

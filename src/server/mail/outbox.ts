@@ -1,13 +1,13 @@
-import type { Db } from '../db/create-db.ts';
 import type { Mail } from '../deps.ts';
-import { insertEmail } from './mail.repository.ts';
+import type { OutboxRepository } from './mail.storage.ts';
 
 /**
- * The e-mail outbox (docs/decisions/0010-mail-queue-in-the-database.md): `enqueue` writes a row through `db`, and the worker is woken once the row
- * is visible. `bind(trx, …)` gives the same outbox writing through a transaction, whose wake-up `withTransaction`
- * sends after the commit (woken earlier, the worker would find nothing to send).
+ * The e-mail outbox (docs/decisions/0010-mail-queue-in-the-database.md): `enqueue` queues the e-mail in `repo`,
+ * and the worker is woken once it is visible. `bind(tx.repos.outbox, …)` gives the same outbox queueing inside a
+ * transaction, whose wake-up `withTransaction` sends after the commit (woken earlier, the worker would find
+ * nothing to send).
  */
-export function createOutbox(deps: { db: Db; now?: () => Date; onQueued?: () => void }): Mail {
+export function createOutbox(deps: { repo: OutboxRepository; now?: () => Date; onQueued?: () => void }): Mail {
   const now = deps.now ?? (() => new Date());
   // The worker sends in `created_at` order. Two e-mails queued in the same millisecond (a sign-up's
   // verification and welcome e-mails) would otherwise be ordered by their random ids, so each one queued
@@ -18,13 +18,13 @@ export function createOutbox(deps: { db: Db; now?: () => Date; onQueued?: () => 
     return new Date(last);
   };
   const wake = () => deps.onQueued?.();
-  const make = (db: Db, onQueued: () => void): Mail => ({
+  const make = (repo: OutboxRepository, onQueued: () => void): Mail => ({
     async enqueue(email) {
-      await insertEmail(db, email, stamp());
+      await repo.enqueue(email, stamp());
       onQueued();
     },
     bind: make,
     wake,
   });
-  return make(deps.db, wake);
+  return make(deps.repo, wake);
 }

@@ -1,8 +1,11 @@
 import { sql } from 'kysely';
 import { createAccountsRepository } from '../auth/accounts.repository.ts';
+import { createRefusalsRepository } from '../db/change-refusals.ts';
 import type { Db, DbKind } from '../db/create-db.ts';
+import { createOutboxRepository } from '../mail/mail.repository.ts';
 import { createBookingsRepository } from '../modules/bookings/bookings.repository.ts';
 import { createCatalogueRepository } from '../modules/catalogue/catalogue.repository.ts';
+import { createProfileRepository } from '../modules/profile/profile.repository.ts';
 import { createQaRepository } from '../modules/qa/qa.repository.ts';
 import type { Repositories, Storage } from './storage.ts';
 
@@ -12,6 +15,9 @@ export function createSqlRepositories(db: Db): Repositories {
     accounts: createAccountsRepository(db),
     bookings: createBookingsRepository(db),
     catalogue: createCatalogueRepository(db),
+    outbox: createOutboxRepository(db),
+    profile: createProfileRepository(db),
+    refusals: createRefusalsRepository(db),
     qa: createQaRepository(db),
   };
 }

@@ -1,7 +1,10 @@
 import type { AccountsRepository } from '../auth/accounts.storage.ts';
 import type { Db } from '../db/create-db.ts';
+import type { RefusalsRepository } from '../http/refusals.storage.ts';
+import type { OutboxRepository } from '../mail/mail.storage.ts';
 import type { BookingsRepository } from '../modules/bookings/bookings.storage.ts';
 import type { CatalogueRepository } from '../modules/catalogue/catalogue.storage.ts';
+import type { ProfileRepository } from '../modules/profile/profile.storage.ts';
 import type { QaRepository } from '../modules/qa/qa.storage.ts';
 
 /**
@@ -15,6 +18,12 @@ export interface Repositories {
   /** Bookings with their history, and the bookings' versions for `?since=`. */
   bookings: BookingsRepository;
   catalogue: CatalogueRepository;
+  /** E-mails waiting to be sent, and the delivery log. */
+  outbox: OutboxRepository;
+  /** The users' enrolments. */
+  profile: ProfileRepository;
+  /** Changes queued offline and refused for good (http/offline-changes.ts). */
+  refusals: RefusalsRepository;
   /** The Q&A board: questions, answers, votes. */
   qa: QaRepository;
 }

@@ -5,12 +5,8 @@ import { brand } from '../../../common/brand.ts';
 import { formatRand } from '../../../common/money.ts';
 import { dashboardPathByRole, type Role } from '../../../common/roles.ts';
 import { formatSastDate, formatSastSlot, sastZone } from '../../../common/sast.ts';
-import type { Mail } from '../../deps.ts';
+import type { EmailAttachment, NewEmail } from '../../mail/mail.storage.ts';
 import { renderEmail } from '../../mail/mail.templates.ts';
-
-/** An e-mail as the outbox takes it, named by the port usecases use rather than by its storage (0026). */
-type NewEmail = Parameters<Mail['enqueue']>[0];
-type EmailAttachment = NonNullable<NewEmail['attachments']>[number];
 
 /**
  * The booking e-mails (spec §7; DESIGN "Product decisions"). Each carries every field of the booking, so a

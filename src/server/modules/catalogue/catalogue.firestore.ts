@@ -129,6 +129,14 @@ export function createCatalogueFirestoreRepository(ctx: FirestoreContext): Catal
         return toModule(id, raised);
       }),
 
+    async findNames(ids) {
+      const found = await readAll(
+        ctx,
+        [...new Set(ids)].map((id) => modules.doc(id)),
+      );
+      return new Map(found.filter((d) => d.exists).map((d) => [d.id, { name: d.data()!.name, slug: d.data()!.slug }]));
+    },
+
     delete: (id) =>
       atomically(ctx, async ({ tx }) => {
         const doc = (await tx.get(modules.doc(id))).data();

@@ -107,5 +107,15 @@ export function createCatalogueRepository(db: Db): CatalogueRepository {
       const result = await db.deleteFrom('modules').where('id', '=', id).executeTakeFirst();
       return result.numDeletedRows > 0n;
     },
+
+    async findNames(ids) {
+      if (ids.length === 0) return new Map();
+      const rows = await db
+        .selectFrom('modules')
+        .select(['id', 'name', 'slug'])
+        .where('id', 'in', [...new Set(ids)])
+        .execute();
+      return new Map(rows.map((r) => [r.id, { name: r.name, slug: r.slug }]));
+    },
   };
 }

@@ -161,6 +161,17 @@ describe.each([
     expect(await repo.raisePrice(crypto.randomUUID(), 1_000, 100_000, 'raised')).toBeUndefined();
   });
 
+  test('the names of modules by id leave out those that no longer exist', async () => {
+    const { repo } = engine;
+    const kept = await repo.insert(newModule('Set Theory'));
+    const gone = await repo.insert(newModule('Topology'));
+    await repo.delete(gone.id);
+    expect(await repo.findNames([kept.id, gone.id, kept.id])).toEqual(
+      new Map([[kept.id, { name: 'Set Theory', slug: 'set-theory' }]]),
+    );
+    expect(await repo.findNames([])).toEqual(new Map());
+  });
+
   test('a deleted module is gone, its name free again; deleting it twice says there was none', async () => {
     const { repo } = engine;
     const module = await repo.insert(newModule('Geometry'));

@@ -34,4 +34,6 @@ export interface CatalogueRepository {
   findByName(name: string): Promise<Module | undefined>;
   /** Deletes the module: enrolments in it keep its name. False when there was none. */
   delete(id: string): Promise<boolean>;
+  /** The current name and slug of each of these modules that still exists, by id (an enrolment shows them). */
+  findNames(ids: readonly string[]): Promise<Map<string, Pick<Module, 'name' | 'slug'>>>;
 }

@@ -2,83 +2,76 @@ import type { UpdateNameInput } from '../../../common/auth.schemas.ts';
 import type { Enrolment, EnrolInput } from '../../../common/profile.ts';
 import type { Me } from '../../../common/session.ts';
 import { requireUser } from '../../auth/auth.session.ts';
-import { isForeignKeyViolation, isUniqueViolation } from '../../db/constraint-errors.ts';
 import { withTransaction, type Deps } from '../../deps.ts';
 import { accessChanged } from '../../events/events.ts';
 import { createForbiddenError, createUnauthenticatedError } from '../../http/errors.ts';
 import type { PersonalDataPart } from '../../personal-data.ts';
-import {
-  createAlreadyEnrolledError,
-  createEnrolModuleNotFoundError,
-  createEnrolmentNotFoundError,
-} from './profile.errors.ts';
-import * as repo from './profile.repository.ts';
+import { createEnrolModuleNotFoundError, createEnrolmentNotFoundError } from './profile.errors.ts';
 
 /*
  * The signed-in user's own data. Every function acts on `me` only: an admin has no more rights over
  * someone else's profile here than a student has.
  */
 
-/** better-auth writes Date objects: SQLite hands them back as strings, PostgreSQL as Dates. */
-const iso = (value: Date | string) => new Date(value).toISOString();
-const isoOrNull = (value: Date | string | null) => (value === null ? null : iso(value));
-
-function toEnrolment(row: repo.EnrolmentRow): Enrolment {
-  return {
-    id: row.id,
-    moduleId: row.module_id,
-    moduleName: row.module_name,
-    moduleSlug: row.module_slug,
-    enrolledAt: row.created_at,
-  };
-}
-
+/**
+ * The user's enrolments, oldest first, with the module's current name and slug; once the module is deleted,
+ * the name it had when the enrolment was made (and no slug). The names are the catalogue's, asked for here
+ * rather than copied on a rename, so the catalogue never writes the profile's storage.
+ */
 export async function listMyEnrolments(deps: Deps, me: Me | undefined): Promise<Enrolment[]> {
   const user = requireUser(me);
-  return (await repo.listEnrolments(deps.db, user.id)).map(toEnrolment);
+  const stored = await deps.repos.profile.enrolmentsOf(user.id);
+  const moduleIds = stored.flatMap((e) => (e.moduleId === null ? [] : [e.moduleId]));
+  const modules = await deps.repos.catalogue.findNames(moduleIds);
+  return stored.map((e) => {
+    const module = e.moduleId === null ? undefined : modules.get(e.moduleId);
+    // A module gone is gone whether or not the storage has cleared the enrolment's link to it yet (SQL's
+    // foreign key does at once; a read between the two reads above, or an engine without one, may not).
+    return {
+      id: e.id,
+      moduleId: module ? e.moduleId : null,
+      moduleName: module?.name ?? e.moduleName,
+      moduleSlug: module?.slug ?? null,
+      enrolledAt: e.createdAt,
+    };
+  });
 }
 
 export async function enrol(deps: Deps, me: Me | undefined, input: EnrolInput): Promise<Enrolment> {
   const user = requireUser(me);
-  const module = await repo.findModule(deps.db, input.moduleId);
+  const module = await deps.repos.catalogue.findById(input.moduleId);
   if (!module) throw createEnrolModuleNotFoundError();
-  const row = {
+  const enrolment = {
     id: crypto.randomUUID(),
-    user_id: user.id,
-    module_id: module.id,
-    module_name: module.name,
-    created_at: deps.clock.now().toISOString(),
+    userId: user.id,
+    moduleId: module.id,
+    moduleName: module.name,
+    createdAt: deps.clock.now().toISOString(),
   };
-  try {
-    await repo.insertEnrolment(deps.db, row);
-  } catch (error) {
-    // The unique (user, module) pair catches a double click; the foreign key a module deleted meanwhile.
-    if (isUniqueViolation(error)) throw createAlreadyEnrolledError();
-    if (isForeignKeyViolation(error)) throw createEnrolModuleNotFoundError();
-    throw error;
-  }
+  // Refused there when the user is enrolled already (a double click) or the module was deleted meanwhile.
+  await deps.repos.profile.insertEnrolment(enrolment);
   return {
-    id: row.id,
+    id: enrolment.id,
     moduleId: module.id,
     moduleName: module.name,
     moduleSlug: module.slug,
-    enrolledAt: row.created_at,
+    enrolledAt: enrolment.createdAt,
   };
 }
 
 /** Removes one of the user's own enrolments; someone else's is refused (403), a missing one is a 404. */
 export async function removeEnrolment(deps: Deps, me: Me | undefined, id: string): Promise<void> {
   const user = requireUser(me);
-  const enrolment = await repo.findEnrolment(deps.db, id);
+  const enrolment = await deps.repos.profile.findEnrolment(id);
   if (!enrolment) throw createEnrolmentNotFoundError();
-  if (enrolment.user_id !== user.id) throw createForbiddenError();
-  await repo.deleteEnrolment(deps.db, id, user.id);
+  if (enrolment.userId !== user.id) throw createForbiddenError();
+  await deps.repos.profile.deleteEnrolment(id, user.id);
 }
 
-/** The profile's own table, as one part of the export and deletion like any other feature's. */
+/** The profile's own storage, as one part of the export and deletion like any other feature's. */
 export const enrolmentsPersonalData: PersonalDataPart = {
   exportFor: async (deps, me) => ({ enrolments: await listMyEnrolments(deps, me) }),
-  eraseFor: (tx, userId) => repo.deleteEnrolmentsOf(tx.db, userId),
+  eraseFor: (tx, userId) => tx.repos.profile.deleteEnrolmentsOf(userId),
 };
 
 const sastDate = new Intl.DateTimeFormat('en-CA', {
@@ -97,14 +90,15 @@ const sastDate = new Intl.DateTimeFormat('en-CA', {
 export async function exportMyData(deps: Deps, me: Me | undefined, parts: readonly PersonalDataPart[]) {
   const signedIn = requireUser(me);
   const at = deps.clock.now();
-  const user = await repo.findUser(deps.db, signedIn.id);
+  const { accounts } = deps.repos;
+  const user = await accounts.findById(signedIn.id);
   // The session was read moments ago; the account can only be gone if it was deleted since.
   if (!user) throw createUnauthenticatedError();
   const [tutorCategories, logins, sessions, emails, ...partsData] = await Promise.all([
-    repo.listTutorCategories(deps.db, user.id),
-    repo.listLoginMethods(deps.db, user.id),
-    repo.listSessions(deps.db, user.id),
-    repo.listEmailsTo(deps.db, user.email),
+    accounts.categoriesOf(user.id),
+    accounts.loginMethods(user.id),
+    accounts.sessionsOf(user.id),
+    deps.repos.outbox.listTo(user.email),
     ...parts.map((part) => part.exportFor(deps, signedIn)),
   ]);
   const data = {
@@ -113,31 +107,16 @@ export async function exportMyData(deps: Deps, me: Me | undefined, parts: readon
       id: user.id,
       name: user.name,
       email: user.email,
-      emailVerified: Boolean(user.email_verified),
+      emailVerified: user.emailVerified,
       image: user.image,
       role: user.role,
       tutorCategories,
-      createdAt: iso(user.created_at),
-      updatedAt: iso(user.updated_at),
-      logins: logins.map((l) => ({
-        provider: l.provider_id,
-        createdAt: iso(l.created_at),
-        updatedAt: iso(l.updated_at),
-      })),
+      createdAt: user.createdAt,
+      updatedAt: user.updatedAt,
+      logins: logins.map((l) => ({ provider: l.providerId, createdAt: l.createdAt, updatedAt: l.updatedAt })),
     },
-    sessions: sessions.map((s) => ({
-      createdAt: iso(s.created_at),
-      expiresAt: iso(s.expires_at),
-      ipAddress: s.ip_address,
-      userAgent: s.user_agent,
-    })),
-    emails: emails.map((e) => ({
-      kind: e.kind,
-      subject: e.subject,
-      status: e.status,
-      createdAt: e.created_at,
-      sentAt: isoOrNull(e.sent_at),
-    })),
+    sessions,
+    emails,
     ...Object.fromEntries(partsData.flatMap((part) => Object.entries(part))),
   };
   return { filename: `tutorbook-data-${sastDate.format(at)}.json`, data };
@@ -155,7 +134,7 @@ export async function renameMe(
 ): Promise<void> {
   const user = requireUser(me);
   await withTransaction(deps, async (tx) => {
-    await repo.setUserName(tx.db, user.id, input.name, tx.clock.now());
+    await tx.repos.accounts.rename(user.id, input.name, tx.clock.now());
     for (const part of parts) await part.renameFor?.(tx, user.id, input.name);
     tx.events.publish({ table: 'me', ids: [user.id], audience: { userIds: [user.id] } });
   });
@@ -174,8 +153,9 @@ export async function deleteMyAccount(
   const user = requireUser(me);
   await withTransaction(deps, async (tx) => {
     for (const part of parts) await part.eraseFor(tx, user.id);
-    await repo.deleteEmailsOf(tx.db, user);
-    await repo.deleteUser(tx.db, user.id);
+    await tx.repos.refusals.deleteOf(user.id);
+    await tx.repos.outbox.deleteOf(user);
+    await tx.repos.accounts.delete(user.id);
     // Its open event streams, in any process, end once the deletion is committed.
     tx.events.publish(accessChanged([user.id]));
   });
