@@ -3,6 +3,7 @@ import { withTransaction, type Deps } from './deps.ts';
 import type { BusMessage } from './events/events.ts';
 import { createMemoryBus } from './events/memory-bus.ts';
 import { createOutbox } from './mail/outbox.ts';
+import type { NewModule } from './modules/catalogue/catalogue.storage.ts';
 import { startSmtpServer, startTestServer, uniqueEmail, type TestServer, type TestSmtpServer } from './test/harness.ts';
 
 /**
@@ -25,25 +26,28 @@ afterAll(async () => {
 
 class Refused extends Error {}
 
-/** A module row to write: any table would do, this one has few columns. */
-function newModuleRow() {
+/** A module to write: any repository would do, the catalogue's is simple. */
+function newModuleRow(): NewModule {
   const id = crypto.randomUUID();
   const now = new Date().toISOString();
   return {
     id,
     slug: `m-${id}`,
     name: `Module ${id}`,
-    category: 'Mathematics' as const,
-    price_cents: 9000,
-    created_at: now,
-    updated_at: now,
+    category: 'Mathematics',
+    priceCents: 9000,
+    description: '',
+    topics: [],
+    createdAt: now,
+    updatedAt: now,
   };
 }
 
-const findModule = (deps: Deps, id: string) =>
-  deps.db.selectFrom('modules').select('id').where('id', '=', id).executeTakeFirst();
-const findEmail = (deps: Deps, to: string) =>
-  deps.db.selectFrom('email_outbox').select('id').where('to_address', '=', to).executeTakeFirst();
+const findModule = async (deps: Deps, id: string) => {
+  const module = await deps.repos.catalogue.findById(id);
+  return module && { id: module.id };
+};
+const findEmail = async (deps: Deps, to: string) => (await deps.repos.outbox.listTo(to))[0];
 
 /** The server's deps, with a bus and an outbox of the test's own so it sees every notice and wake-up. */
 function watchedDeps(onWake: (deps: Deps) => void = () => {}) {
@@ -68,10 +72,9 @@ describe('one transaction for a usecase', () => {
       const first = newModuleRow();
       const second = newModuleRow();
       const seen = await withTransaction(deps, async (tx) => {
-        await tx.db.insertInto('modules').values(first).execute();
-        await tx.db.insertInto('modules').values(second).execute();
-        return (await tx.db.selectFrom('modules').select('id').where('id', 'in', [first.id, second.id]).execute())
-          .length;
+        await tx.repos.catalogue.insert(first);
+        await tx.repos.catalogue.insert(second);
+        return (await tx.repos.catalogue.findNames([first.id, second.id])).size;
       });
       expect(seen).toBe(2);
       expect(await findModule(deps, first.id)).toEqual({ id: first.id });
@@ -83,7 +86,7 @@ describe('one transaction for a usecase', () => {
     const { deps } = watchedDeps();
     const first = newModuleRow();
     const work = withTransaction(deps, async (tx) => {
-      await tx.db.insertInto('modules').values(first).execute();
+      await tx.repos.catalogue.insert(first);
       throw new Refused();
     });
     await expect(work).rejects.toBeInstanceOf(Refused);
@@ -97,7 +100,7 @@ describe('change notices', () => {
     const row = newModuleRow();
     let heardInside = -1;
     await withTransaction(deps, async (tx) => {
-      await tx.db.insertInto('modules').values(row).execute();
+      await tx.repos.catalogue.insert(row);
       tx.events.publish({ table: 'modules', ids: [row.id], audience: 'everyone' });
       heardInside = received.length;
     });
@@ -112,7 +115,7 @@ describe('change notices', () => {
     const { deps, received } = watchedDeps();
     const row = newModuleRow();
     const work = withTransaction(deps, async (tx) => {
-      await tx.db.insertInto('modules').values(row).execute();
+      await tx.repos.catalogue.insert(row);
       tx.events.publish({ table: 'modules', ids: [row.id], audience: 'everyone' });
       throw new Refused();
     });
@@ -141,7 +144,7 @@ describe('e-mails queued in a transaction', () => {
     });
     expect(wokenInside).toBe(0);
     expect(wakes).toHaveLength(1);
-    expect(await wakes[0]).toEqual({ id: expect.any(String) });
+    expect(await wakes[0]).toMatchObject({ subject: 'First' });
   });
 
   test('an e-mail queued in a transaction that fails is gone, and the worker is not woken', async () => {
@@ -150,9 +153,7 @@ describe('e-mails queued in a transaction', () => {
     const { deps } = watchedDeps(() => wakes++);
     const work = withTransaction(deps, async (tx) => {
       await tx.mail.enqueue({ kind: 'welcome', to, subject: 'Never', text: 'x', html: '<p>x</p>' });
-      expect(
-        await tx.db.selectFrom('email_outbox').select('id').where('to_address', '=', to).executeTakeFirst(),
-      ).toBeDefined();
+      expect(await tx.repos.outbox.listTo(to)).toHaveLength(1);
       throw new Refused();
     });
     await expect(work).rejects.toBeInstanceOf(Refused);

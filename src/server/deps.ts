@@ -1,5 +1,4 @@
 import type { Logger } from 'pino';
-import type { Db } from './db/create-db.ts';
 import type { Env } from './env.ts';
 import type { ChangeNotice, EventPublisher } from './events/events.ts';
 import type { NewEmail, OutboxRepository } from './mail/mail.storage.ts';
@@ -26,8 +25,6 @@ export interface Deps {
   storage: Storage;
   /** Each feature's repository: on the storage itself, or inside `withTransaction` on the transaction. */
   repos: Repositories;
-  /** The SQL database (inside `withTransaction`, the transaction) for features not yet behind `repos`. */
-  db: Db;
   clock: Clock;
   events: EventPublisher;
   mail: Mail;
@@ -36,21 +33,20 @@ export interface Deps {
 }
 
 /**
- * Runs `work` in one storage transaction (Storage.transaction says how to write it). Inside, `tx.repos` (and
- * `tx.db`) *are* the transaction: never use the outer `deps` there (on SQLite, with one connection, that
+ * Runs `work` in one storage transaction (Storage.transaction says how to write it). Inside, `tx.repos` *is*
+ * the transaction: never use the outer `deps` there (on SQLite, with one connection, that
  * waits forever). The notices it publishes and the e-mails it queues wake their listeners only after the
  * commit; on a rollback, or when the engine runs `work` again, the earlier attempt's are dropped.
  */
 export async function withTransaction<T>(deps: Deps, work: (tx: Deps) => Promise<T>): Promise<T> {
   let notices: ChangeNotice[] = [];
   let mailQueued = false;
-  const result = await deps.storage.transaction((repos, legacyDb) => {
+  const result = await deps.storage.transaction((repos) => {
     notices = [];
     mailQueued = false;
     return work({
       ...deps,
       repos,
-      db: legacyDb,
       events: { publish: (notice) => void notices.push(notice) },
       mail: deps.mail.bind(repos.outbox, () => {
         mailQueued = true;

@@ -66,7 +66,7 @@ export async function createServices(
   // One process: in memory. On PostgreSQL several processes may serve one database: LISTEN/NOTIFY reaches them all.
   const bus: EventBus =
     kind === 'postgres' ? await createPostgresBus({ connectionString: env.databaseUrl, logger }) : createMemoryBus();
-  const deps: Deps = { storage, repos: storage.repos, db, clock, events: bus, mail, config: env, logger };
+  const deps: Deps = { storage, repos: storage.repos, clock, events: bus, mail, config: env, logger };
 
   const auth = createAuth({ db, kind, env, secret: resolveAuthSecret(env), outbox: mail, events: bus });
   // Fails fast when the migrations and better-auth disagree about a table or column.

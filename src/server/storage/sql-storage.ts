@@ -30,7 +30,7 @@ export function createSqlStorage(db: Db, kind: DbKind): Storage {
   return {
     kind,
     repos: createSqlRepositories(db),
-    transaction: (work) => db.transaction().execute((trx) => work(createSqlRepositories(trx), trx)),
+    transaction: (work) => db.transaction().execute((trx) => work(createSqlRepositories(trx))),
     ping: () =>
       sql`select 1`.execute(db).then(
         () => true,

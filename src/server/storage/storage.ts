@@ -1,5 +1,4 @@
 import type { AccountsRepository } from '../auth/accounts.storage.ts';
-import type { Db } from '../db/create-db.ts';
 import type { RefusalsRepository } from '../http/refusals.storage.ts';
 import type { OutboxRepository } from '../mail/mail.storage.ts';
 import type { BookingsRepository } from '../modules/bookings/bookings.storage.ts';
@@ -39,10 +38,8 @@ export interface Storage {
    * resolves and rolls back when it throws. Write it as "these reads, then these writes": Firestore
    * requires every read of a transaction before its first write, and may run `work` again when another
    * transaction wrote what it read, so `work` has no effect outside the repositories it is given.
-   * `legacyDb` is the SQL transaction itself, for the features not yet behind their repositories; it goes
-   * when the last of them moves.
    */
-  transaction<T>(work: (repos: Repositories, legacyDb: Db) => Promise<T>): Promise<T>;
+  transaction<T>(work: (repos: Repositories) => Promise<T>): Promise<T>;
   /** Whether the engine answers (the health check). */
   ping(): Promise<boolean>;
   close(): Promise<void>;

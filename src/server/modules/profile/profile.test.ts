@@ -423,7 +423,7 @@ describe('export and deletion composed from each feature’s part', () => {
       exportFor: async (_deps, me) => ({ notes: notes.get(me.id) ?? [] }),
       eraseFor: async (tx, userId) => {
         // Inside the deletion's transaction: what it reads is the transaction's view.
-        expect(await tx.db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst()).toBeDefined();
+        expect(await tx.repos.accounts.findById(userId)).toBeDefined();
         if (options.failErase) throw new Error('this part could not erase');
         notes.delete(userId);
       },
