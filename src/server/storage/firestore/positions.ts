@@ -119,9 +119,8 @@ export function createPositions(firestore: Firestore, options: PositionsOptions 
     const behind = now.flatMap((version, shard) => (version > (since[shard] ?? 0) ? [shard] : []));
     if (behind.length === 0) return { docs: [], position: [...mergePositions(now, since)], more: false };
     // Every shard's query reads the database as the counters' read saw it: one snapshot, at a time the server
-    // chose (never ahead of its clock). A read-only transaction with a read time holds no locks, and needs no
-    // transaction id: without one, the SDK leaves a rejected promise unheard when a transaction's first read
-    // fails, which Node treats as a crash.
+    // chose (never ahead of its clock). A read-only transaction with a read time holds no locks and begins no
+    // transaction on the server (the SDK then sends each read with the time).
     return firestore.runTransaction(
       async (tx) => {
         const perShard = await Promise.all(
