@@ -20,9 +20,9 @@ import { mergePositions, type Position, type Stamp } from '../../../common/posit
  *   (an older one never overwrites it), whichever shard it came from.
  * - Within a shard, no two documents share a version, so a page of changes can end between any two.
  *
- * Reading (`readChangesSince`): in one read-only transaction, one consistent snapshot at some time T, it reads
- * every counter c_k of the collection, then for each shard the documents with versionShard k and version above
- * the client's position p_k, in version order. The answer's position is c_k for each shard read whole. Why
+ * Reading (`readChangesSince`): in one consistent snapshot at a time T (the counters' read time, at which the
+ * queries read too), it reads every counter c_k of the collection, then for each shard the documents with
+ * versionShard k and version above the client's position p_k, in version order. The answer's position is c_k for each shard read whole. Why
  * nothing is missed: a document that changed after the snapshot the client read p at was written by a
  * transaction that committed after it; on its shard k that transaction follows, in the shard's order, the one
  * that wrote p_k, so its version is above p_k; and if it committed before T, its version is at most c_k and T
@@ -72,10 +72,11 @@ export interface Positions {
   /** `takeStamps` for one document. */
   takeStamp(tx: Transaction, collection: string, above?: readonly number[]): Promise<Stamp>;
   /**
-   * Every counter of `collection`: the position that everything committed so far reflects. Read it before the
-   * data an answer holds (as SQL's `readVersion`), or inside the same transaction.
+   * Every counter of `collection`: a position that everything committed so far reflects. An answer read after
+   * it reflects it (as SQL's `readVersion`, `Synced-To`). Outside any read-write transaction: there it would
+   * lock every counter against the writers.
    */
-  readPosition(collection: string, tx?: Transaction): Promise<Position>;
+  readPosition(collection: string): Promise<Position>;
   /** The documents of `query` (a query on `collection`'s documents) changed since `since`: at most `limit`. */
   readChangesSince(collection: string, query: Query, since: Position, options?: { limit?: number }): Promise<Changes>;
 }
@@ -91,6 +92,7 @@ export function createPositions(firestore: Firestore, options: PositionsOptions 
     collection: string,
     { above = [], count = 1 }: { above?: readonly number[]; count?: number } = {},
   ): Promise<Stamp[]> {
+    if (!Number.isInteger(count) || count < 1) throw new Error(`count must be a whole number ≥ 1 (got ${count})`);
     const shard = pickShard(shards);
     const ref = counter(collection, shard);
     const current = ((await tx.get(ref)).get('version') as number | undefined) ?? 0;
@@ -103,8 +105,8 @@ export function createPositions(firestore: Firestore, options: PositionsOptions 
   const countersOf = (collection: string) =>
     firestore.collection(countersCollection).where('collection', '==', collection);
 
-  async function readPosition(collection: string, tx?: Transaction): Promise<Position> {
-    return positionOf(await (tx ? tx.get(countersOf(collection)) : countersOf(collection).get()));
+  async function readPosition(collection: string): Promise<Position> {
+    return positionOf(await countersOf(collection).get());
   }
 
   async function readChangesSince(
