@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startFirestoreEmulator, type FirestoreEmulator } from '../../test/firestore-emulator.ts';
 import { findClosedPort } from '../../test/harness.ts';
@@ -46,5 +47,25 @@ describe('connectFirestore', () => {
       `Cannot reach Firestore project "demo-nowhere" on the emulator at ${host}: no answer within 2 s (is the emulator running?)`,
     );
     expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  test("without credentials, Google's Firestore is not tried: start-up says how to give them", async () => {
+    // A process of its own: the credentials' location is process-wide, and this one must have none that work.
+    const script = `
+      import { connectFirestore } from ${JSON.stringify(new URL('./connect.ts', import.meta.url).pathname)};
+      await connectFirestore({ projectId: 'tutorbook-nowhere' }).catch((error) => console.log(error.message));
+    `;
+    const stdout = await new Promise<string>((resolve, reject) =>
+      execFile(
+        process.execPath,
+        ['--input-type=module', '-e', script],
+        { env: { GOOGLE_APPLICATION_CREDENTIALS: '/nonexistent/key.json' }, timeout: 20_000 },
+        (error, out) => (error ? reject(error) : resolve(out)),
+      ),
+    );
+    expect(stdout).toContain(
+      'Cannot reach Firestore project "tutorbook-nowhere": no Application Default Credentials (set GOOGLE_APPLICATION_CREDENTIALS to a service account key, or run `gcloud auth application-default login`): ',
+    );
+    expect(stdout).toContain('/nonexistent/key.json');
   });
 });
