@@ -149,6 +149,24 @@ describe('changes since a position', () => {
     expect(rest).toMatchObject({ position: [0, 44], more: false });
   });
 
+  test('a page that a shard fills leaves the shards after it where the client had them', async () => {
+    const firestore = await freshProject();
+    let shard = 0;
+    const positions = createPositions(firestore, { shards: 2, pickShard: () => shard });
+    await stampedWrite(firestore, positions, 'zero');
+    shard = 1;
+    await stampedWrite(firestore, positions, 'one');
+    const items = firestore.collection('items');
+    const page = await positions.readChangesSince('items', items, [], { limit: 1 });
+    expect(page.docs.map((doc) => doc.id)).toEqual(['zero']);
+    expect(page).toMatchObject({ position: [1, 0], more: true });
+    const rest = await positions.readChangesSince('items', items, page.position, { limit: 1 });
+    expect(rest.docs.map((doc) => doc.id)).toEqual(['one']);
+    expect(rest).toMatchObject({ position: [1, 1], more: false });
+    // A position ahead of the counters (another project's, say) stays as it is: nothing is above it.
+    expect(await positions.readChangesSince('items', items, [5, 5])).toMatchObject({ docs: [], position: [5, 5] });
+  });
+
   /**
    * Issue 21's proof: 20 writers × 1,000 stamped document writes to a shared pool while a reader pulls. Each
    * transaction stamps 4 documents (5,000 transactions): the emulator on a loaded machine manages about 60

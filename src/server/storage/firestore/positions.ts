@@ -77,7 +77,10 @@ export interface Positions {
    * lock every counter against the writers.
    */
   readPosition(collection: string): Promise<Position>;
-  /** The documents of `query` (a query on `collection`'s documents) changed since `since`: at most `limit`. */
+  /**
+   * The documents of `query` changed since `since`, at most `limit`. `query` is on the documents `collection`
+   * stamps, with equality filters only: the shard's filter and the version's order are added here.
+   */
   readChangesSince(collection: string, query: Query, since: Position, options?: { limit?: number }): Promise<Changes>;
 }
 
