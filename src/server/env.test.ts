@@ -183,11 +183,31 @@ describe('loadEnv', () => {
     ['RATE_LIMIT', { RATE_LIMIT: 'sometimes' }],
     ['BOOKING_MIN_LEAD_HOURS', { BOOKING_MIN_LEAD_HOURS: '-1' }],
     ['DATABASE_URL', { DATABASE_URL: 'mysql://localhost/tutorbook' }],
+    ['DATABASE_URL', { DATABASE_URL: 'firestore://' }],
+    ['DATABASE_URL', { DATABASE_URL: 'firestore://Demo-TutorBook' }],
+    ['DATABASE_URL', { DATABASE_URL: 'firestore://demo' }],
+    ['DATABASE_URL', { DATABASE_URL: 'firestore://demo-tutorbook/other' }],
     ['GOOGLE_CLIENT_ID', { GOOGLE_CLIENT_ID: 'only-the-id' }],
     ['GOOGLE_CLIENT_SECRET', { GOOGLE_CLIENT_SECRET: 'only-the-secret' }],
   ])('a bad %s stops start-up with a message naming it', (name, source) => {
     expect(() => loadEnv(source)).toThrow(/^Invalid environment:\n/);
     expect(() => loadEnv(source)).toThrow(name);
+  });
+
+  test('firestore://<project-id> names the Firestore engine and its project; SQL URLs name none', () => {
+    expect(loadEnv({ DATABASE_URL: 'firestore://demo-tutorbook' })).toMatchObject({
+      databaseUrl: 'firestore://demo-tutorbook',
+      firestoreProjectId: 'demo-tutorbook',
+    });
+    expect(loadEnv({ DATABASE_URL: 'firestore://tutorbook-za-2026/' }).firestoreProjectId).toBe('tutorbook-za-2026');
+    expect(
+      loadEnv({ DATABASE_URL: 'firestore://demo-tutorbook', FIRESTORE_EMULATOR_HOST: '127.0.0.1:8080' }),
+    ).toMatchObject({ firestoreProjectId: 'demo-tutorbook', firestoreEmulatorHost: '127.0.0.1:8080' });
+    expect(loadEnv({ DATABASE_URL: 'postgres://u:p@db/tutorbook' }).firestoreProjectId).toBeUndefined();
+    expect(loadEnv({}).firestoreProjectId).toBeUndefined();
+    expect(() => loadEnv({ DATABASE_URL: 'firestore://Demo-TutorBook' })).toThrow(
+      'the project id is 6 to 30 lowercase letters, digits and hyphens, starting with a letter (got "Demo-TutorBook")',
+    );
   });
 
   test('all problems are reported at once', () => {

@@ -85,9 +85,10 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     );
   }
   const databaseUrl = e.DATABASE_URL ?? `file:${path.join(dataDir, 'app.db')}`;
-  if (!/^(file:|postgres(ql)?:\/\/)/.test(databaseUrl)) {
-    throw new Error('Invalid environment:\n  DATABASE_URL: must start with file: or postgres://');
+  if (!/^(file:|postgres(ql)?:\/\/|firestore:\/\/)/.test(databaseUrl)) {
+    throw new Error('Invalid environment:\n  DATABASE_URL: must start with file:, postgres:// or firestore://');
   }
+  const firestoreProjectId = firestoreProjectOf(databaseUrl);
   return {
     production,
     test: e.NODE_ENV === 'test',
@@ -112,7 +113,26 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     rateLimit: production || e.RATE_LIMIT,
     firestoreEmulatorHost: e.FIRESTORE_EMULATOR_HOST,
+    /** Set when DATABASE_URL is `firestore://<project-id>`: the Firestore engine's project. */
+    firestoreProjectId,
   };
+}
+
+/**
+ * Google's rule for project ids (6 to 30 lowercase letters, digits and hyphens, starting with a letter, not
+ * ending with a hyphen): a typo stops the start here rather than at the first read.
+ */
+const projectId = /^[a-z][a-z0-9-]{4,28}[a-z0-9]$/;
+
+function firestoreProjectOf(databaseUrl: string): string | undefined {
+  if (!databaseUrl.startsWith('firestore://')) return undefined;
+  const id = databaseUrl.slice('firestore://'.length).replace(/\/$/, '');
+  if (!projectId.test(id)) {
+    throw new Error(
+      `Invalid environment:\n  DATABASE_URL: firestore://<project-id>, where the project id is 6 to 30 lowercase letters, digits and hyphens, starting with a letter (got "${id}")`,
+    );
+  }
+  return id;
 }
 
 type Parsed = z.infer<typeof schema>;

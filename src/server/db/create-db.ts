@@ -21,6 +21,10 @@ function createDialect(databaseUrl: string): { dialect: Dialect; kind: DbKind } 
     mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
     return { dialect: createNodeSqliteDialect(file).dialect, kind: 'sqlite' };
   }
+  // env.ts accepts firestore:// for the engine being built (issue 21); until it serves requests, say so
+  // rather than hand the URL to pg, whose error would not.
+  if (databaseUrl.startsWith('firestore://'))
+    throw new Error('DATABASE_URL: the Firestore engine cannot serve the app yet; use file: or postgres://');
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
   return { dialect: new PostgresDialect({ pool }), kind: 'postgres' };
 }
