@@ -358,28 +358,34 @@ class ImportRun {
         const createdAt = isoTime(d.createdAt, doc.createTime);
         const studentName = text(d.student_name).trim() || 'Anonymous';
         const steps = status === 'Pending' ? 1 : 2;
-        const first = await bookings.takeVersions(steps);
-        await bookings.insert({
-          id: doc.id,
-          student: { id: userId, name: studentName, email: text(d.student_email).trim().toLowerCase() },
-          moduleName: module?.name ?? (text(d.module_name).trim() || 'Custom subject'),
-          moduleCategory: category,
-          priceCentsPerHour,
-          totalCents: hours * priceCentsPerHour,
-          date,
-          slots,
-          confirmedSlot: confirmed,
-          startsAt: sastInstant(date, confirmed ?? [...slots].sort()[0]!).toISOString(),
-          hours,
-          concepts: text(d.concepts),
-          status,
-          lateCancellation: false,
-          paymentReference: await uniquePaymentReference(bookings),
-          reminderSentAt: null,
-          createdAt,
-          updatedAt: createdAt,
-          version: first + steps - 1,
-        });
+        await bookings.beginChanges();
+        const paymentReference = await uniquePaymentReference(bookings);
+        // The booking at its last step's version; its history at each step's (one booking: one shard).
+        const stamps = await bookings.takeStamps(steps);
+        const first = stamps[0]!.version;
+        await bookings.insert(
+          {
+            id: doc.id,
+            student: { id: userId, name: studentName, email: text(d.student_email).trim().toLowerCase() },
+            moduleName: module?.name ?? (text(d.module_name).trim() || 'Custom subject'),
+            moduleCategory: category,
+            priceCentsPerHour,
+            totalCents: hours * priceCentsPerHour,
+            date,
+            slots,
+            confirmedSlot: confirmed,
+            startsAt: sastInstant(date, confirmed ?? [...slots].sort()[0]!).toISOString(),
+            hours,
+            concepts: text(d.concepts),
+            status,
+            lateCancellation: false,
+            paymentReference,
+            reminderSentAt: null,
+            createdAt,
+            updatedAt: createdAt,
+          },
+          stamps.at(-1)!,
+        );
         // Its history: the request, and where the old site had taken it (who did that, it did not record).
         const change = (version: number, from: BookingStatus | null, to: BookingStatus, by: string | null) => ({
           id: crypto.randomUUID(),

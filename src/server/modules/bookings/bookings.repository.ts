@@ -37,7 +37,7 @@ function toRecord(row: BookingRow): BookingRecord {
   };
 }
 
-function toRow(booking: BookingRecord): Insertable<BookingsTable> {
+function toRow(booking: Omit<BookingRecord, 'version'>, version: number): Insertable<BookingsTable> {
   const [slot1 = '', slot2 = '', slot3 = ''] = booking.slots;
   return {
     id: booking.id,
@@ -62,7 +62,7 @@ function toRow(booking: BookingRecord): Insertable<BookingsTable> {
     reminder_sent_at: booking.reminderSentAt,
     created_at: booking.createdAt,
     updated_at: booking.updatedAt,
-    version: booking.version,
+    version,
   };
 }
 
@@ -75,7 +75,7 @@ function toSet(update: BookingUpdate): Updateable<BookingsTable> {
     ...(update.lateCancellation !== undefined ? { late_cancellation: update.lateCancellation ? 1 : 0 } : {}),
     ...(update.reminderSentAt !== undefined ? { reminder_sent_at: update.reminderSentAt } : {}),
     ...(update.updatedAt !== undefined ? { updated_at: update.updatedAt } : {}),
-    version: update.version,
+    version: update.stamp.version,
   };
 }
 
@@ -112,9 +112,17 @@ const toRecords = (rows: BookingRow[]) => rows.map(toRecord);
 /** Bookings on SQLite and PostgreSQL (`bookings`, `booking_changes`, and the `bookings` row of `sync_counter`). */
 export function createBookingsRepository(db: Db): BookingsRepository {
   return {
-    takeVersions: (count) => takeVersions(db, 'bookings', count),
+    async beginChanges() {
+      await takeVersions(db, 'bookings', 0);
+    },
 
-    readVersion: () => readVersion(db, 'bookings'),
+    // Under the lock `beginChanges` took: one counter, shard 0.
+    async takeStamps(count) {
+      const first = await takeVersions(db, 'bookings', count);
+      return Array.from({ length: count }, (_, i) => ({ shard: 0, version: first + i }));
+    },
+
+    readPosition: async () => [await readVersion(db, 'bookings')],
 
     async findById(id) {
       const row = await db.selectFrom('bookings').selectAll().where('id', '=', id).executeTakeFirst();
@@ -140,8 +148,8 @@ export function createBookingsRepository(db: Db): BookingsRepository {
       return row !== undefined;
     },
 
-    async insert(booking) {
-      await db.insertInto('bookings').values(toRow(booking)).execute();
+    async insert(booking, stamp) {
+      await db.insertInto('bookings').values(toRow(booking, stamp.version)).execute();
     },
 
     async addChange(change) {
@@ -159,8 +167,8 @@ export function createBookingsRepository(db: Db): BookingsRepository {
       return Number(result.numUpdatedRows) === 1;
     },
 
-    async setVersion(id, version) {
-      await db.updateTable('bookings').set({ version }).where('id', '=', id).execute();
+    async setVersion(id, stamp) {
+      await db.updateTable('bookings').set({ version: stamp.version }).where('id', '=', id).execute();
     },
 
     async list(filter: BookingListFilter) {
@@ -185,9 +193,9 @@ export function createBookingsRepository(db: Db): BookingsRepository {
       );
     },
 
-    async listChangedSince(args) {
-      let query = db.selectFrom('bookings').selectAll().where('version', '>', args.version);
-      const visibleTo = args.visibleTo;
+    async listChangedSince({ since, visibleTo, limit }) {
+      const after = since[0] ?? 0;
+      let query = db.selectFrom('bookings').selectAll().where('version', '>', after);
       if (visibleTo) {
         query = query.where((eb) =>
           eb.or([
@@ -196,7 +204,13 @@ export function createBookingsRepository(db: Db): BookingsRepository {
           ]),
         );
       }
-      return toRecords(await query.orderBy('version').limit(args.limit).execute());
+      // One more than the page: its presence says another page waits.
+      const rows = await query
+        .orderBy('version')
+        .limit(limit + 1)
+        .execute();
+      const page = rows.slice(0, limit);
+      return { bookings: toRecords(page), position: [page.at(-1)?.version ?? after], more: rows.length > limit };
     },
 
     async historyOf(bookingIds) {

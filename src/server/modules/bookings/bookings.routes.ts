@@ -56,7 +56,8 @@ export function createBookingRoutes(deps: Deps) {
       return c.json(
         since === undefined
           ? await listBookings(deps, c.var.me, page)
-          : await listBookingChanges(deps, c.var.me, since),
+          : // positions: wire format (issue 21): today's whole number is SQL's one-shard position.
+            await listBookingChanges(deps, c.var.me, [since]),
       );
     })
     .post('/', queued, checkFirst(requireUser), jsonBody(createBookingInputSchema), async (c) => {

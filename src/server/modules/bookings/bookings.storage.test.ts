@@ -1,16 +1,21 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { covers, coversStamp, type Position, type Stamp } from '../../../common/positions.ts';
 import { createDb, migrateToLatest } from '../../db/create-db.ts';
+import { createPositions } from '../../storage/firestore/positions.ts';
 import { createSqlStorage } from '../../storage/sql-storage.ts';
+import { emulatorFirestore } from '../../test/firestore-client.ts';
+import { startFirestoreEmulator, type FirestoreEmulator } from '../../test/firestore-emulator.ts';
 import { createTestDatabase } from '../../test/harness.ts';
+import { createBookingsFirestoreRepository } from './bookings.firestore.ts';
 import type { BookingChangeRecord, BookingRecord, BookingsRepository } from './bookings.storage.ts';
 
 /**
- * The bookings' repository contract, the cases any engine must pass: SQL (the SQLite file, or PostgreSQL with
- * TEST_DATABASE_URL) today; a Firestore engine joins the list when it implements BookingsRepository. Races are
- * run for real: several writers at once.
+ * The bookings' repository contract, the same cases on each engine: SQL (the SQLite file, or PostgreSQL with
+ * TEST_DATABASE_URL) and Firestore (Google's emulator). Races are run for real: several writers at once, each
+ * in a transaction of the shape the usecases use (begin, reads, stamps, writes).
  */
 interface Engine {
   repo: BookingsRepository;
@@ -23,6 +28,12 @@ interface Engine {
 
 type Student = BookingRecord['student'] & { id: string };
 
+const someone = (name: string): Student => ({
+  id: crypto.randomUUID(),
+  name,
+  email: `${crypto.randomUUID()}@example.com`,
+});
+
 async function openSql(): Promise<Engine> {
   const dir = await mkdtemp(path.join(tmpdir(), 'bookings-storage-'));
   const database = await createTestDatabase(dir);
@@ -33,7 +44,7 @@ async function openSql(): Promise<Engine> {
     repo: storage.repos.bookings,
     transaction: (work) => storage.transaction((repos) => work(repos.bookings)),
     async addStudent(name) {
-      const student = { id: crypto.randomUUID(), name, email: `${crypto.randomUUID()}@example.com` };
+      const student = someone(name);
       await storage.repos.accounts.insertInvited({ ...student, role: 'student' }, new Date());
       return student;
     },
@@ -44,6 +55,26 @@ async function openSql(): Promise<Engine> {
     },
   };
 }
+
+let emulator: FirestoreEmulator | undefined;
+async function openFirestore(): Promise<Engine> {
+  emulator ??= await startFirestoreEmulator();
+  const { db, close } = emulatorFirestore(emulator.host, `demo-bookings-${crypto.randomUUID().slice(0, 8)}`);
+  // Few shards: writers at once meet on counters too, as they would under load.
+  const positions = createPositions(db, { shards: 4 });
+  return {
+    repo: createBookingsFirestoreRepository({ db }, positions),
+    transaction: (work) =>
+      db.runTransaction((tx) => work(createBookingsFirestoreRepository({ db, tx }, positions)), { maxAttempts: 20 }),
+    // Firestore has no foreign keys: a booking names its student, and nothing checks that they exist.
+    addStudent: async (name) => someone(name),
+    close,
+  };
+}
+
+afterAll(async () => {
+  await emulator?.stop();
+});
 
 let references = 0;
 function newBooking(student: Student, extra: Partial<BookingRecord> = {}): BookingRecord {
@@ -87,8 +118,26 @@ function entry(booking: BookingRecord, version: number, extra: Partial<BookingCh
 }
 
 const ids = (records: { id: string }[]) => records.map((r) => r.id);
+const sortedIds = (records: { id: string }[]) => ids(records).sort();
 
-describe.each([['SQL', openSql]])('the bookings’ storage on %s', (_name, open) => {
+/** A stamp for a booking written directly (its version as it is); the changes-since cases take real ones. */
+const stampOf = (booking: { version: number }): Stamp => ({ shard: 0, version: booking.version });
+
+/** A booking request as the usecase makes it: begin, check, stamp, then the booking and its first entry. */
+async function book(engine: Engine, booking: BookingRecord): Promise<BookingRecord> {
+  return engine.transaction(async (repo) => {
+    await repo.beginChanges();
+    const [stamp] = (await repo.takeStamps(1)) as [Stamp];
+    await repo.insert(booking, stamp);
+    await repo.addChange(entry(booking, stamp.version));
+    return { ...booking, version: stamp.version };
+  });
+}
+
+describe.each([
+  ['SQL', openSql],
+  ['Firestore', openFirestore],
+])('the bookings’ storage on %s', (_name, open) => {
   let engine: Engine;
   beforeAll(async () => {
     engine = await open();
@@ -98,7 +147,7 @@ describe.each([['SQL', openSql]])('the bookings’ storage on %s', (_name, open)
   test('a booking and its history are read back as written; the history in the order it happened', async () => {
     const { repo } = engine;
     const booking = newBooking(await engine.addStudent('Thandi Mokoena'), { version: 7 });
-    await repo.insert(booking);
+    await repo.insert(booking, stampOf(booking));
     const confirmed = entry(booking, 7, {
       by: { id: null, name: 'Musa Stats', role: 'tutor' },
       from: 'Pending',
@@ -115,24 +164,63 @@ describe.each([['SQL', openSql]])('the bookings’ storage on %s', (_name, open)
     expect(await repo.historyOf([])).toEqual([]);
     expect(await repo.isPaymentReferenceTaken(booking.paymentReference)).toBe(true);
     expect(await repo.isPaymentReferenceTaken(`${booking.paymentReference}X`)).toBe(false);
+    // A second booking with the reference, or the id, is refused (SQL's unique indexes; Firestore's keys).
+    const student = await engine.addStudent('Second');
+    await expect(
+      repo.insert(newBooking(student, { paymentReference: booking.paymentReference }), stampOf(booking)),
+    ).rejects.toThrow();
+    await expect(repo.insert(newBooking(student, { id: booking.id }), stampOf(booking))).rejects.toThrow();
+    expect(await repo.findById(booking.id)).toEqual(booking);
   });
 
-  test('versions are handed out in order, each once, however many writers take them at once', async () => {
+  test('stamps are handed out each once, in order within a shard, however many writers take them at once', async () => {
     const { repo } = engine;
-    const before = await repo.readVersion();
-    const firsts = await Promise.all(Array.from({ length: 5 }, () => engine.transaction((r) => r.takeVersions(3))));
-    const taken = firsts.flatMap((first) => [first, first + 1, first + 2]).sort((a, b) => a - b);
-    expect(taken).toEqual(Array.from({ length: 15 }, (_, i) => before + 1 + i));
-    expect(await repo.readVersion()).toBe(before + 15);
-    // 0 only waits for the other writers: nothing is handed out.
-    expect(await engine.transaction((r) => r.takeVersions(0))).toBe(before + 16);
-    expect(await repo.readVersion()).toBe(before + 15);
+    const before = await repo.readPosition();
+    const taken = await Promise.all(Array.from({ length: 5 }, () => engine.transaction((r) => r.takeStamps(3))));
+    for (const stamps of taken) {
+      // One transaction's stamps: one shard, one after another.
+      expect(stamps.map((s) => s.shard)).toEqual(Array(3).fill(stamps[0]!.shard));
+      expect(stamps.map((s) => s.version - stamps[0]!.version)).toEqual([0, 1, 2]);
+    }
+    const after = await repo.readPosition();
+    // Each shard handed out exactly the versions between where it was and where it is now.
+    const byShard = Map.groupBy(taken.flat(), (s) => s.shard);
+    expect(taken.flat()).toHaveLength(15);
+    for (const [shard, stamps] of byShard) {
+      const versions = stamps.map((s) => s.version).sort((a, b) => a - b);
+      const from = (before[shard] ?? 0) + 1;
+      expect(versions).toEqual(Array.from({ length: (after[shard] ?? 0) - from + 1 }, (_, i) => from + i));
+    }
+    for (const stamp of taken.flat()) expect(coversStamp(after, stamp)).toBe(true);
+    // Beginning takes nothing.
+    await engine.transaction((r) => r.beginChanges());
+    expect(await repo.readPosition()).toEqual(after);
+  });
+
+  test('a booking changed again gets a version above the one it had, whichever shard the change takes', async () => {
+    const student = await engine.addStudent('Rewritten');
+    // Shards moved unevenly (Firestore: one of them far ahead), so a change may take one behind the booking's.
+    await engine.transaction((r) => r.takeStamps(40));
+    const booked: BookingRecord[] = [];
+    for (let i = 0; i < 6; i++) booked.push(await book(engine, newBooking(student)));
+    for (let round = 0; round < 2; round++) {
+      for (const booking of booked) {
+        const stamp = await engine.transaction(async (repo) => {
+          await repo.beginChanges();
+          const row = (await repo.findById(booking.id))!;
+          const [taken] = (await repo.takeStamps(1, [row.version])) as [Stamp];
+          await repo.setVersion(row.id, taken);
+          return { before: row.version, after: taken.version };
+        });
+        expect(stamp.after).toBeGreaterThan(stamp.before);
+      }
+    }
   });
 
   test('of five changes at once from the same version one wins; a change from an old version changes nothing', async () => {
     const { repo } = engine;
     const booking = newBooking(await engine.addStudent('Sipho Dlamini'), { version: 3 });
-    await repo.insert(booking);
+    await repo.insert(booking, stampOf(booking));
     const won = await Promise.all(
       ['09:00', '14:00', '17:30', '09:00', '14:00'].map((slot, i) =>
         repo.updateIfAtVersion(booking.id, 3, {
@@ -140,7 +228,7 @@ describe.each([['SQL', openSql]])('the bookings’ storage on %s', (_name, open)
           confirmedSlot: slot,
           reminderSentAt: null,
           updatedAt: `2026-11-25T00:00:0${i}.000Z`,
-          version: 10 + i,
+          stamp: { shard: 0, version: 10 + i },
         }),
       ),
     );
@@ -154,14 +242,15 @@ describe.each([['SQL', openSql]])('the bookings’ storage on %s', (_name, open)
       updatedAt: `2026-11-25T00:00:0${winner}.000Z`,
       version: 10 + winner,
     });
-    expect(await repo.updateIfAtVersion(booking.id, 3, { status: 'Cancelled', version: 20 })).toBe(false);
-    expect(await repo.updateIfAtVersion(crypto.randomUUID(), 1, { status: 'Cancelled', version: 20 })).toBe(false);
+    const cancel = { status: 'Cancelled' as const, stamp: { shard: 0, version: 20 } };
+    expect(await repo.updateIfAtVersion(booking.id, 3, cancel)).toBe(false);
+    expect(await repo.updateIfAtVersion(crypto.randomUUID(), 1, cancel)).toBe(false);
     // What an update leaves out stays; a late cancellation is a boolean both ways.
     expect(
       await repo.updateIfAtVersion(booking.id, after!.version, {
         status: 'Cancelled',
         lateCancellation: true,
-        version: 21,
+        stamp: { shard: 0, version: 21 },
       }),
     ).toBe(true);
     expect(await repo.findById(booking.id)).toEqual({
@@ -170,8 +259,61 @@ describe.each([['SQL', openSql]])('the bookings’ storage on %s', (_name, open)
       lateCancellation: true,
       version: 21,
     });
-    await repo.setVersion(booking.id, 22);
+    await repo.setVersion(booking.id, { shard: 0, version: 22 });
     expect((await repo.findById(booking.id))?.version).toBe(22);
+  });
+
+  test('of five confirmations at once, each in a transaction as the usecase runs it, one wins and one entry is recorded', async () => {
+    const booking = await book(engine, newBooking(await engine.addStudent('Confirmed Once')));
+    const slots = ['09:00', '14:00', '17:30', '09:00', '14:00'];
+    const won = await Promise.all(
+      slots.map((slot, i) =>
+        engine.transaction(async (repo) => {
+          await repo.beginChanges();
+          const row = (await repo.findById(booking.id))!;
+          await repo.historyOf([row.id]);
+          const [stamp] = (await repo.takeStamps(1, [row.version])) as [Stamp];
+          // The version the staff member's card showed: the booking as requested.
+          if (
+            !(await repo.updateIfAtVersion(row.id, booking.version, {
+              status: 'Confirmed',
+              confirmedSlot: slot,
+              stamp,
+            }))
+          )
+            return false;
+          await repo.addChange(entry(row, stamp.version, { from: row.status, to: 'Confirmed', slot, id: `c${i}` }));
+          return true;
+        }),
+      ),
+    );
+    expect(won.filter(Boolean)).toHaveLength(1);
+    const after = (await engine.repo.findById(booking.id))!;
+    expect(after.confirmedSlot).toBe(slots[won.indexOf(true)]);
+    expect(after.version).toBeGreaterThan(booking.version);
+    const history = await engine.repo.historyOf([booking.id]);
+    expect(history.map((c) => c.to)).toEqual(['Pending', 'Confirmed']);
+    expect(history.at(-1)!.version).toBe(after.version);
+  });
+
+  test('of five requests drawing one payment reference at once, one books it and four find it taken', async () => {
+    const student = await engine.addStudent('Same Reference');
+    const reference = `TB-RACE-${crypto.randomUUID().slice(0, 6)}`;
+    const drafts = Array.from({ length: 5 }, () => newBooking(student, { paymentReference: reference }));
+    const booked = await Promise.all(
+      drafts.map((draft) =>
+        engine.transaction(async (repo) => {
+          await repo.beginChanges();
+          if (await repo.isPaymentReferenceTaken(reference)) return false;
+          const [stamp] = (await repo.takeStamps(1)) as [Stamp];
+          await repo.insert(draft, stamp);
+          return true;
+        }),
+      ),
+    );
+    expect(booked.filter(Boolean)).toHaveLength(1);
+    const found = await Promise.all(drafts.map((d) => engine.repo.findById(d.id)));
+    expect(found.filter(Boolean)).toHaveLength(1);
   });
 
   test('a list is newest session first, then newest request, then id, along the user’s or the category’s bookings', async () => {
@@ -185,7 +327,7 @@ describe.each([['SQL', openSql]])('the bookings’ storage on %s', (_name, open)
       newBooking(b, { date: '2027-03-03', createdAt: at(4) }),
       newBooking(a, { date: '2027-03-02', createdAt: at(3), moduleCategory: 'Computer Science' }),
     ];
-    for (const booking of booked) await repo.insert(booking);
+    for (const booking of booked) await repo.insert(booking, stampOf(booking));
     const [a1, a3, b2, b3, a2] = booked as [BookingRecord, BookingRecord, BookingRecord, BookingRecord, BookingRecord];
     const sameTime = [b2, a2].sort((x, y) => (x.id < y.id ? 1 : -1));
     const inRange = { from: '2027-03-01', to: '2027-03-03', limit: 10 };
@@ -200,26 +342,63 @@ describe.each([['SQL', openSql]])('the bookings’ storage on %s', (_name, open)
     expect(ids(await repo.list({ ...inRange, after }))).toEqual(ids([sameTime[1]!, a1]));
   });
 
-  test('changes since a version come in version order, limited to what a user may see', async () => {
+  test('changes since a position come once each, in version order within a shard, limited to what a user may see', async () => {
     const { repo } = engine;
     const [a, b] = [await engine.addStudent('Since A'), await engine.addStudent('Since B')];
-    const base = (await repo.readVersion()) + 1_000;
-    const booked = [
-      newBooking(a, { version: base + 3, moduleCategory: 'Mathematics' }),
-      newBooking(b, { version: base + 1, moduleCategory: 'Statistics' }),
-      newBooking(b, { version: base + 2, moduleCategory: 'Uncategorized' }),
-      newBooking(b, { version: base, moduleCategory: 'Mathematics' }),
-    ];
-    for (const booking of booked) await repo.insert(booking);
-    const [mine, stats, other, older] = booked as [BookingRecord, BookingRecord, BookingRecord, BookingRecord];
-    expect(ids(await repo.listChangedSince({ version: base, limit: 10 }))).toEqual(ids([stats, other, mine]));
-    expect(ids(await repo.listChangedSince({ version: base, limit: 2 }))).toEqual(ids([stats, other]));
-    const student = { userId: a.id, categories: [] };
-    expect(ids(await repo.listChangedSince({ version: base - 1, visibleTo: student, limit: 10 }))).toEqual(ids([mine]));
-    const tutor = { userId: a.id, categories: ['Mathematics' as const] };
-    expect(ids(await repo.listChangedSince({ version: base - 1, visibleTo: tutor, limit: 10 }))).toEqual(
-      ids([older, mine]),
+    const start = await repo.readPosition();
+    const booked = await Promise.all(
+      [
+        newBooking(a, { moduleCategory: 'Mathematics' }),
+        newBooking(b, { moduleCategory: 'Statistics' }),
+        newBooking(b, { moduleCategory: 'Uncategorized' }),
+        newBooking(b, { moduleCategory: 'Mathematics' }),
+      ].map((booking) => book(engine, booking)),
     );
+    const [mine, stats, other, maths] = booked as [BookingRecord, BookingRecord, BookingRecord, BookingRecord];
+    const all = await repo.listChangedSince({ since: start, limit: 10 });
+    expect(sortedIds(all.bookings)).toEqual(sortedIds(booked));
+    expect(all.more).toBe(false);
+    const now = await repo.readPosition();
+    expect(covers(all.position, now)).toBe(true);
+    expect(await repo.listChangedSince({ since: all.position, limit: 10 })).toMatchObject({
+      bookings: [],
+      more: false,
+    });
+
+    // Page by page: each booking once, none left out, and the last page's position where the whole one was.
+    const seen: string[] = [];
+    let since: Position = start;
+    for (let more = true; more;) {
+      const page = await repo.listChangedSince({ since, limit: 2 });
+      expect(page.bookings.length).toBeLessThanOrEqual(2);
+      seen.push(...ids(page.bookings));
+      ({ position: since, more } = page);
+    }
+    expect(seen.sort()).toEqual(sortedIds(booked));
+    expect(covers(since, now)).toBe(true);
+
+    const student = { userId: a.id, categories: [] };
+    expect(ids((await repo.listChangedSince({ since: start, visibleTo: student, limit: 10 })).bookings)).toEqual(
+      ids([mine]),
+    );
+    const tutor = { userId: a.id, categories: ['Mathematics' as const, 'Computer Science' as const] };
+    expect(sortedIds((await repo.listChangedSince({ since: start, visibleTo: tutor, limit: 10 })).bookings)).toEqual(
+      sortedIds([mine, maths]),
+    );
+    expect(stats.version).toBeGreaterThan(0);
+    expect(other.version).toBeGreaterThan(0);
+
+    // A change goes above what the booking held, and comes again.
+    const [changed] = (await engine.transaction(async (r) => {
+      await r.beginChanges();
+      const row = (await r.findById(maths.id))!;
+      const stamps = await r.takeStamps(1, [row.version]);
+      await r.setVersion(row.id, stamps[0]!);
+      return stamps;
+    })) as [Stamp];
+    expect(changed.version).toBeGreaterThan(maths.version);
+    const again = await repo.listChangedSince({ since: all.position, limit: 10 });
+    expect(again.bookings.map((r) => [r.id, r.version])).toEqual([[maths.id, changed.version]]);
   });
 
   test('requests are counted after a time; due reminders are found soonest first and claimed once', async () => {
@@ -244,17 +423,21 @@ describe.each([['SQL', openSql]])('the bookings’ storage on %s', (_name, open)
         createdAt: '2026-11-24T13:00:00.000Z',
       }),
     ];
-    for (const booking of booked) await repo.insert(booking);
+    for (const booking of booked) await repo.insert(booking, stampOf(booking));
     const [noon, morning] = booked as [BookingRecord, BookingRecord];
     expect(await repo.countRequestsSince(student.id, '2026-11-24T10:30:00.000Z')).toBe(3);
     expect(await repo.countRequestsSince(student.id, '2026-11-24T13:00:00.000Z')).toBe(0);
     const window = { after: '2030-01-02T00:00:00.000Z', until: '2030-01-02T23:59:59.000Z', limit: 10 };
     expect(ids(await repo.findDueReminders(window))).toEqual(ids([morning, noon]));
+    // Each claim in a transaction, as the reminder scan makes it (several processes may scan at once).
     const claims = await Promise.all(
-      Array.from({ length: 5 }, () => repo.claimReminder(morning.id, morning.version, '2030-01-01T08:00:00.000Z')),
+      Array.from({ length: 5 }, () =>
+        engine.transaction((r) => r.claimReminder(morning.id, morning.version, '2030-01-01T08:00:00.000Z')),
+      ),
     );
     expect(claims.filter(Boolean)).toHaveLength(1);
     expect((await repo.findById(morning.id))?.reminderSentAt).toBe('2030-01-01T08:00:00.000Z');
+    expect(await repo.claimReminder(morning.id, morning.version, '2030-01-01T09:00:00.000Z')).toBe(false);
     // A booking changed since it was read is not claimed.
     expect(await repo.claimReminder(noon.id, noon.version + 1, '2030-01-01T12:00:00.000Z')).toBe(false);
     expect(ids(await repo.findDueReminders(window))).toEqual(ids([noon]));
@@ -271,7 +454,7 @@ describe.each([['SQL', openSql]])('the bookings’ storage on %s', (_name, open)
     const later = newBooking(student, { createdAt: '2026-11-24T11:00:00.000Z' });
     const confirmedByTutor = newBooking(other);
     const untouched = newBooking(other);
-    for (const booking of [later, own, confirmedByTutor, untouched]) await repo.insert(booking);
+    for (const booking of [later, own, confirmedByTutor, untouched]) await repo.insert(booking, stampOf(booking));
     const byTutor = entry(confirmedByTutor, 2, {
       by: { id: tutor.id, name: tutor.name, role: 'tutor' },
       to: 'Confirmed',
@@ -281,7 +464,7 @@ describe.each([['SQL', openSql]])('the bookings’ storage on %s', (_name, open)
     await repo.addChange(byTutor);
 
     expect(ids(await repo.listOf(student.id))).toEqual(ids([own, later]));
-    expect(ids(await repo.listTouchedBy(student.id))).toEqual(ids([own, later].sort((x, y) => (x.id < y.id ? -1 : 1))));
+    expect(ids(await repo.listTouchedBy(student.id))).toEqual(sortedIds([own, later]));
     expect(ids(await repo.listTouchedBy(tutor.id))).toEqual(ids([confirmedByTutor]));
 
     await repo.setStudentName(student.id, 'Naledi Dlamini', 'renamed');
@@ -303,21 +486,65 @@ describe.each([['SQL', openSql]])('the bookings’ storage on %s', (_name, open)
     expect(await repo.findById(untouched.id)).toEqual(untouched);
   });
 
+  test('a rename in one transaction, as the usecase runs it: every touched booking at a new version, with the new names', async () => {
+    const [student, tutor, other] = [
+      await engine.addStudent('Lerato'),
+      await engine.addStudent('Tutor Thabo'),
+      await engine.addStudent('Someone Else'),
+    ];
+    const own = await book(engine, newBooking(student));
+    const theirs = await book(engine, newBooking(other));
+    await engine.transaction(async (repo) => {
+      await repo.beginChanges();
+      const row = (await repo.findById(theirs.id))!;
+      const [stamp] = (await repo.takeStamps(1, [row.version])) as [Stamp];
+      await repo.updateIfAtVersion(row.id, row.version, { status: 'Confirmed', stamp });
+      await repo.addChange(entry(row, stamp.version, { by: { id: tutor.id, name: tutor.name, role: 'tutor' } }));
+    });
+    const before = await Promise.all([own, theirs].map((b) => engine.repo.findById(b.id)));
+    const renamed = async (userId: string, name: string) =>
+      engine.transaction(async (repo) => {
+        await repo.beginChanges();
+        const touched = await repo.listTouchedBy(userId);
+        const stamps = await repo.takeStamps(
+          touched.length,
+          touched.map((row) => row.version),
+        );
+        for (const [i, row] of touched.entries()) await repo.setVersion(row.id, stamps[i]!);
+        await repo.setStudentName(userId, name, 'renamed');
+        await repo.setNameInHistory(userId, name);
+        return stamps;
+      });
+    await Promise.all([renamed(student.id, 'Lerato M'), renamed(tutor.id, 'Thabo K')]);
+    const [ownAfter, theirsAfter] = (await Promise.all([own, theirs].map((b) => engine.repo.findById(b.id)))) as [
+      BookingRecord,
+      BookingRecord,
+    ];
+    expect(ownAfter.student.name).toBe('Lerato M');
+    expect(ownAfter.version).toBeGreaterThan(before[0]!.version);
+    expect(theirsAfter.student.name).toBe('Someone Else');
+    expect(theirsAfter.status).toBe('Confirmed');
+    expect(theirsAfter.version).toBeGreaterThan(before[1]!.version);
+    expect((await engine.repo.historyOf([own.id])).map((c) => c.by.name)).toEqual(['Lerato M']);
+    expect((await engine.repo.historyOf([theirs.id])).map((c) => c.by.name)).toEqual(['Someone Else', 'Thabo K']);
+  });
+
   test('a transaction that reads, writes and then fails leaves nothing behind', async () => {
     const booking = newBooking(await engine.addStudent('Rolled Back'));
-    const version = await engine.repo.readVersion();
+    const position = await engine.repo.readPosition();
     await expect(
       engine.transaction(async (repo) => {
-        await repo.takeVersions(1);
+        await repo.beginChanges();
         expect(await repo.findById(booking.id)).toBeUndefined();
-        await repo.insert(booking);
-        await repo.addChange(entry(booking, 1));
+        const [stamp] = (await repo.takeStamps(1)) as [Stamp];
+        await repo.insert(booking, stamp);
+        await repo.addChange(entry(booking, stamp.version));
         throw new Error('refused later');
       }),
     ).rejects.toThrow('refused later');
     expect(await engine.repo.findById(booking.id)).toBeUndefined();
     expect(await engine.repo.historyOf([booking.id])).toEqual([]);
     expect(await engine.repo.isPaymentReferenceTaken(booking.paymentReference)).toBe(false);
-    expect(await engine.repo.readVersion()).toBe(version);
+    expect(await engine.repo.readPosition()).toEqual(position);
   });
 });

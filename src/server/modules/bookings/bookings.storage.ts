@@ -1,4 +1,5 @@
 import type { Booking, BookingCategory, BookingChange, BookingStatus } from '../../../common/bookings.ts';
+import type { Position, Stamp } from '../../../common/positions.ts';
 import type { Category, Role } from '../../../common/roles.ts';
 
 /** A booking as stored: what the API sends but its history, plus what the server keeps for itself. */
@@ -19,10 +20,10 @@ export interface BookingChangeRecord extends BookingChange {
   by: { id: string | null; name: string; role: Role | null };
 }
 
-/** What a change to a booking may set; `version` is always the new one. */
+/** What a change to a booking may set; `stamp` (from `takeStamps`) always gives its new version. */
 export type BookingUpdate = Partial<
   Pick<BookingRecord, 'status' | 'confirmedSlot' | 'startsAt' | 'lateCancellation' | 'reminderSentAt' | 'updatedAt'>
-> & { version: number };
+> & { stamp: Stamp };
 
 export interface BookingListFilter {
   userId?: string;
@@ -37,47 +38,59 @@ export interface BookingListFilter {
 }
 
 /**
- * The bookings' storage, in the bookings' words (docs/decisions/0026): bookings.repository.ts on SQL. Every
- * write to bookings happens in a transaction that first calls `takeVersions`: that is the serialisation point
- * that makes a check followed by a write safe (a client id, a payment reference, a version).
+ * The bookings' storage, in the bookings' words (docs/decisions/0026): bookings.repository.ts on SQL,
+ * bookings.firestore.ts on Firestore. Every change is one transaction of one shape: `beginChanges`, then every
+ * read, then `takeStamps`, then the writes, each carrying its stamp. On SQL `beginChanges` is the serialisation
+ * point that makes a check followed by a write safe (a client id, a payment reference, a version); on
+ * Firestore the transaction itself is (what it read conflicts with any write to it before the commit), so
+ * a method that changes a booking read in the transaction trusts that read instead of reading again.
  */
 export interface BookingsRepository {
   /**
-   * Reserves `count` new versions of the bookings and returns the first; the others follow it. The first write
-   * of every bookings transaction: until it ends, every other bookings writer waits here (db/versions.ts says
-   * why), so versions become visible in order and what the transaction read stays true. `count` 0 only waits.
+   * The first call of every change transaction. SQL: takes the bookings' counter lock, so every other bookings
+   * writer waits here until this transaction ends (db/versions.ts says why). Firestore: nothing.
    */
-  takeVersions(count: number): Promise<number>;
-  /** The bookings' committed version: every change at or below it has committed. */
-  readVersion(): Promise<number>;
+  beginChanges(): Promise<void>;
+  /**
+   * `count` new versions for the bookings this transaction writes, after its every read and before its first
+   * write; `above` are the versions those bookings have now (read in this transaction; a new booking has none).
+   * Versions grow in commit order per shard and per booking (docs/decisions/0027).
+   */
+  takeStamps(count: number, above?: readonly number[]): Promise<Stamp[]>;
+  /** What every committed change is covered by, for `Synced-To`: SQL's committed version, `[version]`. */
+  readPosition(): Promise<Position>;
   findById(id: string): Promise<BookingRecord | undefined>;
   /** Booking requests the user sent after `since` (an ISO time). */
   countRequestsSince(userId: string, since: string): Promise<number>;
-  /** Whether a booking holds this reference; called after `takeVersions`, so it stays free until the insert. */
+  /** Whether a booking holds this reference; read in the change's transaction, it stays free until the insert. */
   isPaymentReferenceTaken(reference: string): Promise<boolean>;
-  insert(booking: BookingRecord): Promise<void>;
+  /** Stores a new booking at `stamp` (its `version`). Its reference and id are unique: a duplicate throws. */
+  insert(booking: Omit<BookingRecord, 'version'>, stamp: Stamp): Promise<void>;
+  /** Adds an entry to a booking's history (stored, or inserted in this transaction). */
   addChange(change: BookingChangeRecord): Promise<void>;
   /**
    * Applies `update` only if the booking is still at `version`, at once: false when someone changed it meanwhile
-   * (or it is gone). This is what makes a confirmation atomic, and the loser hear of it.
+   * (or it is gone). This is what makes a confirmation atomic, and the loser hear of it. In a transaction, the
+   * booking must have been read in it first (`findById`, `listTouchedBy`).
    */
   updateIfAtVersion(id: string, version: number, update: BookingUpdate): Promise<boolean>;
   /** Gives the booking a new version without changing anything else (its student's name changes elsewhere). */
-  setVersion(id: string, version: number): Promise<void>;
+  setVersion(id: string, stamp: Stamp): Promise<void>;
   /**
    * Newest session first (then newest request, then id), along one of the list indexes (a user's, a category's,
    * or all).
    */
   list(filter: BookingListFilter): Promise<BookingRecord[]>;
   /**
-   * Bookings changed after `version`, in the order they changed; `visibleTo` limits them to a user's own and
-   * their categories'.
+   * Bookings changed since `since`, in the order they changed, at most `limit`; `visibleTo` limits them to a
+   * user's own and their categories'. `position` is what the answer covers (the next `since`); `more` says
+   * another page waits.
    */
   listChangedSince(args: {
-    version: number;
+    since: Position;
     visibleTo?: { userId: string; categories: readonly Category[] };
     limit: number;
-  }): Promise<BookingRecord[]>;
+  }): Promise<{ bookings: BookingRecord[]; position: Position; more: boolean }>;
   /** The history of these bookings, grouped by booking, each in the order it happened. */
   historyOf(bookingIds: readonly string[]): Promise<BookingChangeRecord[]>;
   /** Confirmed sessions with a confirmed time in (`after`, `until`] that have had no reminder, soonest first. */
@@ -88,7 +101,10 @@ export interface BookingsRepository {
   listOf(userId: string): Promise<BookingRecord[]>;
   /** Bookings the user made or changed (a tutor's confirmations), by id. */
   listTouchedBy(userId: string): Promise<BookingRecord[]>;
-  /** Replaces the student's name, address and concepts on all their bookings (account deletion). */
+  /**
+   * Replaces the student's name, address and concepts on all their bookings (account deletion). This and the
+   * two below change many bookings: in a transaction, `listTouchedBy(userId)` must have read them first.
+   */
   scrubStudent(userId: string, name: string, at: string): Promise<void>;
   /** The student's name on all their bookings: the name they have now (docs/decisions/0025). */
   setStudentName(userId: string, name: string, at: string): Promise<void>;

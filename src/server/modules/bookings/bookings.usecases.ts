@@ -17,6 +17,7 @@ import {
   type createBookingInputSchema,
   type setBookingStatusInputSchema,
 } from '../../../common/bookings.ts';
+import type { Position, Stamp } from '../../../common/positions.ts';
 import { categories, type Category, type Role } from '../../../common/roles.ts';
 import { formatSastSlot, sastInstant, sastTime } from '../../../common/sast.ts';
 import type { Me } from '../../../common/session.ts';
@@ -60,10 +61,10 @@ import type {
 /**
  * Bookings (spec §3, §4, §6; DESIGN "Product decisions"). Who sees what: a student their own bookings, a tutor
  * their own and their categories', the admin all. A booking the caller may not see does not exist for them
- * (404); one they see but may not change is a 403. Every change takes a new version under the bookings lock
- * (`takeVersions`, the first write of each of its transactions), is recorded in the booking's history, queues
- * its e-mails in the same transaction and tells the people concerned which booking changed. Each transaction
- * reads all it needs before it writes anything else (docs/decisions/0026).
+ * (404); one they see but may not change is a 403. Every change is a transaction of one shape (0026): it
+ * begins (`beginChanges`, SQL's bookings lock), reads all it needs, takes its versions (`takeStamps`), then
+ * writes: the booking, its history entry, its e-mails; after the commit it tells the people concerned which
+ * booking changed.
  */
 
 const hourMs = 3_600_000;
@@ -207,23 +208,24 @@ export async function listBookings(deps: Deps, me: Me | undefined, query: ListQu
 }
 
 /** The bookings' committed version, for `Synced-To` (http/synced-to.ts). */
-export const readBookingsVersion = (deps: Deps) => deps.repos.bookings.readVersion();
+// positions: wire format (issue 21): SQL's one shard as the number `Synced-To` says today.
+export const readBookingsVersion = async (deps: Deps) => (await deps.repos.bookings.readPosition())[0] ?? 0;
 
-/** Every booking the caller may see that changed after `since`, in version order. */
-export async function listBookingChanges(deps: Deps, me: Me | undefined, since: number): Promise<BookingChanges> {
+/** Every booking the caller may see that changed since `since`, in the order they changed. */
+export async function listBookingChanges(deps: Deps, me: Me | undefined, since: Position): Promise<BookingChanges> {
   const user = requireUser(me);
   const visibleTo =
     user.role === 'admin' ? undefined : { userId: user.id, categories: user.role === 'tutor' ? user.categories : [] };
-  const rows = await deps.repos.bookings.listChangedSince({
-    version: since,
+  const { bookings, position, more } = await deps.repos.bookings.listChangedSince({
+    since,
     visibleTo,
-    limit: bookingLimits.pageSize + 1,
+    limit: bookingLimits.pageSize,
   });
-  const page = rows.slice(0, bookingLimits.pageSize);
   return {
-    bookings: await withHistory(deps.repos.bookings, page),
-    version: page.at(-1)?.version ?? since,
-    more: rows.length > page.length,
+    bookings: await withHistory(deps.repos.bookings, bookings),
+    // positions: wire format (issue 21): SQL's one shard as the number the body says today.
+    version: position[0] ?? 0,
+    more,
   };
 }
 
@@ -282,7 +284,8 @@ const newPaymentReference = () =>
   `TB-${Array.from({ length: 6 }, () => referenceAlphabet[randomInt(referenceAlphabet.length)]).join('')}`;
 
 /**
- * A reference no booking has; call it under the bookings lock, so nobody takes it before the insert. Also
+ * A reference no booking has; call it in the change's transaction, after `beginChanges`, so nobody takes it
+ * before the insert (SQL: the lock; Firestore: the transaction conflicts with another's creating it). Also
  * gives one to each booking the Firebase import brings in (src/server/import).
  */
 export async function uniquePaymentReference(
@@ -354,8 +357,8 @@ export async function createBooking(
   // The booking as inserted, so the answer is the one the e-mails describe and needs no read after the commit.
   const created = await withTransaction(deps, async (tx): Promise<Booking | undefined> => {
     const { bookings } = tx.repos;
-    const version = await bookings.takeVersions(1);
-    // Checked again under the lock: the same request on another connection may have just committed.
+    await bookings.beginChanges();
+    // Checked again in the transaction: the same request on another connection may have just committed.
     if (await bookings.findById(input.id)) return undefined;
     await requireWithinRateLimit(tx, student);
     const module = await tx.repos.catalogue.findByName(input.module);
@@ -363,6 +366,8 @@ export async function createBooking(
     const moduleCategory = module?.category ?? uncategorized;
     const paymentReference = await uniquePaymentReference(bookings);
     const staff = await staffToTell(tx, moduleCategory);
+    const [stamp] = (await bookings.takeStamps(1)) as [Stamp];
+    const version = stamp.version;
     const now = tx.clock.now().toISOString();
     const record: BookingRecord = {
       id: input.id,
@@ -386,7 +391,7 @@ export async function createBooking(
       version,
     };
     const change = historyEntry(record.id, version, now, student, null, 'Pending');
-    await bookings.insert(record);
+    await bookings.insert(record, stamp);
     await bookings.addChange(change);
     const booking = toBooking(record, [toChange(change)]);
     for (const person of staff) await tx.mail.enqueue(newRequestEmail(booking, person, tx.config.publicUrl));
@@ -399,22 +404,25 @@ export async function createBooking(
 }
 
 /**
- * A change to a booking read in this transaction: applies `update` only if the booking is still at `atVersion`
- * (else 409) and records `entry` in its history. Its history is read first (every read of a transaction before
- * its first write, docs/decisions/0026); the answer is the booking as changed, with `entry` last.
+ * A change to a booking read in this transaction, as its last reads and its writes: reads the booking's
+ * history, takes the change's version, then applies `change(version)`'s update only if the booking is still at
+ * `atVersion` (else 409) and records its entry. The answer is the booking as changed, with the entry last.
  */
 async function applyChange(
   tx: Deps,
   row: BookingRecord,
   atVersion: number,
-  update: BookingUpdate,
-  entry: BookingChangeRecord,
-): Promise<Booking> {
+  change: (stamp: Stamp) => { update: BookingUpdate; entry: BookingChangeRecord },
+): Promise<{ booking: Booking; version: number }> {
   const { bookings } = tx.repos;
   const [before] = await withHistory(bookings, [row]);
+  const [stamp] = (await bookings.takeStamps(1, [row.version])) as [Stamp];
+  const { update, entry } = change(stamp);
   if (!(await bookings.updateIfAtVersion(row.id, atVersion, update))) throw createChangedMeanwhileError();
   await bookings.addChange(entry);
-  return toBooking({ ...row, ...update }, [...before!.history, toChange(entry)]);
+  const { stamp: _, ...changed } = update;
+  const booking = toBooking({ ...row, ...changed, version: stamp.version }, [...before!.history, toChange(entry)]);
+  return { booking, version: stamp.version };
 }
 
 /**
@@ -430,7 +438,7 @@ export async function confirmBooking(
 ): Promise<Booking> {
   const staff = requireBookingStaff(me);
   await withTransaction(deps, async (tx) => {
-    const version = await tx.repos.bookings.takeVersions(1);
+    await tx.repos.bookings.beginChanges();
     const row = await requireVisible(tx, staff, id);
     requireManageable(staff, row);
     if (!row.slots.includes(input.slot)) throw createSlotNotRequestedError();
@@ -441,19 +449,20 @@ export async function confirmBooking(
     if (row.status === 'Cancelled' || row.status === 'Completed') throw createCannotConfirmError();
     const now = tx.clock.now();
     const startsAt = sastInstant(row.date, input.slot);
-    const update: BookingUpdate = {
-      status: 'Confirmed',
-      confirmedSlot: input.slot,
-      startsAt: startsAt.toISOString(),
-      lateCancellation: false,
-      // Confirmed within the reminder's window, the confirmation itself is the reminder.
-      reminderSentAt:
-        startsAt.getTime() - now.getTime() <= bookingLimits.reminderHours * hourMs ? now.toISOString() : null,
-      updatedAt: now.toISOString(),
-      version,
-    };
-    const entry = historyEntry(id, version, now.toISOString(), staff, row.status, 'Confirmed', input.slot);
-    const booking = await applyChange(tx, row, input.version, update, entry);
+    const { booking, version } = await applyChange(tx, row, input.version, (stamp) => ({
+      update: {
+        status: 'Confirmed',
+        confirmedSlot: input.slot,
+        startsAt: startsAt.toISOString(),
+        lateCancellation: false,
+        // Confirmed within the reminder's window, the confirmation itself is the reminder.
+        reminderSentAt:
+          startsAt.getTime() - now.getTime() <= bookingLimits.reminderHours * hourMs ? now.toISOString() : null,
+        updatedAt: now.toISOString(),
+        stamp,
+      },
+      entry: historyEntry(id, stamp.version, now.toISOString(), staff, row.status, 'Confirmed', input.slot),
+    }));
     const mailArgs = { publicUrl: tx.config.publicUrl, eftDetails: tx.config.paymentEftDetails, now };
     // Confirmed before at another time: the student hears that the time moved, from what to what.
     const before = row.status === 'Confirmed' ? row.confirmedSlot : null;
@@ -478,7 +487,7 @@ export async function setBookingStatus(
 ): Promise<Booking> {
   const staff = requireBookingStaff(me);
   await withTransaction(deps, async (tx) => {
-    const version = await tx.repos.bookings.takeVersions(1);
+    await tx.repos.bookings.beginChanges();
     const row = await requireVisible(tx, staff, id);
     requireManageable(staff, row);
     if (row.status === input.status) return;
@@ -490,9 +499,10 @@ export async function setBookingStatus(
       throw createNotStartedError(formatSastSlot(row.date, startTime(row)));
     const now = tx.clock.now().toISOString();
     // A staff change is never a student's late cancellation, and takes back one recorded before.
-    const update: BookingUpdate = { status: input.status, lateCancellation: false, updatedAt: now, version };
-    const entry = historyEntry(id, version, now, staff, row.status, input.status);
-    const booking = await applyChange(tx, row, input.version, update, entry);
+    const { booking, version } = await applyChange(tx, row, input.version, (stamp) => ({
+      update: { status: input.status, lateCancellation: false, updatedAt: now, stamp },
+      entry: historyEntry(id, stamp.version, now, staff, row.status, input.status),
+    }));
     if (input.status === 'Cancelled')
       await tx.mail.enqueue(cancelledEmail(booking, tx.config.publicUrl, tx.config.paymentEftDetails));
     if (input.status === 'Completed') await tx.mail.enqueue(completedEmail(booking, tx.config.publicUrl));
@@ -509,7 +519,7 @@ export async function setBookingStatus(
 export async function cancelBooking(deps: Deps, me: Me | undefined, id: string): Promise<Booking> {
   const user = requireUser(me);
   await withTransaction(deps, async (tx) => {
-    const version = await tx.repos.bookings.takeVersions(1);
+    await tx.repos.bookings.beginChanges();
     const row = await requireVisible(tx, user, id);
     if (row.student.id !== user.id) throw createForbiddenError();
     if (row.status === 'Cancelled') return;
@@ -517,14 +527,10 @@ export async function cancelBooking(deps: Deps, me: Me | undefined, id: string):
     const now = tx.clock.now();
     const late = Date.parse(row.startsAt) - now.getTime() < bookingLimits.lateCancelHours * hourMs;
     const staff = await staffToTell(tx, row.moduleCategory);
-    const update: BookingUpdate = {
-      status: 'Cancelled',
-      lateCancellation: late,
-      updatedAt: now.toISOString(),
-      version,
-    };
-    const entry = historyEntry(id, version, now.toISOString(), user, row.status, 'Cancelled');
-    const booking = await applyChange(tx, row, row.version, update, entry);
+    const { booking, version } = await applyChange(tx, row, row.version, (stamp) => ({
+      update: { status: 'Cancelled', lateCancellation: late, updatedAt: now.toISOString(), stamp },
+      entry: historyEntry(id, stamp.version, now.toISOString(), user, row.status, 'Cancelled'),
+    }));
     await tx.mail.enqueue(cancelledEmail(booking, tx.config.publicUrl, tx.config.paymentEftDetails));
     for (const person of staff) {
       await tx.mail.enqueue(cancelledForStaffEmail(booking, person, tx.config.publicUrl, 'student'));
@@ -579,7 +585,7 @@ export const bookingsPersonalData: PersonalDataPart = {
    */
   async eraseFor(tx, userId) {
     const { bookings } = tx.repos;
-    await bookings.takeVersions(0);
+    await bookings.beginChanges();
     const now = tx.clock.now().toISOString();
     const touched = await bookings.listTouchedBy(userId);
     if (touched.length === 0) return;
@@ -590,17 +596,21 @@ export const bookingsPersonalData: PersonalDataPart = {
       ),
     );
     const staff = await staffOfEach(tx, [...toCancel]);
-    const first = await bookings.takeVersions(touched.length);
+    const stamps = await bookings.takeStamps(
+      touched.length,
+      touched.map((row) => row.version),
+    );
     const cancelled: BookingRecord[] = [];
     for (const [i, row] of touched.entries()) {
-      const version = first + i;
+      const stamp = stamps[i]!;
       if (toCancel.has(row)) {
-        const update: BookingUpdate = { status: 'Cancelled', lateCancellation: false, updatedAt: now, version };
+        const update: BookingUpdate = { status: 'Cancelled', lateCancellation: false, updatedAt: now, stamp };
         await bookings.updateIfAtVersion(row.id, row.version, update);
-        await bookings.addChange(historyEntry(row.id, version, now, deletedUser, row.status, 'Cancelled'));
-        cancelled.push({ ...row, ...update });
+        await bookings.addChange(historyEntry(row.id, stamp.version, now, deletedUser, row.status, 'Cancelled'));
+        const { stamp: _, ...changed } = update;
+        cancelled.push({ ...row, ...changed, version: stamp.version });
       } else {
-        await bookings.setVersion(row.id, version);
+        await bookings.setVersion(row.id, stamp);
       }
     }
     await bookings.scrubStudent(userId, bookingMessages.deletedUser, now);
@@ -622,7 +632,7 @@ export const bookingsPersonalData: PersonalDataPart = {
         audienceOf(row.student.id === userId ? { ...row, student: { ...row.student, id: null } } : row),
       ),
       touched,
-      first + touched.length - 1,
+      stamps.at(-1)!.version,
     );
   },
 
@@ -633,14 +643,17 @@ export const bookingsPersonalData: PersonalDataPart = {
    */
   async renameFor(tx, userId, name) {
     const { bookings } = tx.repos;
-    await bookings.takeVersions(0);
+    await bookings.beginChanges();
     const touched = await bookings.listTouchedBy(userId);
     if (touched.length === 0) return;
-    const first = await bookings.takeVersions(touched.length);
-    for (const [i, row] of touched.entries()) await bookings.setVersion(row.id, first + i);
+    const stamps = await bookings.takeStamps(
+      touched.length,
+      touched.map((row) => row.version),
+    );
+    for (const [i, row] of touched.entries()) await bookings.setVersion(row.id, stamps[i]!);
     await bookings.setStudentName(userId, name, tx.clock.now().toISOString());
     await bookings.setNameInHistory(userId, name);
-    publishTouched(tx, touched.map(audienceOf), touched, first + touched.length - 1);
+    publishTouched(tx, touched.map(audienceOf), touched, stamps.at(-1)!.version);
   },
 };
 

@@ -1,0 +1,421 @@
+import {
+  FieldPath,
+  Filter,
+  type CollectionReference,
+  type DocumentReference,
+  type Query,
+  type Transaction,
+} from 'firebase-admin/firestore';
+import type { BookingCategory, BookingStatus } from '../../../common/bookings.ts';
+import type { Stamp } from '../../../common/positions.ts';
+import type { Role } from '../../../common/roles.ts';
+import { read, readAll, type FirestoreContext } from '../../storage/firestore/context.ts';
+import type { Positions } from '../../storage/firestore/positions.ts';
+import type {
+  BookingChangeRecord,
+  BookingListFilter,
+  BookingRecord,
+  BookingsRepository,
+  BookingUpdate,
+} from './bookings.storage.ts';
+
+/**
+ * The bookings on Firestore (docs/firestore-layout.md, "Bookings"):
+ * - `bookings/{id}`: the booking, with its history inside (`history`, and `historyBy`, the ids of the users who
+ *   made its entries, for a rename to find them). Every change of a booking writes the booking anyway (its
+ *   version), so the history costs no document of its own, and a booking is read with it in one read.
+ * - `bookingPaymentReferences/{reference}`: `{ bookingId }`. Firestore has no unique index: the key is read
+ *   (`isPaymentReferenceTaken`) and created with the booking in one transaction, so of two requests drawing
+ *   one reference the second's transaction conflicts, runs again and draws another; `create` also fails a
+ *   commit that would overwrite a key.
+ * - versions: `version` and `versionShard` per booking, taken from `syncCounters/bookings.<k>` (positions.ts,
+ *   docs/decisions/0027).
+ *
+ * In a transaction, every read comes before the first write (Firestore's rule), and a booking changed in it
+ * is one read in it: Firestore's transactions are serialisable, so what the transaction read stays true until
+ * it commits (a rival's write makes one of the two run again), and a change is decided on that read instead of
+ * reading again after a write. The repository, made once per attempt, keeps the bookings it read (`seen`) and
+ * keeps them as its writes leave them, so several changes of one booking in one transaction add up.
+ */
+interface ChangeDoc {
+  id: string;
+  version: number;
+  at: string;
+  byId: string | null;
+  byName: string;
+  byRole: Role | null;
+  from: BookingStatus | null;
+  to: BookingStatus;
+  slot: string | null;
+}
+
+interface BookingDoc {
+  userId: string | null;
+  studentName: string;
+  studentEmail: string;
+  moduleName: string;
+  moduleCategory: BookingCategory;
+  priceCentsPerHour: number;
+  totalCents: number;
+  date: string;
+  slots: string[];
+  confirmedSlot: string | null;
+  startsAt: string;
+  hours: number;
+  concepts: string;
+  status: BookingStatus;
+  lateCancellation: boolean;
+  paymentReference: string;
+  reminderSentAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+  versionShard: number;
+  history: ChangeDoc[];
+  historyBy: string[];
+}
+
+/** The versioned collection's name for positions.ts: its counters are `syncCounters/bookings.<k>`. */
+const collectionName = 'bookings';
+
+function toRecord(id: string, doc: BookingDoc): BookingRecord {
+  return {
+    id,
+    student: { id: doc.userId, name: doc.studentName, email: doc.studentEmail },
+    moduleName: doc.moduleName,
+    moduleCategory: doc.moduleCategory,
+    date: doc.date,
+    slots: [...doc.slots],
+    confirmedSlot: doc.confirmedSlot,
+    hours: doc.hours,
+    concepts: doc.concepts,
+    status: doc.status,
+    priceCentsPerHour: doc.priceCentsPerHour,
+    totalCents: doc.totalCents,
+    paymentReference: doc.paymentReference,
+    lateCancellation: doc.lateCancellation,
+    createdAt: doc.createdAt,
+    version: doc.version,
+    startsAt: doc.startsAt,
+    reminderSentAt: doc.reminderSentAt,
+    updatedAt: doc.updatedAt,
+  };
+}
+
+function toDoc(booking: Omit<BookingRecord, 'version'>, stamp: Stamp): BookingDoc {
+  return {
+    userId: booking.student.id,
+    studentName: booking.student.name,
+    studentEmail: booking.student.email,
+    moduleName: booking.moduleName,
+    moduleCategory: booking.moduleCategory,
+    priceCentsPerHour: booking.priceCentsPerHour,
+    totalCents: booking.totalCents,
+    date: booking.date,
+    slots: [...booking.slots],
+    confirmedSlot: booking.confirmedSlot,
+    startsAt: booking.startsAt,
+    hours: booking.hours,
+    concepts: booking.concepts,
+    status: booking.status,
+    lateCancellation: booking.lateCancellation,
+    paymentReference: booking.paymentReference,
+    reminderSentAt: booking.reminderSentAt,
+    createdAt: booking.createdAt,
+    updatedAt: booking.updatedAt,
+    version: stamp.version,
+    versionShard: stamp.shard,
+    history: [],
+    historyBy: [],
+  };
+}
+
+/** Only the fields the update names: one left out stays as it is. */
+function applyUpdate(doc: BookingDoc, update: BookingUpdate): BookingDoc {
+  return {
+    ...doc,
+    ...(update.status !== undefined ? { status: update.status } : {}),
+    ...(update.confirmedSlot !== undefined ? { confirmedSlot: update.confirmedSlot } : {}),
+    ...(update.startsAt !== undefined ? { startsAt: update.startsAt } : {}),
+    ...(update.lateCancellation !== undefined ? { lateCancellation: update.lateCancellation } : {}),
+    ...(update.reminderSentAt !== undefined ? { reminderSentAt: update.reminderSentAt } : {}),
+    ...(update.updatedAt !== undefined ? { updatedAt: update.updatedAt } : {}),
+    version: update.stamp.version,
+    versionShard: update.stamp.shard,
+  };
+}
+
+const toChangeDoc = (change: BookingChangeRecord): ChangeDoc => ({
+  id: change.id,
+  version: change.version,
+  at: change.at,
+  byId: change.by.id,
+  byName: change.by.name,
+  byRole: change.by.role,
+  from: change.from,
+  to: change.to,
+  slot: change.slot,
+});
+
+const toChangeRecord = (bookingId: string, change: ChangeDoc): BookingChangeRecord => ({
+  id: change.id,
+  bookingId,
+  version: change.version,
+  at: change.at,
+  by: { id: change.byId, name: change.byName, role: change.byRole },
+  from: change.from,
+  to: change.to,
+  slot: change.slot,
+});
+
+const byVersion = (a: { version: number }, b: { version: number }) => a.version - b.version;
+
+/** A change of a booking: the booking as it leaves it, or undefined to leave it alone. */
+type Change = (doc: BookingDoc) => BookingDoc | undefined;
+
+export function createBookingsFirestoreRepository(ctx: FirestoreContext, positions: Positions): BookingsRepository {
+  const bookings = ctx.db.collection('bookings') as CollectionReference<BookingDoc>;
+  const bookingRef = (id: string) => bookings.doc(id);
+  const referenceRef = (reference: string) =>
+    ctx.db.doc(`bookingPaymentReferences/${encodeURIComponent(reference)}`) as DocumentReference<{
+      bookingId: string;
+    }>;
+
+  // In a transaction: the bookings it read (null: found missing), as its writes leave them, and the users whose
+  // touched bookings it read whole (`listTouchedBy`), which the changes by user id need.
+  const seen = new Map<string, BookingDoc | null>();
+  const touchedRead = new Set<string>();
+
+  function remember(id: string, doc: BookingDoc | undefined) {
+    if (ctx.tx) seen.set(id, doc ?? null);
+  }
+
+  async function readQuery(query: Query<BookingDoc>) {
+    const docs = (await (ctx.tx ? ctx.tx.get(query) : query.get())).docs;
+    for (const doc of docs) remember(doc.id, doc.data());
+    return docs;
+  }
+
+  function write(tx: Transaction, id: string, doc: BookingDoc) {
+    seen.set(id, doc);
+    tx.set(bookingRef(id), doc);
+  }
+
+  /**
+   * Applies `change` to one booking, atomically: in the usecase's transaction on the booking as it read it (or
+   * reading it now, which Firestore allows only before the transaction's first write); outside, in a
+   * transaction of its own. True when it changed the booking.
+   */
+  async function modify(id: string, change: Change): Promise<boolean> {
+    const { tx } = ctx;
+    if (tx) {
+      if (!seen.has(id)) remember(id, (await tx.get(bookingRef(id))).data());
+      const doc = seen.get(id);
+      const next = doc ? change(doc) : undefined;
+      if (next) write(tx, id, next);
+      return next !== undefined;
+    }
+    return ctx.db.runTransaction(async (own) => {
+      const doc = (await own.get(bookingRef(id))).data();
+      const next = doc ? change(doc) : undefined;
+      if (next) own.set(bookingRef(id), next);
+      return next !== undefined;
+    });
+  }
+
+  /**
+   * Applies `change` to every booking `which` picks among those `query` finds. In a transaction, on what
+   * `listTouchedBy(userId)` read in it (it found every booking of the user and every one they changed);
+   * outside, in a transaction of its own that reads them.
+   */
+  async function modifyAll(
+    userId: string,
+    query: Query<BookingDoc>,
+    which: (doc: BookingDoc) => boolean,
+    change: (doc: BookingDoc) => BookingDoc,
+  ): Promise<void> {
+    const { tx } = ctx;
+    if (tx) {
+      if (!touchedRead.has(userId))
+        throw new Error(`bookings: listTouchedBy(${userId}) must be read in this transaction before changing them`);
+      for (const [id, doc] of seen) if (doc && which(doc)) write(tx, id, change(doc));
+      return;
+    }
+    await ctx.db.runTransaction(async (own) => {
+      for (const snapshot of (await own.get(query)).docs) {
+        if (which(snapshot.data())) own.set(snapshot.ref, change(snapshot.data()));
+      }
+    });
+  }
+
+  const ofStudent = (userId: string) => bookings.where('userId', '==', userId);
+  const changedBy = (userId: string) => bookings.where('historyBy', 'array-contains', userId);
+
+  return {
+    // The transaction is the serialisation point on Firestore: nothing to take first.
+    beginChanges: async () => undefined,
+
+    takeStamps(count, above = []) {
+      if (!ctx.tx) throw new Error('bookings: stamps are taken in a transaction');
+      return positions.takeStamps(ctx.tx, collectionName, { above, count });
+    },
+
+    readPosition: () => positions.readPosition(collectionName),
+
+    async findById(id) {
+      if (ctx.tx && seen.has(id)) {
+        const doc = seen.get(id);
+        return doc ? toRecord(id, doc) : undefined;
+      }
+      const doc = (await read(ctx, bookingRef(id))).data();
+      remember(id, doc);
+      return doc && toRecord(id, doc);
+    },
+
+    async countRequestsSince(userId, since) {
+      const query = ofStudent(userId).where('createdAt', '>', since).count();
+      const snapshot = ctx.tx ? await ctx.tx.get(query) : await query.get();
+      return snapshot.data().count;
+    },
+
+    async isPaymentReferenceTaken(reference) {
+      return (await read(ctx, referenceRef(reference))).exists;
+    },
+
+    async insert(booking, stamp) {
+      const doc = toDoc(booking, stamp);
+      // `create`: the commit fails if the booking or its reference exists (what SQL's unique indexes refuse).
+      if (ctx.tx) {
+        ctx.tx.create(bookingRef(booking.id), doc);
+        ctx.tx.create(referenceRef(booking.paymentReference), { bookingId: booking.id });
+        seen.set(booking.id, doc);
+        return;
+      }
+      await ctx.db
+        .batch()
+        .create(bookingRef(booking.id), doc)
+        .create(referenceRef(booking.paymentReference), { bookingId: booking.id })
+        .commit();
+    },
+
+    async addChange(change) {
+      const added = await modify(change.bookingId, (doc) => ({
+        ...doc,
+        history: [...doc.history, toChangeDoc(change)],
+        historyBy:
+          change.by.id === null || doc.historyBy.includes(change.by.id)
+            ? doc.historyBy
+            : [...doc.historyBy, change.by.id],
+      }));
+      if (!added) throw new Error(`bookings: no booking ${change.bookingId} to add a change to`);
+    },
+
+    updateIfAtVersion: (id, version, update) =>
+      modify(id, (doc) => (doc.version === version ? applyUpdate(doc, update) : undefined)),
+
+    async setVersion(id, stamp) {
+      await modify(id, (doc) => ({ ...doc, version: stamp.version, versionShard: stamp.shard }));
+    },
+
+    async list(filter: BookingListFilter) {
+      let query: Query<BookingDoc> = bookings;
+      if (filter.userId !== undefined) query = query.where('userId', '==', filter.userId);
+      if (filter.category !== undefined) query = query.where('moduleCategory', '==', filter.category);
+      if (filter.status !== undefined) query = query.where('status', '==', filter.status);
+      if (filter.from !== undefined) query = query.where('date', '>=', filter.from);
+      if (filter.to !== undefined) query = query.where('date', '<=', filter.to);
+      // The SQL order: newest session, newest request, then id (the document's name is the booking's id).
+      query = query.orderBy('date', 'desc').orderBy('createdAt', 'desc').orderBy(FieldPath.documentId(), 'desc');
+      const after = filter.after;
+      if (after) query = query.startAfter(after.date, after.createdAt, after.id);
+      return (await readQuery(query.limit(filter.limit))).map((d) => toRecord(d.id, d.data()));
+    },
+
+    async listChangedSince({ since, visibleTo, limit }) {
+      // Equality filters only (0027): the student's own, or any of a tutor's categories; all for the admin.
+      let query: Query<BookingDoc> = bookings;
+      if (visibleTo) {
+        const own = Filter.where('userId', '==', visibleTo.userId);
+        query = query.where(
+          visibleTo.categories.length > 0
+            ? Filter.or(own, Filter.where('moduleCategory', 'in', [...visibleTo.categories]))
+            : own,
+        );
+      }
+      const changes = await positions.readChangesSince(collectionName, query, since, { limit });
+      return {
+        bookings: changes.docs.map((d) => toRecord(d.id, d.data() as BookingDoc)),
+        position: changes.position,
+        more: changes.more,
+      };
+    },
+
+    async historyOf(bookingIds) {
+      const ids = [...new Set(bookingIds)].sort();
+      const docs = await Promise.all(
+        ids.map(async (id) => {
+          if (ctx.tx && seen.has(id)) return seen.get(id) ?? undefined;
+          const doc = (await readAll(ctx, [bookingRef(id)]))[0]!.data();
+          remember(id, doc);
+          return doc;
+        }),
+      );
+      return ids.flatMap((id, i) => [...(docs[i]?.history ?? [])].sort(byVersion).map((c) => toChangeRecord(id, c)));
+    },
+
+    async findDueReminders(args) {
+      const query = bookings
+        .where('status', '==', 'Confirmed')
+        .where('reminderSentAt', '==', null)
+        .where('startsAt', '>', args.after)
+        .where('startsAt', '<=', args.until)
+        .orderBy('startsAt')
+        .limit(args.limit);
+      // A confirmed booking always has its slot; checked all the same, as the SQL query does.
+      return (await readQuery(query))
+        .filter((d) => d.data().confirmedSlot !== null)
+        .map((d) => toRecord(d.id, d.data()));
+    },
+
+    claimReminder: (id, version, at) =>
+      modify(id, (doc) =>
+        doc.version === version && doc.reminderSentAt === null ? { ...doc, reminderSentAt: at } : undefined,
+      ),
+
+    async listOf(userId) {
+      const query = ofStudent(userId).orderBy('createdAt').orderBy(FieldPath.documentId());
+      return (await readQuery(query)).map((d) => toRecord(d.id, d.data()));
+    },
+
+    async listTouchedBy(userId) {
+      const [own, changed] = await Promise.all([readQuery(ofStudent(userId)), readQuery(changedBy(userId))]);
+      touchedRead.add(userId);
+      const byId = new Map([...own, ...changed].map((d) => [d.id, toRecord(d.id, d.data())]));
+      return [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    },
+
+    scrubStudent: (userId, name, at) =>
+      modifyAll(
+        userId,
+        ofStudent(userId),
+        (doc) => doc.userId === userId,
+        (doc) => ({ ...doc, studentName: name, studentEmail: '', concepts: '', updatedAt: at }),
+      ),
+
+    setStudentName: (userId, name, at) =>
+      modifyAll(
+        userId,
+        ofStudent(userId),
+        (doc) => doc.userId === userId,
+        (doc) => ({ ...doc, studentName: name, updatedAt: at }),
+      ),
+
+    setNameInHistory: (userId, name) =>
+      modifyAll(
+        userId,
+        changedBy(userId),
+        (doc) => doc.historyBy.includes(userId),
+        (doc) => ({ ...doc, history: doc.history.map((c) => (c.byId === userId ? { ...c, byName: name } : c)) }),
+      ),
+  };
+}
