@@ -61,7 +61,7 @@ async function openFirestore(): Promise<Engine> {
   emulator ??= await startFirestoreEmulator();
   const { db, close } = emulatorFirestore(emulator.host, `demo-bookings-${crypto.randomUUID().slice(0, 8)}`);
   // Few shards: writers at once meet on counters too, as they would under load.
-  const positions = createPositions(db, { shards: 4 });
+  const positions = createPositions(db, { shards: 16 });
   return {
     repo: createBookingsFirestoreRepository({ db }, positions),
     transaction: (work) =>
@@ -314,6 +314,23 @@ describe.each([
     expect(booked.filter(Boolean)).toHaveLength(1);
     const found = await Promise.all(drafts.map((d) => engine.repo.findById(d.id)));
     expect(found.filter(Boolean)).toHaveLength(1);
+  });
+
+  test('of ten requests at once by one student allowed three more, three are booked (the rate limit’s count)', async () => {
+    const student = await engine.addStudent('Many Requests');
+    const booked = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        engine.transaction(async (repo) => {
+          await repo.beginChanges();
+          if ((await repo.countRequestsSince(student.id, '2026-11-24T09:00:00.000Z')) >= 3) return false;
+          const [stamp] = (await repo.takeStamps(1)) as [Stamp];
+          await repo.insert(newBooking(student), stamp);
+          return true;
+        }),
+      ),
+    );
+    expect(booked.filter(Boolean)).toHaveLength(3);
+    expect(await engine.repo.countRequestsSince(student.id, '2026-11-24T09:00:00.000Z')).toBe(3);
   });
 
   test('a list is newest session first, then newest request, then id, along the user’s or the category’s bookings', async () => {

@@ -403,6 +403,11 @@ export async function createBooking(
   return { booking: (await findRepeatedBooking(deps, student, input))!, created: false };
 }
 
+/** The booking as `update` leaves it: its fields, at its stamp's version. */
+function updated(row: BookingRecord, { stamp, ...changes }: BookingUpdate): BookingRecord {
+  return { ...row, ...changes, version: stamp.version };
+}
+
 /**
  * A change to a booking read in this transaction, as its last reads and its writes: reads the booking's
  * history, takes the change's version, then applies `change(version)`'s update only if the booking is still at
@@ -420,8 +425,7 @@ async function applyChange(
   const { update, entry } = change(stamp);
   if (!(await bookings.updateIfAtVersion(row.id, atVersion, update))) throw createChangedMeanwhileError();
   await bookings.addChange(entry);
-  const { stamp: _, ...changed } = update;
-  const booking = toBooking({ ...row, ...changed, version: stamp.version }, [...before!.history, toChange(entry)]);
+  const booking = toBooking(updated(row, update), [...before!.history, toChange(entry)]);
   return { booking, version: stamp.version };
 }
 
@@ -607,8 +611,7 @@ export const bookingsPersonalData: PersonalDataPart = {
         const update: BookingUpdate = { status: 'Cancelled', lateCancellation: false, updatedAt: now, stamp };
         await bookings.updateIfAtVersion(row.id, row.version, update);
         await bookings.addChange(historyEntry(row.id, stamp.version, now, deletedUser, row.status, 'Cancelled'));
-        const { stamp: _, ...changed } = update;
-        cancelled.push({ ...row, ...changed, version: stamp.version });
+        cancelled.push(updated(row, update));
       } else {
         await bookings.setVersion(row.id, stamp);
       }
