@@ -352,15 +352,13 @@ export function createBookingsFirestoreRepository(ctx: FirestoreContext, positio
 
     async historyOf(bookingIds) {
       const ids = [...new Set(bookingIds)].sort();
-      const docs = await Promise.all(
-        ids.map(async (id) => {
-          if (ctx.tx && seen.has(id)) return seen.get(id) ?? undefined;
-          const doc = (await readAll(ctx, [bookingRef(id)]))[0]!.data();
-          remember(id, doc);
-          return doc;
-        }),
-      );
-      return ids.flatMap((id, i) => [...(docs[i]?.history ?? [])].sort(byVersion).map((c) => toChangeRecord(id, c)));
+      // One read for all the bookings this transaction has not read yet (their history is inside them).
+      const unread = ids.filter((id) => !(ctx.tx && seen.has(id)));
+      const found = await readAll(ctx, unread.map(bookingRef));
+      for (const snapshot of found) remember(snapshot.id, snapshot.data());
+      const docs = new Map(found.map((snapshot) => [snapshot.id, snapshot.data()]));
+      const docOf = (id: string) => (docs.has(id) ? docs.get(id) : (seen.get(id) ?? undefined));
+      return ids.flatMap((id) => [...(docOf(id)?.history ?? [])].sort(byVersion).map((c) => toChangeRecord(id, c)));
     },
 
     async findDueReminders(args) {
