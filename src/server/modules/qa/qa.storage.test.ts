@@ -4,6 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { covers, type Position } from '../../../common/positions.ts';
 import type { Role } from '../../../common/roles.ts';
+import type { Me } from '../../../common/session.ts';
+import { withTransaction, type Deps } from '../../deps.ts';
 import { createDb, migrateToLatest } from '../../db/create-db.ts';
 import { createPositions } from '../../storage/firestore/positions.ts';
 import { createSqlStorage } from '../../storage/sql-storage.ts';
@@ -13,6 +15,18 @@ import { createTestDatabase } from '../../test/harness.ts';
 import { createQaFirestoreRepository } from './qa.firestore.ts';
 import { createQaRepository } from './qa.repository.ts';
 import type { BoardQuestion, QaRepository } from './qa.storage.ts';
+import {
+  acceptAnswer,
+  answerQuestion,
+  askQuestion,
+  deleteAnswer,
+  deleteQuestion,
+  getQuestion,
+  listQuestionChanges,
+  listQuestions,
+  qaPersonalData,
+  voteOnQuestion,
+} from './qa.usecases.ts';
 
 /**
  * The board's repository contract, the same cases on each engine: SQL (the SQLite file, or PostgreSQL with
@@ -561,5 +575,101 @@ describe.each([
     ).rejects.toThrow('refused later');
     expect(await engine.repo.findQuestion(id)).toBeUndefined();
     expect(await engine.repo.readPosition()).toEqual(before);
+  });
+});
+
+/**
+ * The board's usecases themselves on Firestore, which refuses a read after a write in a transaction: each of
+ * them is written begin → reads → stamps → writes. Only the board's repository is there (the Firestore storage
+ * as a whole is composed elsewhere); any other feature's would be a mistake, and throws.
+ */
+describe('the board’s usecases on Firestore', () => {
+  let deps: Deps;
+  let close: () => Promise<void>;
+  const person = (id: string, role: Me['role'] = 'student'): Me => ({
+    id,
+    name: `Name of ${id}`,
+    email: `${id}@example.com`,
+    emailVerified: true,
+    role,
+    categories: [],
+  });
+  const asker = person('uc-asker');
+  const tutor = person('uc-tutor', 'tutor');
+  const admin = person('uc-admin', 'admin');
+  const published: unknown[] = [];
+
+  beforeAll(async () => {
+    emulator ??= await startFirestoreEmulator();
+    const client = emulatorFirestore(emulator.host, `demo-qa-uc-${crypto.randomUUID().slice(0, 8)}`);
+    close = client.close;
+    const { db } = client;
+    const positions = createPositions(db, { shards: 4 });
+    // Another feature's repository may be handed on (withTransaction binds the outbox), never used.
+    const unused = (feature: string) =>
+      new Proxy(
+        {},
+        {
+          get: (_, method) => () => {
+            throw new Error(`the board used ${feature}.${String(method)}`);
+          },
+        },
+      );
+    const only = (qa: QaRepository) =>
+      new Proxy({ qa } as Deps['repos'], {
+        get: (target, name: string) => (name === 'qa' ? target.qa : unused(name)),
+      });
+    for (const me of [asker, tutor, admin])
+      await db.doc(`users/${me.id}`).set({ name: me.name, role: me.role, email: me.email });
+    const repos = only(createQaFirestoreRepository({ db }, positions));
+    deps = {
+      storage: {
+        kind: 'firestore',
+        repos,
+        transaction: (work) =>
+          db.runTransaction((tx) => work(only(createQaFirestoreRepository({ db, tx }, positions)))),
+        ping: async () => true,
+        close: async () => undefined,
+      },
+      repos,
+      clock: { now: () => new Date() },
+      events: { publish: (notice) => void published.push(notice) },
+      mail: { enqueue: async () => undefined, bind: () => deps.mail, wake: () => undefined },
+      config: {} as Deps['config'],
+      logger: console as unknown as Deps['logger'],
+    };
+    return () => close();
+  }, 90_000);
+
+  test('ask, answer, vote, accept, delete, search, changes since, and the account’s erasure', async () => {
+    const id = crypto.randomUUID();
+    const ask = { id, title: 'Firestore Integrals', text: 'How do I integrate by parts?' };
+    expect((await askQuestion(deps, asker, ask)).created).toBe(true);
+    expect((await askQuestion(deps, asker, ask)).created).toBe(false);
+    const answerId = crypto.randomUUID();
+    await answerQuestion(deps, tutor, id, { id: answerId, text: 'Pick u and dv.' });
+    await voteOnQuestion(deps, tutor, id, 1);
+    await voteOnQuestion(deps, admin, id, -1);
+    await expect(acceptAnswer(deps, tutor, id, { answerId })).rejects.toMatchObject({ code: 'qa.not_asker' });
+    const accepted = await acceptAnswer(deps, asker, id, { answerId });
+    expect(accepted).toMatchObject({ upvotes: 1, downvotes: 1, acceptedAnswerId: answerId });
+    expect(accepted.answers.map((a) => a.id)).toEqual([answerId]);
+    expect((await listQuestions(deps, tutor, { q: 'BY PARTS' })).questions.map((q) => [q.id, q.myVote])).toEqual([
+      [id, 1],
+    ]);
+
+    await deleteAnswer(deps, admin, id, answerId);
+    expect(await getQuestion(deps, undefined, id)).toMatchObject({ acceptedAnswerId: null, answers: [] });
+    // As the profile's account deletion runs it: in one transaction.
+    await withTransaction(deps, (tx) => qaPersonalData.eraseFor(tx, tutor.id));
+    expect(await getQuestion(deps, undefined, id)).toMatchObject({ upvotes: 0, downvotes: 1 });
+
+    const before = await listQuestionChanges(deps, undefined, 0);
+    expect(before.questions.map((q) => q.id)).toEqual([id]);
+    await deleteQuestion(deps, admin, id);
+    const after = await listQuestionChanges(deps, undefined, 0);
+    expect(after.deleted).toEqual([id]);
+    expect((await listQuestions(deps, undefined, {})).questions).toEqual([]);
+    expect(published.length).toBeGreaterThan(0);
   });
 });
