@@ -71,7 +71,7 @@ const inLimit = 30;
  * them, so one array-contains query finds every candidate; the candidates are then checked for the whole
  * text, as SQL's LIKE does. Pieces up to 3 let a search of 1 or 2 characters use the index too.
  */
-export function searchGramsOf(search: string): string[] {
+function searchGramsOf(search: string): string[] {
   const chars = Array.from(search);
   const grams = new Set<string>();
   for (let size = 1; size <= 3; size++)
@@ -90,6 +90,13 @@ const asStored = (text: string) => text.toWellFormed();
 
 /** Questions read per round when a search filters in memory: a page rarely needs a second round. */
 const searchBatch = 100;
+
+/**
+ * Whether `id` can name a document: ids come from the URL too (`/api/questions/a%2Fb`), and Firestore refuses
+ * a path with `/`, `.`, `..` or `__…__` (an error, a 500), where SQL finds no row. Such an id names nothing.
+ */
+const isDocumentId = (id: string) =>
+  id !== '' && id !== '.' && id !== '..' && !id.includes('/') && !/^__.*__$/.test(id) && Buffer.byteLength(id) <= 1500;
 
 const voteIdOf = (questionId: string, userId: string) =>
   `${encodeURIComponent(questionId)}:${encodeURIComponent(userId)}`;
@@ -113,6 +120,11 @@ export function createQaFirestoreRepository(ctx: FirestoreContext, positions: Po
   const votes = ctx.db.collection('questionVotes') as CollectionReference<VoteDoc>;
   const users = ctx.db.collection('users') as CollectionReference<UserDoc>;
   const voteRef = (questionId: string, userId: string) => votes.doc(voteIdOf(questionId, userId));
+
+  /** The document `id` names in `of`, or undefined when no document can have that id. */
+  async function readById<T>(of: CollectionReference<T>, id: string): Promise<DocumentSnapshot<T> | undefined> {
+    return isDocumentId(id) ? read(ctx, of.doc(id)) : undefined;
+  }
 
   /** A query, in the transaction when there is one. */
   const query = <T>(q: Query<T>): Promise<QuerySnapshot<T>> => (ctx.tx ? ctx.tx.get(q) : q.get());
@@ -217,12 +229,12 @@ export function createQaFirestoreRepository(ctx: FirestoreContext, positions: Po
     readPosition: () => positions.readPosition(versioned),
 
     async findQuestion(id) {
-      const doc = (await read(ctx, questions.doc(id))).data();
+      const doc = (await readById(questions, id))?.data();
       return doc && toRecord(id, doc);
     },
 
     async findAnswer(id) {
-      const doc = (await read(ctx, answers.doc(id))).data();
+      const doc = (await readById(answers, id))?.data();
       return doc && { id, questionId: doc.questionId, userId: doc.userId, text: doc.text };
     },
 
@@ -240,9 +252,10 @@ export function createQaFirestoreRepository(ctx: FirestoreContext, positions: Po
     async versionsOf(questionIds) {
       const found = await readAll(
         ctx,
-        questionIds.map((id) => questions.doc(id)),
+        questionIds.filter(isDocumentId).map((id) => questions.doc(id)),
       );
-      return found.map((d) => d.data()?.version ?? 0);
+      const versions = new Map(found.map((d) => [d.id, d.data()?.version ?? 0]));
+      return questionIds.map((id) => versions.get(id) ?? 0);
     },
 
     async insertQuestion(question) {
@@ -311,8 +324,8 @@ export function createQaFirestoreRepository(ctx: FirestoreContext, positions: Po
     },
 
     async findBoardQuestion(id) {
-      const snapshot = await read(ctx, questions.doc(id));
-      return snapshot.exists ? (await toBoardQuestions([snapshot]))[0] : undefined;
+      const snapshot = await readById(questions, id);
+      return snapshot?.exists ? (await toBoardQuestions([snapshot]))[0] : undefined;
     },
 
     async listAnswers(questionIds) {
@@ -327,8 +340,8 @@ export function createQaFirestoreRepository(ctx: FirestoreContext, positions: Po
     },
 
     async findBoardAnswer(id) {
-      const snapshot = await read(ctx, answers.doc(id));
-      return snapshot.exists ? (await toBoardAnswers([snapshot]))[0] : undefined;
+      const snapshot = await readById(answers, id);
+      return snapshot?.exists ? (await toBoardAnswers([snapshot]))[0] : undefined;
     },
 
     async votesOn(userId, questionIds) {

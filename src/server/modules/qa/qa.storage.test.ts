@@ -254,6 +254,18 @@ describe.each([
     expect(await repo.versionsOf([id, 'no-such-question'])).toEqual([record!.version, 0]);
   });
 
+  test('an id from the URL that no document can have names no question or answer', async () => {
+    const { repo } = engine;
+    for (const id of ['a/b', '.', '..', '__name__', ''])
+      await Promise.all([
+        expect(repo.findQuestion(id)).resolves.toBeUndefined(),
+        expect(repo.findBoardQuestion(id)).resolves.toBeUndefined(),
+        expect(repo.findAnswer(id)).resolves.toBeUndefined(),
+        expect(repo.findBoardAnswer(id)).resolves.toBeUndefined(),
+        expect(repo.versionsOf([id])).resolves.toEqual([0]),
+      ]);
+  });
+
   test('answers are listed oldest first per question; one deleted goes, and un-accepts only if accepted', async () => {
     const { repo } = engine;
     const q1 = await askNew(engine, alice);
