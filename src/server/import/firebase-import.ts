@@ -298,7 +298,7 @@ class ImportRun {
             downvotes,
             imported_upvotes: upvotes,
             imported_downvotes: downvotes,
-            version: await this.qa.takeVersions(1),
+            version: (await this.qa.takeStamps(1))[0]!.version,
           })
           .execute();
         return 'new';
@@ -320,7 +320,7 @@ class ImportRun {
             })
             .execute();
           // The question's version moves with its answers, so clients that sync `since` fetch them.
-          await this.qa.setVersion(doc.id, await this.qa.takeVersions(1));
+          await this.qa.setVersion(doc.id, (await this.qa.takeStamps(1))[0]!);
           return 'new';
         });
       }

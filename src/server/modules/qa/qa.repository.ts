@@ -94,14 +94,20 @@ const toVote = (row: { question_id: string; value: 1 | -1 }) => ({ questionId: r
 /** The board on SQLite and PostgreSQL (`questions`, `answers`, `question_votes`, and the `questions` counter). */
 export function createQaRepository(db: Db): QaRepository {
   return {
-    takeVersions: (count) => takeVersions(db, 'questions', count),
+    // The board's counter row, locked from the first call to the transaction's end (db/versions.ts says why).
+    beginChanges: async () => void (await takeVersions(db, 'questions', 0)),
 
-    readVersion: () => readVersion(db, 'questions'),
+    async takeStamps(count) {
+      const first = await takeVersions(db, 'questions', count);
+      return Array.from({ length: count }, (_, i) => ({ shard: 0, version: first + i }));
+    },
+
+    readPosition: async () => [await readVersion(db, 'questions')],
 
     async findQuestion(id) {
       const row = await db
         .selectFrom('questions')
-        .select(['id', 'user_id', 'title', 'text', 'accepted_answer_id', 'deleted_at'])
+        .select(['id', 'user_id', 'title', 'text', 'accepted_answer_id', 'deleted_at', 'version'])
         .where('id', '=', id)
         .executeTakeFirst();
       return (
@@ -112,6 +118,7 @@ export function createQaRepository(db: Db): QaRepository {
           text: row.text,
           acceptedAnswerId: row.accepted_answer_id,
           deletedAt: row.deleted_at,
+          version: row.version,
         }
       );
     },
@@ -137,6 +144,23 @@ export function createQaRepository(db: Db): QaRepository {
       return Number(questions.n) + Number(answers.n);
     },
 
+    async findVote(questionId, userId) {
+      const row = await db
+        .selectFrom('question_votes')
+        .select('value')
+        .where('question_id', '=', questionId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return row?.value ?? 0;
+    },
+
+    async versionsOf(questionIds) {
+      if (questionIds.length === 0) return [];
+      const rows = await db.selectFrom('questions').select(['id', 'version']).where('id', 'in', questionIds).execute();
+      const versions = new Map(rows.map((r) => [r.id, r.version]));
+      return questionIds.map((id) => versions.get(id) ?? 0);
+    },
+
     async insertQuestion(question) {
       await db
         .insertInto('questions')
@@ -147,7 +171,7 @@ export function createQaRepository(db: Db): QaRepository {
           text: question.text,
           search: question.searchText,
           created_at: question.createdAt,
-          version: question.version,
+          version: question.stamp.version,
         })
         .execute();
     },
@@ -165,7 +189,7 @@ export function createQaRepository(db: Db): QaRepository {
         .execute();
     },
 
-    async setVersion(questionId, version) {
+    async setVersion(questionId, { version }) {
       await db.updateTable('questions').set({ version }).where('id', '=', questionId).execute();
     },
 
@@ -194,12 +218,12 @@ export function createQaRepository(db: Db): QaRepository {
       await db.updateTable('questions').set({ deleted_at: at }).where('id', '=', questionId).execute();
     },
 
-    async deleteAnswer(questionId, answerId) {
+    async deleteAnswer(question, answerId) {
       await db.deleteFrom('answers').where('id', '=', answerId).execute();
       await db
         .updateTable('questions')
         .set({ accepted_answer_id: null })
-        .where('id', '=', questionId)
+        .where('id', '=', question.id)
         .where('accepted_answer_id', '=', answerId)
         .execute();
     },
@@ -220,13 +244,21 @@ export function createQaRepository(db: Db): QaRepository {
       return rows.map(toBoardQuestion);
     },
 
-    async listChangedSince(version, limit) {
+    async listChangedSince(since, limit) {
+      // A SQL position has one shard: the board's single counter.
+      const version = since[0] ?? 0;
+      // One row more than asked says whether more follow.
       const rows = await selectQuestions(db)
         .where('questions.version', '>', version)
         .orderBy('questions.version')
-        .limit(limit)
+        .limit(limit + 1)
         .execute();
-      return rows.map(toBoardQuestion);
+      const page = rows.slice(0, limit);
+      return {
+        questions: page.map(toBoardQuestion),
+        position: [page.at(-1)?.version ?? version],
+        more: rows.length > page.length,
+      };
     },
 
     async findBoardQuestion(id) {
@@ -309,15 +341,12 @@ export function createQaRepository(db: Db): QaRepository {
       return rows.map((r) => r.id);
     },
 
-    async withdrawVotesOf(userId) {
-      const rows = await db
-        .deleteFrom('question_votes')
-        .where('user_id', '=', userId)
-        .returning('question_id')
-        .execute();
-      const voted = rows.map((r) => r.question_id);
-      await recountVotes(db, voted);
-      return voted;
+    async withdrawVotes(userId, votes) {
+      await db.deleteFrom('question_votes').where('user_id', '=', userId).execute();
+      await recountVotes(
+        db,
+        votes.map((v) => v.questionId),
+      );
     },
   };
 }

@@ -1,3 +1,4 @@
+import type { Position, Stamp } from '../../../common/positions.ts';
 import type { Role } from '../../../common/roles.ts';
 
 /** Who posted, as the board names them; a post whose author's account is gone has none (null). */
@@ -17,6 +18,8 @@ export interface QuestionRecord {
   acceptedAnswerId: string | null;
   /** Set on a deleted question: a tombstone, so incremental sync can report it. */
   deletedAt: string | null;
+  /** The board's version of the question's last change: what a change to it must go above (`takeStamps`). */
+  version: number;
 }
 
 /** An answer as the board's rules check it. */
@@ -60,7 +63,7 @@ export interface NewQuestion {
   /** Title and text lower-cased (the usecases' `toSearchText`), what `listPage`'s search looks in. */
   searchText: string;
   createdAt: string;
-  version: number;
+  stamp: Stamp;
 }
 
 export interface NewAnswer {
@@ -102,43 +105,63 @@ export interface BoardPosition {
   id: string;
 }
 
+/** A page of the board's changes since a position (`listChangedSince`). */
+export interface BoardChanges {
+  /** The questions changed (deleted ones too), in the order the engine numbers them. */
+  questions: BoardQuestion[];
+  /** What the answer reflects: every change it covers is in it or in an earlier answer (the next `since`). */
+  position: Position;
+  /** The limit cut the answer: ask again from `position` for the rest. */
+  more: boolean;
+}
+
 /**
  * The Q&A board's storage, in the board's words (docs/decisions/0026): questions, answers and one vote per
- * user and question. Each engine implements it: qa.repository.ts on SQL.
+ * user and question. Each engine implements it: qa.repository.ts on SQL, qa.firestore.ts on Firestore.
  *
- * Every change to the board takes versions first (`takeVersions`), inside its transaction: that is the
- * board's serialisation point, so changes commit one after another in version order and a check followed by a
- * write (a client id already used, the rate limit) cannot race another writer.
+ * Every transaction that changes the board has one shape, which both engines can run (Firestore allows no
+ * read after a write, and may run the transaction again): `beginChanges()` first, then its reads, then
+ * `takeStamps` (after every read), then its writes, each given a stamp. On SQL `beginChanges` locks the
+ * board's counter: changes commit one after another in version order, and a check followed by a write (a
+ * client id already used, the rate limit) cannot race another writer. On Firestore the transaction's reads
+ * guard the same checks, and the stamps come from sharded counters (docs/decisions/0027).
  */
 export interface QaRepository {
+  /** The first call of every transaction that changes the board: SQL holds the board from here to the end. */
+  beginChanges(): Promise<void>;
   /**
-   * Reserves `count` new versions of the board and returns the first; the others follow it. Holds the board
-   * until the transaction ends (db/versions.ts says why), so call it first in every transaction that changes
-   * the board. `count` 0 only takes the hold.
+   * `count` new stamps for the documents this transaction writes, in order. Call it after every read of the
+   * transaction and before its writes; `above` are the versions the questions it changes hold now (read in
+   * this transaction; a question it creates has none), which each stamp goes above.
    */
-  takeVersions(count: number): Promise<number>;
-  /** The board's committed version: every change at or below it has committed. Does not wait for a writer. */
-  readVersion(): Promise<number>;
+  takeStamps(count: number, above?: readonly number[]): Promise<Stamp[]>;
+  /** The board's committed position: every change it covers has committed. Does not wait for a writer. */
+  readPosition(): Promise<Position>;
 
   findQuestion(id: string): Promise<QuestionRecord | undefined>;
   findAnswer(id: string): Promise<AnswerRecord | undefined>;
   /** How many questions and answers the user posted after `since` (an ISO time), for the rate limit. */
   countPostsSince(userId: string, since: string): Promise<number>;
+  /** The user's vote on the question, 0 when none: read before `setVote`, in its transaction. */
+  findVote(questionId: string, userId: string): Promise<1 | -1 | 0>;
+  /** The versions of these questions, in the same order (0 for one that does not exist). */
+  versionsOf(questionIds: readonly string[]): Promise<number[]>;
 
   insertQuestion(question: NewQuestion): Promise<void>;
   insertAnswer(answer: NewAnswer): Promise<void>;
-  /** Gives the question the version of the change just made to it, its answers or its votes. */
-  setVersion(questionId: string, version: number): Promise<void>;
+  /** Gives the question the stamp of the change just made to it, its answers or its votes. */
+  setVersion(questionId: string, stamp: Stamp): Promise<void>;
   /**
-   * Sets (1, -1) or withdraws (0) the user's vote on the question, and counts the question's votes again, so
-   * its counts always equal the stored votes plus those it brought from the old site (migration 0008).
+   * Sets (1, -1) or withdraws (0) the user's vote on the question, replacing `before` (what `findVote` read in
+   * this transaction), and counts the question's votes again, so its counts always equal the stored votes plus
+   * those it brought from the old site (migration 0008).
    */
-  setVote(questionId: string, userId: string, value: 1 | -1 | 0): Promise<void>;
+  setVote(questionId: string, userId: string, value: 1 | -1 | 0, before: 1 | -1 | 0): Promise<void>;
   setAcceptedAnswer(questionId: string, answerId: string | null): Promise<void>;
   /** Leaves the question as a tombstone (deleted at `at`), so every client learns it went. */
   markQuestionDeleted(questionId: string, at: string): Promise<void>;
-  /** Deletes the answer, and un-accepts it if it was the question's accepted one. */
-  deleteAnswer(questionId: string, answerId: string): Promise<void>;
+  /** Deletes the answer, and un-accepts it if it was the question's accepted one (as read in this transaction). */
+  deleteAnswer(question: QuestionRecord, answerId: string): Promise<void>;
 
   /**
    * A page of the board, newest first (by creation time, then id), after `after`, without deleted questions.
@@ -146,8 +169,8 @@ export interface QaRepository {
    * contains it as it is (`%` and `_` are plain characters).
    */
   listPage(options: { search?: string; after?: BoardPosition; limit: number }): Promise<BoardQuestion[]>;
-  /** Questions changed after `version` (deleted ones too), in the order they changed. */
-  listChangedSince(version: number, limit: number): Promise<BoardQuestion[]>;
+  /** At most `limit` questions changed since the position (deleted ones too), and the answer's position. */
+  listChangedSince(since: Position, limit: number): Promise<BoardChanges>;
   /** The question as the board shows it, deleted or not. */
   findBoardQuestion(id: string): Promise<BoardQuestion | undefined>;
   /** The answers to these questions, oldest first. */
@@ -165,8 +188,8 @@ export interface QaRepository {
   /** The questions the user asked or answered, in no particular order. */
   listQuestionIdsPostedOn(userId: string): Promise<string[]>;
   /**
-   * Withdraws every vote the user cast, counts those questions' votes again (as `setVote` does) and returns
-   * their ids.
+   * Withdraws `votes`, every vote the user cast (`listVotesBy`, read in this transaction), and counts those
+   * questions' votes again (as `setVote` does).
    */
-  withdrawVotesOf(userId: string): Promise<string[]>;
+  withdrawVotes(userId: string, votes: readonly StoredVote[]): Promise<void>;
 }

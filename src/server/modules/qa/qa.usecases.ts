@@ -27,12 +27,13 @@ import {
   createRateLimitedError,
   createSignedOutError,
 } from './qa.errors.ts';
-import type { BoardAnswer, BoardPosition, BoardQuestion, PostAuthor } from './qa.storage.ts';
+import type { BoardAnswer, BoardPosition, BoardQuestion, PostAuthor, QuestionRecord } from './qa.storage.ts';
 
 /**
  * The community board (spec §2, §5; DESIGN "Product decisions"): anyone reads; signed-in users ask, answer and
  * vote (one vote each per question); the asker accepts an answer; the admin deletes posts. Every change gives
- * the question a new version (QaRepository.takeVersions) and tells every client which question changed.
+ * the question a new version and tells every client which question changed. Each change's transaction is
+ * begin → reads → stamps → writes (QaRepository says why), so it runs on SQL and on Firestore alike.
  */
 
 const changesPageSize = 100;
@@ -107,21 +108,23 @@ export async function listQuestions(
   };
 }
 
-/** Every question changed after `since`, in version order; deleted ones as ids (see QaRepository.takeVersions). */
+/** Every question changed after `since`, in version order; deleted ones as ids (see QaRepository). */
 export async function listQuestionChanges(deps: Deps, me: Me | undefined, since: number): Promise<QuestionChanges> {
-  const rows = await deps.repos.qa.listChangedSince(since, changesPageSize + 1);
-  const page = rows.slice(0, changesPageSize);
+  // positions: wire format (issue 21)
+  const { questions: page, position, more } = await deps.repos.qa.listChangedSince([since], changesPageSize);
   const live = page.filter((r) => r.deletedAt === null);
   return {
     questions: await withAnswersAndVotes(deps, me, live),
     deleted: page.filter((r) => r.deletedAt !== null).map((r) => r.id),
-    version: page.at(-1)?.version ?? since,
-    more: rows.length > page.length,
+    // positions: wire format (issue 21)
+    version: position[0] ?? since,
+    more,
   };
 }
 
 /** The board's committed version, for `Synced-To` (http/synced-to.ts). */
-export const readBoardVersion = (deps: Deps) => deps.repos.qa.readVersion();
+// positions: wire format (issue 21)
+export const readBoardVersion = async (deps: Deps) => (await deps.repos.qa.readPosition())[0] ?? 0;
 
 export async function getQuestion(deps: Deps, me: Me | undefined, id: string): Promise<Question> {
   const question = await findQuestion(deps, me, id);
@@ -181,10 +184,12 @@ export async function askQuestion(
   if (before) return { question: before, created: false };
   // The question as inserted (no answers or votes yet), so no read after the commit.
   const created = await withTransaction(deps, async (tx): Promise<Question | undefined> => {
-    const version = await tx.repos.qa.takeVersions(1);
-    // Checked again under the lock: the same post on another connection may have just committed.
+    await tx.repos.qa.beginChanges();
+    // Checked again in the transaction: the same post on another connection may have just committed.
     if (await tx.repos.qa.findQuestion(input.id)) return undefined;
     await requireWithinRateLimit(tx, asker);
+    const [stamp] = await tx.repos.qa.takeStamps(1);
+    const { version } = stamp!;
     const createdAt = tx.clock.now().toISOString();
     await tx.repos.qa.insertQuestion({
       id: input.id,
@@ -193,7 +198,7 @@ export async function askQuestion(
       text: input.text,
       searchText: toSearchText(input.title, input.text),
       createdAt,
-      version,
+      stamp: stamp!,
     });
     notify(tx, [input.id], version);
     return {
@@ -241,10 +246,11 @@ export async function answerQuestion(
   const before = await findRepeatedAnswer(deps, author, questionId, input);
   if (before) return { answer: before, created: false };
   const created = await withTransaction(deps, async (tx) => {
-    const version = await tx.repos.qa.takeVersions(1);
+    await tx.repos.qa.beginChanges();
     if (await tx.repos.qa.findAnswer(input.id)) return false;
-    await requireLiveQuestion(tx, questionId);
+    const question = await requireLiveQuestion(tx, questionId);
     await requireWithinRateLimit(tx, author);
+    const stamp = await stampFor(tx, question);
     await tx.repos.qa.insertAnswer({
       id: input.id,
       questionId,
@@ -252,8 +258,8 @@ export async function answerQuestion(
       text: input.text,
       createdAt: tx.clock.now().toISOString(),
     });
-    await tx.repos.qa.setVersion(questionId, version);
-    notify(tx, [questionId], version);
+    await tx.repos.qa.setVersion(questionId, stamp);
+    notify(tx, [questionId], stamp.version);
     return true;
   });
   const answer = await findRepeatedAnswer(deps, author, questionId, input);
@@ -268,6 +274,12 @@ async function requireLiveQuestion(tx: Deps, questionId: string) {
   return question;
 }
 
+/** The stamp of a change to `question` (read in this transaction): after every read, before any write. */
+async function stampFor(tx: Deps, question: QuestionRecord) {
+  const [stamp] = await tx.repos.qa.takeStamps(1, [question.version]);
+  return stamp!;
+}
+
 /** Sets the user's vote (1 up, -1 down, 0 none): sending it twice changes nothing. */
 export async function voteOnQuestion(
   deps: Deps,
@@ -277,11 +289,13 @@ export async function voteOnQuestion(
 ): Promise<Question> {
   const voter = requireSignedIn(me, qaMessages.voteSignedOut);
   await withTransaction(deps, async (tx) => {
-    const version = await tx.repos.qa.takeVersions(1);
-    await requireLiveQuestion(tx, questionId);
-    await tx.repos.qa.setVote(questionId, voter.id, value);
-    await tx.repos.qa.setVersion(questionId, version);
-    notify(tx, [questionId], version);
+    await tx.repos.qa.beginChanges();
+    const question = await requireLiveQuestion(tx, questionId);
+    const before = await tx.repos.qa.findVote(questionId, voter.id);
+    const stamp = await stampFor(tx, question);
+    await tx.repos.qa.setVote(questionId, voter.id, value, before);
+    await tx.repos.qa.setVersion(questionId, stamp);
+    notify(tx, [questionId], stamp.version);
   });
   return getQuestion(deps, voter, questionId);
 }
@@ -295,14 +309,15 @@ export async function acceptAnswer(
 ): Promise<Question> {
   if (!me) throw createUnauthenticatedError();
   await withTransaction(deps, async (tx) => {
-    const version = await tx.repos.qa.takeVersions(1);
+    await tx.repos.qa.beginChanges();
     const question = await requireLiveQuestion(tx, questionId);
     if (question.userId !== me.id) throw createNotAskerError();
     if (input.answerId !== null && (await tx.repos.qa.findAnswer(input.answerId))?.questionId !== questionId)
       throw createAnswerNotFoundError();
+    const stamp = await stampFor(tx, question);
     await tx.repos.qa.setAcceptedAnswer(questionId, input.answerId);
-    await tx.repos.qa.setVersion(questionId, version);
-    notify(tx, [questionId], version);
+    await tx.repos.qa.setVersion(questionId, stamp);
+    notify(tx, [questionId], stamp.version);
   });
   return getQuestion(deps, me, questionId);
 }
@@ -317,11 +332,12 @@ function requireAdmin(me: Me | undefined): Me {
 export async function deleteQuestion(deps: Deps, me: Me | undefined, questionId: string): Promise<void> {
   requireAdmin(me);
   await withTransaction(deps, async (tx) => {
-    const version = await tx.repos.qa.takeVersions(1);
-    await requireLiveQuestion(tx, questionId);
+    await tx.repos.qa.beginChanges();
+    const question = await requireLiveQuestion(tx, questionId);
+    const stamp = await stampFor(tx, question);
     await tx.repos.qa.markQuestionDeleted(questionId, tx.clock.now().toISOString());
-    await tx.repos.qa.setVersion(questionId, version);
-    notify(tx, [questionId], version);
+    await tx.repos.qa.setVersion(questionId, stamp);
+    notify(tx, [questionId], stamp.version);
   });
 }
 
@@ -334,12 +350,13 @@ export async function deleteAnswer(
 ): Promise<void> {
   requireAdmin(me);
   await withTransaction(deps, async (tx) => {
-    const version = await tx.repos.qa.takeVersions(1);
-    await requireLiveQuestion(tx, questionId);
+    await tx.repos.qa.beginChanges();
+    const question = await requireLiveQuestion(tx, questionId);
     if ((await tx.repos.qa.findAnswer(answerId))?.questionId !== questionId) throw createAnswerNotFoundError();
-    await tx.repos.qa.deleteAnswer(questionId, answerId);
-    await tx.repos.qa.setVersion(questionId, version);
-    notify(tx, [questionId], version);
+    const stamp = await stampFor(tx, question);
+    await tx.repos.qa.deleteAnswer(question, answerId);
+    await tx.repos.qa.setVersion(questionId, stamp);
+    notify(tx, [questionId], stamp.version);
   });
 }
 
@@ -371,16 +388,18 @@ export const qaPersonalData: PersonalDataPart = {
    * here, in the deletion's transaction, so clients refresh its counts and authors.
    */
   async eraseFor(tx, userId) {
-    await tx.repos.qa.takeVersions(0);
-    // Reads first, then writes: the user's posts do not change when their votes go.
-    const posted = await tx.repos.qa.listQuestionIdsPostedOn(userId);
-    const voted = await tx.repos.qa.withdrawVotesOf(userId);
-    const touched = [...new Set([...voted, ...posted])].sort();
+    const { qa } = tx.repos;
+    await qa.beginChanges();
+    // Reads first, then stamps, then writes: the user's posts do not change when their votes go.
+    const posted = await qa.listQuestionIdsPostedOn(userId);
+    const votes = await qa.listVotesBy(userId);
+    const touched = [...new Set([...votes.map((v) => v.questionId), ...posted])].sort();
     if (touched.length === 0) return;
-    const first = await tx.repos.qa.takeVersions(touched.length);
-    for (const [i, id] of touched.entries()) await tx.repos.qa.setVersion(id, first + i);
+    const stamps = await qa.takeStamps(touched.length, await qa.versionsOf(touched));
+    await qa.withdrawVotes(userId, votes);
+    for (const [i, id] of touched.entries()) await qa.setVersion(id, stamps[i]!);
     // Each notice says the last version set here: the deletion commits all of them at once.
-    const last = first + touched.length - 1;
+    const last = Math.max(...stamps.map((s) => s.version));
     for (let i = 0; i < touched.length; i += idsPerNotice) notify(tx, touched.slice(i, i + idsPerNotice), last);
   },
 };

@@ -1,0 +1,410 @@
+import {
+  FieldPath,
+  FieldValue,
+  type CollectionReference,
+  type DocumentSnapshot,
+  type Query,
+  type QuerySnapshot,
+  type Transaction,
+} from 'firebase-admin/firestore';
+import type { Role } from '../../../common/roles.ts';
+import { read, readAll, type FirestoreContext } from '../../storage/firestore/context.ts';
+import type { Positions } from '../../storage/firestore/positions.ts';
+import type { BoardAnswer, BoardQuestion, PostAuthor, QaRepository, QuestionRecord } from './qa.storage.ts';
+
+/**
+ * The board on Firestore (docs/firestore-layout.md, "The Q&A board"):
+ * - `questions/{id}`: the question, its vote counts, `version` and `versionShard` (its stamp: decision 0027),
+ *   `deletedAt` (null, or the tombstone's time), and for search `search` (title and text lower-cased, as SQL's
+ *   column) with `searchGrams`, the distinct pieces of 1 to 3 characters of `search`;
+ * - `answers/{id}`: the answer, with `questionId`;
+ * - `questionVotes/{questionId}:{userId}`: one vote per user and question, by its key.
+ *
+ * Every change runs in the usecase's transaction (begin → reads → takeStamps → writes, QaRepository): a
+ * question's counts change only in a transaction that read its vote document (`findVote`) and the question,
+ * so two votes at once are ordered by Firestore and neither is lost. Authors' names and roles are read from
+ * the accounts' `users` documents, one getAll per page (SQL's read-only join, decision 0026).
+ */
+interface QuestionDoc {
+  userId: string | null;
+  title: string;
+  text: string;
+  search: string;
+  searchGrams: string[];
+  createdAt: string;
+  upvotes: number;
+  downvotes: number;
+  acceptedAnswerId: string | null;
+  version: number;
+  versionShard: number;
+  deletedAt: string | null;
+}
+
+interface AnswerDoc {
+  questionId: string;
+  userId: string | null;
+  text: string;
+  createdAt: string;
+}
+
+interface VoteDoc {
+  questionId: string;
+  userId: string;
+  value: 1 | -1;
+}
+
+/** The fields of the accounts' `users` documents the board shows (docs/firestore-layout.md, "Accounts"). */
+interface UserDoc {
+  name: string;
+  role: Role;
+}
+
+/** The collection the board's stamps count in (decision 0027). */
+const versioned = 'questions';
+
+/** Firestore's `in` takes at most 30 values. */
+const inLimit = 30;
+
+/**
+ * Every distinct piece of 1, 2 and 3 characters (code points: Firestore stores only whole UTF-8) of a
+ * question's `search`. A query's text is in `search` only if its first piece of up to 3 characters is among
+ * them, so one array-contains query finds every candidate; the candidates are then checked for the whole
+ * text, as SQL's LIKE does. Pieces up to 3 let a search of 1 or 2 characters use the index too.
+ */
+function searchGramsOf(search: string): string[] {
+  const chars = Array.from(search);
+  const grams = new Set<string>();
+  for (let size = 1; size <= 3; size++)
+    for (let i = 0; i + size <= chars.length; i++) grams.add(chars.slice(i, i + size).join(''));
+  return [...grams];
+}
+
+/** The piece a search looks up: its first 3 characters (or fewer, when it is shorter). */
+const gramToFind = (search: string) => Array.from(search).slice(0, 3).join('');
+
+/**
+ * Text as the SQL engines compare it: the drivers send strings as UTF-8, where a lone surrogate (half of a
+ * character, which JavaScript strings may hold) becomes U+FFFD; Firestore stores UTF-8 too.
+ */
+const asStored = (text: string) => text.toWellFormed();
+
+/** Questions read per round when a search filters in memory: a page rarely needs a second round. */
+const searchBatch = 100;
+
+/**
+ * Whether `id` can name a document: ids come from the URL too (`/api/questions/a%2Fb`), and Firestore refuses
+ * a path with `/`, `.`, `..` or `__…__` (an error, a 500), where SQL finds no row. Such an id names nothing.
+ */
+const isDocumentId = (id: string) =>
+  id !== '' && id !== '.' && id !== '..' && !id.includes('/') && !/^__.*__$/.test(id) && Buffer.byteLength(id) <= 1500;
+
+const voteIdOf = (questionId: string, userId: string) =>
+  `${encodeURIComponent(questionId)}:${encodeURIComponent(userId)}`;
+
+const toRecord = (id: string, doc: QuestionDoc): QuestionRecord => ({
+  id,
+  userId: doc.userId,
+  title: doc.title,
+  text: doc.text,
+  acceptedAnswerId: doc.acceptedAnswerId,
+  deletedAt: doc.deletedAt,
+  version: doc.version,
+});
+
+const byCreation = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }) =>
+  a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+
+export function createQaFirestoreRepository(ctx: FirestoreContext, positions: Positions): QaRepository {
+  const questions = ctx.db.collection('questions') as CollectionReference<QuestionDoc>;
+  const answers = ctx.db.collection('answers') as CollectionReference<AnswerDoc>;
+  const votes = ctx.db.collection('questionVotes') as CollectionReference<VoteDoc>;
+  const users = ctx.db.collection('users') as CollectionReference<UserDoc>;
+  const voteRef = (questionId: string, userId: string) => votes.doc(voteIdOf(questionId, userId));
+
+  /** The document `id` names in `of`, or undefined when no document can have that id. */
+  async function readById<T>(of: CollectionReference<T>, id: string): Promise<DocumentSnapshot<T> | undefined> {
+    return isDocumentId(id) ? read(ctx, of.doc(id)) : undefined;
+  }
+
+  /** A query, in the transaction when there is one. */
+  const query = <T>(q: Query<T>): Promise<QuerySnapshot<T>> => (ctx.tx ? ctx.tx.get(q) : q.get());
+
+  /** The usecase's transaction: every change to the board is made in one (QaRepository). */
+  function writer(): Transaction {
+    if (!ctx.tx) throw new Error('A change to the board is made in a transaction (Storage.transaction).');
+    return ctx.tx;
+  }
+
+  /** The authors of these posts by id: one getAll for a page, whatever its size. */
+  async function authorsOf(userIds: readonly (string | null)[]): Promise<Map<string, PostAuthor>> {
+    const ids = [...new Set(userIds.filter((id): id is string => id !== null))];
+    const found = await readAll(
+      ctx,
+      ids.map((id) => users.doc(id)),
+    );
+    return new Map(
+      found.flatMap((d) => {
+        const user = d.data();
+        // A missing or half-written account reads as a deleted one, as SQL's left join does.
+        return user?.name != null && user.role != null ? [[d.id, { id: d.id, name: user.name, role: user.role }]] : [];
+      }),
+    );
+  }
+
+  async function toBoardQuestions(docs: readonly DocumentSnapshot<QuestionDoc>[]): Promise<BoardQuestion[]> {
+    const authors = await authorsOf(docs.map((d) => d.data()!.userId));
+    return docs.map((d) => {
+      const q = d.data()!;
+      return {
+        id: d.id,
+        title: q.title,
+        text: q.text,
+        author: (q.userId !== null && authors.get(q.userId)) || null,
+        createdAt: q.createdAt,
+        upvotes: q.upvotes,
+        downvotes: q.downvotes,
+        acceptedAnswerId: q.acceptedAnswerId,
+        version: q.version,
+        deletedAt: q.deletedAt,
+      };
+    });
+  }
+
+  async function toBoardAnswers(docs: readonly DocumentSnapshot<AnswerDoc>[]): Promise<BoardAnswer[]> {
+    const authors = await authorsOf(docs.map((d) => d.data()!.userId));
+    return docs.map((d) => {
+      const a = d.data()!;
+      return {
+        id: d.id,
+        questionId: a.questionId,
+        text: a.text,
+        author: (a.userId !== null && authors.get(a.userId)) || null,
+        createdAt: a.createdAt,
+      };
+    });
+  }
+
+  /** Moves the question's counts from the vote `before` to `value` (each 1, -1 or 0). */
+  function recount(tx: Transaction, questionId: string, value: 1 | -1 | 0, before: 1 | -1 | 0) {
+    const up = Number(value === 1) - Number(before === 1);
+    const down = Number(value === -1) - Number(before === -1);
+    if (up === 0 && down === 0) return;
+    tx.update(questions.doc(questionId), {
+      upvotes: FieldValue.increment(up),
+      downvotes: FieldValue.increment(down),
+    });
+  }
+
+  /** One page of live questions, newest first, after `after`; `search` filters in memory (see searchGramsOf). */
+  async function scanPage(
+    search: string | undefined,
+    after: readonly [string, string] | undefined,
+    limit: number,
+  ): Promise<DocumentSnapshot<QuestionDoc>[]> {
+    let base: Query<QuestionDoc> = questions.where('deletedAt', '==', null);
+    if (search) base = base.where('searchGrams', 'array-contains', gramToFind(search));
+    base = base.orderBy('createdAt', 'desc').orderBy(FieldPath.documentId(), 'desc');
+    const batch = search ? Math.max(limit, searchBatch) : limit;
+    const found: DocumentSnapshot<QuestionDoc>[] = [];
+    let cursor = after;
+    for (;;) {
+      const round = await query((cursor ? base.startAfter(...cursor) : base).limit(batch));
+      for (const d of round.docs) {
+        if (search && !d.data().search.includes(search)) continue;
+        found.push(d);
+        if (found.length === limit) return found;
+      }
+      const last = round.docs.at(-1);
+      if (round.size < batch || !last) return found;
+      cursor = [last.data().createdAt, last.id];
+    }
+  }
+
+  return {
+    // Nothing to hold: the transaction's reads guard its checks, and its stamps order it (decision 0027).
+    beginChanges: async () => undefined,
+
+    takeStamps: (count, above = []) => positions.takeStamps(writer(), versioned, { count, above }),
+
+    readPosition: () => positions.readPosition(versioned),
+
+    async findQuestion(id) {
+      const doc = (await readById(questions, id))?.data();
+      return doc && toRecord(id, doc);
+    },
+
+    async findAnswer(id) {
+      const doc = (await readById(answers, id))?.data();
+      return doc && { id, questionId: doc.questionId, userId: doc.userId, text: doc.text };
+    },
+
+    async countPostsSince(userId, since) {
+      const count = async (of: CollectionReference<QuestionDoc> | CollectionReference<AnswerDoc>) =>
+        (await query(of.where('userId', '==', userId).where('createdAt', '>', since).select())).size;
+      const [asked, answered] = await Promise.all([count(questions), count(answers)]);
+      return asked + answered;
+    },
+
+    async findVote(questionId, userId) {
+      return (await read(ctx, voteRef(questionId, userId))).data()?.value ?? 0;
+    },
+
+    async versionsOf(questionIds) {
+      const found = await readAll(
+        ctx,
+        questionIds.filter(isDocumentId).map((id) => questions.doc(id)),
+      );
+      const versions = new Map(found.map((d) => [d.id, d.data()?.version ?? 0]));
+      return questionIds.map((id) => versions.get(id) ?? 0);
+    },
+
+    async insertQuestion(question) {
+      writer().create(questions.doc(question.id), {
+        userId: question.userId,
+        title: question.title,
+        text: question.text,
+        search: asStored(question.searchText),
+        searchGrams: searchGramsOf(asStored(question.searchText)),
+        createdAt: question.createdAt,
+        upvotes: 0,
+        downvotes: 0,
+        acceptedAnswerId: null,
+        version: question.stamp.version,
+        versionShard: question.stamp.shard,
+        deletedAt: null,
+      });
+    },
+
+    async insertAnswer(answer) {
+      writer().create(answers.doc(answer.id), {
+        questionId: answer.questionId,
+        userId: answer.userId,
+        text: answer.text,
+        createdAt: answer.createdAt,
+      });
+    },
+
+    async setVersion(questionId, stamp) {
+      writer().update(questions.doc(questionId), { version: stamp.version, versionShard: stamp.shard });
+    },
+
+    async setVote(questionId, userId, value, before) {
+      const tx = writer();
+      if (value === 0) tx.delete(voteRef(questionId, userId));
+      else tx.set(voteRef(questionId, userId), { questionId, userId, value });
+      recount(tx, questionId, value, before);
+    },
+
+    async setAcceptedAnswer(questionId, answerId) {
+      writer().update(questions.doc(questionId), { acceptedAnswerId: answerId });
+    },
+
+    async markQuestionDeleted(questionId, at) {
+      writer().update(questions.doc(questionId), { deletedAt: at });
+    },
+
+    async deleteAnswer(question, answerId) {
+      const tx = writer();
+      tx.delete(answers.doc(answerId));
+      if (question.acceptedAnswerId === answerId) tx.update(questions.doc(question.id), { acceptedAnswerId: null });
+    },
+
+    async listPage({ search, after, limit }) {
+      const needle = search ? asStored(search) : undefined;
+      return toBoardQuestions(await scanPage(needle, after && [after.createdAt, after.id], limit));
+    },
+
+    async listChangedSince(since, limit) {
+      const changes = await positions.readChangesSince(versioned, questions, since, { limit });
+      return {
+        questions: await toBoardQuestions(changes.docs as DocumentSnapshot<QuestionDoc>[]),
+        position: changes.position,
+        more: changes.more,
+      };
+    },
+
+    async findBoardQuestion(id) {
+      const snapshot = await readById(questions, id);
+      return snapshot?.exists ? (await toBoardQuestions([snapshot]))[0] : undefined;
+    },
+
+    async listAnswers(questionIds) {
+      const ids = [...new Set(questionIds)];
+      const chunks = Array.from({ length: Math.ceil(ids.length / inLimit) }, (_, i) =>
+        ids.slice(i * inLimit, (i + 1) * inLimit),
+      );
+      const found = (await Promise.all(chunks.map((chunk) => query(answers.where('questionId', 'in', chunk))))).flatMap(
+        (s) => s.docs,
+      );
+      return (await toBoardAnswers(found)).sort(byCreation);
+    },
+
+    async findBoardAnswer(id) {
+      const snapshot = await readById(answers, id);
+      return snapshot?.exists ? (await toBoardAnswers([snapshot]))[0] : undefined;
+    },
+
+    async votesOn(userId, questionIds) {
+      const found = await readAll(
+        ctx,
+        [...new Set(questionIds)].map((id) => voteRef(id, userId)),
+      );
+      return found.flatMap((d) => {
+        const vote = d.data();
+        return vote ? [{ questionId: vote.questionId, value: vote.value }] : [];
+      });
+    },
+
+    async listQuestionsBy(userId) {
+      const found = await query(questions.where('userId', '==', userId));
+      return found.docs
+        .map((d) => {
+          const q = d.data();
+          return {
+            id: d.id,
+            title: q.title,
+            text: q.text,
+            createdAt: q.createdAt,
+            upvotes: q.upvotes,
+            downvotes: q.downvotes,
+            acceptedAnswerId: q.acceptedAnswerId,
+            deletedAt: q.deletedAt,
+          };
+        })
+        .sort(byCreation);
+    },
+
+    async listAnswersBy(userId) {
+      const found = await query(answers.where('userId', '==', userId));
+      return found.docs
+        .map((d) => {
+          const a = d.data();
+          return { id: d.id, questionId: a.questionId, text: a.text, createdAt: a.createdAt };
+        })
+        .sort(byCreation);
+    },
+
+    async listVotesBy(userId) {
+      const found = await query(votes.where('userId', '==', userId));
+      return found.docs
+        .map((d) => ({ questionId: d.data().questionId, value: d.data().value }))
+        .sort((a, b) => (a.questionId < b.questionId ? -1 : a.questionId > b.questionId ? 1 : 0));
+    },
+
+    async listQuestionIdsPostedOn(userId) {
+      const [asked, answered] = await Promise.all([
+        query(questions.where('userId', '==', userId).select()),
+        query(answers.where('userId', '==', userId).select('questionId')),
+      ]);
+      return [...new Set([...asked.docs.map((d) => d.id), ...answered.docs.map((d) => d.data().questionId)])];
+    },
+
+    async withdrawVotes(userId, withdrawn) {
+      const tx = writer();
+      for (const vote of withdrawn) {
+        tx.delete(voteRef(vote.questionId, userId));
+        recount(tx, vote.questionId, 0, vote.value);
+      }
+    },
+  };
+}

@@ -1,0 +1,687 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { covers, type Position } from '../../../common/positions.ts';
+import type { Role } from '../../../common/roles.ts';
+import type { Me } from '../../../common/session.ts';
+import { withTransaction, type Deps } from '../../deps.ts';
+import { createDb, migrateToLatest } from '../../db/create-db.ts';
+import { createPositions } from '../../storage/firestore/positions.ts';
+import { createSqlStorage } from '../../storage/sql-storage.ts';
+import { emulatorFirestore } from '../../test/firestore-client.ts';
+import { startFirestoreEmulator, type FirestoreEmulator } from '../../test/firestore-emulator.ts';
+import { createTestDatabase } from '../../test/harness.ts';
+import { createQaFirestoreRepository } from './qa.firestore.ts';
+import { createQaRepository } from './qa.repository.ts';
+import type { BoardQuestion, QaRepository } from './qa.storage.ts';
+import {
+  acceptAnswer,
+  answerQuestion,
+  askQuestion,
+  deleteAnswer,
+  deleteQuestion,
+  getQuestion,
+  listQuestionChanges,
+  listQuestions,
+  qaPersonalData,
+  voteOnQuestion,
+} from './qa.usecases.ts';
+
+/**
+ * The board's repository contract, the same cases on each engine: SQL (the SQLite file, or PostgreSQL with
+ * TEST_DATABASE_URL) and Firestore (Google's emulator). Changes run as the usecases run them (begin → reads →
+ * stamps → writes, in one transaction); the races the SQL engines settle with the board's lock are run for
+ * real, with concurrent writers.
+ */
+interface Engine {
+  repo: QaRepository;
+  /** Runs `work` in one transaction of the engine, with the repository on it. */
+  transaction<T>(work: (repo: QaRepository) => Promise<T>): Promise<T>;
+  /** An account, as the accounts' storage keeps it: what the board reads authors' names and roles from. */
+  addUser(id: string, name: string, role: Role): Promise<void>;
+  removeUser(id: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function openSql(): Promise<Engine> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'qa-storage-'));
+  const database = await createTestDatabase(dir);
+  const { db, kind } = createDb(database.url);
+  await migrateToLatest(db);
+  const storage = createSqlStorage(db, kind);
+  return {
+    repo: createQaRepository(db),
+    transaction: (work) => storage.transaction((repos) => work(repos.qa)),
+    async addUser(id, name, role) {
+      const now = new Date();
+      await db
+        .insertInto('users')
+        .values({
+          id,
+          name,
+          role,
+          email: `${id}@example.com`,
+          email_verified: true,
+          image: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+    },
+    async removeUser(id) {
+      await db.deleteFrom('users').where('id', '=', id).execute();
+    },
+    async close() {
+      await storage.close();
+      await database.drop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+let emulator: FirestoreEmulator | undefined;
+async function openFirestore(): Promise<Engine> {
+  emulator ??= await startFirestoreEmulator();
+  const { db, close } = emulatorFirestore(emulator.host, `demo-qa-${crypto.randomUUID().slice(0, 8)}`);
+  // Few shards: writers meet on counters, as they would under load on 16.
+  const positions = createPositions(db, { shards: 4 });
+  return {
+    repo: createQaFirestoreRepository({ db }, positions),
+    // As many attempts as the positions test gives: under contention the emulator's lock waits time out.
+    transaction: (work) =>
+      db.runTransaction((tx) => work(createQaFirestoreRepository({ db, tx }, positions)), { maxAttempts: 20 }),
+    async addUser(id, name, role) {
+      const now = new Date();
+      await db.doc(`users/${id}`).set({
+        name,
+        role,
+        email: `${id}@example.com`,
+        email_verified: true,
+        image: null,
+        created_at: now,
+        updated_at: now,
+      });
+    },
+    async removeUser(id) {
+      await db.doc(`users/${id}`).delete();
+    },
+    close,
+  };
+}
+
+afterAll(async () => {
+  await emulator?.stop();
+});
+
+const at = (minute: number) => new Date(Date.UTC(2026, 10, 24, 10, minute)).toISOString();
+
+/** A word no other test's questions hold, so a search finds only this test's. */
+const marker = () => `zq${crypto.randomUUID().slice(0, 8)}`;
+
+interface Asked {
+  id?: string;
+  title?: string;
+  text?: string;
+  createdAt?: string;
+}
+
+/** askQuestion's transaction: false when the id is taken already. */
+function ask(engine: Engine, userId: string, asked: Asked = {}) {
+  const id = asked.id ?? crypto.randomUUID();
+  const title = asked.title ?? 'How do limits work?';
+  const text = asked.text ?? 'I am stuck on epsilon and delta.';
+  return engine.transaction(async (qa) => {
+    await qa.beginChanges();
+    if (await qa.findQuestion(id)) return false;
+    const [stamp] = await qa.takeStamps(1);
+    await qa.insertQuestion({
+      id,
+      userId,
+      title,
+      text,
+      searchText: `${title}\n${text}`.toLowerCase(),
+      createdAt: asked.createdAt ?? at(0),
+      stamp: stamp!,
+    });
+    return true;
+  });
+}
+
+async function askNew(engine: Engine, userId: string, asked: Asked = {}) {
+  const id = asked.id ?? crypto.randomUUID();
+  expect(await ask(engine, userId, { ...asked, id })).toBe(true);
+  return id;
+}
+
+/** A usecase's change to one question: begin, read it (and `reads`), stamp, write, give it the stamp. */
+function change<R>(
+  engine: Engine,
+  questionId: string,
+  reads: (qa: QaRepository) => Promise<R>,
+  write: (qa: QaRepository, read: R) => Promise<void>,
+) {
+  return engine.transaction(async (qa) => {
+    await qa.beginChanges();
+    const question = await qa.findQuestion(questionId);
+    if (!question) throw new Error('no such question');
+    const got = await reads(qa);
+    const [stamp] = await qa.takeStamps(1, [question.version]);
+    await write(qa, got);
+    await qa.setVersion(questionId, stamp!);
+    return stamp!;
+  });
+}
+
+const vote = (engine: Engine, questionId: string, userId: string, value: 1 | -1 | 0) =>
+  change(
+    engine,
+    questionId,
+    (qa) => qa.findVote(questionId, userId),
+    (qa, before) => qa.setVote(questionId, userId, value, before),
+  );
+
+function answer(engine: Engine, questionId: string, userId: string, id: string, createdAt = at(1)) {
+  return change(
+    engine,
+    questionId,
+    async () => undefined,
+    (qa) => qa.insertAnswer({ id, questionId, userId, text: `Answer ${id}`, createdAt }),
+  );
+}
+
+/** Everything changed since `since`, pulled `limit` at a time, and the last answer's position. */
+async function pullAll(repo: QaRepository, since: Position, limit: number) {
+  const seen: BoardQuestion[] = [];
+  let position = since;
+  for (let pulls = 0; pulls < 100; pulls++) {
+    const changes = await repo.listChangedSince(position, limit);
+    expect(changes.questions.length).toBeLessThanOrEqual(limit);
+    seen.push(...changes.questions);
+    position = changes.position;
+    if (!changes.more) return { seen, position };
+  }
+  throw new Error('no end to the changes');
+}
+
+describe.each([
+  ['SQL', openSql],
+  ['Firestore', openFirestore],
+])('the board’s storage on %s', (_name, open) => {
+  let engine: Engine;
+  const alice = 'user-alice';
+  const bob = 'user-bob';
+  const voters = Array.from({ length: 10 }, (_, i) => `user-voter-${i}`);
+  beforeAll(async () => {
+    engine = await open();
+    await engine.addUser(alice, 'Alice Asker', 'student');
+    await engine.addUser(bob, 'Bob Tutor', 'tutor');
+    for (const id of voters) await engine.addUser(id, `Voter ${id}`, 'student');
+    return () => engine.close();
+  }, 90_000);
+
+  test('a question stored is read back whole, with its author, and the board’s position covers it', async () => {
+    const { repo } = engine;
+    const before = await repo.readPosition();
+    const id = await askNew(engine, alice, { title: 'Chain rule?', text: 'When do I use it?', createdAt: at(5) });
+    const record = await repo.findQuestion(id);
+    expect(record).toMatchObject({
+      id,
+      userId: alice,
+      title: 'Chain rule?',
+      text: 'When do I use it?',
+      acceptedAnswerId: null,
+      deletedAt: null,
+    });
+    const shown = await repo.findBoardQuestion(id);
+    expect(shown).toEqual({
+      id,
+      title: 'Chain rule?',
+      text: 'When do I use it?',
+      author: { id: alice, name: 'Alice Asker', role: 'student' },
+      createdAt: at(5),
+      upvotes: 0,
+      downvotes: 0,
+      acceptedAnswerId: null,
+      version: record!.version,
+      deletedAt: null,
+    });
+    const after = await repo.readPosition();
+    expect(covers(after, before)).toBe(true);
+    expect(covers(before, after)).toBe(false);
+    expect(await repo.findQuestion(crypto.randomUUID())).toBeUndefined();
+    expect(await repo.findBoardQuestion(crypto.randomUUID())).toBeUndefined();
+    expect(await repo.versionsOf([id, 'no-such-question'])).toEqual([record!.version, 0]);
+  });
+
+  test('an id from the URL that no document can have names no question or answer', async () => {
+    const { repo } = engine;
+    for (const id of ['a/b', '.', '..', '__name__', ''])
+      await Promise.all([
+        expect(repo.findQuestion(id)).resolves.toBeUndefined(),
+        expect(repo.findBoardQuestion(id)).resolves.toBeUndefined(),
+        expect(repo.findAnswer(id)).resolves.toBeUndefined(),
+        expect(repo.findBoardAnswer(id)).resolves.toBeUndefined(),
+        expect(repo.versionsOf([id])).resolves.toEqual([0]),
+      ]);
+  });
+
+  test('answers are listed oldest first per question; one deleted goes, and un-accepts only if accepted', async () => {
+    const { repo } = engine;
+    const q1 = await askNew(engine, alice);
+    const q2 = await askNew(engine, alice);
+    await answer(engine, q1, bob, `${q1}-b`, at(3));
+    await answer(engine, q1, alice, `${q1}-a`, at(2));
+    await answer(engine, q2, bob, `${q2}-a`, at(2));
+    // Two at the same time: by id.
+    const tied = [`${q1}-a`, `${q2}-a`].sort();
+    expect((await repo.listAnswers([q1, q2])).map((a) => a.id)).toEqual([...tied, `${q1}-b`]);
+    expect(await repo.findAnswer(`${q1}-b`)).toEqual({
+      id: `${q1}-b`,
+      questionId: q1,
+      userId: bob,
+      text: `Answer ${q1}-b`,
+    });
+    expect(await repo.findBoardAnswer(`${q1}-b`)).toEqual({
+      id: `${q1}-b`,
+      questionId: q1,
+      text: `Answer ${q1}-b`,
+      author: { id: bob, name: 'Bob Tutor', role: 'tutor' },
+      createdAt: at(3),
+    });
+    await change(
+      engine,
+      q1,
+      async () => undefined,
+      (qa) => qa.setAcceptedAnswer(q1, `${q1}-b`),
+    );
+    // Deleting another answer leaves the accepted one accepted.
+    await change(
+      engine,
+      q1,
+      (qa) => qa.findQuestion(q1),
+      (qa, question) => qa.deleteAnswer(question!, `${q1}-a`),
+    );
+    expect((await repo.findQuestion(q1))?.acceptedAnswerId).toBe(`${q1}-b`);
+    await change(
+      engine,
+      q1,
+      (qa) => qa.findQuestion(q1),
+      (qa, question) => qa.deleteAnswer(question!, `${q1}-b`),
+    );
+    expect((await repo.findQuestion(q1))?.acceptedAnswerId).toBeNull();
+    expect(await repo.listAnswers([q1])).toEqual([]);
+    expect(await repo.findAnswer(`${q1}-b`)).toBeUndefined();
+    expect(await repo.findBoardAnswer(`${q1}-b`)).toBeUndefined();
+  });
+
+  test('a vote is set, changed and withdrawn, and the counts follow it', async () => {
+    const { repo } = engine;
+    const id = await askNew(engine, alice);
+    const counts = async () => {
+      const q = await repo.findBoardQuestion(id);
+      return [q?.upvotes, q?.downvotes];
+    };
+    await vote(engine, id, bob, 1);
+    expect(await counts()).toEqual([1, 0]);
+    expect(await repo.findVote(id, bob)).toBe(1);
+    await vote(engine, id, bob, 1);
+    expect(await counts()).toEqual([1, 0]);
+    await vote(engine, id, bob, -1);
+    await vote(engine, id, alice, -1);
+    expect(await counts()).toEqual([0, 2]);
+    expect(await repo.votesOn(bob, [id, crypto.randomUUID()])).toEqual([{ questionId: id, value: -1 }]);
+    await vote(engine, id, bob, 0);
+    expect(await counts()).toEqual([0, 1]);
+    expect(await repo.findVote(id, bob)).toBe(0);
+    expect(await repo.votesOn(bob, [id])).toEqual([]);
+  });
+
+  test('ten users voting at once are all counted, and the question’s version goes above each', async () => {
+    const { repo } = engine;
+    const id = await askNew(engine, alice);
+    const stamps = await Promise.all(voters.map((voter) => vote(engine, id, voter, 1)));
+    const shown = await repo.findBoardQuestion(id);
+    expect(shown?.upvotes).toBe(10);
+    expect(shown?.version).toBe(Math.max(...stamps.map((s) => s.version)));
+    // Each change went above the one before it on the question: ten different versions.
+    expect(new Set(stamps.map((s) => s.version)).size).toBe(10);
+  });
+
+  test('one user voting up from five devices at once counts once', async () => {
+    const id = await askNew(engine, alice);
+    await Promise.all(Array.from({ length: 5 }, () => vote(engine, id, bob, 1)));
+    expect((await engine.repo.findBoardQuestion(id))?.upvotes).toBe(1);
+    expect(await engine.repo.listVotesBy(bob)).toContainEqual({ questionId: id, value: 1 });
+  });
+
+  test('one question sent five times at once is stored once', async () => {
+    const id = crypto.randomUUID();
+    const results = await Promise.all(Array.from({ length: 5 }, () => ask(engine, alice, { id })));
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect((await engine.repo.findQuestion(id))?.id).toBe(id);
+  });
+
+  test('posts are counted since a time; five posts at once at the limit let one through', async () => {
+    const { repo } = engine;
+    const poster = `user-poster-${crypto.randomUUID().slice(0, 8)}`;
+    await engine.addUser(poster, 'Poster', 'student');
+    const q = await askNew(engine, poster, { createdAt: at(10) });
+    await answer(engine, q, poster, crypto.randomUUID(), at(12));
+    expect(await repo.countPostsSince(poster, at(9))).toBe(2);
+    expect(await repo.countPostsSince(poster, at(10))).toBe(1);
+    expect(await repo.countPostsSince(poster, at(12))).toBe(0);
+    // The usecases' rate limit, with a limit of 3: a check then a write, which concurrent posts must not pass.
+    const posted = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        engine.transaction(async (qa) => {
+          await qa.beginChanges();
+          if ((await qa.countPostsSince(poster, at(9))) >= 3) return false;
+          const [stamp] = await qa.takeStamps(1);
+          await qa.insertQuestion({
+            id: crypto.randomUUID(),
+            userId: poster,
+            title: `Post ${i}`,
+            text: 'Text',
+            searchText: `post ${i}\ntext`,
+            createdAt: at(20 + i),
+            stamp: stamp!,
+          });
+          return true;
+        }),
+      ),
+    );
+    expect(posted.filter(Boolean)).toHaveLength(1);
+    expect(await repo.countPostsSince(poster, at(9))).toBe(3);
+  });
+
+  test('the board is newest first, ties by id, deleted questions left out, and pages follow on', async () => {
+    const { repo } = engine;
+    // Far in the future: this test's questions are the board's first page whatever the others stored.
+    const future = (minute: number) => `2999-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`;
+    const ids = ['aaaa', 'bbbb', 'cccc', 'dddd', 'eeee'].map((p) => `${p}-${crypto.randomUUID()}`);
+    await askNew(engine, alice, { id: ids[0], createdAt: future(1) });
+    await askNew(engine, alice, { id: ids[1], createdAt: future(2) });
+    await askNew(engine, alice, { id: ids[2], createdAt: future(2) });
+    await askNew(engine, bob, { id: ids[3], createdAt: future(3) });
+    await askNew(engine, bob, { id: ids[4], createdAt: future(4) });
+    await change(
+      engine,
+      ids[3]!,
+      async () => undefined,
+      (qa) => qa.markQuestionDeleted(ids[3]!, future(5)),
+    );
+    const first = await repo.listPage({ limit: 2 });
+    expect(first.map((q) => q.id)).toEqual([ids[4], ids[2]]);
+    expect(first[0]?.author).toEqual({ id: bob, name: 'Bob Tutor', role: 'tutor' });
+    const second = await repo.listPage({ limit: 2, after: { createdAt: first[1]!.createdAt, id: first[1]!.id } });
+    expect(second.map((q) => q.id)).toEqual([ids[1], ids[0]]);
+    // A deleted question is still found by id, as a tombstone.
+    expect((await repo.findBoardQuestion(ids[3]!))?.deletedAt).toBe(future(5));
+  });
+
+  test('a post whose author’s account is gone has no author', async () => {
+    const gone = `user-gone-${crypto.randomUUID().slice(0, 8)}`;
+    await engine.addUser(gone, 'Gone Soon', 'student');
+    const id = await askNew(engine, gone);
+    await answer(engine, id, gone, `${id}-a`);
+    await engine.removeUser(gone);
+    expect((await engine.repo.findBoardQuestion(id))?.author).toBeNull();
+    expect((await engine.repo.listAnswers([id]))[0]?.author).toBeNull();
+  });
+
+  describe('search finds what SQL’s LIKE finds: the lower-cased text, as it is, anywhere in title or text', () => {
+    const word = marker();
+    const posts = [
+      { title: `Limits ${word}`, text: 'Epsilon–delta proofs, 100% clear?' },
+      { title: `Ströme ${word}`, text: 'Maxwell’s equations in a_b form' },
+      { title: `Émojis ${word} 🙂`, text: 'What is 2+2?' },
+      { title: `Plain ${word}`, text: 'nothing special here\nsecond line' },
+    ];
+    const ids: string[] = [];
+    beforeAll(async () => {
+      for (const [i, post] of posts.entries())
+        ids.push(await askNew(engine, alice, { ...post, createdAt: at(30 + i) }));
+    });
+    const found = async (search: string) =>
+      (await engine.repo.listPage({ search, limit: 50 })).map((q) => ids.indexOf(q.id)).sort();
+    test.each([
+      [word, [0, 1, 2, 3]],
+      [`limits ${word}`, [0]],
+      ['psilon', [0]],
+      ['100% clear', [0]],
+      ['0%', [0]],
+      ['a_b', [1]],
+      ['ströme', [1]],
+      ['ö', [1]],
+      ['émojis', [2]],
+      ['🙂', [2]],
+      [`${word} 🙂\nwhat`, [2]],
+      ['2+2', [2]],
+      ['here\nsecond', [3]],
+      ['%', [0]],
+      ['_', [1]],
+      ['limits  ', []],
+      ['a%b', []],
+      ['ab', []],
+      ['\ud83d', []],
+    ])('“%s”', async (search, expected) => {
+      // Only this block's questions: every case's expectation holds among them.
+      const got = (await found(search)).filter((i) => i >= 0);
+      expect(got).toEqual(expected);
+    });
+  });
+
+  test('a search pages through many near misses (more than one round of candidates) in the board’s order', async () => {
+    const word = marker();
+    const hits: string[] = [];
+    // Older hits, then many newer questions that share the search's first letters but not the search.
+    for (let i = 0; i < 3; i++)
+      hits.unshift(await askNew(engine, alice, { title: `${word} needle ${i}`, createdAt: at(40 + i) }));
+    await engine.transaction(async (qa) => {
+      await qa.beginChanges();
+      const stamps = await qa.takeStamps(130);
+      for (const [i, stamp] of stamps.entries()) {
+        const title = `${word} need ${i}`;
+        await qa.insertQuestion({
+          id: crypto.randomUUID(),
+          userId: bob,
+          title,
+          text: 'Near miss',
+          searchText: `${title}\nnear miss`.toLowerCase(),
+          createdAt: at(50),
+          stamp,
+        });
+      }
+    });
+    const search = `${word} needle`;
+    const first = await engine.repo.listPage({ search, limit: 2 });
+    expect(first.map((q) => q.id)).toEqual(hits.slice(0, 2));
+    const rest = await engine.repo.listPage({ search, limit: 2, after: first[1]! });
+    expect(rest.map((q) => q.id)).toEqual(hits.slice(2));
+    expect(await engine.repo.listPage({ search: `${word} need`, limit: 200 })).toHaveLength(133);
+  });
+
+  test('changes since a position: every change once, in pages, deleted ones too, up to the board’s position', async () => {
+    const { repo } = engine;
+    const since = await repo.readPosition();
+    const a = await askNew(engine, alice);
+    const b = await askNew(engine, alice);
+    const c = await askNew(engine, bob);
+    await vote(engine, a, bob, 1);
+    await change(
+      engine,
+      b,
+      async () => undefined,
+      (qa) => qa.markQuestionDeleted(b, at(59)),
+    );
+    const { seen, position } = await pullAll(repo, since, 2);
+    // Each question at its last version; earlier versions of one may come in an earlier page.
+    const last = new Map(seen.map((q) => [q.id, q]));
+    expect([...last.keys()].sort()).toEqual([a, b, c].sort());
+    expect(last.get(a)?.upvotes).toBe(1);
+    expect(last.get(b)?.deletedAt).toBe(at(59));
+    expect(covers(position, await repo.readPosition())).toBe(true);
+    const none = await repo.listChangedSince(position, 10);
+    expect(none.questions).toEqual([]);
+    expect(none.more).toBe(false);
+  });
+
+  test('the user’s own questions, answers and votes, and withdrawing their votes recounts the questions', async () => {
+    const { repo } = engine;
+    const user = `user-own-${crypto.randomUUID().slice(0, 8)}`;
+    await engine.addUser(user, 'Own', 'student');
+    const mine = await askNew(engine, user, { createdAt: at(2) });
+    const older = await askNew(engine, user, { createdAt: at(1) });
+    const theirs = await askNew(engine, bob);
+    await answer(engine, theirs, user, `${theirs}-own`, at(3));
+    await vote(engine, theirs, user, 1);
+    await vote(engine, mine, user, -1);
+    await vote(engine, theirs, alice, 1);
+    expect((await repo.listQuestionsBy(user)).map((q) => q.id)).toEqual([older, mine]);
+    expect((await repo.listQuestionsBy(user))[1]).toMatchObject({ id: mine, upvotes: 0, downvotes: 1 });
+    expect(await repo.listAnswersBy(user)).toEqual([
+      { id: `${theirs}-own`, questionId: theirs, text: `Answer ${theirs}-own`, createdAt: at(3) },
+    ]);
+    const votes = await repo.listVotesBy(user);
+    expect(votes).toEqual(
+      [
+        { questionId: theirs, value: 1 },
+        { questionId: mine, value: -1 },
+      ].sort((x, y) => (x.questionId < y.questionId ? -1 : 1)),
+    );
+    expect((await repo.listQuestionIdsPostedOn(user)).sort()).toEqual([mine, older, theirs].sort());
+    // The account deletion's transaction (qaPersonalData.eraseFor).
+    await engine.transaction(async (qa) => {
+      await qa.beginChanges();
+      const read = await qa.listVotesBy(user);
+      const stamps = await qa.takeStamps(2, await qa.versionsOf([mine, theirs]));
+      await qa.withdrawVotes(user, read);
+      await qa.setVersion(mine, stamps[0]!);
+      await qa.setVersion(theirs, stamps[1]!);
+    });
+    expect(await repo.listVotesBy(user)).toEqual([]);
+    expect((await repo.findBoardQuestion(theirs))?.upvotes).toBe(1);
+    expect((await repo.findBoardQuestion(mine))?.downvotes).toBe(0);
+  });
+
+  test('a transaction that reads, writes and then fails leaves nothing behind', async () => {
+    const id = crypto.randomUUID();
+    const before = await engine.repo.readPosition();
+    await expect(
+      engine.transaction(async (qa) => {
+        await qa.beginChanges();
+        expect(await qa.findQuestion(id)).toBeUndefined();
+        const [stamp] = await qa.takeStamps(1);
+        await qa.insertQuestion({
+          id,
+          userId: alice,
+          title: 'Rolled back',
+          text: 'Never stored',
+          searchText: 'rolled back\nnever stored',
+          createdAt: at(0),
+          stamp: stamp!,
+        });
+        throw new Error('refused later');
+      }),
+    ).rejects.toThrow('refused later');
+    expect(await engine.repo.findQuestion(id)).toBeUndefined();
+    expect(await engine.repo.readPosition()).toEqual(before);
+  });
+});
+
+/**
+ * The board's usecases themselves on Firestore, which refuses a read after a write in a transaction: each of
+ * them is written begin → reads → stamps → writes. Only the board's repository is there (the Firestore storage
+ * as a whole is composed elsewhere); any other feature's would be a mistake, and throws.
+ */
+describe('the board’s usecases on Firestore', () => {
+  let deps: Deps;
+  let close: () => Promise<void>;
+  const person = (id: string, role: Me['role'] = 'student'): Me => ({
+    id,
+    name: `Name of ${id}`,
+    email: `${id}@example.com`,
+    emailVerified: true,
+    role,
+    categories: [],
+  });
+  const asker = person('uc-asker');
+  const tutor = person('uc-tutor', 'tutor');
+  const admin = person('uc-admin', 'admin');
+  const published: unknown[] = [];
+
+  beforeAll(async () => {
+    emulator ??= await startFirestoreEmulator();
+    const client = emulatorFirestore(emulator.host, `demo-qa-uc-${crypto.randomUUID().slice(0, 8)}`);
+    close = client.close;
+    const { db } = client;
+    const positions = createPositions(db, { shards: 4 });
+    // Another feature's repository may be handed on (withTransaction binds the outbox), never used.
+    const unused = (feature: string) =>
+      new Proxy(
+        {},
+        {
+          get: (_, method) => () => {
+            throw new Error(`the board used ${feature}.${String(method)}`);
+          },
+        },
+      );
+    const only = (qa: QaRepository) =>
+      new Proxy({ qa } as Deps['repos'], {
+        get: (target, name: string) => (name === 'qa' ? target.qa : unused(name)),
+      });
+    for (const me of [asker, tutor, admin])
+      await db.doc(`users/${me.id}`).set({ name: me.name, role: me.role, email: me.email });
+    const repos = only(createQaFirestoreRepository({ db }, positions));
+    deps = {
+      storage: {
+        kind: 'firestore',
+        repos,
+        transaction: (work) =>
+          db.runTransaction((tx) => work(only(createQaFirestoreRepository({ db, tx }, positions)))),
+        ping: async () => true,
+        close: async () => undefined,
+      },
+      repos,
+      clock: { now: () => new Date() },
+      events: { publish: (notice) => void published.push(notice) },
+      mail: { enqueue: async () => undefined, bind: () => deps.mail, wake: () => undefined },
+      config: {} as Deps['config'],
+      logger: console as unknown as Deps['logger'],
+    };
+    return () => close();
+  }, 90_000);
+
+  test('ask, answer, vote, accept, delete, search, changes since, and the account’s erasure', async () => {
+    const id = crypto.randomUUID();
+    const ask = { id, title: 'Firestore Integrals', text: 'How do I integrate by parts?' };
+    expect((await askQuestion(deps, asker, ask)).created).toBe(true);
+    expect((await askQuestion(deps, asker, ask)).created).toBe(false);
+    const answerId = crypto.randomUUID();
+    await answerQuestion(deps, tutor, id, { id: answerId, text: 'Pick u and dv.' });
+    await voteOnQuestion(deps, tutor, id, 1);
+    await voteOnQuestion(deps, admin, id, -1);
+    await expect(acceptAnswer(deps, tutor, id, { answerId })).rejects.toMatchObject({ code: 'qa.not_asker' });
+    const accepted = await acceptAnswer(deps, asker, id, { answerId });
+    expect(accepted).toMatchObject({ upvotes: 1, downvotes: 1, acceptedAnswerId: answerId });
+    expect(accepted.answers.map((a) => a.id)).toEqual([answerId]);
+    expect((await listQuestions(deps, tutor, { q: 'BY PARTS' })).questions.map((q) => [q.id, q.myVote])).toEqual([
+      [id, 1],
+    ]);
+
+    await deleteAnswer(deps, admin, id, answerId);
+    expect(await getQuestion(deps, undefined, id)).toMatchObject({ acceptedAnswerId: null, answers: [] });
+    // As the profile's account deletion runs it: in one transaction.
+    await withTransaction(deps, (tx) => qaPersonalData.eraseFor(tx, tutor.id));
+    expect(await getQuestion(deps, undefined, id)).toMatchObject({ upvotes: 0, downvotes: 1 });
+
+    const before = await listQuestionChanges(deps, undefined, 0);
+    expect(before.questions.map((q) => q.id)).toEqual([id]);
+    await deleteQuestion(deps, admin, id);
+    const after = await listQuestionChanges(deps, undefined, 0);
+    expect(after.deleted).toEqual([id]);
+    expect((await listQuestions(deps, undefined, {})).questions).toEqual([]);
+    expect(published.length).toBeGreaterThan(0);
+  });
+});
