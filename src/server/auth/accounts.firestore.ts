@@ -1,4 +1,11 @@
-import { Filter, Timestamp, type CollectionReference, type DocumentReference } from 'firebase-admin/firestore';
+import {
+  Filter,
+  Timestamp,
+  type CollectionReference,
+  type DocumentData,
+  type DocumentReference,
+  type Query,
+} from 'firebase-admin/firestore';
 import type { Category, Role } from '../../common/roles.ts';
 import { atomically, read, readAll, type FirestoreContext } from '../storage/firestore/context.ts';
 import { deleteFound, query } from '../storage/firestore/queries.ts';
@@ -53,19 +60,28 @@ export function createAccountsFirestoreRepository(ctx: FirestoreContext): Accoun
   const userRef = (id: string) => users.doc(id) as DocumentReference<UserDoc>;
   const findUser = async (id: string) => (await read(ctx, userRef(id))).data();
 
-  async function byCreation(q: FirebaseFirestore.Query) {
+  async function byCreation(q: Query) {
     const found = await query(ctx, q);
     return found.docs
-      .map((d) => ({ ...d.data(), id: d.id }))
-      .sort((a, b) => compare(iso(a.created_at as Timestamp), iso(b.created_at as Timestamp)) || compare(a.id, b.id));
+      .map((d): DocumentData => ({ ...d.data(), id: d.id }))
+      .sort(
+        (a, b) =>
+          compare(iso(a.created_at as Timestamp), iso(b.created_at as Timestamp)) ||
+          compare(a.id as string, b.id as string),
+      );
   }
 
   /** Writes `changes` to a user, in the transaction when there is one; every change of roles also writes the guard. */
   async function writeUser(userId: string, changes: Partial<UserDoc>, roles: boolean) {
-    const write = ctx.tx ?? db.batch();
-    write.update(userRef(userId), changes);
-    if (roles) write.set(adminsGuard, { changedAt: Timestamp.now() });
-    if (!ctx.tx) await (write as FirebaseFirestore.WriteBatch).commit();
+    if (ctx.tx) {
+      ctx.tx.update(userRef(userId), changes);
+      if (roles) ctx.tx.set(adminsGuard, { changedAt: Timestamp.now() });
+      return;
+    }
+    const batch = db.batch();
+    batch.update(userRef(userId), changes);
+    if (roles) batch.set(adminsGuard, { changedAt: Timestamp.now() });
+    await batch.commit();
   }
 
   return {
