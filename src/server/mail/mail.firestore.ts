@@ -53,7 +53,10 @@ const byAge = (a: { id: string; createdAt: string }, b: { id: string; createdAt:
 export function createOutboxFirestoreRepository(ctx: FirestoreContext): OutboxRepository {
   const outbox = ctx.db.collection('emailOutbox') as CollectionReference<EmailDoc>;
 
-  /** An update of an e-mail that may have been deleted meanwhile: like an UPDATE finding no row, nothing. */
+  /**
+   * An update of an e-mail that may have been deleted meanwhile (the worker's, outside any transaction): like an
+   * UPDATE finding no row, nothing.
+   */
   async function updateIfThere(ref: DocumentReference<EmailDoc>, changes: Record<string, unknown>) {
     if (ctx.tx) {
       ctx.tx.update(ref, changes);
@@ -161,6 +164,13 @@ export function createOutboxFirestoreRepository(ctx: FirestoreContext): OutboxRe
 
     deleteFinishedBefore: (before) =>
       deleteFound(ctx, outbox.where('status', 'in', ['sent', 'failed']).where('createdAt', '<', before.toISOString())),
+
+    async queuedSince(to, kind, since) {
+      // A person's few e-mails, checked here: no composite index for `to ==`, `kind ==` and a range.
+      const iso = since.toISOString();
+      const found = await query(ctx, outbox.where('to', '==', to).select('kind', 'createdAt'));
+      return found.docs.some((d) => d.get('kind') === kind && (d.get('createdAt') as string) > iso);
+    },
 
     async listTo(address) {
       const found = await query(ctx, outbox.where('to', '==', address));

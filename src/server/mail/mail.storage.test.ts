@@ -166,6 +166,16 @@ describe.each([
     ]);
   });
 
+  test('whether an e-mail of a kind was queued to an address since a time', async () => {
+    const { repo } = engine;
+    await repo.enqueue(email('Verify', { kind: 'verification' }), at(10));
+    await repo.enqueue(email('Reset', { kind: 'password-reset', to: 'other@example.com' }), at(20));
+    expect(await repo.queuedSince('lerato@example.com', 'verification', at(9))).toBe(true);
+    expect(await repo.queuedSince('lerato@example.com', 'verification', at(10))).toBe(false);
+    expect(await repo.queuedSince('lerato@example.com', 'password-reset', at(0))).toBe(false);
+    expect(await repo.queuedSince('other@example.com', 'verification', at(0))).toBe(false);
+  });
+
   test('finished e-mails made before a time are deleted; pending and newer ones stay', async () => {
     const { repo } = engine;
     for (const [subject, minute] of [
