@@ -121,6 +121,17 @@ export function createOutboxRepository(db: Db): OutboxRepository {
       return Number(result.numDeletedRows);
     },
 
+    async queuedSince(to, kind, since) {
+      const row = await db
+        .selectFrom('email_outbox')
+        .select('id')
+        .where('to_address', '=', to)
+        .where('kind', '=', kind)
+        .where('created_at', '>', since.toISOString())
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
     async listTo(address) {
       const rows = await db
         .selectFrom('email_outbox')

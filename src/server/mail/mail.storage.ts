@@ -75,6 +75,8 @@ export interface OutboxRepository {
   markAttemptFailed(id: string, args: { error: string; nextAttemptAt: Date | undefined }): Promise<void>;
   /** The delivery log is kept for a limited time (Privacy Policy): sent and failed e-mails made before `before` go. */
   deleteFinishedBefore(before: Date): Promise<number>;
+  /** Whether an e-mail of this kind was queued to the address after `since` (the verification e-mail's cooldown). */
+  queuedSince(to: string, kind: string, since: Date): Promise<boolean>;
   /** E-mails sent (or queued) to the address, oldest first: what and when, not the bodies. */
   listTo(address: string): Promise<EmailLogEntry[]>;
   /**

@@ -1,0 +1,225 @@
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { openFirestoreEngine, openSqlEngine } from '../test/storage-engines.ts';
+import { createOutboxFirestoreRepository } from './mail.firestore.ts';
+import type { NewEmail, OutboxRepository } from './mail.storage.ts';
+
+/**
+ * The mail outbox's repository contract, the same cases on SQL and on Firestore's emulator, each on a fresh
+ * database (the queue is global). Races run for real: senders claiming one e-mail at once, as from several
+ * processes.
+ */
+interface Engine {
+  repo: OutboxRepository;
+  transaction<T>(work: (repo: OutboxRepository) => Promise<T>): Promise<T>;
+  /** A user an e-mail may be about (SQL's foreign key wants one). */
+  newUser(email: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+async function openSql(): Promise<Engine> {
+  const { storage, close } = await openSqlEngine();
+  return {
+    repo: storage.repos.outbox,
+    transaction: (work) => storage.transaction((repos) => work(repos.outbox)),
+    async newUser(email) {
+      const id = crypto.randomUUID();
+      await storage.repos.accounts.insertInvited({ id, name: 'Lerato', email, role: 'student' }, at(0));
+      return id;
+    },
+    close,
+  };
+}
+
+async function openFirestore(): Promise<Engine> {
+  const { db, close } = await openFirestoreEngine('outbox');
+  return {
+    repo: createOutboxFirestoreRepository({ db }),
+    transaction: (work) => db.runTransaction((tx) => work(createOutboxFirestoreRepository({ db, tx }))),
+    newUser: () => Promise.resolve(crypto.randomUUID()),
+    close,
+  };
+}
+
+const at = (minutes: number) => new Date(Date.UTC(2026, 10, 24, 10, minutes));
+const lockMs = 60_000;
+
+function email(subject: string, extra: Partial<NewEmail> = {}): NewEmail {
+  return {
+    kind: 'welcome',
+    to: 'lerato@example.com',
+    subject,
+    text: `${subject}.`,
+    html: `<p>${subject}.</p>`,
+    ...extra,
+  };
+}
+
+describe.each([
+  ['SQL', openSql],
+  ['Firestore', openFirestore],
+])('the outbox’s storage on %s', (_name, open) => {
+  let engine: Engine;
+  beforeEach(async () => {
+    engine = await open();
+  }, 90_000);
+  afterEach(() => engine.close());
+
+  test('due e-mails come oldest first, up to the limit, and a claim hands over the whole e-mail', async () => {
+    const { repo } = engine;
+    await repo.enqueue(
+      email('Second', {
+        toName: 'Lerato',
+        params: { module_name: 'Calculus' },
+        attachments: [{ filename: 'a.ics', contentType: 'text/calendar', content: 'BEGIN:VCALENDAR' }],
+      }),
+      at(2),
+    );
+    await repo.enqueue(email('First'), at(1));
+    await repo.enqueue(email('Later'), at(30));
+    expect(await repo.findDue(at(0), 10)).toEqual([]);
+    const due = await repo.findDue(at(5), 10);
+    expect(due).toHaveLength(2);
+    expect(await repo.findDue(at(5), 1)).toEqual(due.slice(0, 1));
+    expect(await repo.claim(due[0]!, at(5), lockMs)).toEqual({
+      id: due[0],
+      kind: 'welcome',
+      to: 'lerato@example.com',
+      subject: 'First',
+      text: 'First.',
+      html: '<p>First.</p>',
+      attempts: 0,
+    });
+    expect(await repo.claim(due[1]!, at(5), lockMs)).toEqual({
+      id: due[1],
+      kind: 'welcome',
+      to: 'lerato@example.com',
+      subject: 'Second',
+      text: 'Second.',
+      html: '<p>Second.</p>',
+      attachments: [{ filename: 'a.ics', contentType: 'text/calendar', content: 'BEGIN:VCALENDAR' }],
+      params: { to_name: 'Lerato', module_name: 'Calculus' },
+      attempts: 0,
+    });
+  });
+
+  test('an e-mail whose key is queued already is not added again, in a transaction or not', async () => {
+    const { repo } = engine;
+    await repo.enqueue(email('Welcome', { dedupeKey: 'welcome:1' }), at(1));
+    // Sent already: queueing it again neither adds it nor makes it due again.
+    const [id] = await repo.findDue(at(1), 10);
+    await repo.claim(id!, at(1), lockMs);
+    await repo.markSent(id!, at(1));
+    await repo.enqueue(email('Welcome again', { dedupeKey: 'welcome:1' }), at(2));
+    expect(await repo.findDue(at(2), 10)).toEqual([]);
+    await engine.transaction((tx) => tx.enqueue(email('Welcome in a transaction', { dedupeKey: 'welcome:1' }), at(3)));
+    await Promise.all(
+      Array.from({ length: 5 }, (_, i) => repo.enqueue(email(`Raced ${i}`, { dedupeKey: 'reminder:1' }), at(4))),
+    );
+    const subjects = (await repo.listTo('lerato@example.com')).map((e) => e.subject);
+    expect(subjects).toHaveLength(2);
+    expect(subjects[0]).toBe('Welcome');
+    expect(subjects[1]).toMatch(/^Raced \d$/);
+  });
+
+  test('of ten senders claiming one e-mail at once, one gets it; it is held until its lease ends', async () => {
+    const { repo } = engine;
+    await repo.enqueue(email('Once'), at(1));
+    const [id] = await repo.findDue(at(2), 10);
+    const claims = await Promise.all(Array.from({ length: 10 }, () => repo.claim(id!, at(2), lockMs)));
+    expect(claims.filter((c) => c !== undefined)).toHaveLength(1);
+    expect(await repo.findDue(at(2), 10)).toEqual([]);
+    expect(await repo.claim(id!, at(2), lockMs)).toBeUndefined();
+    // A sender that died lets it go when the lease ends.
+    expect(await repo.findDue(at(4), 10)).toEqual([id]);
+    expect((await repo.claim(id!, at(4), lockMs))?.subject).toBe('Once');
+    expect(await repo.claim(crypto.randomUUID(), at(4), lockMs)).toBeUndefined();
+  });
+
+  test('a failed attempt is counted and due again at its time; the last one fails for good', async () => {
+    const { repo } = engine;
+    await repo.enqueue(email('Flaky'), at(1));
+    const [id] = await repo.findDue(at(1), 10);
+    await repo.claim(id!, at(1), lockMs);
+    await repo.markAttemptFailed(id!, { error: 'SMTP said no', nextAttemptAt: at(10) });
+    expect(await repo.findDue(at(9), 10)).toEqual([]);
+    expect(await repo.findDue(at(10), 10)).toEqual([id]);
+    expect((await repo.claim(id!, at(10), lockMs))?.attempts).toBe(1);
+    await repo.markAttemptFailed(id!, { error: 'SMTP said no again', nextAttemptAt: undefined });
+    expect(await repo.findDue(at(59), 10)).toEqual([]);
+    expect(await repo.claim(id!, at(59), lockMs)).toBeUndefined();
+    expect((await repo.listTo('lerato@example.com')).map((e) => e.status)).toEqual(['failed']);
+  });
+
+  test('a sent e-mail is never due again and shows in the delivery log with its time', async () => {
+    const { repo } = engine;
+    await repo.enqueue(email('Sent'), at(1));
+    await repo.enqueue(email('Waiting'), at(2));
+    await repo.enqueue(email('Someone else’s', { to: 'other@example.com' }), at(3));
+    const [id] = await repo.findDue(at(1), 1);
+    await repo.claim(id!, at(1), lockMs);
+    await repo.markSent(id!, at(2));
+    await repo.markSent(crypto.randomUUID(), at(2));
+    expect(await repo.findDue(at(59), 10)).toHaveLength(2);
+    expect(await repo.listTo('lerato@example.com')).toEqual([
+      { kind: 'welcome', subject: 'Sent', status: 'sent', createdAt: at(1).toISOString(), sentAt: at(2).toISOString() },
+      { kind: 'welcome', subject: 'Waiting', status: 'pending', createdAt: at(2).toISOString(), sentAt: null },
+    ]);
+  });
+
+  test('whether an e-mail of a kind was queued to an address since a time', async () => {
+    const { repo } = engine;
+    await repo.enqueue(email('Verify', { kind: 'verification' }), at(10));
+    await repo.enqueue(email('Reset', { kind: 'password-reset', to: 'other@example.com' }), at(20));
+    expect(await repo.queuedSince('lerato@example.com', 'verification', at(9))).toBe(true);
+    expect(await repo.queuedSince('lerato@example.com', 'verification', at(10))).toBe(false);
+    expect(await repo.queuedSince('lerato@example.com', 'password-reset', at(0))).toBe(false);
+    expect(await repo.queuedSince('other@example.com', 'verification', at(0))).toBe(false);
+  });
+
+  test('finished e-mails made before a time are deleted; pending and newer ones stay', async () => {
+    const { repo } = engine;
+    for (const [subject, minute] of [
+      ['Old sent', 1],
+      ['Old failed', 2],
+      ['Old pending', 3],
+      ['New sent', 20],
+    ] as const)
+      await repo.enqueue(email(subject), at(minute));
+    for (const id of await repo.findDue(at(30), 10)) {
+      const claimed = await repo.claim(id, at(30), lockMs);
+      if (claimed?.subject === 'Old failed')
+        await repo.markAttemptFailed(id, { error: 'no', nextAttemptAt: undefined });
+      else if (claimed?.subject !== 'Old pending') await repo.markSent(id, at(30));
+    }
+    expect(await repo.deleteFinishedBefore(at(10))).toBe(2);
+    expect((await repo.listTo('lerato@example.com')).map((e) => e.subject)).toEqual(['Old pending', 'New sent']);
+  });
+
+  test('a person’s e-mails, to them or about them, are deleted; others stay', async () => {
+    const { repo } = engine;
+    const user = { id: await engine.newUser('lerato@example.com'), email: 'lerato@example.com' };
+    await repo.enqueue(email('To her'), at(1));
+    await repo.enqueue(email('About her', { to: 'tutor@example.com', aboutUserId: user.id }), at(2));
+    await repo.enqueue(email('To the tutor', { to: 'tutor@example.com' }), at(3));
+    // As in the account's deletion: after other writes of the same transaction (Firestore allows no read there).
+    await engine.transaction(async (tx) => {
+      await tx.enqueue(email('Queued first', { to: 'staff@example.com' }), at(4));
+      await tx.deleteOf(user);
+    });
+    expect(await repo.listTo('lerato@example.com')).toEqual([]);
+    expect((await repo.listTo('tutor@example.com')).map((e) => e.subject)).toEqual(['To the tutor']);
+  });
+
+  test('an e-mail queued in a transaction that fails is not queued', async () => {
+    await expect(
+      engine.transaction(async (tx) => {
+        await tx.enqueue(email('Never'), at(1));
+        await tx.enqueue(email('Never keyed', { dedupeKey: 'never' }), at(1));
+        throw new Error('refused later');
+      }),
+    ).rejects.toThrow('refused later');
+    expect(await engine.repo.findDue(at(59), 10)).toEqual([]);
+    await engine.repo.enqueue(email('Now', { dedupeKey: 'never' }), at(2));
+    expect(await engine.repo.findDue(at(59), 10)).toHaveLength(1);
+  });
+});

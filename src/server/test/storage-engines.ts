@@ -1,0 +1,50 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Firestore } from 'firebase-admin/firestore';
+import { afterAll } from 'vitest';
+import { createDb, migrateToLatest, type Db } from '../db/create-db.ts';
+import type { Storage } from '../storage/storage.ts';
+import { createSqlStorage } from '../storage/sql-storage.ts';
+import { emulatorFirestore } from './firestore-client.ts';
+import { startFirestoreEmulator, type FirestoreEmulator } from './firestore-emulator.ts';
+import { createTestDatabase } from './harness.ts';
+
+/**
+ * The two engines a repository's contract test (`<feature>.storage.test.ts`) runs its cases on: a migrated SQL
+ * database (the SQLite file, or PostgreSQL with TEST_DATABASE_URL), and a fresh project on Google's Firestore
+ * emulator, started once per test file and stopped after it.
+ */
+export interface SqlEngine {
+  db: Db;
+  storage: Storage;
+  close(): Promise<void>;
+}
+
+export async function openSqlEngine(): Promise<SqlEngine> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'storage-contract-'));
+  const database = await createTestDatabase(dir);
+  const { db, kind } = createDb(database.url);
+  await migrateToLatest(db);
+  const storage = createSqlStorage(db, kind);
+  return {
+    db,
+    storage,
+    async close() {
+      await storage.close();
+      await database.drop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+let emulator: FirestoreEmulator | undefined;
+afterAll(async () => {
+  await emulator?.stop();
+  emulator = undefined;
+});
+
+export async function openFirestoreEngine(name: string): Promise<{ db: Firestore; close(): Promise<void> }> {
+  emulator ??= await startFirestoreEmulator();
+  return emulatorFirestore(emulator.host, `demo-${name}-${crypto.randomUUID().slice(0, 8)}`);
+}
