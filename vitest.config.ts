@@ -9,6 +9,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'eslint.config.test.ts'],
+    // Starts the Firestore run's emulator; does nothing on SQL.
+    globalSetup: ['vitest.global-setup.ts'],
     environment: 'node',
     pool: 'forks',
     maxWorkers: 2,
