@@ -8,7 +8,7 @@ import { createServices, type Services } from './server.ts';
 import { firestoreRepositoryFactories } from './storage/firestore-repositories.ts';
 import type { FirestoreRepositoryFactories } from './storage/firestore-storage.ts';
 import type { Repositories } from './storage/storage.ts';
-import { firestoreTestsRun, startFirestoreEmulator, type FirestoreEmulator } from './test/firestore-emulator.ts';
+import { startFirestoreEmulator, type FirestoreEmulator } from './test/firestore-emulator.ts';
 import { createVerifiedUser, findClosedPort, waitFor, type TestServer } from './test/harness.ts';
 
 /**
@@ -50,7 +50,7 @@ const everyFactory = (): FirestoreRepositoryFactories => {
   return all;
 };
 
-describe.runIf(firestoreTestsRun)('the server on Firestore', () => {
+describe('the server on Firestore', () => {
   beforeAll(async () => {
     emulator = await startFirestoreEmulator();
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'firestore-server-'));

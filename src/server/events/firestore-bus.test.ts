@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { connectFirestore, type FirestoreConnection } from '../storage/firestore/connect.ts';
 import { waitFor } from '../test/harness.ts';
-import { firestoreTestsRun, startFirestoreEmulator, type FirestoreEmulator } from '../test/firestore-emulator.ts';
+import { startFirestoreEmulator, type FirestoreEmulator } from '../test/firestore-emulator.ts';
 import type { BusMessage, ChangeNotice, EventBus } from './events.ts';
 import { busCollection, createFirestoreBus } from './firestore-bus.ts';
 
@@ -29,7 +29,7 @@ async function openBus(
 const tablesOf = (heard: BusMessage[]) =>
   heard.flatMap((m) => (m.type === 'notice' ? [`${m.event.table}:${m.event.ids.join(',')}`] : [m.type]));
 
-describe.runIf(firestoreTestsRun)('the Firestore event bus', () => {
+describe('the Firestore event bus', () => {
   beforeAll(async () => {
     emulator = await startFirestoreEmulator();
   }, 90_000);

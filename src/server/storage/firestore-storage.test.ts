@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { isAppError } from '../http/errors.ts';
 import { createCatalogueFirestoreRepository } from '../modules/catalogue/catalogue.firestore.ts';
 import type { NewModule } from '../modules/catalogue/catalogue.storage.ts';
-import { firestoreTestsRun, startFirestoreEmulator, type FirestoreEmulator } from '../test/firestore-emulator.ts';
+import { startFirestoreEmulator, type FirestoreEmulator } from '../test/firestore-emulator.ts';
 import { connectFirestore, type FirestoreConnection } from './firestore/connect.ts';
 import { createFirestoreStorage, missingRepositories } from './firestore-storage.ts';
 import type { Storage } from './storage.ts';
@@ -40,7 +40,7 @@ const newModule = (name: string): NewModule => ({
   updatedAt: now,
 });
 
-describe.runIf(firestoreTestsRun)('the Firestore storage', () => {
+describe('the Firestore storage', () => {
   beforeAll(async () => {
     emulator = await startFirestoreEmulator();
   }, 90_000);
