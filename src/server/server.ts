@@ -1,7 +1,6 @@
 import path from 'node:path';
-import { pino, type DestinationStream } from 'pino';
 import type { Firestore } from 'firebase-admin/firestore';
-import type { Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 import { createAuth, type Auth } from './auth/auth.ts';
 import { createFirestoreAuth } from './auth/firestore-auth.ts';
 import { createApp } from './app.ts';
