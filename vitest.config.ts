@@ -1,4 +1,12 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * Tests of Firestore alone (the engine's parts on Google's emulator, whatever TEST_DATABASE_URL says): by name,
+ * `firestore*.test.ts`, or under storage/firestore/. They run in the SQLite run and not again in the PostgreSQL
+ * one (.ci/run); a contract test's Firestore half skips there by `firestoreTestsRun` (test/firestore-emulator.ts).
+ */
+const firestoreOnly = ['src/server/**/firestore*.test.ts', 'src/server/storage/firestore/**/*.test.ts'];
+const onPostgres = /^postgres(ql)?:/.test(process.env.TEST_DATABASE_URL ?? '');
 
 /**
  * `npm test`: unit and integration tests next to the code (`src/**\/*.test.ts`), and the test of the lint
@@ -9,6 +17,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'eslint.config.test.ts'],
+    exclude: [...configDefaults.exclude, ...(onPostgres ? firestoreOnly : [])],
+    // Starts the Firestore run's emulator; does nothing on SQL.
+    globalSetup: ['vitest.global-setup.ts'],
     environment: 'node',
     pool: 'forks',
     maxWorkers: 2,

@@ -1,16 +1,27 @@
 import path from 'node:path';
-import { pino, type DestinationStream } from 'pino';
-import { createAuth } from './auth/auth.ts';
+import type { Firestore } from 'firebase-admin/firestore';
+import { pino, type DestinationStream, type Logger } from 'pino';
+import { createAuth, type Auth } from './auth/auth.ts';
+import { createFirestoreAuth } from './auth/firestore-auth.ts';
 import { createApp } from './app.ts';
 import type { RenderApp } from './http/rendered-pages.ts';
-import { createDb, migrateToLatest } from './db/create-db.ts';
+import { createDb, migrateToLatest, type Db } from './db/create-db.ts';
 import type { Clock, Deps } from './deps.ts';
 import { resolveAuthSecret, type Env } from './env.ts';
 import type { EventBus } from './events/events.ts';
+import { createFirestoreBus } from './events/firestore-bus.ts';
 import { createMemoryBus } from './events/memory-bus.ts';
 import { createPostgresBus } from './events/postgres-bus.ts';
 import { createStreamHub } from './events/stream-hub.ts';
+import { connectFirestore } from './storage/firestore/connect.ts';
+import { firestoreRepositoryFactories } from './storage/firestore-repositories.ts';
+import {
+  createFirestoreStorage,
+  missingRepositories,
+  type FirestoreRepositoryFactories,
+} from './storage/firestore-storage.ts';
 import { createSqlStorage } from './storage/sql-storage.ts';
+import type { Storage } from './storage/storage.ts';
 import { createLogDestination } from './log.ts';
 import {
   createEmailJsTransport,
@@ -37,6 +48,8 @@ export async function createServices(
     /** How often an open signed-in stream checks its session again (stream-hub.ts: 60 s otherwise). */
     eventsRecheckMs?: number;
     logDestination?: DestinationStream;
+    /** The Firestore engine's repositories (firestore-repositories.ts unless given: tests of the wiring). */
+    firestoreFactories?: FirestoreRepositoryFactories;
   } = {},
 ) {
   const logger = pino({ level: env.logLevel, base: undefined }, options.logDestination ?? createLogDestination());
@@ -45,9 +58,9 @@ export async function createServices(
     logger.warn(
       'PAYMENT_EFT_DETAILS is not set: booking confirmations tell students to ask for the bank details by e-mail or WhatsApp',
     );
-  const { db, kind } = createDb(env.databaseUrl);
-  await migrateToLatest(db);
-  const storage = createSqlStorage(db, kind);
+  const engine = await openEngine(env, logger, options.firestoreFactories ?? firestoreRepositoryFactories);
+  const { storage } = engine;
+  const kind = storage.kind;
 
   const transport: MailTransport = env.emailJs
     ? createEmailJsTransport(env.emailJs)
@@ -63,12 +76,13 @@ export async function createServices(
   });
   const clock: Clock = { now: () => new Date() };
   const mail = createOutbox({ repo: storage.repos.outbox, now: clock.now, onQueued: () => worker.wake() });
-  // One process: in memory. On PostgreSQL several processes may serve one database: LISTEN/NOTIFY reaches them all.
-  const bus: EventBus =
-    kind === 'postgres' ? await createPostgresBus({ connectionString: env.databaseUrl, logger }) : createMemoryBus();
+  const bus = await engine.openBus().catch(async (error: unknown) => {
+    await storage.close();
+    throw error;
+  });
   const deps: Deps = { storage, repos: storage.repos, clock, events: bus, mail, config: env, logger };
 
-  const auth = createAuth({ db, kind, env, secret: resolveAuthSecret(env), outbox: mail, events: bus });
+  const auth = engine.createAuth({ env, secret: resolveAuthSecret(env), outbox: mail, events: bus });
   // Fails fast when the migrations and better-auth disagree about a table or column.
   await (await auth.$context).checkSchema?.();
   // Each feature that stores something about a person adds its part of the export and deletion here (the
@@ -94,7 +108,13 @@ export async function createServices(
   return {
     env,
     logger,
-    db,
+    /** The SQL engine's Kysely (tests and the Firebase import read and write it directly); not on Firestore. */
+    get db(): Db {
+      if (!engine.db) throw new Error(`services.db is the SQL engines' database: this server runs on ${kind}`);
+      return engine.db;
+    },
+    /** The Firestore engine's database (tests read it directly); undefined on SQL. */
+    firestore: engine.firestore,
     kind,
     deps,
     bus,
@@ -115,3 +135,54 @@ export async function createServices(
   };
 }
 export type Services = Awaited<ReturnType<typeof createServices>>;
+
+type AuthDeps = Omit<Parameters<typeof createAuth>[0], 'db' | 'kind'>;
+
+/** The storage engine DATABASE_URL names, with what goes with it: its event bus and better-auth on it. */
+interface Engine {
+  storage: Storage;
+  db?: Db;
+  firestore?: Firestore;
+  /** One process: in memory. Several processes on one database or project: a bus that reaches them all. */
+  openBus(): Promise<EventBus>;
+  createAuth(deps: AuthDeps): Auth;
+}
+
+async function openEngine(env: Env, logger: Logger, factories: FirestoreRepositoryFactories): Promise<Engine> {
+  if (env.firestoreProjectId) return openFirestoreEngine(env, env.firestoreProjectId, logger, factories);
+  const { db, kind } = createDb(env.databaseUrl);
+  await migrateToLatest(db);
+  return {
+    storage: createSqlStorage(db, kind),
+    db,
+    openBus: async () =>
+      kind === 'postgres' ? createPostgresBus({ connectionString: env.databaseUrl, logger }) : createMemoryBus(),
+    createAuth: (deps) => createAuth({ ...deps, db, kind }),
+  };
+}
+
+/**
+ * Firestore (issue 21): refused before connecting while a feature's repository is missing, so that the
+ * product never runs half on it; then the project is probed (connect.ts says why it cannot be reached).
+ */
+async function openFirestoreEngine(
+  env: Env,
+  projectId: string,
+  logger: Logger,
+  factories: FirestoreRepositoryFactories,
+): Promise<Engine> {
+  const missing = missingRepositories(factories);
+  if (missing.length > 0) {
+    const which = missing.length === 1 ? `the ${missing[0]} repository` : `the ${missing.join(', ')} repositories`;
+    throw new Error(`DATABASE_URL: the Firestore engine lacks ${which} (issue 21); use file: or postgres:// for now`);
+  }
+  const connection = await connectFirestore({ projectId, emulatorHost: env.firestoreEmulatorHost });
+  const { firestore } = connection;
+  const storage = createFirestoreStorage(connection, { factories });
+  return {
+    storage,
+    firestore,
+    openBus: () => createFirestoreBus({ firestore, logger }),
+    createAuth: (deps) => createFirestoreAuth({ ...deps, firestore, outboxRepository: storage.repos.outbox }),
+  };
+}

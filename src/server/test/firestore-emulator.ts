@@ -17,7 +17,19 @@ const missing =
   'The Firebase import tests need Google’s Firestore emulator: install the Debian package ' +
   'google-cloud-cli-firestore-emulator (it brings `gcloud emulators firestore`) and a Java 17 runtime.';
 
+/**
+ * The emulator the run shares when FIRESTORE_EMULATOR_HOST names one (the Firestore run's global setup,
+ * vitest.global-setup.ts, or a developer's own), whose `stop` leaves it running; otherwise one of the caller's.
+ */
 export async function startFirestoreEmulator(timeoutMs = 60_000): Promise<FirestoreEmulator> {
+  // eslint-disable-next-line no-restricted-properties -- a test setting, not app configuration (env.ts)
+  const shared = process.env.FIRESTORE_EMULATOR_HOST;
+  if (shared) return { host: shared, stop: async () => {} };
+  return startOwnFirestoreEmulator(timeoutMs);
+}
+
+/** A new emulator on a free port, in its own process group; `stop` ends it. */
+export async function startOwnFirestoreEmulator(timeoutMs = 60_000): Promise<FirestoreEmulator> {
   const port = await findClosedPort();
   const host = `127.0.0.1:${port}`;
   // Its own process group (detached), so that stopping it also stops the Java process gcloud starts.
@@ -73,3 +85,10 @@ function stopGroup(pid: number | undefined) {
     // Already gone.
   }
 }
+
+/**
+ * Whether this run includes the tests of Firestore alone (the engine's parts, the Firestore halves of the
+ * contract tests): in the SQLite run and the Firestore run, not again in the PostgreSQL run (.ci/run).
+ */
+// eslint-disable-next-line no-restricted-properties -- a test setting, not app configuration (env.ts)
+export const firestoreTestsRun = !/^postgres(ql)?:/.test(process.env.TEST_DATABASE_URL ?? '');

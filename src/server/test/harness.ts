@@ -238,6 +238,7 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
     PUBLIC_URL: url,
     DATA_DIR: dataDir,
     DATABASE_URL: database.url,
+    ...database.env,
     ...(options.smtpUrl ? { SMTP_URL: options.smtpUrl } : {}),
     RATE_LIMIT: options.rateLimit ? 'on' : 'off',
     TRUST_PROXY: options.trustProxy ? 'on' : 'off',
@@ -282,16 +283,26 @@ function closeHttpServer(server: Server): Promise<void> {
   return closed;
 }
 
+export interface TestDatabase {
+  /** DATABASE_URL. */
+  url: string;
+  /** What else the server's environment needs to reach it (FIRESTORE_EMULATOR_HOST). */
+  env?: Record<string, string>;
+  drop(): Promise<void>;
+}
+
 /**
  * SQLite: a file in the test's data folder. PostgreSQL (TEST_DATABASE_URL): a new database per test
- * server, dropped afterwards, so no test sees another's rows. Also used for `main.ts` run as a process
- * (main-process.ts).
+ * server, dropped afterwards, so no test sees another's rows. Firestore (TEST_DATABASE_URL=firestore://…):
+ * a new project on the run's emulator (vitest.global-setup.ts), which keeps projects apart with no clean-up.
+ * Also used for `main.ts` run as a process (main-process.ts).
  */
-export async function createTestDatabase(dataDir: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createTestDatabase(dataDir: string): Promise<TestDatabase> {
   // The one place tests read the environment: which database server to run against.
   // eslint-disable-next-line no-restricted-properties -- a test setting, not app configuration (env.ts)
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) return { url: `file:${path.join(dataDir, 'app.db')}`, drop: async () => {} };
+  if (adminUrl.startsWith('firestore://')) return createTestFirestoreProject();
 
   const name = `t_${crypto.randomUUID().replaceAll('-', '')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -327,6 +338,17 @@ export async function createTestDatabase(dataDir: string): Promise<{ url: string
       }
     },
   };
+}
+
+/** A fresh project id on the emulator FIRESTORE_EMULATOR_HOST names (the Firestore run's global setup). */
+function createTestFirestoreProject(): TestDatabase {
+  // eslint-disable-next-line no-restricted-properties -- a test setting, not app configuration (env.ts)
+  const host = process.env.FIRESTORE_EMULATOR_HOST;
+  if (!host)
+    throw new Error('TEST_DATABASE_URL=firestore://… needs FIRESTORE_EMULATOR_HOST (vitest.global-setup.ts sets it)');
+  // Google's rule for project ids: 6 to 30 lowercase letters, digits and hyphens (env.ts).
+  const projectId = `demo-t${crypto.randomUUID().replaceAll('-', '').slice(0, 20)}`;
+  return { url: `firestore://${projectId}`, env: { FIRESTORE_EMULATOR_HOST: host }, drop: async () => {} };
 }
 
 /** A port nothing listens on (for "the mail server is down"). */
@@ -503,11 +525,37 @@ export async function createVerifiedUser(
   const name = account.name ?? 'Thandi Mokoena';
   const email = account.email ?? uniqueEmail();
   const password = account.password ?? testPassword;
-  const { db } = server.services;
-  const id = crypto.randomUUID();
   const hash = await hashOnce(server, password);
-  await insertVerifiedUsers(db, [{ id, name, email }], hash);
+  if (server.services.kind === 'firestore')
+    return { ...(await insertThroughAuth(server, { name, email }, hash)), password };
+  const id = crypto.randomUUID();
+  await insertVerifiedUsers(server.services.db, [{ id, name, email }], hash);
   return { id, name, email, password };
+}
+
+/**
+ * The same account through better-auth's own adapter, for engines without SQL (Firestore): the user and
+ * password login records as sign-up and verification leave them (no hooks run: nothing is e-mailed).
+ */
+async function insertThroughAuth(server: TestServer, user: { name: string; email: string }, hash: string) {
+  const { adapter } = await server.services.auth.$context;
+  const now = new Date();
+  const created = await adapter.create<Record<string, unknown>, { id: string }>({
+    model: 'user',
+    data: { ...user, emailVerified: true, role: 'student', createdAt: now, updatedAt: now },
+  });
+  await adapter.create({
+    model: 'account',
+    data: {
+      userId: created.id,
+      accountId: created.id,
+      providerId: 'credential',
+      password: hash,
+      createdAt: now,
+      updatedAt: now,
+    },
+  });
+  return { id: created.id, name: user.name, email: user.email };
 }
 
 /** Logs in with a new client and returns it (holding the session cookie). */

@@ -35,6 +35,7 @@ export async function createMainData(env: Record<string, string> = {}): Promise<
       HOST: '127.0.0.1',
       PUBLIC_URL: url,
       DATABASE_URL: database.url,
+      ...database.env,
       LOG_LEVEL: 'info',
       ...env,
     },
