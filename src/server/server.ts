@@ -20,6 +20,7 @@ import {
   missingRepositories,
   type FirestoreRepositoryFactories,
 } from './storage/firestore-storage.ts';
+import { seedCatalogue } from './storage/firestore/setup.ts';
 import { createSqlStorage } from './storage/sql-storage.ts';
 import type { Storage } from './storage/storage.ts';
 import { createLogDestination } from './log.ts';
@@ -179,6 +180,7 @@ async function openFirestoreEngine(
   const connection = await connectFirestore({ projectId, emulatorHost: env.firestoreEmulatorHost });
   const { firestore } = connection;
   const storage = createFirestoreStorage(connection, { factories });
+  await seedCatalogue(firestore, storage, new Date());
   return {
     storage,
     firestore,

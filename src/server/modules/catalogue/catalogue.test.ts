@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { storedRows } from '../../test/stored.ts';
 import {
   catalogueMessages,
   moduleSchema,
@@ -62,10 +63,9 @@ async function addModule(overrides: Partial<CreateModuleInput> = {}): Promise<Mo
 
 /** Both tables, as stored: what "nothing changed" is checked against. */
 async function tables() {
-  const { db } = server.services;
   return {
-    modules: await db.selectFrom('modules').selectAll().orderBy('id').execute(),
-    enrolments: await db.selectFrom('enrolments').selectAll().orderBy('id').execute(),
+    modules: await storedRows(server.services, 'modules'),
+    enrolments: await storedRows(server.services, 'enrolments'),
   };
 }
 
@@ -805,23 +805,22 @@ describe('deleting a module', () => {
 });
 
 describe('changes made by another server process', () => {
-  /** A module written straight to the database, as another process sharing it would. */
+  /** A module written straight to storage (its repository, not the usecase), as another process sharing it would. */
   async function insertElsewhere(): Promise<string> {
     const id = crypto.randomUUID();
     const now = new Date().toISOString();
     const name = `Written Elsewhere ${id.slice(0, 8)}`;
-    await server.services.db
-      .insertInto('modules')
-      .values({
-        id,
-        slug: slugify(name),
-        name,
-        category: 'Statistics',
-        price_cents: 7000,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    await server.services.deps.repos.catalogue.insert({
+      id,
+      slug: slugify(name),
+      name,
+      category: 'Statistics',
+      priceCents: 7000,
+      description: '',
+      topics: [],
+      createdAt: now,
+      updatedAt: now,
+    });
     return id;
   }
   const listed = async (id: string) => (await catalogue()).some((m) => m.id === id);
