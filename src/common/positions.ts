@@ -1,5 +1,3 @@
-import { z } from './zod.ts';
-
 /**
  * A position in a versioned collection (the board's, the bookings'): how far an answer reflects every change,
  * as `Synced-To` says and `?since=` asks (docs/decisions/0027). It is one counter per shard of the collection,
@@ -61,14 +59,3 @@ export function coversStamp(held: Position, stamp: Stamp): boolean {
 export function mergePositions(a: Position, b: Position): Position {
   return Array.from({ length: Math.max(a.length, b.length) }, (_, shard) => Math.max(a[shard] ?? 0, b[shard] ?? 0));
 }
-
-/** `?since=` in a route's query: a position's text, refused with a clear message when it is none. */
-export const positionSchema = z.string().transform((text, ctx) => {
-  const position = parsePosition(text);
-  if (position) return position;
-  ctx.addIssue({
-    code: 'custom',
-    message: `since must be a version: a whole number, or up to ${maxPositionShards} of them joined by "-"`,
-  });
-  return z.NEVER;
-});
