@@ -28,9 +28,9 @@
  *   children alone when the parent's row was older than the one held.
  * - Settling (OFFLINE-ENGINE.md rule 9): an acknowledged change's rows (`settling`, written with the
  *   acknowledgement) stay as the acknowledgement wrote them until the source has merged a pull that reflects
- *   the change: one whose `syncedTo` (the answer's `Synced-To`) reaches the change's, or one that began after
- *   the acknowledgement was recorded (its request left after the server had committed). Once every source
- *   that could write those rows has, the record goes.
+ *   the change: one whose `syncedTo` (the answer's `Synced-To`, a position) covers the change's, shard by shard
+ *   (docs/decisions/0027), or one that began after the acknowledgement was recorded (its request left after the
+ *   server had committed). Once every source that could write those rows has, the record goes.
  * - `needsUser` sources belong to the signed-in user: they do not run for a visitor, their sync state is
  *   theirs, and an answer that arrives after the user changed (log-out, someone else logged in) is dropped.
  * - One refresh per source at a time; a refresh asked during one gets one more run after it (a write's
