@@ -1,6 +1,6 @@
+import type { Position } from '../../../common/positions.ts';
 import type { Answer, Author, Question, QuestionChanges, QuestionPage, VoteValue } from '../../../common/qa.ts';
 import { readJson } from '../../lib/api.ts';
-import type { Position } from '../../../common/positions.ts';
 import {
   firstCursor,
   ifNoneMatch,
