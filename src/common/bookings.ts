@@ -137,7 +137,8 @@ export type BookingPage = z.infer<typeof bookingPageSchema>;
  */
 export const bookingChangesSchema = z.object({
   bookings: z.array(bookingSchema),
-  version: z.number().int(),
+  /** A position's text on Firestore (`12-0-7`), SQL's whole number as it always was (common/positions.ts). */
+  version: z.union([z.number().int(), z.string()]),
   more: z.boolean(),
 });
 export type BookingChanges = z.infer<typeof bookingChangesSchema>;

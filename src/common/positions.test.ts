@@ -1,13 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import {
-  covers,
-  coversStamp,
-  formatPosition,
-  maxPositionShards,
-  mergePositions,
-  parsePosition,
-  positionSchema,
-} from './positions.ts';
+import { covers, coversStamp, formatPosition, maxPositionShards, mergePositions, parsePosition } from './positions.ts';
+import { maxSinceVersion, positionSchema, sinceMessage } from './position-schema.ts';
 
 describe('positions', () => {
   test('a SQL version is a one-shard position, written as the number it always was', () => {
@@ -83,6 +76,10 @@ describe('positions', () => {
     expect(positionSchema.parse('42')).toEqual([42]);
     const refused = positionSchema.safeParse('1.5');
     expect(refused.success).toBe(false);
-    expect(refused.error?.issues[0]?.message).toMatch(/^since must be a version/);
+    expect(refused.error?.issues[0]?.message).toBe(sinceMessage);
+    // Beyond SQL's 32-bit versions: PostgreSQL would refuse it with an error, so the route refuses it first.
+    expect(positionSchema.parse(String(maxSinceVersion))).toEqual([maxSinceVersion]);
+    for (const bad of [String(maxSinceVersion + 1), `0-${maxSinceVersion + 1}`, '', '-1', '01', '1--2'])
+      expect(positionSchema.safeParse(bad).error?.issues[0]?.message, bad).toBe(sinceMessage);
   });
 });

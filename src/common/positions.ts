@@ -1,5 +1,3 @@
-import { z } from './zod.ts';
-
 /**
  * A position in a versioned collection (the board's, the bookings'): how far an answer reflects every change,
  * as `Synced-To` says and `?since=` asks (docs/decisions/0027). It is one counter per shard of the collection,
@@ -45,6 +43,15 @@ export function formatPosition(position: Position): string {
 }
 
 /**
+ * A position as a changes answer's body `version` carries it: a one-shard position (SQL's) as the whole number
+ * it always was, one of several shards (Firestore's) as its text.
+ */
+export function positionInBody(position: Position): number | string {
+  const text = formatPosition(position);
+  return text.includes('-') ? text : Number(text);
+}
+
+/**
  * Whether what reflects `held` also reflects everything up to `wanted`: every shard of `held` at least
  * `wanted`'s. A client settles an acknowledged change when a pull's `Synced-To` covers the change's (0020).
  */
@@ -61,14 +68,3 @@ export function coversStamp(held: Position, stamp: Stamp): boolean {
 export function mergePositions(a: Position, b: Position): Position {
   return Array.from({ length: Math.max(a.length, b.length) }, (_, shard) => Math.max(a[shard] ?? 0, b[shard] ?? 0));
 }
-
-/** `?since=` in a route's query: a position's text, refused with a clear message when it is none. */
-export const positionSchema = z.string().transform((text, ctx) => {
-  const position = parsePosition(text);
-  if (position) return position;
-  ctx.addIssue({
-    code: 'custom',
-    message: `since must be a version: a whole number, or up to ${maxPositionShards} of them joined by "-"`,
-  });
-  return z.NEVER;
-});

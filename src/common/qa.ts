@@ -82,7 +82,8 @@ export type QuestionPage = z.infer<typeof questionPageSchema>;
 export const questionChangesSchema = z.object({
   questions: z.array(questionSchema),
   deleted: z.array(z.string()),
-  version: z.number().int(),
+  /** A position's text on Firestore (`12-0-7`), SQL's whole number as it always was (common/positions.ts). */
+  version: z.union([z.number().int(), z.string()]),
   more: z.boolean(),
 });
 export type QuestionChanges = z.infer<typeof questionChangesSchema>;

@@ -639,8 +639,8 @@ async function checkServer(
   };
   // Every question on the server as this user reads it (other runs' too): the changes since version 0, page by page.
   const board = new Map<string, Question>();
-  for (let since = 0, more = true; more;) {
-    const changes = await read<QuestionChanges>(`/api/questions?since=${since}`);
+  for (let since: number | string = 0, more = true; more;) {
+    const changes: QuestionChanges = await read<QuestionChanges>(`/api/questions?since=${since}`);
     for (const question of changes.questions) board.set(question.id, question);
     ({ version: since, more } = changes);
   }

@@ -1,4 +1,5 @@
 // Apart from api.ts, which every page loads first: only the engine's sources and mutations read these.
+import { formatPosition, parsePosition, type Position } from '../../common/positions.ts';
 import { readJson, type SuccessBody } from './api.ts';
 
 /** The `If-None-Match` header that asks the server for a list only if it differs from the copy held (its ETag). */
@@ -6,16 +7,27 @@ export const ifNoneMatch = (etag: string | null): Record<string, string> => (eta
 
 /**
  * What a GET sent with `ifNoneMatch` found: the copy held is current (304), or the new body and its ETag. Both
- * say up to which version of its collection the answer reflects every change (`Synced-To`, null without one).
+ * say up to which position of its collection the answer reflects every change (`Synced-To`, null without one).
  */
-export type Revalidated<T> = { syncedTo: number | null } & (
+export type Revalidated<T> = { syncedTo: Position | null } & (
   { notModified: true } | { notModified: false; body: T; etag: string | null }
 );
 
-/** The `Synced-To` of an answer: the version of its collection up to which it reflects every change (docs/api.md). */
-export function syncedToOf(response: Pick<Response, 'headers'>): number | null {
-  const value = Number(response.headers.get('synced-to') ?? Number.NaN);
-  return Number.isSafeInteger(value) && value >= 0 ? value : null;
+/**
+ * The `Synced-To` of an answer: the position of its collection up to which it reflects every change
+ * (docs/api.md): SQL's whole number as a one-shard position, Firestore's shards joined by `-` (0027).
+ */
+export function syncedToOf(response: Pick<Response, 'headers'>): Position | null {
+  return parsePosition(response.headers.get('synced-to'));
+}
+
+/**
+ * Where a source's changes start after its first page: the page's `Synced-To` (the page holds every change the
+ * position covers to the rows it returned), kept as the text the server wrote. Without one, the newest version
+ * on the page, as before; not a position on Firestore, where a row's version counts in its shard only (0027).
+ */
+export function firstCursor(syncedTo: Position | null, rows: readonly { version: number }[]): string {
+  return syncedTo ? formatPosition(syncedTo) : String(Math.max(0, ...rows.map((row) => row.version)));
 }
 
 /** `readJson` for a GET sent with `ifNoneMatch`: a 304 is the copy held still being current, not a refusal. */
@@ -31,7 +43,7 @@ export async function readRevalidated<R extends Pick<Response, 'ok' | 'status' |
 /** The server's answer to a queued change (offline/outbox.ts): its body, and its `Synced-To`. */
 export interface Sent<R> {
   result: R;
-  syncedTo: number | null;
+  syncedTo: Position | null;
 }
 
 /** `readJson` for a queued change's answer: the typed body and the answer's `Synced-To`. */

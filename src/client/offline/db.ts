@@ -107,8 +107,11 @@ export interface SettlingRecord {
   userId: string;
   /** The server's collection the change went to (its versions), e.g. `questions`. */
   collection?: string;
-  /** The answer's `Synced-To`: a pull reflects the change once its own is at least this. Null: it had none. */
-  version: number | null;
+  /**
+   * The answer's `Synced-To`, a position's text: a pull reflects the change once its own covers this (0027).
+   * A number: stored before positions had shards, it reads as a one-shard position. Null: it had none.
+   */
+  version: string | number | null;
   /** The rows the acknowledgement wrote here. */
   touches: RowRef[];
   /** The sources that have not yet merged a pull reflecting it. */

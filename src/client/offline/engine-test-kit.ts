@@ -41,7 +41,7 @@ export interface NotesGet {
  * Like the app's server, every change takes the next version of the collection, and every answer says the
  * version it reflects (`Synced-To`); a change's `Change-User` must be the session's user (`sessionUser`, when
  * set) and a refusal is answered again the same way for the same `Change-Id`.
- * Knobs: `refuse` (id → 4xx/5xx), `unauthorised`, `dropAfterCommit` (how many answers to lose after
+ * Knobs: `position` (the `Synced-To` text for a version), `refuse` (id → 4xx/5xx), `unauthorised`, `dropAfterCommit` (how many answers to lose after
  * storing), `getDelayMs` (before a GET reads), `answerDelayMs` (after it read, before the answer leaves),
  * `sessionUser`; `stop()`/`start()` are a restart on the same port with the same store.
  */
@@ -60,6 +60,8 @@ export async function startNoteServer() {
     /** How long a change takes to answer once stored. */
     postDelayMs: 0,
     sessionUser: null as string | null,
+    /** The `Synced-To` an answer says, from the version when it is read: the version itself unless set. */
+    position: null as ((version: number) => string) | null,
   };
   const refusals = new Map<string, { status: number; body: unknown }>();
   let version = 0;
@@ -69,13 +71,16 @@ export async function startNoteServer() {
   let server: Server;
   let port = 0;
 
+  // As Firestore writes one (`12-0-7`, 0027) when a test says so; the SQL engines' whole number otherwise.
+  const positionText = () => knobs.position?.(version) ?? String(version);
+
   const listen = async () => {
     server = createServer((req, res) => {
       let body = '';
       req.on('data', (chunk: Buffer) => (body += chunk.toString()));
       req.on('end', () => {
         const json = (status: number, value: unknown) => {
-          res.writeHead(status, { 'content-type': 'application/json', 'synced-to': String(version) });
+          res.writeHead(status, { 'content-type': 'application/json', 'synced-to': positionText() });
           res.end(JSON.stringify(value));
         };
         if (req.method === 'GET') {
@@ -83,7 +88,7 @@ export async function startNoteServer() {
           since.push(asked);
           setTimeout(() => {
             const text = JSON.stringify({ notes: [...store.values()] });
-            const syncedTo = String(version);
+            const syncedTo = positionText();
             const etag = `W/"${createHash('sha1').update(text).digest('base64url')}"`;
             const ifNoneMatch = req.headers['if-none-match'] ?? null;
             const status = ifNoneMatch === etag ? 304 : 200;

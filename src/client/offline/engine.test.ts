@@ -656,6 +656,96 @@ describe('a pull that left before an acknowledgement (OFFLINE-ENGINE.md rule 9)'
   });
 });
 
+describe('settling with positions of several shards (docs/decisions/0027)', () => {
+  /** Starts a refresh whose answer says `position`, read at once and sent later; returns once it has read. */
+  async function startStalePull(page: Page, position: string) {
+    server.knobs.position = () => position;
+    server.knobs.answerDelayMs = 300;
+    const read = server.gets.length;
+    const refresh = page.engine.refreshSource(page.source);
+    await waitFor(() => server.gets.length > read);
+    server.knobs.answerDelayMs = 0;
+    return { done: refresh };
+  }
+
+  /** Sends a note whose acknowledgement says `position`, while `pull` (left before it) is on its way. */
+  async function acknowledge(page: Page, position: string) {
+    server.knobs.position = () => position;
+    await page.addNote({ id: 'n1', text: 'Typed during the pull' });
+    await waitFor(async () => (await unsent(page)) === 0);
+  }
+
+  async function started() {
+    const page = await open();
+    page.engine.start({ userId: 'u1' });
+    // The start's own read is over before the pulls below: none of them settles anything by leaving late.
+    await page.engine.refreshSource(page.source, { ifStale: true });
+    return page;
+  }
+
+  afterEach(() => {
+    server.knobs.position = null;
+  });
+
+  it('keeps the acknowledged change as its text, and a pull that covers every shard settles it', async () => {
+    const page = await started();
+    const stale = await startStalePull(page, '4-7');
+    await acknowledge(page, '3-7');
+    expect((await page.db.settling.toArray()).map((record) => record.version)).toEqual(['3-7']);
+    expect(await stale.done).toBe('ok');
+    expect(await page.db.settling.count()).toBe(0);
+  });
+
+  it('a pull ahead on one shard but behind on another does not settle it, nor undo the change', async () => {
+    const page = await started();
+    // As a number, 9 is past 3; as a position, shard 1 is at 6, before the change's 7.
+    const stale = await startStalePull(page, '9-6');
+    await acknowledge(page, '3-7');
+    expect(await stale.done).toBe('ok');
+    expect(await page.db.settling.count()).toBe(1);
+    expect(await page.notes.get('n1')).toMatchObject({ text: 'Typed during the pull', savedAt: expect.any(String) });
+  });
+
+  it('a number stored by an older version reads as a one-shard position', async () => {
+    const page = await started();
+    const behind = await startStalePull(page, '2-5');
+    await acknowledge(page, '3');
+    const [record] = await page.db.settling.toArray();
+    // As the app stored it before positions had shards.
+    await page.db.settling.update(record!.seq!, { version: 3 });
+    expect(await behind.done).toBe('ok');
+    expect(await page.db.settling.count()).toBe(1);
+
+    // A pull that left after the record was written settles it whatever it says: the record is written again
+    // once this one is on its way, so that only its position can settle it.
+    const covering = await startStalePull(page, '3-1');
+    await page.db.transaction('rw', page.db.settling, async () => {
+      await page.db.settling.delete(record!.seq!);
+      await page.db.settling.add({ ...record!, seq: undefined, version: 3 });
+    });
+    expect(await covering.done).toBe('ok');
+    expect(await page.db.settling.count()).toBe(0);
+  });
+
+  it("rows fetched by a page leave the change's rows alone unless their position covers it", async () => {
+    const page = await started();
+    await acknowledge(page, '3-7');
+    const [record] = await page.db.settling.toArray();
+    const stale = { id: 'n1', text: 'Before the change' };
+    await page.engine.mergeRows({ put: { notes: [stale] }, syncedTo: [9, 6], collection: 'notes' });
+    expect(await page.notes.get('n1')).toMatchObject({ text: 'Typed during the pull' });
+    await page.db.settling.update(record!.seq!, { version: 3 });
+    await page.engine.mergeRows({ put: { notes: [stale] }, syncedTo: [2, 9], collection: 'notes' });
+    expect(await page.notes.get('n1')).toMatchObject({ text: 'Typed during the pull' });
+    await page.engine.mergeRows({
+      put: { notes: [{ id: 'n1', text: 'On the server' }] },
+      syncedTo: [3, 0, 1],
+      collection: 'notes',
+    });
+    expect(await page.notes.get('n1')).toMatchObject({ text: 'On the server' });
+  });
+});
+
 describe('dependencies name the table as well as the id (rule 10)', () => {
   it('a refused change to one row does not hold back, or take with it, the items that follow a row of another table with the same id', async () => {
     const page = await open();

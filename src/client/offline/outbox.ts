@@ -42,6 +42,7 @@
  * - One tab sends at a time (Web Locks; in-tab serialisation where they are missing, e.g. in Node tests).
  */
 import Dexie from 'dexie';
+import { formatPosition } from '../../common/positions.ts';
 import { ApiError, NetworkError } from '../lib/api.ts';
 import { mayTry, nextTry } from '../lib/offline-gate.ts';
 import type { Sent } from '../lib/revalidated.ts';
@@ -291,7 +292,8 @@ export function createOutbox(ctx: EngineContext) {
         // The server's copy of those rows does not have what is still queued for them (a vote on a question
         // just acknowledged): applied again on top, as a merge does (rule 2).
         await reapplyOver(userId, touches, tx);
-        await ctx.settling(tx, { userId, collection: mutation.collection, version: sent.syncedTo, touches });
+        const version = sent.syncedTo && formatPosition(sent.syncedTo);
+        await ctx.settling(tx, { userId, collection: mutation.collection, version, touches });
       });
     } catch (error) {
       // Not written here: the row stays and goes again; the server answers the repeat with what it stored.

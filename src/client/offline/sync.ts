@@ -28,9 +28,9 @@
  *   children alone when the parent's row was older than the one held.
  * - Settling (OFFLINE-ENGINE.md rule 9): an acknowledged change's rows (`settling`, written with the
  *   acknowledgement) stay as the acknowledgement wrote them until the source has merged a pull that reflects
- *   the change: one whose `syncedTo` (the answer's `Synced-To`) reaches the change's, or one that began after
- *   the acknowledgement was recorded (its request left after the server had committed). Once every source
- *   that could write those rows has, the record goes.
+ *   the change: one whose `syncedTo` (the answer's `Synced-To`, a position) covers the change's, shard by shard
+ *   (docs/decisions/0027), or one that began after the acknowledgement was recorded (its request left after the
+ *   server had committed). Once every source that could write those rows has, the record goes.
  * - `needsUser` sources belong to the signed-in user: they do not run for a visitor, their sync state is
  *   theirs, and an answer that arrives after the user changed (log-out, someone else logged in) is dropped.
  * - One refresh per source at a time; a refresh asked during one gets one more run after it (a write's
@@ -39,6 +39,7 @@
  * - `refreshSources(table, notice)` (live notices) runs every source whose `listensTo` holds the table, unless the
  *   notice's rows are held at its version already.
  */
+import { covers, parsePosition, type Position } from '../../common/positions.ts';
 import { isOffline, NetworkError } from '../lib/api.ts';
 import { mayTry } from '../lib/offline-gate.ts';
 import type { LocalTransaction, RowRef, SettlingRecord } from './db.ts';
@@ -61,8 +62,8 @@ export interface PullResult {
   etag?: string | null;
   /** The server answered 304 to `etag`: what this device holds is current. */
   notModified?: boolean;
-  /** The answer's `Synced-To`: it reflects every change to the source's collection up to this version. */
-  syncedTo?: number | null;
+  /** The answer's `Synced-To`: it reflects every change to the source's collection this position covers. */
+  syncedTo?: Position | null;
   /**
    * Child tables the answer holds whole: for every row of `parent` it puts or removes, every row of the child
    * table whose `key` is that row's id is in `put` (or is gone).
@@ -220,16 +221,11 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
   async function settlingIn(
     tx: LocalTransaction,
     source: Source,
-    syncedTo: number | null | undefined,
+    syncedTo: Position | null | undefined,
     before: Set<number>,
   ): Promise<Settling> {
     const reflects = (record: SettlingRecord) =>
-      before.has(record.seq!) ||
-      (source.collection !== undefined &&
-        record.collection === source.collection &&
-        typeof syncedTo === 'number' &&
-        record.version !== null &&
-        syncedTo >= record.version);
+      before.has(record.seq!) || (source.collection !== undefined && reflectedBy(syncedTo, source.collection, record));
     const records = await settlingFor(source, tx);
     return {
       held: new Set(records.filter((record) => !reflects(record)).flatMap((record) => record.touches.map(rowKey))),
@@ -404,11 +400,7 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
       const records = userId ? (await tx.settling.toArray()).filter((record) => record.userId === userId) : [];
       const { syncedTo, collection } = answer;
       const reflected = (record: SettlingRecord) =>
-        collection !== undefined &&
-        record.collection === collection &&
-        typeof syncedTo === 'number' &&
-        record.version !== null &&
-        syncedTo >= record.version;
+        collection !== undefined && reflectedBy(syncedTo, collection, record);
       const held = new Set(records.filter((record) => !reflected(record)).flatMap((r) => r.touches.map(rowKey)));
       await mergeInTransaction(tx, answer, [], held);
     });
@@ -502,3 +494,14 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
 }
 
 export type Sync = ReturnType<typeof createSync>;
+
+/**
+ * Whether an answer from `collection` at `syncedTo` reflects an acknowledged change: the change went to that
+ * collection and the answer's position covers the change's (every shard at least as far, 0027). A record stored
+ * before positions had shards holds a number, which reads as a one-shard position.
+ */
+function reflectedBy(syncedTo: Position | null | undefined, collection: string, record: SettlingRecord): boolean {
+  if (!syncedTo || record.collection !== collection) return false;
+  const wanted = parsePosition(record.version);
+  return wanted !== null && covers(syncedTo, wanted);
+}

@@ -57,10 +57,14 @@ export function jsonBody<S extends z.ZodType>(
 
 /**
  * Hono's validator for the query string, with the same 400 as a body: a route reads `c.req.valid('query')`,
- * and `hc` clients see the parameters it takes (typed from the schema's output: Hono types a query's input
- * from it, so a coerced number is passed as a number). A parameter given twice arrives as a list, which a
- * schema of strings refuses.
+ * and `hc` clients see the parameters it takes. Hono would type them from the schema's output, which for a
+ * parameter the schema transforms (`since`, text read as a position) is not what is sent: they are typed from
+ * its input instead. A parameter given twice arrives as a list, which a schema of strings refuses.
  */
 export function queryOf<S extends z.ZodType>(schema: S) {
-  return validator('query', (value): z.output<S> => check(schema, value));
+  return validator('query', (value): z.output<S> => check(schema, value)) as MiddlewareHandler<
+    Env,
+    string,
+    { in: { query: z.input<S> }; out: { query: z.output<S> } }
+  >;
 }

@@ -206,3 +206,75 @@ describe('Synced-To on writes', () => {
     for (const refused of refusals) expect(refused.headers.has('synced-to')).toBe(false);
   });
 });
+
+/**
+ * Positions on the wire (0027): the SQL engines' `Synced-To`, `since` and changes' `version` are the whole numbers
+ * they were before positions had shards. These answers are written out byte for byte from what the API answers
+ * elsewhere (the question or booking read alone), and held the same on the code before positions.
+ */
+describe('on SQL, `since` answers are what they were before positions', () => {
+  /** The headers an answer would differ by if it did, and its bytes. */
+  const bytes = (response: TestResponse) => ({
+    status: response.status,
+    syncedTo: response.headers.get('synced-to'),
+    etag: response.headers.get('etag'),
+    contentType: response.headers.get('content-type'),
+    cacheControl: response.headers.get('cache-control'),
+    text: response.text,
+  });
+
+  test('the board: Synced-To the counter as a whole number, the body with `version` a number', async () => {
+    const { client } = await newStudent();
+    const asked = await client.post('/api/questions', { id: crypto.randomUUID(), title: 'Bytes', text: 'X' });
+    const version = asked.body.version as number;
+    const visitor = createClient(server.url);
+    const alone = await visitor.get(`/api/questions/${asked.body.id}`);
+    const changes = await visitor.get(`/api/questions?since=${version - 1}`);
+    expect(bytes(changes)).toEqual({
+      status: 200,
+      syncedTo: String(await counter('questions')),
+      etag: expect.stringMatching(/^W\/"/),
+      contentType: 'application/json',
+      cacheControl: 'private, no-cache',
+      text: `{"questions":[${alone.text}],"deleted":[],"version":${version},"more":false}`,
+    });
+  });
+
+  test('the bookings: Synced-To the counter as a whole number, the body with `version` a number', async () => {
+    const { client } = await newStudent();
+    const booked = await client.post('/api/bookings', bookingRequest());
+    const version = booked.body.version as number;
+    const changes = await client.get(`/api/bookings?since=${version - 1}`);
+    expect(bytes(changes)).toEqual({
+      status: 200,
+      syncedTo: String(await counter('bookings')),
+      etag: expect.stringMatching(/^W\/"/),
+      contentType: 'application/json',
+      cacheControl: expect.any(String),
+      text: `{"bookings":[${booked.text}],"version":${version},"more":false}`,
+    });
+  });
+
+  test('a since written with a trailing empty shard (`5-0`) is the same position: the same answer, byte for byte', async () => {
+    const { client } = await newStudent();
+    await client.post('/api/questions', { id: crypto.randomUUID(), title: 'Shards', text: 'X' });
+    await client.post('/api/bookings', bookingRequest());
+    for (const path of ['/api/questions', '/api/bookings']) {
+      const since = (await counter(path === '/api/questions' ? 'questions' : 'bookings')) - 1;
+      const plain = await client.get(`${path}?since=${since}`);
+      const sharded = await client.get(`${path}?since=${since}-0`);
+      expect(plain.status, plain.text).toBe(200);
+      expect(bytes(sharded)).toEqual(bytes(plain));
+    }
+  });
+
+  test('a since that is no position is refused on both routes with a message saying what one is', async () => {
+    const { client } = await newStudent();
+    const message = 'since must be a version: a whole number, 0 or more, or up to 64 of them joined by "-".';
+    for (const path of ['/api/questions', '/api/bookings'])
+      for (const since of ['abc', '1.5', '5.0', '1--2', '-3', String(2 ** 31), `1-${'0-'.repeat(64)}1`]) {
+        const refused = expectApiError(await client.get(`${path}?since=${since}`), 400, 'request.invalid');
+        expect(refused, `${path}?since=${since}`).toMatchObject({ message, fields: { since: message } });
+      }
+  });
+});

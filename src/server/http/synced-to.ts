@@ -1,28 +1,30 @@
 import type { MiddlewareHandler } from 'hono';
+import { formatPosition, type Position } from '../../common/positions.ts';
 
 /**
- * `Synced-To: <n>` on the successful answers of a versioned collection's routes (the board, the bookings;
- * docs/api.md): the answer reflects every change to the collection with version ≤ n, so a client can tell
- * whether a change notice's version is already in what it holds. `readVersion` reads the collection's
- * committed version (db/versions.ts).
+ * `Synced-To: <position>` on the successful answers of a versioned collection's routes (the board, the bookings;
+ * docs/api.md): the answer reflects every change to the collection that the position covers, so a client can
+ * tell whether a change notice's version is already in what it holds. `readPosition` reads the collection's
+ * committed position: on SQL one counter (db/versions.ts), written as the whole number it always was; on
+ * Firestore one per shard, joined by `-` (`formatPosition`, docs/decisions/0027).
  *
- * A read takes n before the route reads anything. Once the counter's committed value is n, every change with a
+ * A read takes it before the route reads anything. Once the counter's committed value is n, every change with a
  * version ≤ n has committed (versions become visible in order), and a statement sees everything committed
  * before it began: on PostgreSQL at read committed too, where each statement takes a new snapshot. So every
  * read that follows sees all of those changes (later ones too, perhaps, which n does not claim). Read after
  * the data, n could count a change that committed between the two reads and is missing from the answer.
  *
- * A write takes n after its usecase returned: its change, or for a repeat the stored original, has committed
- * by then, so n is at least its version.
+ * A write takes it after its usecase returned: its change, or for a repeat the stored original, has committed
+ * by then, so the position covers its version.
  *
  * Applied to a whole route group, outside `withEtag`, so a 304 made from a 200 carries it too.
  */
-export function syncedTo(readVersion: () => Promise<number>): MiddlewareHandler {
+export function syncedTo(readPosition: () => Promise<Position>): MiddlewareHandler {
   return async (c, next) => {
     const reading = c.req.method === 'GET' || c.req.method === 'HEAD';
-    const before = reading ? await readVersion() : undefined;
+    const before = reading ? await readPosition() : undefined;
     await next();
     if (!c.res.ok && c.res.status !== 304) return;
-    c.res.headers.set('synced-to', String(before ?? (await readVersion())));
+    c.res.headers.set('synced-to', formatPosition(before ?? (await readPosition())));
   };
 }

@@ -623,3 +623,12 @@ export async function waitFor<T>(
     await delay(50);
   }
 }
+
+/**
+ * A changes answer's `version` on the SQL engines, which these tests run on: the whole number it always was (a
+ * position's text is a string on Firestore only, 0027). Fails the test when it is not one.
+ */
+export function sqlVersion(version: number | string): number {
+  expect(typeof version, `version ${JSON.stringify(version)}`).toBe('number');
+  return Number(version);
+}

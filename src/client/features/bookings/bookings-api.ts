@@ -1,4 +1,5 @@
 import type { Booking, BookingCategory, BookingChanges, BookingPage, BookingStatus } from '../../../common/bookings.ts';
+import type { Position } from '../../../common/positions.ts';
 import { readJson } from '../../lib/api.ts';
 import {
   ifNoneMatch,
@@ -32,14 +33,14 @@ export const bookingsApi = {
     filters: BookingFilters = {},
     cursor?: string,
     signal?: AbortSignal,
-  ): Promise<BookingPage & { syncedTo: number | null }> {
+  ): Promise<BookingPage & { syncedTo: Position | null }> {
     const response = await bookings.$get({ query: { ...filters, cursor } }, { init: { signal } });
     const body = await readJson(response);
     if (!('nextCursor' in body)) throw new Error('Asked for a page of bookings, the server sent changes.');
     return { ...body, syncedTo: syncedToOf(response) };
   },
   /** What changed after `since` (the cursor of the bookings source), unless the answer is still the one `etag` names. */
-  async changes(since: number, etag: string | null, signal?: AbortSignal): Promise<Revalidated<BookingChanges>> {
+  async changes(since: string, etag: string | null, signal?: AbortSignal): Promise<Revalidated<BookingChanges>> {
     const answer = await readRevalidated(
       await bookings.$get({ query: { since } }, { init: { signal }, headers: ifNoneMatch(etag) }),
     );

@@ -1,5 +1,6 @@
 import type { Booking, BookingCategory } from '../../../common/bookings.ts';
 import { formatSastDate } from '../../../common/sast.ts';
+import { firstCursor } from '../../lib/revalidated.ts';
 import { defineLocalTable } from '../../offline/db.ts';
 import { defineMutation, defineSource, engine } from '../../offline/engine.ts';
 import type { BookingFormValues, BookingRequestInput } from './booking-rules.ts';
@@ -40,8 +41,8 @@ export const bookingDraftsTable = defineLocalTable<BookingDraftRow>({
 
 /**
  * The newest page the first time, then every change since the last version seen (new requests, confirmations,
- * statuses, cancellations), which is also how a device catches up after a day offline. Versions are taken
- * from one counter for all bookings, so the highest one on the first page is where the changes start.
+ * statuses, cancellations), which is also how a device catches up after a day offline. The changes start
+ * from the first page's `Synced-To`, the position of all bookings it reflects.
  */
 export const bookingsSource = defineSource({
   name: 'bookings',
@@ -54,11 +55,12 @@ export const bookingsSource = defineSource({
       const page = await bookingsApi.list({}, undefined, signal);
       return {
         put: { bookings: page.bookings },
-        cursor: String(Math.max(0, ...page.bookings.map((b) => b.version))),
+        cursor: firstCursor(page.syncedTo, page.bookings),
         syncedTo: page.syncedTo,
       };
     }
-    const answer = await bookingsApi.changes(Number(cursor), etag, signal);
+    // The position's text as the server wrote it: on Firestore it is not a number (0027).
+    const answer = await bookingsApi.changes(cursor, etag, signal);
     if (answer.notModified) return answer;
     const changes = answer.body;
     return {

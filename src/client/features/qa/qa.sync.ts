@@ -1,6 +1,14 @@
+import type { Position } from '../../../common/positions.ts';
 import type { Answer, Author, Question, QuestionChanges, QuestionPage, VoteValue } from '../../../common/qa.ts';
 import { readJson } from '../../lib/api.ts';
-import { ifNoneMatch, readRevalidated, readSent, syncedToOf, type Revalidated } from '../../lib/revalidated.ts';
+import {
+  firstCursor,
+  ifNoneMatch,
+  readRevalidated,
+  readSent,
+  syncedToOf,
+  type Revalidated,
+} from '../../lib/revalidated.ts';
 import { client } from '../../lib/api-client.ts';
 import { defineLocalTable, type LocalTransaction } from '../../offline/db.ts';
 import { defineMutation, defineSource, engine, type PullResult } from '../../offline/engine.ts';
@@ -111,7 +119,7 @@ const question = (id: string) => ({ param: { id: encodeURIComponent(id) } });
 export async function fetchQuestionPage(
   query: { q?: string; cursor?: string },
   signal?: AbortSignal,
-): Promise<QuestionPage & { syncedTo: number | null }> {
+): Promise<QuestionPage & { syncedTo: Position | null }> {
   const response = await questions.$get({ query }, { init: { signal } });
   const body = await readJson(response);
   if ('deleted' in body) throw new Error('Asked for a page of questions, the server sent changes.');
@@ -119,20 +127,20 @@ export async function fetchQuestionPage(
 }
 
 /** One question with its answers (`GET /api/questions/:id`): one a link leads to that the device does not hold. */
-export async function fetchQuestion(id: string): Promise<QuestionPage & { syncedTo: number | null }> {
+export async function fetchQuestion(id: string): Promise<QuestionPage & { syncedTo: Position | null }> {
   const response = await questions[':id'].$get(question(id));
   const body = await readJson(response);
   return { questions: [body], nextCursor: null, syncedTo: syncedToOf(response) };
 }
 
 /** A page the board fetched by itself ("Load more", a search), merged as a pull's answer is. */
-export function mergeQuestionPage(page: QuestionPage & { syncedTo: number | null }, fetchedAt: number) {
+export function mergeQuestionPage(page: QuestionPage & { syncedTo: Position | null }, fetchedAt: number) {
   return engine.mergeRows({ ...rowsOf(page.questions), syncedTo: page.syncedTo, collection }, fetchedAt);
 }
 
 /** The changes after version `since` (`GET /api/questions?since=`), unless the answer is still the one `etag` names. */
 async function fetchQuestionChanges(
-  since: number,
+  since: string,
   etag: string | null,
   signal: AbortSignal,
 ): Promise<Revalidated<QuestionChanges>> {
@@ -164,16 +172,15 @@ export const questionsSource = defineSource({
         nextCursor: page.nextCursor,
         oldestCreatedAt: page.questions.at(-1)?.createdAt ?? null,
       };
-      // The versions are global: whatever changes after the newest one seen here comes with `since`.
-      const version = Math.max(0, ...page.questions.map((q) => q.version));
       return {
         ...rows,
         put: { ...rows.put, qaPaging: [paging] },
-        cursor: String(version),
+        cursor: firstCursor(page.syncedTo, page.questions),
         syncedTo: page.syncedTo,
       };
     }
-    const answer = await fetchQuestionChanges(Number(cursor), etag, signal);
+    // The position's text as the server wrote it: on Firestore it is not a number (0027).
+    const answer = await fetchQuestionChanges(cursor, etag, signal);
     if (answer.notModified) return answer;
     const changes = answer.body;
     return {

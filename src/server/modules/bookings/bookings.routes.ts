@@ -7,6 +7,7 @@ import {
   bookingMessages,
   setBookingStatusInputSchema,
 } from '../../../common/bookings.ts';
+import { positionSchema } from '../../../common/position-schema.ts';
 import { z } from '../../../common/zod.ts';
 import { checkFirst, type SessionEnv } from '../../auth/auth.middleware.ts';
 import { requireUser } from '../../auth/auth.session.ts';
@@ -21,7 +22,7 @@ import {
   createBooking,
   listBookingChanges,
   listBookings,
-  readBookingsVersion,
+  readBookingsPosition,
   requireBookingStaff,
   setBookingStatus,
 } from './bookings.usecases.ts';
@@ -31,12 +32,7 @@ const listQuerySchema = z
   .strictObject({
     ...bookingListQuerySchema.shape,
     cursor: z.string().max(500).optional(),
-    since: z.coerce
-      .number()
-      .int()
-      .min(0)
-      .max(2 ** 31 - 1)
-      .optional(),
+    since: positionSchema.optional(),
   })
   .refine(
     ({ since, ...page }) => since === undefined || Object.values(page).every((v) => v === undefined),
@@ -49,16 +45,12 @@ export function createBookingRoutes(deps: Deps) {
   // Before everything else: a request queued offline may be another account's, or refused before.
   const queued = offlineChanges(deps);
   return new Hono<SessionEnv>()
-    .use(syncedTo(() => readBookingsVersion(deps)))
+    .use(syncedTo(() => readBookingsPosition(deps)))
     .get('/', withEtag(), checkFirst(requireUser), queryOf(listQuerySchema), async (c) => {
       c.header('cache-control', personal);
       const { since, ...page } = c.req.valid('query');
-      return c.json(
-        since === undefined
-          ? await listBookings(deps, c.var.me, page)
-          : // positions: wire format (issue 21): today's whole number is SQL's one-shard position.
-            await listBookingChanges(deps, c.var.me, [since]),
-      );
+      if (since === undefined) return c.json(await listBookings(deps, c.var.me, page));
+      return c.json(await listBookingChanges(deps, c.var.me, since));
     })
     .post('/', queued, checkFirst(requireUser), jsonBody(createBookingInputSchema), async (c) => {
       const { booking, created } = await createBooking(deps, c.var.me, c.req.valid('json'));

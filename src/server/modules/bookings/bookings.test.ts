@@ -24,6 +24,7 @@ import {
   type TestServer,
   type TestSmtpServer,
   waitFor,
+  sqlVersion,
 } from '../../test/harness.ts';
 import { confirmedEmail } from './bookings.emails.ts';
 import { sendDueReminders, uniquePaymentReference } from './bookings.usecases.ts';
@@ -104,7 +105,7 @@ async function read(known: Pick<Booking, 'id' | 'version'>): Promise<Booking | u
     const page = bookingChangesSchema.parse((await admin.client.get(`/api/bookings?since=${version}`)).body);
     const found = page.bookings.find((b) => b.id === known.id);
     if (found || !page.more) return found;
-    version = page.version;
+    version = sqlVersion(page.version);
   }
 }
 

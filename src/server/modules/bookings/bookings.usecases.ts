@@ -17,7 +17,7 @@ import {
   type createBookingInputSchema,
   type setBookingStatusInputSchema,
 } from '../../../common/bookings.ts';
-import type { Position, Stamp } from '../../../common/positions.ts';
+import { positionInBody, type Position, type Stamp } from '../../../common/positions.ts';
 import { categories, type Category, type Role } from '../../../common/roles.ts';
 import { formatSastSlot, sastInstant, sastTime } from '../../../common/sast.ts';
 import type { Me } from '../../../common/session.ts';
@@ -207,9 +207,8 @@ export async function listBookings(deps: Deps, me: Me | undefined, query: ListQu
   };
 }
 
-/** The bookings' committed version, for `Synced-To` (http/synced-to.ts). */
-// positions: wire format (issue 21): SQL's one shard as the number `Synced-To` says today.
-export const readBookingsVersion = async (deps: Deps) => (await deps.repos.bookings.readPosition())[0] ?? 0;
+/** The bookings' committed position, for `Synced-To` (http/synced-to.ts). */
+export const readBookingsPosition = (deps: Deps) => deps.repos.bookings.readPosition();
 
 /** Every booking the caller may see that changed since `since`, in the order they changed. */
 export async function listBookingChanges(deps: Deps, me: Me | undefined, since: Position): Promise<BookingChanges> {
@@ -223,8 +222,7 @@ export async function listBookingChanges(deps: Deps, me: Me | undefined, since: 
   });
   return {
     bookings: await withHistory(deps.repos.bookings, bookings),
-    // positions: wire format (issue 21): SQL's one shard as the number the body says today.
-    version: position[0] ?? 0,
+    version: positionInBody(position),
     more,
   };
 }

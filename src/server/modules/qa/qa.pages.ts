@@ -3,7 +3,8 @@ import type { Me } from '../../../common/session.ts';
 import type { SessionEnv } from '../../auth/auth.middleware.ts';
 import type { Deps } from '../../deps.ts';
 import { sendRendered, type PageRenderer, type RenderedDocument } from '../../http/rendered-pages.ts';
-import { findQuestion, listQuestions, readBoardVersion } from './qa.usecases.ts';
+import { formatPosition } from '../../../common/positions.ts';
+import { findQuestion, listQuestions, readBoardPosition } from './qa.usecases.ts';
 
 /** Visitors' pages kept, by path: the board and the questions opened most lately. */
 const keptPages = 200;
@@ -30,7 +31,7 @@ export function createQaPages(deps: Deps, renderPage: PageRenderer) {
   };
   const kept = new Map<
     string,
-    { version: number; page: Promise<{ document: RenderedDocument; found: boolean } | undefined> }
+    { version: string; page: Promise<{ document: RenderedDocument; found: boolean } | undefined> }
   >();
 
   /** A visitor's page at `path`: kept while the board's version is the same; made by `make` otherwise. */
@@ -38,7 +39,7 @@ export function createQaPages(deps: Deps, renderPage: PageRenderer) {
     path: string,
     make: () => Promise<{ document: RenderedDocument; found: boolean } | undefined>,
   ) {
-    const version = await readBoardVersion(deps);
+    const version = formatPosition(await readBoardPosition(deps));
     const known = kept.get(path);
     if (known?.version === version) {
       // Most lately used last: the first key is the one to drop.

@@ -1,5 +1,6 @@
 import { Hono, type Context } from 'hono';
 import type { Me } from '../../../common/session.ts';
+import { positionSchema } from '../../../common/position-schema.ts';
 import { z } from '../../../common/zod.ts';
 import {
   acceptAnswerInputSchema,
@@ -24,22 +25,15 @@ import {
   listQuestionChanges,
   listMyVotes,
   listQuestions,
-  readBoardVersion,
+  readBoardPosition,
   requireSignedIn,
   voteOnQuestion,
 } from './qa.usecases.ts';
 
-const sinceMessage = 'since must be a version: a whole number, 0 or more.';
-
 /** `?since=` asks for changes; otherwise `?q=` and `?cursor=` ask for a page of the board. */
 const listQuerySchema = z
   .strictObject({
-    since: z.coerce
-      .number({ error: sinceMessage })
-      .int(sinceMessage)
-      .min(0, sinceMessage)
-      .max(2 ** 31 - 1, sinceMessage)
-      .optional(),
+    since: positionSchema.optional(),
     q: z.string().max(200, 'The search can be at most 200 characters.').optional(),
     cursor: z.string().max(500).optional(),
   })
@@ -62,7 +56,7 @@ export function createQaRoutes(deps: Deps) {
 
   return (
     new Hono<SessionEnv>()
-      .use(syncedTo(() => readBoardVersion(deps)))
+      .use(syncedTo(() => readBoardPosition(deps)))
       // Two answers from one route: `hc` types the body as either, and the client tells them apart by `deleted`.
       .get('/', withEtag(), queryOf(listQuerySchema), async (c) => {
         const { since, ...page } = c.req.valid('query');

@@ -676,10 +676,10 @@ describe('the board’s usecases on Firestore', () => {
     await withTransaction(deps, (tx) => qaPersonalData.eraseFor(tx, tutor.id));
     expect(await getQuestion(deps, undefined, id)).toMatchObject({ upvotes: 0, downvotes: 1 });
 
-    const before = await listQuestionChanges(deps, undefined, 0);
+    const before = await listQuestionChanges(deps, undefined, [0]);
     expect(before.questions.map((q) => q.id)).toEqual([id]);
     await deleteQuestion(deps, admin, id);
-    const after = await listQuestionChanges(deps, undefined, 0);
+    const after = await listQuestionChanges(deps, undefined, [0]);
     expect(after.deleted).toEqual([id]);
     expect((await listQuestions(deps, undefined, {})).questions).toEqual([]);
     expect(published.length).toBeGreaterThan(0);

@@ -1,3 +1,4 @@
+import { positionInBody, type Position } from '../../../common/positions.ts';
 import type { z } from 'zod';
 import {
   qaLimits,
@@ -109,22 +110,19 @@ export async function listQuestions(
 }
 
 /** Every question changed after `since`, in version order; deleted ones as ids (see QaRepository). */
-export async function listQuestionChanges(deps: Deps, me: Me | undefined, since: number): Promise<QuestionChanges> {
-  // positions: wire format (issue 21)
-  const { questions: page, position, more } = await deps.repos.qa.listChangedSince([since], changesPageSize);
+export async function listQuestionChanges(deps: Deps, me: Me | undefined, since: Position): Promise<QuestionChanges> {
+  const { questions: page, position, more } = await deps.repos.qa.listChangedSince(since, changesPageSize);
   const live = page.filter((r) => r.deletedAt === null);
   return {
     questions: await withAnswersAndVotes(deps, me, live),
     deleted: page.filter((r) => r.deletedAt !== null).map((r) => r.id),
-    // positions: wire format (issue 21)
-    version: position[0] ?? since,
+    version: positionInBody(position),
     more,
   };
 }
 
-/** The board's committed version, for `Synced-To` (http/synced-to.ts). */
-// positions: wire format (issue 21)
-export const readBoardVersion = async (deps: Deps) => (await deps.repos.qa.readPosition())[0] ?? 0;
+/** The board's committed position, for `Synced-To` (http/synced-to.ts). */
+export const readBoardPosition = (deps: Deps) => deps.repos.qa.readPosition();
 
 export async function getQuestion(deps: Deps, me: Me | undefined, id: string): Promise<Question> {
   const question = await findQuestion(deps, me, id);
