@@ -1,14 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
+import { beforeAll, describe, expect, onTestFinished, test } from 'vitest';
+import { openFirestoreEngine, openSqlEngine } from '../../test/storage-engines.ts';
 import { covers, coversStamp, type Position, type Stamp } from '../../../common/positions.ts';
-import { createDb, migrateToLatest } from '../../db/create-db.ts';
 import { createPositions } from '../../storage/firestore/positions.ts';
-import { createSqlStorage } from '../../storage/sql-storage.ts';
-import { emulatorFirestore } from '../../test/firestore-client.ts';
-import { startFirestoreEmulator, type FirestoreEmulator } from '../../test/firestore-emulator.ts';
-import { createTestDatabase } from '../../test/harness.ts';
 import { createBookingsFirestoreRepository } from './bookings.firestore.ts';
 import type { BookingChangeRecord, BookingRecord, BookingsRepository } from './bookings.storage.ts';
 
@@ -35,11 +28,7 @@ const someone = (name: string): Student => ({
 });
 
 async function openSql(): Promise<Engine> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'bookings-storage-'));
-  const database = await createTestDatabase(dir);
-  const { db, kind } = createDb(database.url);
-  await migrateToLatest(db);
-  const storage = createSqlStorage(db, kind);
+  const { storage, close } = await openSqlEngine();
   return {
     repo: storage.repos.bookings,
     transaction: (work) => storage.transaction((repos) => work(repos.bookings)),
@@ -48,18 +37,12 @@ async function openSql(): Promise<Engine> {
       await storage.repos.accounts.insertInvited({ ...student, role: 'student' }, new Date());
       return student;
     },
-    async close() {
-      await storage.close();
-      await database.drop();
-      await rm(dir, { recursive: true, force: true });
-    },
+    close,
   };
 }
 
-let emulator: FirestoreEmulator | undefined;
 async function openFirestore(): Promise<Engine> {
-  emulator ??= await startFirestoreEmulator();
-  const { db, close } = emulatorFirestore(emulator.host, `demo-bookings-${crypto.randomUUID().slice(0, 8)}`);
+  const { db, close } = await openFirestoreEngine('bookings');
   // Few shards: writers at once meet on counters too, as they would under load.
   const positions = createPositions(db, { shards: 16 });
   return {
@@ -71,10 +54,6 @@ async function openFirestore(): Promise<Engine> {
     close,
   };
 }
-
-afterAll(async () => {
-  await emulator?.stop();
-});
 
 let references = 0;
 function newBooking(student: Student, extra: Partial<BookingRecord> = {}): BookingRecord {

@@ -1,13 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { deleteApp, initializeApp, type App } from 'firebase-admin/app';
-import { getFirestore, type Firestore } from 'firebase-admin/firestore';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createDb, migrateToLatest } from '../../db/create-db.ts';
-import { createSqlStorage } from '../../storage/sql-storage.ts';
-import { firestoreTestsRun, startFirestoreEmulator, type FirestoreEmulator } from '../../test/firestore-emulator.ts';
-import { createTestDatabase } from '../../test/harness.ts';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { firestoreTestsRun } from '../../test/firestore-emulator.ts';
+import { openFirestoreEngine, openSqlEngine } from '../../test/storage-engines.ts';
 import { createCatalogueFirestoreRepository } from './catalogue.firestore.ts';
 import type { CatalogueRepository, NewModule } from './catalogue.storage.ts';
 import { createCatalogueRepository } from './catalogue.repository.ts';
@@ -24,41 +17,22 @@ interface Engine {
 }
 
 async function openSql(): Promise<Engine> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'catalogue-storage-'));
-  const database = await createTestDatabase(dir);
-  const { db, kind } = createDb(database.url);
-  await migrateToLatest(db);
-  const storage = createSqlStorage(db, kind);
+  const { db, storage, close } = await openSqlEngine();
   return {
     repo: createCatalogueRepository(db),
     transaction: (work) => storage.transaction((repos) => work(repos.catalogue)),
-    async close() {
-      await storage.close();
-      await database.drop();
-      await rm(dir, { recursive: true, force: true });
-    },
+    close,
   };
 }
 
-let emulator: FirestoreEmulator | undefined;
 async function openFirestore(): Promise<Engine> {
-  emulator ??= await startFirestoreEmulator();
-  const app: App = initializeApp(
-    { projectId: `demo-catalogue-${crypto.randomUUID().slice(0, 8)}` },
-    crypto.randomUUID(),
-  );
-  const db: Firestore = getFirestore(app);
-  db.settings({ host: emulator.host, ssl: false, universeDomain: 'googleapis.com' });
+  const { db, close } = await openFirestoreEngine('catalogue');
   return {
     repo: createCatalogueFirestoreRepository({ db }),
     transaction: (work) => db.runTransaction((tx) => work(createCatalogueFirestoreRepository({ db, tx }))),
-    close: () => deleteApp(app),
+    close,
   };
 }
-
-afterAll(async () => {
-  await emulator?.stop();
-});
 
 const now = '2026-11-24T10:00:00.000Z';
 function newModule(name: string, extra: Partial<NewModule> = {}): NewModule {

@@ -1,17 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { openFirestoreEngine, openSqlEngine } from '../../test/storage-engines.ts';
 import { covers, type Position } from '../../../common/positions.ts';
 import type { Role } from '../../../common/roles.ts';
 import type { Me } from '../../../common/session.ts';
 import { withTransaction, type Deps } from '../../deps.ts';
-import { createDb, migrateToLatest } from '../../db/create-db.ts';
 import { createPositions } from '../../storage/firestore/positions.ts';
-import { createSqlStorage } from '../../storage/sql-storage.ts';
-import { emulatorFirestore } from '../../test/firestore-client.ts';
-import { startFirestoreEmulator, type FirestoreEmulator } from '../../test/firestore-emulator.ts';
-import { createTestDatabase } from '../../test/harness.ts';
 import { createQaFirestoreRepository } from './qa.firestore.ts';
 import { createQaRepository } from './qa.repository.ts';
 import type { BoardQuestion, QaRepository } from './qa.storage.ts';
@@ -45,11 +38,7 @@ interface Engine {
 }
 
 async function openSql(): Promise<Engine> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'qa-storage-'));
-  const database = await createTestDatabase(dir);
-  const { db, kind } = createDb(database.url);
-  await migrateToLatest(db);
-  const storage = createSqlStorage(db, kind);
+  const { db, storage, close } = await openSqlEngine();
   return {
     repo: createQaRepository(db),
     transaction: (work) => storage.transaction((repos) => work(repos.qa)),
@@ -72,18 +61,12 @@ async function openSql(): Promise<Engine> {
     async removeUser(id) {
       await db.deleteFrom('users').where('id', '=', id).execute();
     },
-    async close() {
-      await storage.close();
-      await database.drop();
-      await rm(dir, { recursive: true, force: true });
-    },
+    close,
   };
 }
 
-let emulator: FirestoreEmulator | undefined;
 async function openFirestore(): Promise<Engine> {
-  emulator ??= await startFirestoreEmulator();
-  const { db, close } = emulatorFirestore(emulator.host, `demo-qa-${crypto.randomUUID().slice(0, 8)}`);
+  const { db, close } = await openFirestoreEngine('qa');
   // Few shards: writers meet on counters, as they would under load on 16.
   const positions = createPositions(db, { shards: 4 });
   return {
@@ -109,10 +92,6 @@ async function openFirestore(): Promise<Engine> {
     close,
   };
 }
-
-afterAll(async () => {
-  await emulator?.stop();
-});
 
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 24, 10, minute)).toISOString();
 
@@ -612,8 +591,7 @@ describe('the board’s usecases on Firestore', () => {
   const published: unknown[] = [];
 
   beforeAll(async () => {
-    emulator ??= await startFirestoreEmulator();
-    const client = emulatorFirestore(emulator.host, `demo-qa-uc-${crypto.randomUUID().slice(0, 8)}`);
+    const client = await openFirestoreEngine('qa-uc');
     close = client.close;
     const { db } = client;
     const positions = createPositions(db, { shards: 4 });
