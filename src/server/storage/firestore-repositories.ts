@@ -17,6 +17,6 @@ export const firestoreRepositoryFactories: FirestoreRepositoryFactories = {
   catalogue: createCatalogueFirestoreRepository,
   outbox: createOutboxFirestoreRepository,
   profile: createProfileFirestoreRepository,
-  qa: (ctx, { positions }) => createQaFirestoreRepository(ctx, positions),
+  qa: (ctx, { positions }) => createQaFirestoreRepository(ctx, positions, createAccountsFirestoreRepository(ctx)),
   refusals: createRefusalsFirestoreRepository,
 };

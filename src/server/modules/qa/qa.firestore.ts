@@ -1,3 +1,4 @@
+import type { AccountsRepository } from '../../auth/accounts.storage.ts';
 import {
   FieldPath,
   FieldValue,
@@ -7,7 +8,6 @@ import {
   type QuerySnapshot,
   type Transaction,
 } from 'firebase-admin/firestore';
-import type { Role } from '../../../common/roles.ts';
 import { read, readAll, type FirestoreContext } from '../../storage/firestore/context.ts';
 import type { Positions } from '../../storage/firestore/positions.ts';
 import type { BoardAnswer, BoardQuestion, PostAuthor, QaRepository, QuestionRecord } from './qa.storage.ts';
@@ -23,7 +23,7 @@ import type { BoardAnswer, BoardQuestion, PostAuthor, QaRepository, QuestionReco
  * Every change runs in the usecase's transaction (begin → reads → takeStamps → writes, QaRepository): a
  * question's counts change only in a transaction that read its vote document (`findVote`) and the question,
  * so two votes at once are ordered by Firestore and neither is lost. Authors' names and roles are read from
- * the accounts' `users` documents, one getAll per page (SQL's read-only join, decision 0026).
+ * the accounts' repository, one read per page (SQL's read-only join, decision 0026).
  */
 interface QuestionDoc {
   userId: string | null;
@@ -51,12 +51,6 @@ interface VoteDoc {
   questionId: string;
   userId: string;
   value: 1 | -1;
-}
-
-/** The fields of the accounts' `users` documents the board shows (docs/firestore-layout.md, "Accounts"). */
-interface UserDoc {
-  name: string;
-  role: Role;
 }
 
 /** The collection the board's stamps count in (decision 0027). */
@@ -114,11 +108,18 @@ const toRecord = (id: string, doc: QuestionDoc): QuestionRecord => ({
 const byCreation = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }) =>
   a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 
-export function createQaFirestoreRepository(ctx: FirestoreContext, positions: Positions): QaRepository {
+/**
+ * `accounts` names the posts' authors (the accounts' repository on the same context: in the transaction when
+ * there is one); the board reads no account document itself (decision 0026).
+ */
+export function createQaFirestoreRepository(
+  ctx: FirestoreContext,
+  positions: Positions,
+  accounts: Pick<AccountsRepository, 'describe'>,
+): QaRepository {
   const questions = ctx.db.collection('questions') as CollectionReference<QuestionDoc>;
   const answers = ctx.db.collection('answers') as CollectionReference<AnswerDoc>;
   const votes = ctx.db.collection('questionVotes') as CollectionReference<VoteDoc>;
-  const users = ctx.db.collection('users') as CollectionReference<UserDoc>;
   const voteRef = (questionId: string, userId: string) => votes.doc(voteIdOf(questionId, userId));
 
   /** The document `id` names in `of`, or undefined when no document can have that id. */
@@ -135,20 +136,10 @@ export function createQaFirestoreRepository(ctx: FirestoreContext, positions: Po
     return ctx.tx;
   }
 
-  /** The authors of these posts by id: one getAll for a page, whatever its size. */
+  /** The authors of these posts by id, in one read for a page whatever its size; a missing one is deleted. */
   async function authorsOf(userIds: readonly (string | null)[]): Promise<Map<string, PostAuthor>> {
-    const ids = [...new Set(userIds.filter((id): id is string => id !== null))];
-    const found = await readAll(
-      ctx,
-      ids.map((id) => users.doc(id)),
-    );
-    return new Map(
-      found.flatMap((d) => {
-        const user = d.data();
-        // A missing or half-written account reads as a deleted one, as SQL's left join does.
-        return user?.name != null && user.role != null ? [[d.id, { id: d.id, name: user.name, role: user.role }]] : [];
-      }),
-    );
+    const found = await accounts.describe(userIds.filter((id): id is string => id !== null));
+    return new Map([...found].map(([id, { name, role }]) => [id, { id, name, role }]));
   }
 
   async function toBoardQuestions(docs: readonly DocumentSnapshot<QuestionDoc>[]): Promise<BoardQuestion[]> {

@@ -5,6 +5,7 @@ import type { Role } from '../../../common/roles.ts';
 import type { Me } from '../../../common/session.ts';
 import { withTransaction, type Deps } from '../../deps.ts';
 import { createPositions } from '../../storage/firestore/positions.ts';
+import { createAccountsFirestoreRepository } from '../../auth/accounts.firestore.ts';
 import { createQaFirestoreRepository } from './qa.firestore.ts';
 import { createQaRepository } from './qa.repository.ts';
 import type { BoardQuestion, QaRepository } from './qa.storage.ts';
@@ -70,10 +71,13 @@ async function openFirestore(): Promise<Engine> {
   // Few shards: writers meet on counters, as they would under load on 16.
   const positions = createPositions(db, { shards: 4 });
   return {
-    repo: createQaFirestoreRepository({ db }, positions),
+    repo: createQaFirestoreRepository({ db }, positions, createAccountsFirestoreRepository({ db })),
     // As many attempts as the positions test gives: under contention the emulator's lock waits time out.
     transaction: (work) =>
-      db.runTransaction((tx) => work(createQaFirestoreRepository({ db, tx }, positions)), { maxAttempts: 20 }),
+      db.runTransaction(
+        (tx) => work(createQaFirestoreRepository({ db, tx }, positions, createAccountsFirestoreRepository({ db, tx }))),
+        { maxAttempts: 20 },
+      ),
     async addUser(id, name, role) {
       const now = new Date();
       await db.doc(`users/${id}`).set({
@@ -611,13 +615,17 @@ describe('the board’s usecases on Firestore', () => {
       });
     for (const me of [asker, tutor, admin])
       await db.doc(`users/${me.id}`).set({ name: me.name, role: me.role, email: me.email });
-    const repos = only(createQaFirestoreRepository({ db }, positions));
+    const repos = only(createQaFirestoreRepository({ db }, positions, createAccountsFirestoreRepository({ db })));
     deps = {
       storage: {
         kind: 'firestore',
         repos,
         transaction: (work) =>
-          db.runTransaction((tx) => work(only(createQaFirestoreRepository({ db, tx }, positions)))),
+          db.runTransaction((tx) =>
+            work(
+              only(createQaFirestoreRepository({ db, tx }, positions, createAccountsFirestoreRepository({ db, tx }))),
+            ),
+          ),
         ping: async () => true,
         close: async () => undefined,
       },
