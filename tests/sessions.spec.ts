@@ -212,7 +212,8 @@ test('an ended session found by Enroll shows the log-in dialog, not "Failed to e
   page,
 }) => {
   await loginAs(page, 'student');
-  await page.goto('/profile');
+  // Idle first: a pull still under way when the session ends would find it before Enroll does.
+  await page.goto('/profile', { waitUntil: 'networkidle' });
   await page.getByLabel('Enroll in a module').selectOption({ label: 'Introduction to Statistics' });
   await page.request.post('/api/auth/sign-out', { data: {}, headers: { origin } });
   await page.getByRole('button', { name: 'Enroll' }).click();
