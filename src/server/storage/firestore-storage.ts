@@ -1,7 +1,7 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import { createError } from '../http/errors.ts';
 import type { FirestoreConnection } from './firestore/connect.ts';
-import type { FirestoreContext } from './firestore/context.ts';
+import { transact, type FirestoreContext } from './firestore/context.ts';
 import { createPositions, type Positions, type PositionsOptions } from './firestore/positions.ts';
 import type { Repositories, Storage } from './storage.ts';
 
@@ -71,7 +71,7 @@ export function createFirestoreStorage(
     repos: reposOn({ db }),
     async transaction(work) {
       try {
-        return await db.runTransaction((tx) => work(reposOn({ db, tx })), { maxAttempts });
+        return await transact(db, (tx) => work(reposOn({ db, tx })), { maxAttempts });
       } catch (error) {
         throw isContention(error) ? contentionError(error) : error;
       }

@@ -134,9 +134,9 @@ export async function renameMe(
 ): Promise<void> {
   const user = requireUser(me);
   await withTransaction(deps, async (tx) => {
-    // The features' copies first: they may read, and on Firestore no read may follow a write (the account's
-    // rename only writes). On SQL the order changes nothing but the lock order, bookings before the user's row
-    // as in the account's deletion.
+    // The features' copies first: they may read, and a read never sees an earlier write of the same
+    // transaction on Firestore (docs/decisions/0028; the account's rename only writes). On SQL the order changes
+    // nothing but the lock order, bookings before the user's row as in the account's deletion.
     for (const part of parts) await part.renameFor?.(tx, user.id, input.name);
     await tx.repos.accounts.rename(user.id, input.name, tx.clock.now());
     tx.events.publish({ table: 'me', ids: [user.id], audience: { userIds: [user.id] } });
