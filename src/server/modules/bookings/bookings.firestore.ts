@@ -397,7 +397,7 @@ export function createBookingsFirestoreRepository(ctx: FirestoreContext, positio
         userId,
         ofStudent(userId),
         (doc) => doc.userId === userId,
-        (doc) => ({ ...doc, studentName: name, studentEmail: '', concepts: '', updatedAt: at }),
+        (doc) => ({ ...doc, userId: null, studentName: name, studentEmail: '', concepts: '', updatedAt: at }),
       ),
 
     setStudentName: (userId, name, at) =>
@@ -414,6 +414,18 @@ export function createBookingsFirestoreRepository(ctx: FirestoreContext, positio
         changedBy(userId),
         (doc) => doc.historyBy.includes(userId),
         (doc) => ({ ...doc, history: doc.history.map((c) => (c.byId === userId ? { ...c, byName: name } : c)) }),
+      ),
+
+    forgetInHistory: (userId, name) =>
+      modifyAll(
+        userId,
+        changedBy(userId),
+        (doc) => doc.historyBy.includes(userId),
+        (doc) => ({
+          ...doc,
+          history: doc.history.map((c) => (c.byId === userId ? { ...c, byId: null, byName: name } : c)),
+          historyBy: doc.historyBy.filter((id) => id !== userId),
+        }),
       ),
   };
 }

@@ -280,7 +280,7 @@ export function createBookingsRepository(db: Db): BookingsRepository {
     async scrubStudent(userId, name, at) {
       await db
         .updateTable('bookings')
-        .set({ student_name: name, student_email: '', concepts: '', updated_at: at })
+        .set({ user_id: null, student_name: name, student_email: '', concepts: '', updated_at: at })
         .where('user_id', '=', userId)
         .execute();
     },
@@ -295,6 +295,14 @@ export function createBookingsRepository(db: Db): BookingsRepository {
 
     async setNameInHistory(userId, name) {
       await db.updateTable('booking_changes').set({ by_name: name }).where('by_user_id', '=', userId).execute();
+    },
+
+    async forgetInHistory(userId, name) {
+      await db
+        .updateTable('booking_changes')
+        .set({ by_name: name, by_user_id: null })
+        .where('by_user_id', '=', userId)
+        .execute();
     },
   };
 }

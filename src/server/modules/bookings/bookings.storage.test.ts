@@ -479,11 +479,19 @@ describe.each([
     await repo.scrubStudent(student.id, 'Deleted user', 'scrubbed');
     expect(await repo.findById(later.id)).toEqual({
       ...later,
-      student: { id: student.id, name: 'Deleted user', email: '' },
+      student: { id: null, name: 'Deleted user', email: '' },
       concepts: '',
       updatedAt: 'scrubbed',
     });
     expect(await repo.findById(untouched.id)).toEqual(untouched);
+    expect(await repo.listOf(student.id)).toEqual([]);
+
+    await repo.forgetInHistory(tutor.id, 'Deleted user');
+    expect((await repo.historyOf([confirmedByTutor.id])).map((c) => c.by)).toEqual([
+      { id: other.id, name: other.name, role: 'student' },
+      { id: null, name: 'Deleted user', role: 'tutor' },
+    ]);
+    expect(await repo.listTouchedBy(tutor.id)).toEqual([]);
   });
 
   test('a rename in one transaction, as the usecase runs it: every touched booking at a new version, with the new names', async () => {

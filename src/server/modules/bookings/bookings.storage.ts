@@ -102,12 +102,15 @@ export interface BookingsRepository {
   /** Bookings the user made or changed (a tutor's confirmations), by id. */
   listTouchedBy(userId: string): Promise<BookingRecord[]>;
   /**
-   * Replaces the student's name, address and concepts on all their bookings (account deletion). This and the
-   * two below change many bookings: in a transaction, `listTouchedBy(userId)` must have read them first.
+   * Replaces the student's name, address and concepts on all their bookings and takes their account's id off
+   * them (account deletion). This and the three below change many bookings: in a transaction,
+   * `listTouchedBy(userId)` must have read them first.
    */
   scrubStudent(userId: string, name: string, at: string): Promise<void>;
   /** The student's name on all their bookings: the name they have now (docs/decisions/0025). */
   setStudentName(userId: string, name: string, at: string): Promise<void>;
   /** Replaces the user's name in every booking's history (a rename, or 'Deleted user'). */
   setNameInHistory(userId: string, name: string): Promise<void>;
+  /** Replaces the user's name in every booking's history by `name`, and takes their id off (account deletion). */
+  forgetInHistory(userId: string, name: string): Promise<void>;
 }

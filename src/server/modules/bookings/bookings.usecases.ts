@@ -615,7 +615,7 @@ export const bookingsPersonalData: PersonalDataPart = {
       }
     }
     await bookings.scrubStudent(userId, bookingMessages.deletedUser, now);
-    await bookings.setNameInHistory(userId, bookingMessages.deletedUser);
+    await bookings.forgetInHistory(userId, bookingMessages.deletedUser);
     for (const row of cancelled) {
       // Nothing of the student's, nor their id: this notice outlives their account (profile deletes the rest).
       const scrubbed = toBooking(

@@ -382,12 +382,22 @@ export function createQaFirestoreRepository(
         .sort((a, b) => (a.questionId < b.questionId ? -1 : a.questionId > b.questionId ? 1 : 0));
     },
 
-    async listQuestionIdsPostedOn(userId) {
+    async listPostsBy(userId) {
       const [asked, answered] = await Promise.all([
         query(questions.where('userId', '==', userId).select()),
         query(answers.where('userId', '==', userId).select('questionId')),
       ]);
-      return [...new Set([...asked.docs.map((d) => d.id), ...answered.docs.map((d) => d.data().questionId)])];
+      return {
+        questionIds: asked.docs.map((d) => d.id),
+        answers: answered.docs.map((d) => ({ id: d.id, questionId: d.data().questionId })),
+      };
+    },
+
+    // No foreign key does it here: without this, the posts would keep the deleted account's id.
+    async forgetAuthor(_userId, posts) {
+      const tx = writer();
+      for (const id of posts.questionIds) tx.update(questions.doc(id), { userId: null });
+      for (const { id } of posts.answers) tx.update(answers.doc(id), { userId: null });
     },
 
     async withdrawVotes(userId, withdrawn) {

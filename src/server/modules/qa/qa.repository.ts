@@ -331,14 +331,21 @@ export function createQaRepository(db: Db): QaRepository {
       return rows.map(toVote);
     },
 
-    async listQuestionIdsPostedOn(userId) {
-      const rows = await db
-        .selectFrom('questions')
-        .select('id')
-        .where('user_id', '=', userId)
-        .union(db.selectFrom('answers').select('question_id as id').where('user_id', '=', userId))
-        .execute();
-      return rows.map((r) => r.id);
+    async listPostsBy(userId) {
+      const [asked, answered] = await Promise.all([
+        db.selectFrom('questions').select('id').where('user_id', '=', userId).execute(),
+        db.selectFrom('answers').select(['id', 'question_id']).where('user_id', '=', userId).execute(),
+      ]);
+      return {
+        questionIds: asked.map((r) => r.id),
+        answers: answered.map((r) => ({ id: r.id, questionId: r.question_id })),
+      };
+    },
+
+    // The user row's foreign keys would do the same as it goes; said here, both engines do it in one place.
+    async forgetAuthor(userId) {
+      await db.updateTable('questions').set({ user_id: null }).where('user_id', '=', userId).execute();
+      await db.updateTable('answers').set({ user_id: null }).where('user_id', '=', userId).execute();
     },
 
     async withdrawVotes(userId, votes) {

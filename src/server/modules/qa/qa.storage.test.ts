@@ -533,19 +533,29 @@ describe.each([
         { questionId: mine, value: -1 },
       ].sort((x, y) => (x.questionId < y.questionId ? -1 : 1)),
     );
-    expect((await repo.listQuestionIdsPostedOn(user)).sort()).toEqual([mine, older, theirs].sort());
+    const posts = await repo.listPostsBy(user);
+    expect(posts.questionIds.sort()).toEqual([mine, older].sort());
+    expect(posts.answers).toEqual([{ id: `${theirs}-own`, questionId: theirs }]);
     // The account deletion's transaction (qaPersonalData.eraseFor).
     await engine.transaction(async (qa) => {
       await qa.beginChanges();
-      const read = await qa.listVotesBy(user);
-      const stamps = await qa.takeStamps(2, await qa.versionsOf([mine, theirs]));
+      const [read, posted] = [await qa.listVotesBy(user), await qa.listPostsBy(user)];
+      const stamps = await qa.takeStamps(3, await qa.versionsOf([mine, older, theirs]));
       await qa.withdrawVotes(user, read);
+      await qa.forgetAuthor(user, posted);
       await qa.setVersion(mine, stamps[0]!);
-      await qa.setVersion(theirs, stamps[1]!);
+      await qa.setVersion(older, stamps[1]!);
+      await qa.setVersion(theirs, stamps[2]!);
     });
     expect(await repo.listVotesBy(user)).toEqual([]);
     expect((await repo.findBoardQuestion(theirs))?.upvotes).toBe(1);
     expect((await repo.findBoardQuestion(mine))?.downvotes).toBe(0);
+    // Their posts stay, with no author and nothing left that finds them by the account.
+    expect(await repo.listPostsBy(user)).toEqual({ questionIds: [], answers: [] });
+    expect(await repo.listQuestionsBy(user)).toEqual([]);
+    expect((await repo.findQuestion(mine))?.userId).toBeNull();
+    expect((await repo.findAnswer(`${theirs}-own`))?.userId).toBeNull();
+    expect((await repo.findBoardQuestion(mine))?.author).toBeNull();
   });
 
   test('a transaction that reads, writes and then fails leaves nothing behind', async () => {

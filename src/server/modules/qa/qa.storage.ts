@@ -126,6 +126,12 @@ export interface BoardChanges {
  * client id already used, the rate limit) cannot race another writer. On Firestore the transaction's reads
  * guard the same checks, and the stamps come from sharded counters (docs/decisions/0027).
  */
+/** A user's posts on the board, by id (`QaRepository.listPostsBy`). */
+export interface PostsBy {
+  questionIds: string[];
+  answers: { id: string; questionId: string }[];
+}
+
 export interface QaRepository {
   /** The first call of every transaction that changes the board: SQL holds the board from here to the end. */
   beginChanges(): Promise<void>;
@@ -185,8 +191,13 @@ export interface QaRepository {
   listAnswersBy(userId: string): Promise<OwnAnswer[]>;
   /** Every vote the user cast, by question id. */
   listVotesBy(userId: string): Promise<StoredVote[]>;
-  /** The questions the user asked or answered, in no particular order. */
-  listQuestionIdsPostedOn(userId: string): Promise<string[]>;
+  /** What the user posted: the questions they asked, and their answers with the question each is on. */
+  listPostsBy(userId: string): Promise<PostsBy>;
+  /**
+   * Leaves the user's posts (`posts`, as `listPostsBy` read them in this transaction) without an author: they
+   * read "Deleted user" from now on, and hold nothing that ties them to the person or to each other.
+   */
+  forgetAuthor(userId: string, posts: PostsBy): Promise<void>;
   /**
    * Withdraws `votes`, every vote the user cast (`listVotesBy`, read in this transaction), and counts those
    * questions' votes again (as `setVote` does).

@@ -381,20 +381,22 @@ export const qaPersonalData: PersonalDataPart = {
   },
 
   /**
-   * Votes go (and the counts with them); questions and answers stay, and read "Deleted user" once the user row
-   * is deleted (the foreign keys set user_id to null). Every question that changes that way gets a new version
-   * here, in the deletion's transaction, so clients refresh its counts and authors.
+   * Votes go (and the counts with them); questions and answers stay without an author, and read "Deleted
+   * user". Every question that changes that way gets a new version here, in the deletion's transaction, so
+   * clients refresh its counts and authors.
    */
   async eraseFor(tx, userId) {
     const { qa } = tx.repos;
     await qa.beginChanges();
-    // Reads first, then stamps, then writes: the user's posts do not change when their votes go.
-    const posted = await qa.listQuestionIdsPostedOn(userId);
+    // Reads first, then stamps, then writes.
+    const posts = await qa.listPostsBy(userId);
     const votes = await qa.listVotesBy(userId);
+    const posted = [...posts.questionIds, ...posts.answers.map((a) => a.questionId)];
     const touched = [...new Set([...votes.map((v) => v.questionId), ...posted])].sort();
     if (touched.length === 0) return;
     const stamps = await qa.takeStamps(touched.length, await qa.versionsOf(touched));
     await qa.withdrawVotes(userId, votes);
+    await qa.forgetAuthor(userId, posts);
     for (const [i, id] of touched.entries()) await qa.setVersion(id, stamps[i]!);
     // Each notice says the last version set here: the deletion commits all of them at once.
     const last = Math.max(...stamps.map((s) => s.version));
