@@ -27,6 +27,9 @@ work=$(mktemp -d)
 container=tutorbook-check-$$
 cleanup() {
   podman rm -f "$container" >/dev/null 2>&1 || true
+  # The image and its build stage (about 2 GB together); the stand-in base is kept for the next run.
+  podman rmi -f localhost/tutorbook:check >/dev/null 2>&1 || true
+  podman image prune -f >/dev/null 2>&1 || true
   rm -rf "$work"
 }
 trap cleanup EXIT
