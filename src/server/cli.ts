@@ -90,12 +90,20 @@ program
   .option('--dry-run', 'print the report and write nothing')
   .action(async (opts: { project: string; authExport?: string; hashConfig?: string; dryRun?: boolean }) => {
     try {
+      const env = loadEnv();
+      // The import writes with SQL in one transaction (decision 0023); refused before anything is read, since
+      // opening the Firestore engine would already write to it (the seeded catalogue).
+      if (env.firestoreProjectId)
+        throw new ImportStoppedError(
+          `DATABASE_URL names Firestore (firestore://${env.firestoreProjectId}): import firebase writes into ` +
+            'SQLite or PostgreSQL only for now (the Firestore engine is not yet whole, issue 21). ' +
+            'Set DATABASE_URL to file:… or postgres://… and run it again; nothing was read or written.',
+        );
       if (opts.hashConfig && !opts.authExport) throw new ImportStoppedError('--hash-config goes with --auth-export.');
       const users = opts.authExport ? parseAuthExport(await readText(opts.authExport), opts.authExport) : [];
       const hashConfig = opts.hashConfig
         ? parseHashConfig(await readText(opts.hashConfig), opts.hashConfig)
         : undefined;
-      const env = loadEnv();
       // Loaded here, not at the top: firebase-admin and gRPC would slow every other command down.
       const { readFirestore } = await import('./import/firestore-source.ts');
       const firestore = await readFirestore({ projectId: opts.project, emulatorHost: env.firestoreEmulatorHost }).catch(

@@ -242,12 +242,12 @@ async function seedOldSite(): Promise<OldSite> {
 // ---------------------------------------------------------------------------------------------------------
 // Running it
 
-const cli = (args: string[]) =>
+const cli = (args: string[], env: Record<string, string> = {}) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     execFile(
       process.execPath,
       [path.resolve('src/server/cli.ts'), 'import', 'firebase', ...args],
-      { env: { ...server.envVars, FIRESTORE_EMULATOR_HOST: emulator.host }, timeout: 60_000 },
+      { env: { ...server.envVars, FIRESTORE_EMULATOR_HOST: emulator.host, ...env }, timeout: 60_000 },
       (error, stdout, stderr) =>
         resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
     );
@@ -563,6 +563,28 @@ describe('import firebase', () => {
     expect(unhashed.code).toBe(1);
     expect(unhashed.stderr).toContain('give the project’s hash parameters with --hash-config');
     expect(await snapshot()).toEqual(before);
+  });
+
+  test('DATABASE_URL naming Firestore is refused with a message, before anything is read or written', async () => {
+    const site = await seedOldSite();
+    const target = `demo-target-${crypto.randomUUID().slice(0, 8)}`;
+    const run = await cli(cliArgs(site), { DATABASE_URL: `firestore://${target}` });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim()).toBe(
+      `Error: DATABASE_URL names Firestore (firestore://${target}): import firebase writes into SQLite or ` +
+        'PostgreSQL only for now (the Firestore engine is not yet whole, issue 21). Set DATABASE_URL to file:… ' +
+        'or postgres://… and run it again; nothing was read or written.',
+    );
+    // Not even the catalogue the Firestore engine seeds when it opens.
+    const app = initializeApp({ projectId: target }, `target-${target}`);
+    try {
+      const db = getFirestore(app);
+      db.settings({ host: emulator.host, ssl: false, universeDomain: 'googleapis.com' });
+      expect(await db.listCollections()).toEqual([]);
+    } finally {
+      await deleteApp(app);
+    }
   });
 });
 

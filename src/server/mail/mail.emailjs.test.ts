@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { sastDate } from '../../common/sast.ts';
+import { formatSastSlot, sastDate } from '../../common/sast.ts';
 import {
   createClient,
   createVerifiedUser,
@@ -193,5 +193,62 @@ describe('e-mail through EmailJS (EMAILJS_* set, no SMTP_URL)', () => {
     const toTutor = await waitFor(async () => sentTo(tutor.email)[0], "the tutor's new request");
     expect(toTutor.body.template_params).toMatchObject({ ...form, to_email: tutor.email, to_name: 'Sizwe Dlamini' });
     expect(toTutor.body.template_params.subject).toMatch(/^New booking request/);
+  });
+
+  test('while EmailJS refuses, a booking is made and confirmed all the same; the confirmation then gives the time in SAST and promises no attachment', async () => {
+    const tutor = await signInAs(server, 'tutor', { name: 'Ayanda Nkosi', categories: ['Statistics'] });
+    const account = await createVerifiedUser(server, { name: 'Zanele Mokoena' });
+    const student = await logIn(server, account);
+    emailJs.refuse(429, 'The monthly quota of e-mails has been used up');
+    const date = sastDate(new Date(Date.now() + 10 * 86_400_000));
+    const made = await student.post('/api/bookings', {
+      id: crypto.randomUUID(),
+      module: 'Introduction to Statistics',
+      date,
+      slots: ['09:00', '14:00', '17:30'],
+      hours: 2,
+      concepts: 'Regression',
+    });
+    // The old site aborted the booking when EmailJS failed; here the request stands and its e-mails wait.
+    expect(made.status, made.text).toBe(201);
+    await waitFor(
+      async () =>
+        (await outboxRows(account.email)).some((row) => Number(row.attempts) >= 1 && row.locked_until === null),
+      "a first failed attempt at the student's receipt",
+    );
+    const confirmed = await tutor.client.post(`/api/bookings/${made.body.id}/confirm`, {
+      slot: '14:00',
+      version: made.body.version,
+    });
+    expect(confirmed.status, confirmed.text).toBe(200);
+    expect(confirmed.body).toMatchObject({ status: 'Confirmed', confirmedSlot: '14:00' });
+    expect(sentTo(account.email)).toHaveLength(0);
+    expect((await outboxRows(account.email)).every((row) => row.status === 'pending')).toBe(true);
+
+    emailJs.accept();
+    const worker = createMailWorker({
+      outbox: server.services.deps.repos.outbox,
+      transport: createEmailJsTransport(server.services.env.emailJs!),
+      from: server.services.env.mailFrom,
+      logger: server.services.logger,
+      now: () => new Date(Date.now() + 3_600_000),
+      pollMs: 60_000,
+    });
+    try {
+      await worker.runOnce();
+    } finally {
+      await worker.stop();
+    }
+    const confirmation = sentTo(account.email).find((r) =>
+      r.body.template_params.subject?.startsWith('Session confirmed'),
+    );
+    expect(confirmation, 'the confirmation, sent once EmailJS accepts').toBeDefined();
+    const { message, message_html } = confirmation!.body.template_params;
+    expect(message).toContain(`Your session is confirmed for ${formatSastSlot(date, '14:00')} (2 hours).`);
+    // EmailJS carries no .ics: nothing is queued to attach, and the text does not say there is one.
+    expect(message).not.toMatch(/attach/i);
+    expect(message_html).not.toMatch(/attach/i);
+    const row = (await outboxRows(account.email)).find((r) => r.subject.startsWith('Session confirmed'))!;
+    expect(row.attachments).toBeNull();
   });
 });

@@ -154,7 +154,13 @@ const bankDetails = (eftDetails: readonly string[] | undefined) =>
     ? eftDetails.join('\n')
     : `For the bank details, e-mail ${brand.email} or send a WhatsApp message to ${brand.phoneDisplay}.`;
 
-type ConfirmedArgs = { publicUrl: string; eftDetails: readonly string[] | undefined; now: Date };
+type ConfirmedArgs = {
+  publicUrl: string;
+  eftDetails: readonly string[] | undefined;
+  now: Date;
+  /** False when the mail service carries no attachments (EmailJS): no `.ics`, and the text does not promise one. */
+  withInvitation: boolean;
+};
 
 const hoursText = (hours: number) => `${hours} hour${hours === 1 ? '' : 's'}`;
 
@@ -169,12 +175,12 @@ export function confirmedEmail(b: Booking, slot: string, args: ConfirmedArgs): N
   return {
     kind: 'booking-confirmed',
     ...addressed(b, b.student),
-    attachments: [invitation(b, slot, args.publicUrl, args.now)],
+    attachments: args.withInvitation ? [invitation(b, slot, args.publicUrl, args.now)] : [],
     ...renderEmail({
       subject: `Session confirmed: ${b.moduleName}, ${when}`,
       greeting: `Hi ${b.student.name},`,
       paragraphs: [
-        `Your session is confirmed for ${when} (${hoursText(b.hours)}). The calendar invitation is attached.`,
+        `Your session is confirmed for ${when} (${hoursText(b.hours)}).${args.withInvitation ? ' The calendar invitation is attached.' : ''}`,
         ...paymentParagraphs(b, args.eftDetails),
         details(b),
       ],
@@ -193,12 +199,12 @@ export function timeChangedEmail(b: Booking, from: string, to: string, args: Con
     kind: 'booking-time-changed',
     ...addressed(b, b.student),
     // The invitation has the same UID and a higher SEQUENCE: calendars move the event rather than add one.
-    attachments: [invitation(b, to, args.publicUrl, args.now)],
+    attachments: args.withInvitation ? [invitation(b, to, args.publicUrl, args.now)] : [],
     ...renderEmail({
       subject: `Session time changed: ${b.moduleName}, now ${when}`,
       greeting: `Hi ${b.student.name},`,
       paragraphs: [
-        `The time of your session on ${formatSastDate(b.date)} has changed from ${from} to ${to} SAST (${hoursText(b.hours)}). The updated calendar invitation is attached.`,
+        `The time of your session on ${formatSastDate(b.date)} has changed from ${from} to ${to} SAST (${hoursText(b.hours)}).${args.withInvitation ? ' The updated calendar invitation is attached.' : ''}`,
         ...paymentParagraphs(b, args.eftDetails),
         details(b),
       ],

@@ -706,6 +706,7 @@ describe('confirming a time', () => {
           publicUrl: server.url,
           eftDetails: undefined,
           now: new Date('2031-11-20T10:00:00Z'),
+          withInvitation: true,
         });
         return email.attachments![0]!.content;
       } finally {

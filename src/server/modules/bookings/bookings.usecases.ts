@@ -465,7 +465,13 @@ export async function confirmBooking(
       },
       entry: historyEntry(id, stamp.version, now.toISOString(), staff, row.status, 'Confirmed', input.slot),
     }));
-    const mailArgs = { publicUrl: tx.config.publicUrl, eftDetails: tx.config.paymentEftDetails, now };
+    const mailArgs = {
+      publicUrl: tx.config.publicUrl,
+      eftDetails: tx.config.paymentEftDetails,
+      now,
+      // EmailJS carries no attachments (README): its e-mails give the time in SAST and promise no invitation.
+      withInvitation: !tx.config.emailJs,
+    };
     // Confirmed before at another time: the student hears that the time moved, from what to what.
     const before = row.status === 'Confirmed' ? row.confirmedSlot : null;
     await tx.mail.enqueue(
