@@ -1,3 +1,4 @@
+import type { Stamp } from '../../common/positions.ts';
 import type { Services } from '../server.ts';
 
 /**
@@ -11,4 +12,148 @@ export async function storedRows(services: Services, name: 'modules' | 'enrolmen
     return docs.map((d) => ({ id: d.id, ...d.data() })).sort((a, b) => a.id.localeCompare(b.id));
   }
   return services.db.selectFrom(name).selectAll().orderBy('id').execute();
+}
+
+/** An e-mail in the outbox, in one shape whichever engine holds it: what the mail tests look at. UTC ISO times. */
+export interface StoredEmail {
+  id: string;
+  kind: string;
+  to: string;
+  subject: string;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  nextAttemptAt: string;
+  lockedUntil: string | null;
+  lastError: string | null;
+  createdAt: string;
+  sentAt: string | null;
+}
+
+const iso = (value: unknown) => (value === null ? null : new Date(value as string).toISOString());
+
+/** The outbox's e-mails to these addresses (the delivery log's state, attempts and leases), oldest first. */
+export async function storedEmails(services: Services, to: readonly string[]): Promise<StoredEmail[]> {
+  let emails: StoredEmail[];
+  if (services.firestore) {
+    const docs = (await services.firestore.collection('emailOutbox').where('to', 'in', to).get()).docs;
+    emails = docs.map((d) => {
+      const e = d.data();
+      return {
+        id: d.id,
+        kind: e.kind,
+        to: e.to,
+        subject: e.subject,
+        status: e.status,
+        attempts: e.attempts,
+        nextAttemptAt: e.nextAttemptAt,
+        lockedUntil: e.lockedUntil,
+        lastError: e.lastError,
+        createdAt: e.createdAt,
+        sentAt: e.sentAt,
+      };
+    });
+  } else {
+    const rows = await services.db.selectFrom('email_outbox').selectAll().where('to_address', 'in', to).execute();
+    emails = rows.map((r) => ({
+      id: r.id,
+      kind: r.kind,
+      to: r.to_address,
+      subject: r.subject,
+      status: r.status,
+      attempts: Number(r.attempts),
+      nextAttemptAt: iso(r.next_attempt_at)!,
+      lockedUntil: iso(r.locked_until),
+      lastError: r.last_error,
+      createdAt: iso(r.created_at)!,
+      sentAt: iso(r.sent_at),
+    }));
+  }
+  return emails.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+}
+
+/**
+ * Writes e-mails into the outbox as they are, in a state the repository only reaches over time (sent long
+ * ago, say): no worker can pick one up between its steps. Bodies are placeholders.
+ */
+export async function storeEmails(services: Services, emails: readonly Omit<StoredEmail, 'subject'>[]) {
+  if (services.firestore) {
+    const batch = services.firestore.batch();
+    for (const e of emails) {
+      const availableAt = e.lockedUntil && e.lockedUntil > e.nextAttemptAt ? e.lockedUntil : e.nextAttemptAt;
+      batch.create(services.firestore.collection('emailOutbox').doc(e.id), {
+        kind: e.kind,
+        to: e.to,
+        subject: 'Log',
+        text: 'x',
+        html: '<p>x</p>',
+        attachments: null,
+        params: null,
+        dedupeKey: null,
+        aboutUserId: null,
+        status: e.status,
+        attempts: e.attempts,
+        nextAttemptAt: e.nextAttemptAt,
+        lockedUntil: e.lockedUntil,
+        availableAt,
+        lastError: e.lastError,
+        createdAt: e.createdAt,
+        sentAt: e.sentAt,
+      });
+    }
+    await batch.commit();
+    return;
+  }
+  await services.db
+    .insertInto('email_outbox')
+    .values(
+      emails.map((e) => ({
+        id: e.id,
+        kind: e.kind,
+        to_address: e.to,
+        subject: 'Log',
+        text_body: 'x',
+        html_body: '<p>x</p>',
+        status: e.status,
+        attempts: e.attempts,
+        next_attempt_at: e.nextAttemptAt,
+        locked_until: e.lockedUntil,
+        last_error: e.lastError,
+        created_at: e.createdAt,
+        sent_at: e.sentAt,
+      })),
+    )
+    .execute();
+}
+
+/**
+ * The stamp of a question's or booking's change that an answer reported as `version`: SQL has one counter
+ * (shard 0); on Firestore the shard is the one its document holds now (the change's own, when nothing
+ * changed it since).
+ */
+export async function stampOf(
+  services: Services,
+  collection: 'questions' | 'bookings',
+  id: string,
+  version: number,
+): Promise<Stamp> {
+  if (!services.firestore) return { shard: 0, version };
+  const doc = await services.firestore.collection(collection).doc(id).get();
+  return { shard: doc.get('versionShard') as number, version };
+}
+
+/** The user's stored refusals of changes queued offline (http/offline-changes.ts), by change id. */
+export async function storedRefusals(services: Services, userId: string) {
+  const refusals = services.firestore
+    ? (await services.firestore.collection('changeRefusals').where('userId', '==', userId).get()).docs.map((d) => ({
+        changeId: d.get('changeId') as string,
+        status: d.get('status') as number,
+      }))
+    : (
+        await services.db
+          .selectFrom('change_refusals')
+          .select(['change_id', 'status'])
+          .where('user_id', '=', userId)
+          .execute()
+      ).map((r) => ({ changeId: r.change_id, status: Number(r.status) }));
+  return refusals.sort((a, b) => a.changeId.localeCompare(b.changeId));
 }
