@@ -246,11 +246,7 @@ describe('bad input', () => {
     const error = expectApiError(await signUp(body), 400, 'request.invalid');
     expect(error.fields?.[field]).toEqual(message);
     expect(error.message).toEqual(message);
-    const created = await server.services.db
-      .selectFrom('users')
-      .select('id')
-      .where('email', '=', String(body.email).trim().toLowerCase())
-      .executeTakeFirst();
+    const created = await server.services.deps.repos.accounts.findByEmail(String(body.email).trim().toLowerCase());
     expect(created).toBeUndefined();
   });
 

@@ -9,7 +9,16 @@ import { createDb, type Db } from './db/create-db.ts';
 import { loadEnv } from './env.ts';
 import { addStaff } from './modules/staff/staff.usecases.ts';
 import { createServices } from './server.ts';
-import { createClient, delay, sqlVersion, testPassword, waitFor, type Json, type TestClient } from './test/harness.ts';
+import {
+  createClient,
+  delay,
+  onFirestore,
+  sqlVersion,
+  testPassword,
+  waitFor,
+  type Json,
+  type TestClient,
+} from './test/harness.ts';
 import { createMainData, startMainProcess, type MainData } from './test/main-process.ts';
 import { seededRandom, type SeededRandom } from './test/random.ts';
 
@@ -93,94 +102,101 @@ interface Figures {
   freezes: number;
 }
 
-test('the server killed mid-request and restarted applies every question, answer, vote and booking once', async () => {
-  const rng = seededRandom();
-  const seed = rng.seed;
-  const data = await createMainData({ BOOKING_MIN_LEAD_HOURS: '48' });
-  let db: Db | undefined;
-  let main: Awaited<ReturnType<typeof startMainProcess>> | undefined;
-  const startedAt = Date.now();
-  try {
-    const accounts = await createAccounts(data);
-    db = openInspection(data);
-    main = await startMainProcess(data);
-    const people = await Promise.all(accounts.map((a) => logIn(data.url, a)));
-    const tutor = people.find((p) => p.role === 'tutor')!;
-    const admin = people.find((p) => p.role === 'admin')!;
-
-    const tasks = makeWorkload(rng, people, { tutor, admin });
-    const total = tasks.length;
-
-    // Lives of the server: each but the last ends in a SIGKILL mid-request, after a random share of what is
-    // left has been answered. Then each request left without an answer is classified by what the database
-    // holds, and the next life sends it again.
-    const figures: Figures[] = [];
-    for (let life = 0; life <= crashes; life++) {
-      const remaining = tasks.filter((t) => !t.done && !t.refused).length;
-      const killAfter =
-        life < crashes ? Math.floor((remaining / (crashes + 1 - life)) * (0.3 + 0.5 * rng.next())) : undefined;
-      const lifeFigures = await runLife({ life, tasks, main, db, killAfter });
-      figures.push(lifeFigures);
-      if (life === crashes) break;
-      await waitForDeadConnections(data, db);
-      const lost = tasks.filter((t) => t.lostIn === life);
-      for (const task of lost) {
-        task.committedWhenLost = await isStored(db, task);
-        task.lostIn = undefined;
-        if (task.committedWhenLost) {
-          lifeFigures.committedButLost += 1;
-          lifeFigures.committedKinds.push(task.effect.kind);
-        } else lifeFigures.neverApplied += 1;
-      }
+// SQL only: the test watches the database through a connection of its own (what committed while the answer
+// was lost, the server's connections dying with it), writes its accounts with SQL, and reads versions as
+// SQL's one counter. TODO(issue 21): a Firestore version would inspect through the emulator instead.
+test.skipIf(onFirestore)(
+  'the server killed mid-request and restarted applies every question, answer, vote and booking once',
+  async () => {
+    const rng = seededRandom();
+    const seed = rng.seed;
+    const data = await createMainData({ BOOKING_MIN_LEAD_HOURS: '48' });
+    let db: Db | undefined;
+    let main: Awaited<ReturnType<typeof startMainProcess>> | undefined;
+    const startedAt = Date.now();
+    try {
+      const accounts = await createAccounts(data);
+      db = openInspection(data);
       main = await startMainProcess(data);
+      const people = await Promise.all(accounts.map((a) => logIn(data.url, a)));
+      const tutor = people.find((p) => p.role === 'tutor')!;
+      const admin = people.find((p) => p.role === 'admin')!;
+
+      const tasks = makeWorkload(rng, people, { tutor, admin });
+      const total = tasks.length;
+
+      // Lives of the server: each but the last ends in a SIGKILL mid-request, after a random share of what is
+      // left has been answered. Then each request left without an answer is classified by what the database
+      // holds, and the next life sends it again.
+      const figures: Figures[] = [];
+      for (let life = 0; life <= crashes; life++) {
+        const remaining = tasks.filter((t) => !t.done && !t.refused).length;
+        const killAfter =
+          life < crashes ? Math.floor((remaining / (crashes + 1 - life)) * (0.3 + 0.5 * rng.next())) : undefined;
+        const lifeFigures = await runLife({ life, tasks, main, db, killAfter });
+        figures.push(lifeFigures);
+        if (life === crashes) break;
+        await waitForDeadConnections(data, db);
+        const lost = tasks.filter((t) => t.lostIn === life);
+        for (const task of lost) {
+          task.committedWhenLost = await isStored(db, task);
+          task.lostIn = undefined;
+          if (task.committedWhenLost) {
+            lifeFigures.committedButLost += 1;
+            lifeFigures.committedKinds.push(task.effect.kind);
+          } else lifeFigures.neverApplied += 1;
+        }
+        main = await startMainProcess(data);
+      }
+
+      const sum = (key: Exclude<keyof Figures, 'committedKinds'>) => figures.reduce((n, f) => n + f[key], 0);
+      const kindsOf = (list: string[]) =>
+        Object.entries(Object.groupBy(list, (k) => k))
+          .map(([k, ks]) => `${ks!.length} ${k}`)
+          .join(', ');
+      const kinds = Object.entries(Object.groupBy(tasks, (t) => t.effect.kind)).map(([k, ts]) => `${ts!.length} ${k}s`);
+      process.stdout.write(
+        [
+          `crash test (${data.env.DATABASE_URL!.startsWith('file:') ? 'SQLite' : 'PostgreSQL'}, seed ${seed}): ${total} writes (${kinds.join(', ')}), ${concurrency} in flight, ${crashes} kills, ${((Date.now() - startedAt) / 1000).toFixed(1)} s`,
+          ...figures.map(
+            (f, life) =>
+              `  life ${life + 1} (${f.ms} ms): ${f.succeeded} answered 2xx, ${f.resent} resends` +
+              (life < crashes
+                ? `; killed after ${f.freezes} freezes: ${f.committedButLost} committed but answer lost (${kindsOf(f.committedKinds)}), ${f.neverApplied} never applied`
+                : ''),
+          ),
+          `  in all: ${sum('committedButLost')} committed but answer lost, ${sum('neverApplied')} never applied, ${sum('resent')} resends (${sum('lostWhileUp')} unanswered while up), ${total} succeeded once each`,
+          '',
+        ].join('\n'),
+      );
+
+      // Every write ended in a 2xx; none was refused (a 5xx above all) on the way.
+      expect(
+        tasks.filter((t) => t.refused).map((t) => `${t.method} ${t.path}: ${t.refused!.status} ${t.refused!.text}`),
+      ).toEqual([]);
+      expect(tasks.filter((t) => !t.done)).toEqual([]);
+      // The kills did land mid-request: some writes were stored and their answers lost.
+      expect(sum('committedButLost')).toBeGreaterThan(0);
+      // A post stored before its answer was lost is answered 200 with the stored row when resent; one that never
+      // arrived is created (201) when resent.
+      for (const task of tasks) {
+        const created =
+          task.effect.kind === 'question' || task.effect.kind === 'answer' || task.effect.kind === 'booking';
+        if (created) expect(task.answer!.body.id).toBe(idOf(task));
+        if (task.lostWhileUp) continue;
+        expect(task.answer!.status, `${task.method} ${task.path}`).toBe(created && !task.committedWhenLost ? 201 : 200);
+      }
+
+      await checkQuestionsAndAnswers(db, tasks, people, data.url);
+      await checkBookings(db, tasks, { tutor, admin });
+    } finally {
+      await main?.stop();
+      if (db) await closeInspection(data, db);
+      await data.remove();
     }
-
-    const sum = (key: Exclude<keyof Figures, 'committedKinds'>) => figures.reduce((n, f) => n + f[key], 0);
-    const kindsOf = (list: string[]) =>
-      Object.entries(Object.groupBy(list, (k) => k))
-        .map(([k, ks]) => `${ks!.length} ${k}`)
-        .join(', ');
-    const kinds = Object.entries(Object.groupBy(tasks, (t) => t.effect.kind)).map(([k, ts]) => `${ts!.length} ${k}s`);
-    process.stdout.write(
-      [
-        `crash test (${data.env.DATABASE_URL!.startsWith('file:') ? 'SQLite' : 'PostgreSQL'}, seed ${seed}): ${total} writes (${kinds.join(', ')}), ${concurrency} in flight, ${crashes} kills, ${((Date.now() - startedAt) / 1000).toFixed(1)} s`,
-        ...figures.map(
-          (f, life) =>
-            `  life ${life + 1} (${f.ms} ms): ${f.succeeded} answered 2xx, ${f.resent} resends` +
-            (life < crashes
-              ? `; killed after ${f.freezes} freezes: ${f.committedButLost} committed but answer lost (${kindsOf(f.committedKinds)}), ${f.neverApplied} never applied`
-              : ''),
-        ),
-        `  in all: ${sum('committedButLost')} committed but answer lost, ${sum('neverApplied')} never applied, ${sum('resent')} resends (${sum('lostWhileUp')} unanswered while up), ${total} succeeded once each`,
-        '',
-      ].join('\n'),
-    );
-
-    // Every write ended in a 2xx; none was refused (a 5xx above all) on the way.
-    expect(
-      tasks.filter((t) => t.refused).map((t) => `${t.method} ${t.path}: ${t.refused!.status} ${t.refused!.text}`),
-    ).toEqual([]);
-    expect(tasks.filter((t) => !t.done)).toEqual([]);
-    // The kills did land mid-request: some writes were stored and their answers lost.
-    expect(sum('committedButLost')).toBeGreaterThan(0);
-    // A post stored before its answer was lost is answered 200 with the stored row when resent; one that never
-    // arrived is created (201) when resent.
-    for (const task of tasks) {
-      const created =
-        task.effect.kind === 'question' || task.effect.kind === 'answer' || task.effect.kind === 'booking';
-      if (created) expect(task.answer!.body.id).toBe(idOf(task));
-      if (task.lostWhileUp) continue;
-      expect(task.answer!.status, `${task.method} ${task.path}`).toBe(created && !task.committedWhenLost ? 201 : 200);
-    }
-
-    await checkQuestionsAndAnswers(db, tasks, people, data.url);
-    await checkBookings(db, tasks, { tutor, admin });
-  } finally {
-    await main?.stop();
-    if (db) await closeInspection(data, db);
-    await data.remove();
-  }
-}, 180_000);
+  },
+  180_000,
+);
 
 // ---------------------------------------------------------------------------------------------------------
 // Setting up

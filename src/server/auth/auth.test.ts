@@ -18,6 +18,7 @@ import {
   type TestServer,
   type TestSmtpServer,
 } from '../test/harness.ts';
+import { backdateEmails, storedEmails } from '../test/stored.ts';
 import { passwordResetAnswerMs } from './auth.routes.ts';
 
 let smtp: TestSmtpServer;
@@ -42,22 +43,13 @@ function firstHref(html: string): string {
 
 /** How many e-mails of `kind` were queued for `to`. */
 async function queued(to: string, kind: string): Promise<number> {
-  const rows = await server.services.db
-    .selectFrom('email_outbox')
-    .select('id')
-    .where('to_address', '=', to)
-    .where('kind', '=', kind)
-    .execute();
-  return rows.length;
+  return (await storedEmails(server.services, [to])).filter((e) => e.kind === kind).length;
 }
 
 async function isVerified(email: string): Promise<boolean> {
-  const row = await server.services.db
-    .selectFrom('users')
-    .select('email_verified')
-    .where('email', '=', email)
-    .executeTakeFirstOrThrow();
-  return Boolean(row.email_verified);
+  const account = await server.services.deps.repos.accounts.findByEmail(email);
+  if (!account) throw new Error(`no account for ${email}`);
+  return account.emailVerified;
 }
 
 describe('signing up', () => {
@@ -151,8 +143,7 @@ describe('signing up', () => {
 
   test('signing up again with a taken address reveals nothing, changes nothing, and tells the owner by e-mail', async () => {
     const account = await signUpAndVerify(server, smtp);
-    const outboxRows = () =>
-      server.services.db.selectFrom('email_outbox').select('id').where('to_address', '=', account.email).execute();
+    const outboxRows = () => storedEmails(server.services, [account.email]);
     const rowsBefore = (await outboxRows()).length;
 
     const again = await createClient(server.url).post('/api/auth/sign-up/email', {
@@ -188,8 +179,7 @@ describe('signing up', () => {
     });
     expect(response.status).toBe(400);
     expect(response.body.error.fields).toEqual({ _form: 'Unknown field: role.' });
-    const row = await server.services.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
-    expect(row).toBeUndefined();
+    expect(await server.services.deps.repos.accounts.findByEmail(email)).toBeUndefined();
   });
 });
 
@@ -222,11 +212,7 @@ describe('logging in', () => {
     expect(await queued(email, 'verification')).toBe(1);
 
     // A minute later it does; the first link still works too, and only one welcome e-mail is ever sent.
-    await server.services.db
-      .updateTable('email_outbox')
-      .set({ created_at: new Date(Date.now() - 61_000).toISOString() })
-      .where('to_address', '=', email)
-      .execute();
+    await backdateEmails(server.services, email, 61_000);
     expect((await client.post('/api/auth/send-verification-email', { email })).status).toBe(200);
     const second = await smtp.waitForEmail({ to: email, subject: 'Verify your e-mail' });
     expect(second.seq).toBeGreaterThan(first.seq);

@@ -16,6 +16,7 @@ import {
   type TestSmtpServer,
   waitFor,
 } from '../test/harness.ts';
+import { storedRefusals as storedRefusalsOf } from '../test/stored.ts';
 
 let smtp: TestSmtpServer;
 let server: TestServer;
@@ -70,15 +71,19 @@ const booking = (fields: Record<string, unknown> = {}) => ({
   ...fields,
 });
 
-const storedRefusals = (userId: string) =>
-  server.services.db
-    .selectFrom('change_refusals')
-    .select(['change_id', 'status'])
-    .where('user_id', '=', userId)
-    .execute();
+const storedRefusals = (userId: string) => storedRefusalsOf(server.services, userId);
 
-const countRows = async (table: 'questions' | 'answers' | 'bookings', id: string) =>
-  (await server.services.db.selectFrom(table).select('id').where('id', '=', id).execute()).length;
+/** 1 when the question, answer or booking is stored, 0 when not. */
+async function countRows(table: 'questions' | 'answers' | 'bookings', id: string) {
+  const repos = server.services.deps.repos;
+  const found =
+    table === 'questions'
+      ? await repos.qa.findQuestion(id)
+      : table === 'answers'
+        ? await repos.qa.findAnswer(id)
+        : await repos.bookings.findById(id);
+  return found ? 1 : 0;
+}
 
 /** Runs `work` with the server's clock at `time`. */
 async function at<T>(time: number, work: () => Promise<T>): Promise<T> {
@@ -190,7 +195,7 @@ describe('a refused change sent again', () => {
     );
     expect(responses.map((r) => r.status)).toEqual([404, 404, 404, 404, 404]);
     expect(new Set(responses.map((r) => r.text)).size).toBe(1);
-    expect(await storedRefusals(id)).toEqual([{ change_id: changeId, status: 404 }]);
+    expect(await storedRefusals(id)).toEqual([{ changeId, status: 404 }]);
   });
 });
 
@@ -258,7 +263,7 @@ describe('which refusals are kept', () => {
 
     const another = newChangeId();
     await send(client, 'PUT', `/api/questions/${crypto.randomUUID()}/vote`, { value: 1 }, { id: another });
-    expect((await storedRefusals(id)).map((r) => r.change_id).sort()).toEqual([another, recent].sort());
+    expect((await storedRefusals(id)).map((r) => r.changeId).sort()).toEqual([another, recent].sort());
   });
 
   test("an account's refusals go with it", async () => {
@@ -287,13 +292,7 @@ describe('a change saved by another account', () => {
     const path = c.route.replace('{q}', asked.body.id);
     const made = async () =>
       c.made === 'question_votes'
-        ? (
-            await server.services.db
-              .selectFrom('question_votes')
-              .select('value')
-              .where('user_id', '=', signedIn.id)
-              .execute()
-          ).length
+        ? (await server.services.deps.repos.qa.listVotesBy(signedIn.id)).length
         : await countRows(c.made, (sent as { id: string }).id);
     const sent = c.body();
     const changeId = newChangeId();

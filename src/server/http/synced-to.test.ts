@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { coversStamp, formatPosition, parsePosition } from '../../common/positions.ts';
 import { sastDate } from '../../common/sast.ts';
 import {
   createClient,
   createVerifiedUser,
   expectApiError,
   logIn,
+  onFirestore,
   signInAs,
   startSmtpServer,
   startTestServer,
@@ -13,6 +15,7 @@ import {
   type TestServer,
   type TestSmtpServer,
 } from '../test/harness.ts';
+import { stampOf } from '../test/stored.ts';
 
 let smtp: TestSmtpServer;
 let server: TestServer;
@@ -29,21 +32,25 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-/** The collection's committed version, as the database holds it. */
-async function counter(name: 'questions' | 'bookings'): Promise<number> {
-  const row = await server.services.db
-    .selectFrom('sync_counter')
-    .select('value')
-    .where('name', '=', name)
-    .executeTakeFirstOrThrow();
-  return row.value;
+/** The collection's committed position, as the storage holds it, written as `Synced-To` writes it. */
+async function counter(name: 'questions' | 'bookings'): Promise<string> {
+  const repos = server.services.deps.repos;
+  return formatPosition(await (name === 'questions' ? repos.qa : repos.bookings).readPosition());
 }
 
-/** The header as a number; fails the test when it is missing or not a whole number. */
-function syncedTo(response: TestResponse): number {
+/**
+ * The header; fails the test when it is missing or no position: on SQL a whole number, on Firestore perhaps
+ * several joined by `-` (docs/decisions/0027).
+ */
+function syncedTo(response: TestResponse): string {
   const value = response.headers.get('synced-to');
-  expect(value, `Synced-To on ${response.status} ${response.text}`).toMatch(/^\d+$/);
-  return Number(value);
+  expect(value, `Synced-To on ${response.status} ${response.text}`).toMatch(onFirestore ? /^\d+(-\d+)*$/ : /^\d+$/);
+  return value!;
+}
+
+/** Whether a position covers the change a question's or booking's answer reported by its `version`. */
+async function covers(position: string, collection: 'questions' | 'bookings', body: { id: string; version: number }) {
+  return coversStamp(parsePosition(position)!, await stampOf(server.services, collection, body.id, body.version));
 }
 
 const put = (client: TestClient, path: string, body: unknown) =>
@@ -81,7 +88,7 @@ describe('Synced-To on reads', () => {
     }
     const one = await client.get(`/api/questions/${asked.body.id}`);
     expect(syncedTo(one)).toBe(now);
-    expect(one.body.version).toBeLessThanOrEqual(now);
+    expect(await covers(now, 'questions', one.body)).toBe(true);
   });
 
   test("every read of the bookings says the bookings' committed version, a 304 too", async () => {
@@ -103,8 +110,11 @@ describe('Synced-To on reads', () => {
     const { client } = await newStudent();
     const asked = await client.post('/api/questions', { id: crypto.randomUUID(), title: 'T', text: 'X' });
     const voters = await Promise.all(Array.from({ length: 12 }, () => newStudent()));
-    // Only this question changes meanwhile, so a change with a version up to Synced-To that the answer holds
-    // makes its version at least Synced-To. Counted after the data, Synced-To would pass it now and then.
+    const before = parsePosition(await counter('questions'))!;
+    // Only this question changes meanwhile, so on a shard that moved since `before`, the change at Synced-To
+    // is one of its votes, which the answer holds: its version is at least that. (SQL has one shard; on
+    // Firestore the others may hold older questions' higher versions.) Counted after the data, Synced-To
+    // would pass it now and then.
     const reads: TestResponse[] = [];
     await Promise.all([
       ...voters.map(async (voter) => {
@@ -120,9 +130,11 @@ describe('Synced-To on reads', () => {
     expect(reads).toHaveLength(36);
     for (const read of reads) {
       expect(read.status).toBe(200);
-      expect(read.body.version).toBeGreaterThanOrEqual(syncedTo(read));
+      for (const [shard, version] of parsePosition(syncedTo(read))!.entries())
+        if (version > (before[shard] ?? 0)) expect(read.body.version).toBeGreaterThanOrEqual(version);
     }
-  });
+    // On the emulator, 36 votes at once on one question run one after the other (about 40 s on 2 cores).
+  }, 120_000);
 
   test('a refused read carries none', async () => {
     const { client } = await newStudent();
@@ -141,19 +153,19 @@ describe('Synced-To on writes', () => {
     const body = { id: crypto.randomUUID(), title: 'A question', text: 'Its text' };
     const asked = await client.post('/api/questions', body);
     expect(asked.status).toBe(201);
-    expect(syncedTo(asked)).toBeGreaterThanOrEqual(asked.body.version);
+    expect(await covers(syncedTo(asked), 'questions', asked.body)).toBe(true);
     const q = asked.body.id as string;
 
     const answered = await client.post(`/api/questions/${q}/answers`, { id: crypto.randomUUID(), text: 'An answer' });
     expect(answered.status).toBe(201);
     expect(syncedTo(answered)).toBe(await counter('questions'));
     const voted = await put(client, `/api/questions/${q}/vote`, { value: 1 });
-    expect(syncedTo(voted)).toBeGreaterThanOrEqual(voted.body.version);
+    expect(await covers(syncedTo(voted), 'questions', voted.body)).toBe(true);
     const accepted = await put(client, `/api/questions/${q}/accepted-answer`, { answerId: answered.body.id });
-    expect(syncedTo(accepted)).toBeGreaterThanOrEqual(accepted.body.version);
+    expect(await covers(syncedTo(accepted), 'questions', accepted.body)).toBe(true);
     const repeated = await client.post('/api/questions', body);
     expect(repeated.status).toBe(200);
-    expect(syncedTo(repeated)).toBeGreaterThanOrEqual(asked.body.version);
+    expect(await covers(syncedTo(repeated), 'questions', asked.body)).toBe(true);
     expect(syncedTo(repeated)).toBe(await counter('questions'));
 
     const answerDeleted = await admin.delete(`/api/questions/${q}/answers/${answered.body.id}`);
@@ -169,26 +181,26 @@ describe('Synced-To on writes', () => {
     const input = bookingRequest();
     const booked = await client.post('/api/bookings', input);
     expect(booked.status).toBe(201);
-    expect(syncedTo(booked)).toBeGreaterThanOrEqual(booked.body.version);
+    expect(await covers(syncedTo(booked), 'bookings', booked.body)).toBe(true);
     const repeated = await client.post('/api/bookings', input);
     expect(repeated.status).toBe(200);
-    expect(syncedTo(repeated)).toBeGreaterThanOrEqual(booked.body.version);
+    expect(await covers(syncedTo(repeated), 'bookings', booked.body)).toBe(true);
 
     const confirmed = await admin.post(`/api/bookings/${input.id}/confirm`, {
       slot: '09:00',
       version: booked.body.version,
     });
     expect(confirmed.status, confirmed.text).toBe(200);
-    expect(syncedTo(confirmed)).toBeGreaterThanOrEqual(confirmed.body.version);
+    expect(await covers(syncedTo(confirmed), 'bookings', confirmed.body)).toBe(true);
     const reopened = await put(admin, `/api/bookings/${input.id}/status`, {
       status: 'Pending',
       version: confirmed.body.version,
     });
     expect(reopened.status, reopened.text).toBe(200);
-    expect(syncedTo(reopened)).toBeGreaterThanOrEqual(reopened.body.version);
+    expect(await covers(syncedTo(reopened), 'bookings', reopened.body)).toBe(true);
     const cancelled = await client.post(`/api/bookings/${input.id}/cancel`);
     expect(cancelled.status, cancelled.text).toBe(200);
-    expect(syncedTo(cancelled)).toBeGreaterThanOrEqual(cancelled.body.version);
+    expect(await covers(syncedTo(cancelled), 'bookings', cancelled.body)).toBe(true);
     expect(syncedTo(cancelled)).toBe(await counter('bookings'));
   });
 
@@ -223,50 +235,60 @@ describe('on SQL, `since` answers are what they were before positions', () => {
     text: response.text,
   });
 
-  test('the board: Synced-To the counter as a whole number, the body with `version` a number', async () => {
-    const { client } = await newStudent();
-    const asked = await client.post('/api/questions', { id: crypto.randomUUID(), title: 'Bytes', text: 'X' });
-    const version = asked.body.version as number;
-    const visitor = createClient(server.url);
-    const alone = await visitor.get(`/api/questions/${asked.body.id}`);
-    const changes = await visitor.get(`/api/questions?since=${version - 1}`);
-    expect(bytes(changes)).toEqual({
-      status: 200,
-      syncedTo: String(await counter('questions')),
-      etag: expect.stringMatching(/^W\/"/),
-      contentType: 'application/json',
-      cacheControl: 'private, no-cache',
-      text: `{"questions":[${alone.text}],"deleted":[],"version":${version},"more":false}`,
-    });
-  });
+  // The next three are SQL's wire format alone: Firestore's positions have shards (docs/decisions/0027).
+  test.skipIf(onFirestore)(
+    'the board: Synced-To the counter as a whole number, the body with `version` a number',
+    async () => {
+      const { client } = await newStudent();
+      const asked = await client.post('/api/questions', { id: crypto.randomUUID(), title: 'Bytes', text: 'X' });
+      const version = asked.body.version as number;
+      const visitor = createClient(server.url);
+      const alone = await visitor.get(`/api/questions/${asked.body.id}`);
+      const changes = await visitor.get(`/api/questions?since=${version - 1}`);
+      expect(bytes(changes)).toEqual({
+        status: 200,
+        syncedTo: String(await counter('questions')),
+        etag: expect.stringMatching(/^W\/"/),
+        contentType: 'application/json',
+        cacheControl: 'private, no-cache',
+        text: `{"questions":[${alone.text}],"deleted":[],"version":${version},"more":false}`,
+      });
+    },
+  );
 
-  test('the bookings: Synced-To the counter as a whole number, the body with `version` a number', async () => {
-    const { client } = await newStudent();
-    const booked = await client.post('/api/bookings', bookingRequest());
-    const version = booked.body.version as number;
-    const changes = await client.get(`/api/bookings?since=${version - 1}`);
-    expect(bytes(changes)).toEqual({
-      status: 200,
-      syncedTo: String(await counter('bookings')),
-      etag: expect.stringMatching(/^W\/"/),
-      contentType: 'application/json',
-      cacheControl: expect.any(String),
-      text: `{"bookings":[${booked.text}],"version":${version},"more":false}`,
-    });
-  });
+  test.skipIf(onFirestore)(
+    'the bookings: Synced-To the counter as a whole number, the body with `version` a number',
+    async () => {
+      const { client } = await newStudent();
+      const booked = await client.post('/api/bookings', bookingRequest());
+      const version = booked.body.version as number;
+      const changes = await client.get(`/api/bookings?since=${version - 1}`);
+      expect(bytes(changes)).toEqual({
+        status: 200,
+        syncedTo: String(await counter('bookings')),
+        etag: expect.stringMatching(/^W\/"/),
+        contentType: 'application/json',
+        cacheControl: expect.any(String),
+        text: `{"bookings":[${booked.text}],"version":${version},"more":false}`,
+      });
+    },
+  );
 
-  test('a since written with a trailing empty shard (`5-0`) is the same position: the same answer, byte for byte', async () => {
-    const { client } = await newStudent();
-    await client.post('/api/questions', { id: crypto.randomUUID(), title: 'Shards', text: 'X' });
-    await client.post('/api/bookings', bookingRequest());
-    for (const path of ['/api/questions', '/api/bookings']) {
-      const since = (await counter(path === '/api/questions' ? 'questions' : 'bookings')) - 1;
-      const plain = await client.get(`${path}?since=${since}`);
-      const sharded = await client.get(`${path}?since=${since}-0`);
-      expect(plain.status, plain.text).toBe(200);
-      expect(bytes(sharded)).toEqual(bytes(plain));
-    }
-  });
+  test.skipIf(onFirestore)(
+    'a since written with a trailing empty shard (`5-0`) is the same position: the same answer, byte for byte',
+    async () => {
+      const { client } = await newStudent();
+      await client.post('/api/questions', { id: crypto.randomUUID(), title: 'Shards', text: 'X' });
+      await client.post('/api/bookings', bookingRequest());
+      for (const path of ['/api/questions', '/api/bookings']) {
+        const since = Number(await counter(path === '/api/questions' ? 'questions' : 'bookings')) - 1;
+        const plain = await client.get(`${path}?since=${since}`);
+        const sharded = await client.get(`${path}?since=${since}-0`);
+        expect(plain.status, plain.text).toBe(200);
+        expect(bytes(sharded)).toEqual(bytes(plain));
+      }
+    },
+  );
 
   test('a since that is no position is refused on both routes with a message saying what one is', async () => {
     const { client } = await newStudent();

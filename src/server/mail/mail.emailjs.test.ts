@@ -13,6 +13,7 @@ import {
   waitFor,
   type TestServer,
 } from '../test/harness.ts';
+import { storedEmails } from '../test/stored.ts';
 import { createEmailJsTransport } from './mail.transports.ts';
 import { createMailWorker } from './mail.worker.ts';
 
@@ -84,8 +85,7 @@ describe('e-mail through EmailJS (EMAILJS_* set, no SMTP_URL)', () => {
   const signUp = (email: string) =>
     createClient(server.url).post('/api/auth/sign-up/email', { name: 'Thandi Mokoena', email, password: testPassword });
   const sentTo = (email: string) => emailJs.received.filter((r) => r.body.template_params.to_email === email);
-  const outboxRows = (email: string) =>
-    server.services.db.selectFrom('email_outbox').selectAll().where('to_address', '=', email).execute();
+  const outboxRows = (email: string) => storedEmails(server.services, [email]);
 
   test("a sign-up's e-mails go to EmailJS's send endpoint with the keys, the kind's template and its values", async () => {
     const email = uniqueEmail('thandi');
@@ -124,11 +124,11 @@ describe('e-mail through EmailJS (EMAILJS_* set, no SMTP_URL)', () => {
     expect((await signUp(email)).status).toBe(200);
     const failed = await waitFor(async () => {
       const rows = await outboxRows(email);
-      return rows.length === 2 && rows.every((row) => Number(row.attempts) === 1 && row.locked_until === null) && rows;
+      return rows.length === 2 && rows.every((row) => row.attempts === 1 && row.lockedUntil === null) && rows;
     }, 'a first failed attempt at both e-mails');
     for (const row of failed) {
       expect(row.status).toBe('pending');
-      expect(row.last_error).toBe(
+      expect(row.lastError).toBe(
         'EmailJS answered 400: The Public Key is invalid. To find this ID, visit https://dashboard.emailjs.com/admin/account',
       );
     }
@@ -154,7 +154,7 @@ describe('e-mail through EmailJS (EMAILJS_* set, no SMTP_URL)', () => {
       expect.stringMatching(/^Verify your e-mail/),
       'Welcome to TutorBook!',
     ]);
-    expect((await outboxRows(email)).map((row) => [row.status, Number(row.attempts)])).toEqual([
+    expect((await outboxRows(email)).map((row) => [row.status, row.attempts])).toEqual([
       ['sent', 2],
       ['sent', 2],
     ]);

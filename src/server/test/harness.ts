@@ -291,6 +291,10 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
+/** Whether this run's test servers store in Firestore (TEST_DATABASE_URL=firestore://…): skips the tests of SQL alone. */
+// eslint-disable-next-line no-restricted-properties -- a test setting, not app configuration (env.ts)
+export const onFirestore = process.env.TEST_DATABASE_URL?.startsWith('firestore://') ?? false;
+
 /**
  * SQLite: a file in the test's data folder. PostgreSQL (TEST_DATABASE_URL): a new database per test
  * server, dropped afterwards, so no test sees another's rows. Firestore (TEST_DATABASE_URL=firestore://…):

@@ -13,6 +13,7 @@ import {
   type TestServer,
   type TestSmtpServer,
 } from '../../test/harness.ts';
+import { storedEmails, storedRows } from '../../test/stored.ts';
 import { addStaff, listStaffMembers, removeStaff, type AddStaffInput } from './staff.usecases.ts';
 
 let smtp: TestSmtpServer;
@@ -119,11 +120,7 @@ describe('adding staff', () => {
       emailVerified: true,
     });
     // An invited account gets the invitation only, no verification or welcome-as-a-student e-mail.
-    const queued = await server.services.db
-      .selectFrom('email_outbox')
-      .select('kind')
-      .where('to_address', '=', email)
-      .execute();
+    const queued = await storedEmails(server.services, [email]);
     expect(queued.map((r) => r.kind)).toEqual(['invitation']);
   });
 
@@ -149,8 +146,7 @@ describe('adding staff', () => {
     await expectRefused({ email: 'not-an-address', role: 'admin' }, 'Give a valid e-mail address.');
     await expectRefused({ email, role: 'student' as never }, '');
 
-    const row = await server.services.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
-    expect(row).toBeUndefined();
+    expect(await server.services.deps.repos.accounts.findByEmail(email)).toBeUndefined();
     expect(smtp.unclaimed({ to: email })).toHaveLength(0);
   });
 });
@@ -165,38 +161,25 @@ describe('removing and listing staff', () => {
 
     await removeStaff(deps, account.email.toUpperCase());
     expect((await client.get('/api/me')).body).toMatchObject({ id: before.id, role: 'student', categories: [] });
-    const categories = await server.services.db
-      .selectFrom('tutor_categories')
-      .selectAll()
-      .where('user_id', '=', before.id)
-      .execute();
-    expect(categories).toEqual([]);
+    expect(await server.services.deps.repos.accounts.categoriesOf(before.id)).toEqual([]);
     // Still able to log in with the same password.
     await logIn(server, account);
   });
 
   test('removing someone who is already a student says so and changes nothing', async () => {
     const account = await createVerifiedUser(server);
-    const before = await server.services.db
-      .selectFrom('users')
-      .selectAll()
-      .where('email', '=', account.email)
-      .executeTakeFirstOrThrow();
+    const stored = () => server.services.deps.repos.accounts.findByEmail(account.email);
+    const before = await stored();
+    expect(before).toBeDefined();
     expect(await removeStaff(deps, account.email)).toBe('already-student');
-    const after = await server.services.db
-      .selectFrom('users')
-      .selectAll()
-      .where('email', '=', account.email)
-      .executeTakeFirstOrThrow();
-    expect(after).toEqual(before);
+    expect(await stored()).toEqual(before);
   });
 
   test('the only admin cannot be removed nor made a tutor; with a second admin, they can', async () => {
     // A server of its own: the others' admins would count here.
     const alone = await startTestServer({ smtpUrl: smtp.url });
     const aloneDeps = { ...alone.services.deps, auth: alone.services.auth };
-    const users = () =>
-      alone.services.db.selectFrom('users').select(['email', 'role', 'updated_at']).orderBy('email').execute();
+    const users = () => storedRows(alone.services, 'users');
     try {
       const admin = await createVerifiedUser(alone, { name: 'Only Admin' });
       await addStaff(aloneDeps, { email: admin.email, role: 'admin' });
@@ -211,7 +194,7 @@ describe('removing and listing staff', () => {
         `${admin.email} is the only admin, so they stay admin. Make someone else admin first (staff add <email> --role admin).`,
       );
       expect(await users()).toEqual(before);
-      expect(await alone.services.db.selectFrom('tutor_categories').selectAll().execute()).toEqual([]);
+      expect((await alone.services.deps.repos.accounts.listStaff()).flatMap((s) => s.categories)).toEqual([]);
 
       // Two admins removing each other at once: one of them stays.
       const second = await createVerifiedUser(alone, { name: 'Second Admin' });
@@ -350,8 +333,6 @@ describe('the staff command line', () => {
     const result = await cli(['staff', 'add', email, '--role', 'tutor']);
     expect(result.code).toBe(1);
     expect(result.stderr.trim()).toBe('Error: A tutor needs at least one --category.');
-    expect(
-      await server.services.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst(),
-    ).toBeUndefined();
+    expect(await server.services.deps.repos.accounts.findByEmail(email)).toBeUndefined();
   });
 });
