@@ -1083,70 +1083,62 @@ describe('live notices', () => {
 });
 
 describe('a deleted account', () => {
-  // TODO(lead): deletion on Firestore
-  test.skipIf(onFirestore)(
-    'the export holds the bookings with their history; deletion cancels future ones, scrubs all, and tells the staff',
-    async () => {
-      const leaving = await newStudent('Leaving Student');
-      const future = await book(leaving.client, { concepts: 'Private worries about exams' });
-      const confirmed = await book(leaving.client, { module: 'FET Mathematics' });
-      await confirm(mathsTutor.client, confirmed, '14:00');
-      const done = await book(leaving.client, { date: inDays(5) });
-      await setStatus(statsTutor.client, done, 'Completed', early);
+  test('the export holds the bookings with their history; deletion cancels future ones, scrubs all, and tells the staff', async () => {
+    const leaving = await newStudent('Leaving Student');
+    const future = await book(leaving.client, { concepts: 'Private worries about exams' });
+    const confirmed = await book(leaving.client, { module: 'FET Mathematics' });
+    await confirm(mathsTutor.client, confirmed, '14:00');
+    const done = await book(leaving.client, { date: inDays(5) });
+    await setStatus(statsTutor.client, done, 'Completed', early);
 
-      const exported = (await leaving.client.get('/api/me/export')).body;
-      expect(exported.bookings.map((b: Booking) => b.id).sort()).toEqual([future.id, confirmed.id, done.id].sort());
-      expect(
-        exported.bookings.find((b: Booking) => b.id === confirmed.id).history.map((c: { to: string }) => c.to),
-      ).toEqual(['Pending', 'Confirmed']);
-      expect(exported.bookings.find((b: Booking) => b.id === future.id).concepts).toBe('Private worries about exams');
+    const exported = (await leaving.client.get('/api/me/export')).body;
+    expect(exported.bookings.map((b: Booking) => b.id).sort()).toEqual([future.id, confirmed.id, done.id].sort());
+    expect(
+      exported.bookings.find((b: Booking) => b.id === confirmed.id).history.map((c: { to: string }) => c.to),
+    ).toEqual(['Pending', 'Confirmed']);
+    expect(exported.bookings.find((b: Booking) => b.id === future.id).concepts).toBe('Private worries about exams');
 
-      expect((await leaving.client.delete('/api/me')).status).toBe(200);
-      const scrubbed = { student: { id: null, name: bookingMessages.deletedUser, email: '' }, concepts: '' };
-      const after = await Promise.all([future, confirmed, done].map(read));
-      expect(after[0]).toMatchObject({ ...scrubbed, status: 'Cancelled', lateCancellation: false });
-      expect(after[1]).toMatchObject({ ...scrubbed, status: 'Cancelled', confirmedSlot: '14:00' });
-      expect(after[2]).toMatchObject({ ...scrubbed, status: 'Completed' });
-      expect(after[0]!.history.at(-1)).toEqual({
-        at: expect.any(String),
-        by: { id: null, name: bookingMessages.deletedUser, role: null },
-        from: 'Pending',
-        to: 'Cancelled',
-        slot: null,
-      });
-      expect(after[0]!.history[0]!.by).toEqual({ id: null, name: bookingMessages.deletedUser, role: 'student' });
-      expect(JSON.stringify(after)).not.toContain('Leaving Student');
-      expect(JSON.stringify(after)).not.toContain(leaving.email);
+    expect((await leaving.client.delete('/api/me')).status).toBe(200);
+    const scrubbed = { student: { id: null, name: bookingMessages.deletedUser, email: '' }, concepts: '' };
+    const after = await Promise.all([future, confirmed, done].map(read));
+    expect(after[0]).toMatchObject({ ...scrubbed, status: 'Cancelled', lateCancellation: false });
+    expect(after[1]).toMatchObject({ ...scrubbed, status: 'Cancelled', confirmedSlot: '14:00' });
+    expect(after[2]).toMatchObject({ ...scrubbed, status: 'Completed' });
+    expect(after[0]!.history.at(-1)).toEqual({
+      at: expect.any(String),
+      by: { id: null, name: bookingMessages.deletedUser, role: null },
+      from: 'Pending',
+      to: 'Cancelled',
+      slot: null,
+    });
+    expect(after[0]!.history[0]!.by).toEqual({ id: null, name: bookingMessages.deletedUser, role: 'student' });
+    expect(JSON.stringify(after)).not.toContain('Leaving Student');
+    expect(JSON.stringify(after)).not.toContain(leaving.email);
 
-      // The delivery log keeps nothing of theirs either: not the e-mails to them, nor the requests to staff.
-      const log = await storedEmails(server.services);
-      const theirs = log.filter(
-        (e) =>
-          e.aboutUserId === leaving.id ||
-          [e.to, e.subject, e.text, e.html, e.attachments ?? ''].some((text) =>
-            ['Leaving Student', leaving.email, 'Private worries'].some((data) => text.includes(data)),
-          ),
-      );
-      expect(theirs).toEqual([]);
-      // What the staff are told of the cancellations stays, and holds nothing of theirs.
-      const kept = await queuedAbout(after[1]!);
-      expect(kept).toEqual(
-        expect.arrayContaining([
-          `booking-cancelled-staff ${admin.email}`,
-          `booking-cancelled-staff ${mathsTutor.email}`,
-        ]),
-      );
-      expect(kept.every((e) => e.startsWith('booking-cancelled-staff '))).toBe(true);
+    // The delivery log keeps nothing of theirs either: not the e-mails to them, nor the requests to staff.
+    const log = await storedEmails(server.services);
+    const theirs = log.filter(
+      (e) =>
+        e.aboutUserId === leaving.id ||
+        [e.to, e.subject, e.text, e.html, e.attachments ?? ''].some((text) =>
+          ['Leaving Student', leaving.email, 'Private worries'].some((data) => text.includes(data)),
+        ),
+    );
+    expect(theirs).toEqual([]);
+    // What the staff are told of the cancellations stays, and holds nothing of theirs.
+    const kept = await queuedAbout(after[1]!);
+    expect(kept).toEqual(
+      expect.arrayContaining([`booking-cancelled-staff ${admin.email}`, `booking-cancelled-staff ${mathsTutor.email}`]),
+    );
+    expect(kept.every((e) => e.startsWith('booking-cancelled-staff '))).toBe(true);
 
-      const notice = await emailAbout(mathsTutor.email, confirmed, 'Booking cancelled: FET Mathematics');
-      expect(notice.text).toContain('the student deleted their account');
-      expect(notice.text).not.toContain(leaving.email);
-      expect(smtp.unclaimed({ to: leaving.email, subject: 'Booking cancelled' })).toEqual([]);
-    },
-  );
+    const notice = await emailAbout(mathsTutor.email, confirmed, 'Booking cancelled: FET Mathematics');
+    expect(notice.text).toContain('the student deleted their account');
+    expect(notice.text).not.toContain(leaving.email);
+    expect(smtp.unclaimed({ to: leaving.email, subject: 'Booking cancelled' })).toEqual([]);
+  });
 
-  // TODO(lead): deletion on Firestore
-  test.skipIf(onFirestore)('a tutor who deletes their account leaves the history as "Deleted user"', async () => {
+  test('a tutor who deletes their account leaves the history as "Deleted user"', async () => {
     const student = await newStudent();
     const tutor = await newTutor(['Statistics'], 'Departing Tutor');
     const booking = await book(student.client);

@@ -13,7 +13,6 @@ import {
   startTestServer,
   type TestServer,
   type TestSmtpServer,
-  onFirestore,
 } from '../../test/harness.ts';
 import { storedAuthRecords, storedRows } from '../../test/stored.ts';
 import type { PersonalDataPart } from '../../personal-data.ts';
@@ -321,70 +320,65 @@ describe('downloading my data', () => {
 });
 
 describe('deleting my account', () => {
-  // TODO(lead): deletion on Firestore
-  test.skipIf(onFirestore)(
-    'removes the login, every session, enrolments and tutor categories; the old cookie and password stop working; the address can sign up again',
-    async () => {
-      const tutor = await signInAs(server, 'tutor', { categories: ['Mathematics'] });
-      const phone = await logIn(server, tutor);
-      await tutor.client.post('/api/me/enrolments', { moduleId: bySlug('calculus-and-linear-algebra').id });
-      const oldCookie = `${sessionCookieName}=${tutor.client.cookies.get(sessionCookieName)}`;
-      const { repos } = server.services.deps;
-      const count = async (table: 'sessions' | 'accounts' | 'enrolments' | 'tutor_categories') =>
-        table === 'enrolments'
-          ? (await repos.profile.enrolmentsOf(tutor.id)).length
-          : table === 'tutor_categories'
-            ? (await repos.accounts.categoriesOf(tutor.id)).length
-            : (await storedAuthRecords(server.services, table, tutor.id)).length;
-      expect([
-        await count('sessions'),
-        await count('accounts'),
-        await count('enrolments'),
-        await count('tutor_categories'),
-      ]).toEqual([2, 1, 1, 1]);
+  test('removes the login, every session, enrolments and tutor categories; the old cookie and password stop working; the address can sign up again', async () => {
+    const tutor = await signInAs(server, 'tutor', { categories: ['Mathematics'] });
+    const phone = await logIn(server, tutor);
+    await tutor.client.post('/api/me/enrolments', { moduleId: bySlug('calculus-and-linear-algebra').id });
+    const oldCookie = `${sessionCookieName}=${tutor.client.cookies.get(sessionCookieName)}`;
+    const { repos } = server.services.deps;
+    const count = async (table: 'sessions' | 'accounts' | 'enrolments' | 'tutor_categories') =>
+      table === 'enrolments'
+        ? (await repos.profile.enrolmentsOf(tutor.id)).length
+        : table === 'tutor_categories'
+          ? (await repos.accounts.categoriesOf(tutor.id)).length
+          : (await storedAuthRecords(server.services, table, tutor.id)).length;
+    expect([
+      await count('sessions'),
+      await count('accounts'),
+      await count('enrolments'),
+      await count('tutor_categories'),
+    ]).toEqual([2, 1, 1, 1]);
 
-      const deleted = await tutor.client.delete('/api/me');
-      expect(deleted.status, deleted.text).toBe(200);
-      expect(deleted.body).toEqual({ deleted: true });
-      // The browser is told to forget the session cookie.
-      expect(
-        deleted.headers.getSetCookie().some((c) => c.startsWith(`${sessionCookieName}=;`) && /Max-Age=0/i.test(c)),
-      ).toBe(true);
-      expect(tutor.client.hasSessionCookie()).toBe(false);
+    const deleted = await tutor.client.delete('/api/me');
+    expect(deleted.status, deleted.text).toBe(200);
+    expect(deleted.body).toEqual({ deleted: true });
+    // The browser is told to forget the session cookie.
+    expect(
+      deleted.headers.getSetCookie().some((c) => c.startsWith(`${sessionCookieName}=;`) && /Max-Age=0/i.test(c)),
+    ).toBe(true);
+    expect(tutor.client.hasSessionCookie()).toBe(false);
 
-      expect(await repos.accounts.findById(tutor.id)).toBeUndefined();
-      expect([
-        await count('sessions'),
-        await count('accounts'),
-        await count('enrolments'),
-        await count('tutor_categories'),
-      ]).toEqual([0, 0, 0, 0]);
+    expect(await repos.accounts.findById(tutor.id)).toBeUndefined();
+    expect([
+      await count('sessions'),
+      await count('accounts'),
+      await count('enrolments'),
+      await count('tutor_categories'),
+    ]).toEqual([0, 0, 0, 0]);
 
-      // Every session is gone: the other device, and the old cookie replayed.
-      expectApiError(await phone.get('/api/me'), 401, 'auth.unauthenticated');
-      const replayed = await fetch(`${server.url}/api/me`, { headers: { cookie: oldCookie } });
-      expect(replayed.status).toBe(401);
-      expect(
-        (
-          await createClient(server.url).post('/api/auth/sign-in/email', {
-            email: tutor.email,
-            password: tutor.password,
-          })
-        ).status,
-      ).toBe(401);
+    // Every session is gone: the other device, and the old cookie replayed.
+    expectApiError(await phone.get('/api/me'), 401, 'auth.unauthenticated');
+    const replayed = await fetch(`${server.url}/api/me`, { headers: { cookie: oldCookie } });
+    expect(replayed.status).toBe(401);
+    expect(
+      (
+        await createClient(server.url).post('/api/auth/sign-in/email', {
+          email: tutor.email,
+          password: tutor.password,
+        })
+      ).status,
+    ).toBe(401);
 
-      // The address is free: signing up again makes a new student account with nothing from before.
-      const again = await signUpAndVerify(server, smtp, { email: tutor.email, password: 'a brand new passphrase' });
-      const client = await logIn(server, again);
-      const me = (await client.get('/api/me')).body;
-      expect(me).toMatchObject({ email: tutor.email, role: 'student', categories: [] });
-      expect(me.id).not.toBe(tutor.id);
-      expect((await client.get('/api/me/enrolments')).body.enrolments).toEqual([]);
-    },
-  );
+    // The address is free: signing up again makes a new student account with nothing from before.
+    const again = await signUpAndVerify(server, smtp, { email: tutor.email, password: 'a brand new passphrase' });
+    const client = await logIn(server, again);
+    const me = (await client.get('/api/me')).body;
+    expect(me).toMatchObject({ email: tutor.email, role: 'student', categories: [] });
+    expect(me.id).not.toBe(tutor.id);
+    expect((await client.get('/api/me/enrolments')).body.enrolments).toEqual([]);
+  });
 
-  // TODO(lead): deletion on Firestore
-  test.skipIf(onFirestore)('leaves everyone else’s account and enrolments as they were', async () => {
+  test('leaves everyone else’s account and enrolments as they were', async () => {
     const leaving = await signInAs(server, 'student');
     const staying = await signInAs(server, 'student');
     const moduleId = bySlug('introduction-to-oop-with-java').id;
@@ -396,8 +390,7 @@ describe('deleting my account', () => {
     expect((await staying.client.get('/api/me/enrolments')).body.enrolments).toEqual([kept]);
   });
 
-  // TODO(lead): deletion on Firestore
-  test.skipIf(onFirestore)('an admin deletes only their own account', async () => {
+  test('an admin deletes only their own account', async () => {
     const admin = await signInAs(server, 'admin');
     const student = await signInAs(server, 'student');
     expect((await admin.client.delete('/api/me')).status).toBe(200);
@@ -447,8 +440,7 @@ describe('export and deletion composed from each feature’s part', () => {
     expect(data).toMatchObject({ notes: ['Bring past papers'], enrolments: [] });
   });
 
-  // TODO(lead): deletion on Firestore
-  test.skipIf(onFirestore)('deletion runs every part, then removes the account', async () => {
+  test('deletion runs every part, then removes the account', async () => {
     const student = await signInAs(server, 'student');
     const me = (await student.client.get('/api/me')).body;
     await student.client.post('/api/me/enrolments', { moduleId: bySlug('introduction-to-statistics').id });
@@ -459,20 +451,16 @@ describe('export and deletion composed from each feature’s part', () => {
     expectApiError(await student.client.get('/api/me'), 401, 'auth.unauthenticated');
   });
 
-  // TODO(lead): deletion on Firestore (it fails on the reads-before-writes rule before reaching the part)
-  test.skipIf(onFirestore)(
-    'when one part cannot erase, nothing is deleted: the account and its enrolments stay',
-    async () => {
-      const student = await signInAs(server, 'student');
-      const me = (await student.client.get('/api/me')).body;
-      await student.client.post('/api/me/enrolments', { moduleId: bySlug('introduction-to-statistics').id });
-      const notes = new Map([[student.id, ['Bring past papers']]]);
-      await expectNoEnrolmentChanged(async () => {
-        await expect(
-          deleteMyAccount(server.services.deps, me, [enrolmentsPersonalData, notesPart(notes, { failErase: true })]),
-        ).rejects.toThrow('this part could not erase');
-      });
-      expect((await student.client.get('/api/me')).body.id).toBe(student.id);
-    },
-  );
+  test('when one part cannot erase, nothing is deleted: the account and its enrolments stay', async () => {
+    const student = await signInAs(server, 'student');
+    const me = (await student.client.get('/api/me')).body;
+    await student.client.post('/api/me/enrolments', { moduleId: bySlug('introduction-to-statistics').id });
+    const notes = new Map([[student.id, ['Bring past papers']]]);
+    await expectNoEnrolmentChanged(async () => {
+      await expect(
+        deleteMyAccount(server.services.deps, me, [enrolmentsPersonalData, notesPart(notes, { failErase: true })]),
+      ).rejects.toThrow('this part could not erase');
+    });
+    expect((await student.client.get('/api/me')).body.id).toBe(student.id);
+  });
 });

@@ -694,63 +694,59 @@ describe('my votes', () => {
 });
 
 describe('a deleted account', () => {
-  // TODO(lead): deletion on Firestore
-  test.skipIf(onFirestore)(
-    'its posts stay as "Deleted user", its votes leave the counts, and every affected question gets a new version',
-    async () => {
-      const leaving = await newStudent('Leaving Student');
-      const staying = await newStudent();
-      const own = await ask(leaving.client);
-      const theirs = await ask(staying.client);
-      const reply = await answer(leaving.client, theirs.id);
-      await put(leaving.client, `/api/questions/${theirs.id}/vote`, { value: 1 });
-      await put(staying.client, `/api/questions/${theirs.id}/vote`, { value: -1 });
-      await put(leaving.client, `/api/questions/${own.id}/vote`, { value: -1 });
-      const before = (await collectChanges(0)).version;
+  test('its posts stay as "Deleted user", its votes leave the counts, and every affected question gets a new version', async () => {
+    const leaving = await newStudent('Leaving Student');
+    const staying = await newStudent();
+    const own = await ask(leaving.client);
+    const theirs = await ask(staying.client);
+    const reply = await answer(leaving.client, theirs.id);
+    await put(leaving.client, `/api/questions/${theirs.id}/vote`, { value: 1 });
+    await put(staying.client, `/api/questions/${theirs.id}/vote`, { value: -1 });
+    await put(leaving.client, `/api/questions/${own.id}/vote`, { value: -1 });
+    const before = (await collectChanges(0)).version;
 
-      // Through the profile's own download and deletion, which compose every feature's part.
-      const exported = (await leaving.client.get('/api/me/export')).body;
-      expect(exported).toMatchObject({
-        questions: [{ id: own.id, title: own.title, text: own.text }],
-        answers: [{ id: reply.id, questionId: theirs.id }],
-        votes: expect.arrayContaining([
-          { questionId: theirs.id, value: 1 },
-          { questionId: own.id, value: -1 },
-        ]),
-      });
-      const heard: BusMessage[] = [];
-      const stop = server.services.bus.subscribe((message) => void heard.push(message));
-      try {
-        expect((await leaving.client.delete('/api/me')).status).toBe(200);
-        // On PostgreSQL the notices come back through LISTEN, a moment after the answer.
-        await waitFor(
-          async () =>
-            heard.flatMap((m) => (m.type === 'notice' && m.event.table === 'questions' ? m.event.ids : [])).length >= 2,
-          'notices for both questions',
-        );
-      } finally {
-        stop();
-      }
-      const all = heard.flatMap((m) => (m.type === 'notice' ? [m.event] : []));
-      // Besides the board's, only the notice that ends the account's open streams (events.ts `accessChanged`).
-      expect(all.filter((n) => n.table !== 'questions')).toMatchObject([accessChanged([leaving.id])]);
-      const notices = all.filter((n) => n.table === 'questions');
-      expect(notices.flatMap((n) => n.ids).sort()).toEqual([own.id, theirs.id].sort());
-      expect(notices.every((n) => n.audience === 'everyone')).toBe(true);
+    // Through the profile's own download and deletion, which compose every feature's part.
+    const exported = (await leaving.client.get('/api/me/export')).body;
+    expect(exported).toMatchObject({
+      questions: [{ id: own.id, title: own.title, text: own.text }],
+      answers: [{ id: reply.id, questionId: theirs.id }],
+      votes: expect.arrayContaining([
+        { questionId: theirs.id, value: 1 },
+        { questionId: own.id, value: -1 },
+      ]),
+    });
+    const heard: BusMessage[] = [];
+    const stop = server.services.bus.subscribe((message) => void heard.push(message));
+    try {
+      expect((await leaving.client.delete('/api/me')).status).toBe(200);
+      // On PostgreSQL the notices come back through LISTEN, a moment after the answer.
+      await waitFor(
+        async () =>
+          heard.flatMap((m) => (m.type === 'notice' && m.event.table === 'questions' ? m.event.ids : [])).length >= 2,
+        'notices for both questions',
+      );
+    } finally {
+      stop();
+    }
+    const all = heard.flatMap((m) => (m.type === 'notice' ? [m.event] : []));
+    // Besides the board's, only the notice that ends the account's open streams (events.ts `accessChanged`).
+    expect(all.filter((n) => n.table !== 'questions')).toMatchObject([accessChanged([leaving.id])]);
+    const notices = all.filter((n) => n.table === 'questions');
+    expect(notices.flatMap((n) => n.ids).sort()).toEqual([own.id, theirs.id].sort());
+    expect(notices.every((n) => n.audience === 'everyone')).toBe(true);
 
-      const ownAfter = await read(own.id);
-      expect(ownAfter.author).toEqual({ id: null, name: qaMessages.deletedUser, role: null });
-      expect(ownAfter).toMatchObject({ upvotes: 0, downvotes: 0 });
-      const theirsAfter = await read(theirs.id);
-      expect(theirsAfter).toMatchObject({ upvotes: 0, downvotes: 1 });
-      // Every notice says the last version the deletion set.
-      const last = Math.max(ownAfter.version, theirsAfter.version);
-      expect(notices.map((n) => n.version)).toEqual(notices.map(() => last));
-      expect(theirsAfter.answers[0]?.author).toEqual({ id: null, name: qaMessages.deletedUser, role: null });
-      expect(await storedVotes(theirs.id)).toEqual({ upvotes: 0, downvotes: 1 });
+    const ownAfter = await read(own.id);
+    expect(ownAfter.author).toEqual({ id: null, name: qaMessages.deletedUser, role: null });
+    expect(ownAfter).toMatchObject({ upvotes: 0, downvotes: 0 });
+    const theirsAfter = await read(theirs.id);
+    expect(theirsAfter).toMatchObject({ upvotes: 0, downvotes: 1 });
+    // Every notice says the last version the deletion set.
+    const last = Math.max(ownAfter.version, theirsAfter.version);
+    expect(notices.map((n) => n.version)).toEqual(notices.map(() => last));
+    expect(theirsAfter.answers[0]?.author).toEqual({ id: null, name: qaMessages.deletedUser, role: null });
+    expect(await storedVotes(theirs.id)).toEqual({ upvotes: 0, downvotes: 1 });
 
-      const changes = await collectChanges(before);
-      expect([...changes.questions.keys()].sort()).toEqual([own.id, theirs.id].sort());
-    },
-  );
+    const changes = await collectChanges(before);
+    expect([...changes.questions.keys()].sort()).toEqual([own.id, theirs.id].sort());
+  });
 });
