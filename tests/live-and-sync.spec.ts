@@ -8,6 +8,7 @@ import {
   viewports,
   waitForActiveServiceWorker,
 } from './fixtures.ts';
+import { brand } from '../src/common/brand.ts';
 
 const card = (page: Page, name: string) => page.getByRole('article', { name });
 const navbar = (page: Page) => page.getByRole('navigation', { name: 'Main' });
@@ -251,12 +252,12 @@ test('offline, a page sends nothing until the browser reports a connection, then
   await expect(navbar(page).getByRole('status')).toHaveText('');
 });
 
-test('an item another version of the app left behind: the indicator asks for attention, the list shows it, discarding asks first, and log-out warns while it is there', async ({
-  page,
-}) => {
-  await loginAs(page, 'student');
+/**
+ * Queues, for the signed-in user, an item as a newer build would have written it: this build does not know the
+ * mutation and must keep it, shown as needing attention (after a reload).
+ */
+async function queueItemOfANewerBuild(page: Page) {
   const { user } = (await (await page.request.get('/api/session')).json()) as { user: { id: string } };
-  // Written as a newer build would have queued it; this build does not know the mutation and must keep it.
   await page.evaluate(
     (userId) =>
       new Promise<void>((resolve, reject) => {
@@ -285,6 +286,13 @@ test('an item another version of the app left behind: the indicator asks for att
       }),
     user.id,
   );
+}
+
+test('an item another version of the app left behind: the indicator asks for attention, the list shows it, discarding asks first, and log-out warns while it is there', async ({
+  page,
+}) => {
+  await loginAs(page, 'student');
+  await queueItemOfANewerBuild(page);
   await page.reload();
 
   const indicator = navbar(page).getByRole('button', { name: /1 item could not be sent and needs your attention/ });
@@ -327,6 +335,49 @@ test('an item another version of the app left behind: the indicator asks for att
   await expect(page.getByRole('alertdialog')).not.toContainText('not been sent');
   await page.getByRole('alertdialog').getByRole('button', { name: 'Log out' }).click();
   await expect(page).toHaveURL(/\/$/);
+});
+
+test('the indicator says how many items wait and how many need attention, on every page a signed-in user opens', async ({
+  page,
+  context,
+}) => {
+  await loginAs(page, 'student');
+  await queueItemOfANewerBuild(page);
+  await page.goto('/qa');
+  await waitForActiveServiceWorker(page);
+  const indicator = navbar(page).getByRole('status').getByRole('button');
+  await expect(indicator).toContainText('1 needs attention');
+
+  // A question typed offline waits behind the refused item, which holds nothing back but its own dependants.
+  await context.setOffline(true);
+  const ask = page.getByRole('form', { name: 'Ask a question' });
+  await ask.getByLabel('Title').fill(`Asked with one item refused ${Date.now()}`);
+  await ask.getByLabel('Description').fill('Typed on the bus.');
+  await ask.getByRole('button', { name: 'Post question' }).click();
+  await expect(indicator).toHaveAccessibleName(
+    /^1 item could not be sent and needs your attention\. 1 other item waits to be sent\. Show/,
+  );
+  await expect(indicator).toContainText('1 needs attention, 1 waiting');
+  for (const size of Object.values(viewports)) {
+    await page.setViewportSize(size);
+    await expect(indicator).toBeVisible();
+    await page.getByRole('banner').screenshot({ path: `test-results/navbar-attention-and-waiting-${size.width}.png` });
+  }
+
+  // Every page a signed-in user reaches says the same.
+  for (const name of ['Courses', 'Dashboard', 'Profile', 'Home', 'Community']) {
+    // Home is the brand's link.
+    const link = navbar(page).getByRole('link', { name: name === 'Home' ? brand.name : name, exact: true });
+    const path = (await link.getAttribute('href'))!;
+    await link.click();
+    await expect(page).toHaveURL(new URL(path, origin).href);
+    await expect(indicator, `on ${path}`).toContainText('1 needs attention, 1 waiting');
+  }
+
+  // Back online the question goes; the refused item still needs the user.
+  await context.setOffline(false);
+  await expect(indicator).toHaveAccessibleName(/^1 item could not be sent and needs your attention\. Show/);
+  await expect(indicator).not.toContainText('waiting');
 });
 
 test('a session signed out on one device loses its stream on another at once; that browser resumes where it was and catches up', async ({
