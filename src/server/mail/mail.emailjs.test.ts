@@ -213,7 +213,7 @@ describe('e-mail through EmailJS (EMAILJS_* set, no SMTP_URL)', () => {
     expect(made.status, made.text).toBe(201);
     await waitFor(
       async () =>
-        (await outboxRows(account.email)).some((row) => Number(row.attempts) >= 1 && row.locked_until === null),
+        (await outboxRows(account.email)).some((row) => Number(row.attempts) >= 1 && row.lockedUntil === null),
       "a first failed attempt at the student's receipt",
     );
     const confirmed = await tutor.client.post(`/api/bookings/${made.body.id}/confirm`, {
