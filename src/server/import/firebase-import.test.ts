@@ -242,12 +242,12 @@ async function seedOldSite(): Promise<OldSite> {
 // ---------------------------------------------------------------------------------------------------------
 // Running it
 
-const cli = (args: string[]) =>
+const cli = (args: string[], env: Record<string, string> = {}) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     execFile(
       process.execPath,
       [path.resolve('src/server/cli.ts'), 'import', 'firebase', ...args],
-      { env: { ...server.envVars, FIRESTORE_EMULATOR_HOST: emulator.host }, timeout: 60_000 },
+      { env: { ...server.envVars, FIRESTORE_EMULATOR_HOST: emulator.host, ...env }, timeout: 60_000 },
       (error, stdout, stderr) =>
         resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
     );
@@ -529,6 +529,17 @@ describe('import firebase', () => {
       ),
     ).rejects.toThrow('the disk is full');
     expect(await snapshot()).toEqual(before);
+  });
+
+  test('into a Firestore target it refuses at once, saying so, with no stack trace', async () => {
+    const site = await seedOldSite();
+    const run = await cli(cliArgs(site), { DATABASE_URL: 'firestore://demo-import-target' });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim()).toBe(
+      'Error: import firebase writes into SQLite or PostgreSQL; DATABASE_URL names Firestore project ' +
+        'demo-import-target, which it cannot write into yet. Import into a SQL database instead.',
+    );
   });
 
   test('a malformed Authentication export stops the import with a message naming the record', async () => {
