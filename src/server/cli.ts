@@ -118,7 +118,7 @@ program
       const services = await createServices({ ...env, logLevel: env.logLevel === 'info' ? 'warn' : env.logLevel });
       try {
         const report = await importFirebase(
-          services.db,
+          services.deps.storage,
           { firestore, users, hashConfig },
           { dryRun: opts.dryRun === true, now: new Date() },
         );

@@ -265,7 +265,7 @@ const cliArgs = (site: OldSite) => [
 /** The same import in this process (quicker than the CLI), from the same files. */
 async function importInProcess(site: OldSite, dryRun = false) {
   return importFirebase(
-    server.services.db,
+    server.services.deps.storage,
     {
       firestore: await readFirestore({ projectId: site.projectId, emulatorHost: emulator.host }),
       users: parseAuthExport(await readFile(site.authExport, 'utf8'), site.authExport),
@@ -519,7 +519,7 @@ describe('import firebase', () => {
     });
     await expect(
       importFirebase(
-        server.services.db,
+        server.services.deps.storage,
         {
           firestore,
           users: parseAuthExport(await readFile(site.authExport, 'utf8'), site.authExport),
