@@ -77,7 +77,8 @@ staff
 
 /**
  * `npm run cli -- import firebase`: the old site's data and accounts (README "Moving in from Firebase").
- * The files are read and checked before anything is written; the import is one transaction.
+ * The files are read and checked before anything is written; the import is one transaction on SQL, a
+ * transaction per batch on Firestore (firebase-import.ts, decision 0023).
  */
 program
   .command('import')
@@ -90,19 +91,12 @@ program
   .option('--dry-run', 'print the report and write nothing')
   .action(async (opts: { project: string; authExport?: string; hashConfig?: string; dryRun?: boolean }) => {
     try {
-      const env = loadEnv();
-      // Said before any file or project is read: the importer writes SQL (decision 0023) and a Firestore
-      // target has no SQL database, so it would otherwise fail only after reading everything.
-      if (env.firestoreProjectId)
-        throw new ImportStoppedError(
-          `import firebase writes into SQLite or PostgreSQL; DATABASE_URL names Firestore project ` +
-            `${env.firestoreProjectId}, which it cannot write into yet. Import into a SQL database instead.`,
-        );
       if (opts.hashConfig && !opts.authExport) throw new ImportStoppedError('--hash-config goes with --auth-export.');
       const users = opts.authExport ? parseAuthExport(await readText(opts.authExport), opts.authExport) : [];
       const hashConfig = opts.hashConfig
         ? parseHashConfig(await readText(opts.hashConfig), opts.hashConfig)
         : undefined;
+      const env = loadEnv();
       // Loaded here, not at the top: firebase-admin and gRPC would slow every other command down.
       const { readFirestore } = await import('./import/firestore-source.ts');
       const firestore = await readFirestore({ projectId: opts.project, emulatorHost: env.firestoreEmulatorHost }).catch(
