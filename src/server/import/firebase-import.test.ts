@@ -17,6 +17,7 @@ import {
   logInWithLink,
   startSmtpServer,
   startTestServer,
+  type TestClient,
   type TestServer,
   type TestSmtpServer,
 } from '../test/harness.ts';
@@ -340,6 +341,19 @@ async function loginsOf(userId: string) {
     .execute();
 }
 
+/** The ids `?since=` reports from the start, following `more` to the end. */
+async function idsChangedSince(client: TestClient, path: string, key: 'bookings' | 'questions') {
+  const ids: string[] = [];
+  let since = '0';
+  for (;;) {
+    const page = await client.get(`${path}?since=${since}`);
+    expect(page.status, page.text).toBe(200);
+    ids.push(...(page.body[key] as { id: string }[]).map((r) => r.id));
+    if (!page.body.more) return ids;
+    since = String(page.body.version);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------------------
 
 describe('import firebase', () => {
@@ -402,6 +416,11 @@ describe('import firebase', () => {
       expect(confirmed).toMatchObject({ status: 'Confirmed', confirmedSlot: '16:00', hours: 1 });
       for (const b of bookings) expect(b.paymentReference).toMatch(/^TB-[A-Z2-9]{6}$/);
       expect(pending.paymentReference).not.toBe(confirmed.paymentReference);
+
+      // Stamped as any change is: a client syncing from the start (`?since=0`) gets them.
+      expect((await idsChangedSince(thandi, '/api/bookings', 'bookings')).sort()).toEqual([`b1${tag}`, `b2${tag}`]);
+      const boardIds = await idsChangedSince(createClient(server.url), '/api/questions', 'questions');
+      expect(boardIds).toEqual(expect.arrayContaining([`q1${tag}`, `q2${tag}`]));
 
       // Her enrolments, by the catalogue's modules (the new one included).
       const enrolments = (await thandi.get('/api/me/enrolments')).body;
