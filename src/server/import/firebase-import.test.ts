@@ -21,6 +21,7 @@ import {
   type TestServer,
   type TestSmtpServer,
 } from '../test/harness.ts';
+import type { Storage } from '../storage/storage.ts';
 import { parseAuthExport, parseHashConfig } from './firebase-auth-export.ts';
 import { formatReport, importFirebase, importKinds } from './firebase-import.ts';
 import { readFirestore } from './firestore-source.ts';
@@ -613,6 +614,45 @@ describe('import firebase', () => {
         importKinds.map(() => 0),
       );
       expect(await snapshot()).toEqual(before);
+    },
+    cliTestTimeout,
+  );
+
+  test.runIf(onFirestore)(
+    'on Firestore a batch run again (contention) counts and writes once',
+    async () => {
+      const site = await seedOldSite();
+      const storage = server.services.deps.storage;
+      // Each transaction runs its work once and is rolled back, then runs it again, as Firestore does when
+      // another transaction wrote what it read.
+      const contended: Storage = {
+        ...storage,
+        async transaction(work) {
+          await storage
+            .transaction(async (repos) => {
+              await work(repos);
+              throw new Error('contention');
+            })
+            .catch(() => undefined);
+          return storage.transaction(work);
+        },
+      };
+      const report = await importFirebase(
+        contended,
+        {
+          firestore: await readFirestore({ projectId: site.projectId, emulatorHost: emulator.host }),
+          users: parseAuthExport(await readFile(site.authExport, 'utf8'), site.authExport),
+          hashConfig: parseHashConfig(await readFile(site.hashConfigFile, 'utf8'), site.hashConfigFile),
+        },
+        { dryRun: false, now: new Date() },
+      );
+      expect(report.counts.users).toMatchObject({ read: 4, new: 3, skipped: 1 });
+      expect(report.counts.modules).toMatchObject({ read: 3, new: 1, skipped: 1 });
+      expect(report.counts.bookings).toMatchObject({ read: 4, new: 3, skipped: 1 });
+      expect(report.counts.enrolments).toMatchObject({ read: 3, new: 2, skipped: 1 });
+      expect(report.skipped).toHaveLength(4);
+      const again = await importInProcess(site);
+      expect(importKinds.map((kind) => again.counts[kind].new)).toEqual(importKinds.map(() => 0));
     },
     cliTestTimeout,
   );

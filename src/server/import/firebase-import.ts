@@ -16,7 +16,8 @@ import type { FirestoreData, SourceDoc } from './firestore-source.ts';
 /**
  * `npm run cli -- import firebase`: the old site's Firestore collections and Firebase Authentication users
  * (spec §3) written into TutorBook's storage through its repositories: on SQL in one transaction, so an import
- * happens whole or not at all; on Firestore in a transaction per batch (`runInBatches` says why and how). Old document ids are kept as ids, so a second run finds every record and writes nothing new.
+ * happens whole or not at all; on Firestore in a transaction per batch (`runInBatches` says why and how). Old
+ * document ids are kept as ids, so a second run finds every record and writes nothing new.
  * Decision 0023 says why each mapping is as it is.
  */
 
@@ -108,7 +109,7 @@ export async function importFirebase(
           run.enrolments(repos, docs),
     ),
   ];
-  if (storage.kind === 'firestore') await runInBatches(storage, steps, report, options.dryRun);
+  if (storage.kind === 'firestore') await runInBatches(storage, steps, run, options.dryRun);
   else await runAtOnce(storage, steps, options.dryRun);
   return report;
 }
@@ -131,13 +132,13 @@ async function runAtOnce(storage: Storage, steps: Step[], dryRun: boolean) {
  * finds those, writes the rest, and a third run says "0 new". A dry run rolls each step back; the report is
  * the same (a later step finds imported users by the ids the run noted, not in the database).
  */
-async function runInBatches(storage: Storage, steps: Step[], report: ImportReport, dryRun: boolean) {
+async function runInBatches(storage: Storage, steps: Step[], run: ImportRun, dryRun: boolean) {
   for (const step of steps) {
-    const before = structuredClone({ counts: report.counts, skipped: report.skipped });
+    const restore = run.checkpoint();
     try {
       await storage.transaction(async (repos) => {
-        // Firestore runs a contended transaction again: its counts start over with it.
-        Object.assign(report, structuredClone(before));
+        // Firestore runs a contended transaction again: its counts and notes start over with it.
+        restore();
         await step(repos);
         if (dryRun) throw new DryRunRollback();
       });
@@ -173,6 +174,23 @@ class ImportRun {
     this.report = report;
     this.now = now;
     this.nowIso = now.toISOString();
+  }
+
+  /** What the run has counted and noted so far; the function it returns puts it back (a step run again). */
+  checkpoint(): () => void {
+    const saved = structuredClone({
+      counts: this.report.counts,
+      skipped: this.report.skipped,
+      userIds: this.userIds,
+      moduleKeys: this.moduleKeys,
+    });
+    return () => {
+      Object.assign(this.report, structuredClone({ counts: saved.counts, skipped: saved.skipped }));
+      this.userIds.clear();
+      for (const [uid, id] of saved.userIds) this.userIds.set(uid, id);
+      this.moduleKeys.clear();
+      for (const key of saved.moduleKeys) this.moduleKeys.add(key);
+    };
   }
 
   /** Runs `work` for one record, counting it; a `Skip` it throws becomes a line of the report. */
