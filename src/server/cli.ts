@@ -77,7 +77,8 @@ staff
 
 /**
  * `npm run cli -- import firebase`: the old site's data and accounts (README "Moving in from Firebase").
- * The files are read and checked before anything is written; the import is one transaction.
+ * The files are read and checked before anything is written; the import is one transaction on SQL, a
+ * transaction per batch on Firestore (firebase-import.ts, decision 0023).
  */
 program
   .command('import')
@@ -91,14 +92,6 @@ program
   .action(async (opts: { project: string; authExport?: string; hashConfig?: string; dryRun?: boolean }) => {
     try {
       const env = loadEnv();
-      // The import writes with SQL in one transaction (decision 0023); refused before anything is read, since
-      // opening the Firestore engine would already write to it (the seeded catalogue).
-      if (env.firestoreProjectId)
-        throw new ImportStoppedError(
-          `DATABASE_URL names Firestore (firestore://${env.firestoreProjectId}): import firebase writes into ` +
-            'SQLite or PostgreSQL only for now (the Firestore engine is not yet whole, issue 21). ' +
-            'Set DATABASE_URL to file:… or postgres://… and run it again; nothing was read or written.',
-        );
       if (opts.hashConfig && !opts.authExport) throw new ImportStoppedError('--hash-config goes with --auth-export.');
       const users = opts.authExport ? parseAuthExport(await readText(opts.authExport), opts.authExport) : [];
       const hashConfig = opts.hashConfig
@@ -119,7 +112,7 @@ program
       const services = await createServices({ ...env, logLevel: env.logLevel === 'info' ? 'warn' : env.logLevel });
       try {
         const report = await importFirebase(
-          services.db,
+          services.deps.storage,
           { firestore, users, hashConfig },
           { dryRun: opts.dryRun === true, now: new Date() },
         );

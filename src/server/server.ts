@@ -109,7 +109,7 @@ export async function createServices(
   return {
     env,
     logger,
-    /** The SQL engine's Kysely (tests and the Firebase import read and write it directly); not on Firestore. */
+    /** The SQL engine's Kysely (tests read and write it directly); not on Firestore. */
     get db(): Db {
       if (!engine.db) throw new Error(`services.db is the SQL engines' database: this server runs on ${kind}`);
       return engine.db;

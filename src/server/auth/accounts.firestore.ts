@@ -5,11 +5,12 @@ import {
   type DocumentData,
   type DocumentReference,
   type Query,
+  type Transaction,
 } from 'firebase-admin/firestore';
 import type { Category, Role } from '../../common/roles.ts';
 import { atomically, read, readAll, type FirestoreContext } from '../storage/firestore/context.ts';
 import { deleteFound, query } from '../storage/firestore/queries.ts';
-import type { Account, AccountsRepository } from './accounts.storage.ts';
+import type { Account, AccountsRepository, ImportedLogin } from './accounts.storage.ts';
 
 /**
  * Accounts on Firestore (docs/firestore-layout.md): the collections better-auth's adapter writes
@@ -82,6 +83,32 @@ export function createAccountsFirestoreRepository(ctx: FirestoreContext): Accoun
     batch.update(userRef(userId), changes);
     if (roles) batch.set(adminsGuard, { changedAt: Timestamp.now() });
     await batch.commit();
+  }
+
+  /** An imported account's logins, every field of better-auth's model written (firestore-layout.md). */
+  function createLogins(
+    tx: Transaction,
+    userId: string,
+    imported: readonly ImportedLogin[],
+    createdAt: Timestamp,
+    now: Timestamp,
+  ) {
+    for (const login of imported) {
+      tx.create(logins.doc(crypto.randomUUID()), {
+        user_id: userId,
+        account_id: login.accountId,
+        provider_id: login.providerId,
+        password: login.passwordHash,
+        access_token: null,
+        refresh_token: null,
+        id_token: null,
+        access_token_expires_at: null,
+        refresh_token_expires_at: null,
+        scope: null,
+        created_at: createdAt,
+        updated_at: now,
+      });
+    }
   }
 
   return {
@@ -188,6 +215,46 @@ export function createAccountsFirestoreRepository(ctx: FirestoreContext): Accoun
         for (const link of links.docs)
           if (String(link.get('identifier')).startsWith('reset-password:')) tx.delete(link.ref);
         tx.update(userRef(userId), { name, email_verified: true, updated_at: Timestamp.fromDate(now) });
+      }),
+
+    async passwordHashOf(userId) {
+      const found = await query(
+        ctx,
+        logins.where('user_id', '==', userId).where('provider_id', '==', 'credential').limit(1),
+      );
+      return (found.docs[0]?.get('password') as string | null | undefined) ?? null;
+    },
+
+    insertImported: (account, imported, now) =>
+      // As an invitation's user: the address is looked up in the same transaction as the create
+      // (firestore-layout.md, "Unique fields").
+      atomically(ctx, async ({ tx }) => {
+        if (!(await tx.get(users.where('email', '==', account.email).limit(1))).empty)
+          throw new Error(`users.email must be unique: "${account.email}" is taken`);
+        const createdAt = Timestamp.fromDate(new Date(account.createdAt));
+        tx.create(userRef(account.id), {
+          name: account.name,
+          email: account.email,
+          email_verified: account.emailVerified,
+          image: account.image,
+          role: 'student',
+          created_at: createdAt,
+          updated_at: Timestamp.fromDate(now),
+          tutor_categories: [],
+        });
+        createLogins(tx, account.id, imported, createdAt, Timestamp.fromDate(now));
+      }),
+
+    handOverToImported: (userId, old, imported, now) =>
+      atomically(ctx, async ({ tx }) => {
+        const [userLogins, userSessions] = await Promise.all([
+          tx.get(logins.where('user_id', '==', userId)),
+          tx.get(sessions.where('user_id', '==', userId)),
+        ]);
+        for (const doc of [...userLogins.docs, ...userSessions.docs]) tx.delete(doc.ref);
+        const at = Timestamp.fromDate(now);
+        tx.update(userRef(userId), { name: old.name, email_verified: old.emailVerified, updated_at: at });
+        createLogins(tx, userId, imported, at, at);
       }),
 
     async lockAdmins() {

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Category, Role } from '../../common/roles.ts';
 import type { Db } from '../db/create-db.ts';
-import type { Account, AccountsRepository, StaffMember } from './accounts.storage.ts';
+import type { Account, AccountsRepository, ImportedLogin, StaffMember } from './accounts.storage.ts';
 import { forgetResetLinks } from './auth.ts';
 import type { UsersTable } from './auth.table.ts';
 
@@ -140,6 +140,44 @@ export function createAccountsRepository(db: Db): AccountsRepository {
         .execute();
     },
 
+    async passwordHashOf(userId) {
+      const row = await db
+        .selectFrom('accounts')
+        .select('password')
+        .where('user_id', '=', userId)
+        .where('provider_id', '=', 'credential')
+        .executeTakeFirst();
+      return row?.password ?? null;
+    },
+
+    async insertImported(account, logins, now) {
+      const createdAt = new Date(account.createdAt);
+      await db
+        .insertInto('users')
+        .values({
+          id: account.id,
+          name: account.name,
+          email: account.email,
+          email_verified: account.emailVerified,
+          image: account.image,
+          created_at: createdAt,
+          updated_at: now,
+        })
+        .execute();
+      await insertLogins(db, account.id, logins, createdAt, now);
+    },
+
+    async handOverToImported(userId, old, logins, now) {
+      await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+      await db.deleteFrom('accounts').where('user_id', '=', userId).execute();
+      await db
+        .updateTable('users')
+        .set({ name: old.name, email_verified: old.emailVerified, updated_at: now })
+        .where('id', '=', userId)
+        .execute();
+      await insertLogins(db, userId, logins, now, now);
+    },
+
     async lockAdmins() {
       // An update that changes nothing: the one lock both SQLite (the database's write lock) and PostgreSQL
       // (the rows') take the same way.
@@ -190,4 +228,29 @@ export function createAccountsRepository(db: Db): AccountsRepository {
       };
     },
   };
+}
+
+/** The logins an imported account brings (better-auth's accounts rows: no tokens). */
+async function insertLogins(db: Db, userId: string, logins: readonly ImportedLogin[], createdAt: Date, now: Date) {
+  if (logins.length === 0) return;
+  await db
+    .insertInto('accounts')
+    .values(
+      logins.map((login) => ({
+        id: crypto.randomUUID(),
+        user_id: userId,
+        account_id: login.accountId,
+        provider_id: login.providerId,
+        password: login.passwordHash,
+        access_token: null,
+        refresh_token: null,
+        id_token: null,
+        access_token_expires_at: null,
+        refresh_token_expires_at: null,
+        scope: null,
+        created_at: createdAt,
+        updated_at: now,
+      })),
+    )
+    .execute();
 }

@@ -281,6 +281,52 @@ describe.each([
     expect(await engine.leftOf(other.id)).toMatchObject({ logins: 1, sessions: 1 });
   });
 
+  test('an imported account keeps its id, time, flag and logins; one handed over to it loses its sign-up', async () => {
+    const id = crypto.randomUUID();
+    const old = { id, name: 'Thandi Old', email: `${id}@example.com`, emailVerified: false, image: 'https://x/a.png' };
+    const hash = `$firebase-scrypt$14,8$Bw==$key$salt$${id}`;
+    await engine.transaction((repo) =>
+      repo.insertImported(
+        { ...old, createdAt: t0.toISOString() },
+        [
+          { providerId: 'credential', accountId: id, passwordHash: hash },
+          { providerId: 'google', accountId: `g${id}`, passwordHash: null },
+        ],
+        later(5),
+      ),
+    );
+    expect(await engine.repo.findByEmail(old.email)).toEqual({
+      ...old,
+      role: 'student',
+      createdAt: t0.toISOString(),
+      updatedAt: later(5).toISOString(),
+    });
+    expect(await engine.repo.passwordHashOf(id)).toBe(hash);
+    expect((await engine.repo.loginMethods(id)).map((l) => l.providerId).sort()).toEqual(['credential', 'google']);
+
+    // Someone else's unverified sign-up with an address goes to the old owner: its login and session go.
+    const squatter = await invite();
+    await engine.seed.login(squatter.id, 'credential', t0);
+    await engine.seed.session(squatter.id, t0, null);
+    expect(await engine.repo.passwordHashOf(squatter.id)).toBeNull(); // seeded without a password
+    await engine.transaction((repo) =>
+      repo.handOverToImported(
+        squatter.id,
+        { name: 'Sipho Old', emailVerified: false },
+        [{ providerId: 'credential', accountId: squatter.id, passwordHash: hash }],
+        later(9),
+      ),
+    );
+    expect(await engine.leftOf(squatter.id)).toMatchObject({ logins: 1, sessions: 0 });
+    expect(await engine.repo.passwordHashOf(squatter.id)).toBe(hash);
+    expect(await engine.repo.findById(squatter.id)).toMatchObject({
+      name: 'Sipho Old',
+      emailVerified: false,
+      updatedAt: later(9).toISOString(),
+    });
+    expect(await engine.repo.passwordHashOf(crypto.randomUUID())).toBeNull();
+  });
+
   test('a renamed account keeps the rest; a deleted one goes with its sessions, logins and links', async () => {
     const user = await invite('student');
     const other = await invite('student');

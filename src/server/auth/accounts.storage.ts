@@ -36,6 +36,25 @@ export interface SessionRecord {
   userAgent: string | null;
 }
 
+/** An account brought from the old Firebase site (import/firebase-import.ts), with its old id and time. */
+export interface ImportedAccount {
+  id: string;
+  name: string;
+  email: string;
+  emailVerified: boolean;
+  image: string | null;
+  /** UTC ISO. */
+  createdAt: string;
+}
+
+/** A way to log in the old site had: a password (its Firebase hash, checked at the first login) or Google. */
+export interface ImportedLogin {
+  providerId: 'credential' | 'google';
+  /** The user's id for a password; Google's own user id for Google. */
+  accountId: string;
+  passwordHash: string | null;
+}
+
 /**
  * Accounts and what hangs off them (roles, tutor categories, logins, sessions, reset links): the one door to
  * authentication's storage for the rest of the server (docs/decisions/0026). better-auth itself reaches the
@@ -72,6 +91,20 @@ export interface AccountsRepository {
   rename(userId: string, name: string, now: Date): Promise<void>;
   /** Deletes the account with its sessions, logins, tutor categories and reset links. */
   delete(userId: string): Promise<void>;
+  /** The stored hash of the user's password login, null without one (the importer compares it). */
+  passwordHashOf(userId: string): Promise<string | null>;
+  /** An account from the old site, a student, with its ways to log in; the address was looked up first. */
+  insertImported(account: ImportedAccount, logins: readonly ImportedLogin[], now: Date): Promise<void>;
+  /**
+   * An account signed up with here and never verified goes to the person who had its address on the old site:
+   * its logins and sessions go, the name and verified flag become the old site's, and `logins` come in.
+   */
+  handOverToImported(
+    userId: string,
+    old: Pick<ImportedAccount, 'name' | 'emailVerified'>,
+    logins: readonly ImportedLogin[],
+    now: Date,
+  ): Promise<void>;
   /** The user as a session names them (role, and a tutor's categories): read on every signed-in request. */
   findSignedIn(userId: string): Promise<Me | undefined>;
 }

@@ -1,23 +1,23 @@
-import { sql } from 'kysely';
 import { bookingCategories, bookingLimits, bookingStatuses, uncategorized } from '../../common/bookings.ts';
 import type { BookingCategory, BookingStatus } from '../../common/bookings.ts';
 import { slugify } from '../../common/catalogue.ts';
 import { categories, type Category } from '../../common/roles.ts';
 import { isCalendarDate, isTimeOfDay, sastInstant } from '../../common/sast.ts';
+import type { ImportedLogin } from '../auth/accounts.storage.ts';
 import { encodeFirebaseHash, type FirebaseHashConfig } from '../auth/firebase-password.ts';
-import type { Db } from '../db/create-db.ts';
+import type { BookingRecord } from '../modules/bookings/bookings.storage.ts';
 import { uniquePaymentReference } from '../modules/bookings/bookings.usecases.ts';
-import { createBookingsRepository } from '../modules/bookings/bookings.repository.ts';
-import { createCatalogueRepository } from '../modules/catalogue/catalogue.repository.ts';
-import { createQaRepository } from '../modules/qa/qa.repository.ts';
-import type { QaRepository } from '../modules/qa/qa.storage.ts';
+import type { StoredEnrolment } from '../modules/profile/profile.storage.ts';
+import type { NewAnswer, NewQuestion } from '../modules/qa/qa.storage.ts';
+import type { Repositories, Storage } from '../storage/storage.ts';
 import { ImportStoppedError, type ExportedUser } from './firebase-auth-export.ts';
 import type { FirestoreData, SourceDoc } from './firestore-source.ts';
 
 /**
  * `npm run cli -- import firebase`: the old site's Firestore collections and Firebase Authentication users
- * (spec §3) written into TutorBook's storage, in one transaction, so an import either happens whole or not at
- * all. Old document ids are kept as ids, so a second run finds every record and writes nothing new.
+ * (spec §3) written into TutorBook's storage through its repositories: on SQL in one transaction, so an import
+ * happens whole or not at all; on Firestore in a transaction per batch (`runInBatches` says why and how). Old
+ * document ids are kept as ids, so a second run finds every record and writes nothing new.
  * Decision 0023 says why each mapping is as it is.
  */
 
@@ -54,8 +54,17 @@ export interface ImportSource {
 /** Thrown inside the transaction of a dry run, so that everything it wrote is rolled back. */
 class DryRunRollback extends Error {}
 
+/**
+ * On Firestore, how many records one transaction writes at most: a transaction holds what it read until it
+ * commits, so a whole site's worth in one would grow past Firestore's limits and lock out the running server.
+ */
+export const firestoreBatchSize = 100;
+
+/** One step of the import: records of one kind, written with the repositories of one transaction. */
+type Step = (repos: Repositories) => Promise<void>;
+
 export async function importFirebase(
-  db: Db,
+  storage: Storage,
   source: ImportSource,
   options: { dryRun: boolean; now: Date },
 ): Promise<ImportReport> {
@@ -70,41 +79,118 @@ export async function importFirebase(
     ) as Record<ImportKind, ImportCounts>,
     skipped: [],
   };
+  const run = new ImportRun(report, options.now);
+  // In this order: questions, bookings and enrolments find their users, bookings and enrolments their modules.
+  const size = storage.kind === 'firestore' ? firestoreBatchSize : Number.POSITIVE_INFINITY;
+  const steps: Step[] = [
+    ...batches(source.users, size).map(
+      (users): Step =>
+        (repos) =>
+          run.users(repos, users, source.hashConfig),
+    ),
+    ...batches(source.firestore.modules, size).map(
+      (docs): Step =>
+        (repos) =>
+          run.modules(repos, docs),
+    ),
+    ...batches(source.firestore.questions, size).map(
+      (docs): Step =>
+        (repos) =>
+          run.questions(repos, docs),
+    ),
+    ...batches(source.firestore.bookings, size).map(
+      (docs): Step =>
+        (repos) =>
+          run.bookings(repos, docs),
+    ),
+    ...batches(source.firestore.enrolments, size).map(
+      (docs): Step =>
+        (repos) =>
+          run.enrolments(repos, docs),
+    ),
+  ];
+  if (storage.kind === 'firestore') await runInBatches(storage, steps, run, options.dryRun);
+  else await runAtOnce(storage, steps, options.dryRun);
+  return report;
+}
+
+/** SQL: every step in one transaction, so the import happens whole or not at all. */
+async function runAtOnce(storage: Storage, steps: Step[], dryRun: boolean) {
   try {
-    await db.transaction().execute(async (trx) => {
-      const run = new ImportRun(trx, report, options.now);
-      await run.users(source.users, source.hashConfig);
-      await run.modules(source.firestore.modules);
-      await run.questions(source.firestore.questions);
-      await run.bookings(source.firestore.bookings);
-      await run.enrolments(source.firestore.enrolments);
-      if (options.dryRun) throw new DryRunRollback();
+    await storage.transaction(async (repos) => {
+      for (const step of steps) await step(repos);
+      if (dryRun) throw new DryRunRollback();
     });
   } catch (error) {
     if (!(error instanceof DryRunRollback)) throw error;
   }
-  return report;
+}
+
+/**
+ * Firestore: a transaction per step (one kind, at most `firestoreBatchSize` records). An import stopped
+ * part-way keeps the steps that committed; every record is looked up by its old id first, so running it again
+ * finds those, writes the rest, and a third run says "0 new". A dry run rolls each step back; the report is
+ * the same (a later step finds imported users by the ids the run noted, not in the database).
+ */
+async function runInBatches(storage: Storage, steps: Step[], run: ImportRun, dryRun: boolean) {
+  for (const step of steps) {
+    const restore = run.checkpoint();
+    try {
+      await storage.transaction(async (repos) => {
+        // Firestore runs a contended transaction again: its counts and notes start over with it.
+        restore();
+        await step(repos);
+        if (dryRun) throw new DryRunRollback();
+      });
+    } catch (error) {
+      if (!(error instanceof DryRunRollback)) throw error;
+    }
+  }
+}
+
+function batches<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
 }
 
 /** A record that cannot be kept as it is: skipped, with the reason in the report. */
 class Skip extends Error {}
 
+/**
+ * The import's rules, written through the repositories (decision 0026). Each step has 0026's shape: its reads
+ * (and the decision, counted, for each record), then the stamps it needs in one call, then its writes.
+ */
 class ImportRun {
   /** Old Firebase uid → our user id (the same, or the account that already had the address). */
   private readonly userIds = new Map<string, string | null>();
-  private readonly db: Db;
-  /** The board's repository on the import's transaction (questions and answers are written here with SQL). */
-  private readonly qa: QaRepository;
+  /** Modules written by this run, by lower-cased name and slug (Firestore's queries do not see them yet). */
+  private readonly moduleKeys = new Set<string>();
   private readonly report: ImportReport;
   private readonly now: Date;
   private readonly nowIso: string;
 
-  constructor(db: Db, report: ImportReport, now: Date) {
-    this.db = db;
-    this.qa = createQaRepository(db);
+  constructor(report: ImportReport, now: Date) {
     this.report = report;
     this.now = now;
     this.nowIso = now.toISOString();
+  }
+
+  /** What the run has counted and noted so far; the function it returns puts it back (a step run again). */
+  checkpoint(): () => void {
+    const saved = structuredClone({
+      counts: this.report.counts,
+      skipped: this.report.skipped,
+      userIds: this.userIds,
+      moduleKeys: this.moduleKeys,
+    });
+    return () => {
+      Object.assign(this.report, structuredClone({ counts: saved.counts, skipped: saved.skipped }));
+      this.userIds.clear();
+      for (const [uid, id] of saved.userIds) this.userIds.set(uid, id);
+      this.moduleKeys.clear();
+      for (const key of saved.moduleKeys) this.moduleKeys.add(key);
+    };
   }
 
   /** Runs `work` for one record, counting it; a `Skip` it throws becomes a line of the report. */
@@ -121,16 +207,13 @@ class ImportRun {
   }
 
   /** Our id for an old uid: an account imported now or before, or null (the account was deleted). */
-  private async userFor(uid: unknown): Promise<string | null> {
+  private async userFor(repos: Repositories, uid: unknown): Promise<string | null> {
     if (typeof uid !== 'string' || !uid) return null;
-    if (!this.userIds.has(uid)) {
-      const row = await this.db.selectFrom('users').select('id').where('id', '=', uid).executeTakeFirst();
-      this.userIds.set(uid, row?.id ?? null);
-    }
+    if (!this.userIds.has(uid)) this.userIds.set(uid, (await repos.accounts.findById(uid))?.id ?? null);
     return this.userIds.get(uid)!;
   }
 
-  async users(users: ExportedUser[], hashConfig: FirebaseHashConfig | undefined) {
+  async users(repos: Repositories, users: ExportedUser[], hashConfig: FirebaseHashConfig | undefined) {
     for (const u of users) {
       await this.each('users', `users/${u.localId}`, async () => {
         if (!u.email) throw new Skip('no e-mail address (a phone or anonymous sign-in), which TutorBook needs');
@@ -138,34 +221,28 @@ class ImportRun {
         const email = u.email.toLowerCase();
         const password =
           u.passwordHash && u.salt && hashConfig ? encodeFirebaseHash(hashConfig, u.salt, u.passwordHash) : null;
-        const same = await this.db
-          .selectFrom('users')
-          .select(['id', 'email_verified'])
-          .where((eb) => eb.or([eb('id', '=', u.localId), eb('email', '=', email)]))
-          .executeTakeFirst();
+        const same = (await repos.accounts.findById(u.localId)) ?? (await repos.accounts.findByEmail(email));
         if (same) {
           this.userIds.set(u.localId, same.id);
           // Here before (an earlier run), or someone verified this address here (signed up, made staff): the
           // old records follow that account, and its login stays as it is.
-          if (same.id === u.localId || same.email_verified === true || same.email_verified === 1) return 'unchanged';
-          return this.reclaim(same.id, u, password);
+          if (same.id === u.localId || same.emailVerified) return 'unchanged';
+          return this.reclaim(repos, same.id, u, password);
         }
-        const createdAt = u.createdAt ? new Date(Number(u.createdAt)) : this.now;
-        await this.db
-          .insertInto('users')
-          .values({
+        await repos.accounts.insertImported(
+          {
             id: u.localId,
             name: u.displayName?.trim() || email.split('@')[0]!,
             email,
             // Unverified addresses stay unverified: their owners verify as anyone else does.
-            email_verified: u.emailVerified === true,
+            emailVerified: u.emailVerified === true,
             image: u.photoUrl ?? null,
-            created_at: createdAt,
-            updated_at: this.now,
-          })
-          .execute();
+            createdAt: u.createdAt ? new Date(Number(u.createdAt)).toISOString() : this.nowIso,
+          },
+          loginsOf(u.localId, u, password),
+          this.now,
+        );
         this.userIds.set(u.localId, u.localId);
-        await this.addLogins(u.localId, u, password, createdAt);
         return 'new';
       });
     }
@@ -176,61 +253,23 @@ class ImportRun {
    * 0003), the address goes to the person who had it on the old site: that sign-up's password and sessions
    * go, the old password (and Google link) come in. Left alone once it already holds the old password.
    */
-  private async reclaim(userId: string, u: ExportedUser, password: string | null): Promise<'unchanged' | 'updated'> {
-    const credential = await this.db
-      .selectFrom('accounts')
-      .select('password')
-      .where('user_id', '=', userId)
-      .where('provider_id', '=', 'credential')
-      .executeTakeFirst();
-    if ((credential?.password ?? null) === password && u.emailVerified !== true) return 'unchanged';
-    await this.db.deleteFrom('sessions').where('user_id', '=', userId).execute();
-    await this.db.deleteFrom('accounts').where('user_id', '=', userId).execute();
-    await this.db
-      .updateTable('users')
-      .set({
-        name: u.displayName?.trim() || u.email!.toLowerCase().split('@')[0]!,
-        email_verified: u.emailVerified === true,
-        updated_at: this.now,
-      })
-      .where('id', '=', userId)
-      .execute();
-    await this.addLogins(userId, u, password, this.now);
+  private async reclaim(
+    repos: Repositories,
+    userId: string,
+    u: ExportedUser,
+    password: string | null,
+  ): Promise<'unchanged' | 'updated'> {
+    if ((await repos.accounts.passwordHashOf(userId)) === password && u.emailVerified !== true) return 'unchanged';
+    await repos.accounts.handOverToImported(
+      userId,
+      { name: u.displayName?.trim() || u.email!.toLowerCase().split('@')[0]!, emailVerified: u.emailVerified === true },
+      loginsOf(userId, u, password),
+      this.now,
+    );
     return 'updated';
   }
 
-  /** The old password (a Firebase hash, checked at the first login) and the Google link, as Firebase had them. */
-  private async addLogins(userId: string, u: ExportedUser, password: string | null, createdAt: Date) {
-    const account = (providerId: string, accountId: string, hash: string | null) => ({
-      id: crypto.randomUUID(),
-      user_id: userId,
-      account_id: accountId,
-      provider_id: providerId,
-      password: hash,
-      access_token: null,
-      refresh_token: null,
-      id_token: null,
-      access_token_expires_at: null,
-      refresh_token_expires_at: null,
-      scope: null,
-      created_at: createdAt,
-      updated_at: this.now,
-    });
-    if (password)
-      await this.db
-        .insertInto('accounts')
-        .values(account('credential', userId, password))
-        .execute();
-    // Google's own user id: better-auth finds the account by it when "Continue with Google" comes back.
-    const google = u.providerUserInfo?.find((p) => p.providerId === 'google.com' && p.rawId);
-    if (google)
-      await this.db
-        .insertInto('accounts')
-        .values(account('google', google.rawId!, null))
-        .execute();
-  }
-
-  async modules(docs: SourceDoc[]) {
+  async modules(repos: Repositories, docs: SourceDoc[]) {
     for (const doc of docs) {
       await this.each('modules', `modules/${doc.id}`, async () => {
         const name = text(doc.data.name).trim();
@@ -242,65 +281,67 @@ class ImportRun {
         if (priceCents === undefined)
           throw new Skip(`price ${JSON.stringify(doc.data.price)} is not an amount in rand per hour`);
         const slug = slugify(name);
-        const existing = await this.db
-          .selectFrom('modules')
-          .select(['id', 'category', 'price_cents'])
-          .where((eb) => eb.or([eb(sql`lower(name)`, '=', name.toLowerCase()), eb('slug', '=', slug)]))
-          .executeTakeFirst();
+        // Twice on the old site: the first one counts (SQL would find it; Firestore's query would not yet).
+        if (this.moduleKeys.has(`name:${name.toLowerCase()}`) || this.moduleKeys.has(`slug:${slug}`))
+          return 'unchanged';
+        const existingId = await repos.catalogue.findClash(name, slug);
+        const existing = existingId === undefined ? undefined : await repos.catalogue.findById(existingId);
         if (existing) {
-          if (existing.category === category && existing.price_cents === priceCents) return 'unchanged';
+          if (existing.category === category && existing.priceCents === priceCents) return 'unchanged';
           // The old site's admin-managed list is what the owner charges; our seed was the spec's guess.
-          await this.db
-            .updateTable('modules')
-            .set({ category: category as Category, price_cents: priceCents, updated_at: this.nowIso })
-            .where('id', '=', existing.id)
-            .execute();
+          await repos.catalogue.update(existing.id, {
+            category: category as Category,
+            priceCents,
+            updatedAt: this.nowIso,
+          });
           return 'updated';
         }
-        await this.db
-          .insertInto('modules')
-          .values({
-            id: doc.id,
-            slug,
-            name,
-            category: category as Category,
-            price_cents: priceCents,
-            created_at: this.nowIso,
-            updated_at: this.nowIso,
-          })
-          .execute();
+        await repos.catalogue.insert({
+          id: doc.id,
+          slug,
+          name,
+          category: category as Category,
+          priceCents,
+          description: '',
+          topics: [],
+          createdAt: this.nowIso,
+          updatedAt: this.nowIso,
+        });
+        this.moduleKeys.add(`name:${name.toLowerCase()}`).add(`slug:${slug}`);
         return 'new';
       });
     }
   }
 
-  async questions(docs: FirestoreData['questions']) {
+  async questions(repos: Repositories, docs: FirestoreData['questions']) {
+    const { qa } = repos;
+    await qa.beginChanges();
+    // Reads: what is here already, and each new post's author.
+    const plans: { id: string; question?: Omit<NewQuestion, 'stamp'>; version?: number; answers: NewAnswer[] }[] = [];
     for (const doc of docs) {
+      const plan: (typeof plans)[number] = { id: doc.id, answers: [] };
       let questionHere = false;
       await this.each('questions', `questions/${doc.id}`, async () => {
         const title = text(doc.data.title).trim();
         const body = text(doc.data.text).trim();
         if (!title || !body) throw new Skip(title ? 'no text' : 'no title');
         questionHere = true;
-        if (await this.qa.findQuestion(doc.id)) return 'unchanged';
-        const [upvotes, downvotes] = [voteCount(doc.data.upvotes), voteCount(doc.data.downvotes)];
-        await this.db
-          .insertInto('questions')
-          .values({
-            id: doc.id,
-            // Null when the author has deleted their account: the board says "Deleted user", as for ours.
-            user_id: await this.userFor(doc.data.user_id),
-            title,
-            text: body,
-            search: `${title}\n${body}`.toLowerCase(),
-            created_at: isoTime(doc.data.createdAt, doc.createTime),
-            upvotes,
-            downvotes,
-            imported_upvotes: upvotes,
-            imported_downvotes: downvotes,
-            version: (await this.qa.takeStamps(1))[0]!.version,
-          })
-          .execute();
+        const found = await qa.findQuestion(doc.id);
+        if (found) {
+          plan.version = found.version;
+          return 'unchanged';
+        }
+        const search = `${title}\n${body}`.toLowerCase();
+        plan.question = {
+          id: doc.id,
+          // Null when the author has deleted their account: the board says "Deleted user", as for ours.
+          userId: await this.userFor(repos, doc.data.user_id),
+          title,
+          text: body,
+          searchText: search,
+          createdAt: isoTime(doc.data.createdAt, doc.createTime),
+          importedVotes: { upvotes: voteCount(doc.data.upvotes), downvotes: voteCount(doc.data.downvotes) },
+        };
         return 'new';
       });
       for (const answer of doc.answers) {
@@ -308,28 +349,35 @@ class ImportRun {
           if (!questionHere) throw new Skip('its question was skipped');
           const body = text(answer.data.text).trim();
           if (!body) throw new Skip('no text');
-          if (await this.qa.findAnswer(answer.id)) return 'unchanged';
-          await this.db
-            .insertInto('answers')
-            .values({
-              id: answer.id,
-              question_id: doc.id,
-              user_id: await this.userFor(answer.data.user_id),
-              text: body,
-              created_at: isoTime(answer.data.createdAt, answer.createTime),
-            })
-            .execute();
-          // The question's version moves with its answers, so clients that sync `since` fetch them.
-          await this.qa.setVersion(doc.id, (await this.qa.takeStamps(1))[0]!);
+          if (await qa.findAnswer(answer.id)) return 'unchanged';
+          plan.answers.push({
+            id: answer.id,
+            questionId: doc.id,
+            userId: await this.userFor(repos, answer.data.user_id),
+            text: body,
+            createdAt: isoTime(answer.data.createdAt, answer.createTime),
+          });
           return 'new';
         });
       }
+      if (plan.question || plan.answers.length > 0) plans.push(plan);
+    }
+    if (plans.length === 0) return;
+    // One stamp per question written or given new answers, so clients that sync `since` fetch them.
+    const above = plans.flatMap((p) => (p.version === undefined ? [] : [p.version]));
+    const stamps = await qa.takeStamps(plans.length, above);
+    for (const [i, plan] of plans.entries()) {
+      if (plan.question) await qa.insertQuestion({ ...plan.question, stamp: stamps[i]! });
+      for (const answer of plan.answers) await qa.insertAnswer(answer);
+      if (!plan.question) await qa.setVersion(plan.id, stamps[i]!);
     }
   }
 
-  async bookings(docs: SourceDoc[]) {
-    const bookings = createBookingsRepository(this.db);
-    const catalogue = createCatalogueRepository(this.db);
+  async bookings(repos: Repositories, docs: SourceDoc[]) {
+    const { bookings, catalogue } = repos;
+    await bookings.beginChanges();
+    const plans: { booking: Omit<BookingRecord, 'version'>; steps: BookingStatus[]; userId: string | null }[] = [];
+    const references = new Set<string>();
     for (const doc of docs) {
       await this.each('bookings', `bookings/${doc.id}`, async () => {
         if (await bookings.findById(doc.id)) return 'unchanged';
@@ -354,19 +402,21 @@ class ImportRun {
           : (module?.category ?? uncategorized);
         // The old site kept no price: the module's rate now, or the custom-subject rate, as a new request gets.
         const priceCentsPerHour = module?.priceCents ?? bookingLimits.customRateCents;
-        const userId = await this.userFor(d.uid);
+        const userId = await this.userFor(repos, d.uid);
         const createdAt = isoTime(d.createdAt, doc.createTime);
-        const studentName = text(d.student_name).trim() || 'Anonymous';
-        const steps = status === 'Pending' ? 1 : 2;
-        await bookings.beginChanges();
-        const paymentReference = await uniquePaymentReference(bookings);
-        // The booking at its last step's version; its history at each step's (one booking: one shard).
-        const stamps = await bookings.takeStamps(steps);
-        const first = stamps[0]!.version;
-        await bookings.insert(
-          {
+        // Unique among the stored ones and this run's (which a Firestore query does not see before the commit).
+        let paymentReference: string;
+        do paymentReference = await uniquePaymentReference(bookings);
+        while (references.has(paymentReference));
+        references.add(paymentReference);
+        plans.push({
+          booking: {
             id: doc.id,
-            student: { id: userId, name: studentName, email: text(d.student_email).trim().toLowerCase() },
+            student: {
+              id: userId,
+              name: text(d.student_name).trim() || 'Anonymous',
+              email: text(d.student_email).trim().toLowerCase(),
+            },
             moduleName: module?.name ?? (text(d.module_name).trim() || 'Custom subject'),
             moduleCategory: category,
             priceCentsPerHour,
@@ -384,38 +434,51 @@ class ImportRun {
             createdAt,
             updatedAt: createdAt,
           },
-          stamps.at(-1)!,
-        );
-        // Its history: the request, and where the old site had taken it (who did that, it did not record).
-        const change = (version: number, from: BookingStatus | null, to: BookingStatus, by: string | null) => ({
-          id: crypto.randomUUID(),
-          bookingId: doc.id,
-          version,
-          at: createdAt,
-          by: {
-            id: by === null ? userId : null,
-            name: by ?? studentName,
-            role: by === null ? ('student' as const) : null,
-          },
-          from,
-          to,
-          slot: to === 'Confirmed' ? confirmed : null,
+          // Its history: the request, and where the old site had taken it (who did that, it did not record).
+          steps: status === 'Pending' ? ['Pending'] : ['Pending', status],
+          userId,
         });
-        await bookings.addChange(change(first, null, 'Pending', null));
-        if (status !== 'Pending') await bookings.addChange(change(first + 1, 'Pending', status, 'The old site'));
         return 'new';
       });
     }
+    if (plans.length === 0) return;
+    // One call for the step: a booking's stamps follow one another, one per step of its history.
+    const stamps = await bookings.takeStamps(plans.reduce((n, p) => n + p.steps.length, 0));
+    let next = 0;
+    for (const { booking, steps, userId } of plans) {
+      const own = stamps.slice(next, next + steps.length);
+      next += steps.length;
+      await bookings.insert(booking, own.at(-1)!);
+      for (const [i, to] of steps.entries()) {
+        const byOldSite = i > 0;
+        await bookings.addChange({
+          id: crypto.randomUUID(),
+          bookingId: booking.id,
+          version: own[i]!.version,
+          at: booking.createdAt,
+          by: {
+            id: byOldSite ? null : userId,
+            name: byOldSite ? 'The old site' : booking.student.name,
+            role: byOldSite ? null : 'student',
+          },
+          from: i === 0 ? null : steps[i - 1]!,
+          to,
+          slot: to === 'Confirmed' ? booking.confirmedSlot : null,
+        });
+      }
+    }
   }
 
-  async enrolments(docs: SourceDoc[]) {
+  async enrolments(repos: Repositories, docs: SourceDoc[]) {
+    const { profile, catalogue } = repos;
+    const writes: StoredEnrolment[] = [];
     for (const doc of docs) {
       const record = `enrolments/${doc.id}`;
       const uid = text(doc.data.uid) || doc.id;
       const names: unknown = doc.data.modules;
       // An emptied record (spec §4: deleting an account writes one) holds nothing to keep.
       if (Array.isArray(names) && names.length === 0) continue;
-      const userId = await this.userFor(uid);
+      const userId = await this.userFor(repos, uid);
       if (!userId || !Array.isArray(names)) {
         await this.each('enrolments', record, async () => {
           throw new Skip(
@@ -426,41 +489,38 @@ class ImportRun {
         });
         continue;
       }
-      const seen = new Set<string>();
+      const held = new Set((await profile.enrolmentsOf(userId)).map((e) => e.moduleName.toLowerCase()));
       for (const entry of names) {
         const name = text(entry).trim();
         await this.each('enrolments', `${record} (${JSON.stringify(entry)})`, async () => {
           if (!name) throw new Skip('not a module name');
-          if (seen.has(name.toLowerCase())) return 'unchanged';
-          seen.add(name.toLowerCase());
-          const existing = await this.db
-            .selectFrom('enrolments')
-            .select('id')
-            .where('user_id', '=', userId)
-            .where(sql`lower(module_name)`, '=', name.toLowerCase())
-            .executeTakeFirst();
-          if (existing) return 'unchanged';
-          const module = await this.db
-            .selectFrom('modules')
-            .select(['id', 'name'])
-            .where(sql`lower(name)`, '=', name.toLowerCase())
-            .executeTakeFirst();
-          await this.db
-            .insertInto('enrolments')
-            .values({
-              id: crypto.randomUUID(),
-              user_id: userId,
-              // A module the catalogue does not have stays readable by name, as one deleted later does.
-              module_id: module?.id ?? null,
-              module_name: module?.name ?? name,
-              created_at: doc.createTime,
-            })
-            .execute();
+          if (held.has(name.toLowerCase())) return 'unchanged';
+          held.add(name.toLowerCase());
+          const module = await catalogue.findByName(name);
+          writes.push({
+            id: crypto.randomUUID(),
+            userId,
+            // A module the catalogue does not have stays readable by name, as one deleted later does.
+            moduleId: module?.id ?? null,
+            moduleName: module?.name ?? name,
+            createdAt: doc.createTime,
+          });
           return 'new';
         });
       }
     }
+    for (const enrolment of writes) await profile.insertImportedEnrolment(enrolment);
   }
+}
+
+/** The old password (a Firebase hash, checked at the first login) and the Google link, as Firebase had them. */
+function loginsOf(userId: string, u: ExportedUser, password: string | null): ImportedLogin[] {
+  const logins: ImportedLogin[] = [];
+  if (password) logins.push({ providerId: 'credential', accountId: userId, passwordHash: password });
+  // Google's own user id: better-auth finds the account by it when "Continue with Google" comes back.
+  const google = u.providerUserInfo?.find((p) => p.providerId === 'google.com' && p.rawId);
+  if (google) logins.push({ providerId: 'google', accountId: google.rawId!, passwordHash: null });
+  return logins;
 }
 
 // ---------------------------------------------------------------------------------------------------------

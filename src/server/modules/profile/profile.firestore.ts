@@ -51,6 +51,14 @@ export function createProfileFirestoreRepository(ctx: FirestoreContext): Profile
       });
     },
 
+    async insertImportedEnrolment(enrolment) {
+      // A module the catalogue lacks is named in the pair by its name, lower-cased, so the pair stays unique.
+      const ref = pairRef(enrolment.userId, enrolment.moduleId ?? `name:${enrolment.moduleName.toLowerCase()}`);
+      const doc: EnrolmentDoc = { ...enrolment };
+      if (ctx.tx) ctx.tx.create(ref, doc);
+      else await ref.create(doc);
+    },
+
     async findEnrolment(id) {
       const found = await query(ctx, enrolments.where('id', '==', id).limit(1));
       return found.docs[0]?.data();

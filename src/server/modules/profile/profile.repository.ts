@@ -49,6 +49,19 @@ export function createProfileRepository(db: Db): ProfileRepository {
       }
     },
 
+    async insertImportedEnrolment(enrolment) {
+      await db
+        .insertInto('enrolments')
+        .values({
+          id: enrolment.id,
+          user_id: enrolment.userId,
+          module_id: enrolment.moduleId,
+          module_name: enrolment.moduleName,
+          created_at: enrolment.createdAt,
+        })
+        .execute();
+    },
+
     async findEnrolment(id) {
       const row = await db.selectFrom('enrolments').selectAll().where('id', '=', id).executeTakeFirst();
       return row && toEnrolment(row);

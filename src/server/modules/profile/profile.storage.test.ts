@@ -97,6 +97,23 @@ describe.each([
     expect(await engine.repo.findEnrolment(crypto.randomUUID())).toBeUndefined();
   });
 
+  test('imported enrolments: one in a module the catalogue lacks is kept by its name, with no module', async () => {
+    const [me, module] = [await engine.newUser(), await engine.newModule()];
+    const known = { ...enrolment(me, module, '2026-11-24T08:00:00.000Z'), moduleName: 'Known Module' };
+    const unknown = { ...enrolment(me, module), moduleId: null, moduleName: 'Quantum Basket Weaving' };
+    const another = { ...enrolment(me, module), moduleId: null, moduleName: 'Old Module' };
+    await engine.transaction(async (repo) => {
+      await repo.insertImportedEnrolment(known);
+      await repo.insertImportedEnrolment(unknown);
+      await repo.insertImportedEnrolment(another);
+    });
+    expect(await engine.repo.enrolmentsOf(me)).toEqual([
+      known,
+      ...[unknown, another].sort((x, y) => (x.id < y.id ? -1 : 1)),
+    ]);
+    expect(await engine.repo.findEnrolment(unknown.id)).toEqual(unknown);
+  });
+
   test('enrolments at the same time come by id', async () => {
     const me = await engine.newUser();
     const made = [];

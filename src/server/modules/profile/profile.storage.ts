@@ -24,6 +24,11 @@ export interface ProfileRepository {
    * by whichever write loses the race.
    */
   insertEnrolment(enrolment: StoredEnrolment & { moduleId: string }): Promise<void>;
+  /**
+   * Stores an enrolment brought from the old site (the Firebase import), which names its module: one the
+   * catalogue lacks has no `moduleId` and stays readable by its name. The importer looked for it first.
+   */
+  insertImportedEnrolment(enrolment: StoredEnrolment): Promise<void>;
   findEnrolment(id: string): Promise<StoredEnrolment | undefined>;
   /** Deletes the enrolment if it is the user's. */
   deleteEnrolment(id: string, userId: string): Promise<void>;

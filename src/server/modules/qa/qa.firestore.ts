@@ -257,8 +257,9 @@ export function createQaFirestoreRepository(
         search: asStored(question.searchText),
         searchGrams: searchGramsOf(asStored(question.searchText)),
         createdAt: question.createdAt,
-        upvotes: 0,
-        downvotes: 0,
+        // The counts move by increments from here, so the old site's stay in them (firestore-layout.md).
+        upvotes: question.importedVotes?.upvotes ?? 0,
+        downvotes: question.importedVotes?.downvotes ?? 0,
         acceptedAnswerId: null,
         version: question.stamp.version,
         versionShard: question.stamp.shard,

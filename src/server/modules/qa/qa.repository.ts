@@ -172,6 +172,12 @@ export function createQaRepository(db: Db): QaRepository {
           search: question.searchText,
           created_at: question.createdAt,
           version: question.stamp.version,
+          ...(question.importedVotes && {
+            upvotes: question.importedVotes.upvotes,
+            downvotes: question.importedVotes.downvotes,
+            imported_upvotes: question.importedVotes.upvotes,
+            imported_downvotes: question.importedVotes.downvotes,
+          }),
         })
         .execute();
     },

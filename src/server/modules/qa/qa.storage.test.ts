@@ -320,6 +320,34 @@ describe.each([
     expect(await repo.votesOn(bob, [id])).toEqual([]);
   });
 
+  test('an imported question keeps the old site’s counts, votes here add to them; no author is kept as none', async () => {
+    const { repo } = engine;
+    const id = crypto.randomUUID();
+    const answerId = `${id}-old`;
+    await engine.transaction(async (qa) => {
+      await qa.beginChanges();
+      const [stamp] = await qa.takeStamps(1);
+      await qa.insertQuestion({
+        id,
+        userId: null,
+        title: 'Old question',
+        text: 'From the old site.',
+        searchText: 'old question\nfrom the old site.',
+        createdAt: at(7),
+        stamp: stamp!,
+        importedVotes: { upvotes: 3, downvotes: 1 },
+      });
+      await qa.insertAnswer({ id: answerId, questionId: id, userId: null, text: 'Old answer', createdAt: at(8) });
+    });
+    expect(await repo.findBoardQuestion(id)).toMatchObject({ author: null, upvotes: 3, downvotes: 1 });
+    expect(await repo.findAnswer(answerId)).toEqual({ id: answerId, questionId: id, userId: null, text: 'Old answer' });
+    await vote(engine, id, bob, 1);
+    await vote(engine, id, alice, -1);
+    expect(await repo.findBoardQuestion(id)).toMatchObject({ upvotes: 4, downvotes: 2 });
+    await vote(engine, id, bob, 0);
+    expect(await repo.findBoardQuestion(id)).toMatchObject({ upvotes: 3, downvotes: 2 });
+  });
+
   test('ten users voting at once are all counted, and the question’s version goes above each', async () => {
     const { repo } = engine;
     const id = await askNew(engine, alice);

@@ -57,19 +57,26 @@ export interface BoardAnswer {
 
 export interface NewQuestion {
   id: string;
-  userId: string;
+  /** Null for a question imported from the old site whose author's account is gone. */
+  userId: string | null;
   title: string;
   text: string;
   /** Title and text lower-cased (the usecases' `toSearchText`), what `listPage`'s search looks in. */
   searchText: string;
   createdAt: string;
   stamp: Stamp;
+  /**
+   * The old site's up and down counts (the Firebase import), whose voters are unknown: the question starts
+   * with them, and votes cast here add to them (migration 0008).
+   */
+  importedVotes?: { upvotes: number; downvotes: number };
 }
 
 export interface NewAnswer {
   id: string;
   questionId: string;
-  userId: string;
+  /** Null for an answer imported from the old site whose author's account is gone. */
+  userId: string | null;
   text: string;
   createdAt: string;
 }
