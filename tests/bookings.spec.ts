@@ -577,14 +577,15 @@ test('a student cancels: in good time it is simply cancelled; inside 24 hours th
     await page.screenshot({ path: `test-results/screenshots/bookings-late-cancel-dialog-${size}.png` });
   }
   await confirmDialog(page, bookingMessages.cancelLateConfirm(lateFeeCents(late.totalCents)), 'Cancel booking');
-  await expect(toastWith(page, bookingMessages.cancelledLate)).toBeVisible();
+  // The toast gives the fee in rand too, as the dialog did.
+  await expect(toastWith(page, 'the late-cancellation fee (50%, R90) applies.')).toBeVisible();
   await expect(lateCard.locator('.status-label.cancelled')).toHaveText('Cancelled');
   await expect(lateCard).toContainText('Late cancellation');
   await expect(lateCard).toContainText('R90');
   // The e-mail says what to pay and how: the fee, the reference, and whom to pay (or whom to ask).
   const email = await emailTo(account.email, new RegExp(`^Booking cancelled: .*${formatSastDate(soon.date)}$`));
   expect(email.text).toContain(
-    `The fee is R90: please pay it by EFT, with the payment reference ${late.paymentReference}.`,
+    `the late-cancellation fee (50%, R90) applies. Please pay it by EFT, with the payment reference ${late.paymentReference}.`,
   );
   expect(email.text).toMatch(/For the bank details, e-mail \S+@\S+ or send a WhatsApp message to \+27/);
   const stored = await bookingsOf(page.request, module.name);

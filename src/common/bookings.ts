@@ -72,7 +72,9 @@ export const bookingMessages = {
   cancelLateConfirm: (feeCents: number) =>
     `This session starts within ${bookingLimits.lateCancelHours} hours: cancelling now is a late cancellation and ${bookingLimits.lateFeePercent}% of the fee (${formatRand(feeCents)}) applies. Cancel anyway?`,
   cancelled: 'Your booking has been cancelled.',
-  cancelledLate: `Your booking has been cancelled. As it was within ${bookingLimits.lateCancelHours} hours of the session, the late-cancellation fee (${bookingLimits.lateFeePercent}%) applies.`,
+  /** Says the fee in rand as the dialog did, not only the percentage (issue 19, point 6). */
+  cancelledLate: (feeCents: number) =>
+    `Your booking has been cancelled. As it was within ${bookingLimits.lateCancelHours} hours of the session, the late-cancellation fee (${bookingLimits.lateFeePercent}%, ${formatRand(feeCents)}) applies.`,
   cannotCancel: 'Only a pending or confirmed booking can be cancelled.',
   cannotConfirm: 'A cancelled or completed booking cannot be confirmed. Set its status to Pending first.',
   ownBooking: 'You booked this session yourself: another tutor or the admin confirms it and sets its status.',

@@ -175,7 +175,11 @@ export function useStudentActions() {
       try {
         const cancelled = await bookingsApi.cancel(booking.id);
         await storeBookings([cancelled], generation);
-        toast.success(cancelled.lateCancellation ? bookingMessages.cancelledLate : bookingMessages.cancelled);
+        toast.success(
+          cancelled.lateCancellation
+            ? bookingMessages.cancelledLate(lateFeeCents(cancelled.totalCents))
+            : bookingMessages.cancelled,
+        );
       } catch (error) {
         if (!isSessionEnded(error))
           toast.error(errorText(error, bookingMessages.cancelFailed, { offline: offlineText }));

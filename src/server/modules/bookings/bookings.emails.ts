@@ -247,7 +247,7 @@ export function cancelledEmail(b: Booking, publicUrl: string, eftDetails: readon
       paragraphs: [
         ...(b.lateCancellation
           ? [
-              `${bookingMessages.cancelledLate} The fee is ${formatRand(lateFeeCents(b.totalCents))}: please pay it by EFT, with the payment reference ${b.paymentReference}.`,
+              `${bookingMessages.cancelledLate(lateFeeCents(b.totalCents))} Please pay it by EFT, with the payment reference ${b.paymentReference}.`,
               bankDetails(eftDetails),
             ]
           : [bookingMessages.cancelled]),

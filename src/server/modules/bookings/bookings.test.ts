@@ -970,11 +970,10 @@ describe('a student cancelling', () => {
       history: expect.arrayContaining([expect.objectContaining({ from: 'Confirmed', to: 'Cancelled' })]),
     });
     const email = await smtp.waitForEmail({ to: student.email, subject: 'Booking cancelled' });
-    expect(email.text).toContain(bookingMessages.cancelledLate);
-    // What to pay, with which reference and into which account.
-    expect(email.text).toContain(
-      `The fee is R80: please pay it by EFT, with the payment reference ${booking.paymentReference}.`,
-    );
+    // What to pay, in rand, with which reference and into which account.
+    expect(email.text).toContain('the late-cancellation fee (50%, R80) applies.');
+    expect(email.text).toContain(bookingMessages.cancelledLate(8000));
+    expect(email.text).toContain(`Please pay it by EFT, with the payment reference ${booking.paymentReference}.`);
     for (const line of eftDetails.split('; ')) expect(email.text).toContain(line);
   });
 
