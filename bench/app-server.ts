@@ -12,10 +12,16 @@ import { createServices, type Services } from '../src/server/server.ts';
  * benchmark. `prepare` runs before it listens (seeding); with `idleMail` the mail worker only wakes when told,
  * so no e-mail is sent during a run and what is measured is the request. It serves the build in `clientDir`,
  * or a one-line shell without one. `bytesSent()` counts what went out on the sockets, headers included.
+ * `env` adds to the environment (another engine: DATABASE_URL, FIRESTORE_EMULATOR_HOST).
  */
 export async function startAppServer(
   name: string,
-  options: { idleMail?: boolean; clientDir?: string; prepare?: (services: Services) => Promise<void> } = {},
+  options: {
+    idleMail?: boolean;
+    clientDir?: string;
+    env?: Record<string, string>;
+    prepare?: (services: Services) => Promise<void>;
+  } = {},
 ) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `tutorbook-bench-${name}-`));
   let clientDir = options.clientDir;
@@ -31,6 +37,7 @@ export async function startAppServer(
     AUTH_SECRET: randomBytes(32).toString('hex'),
     // Production does not start without the bank details students pay into.
     PAYMENT_EFT_DETAILS: 'Bank: Bench Bank; Account number: 0',
+    ...options.env,
   });
   const services = await createServices(env, { clientDir, ...(options.idleMail ? { mailPollMs: 2 ** 31 - 1 } : {}) });
   if (options.idleMail) services.deps.mail.wake = () => {};
@@ -54,6 +61,8 @@ export async function startAppServer(
     services,
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     bytesSent: () => [...sockets].reduce((sum, socket) => sum + socket.bytesWritten, closedSocketsBytes),
+    /** Resolves once the app answers no request (what a run left in flight is done). */
+    settled: () => requests.settled(),
     async stop() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -2,8 +2,9 @@ import { createRequire } from 'node:module';
 
 // autocannon ships no type declarations: this is the part of its API the benchmarks use.
 export interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p99: number; average: number };
+  /** `total` answered; `sent` includes the requests still unanswered when the run ended. */
+  requests: { average: number; total: number; sent: number };
+  latency: { p50: number; p99: number; average: number };
   non2xx: number;
   errors: number;
   timeouts: number;
@@ -16,6 +17,8 @@ export interface AutocannonRequest {
   headers?: Record<string, string>;
   body?: string;
   setupRequest?: string;
+  /** Session cookies a `setupRequest` module of ours takes in turn (autocannon passes unknown fields on). */
+  cookies?: string[];
 }
 
 type Autocannon = (opts: {
