@@ -7,12 +7,12 @@ import { startFirestoreEmulator } from '../src/server/test/firestore-emulator.ts
  * Google's emulator in its own process group (or uses the one FIRESTORE_EMULATOR_HOST names), gives the run a
  * project of its own, runs Playwright with E2E_DATABASE_URL set (tests/start-server.ts and the fixtures' CLI
  * read it), and stops the emulator after. Without spec files among the arguments it runs the journeys listed
- * in .ci/firestore-journeys.txt, those that touch storage.
+ * in .ci/firestore-journeys.txt, those that touch storage: its lines are spec files and Playwright options.
  */
 const listFile = '.ci/firestore-journeys.txt';
 const args = process.argv.slice(2);
 const namesSpecs = args.some((arg) => !arg.startsWith('-'));
-const specs = namesSpecs
+const listed = namesSpecs
   ? []
   : readFileSync(listFile, 'utf8')
       .split('\n')
@@ -25,7 +25,7 @@ const projectId = `demo-e2e-${Date.now().toString(36)}`;
 console.log(`Journeys on Firestore: project ${projectId} on the emulator at ${emulator.host}`);
 
 // Playwright's own CLI on this Node (Node 24), not whichever `node` the PATH finds first.
-const playwright = spawn(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', ...specs, ...args], {
+const playwright = spawn(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', ...listed, ...args], {
   stdio: 'inherit',
   env: { ...process.env, E2E_DATABASE_URL: `firestore://${projectId}`, FIRESTORE_EMULATOR_HOST: emulator.host },
 });
