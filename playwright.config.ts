@@ -3,6 +3,8 @@ import { defineConfig, devices } from '@playwright/test';
 /** E2E_PORT lets a second checkout (a git worktree) run its journeys beside this one. */
 export const e2ePort = Number(process.env.E2E_PORT ?? 4173);
 export const e2eDataDir = 'test-results/e2e-data';
+/** E2E_DATABASE_URL runs the journeys on another engine (scripts/e2e-firestore.ts); unset: SQLite in e2eDataDir. */
+export const e2eDatabaseUrl = process.env.E2E_DATABASE_URL || undefined;
 
 /** Browser journeys in Debian's Chromium against the built app (`npm run build` first). */
 export default defineConfig({

@@ -4,7 +4,7 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIRequestContext, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { simpleParser, type ParsedMail } from 'mailparser';
-import { e2eDataDir, e2ePort } from '../playwright.config.ts';
+import { e2eDatabaseUrl, e2eDataDir, e2ePort } from '../playwright.config.ts';
 
 export const origin = `http://127.0.0.1:${e2ePort}`;
 const mailDir = path.join(e2eDataDir, 'mail');
@@ -94,7 +94,14 @@ export function makeStaff(email: string, role: 'admin' | 'tutor', categories: st
     ...(categories.length ? ['--category', ...categories] : []),
   ];
   execFileSync(process.execPath, args, {
-    env: { ...process.env, DATA_DIR: e2eDataDir, PUBLIC_URL: origin, LOG_LEVEL: 'error' },
+    env: {
+      ...process.env,
+      DATA_DIR: e2eDataDir,
+      // The server's engine when it is not SQLite in DATA_DIR (FIRESTORE_EMULATOR_HOST comes with process.env).
+      ...(e2eDatabaseUrl && { DATABASE_URL: e2eDatabaseUrl }),
+      PUBLIC_URL: origin,
+      LOG_LEVEL: 'error',
+    },
   });
 }
 

@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { e2eDataDir, e2ePort } from '../playwright.config.ts';
+import { e2eDatabaseUrl, e2eDataDir, e2ePort } from '../playwright.config.ts';
 
 // A fresh data folder per run: e-mails go to its mail folder, where the fixtures read them.
 rmSync(e2eDataDir, { recursive: true, force: true });
@@ -11,5 +11,8 @@ Object.assign(process.env, {
   LOG_LEVEL: 'warn',
   // Below the 24-hour late-cancellation window, so that tests/bookings.spec.ts can book a session inside it.
   BOOKING_MIN_LEAD_HOURS: '20',
+  // The storage engine: SQLite in the data folder, unless the run asks for another (scripts/e2e-firestore.ts
+  // sets firestore://… with FIRESTORE_EMULATOR_HOST); the fixtures' CLI calls use the same.
+  ...(e2eDatabaseUrl && { DATABASE_URL: e2eDatabaseUrl }),
 });
 await import('../src/server/main.ts');

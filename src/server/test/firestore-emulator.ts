@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { findClosedPort } from './harness.ts';
+import { findClosedPort } from './free-port.ts';
 
 /**
  * Google's Firestore emulator (`gcloud emulators firestore start`, Debian package

@@ -356,13 +356,7 @@ function createTestFirestoreProject(): TestDatabase {
 }
 
 /** A port nothing listens on (for "the mail server is down"). */
-export async function findClosedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+export { findClosedPort } from './free-port.ts';
 
 // ---------------------------------------------------------------------------------------------------------
 // HTTP client
