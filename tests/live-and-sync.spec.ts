@@ -403,6 +403,8 @@ test('a session signed out on one device loses its stream on another at once; th
         super(url, init);
         if (!first) return;
         first = false;
+        // Told once the server has taken the stream in: notices from then on reach it.
+        this.addEventListener('ready', () => ((window as unknown as { streamReady: boolean }).streamReady = true));
         for (const type of ['change', 'resync', 'error'])
           this.addEventListener(type, (event) =>
             heard.push(
@@ -419,6 +421,8 @@ test('a session signed out on one device loses its stream on another at once; th
   await tab.goto('/offers');
   await expect(card(tab, module.name)).toContainText('Price: R90/hour');
   const opened = await firstStream;
+  // A change made before the server took the stream in reaches the page by its catch-up read, not as a notice.
+  await tab.waitForFunction(() => (window as unknown as { streamReady?: boolean }).streamReady === true);
   await raisePrice(admin, module.id);
   await expect(card(tab, module.name)).toContainText('Price: R100/hour');
   await tab.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
