@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { sastDate } from '../src/common/sast.ts';
+import { insertVerifiedUserThroughAuth } from '../src/server/auth/verified-users.ts';
 import { addStaff } from '../src/server/modules/staff/staff.usecases.ts';
 import type { Services } from '../src/server/server.ts';
 import { startFirestoreEmulator, type FirestoreEmulator } from '../src/server/test/firestore-emulator.ts';
@@ -61,26 +62,11 @@ async function inParallel<T, R>(items: readonly T[], width: number, work: (item:
 async function signedInUsers(services: Services, count: number, prefix: string) {
   const { adapter, password: hasher } = await services.auth.$context;
   const hash = await hasher.hash(password);
-  const now = new Date();
   return inParallel(
     Array.from({ length: count }, (_, i) => ({ name: `${prefix} ${i}`, email: `${prefix}-${i}@example.com` })),
     8,
     async (user) => {
-      const created = await adapter.create<Record<string, unknown>, { id: string }>({
-        model: 'user',
-        data: { ...user, emailVerified: true, role: 'student', createdAt: now, updatedAt: now },
-      });
-      await adapter.create({
-        model: 'account',
-        data: {
-          userId: created.id,
-          accountId: created.id,
-          providerId: 'credential',
-          password: hash,
-          createdAt: now,
-          updatedAt: now,
-        },
-      });
+      const created = await insertVerifiedUserThroughAuth(adapter, user, hash);
       const response = await services.auth.api.signInEmail({
         body: { email: user.email, password },
         asResponse: true,

@@ -1,4 +1,5 @@
 import type { Db } from '../db/create-db.ts';
+import type { DBAdapter } from 'better-auth';
 
 /**
  * Verified accounts with an e-mail and password login, written straight to the database in one transaction:
@@ -37,4 +38,33 @@ export async function insertVerifiedUsers(
       )
       .execute();
   });
+}
+
+/**
+ * One such account through better-auth's own adapter (`(await auth.$context).adapter`), on any engine,
+ * Firestore included: the user and password login records as sign-up and verification leave them (no hooks
+ * run: nothing is e-mailed).
+ */
+export async function insertVerifiedUserThroughAuth(
+  adapter: Pick<DBAdapter, 'create'>,
+  user: { name: string; email: string },
+  passwordHash: string,
+): Promise<{ id: string; name: string; email: string }> {
+  const now = new Date();
+  const created = await adapter.create<Record<string, unknown>, { id: string }>({
+    model: 'user',
+    data: { ...user, emailVerified: true, role: 'student', createdAt: now, updatedAt: now },
+  });
+  await adapter.create({
+    model: 'account',
+    data: {
+      userId: created.id,
+      accountId: created.id,
+      providerId: 'credential',
+      password: passwordHash,
+      createdAt: now,
+      updatedAt: now,
+    },
+  });
+  return { id: created.id, name: user.name, email: user.email };
 }

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { insertVerifiedUsers } from '../auth/verified-users.ts';
+import { insertVerifiedUserThroughAuth, insertVerifiedUsers } from '../auth/verified-users.ts';
 import { createHttpServer, type Timeouts } from '../http/node-server.ts';
 import type { PreparedAnswers } from '../http/prepared-answers.ts';
 import type { RenderApp } from '../http/rendered-pages.ts';
@@ -524,36 +524,13 @@ export async function createVerifiedUser(
   const email = account.email ?? uniqueEmail();
   const password = account.password ?? testPassword;
   const hash = await hashOnce(server, password);
-  if (server.services.kind === 'firestore')
-    return { ...(await insertThroughAuth(server, { name, email }, hash)), password };
+  if (server.services.kind === 'firestore') {
+    const { adapter } = await server.services.auth.$context;
+    return { ...(await insertVerifiedUserThroughAuth(adapter, { name, email }, hash)), password };
+  }
   const id = crypto.randomUUID();
   await insertVerifiedUsers(server.services.db, [{ id, name, email }], hash);
   return { id, name, email, password };
-}
-
-/**
- * The same account through better-auth's own adapter, for engines without SQL (Firestore): the user and
- * password login records as sign-up and verification leave them (no hooks run: nothing is e-mailed).
- */
-async function insertThroughAuth(server: TestServer, user: { name: string; email: string }, hash: string) {
-  const { adapter } = await server.services.auth.$context;
-  const now = new Date();
-  const created = await adapter.create<Record<string, unknown>, { id: string }>({
-    model: 'user',
-    data: { ...user, emailVerified: true, role: 'student', createdAt: now, updatedAt: now },
-  });
-  await adapter.create({
-    model: 'account',
-    data: {
-      userId: created.id,
-      accountId: created.id,
-      providerId: 'credential',
-      password: hash,
-      createdAt: now,
-      updatedAt: now,
-    },
-  });
-  return { id: created.id, name: user.name, email: user.email };
 }
 
 /** Logs in with a new client and returns it (holding the session cookie). */

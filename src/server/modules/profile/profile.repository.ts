@@ -16,6 +16,16 @@ function toEnrolment(row: Selectable<EnrolmentsTable>): StoredEnrolment {
 }
 
 /** The profile on SQLite and PostgreSQL (`enrolments`). */
+function toRow(enrolment: StoredEnrolment) {
+  return {
+    id: enrolment.id,
+    user_id: enrolment.userId,
+    module_id: enrolment.moduleId,
+    module_name: enrolment.moduleName,
+    created_at: enrolment.createdAt,
+  };
+}
+
 export function createProfileRepository(db: Db): ProfileRepository {
   return {
     async enrolmentsOf(userId) {
@@ -31,16 +41,7 @@ export function createProfileRepository(db: Db): ProfileRepository {
 
     async insertEnrolment(enrolment) {
       try {
-        await db
-          .insertInto('enrolments')
-          .values({
-            id: enrolment.id,
-            user_id: enrolment.userId,
-            module_id: enrolment.moduleId,
-            module_name: enrolment.moduleName,
-            created_at: enrolment.createdAt,
-          })
-          .execute();
+        await db.insertInto('enrolments').values(toRow(enrolment)).execute();
       } catch (error) {
         // The unique (user, module) pair catches a double click; the foreign key a module deleted meanwhile.
         if (isUniqueViolation(error)) throw createAlreadyEnrolledError();
@@ -50,16 +51,7 @@ export function createProfileRepository(db: Db): ProfileRepository {
     },
 
     async insertImportedEnrolment(enrolment) {
-      await db
-        .insertInto('enrolments')
-        .values({
-          id: enrolment.id,
-          user_id: enrolment.userId,
-          module_id: enrolment.moduleId,
-          module_name: enrolment.moduleName,
-          created_at: enrolment.createdAt,
-        })
-        .execute();
+      await db.insertInto('enrolments').values(toRow(enrolment)).execute();
     },
 
     async findEnrolment(id) {
