@@ -28,9 +28,27 @@ export async function startFirestoreEmulator(timeoutMs = 60_000): Promise<Firest
   return startOwnFirestoreEmulator(timeoutMs);
 }
 
-/** A new emulator on a free port, in its own process group; `stop` ends it. */
-export async function startOwnFirestoreEmulator(timeoutMs = 60_000): Promise<FirestoreEmulator> {
-  const port = await findClosedPort();
+/**
+ * A new emulator on a free port, in its own process group; `stop` ends it. The port is free when chosen, but
+ * another process (another emulator's WebSocket server, which takes a port of its own) can bind it before
+ * this one does: that start is tried again on another port.
+ */
+export async function startOwnFirestoreEmulator(
+  timeoutMs = 60_000,
+  pickPort: () => Promise<number> = findClosedPort,
+): Promise<FirestoreEmulator> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOn(await pickPort(), timeoutMs);
+    } catch (error) {
+      if (!(error instanceof PortTaken) || attempt === 5) throw error;
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+async function startOn(port: number, timeoutMs: number): Promise<FirestoreEmulator> {
   const host = `127.0.0.1:${port}`;
   // Its own process group (detached), so that stopping it also stops the Java process gcloud starts.
   const child = spawn('gcloud', ['emulators', 'firestore', 'start', `--host-port=${host}`, '--quiet'], {
@@ -42,7 +60,10 @@ export async function startOwnFirestoreEmulator(timeoutMs = 60_000): Promise<Fir
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<Error>((resolve) => {
     child.once('error', (error) => resolve(new Error(`${missing} (${error.message})`)));
-    child.once('exit', (code) => resolve(new Error(`The Firestore emulator stopped (exit ${code}):\n${output}`)));
+    child.once('exit', (code) => {
+      const Failure = /BindException|Address already in use/.test(output) ? PortTaken : Error;
+      resolve(new Failure(`The Firestore emulator stopped (exit ${code}):\n${output}`));
+    });
   });
   const exitedEarly = exited.then((error) => ({ error }));
 
