@@ -69,6 +69,17 @@ describe('the Firestore event bus', () => {
     expect((fromOther as { event: ChangeNotice }).event).not.toHaveProperty('version');
   });
 
+  test('a burst of more notices than one batch holds arrives whole and in order, and close waits for it', async () => {
+    const projectId = `demo-bus-${crypto.randomUUID().slice(0, 8)}`;
+    const [a, b] = [await openBus(projectId), await openBus(projectId)];
+    const count = 1200;
+    for (let i = 0; i < count; i++) a.bus.publish({ table: 'burst', ids: [String(i)], audience: 'everyone' });
+    // Closed at once, as a CLI that publishes then stops: its notices still leave.
+    await a.bus.close();
+    await waitFor(async () => b.heard.length >= count, 'the whole burst on the other side', 30_000);
+    expect(tablesOf(b.heard)).toEqual(Array.from({ length: count }, (_, i) => `burst:${i}`));
+  }, 60_000);
+
   test('a malformed notice document is ignored; notices after it still arrive', async () => {
     const projectId = `demo-bus-${crypto.randomUUID().slice(0, 8)}`;
     const [a, b] = [await openBus(projectId), await openBus(projectId)];

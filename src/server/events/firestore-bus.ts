@@ -18,6 +18,8 @@ const keepMs = 60 * 60 * 1000;
  */
 const listenBackMs = 60 * 1000;
 const firstRetryMs = 250;
+/** Firestore's most writes in one batch. */
+const batchLimit = 500;
 const maxRetryMs = 10_000;
 
 interface NoticeDoc {
@@ -48,8 +50,30 @@ export async function createFirestoreBus(options: { firestore: Firestore; logger
   let seq = 0;
   let unsubscribe: (() => void) | undefined;
   let retryTimer: NodeJS.Timeout | undefined;
-  /** The writes of this process's notices, one after the other so that they commit in the order published. */
-  let writing: Promise<void> = Promise.resolve();
+  /**
+   * This process's notices not written yet, and the writing of them: one batch at a time, so that they commit
+   * in the order published. The notices published while a batch is on its way go in the next one, so a burst
+   * costs a write per batch, not per notice (one after the other, a burst of a thousand took 38 s to leave).
+   */
+  const unwritten: NoticeDoc[] = [];
+  let writing: Promise<void> | undefined;
+
+  async function writeUnwritten() {
+    while (unwritten.length > 0) {
+      const docs = unwritten.splice(0, batchLimit);
+      const batch = firestore.batch();
+      for (const doc of docs) batch.create(notices.doc(), doc);
+      try {
+        await batch.commit();
+      } catch (error) {
+        logger.error(
+          { err: error, tables: [...new Set(docs.map((d) => d.table))] },
+          'event bus: notices could not be published',
+        );
+      }
+    }
+    writing = undefined;
+  }
 
   const deliver = (message: BusMessage) => {
     for (const listen of listeners) listen(message);
@@ -127,14 +151,8 @@ export async function createFirestoreBus(options: { firestore: Firestore; logger
         at: FieldValue.serverTimestamp() as unknown as Timestamp,
         expireAt: Timestamp.fromMillis(Date.now() + keepMs),
       };
-      writing = writing.then(() =>
-        notices
-          .add(doc)
-          .then(() => {})
-          .catch((error: unknown) => {
-            logger.error({ err: error, table: notice.table }, 'event bus: a notice could not be published');
-          }),
-      );
+      unwritten.push(doc);
+      writing ??= writeUnwritten();
     },
     subscribe(listen) {
       listeners.add(listen);
