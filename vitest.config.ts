@@ -7,6 +7,11 @@ import { configDefaults, defineConfig } from 'vitest/config';
  */
 const firestoreOnly = ['src/server/**/firestore*.test.ts', 'src/server/storage/firestore/**/*.test.ts'];
 const onPostgres = /^postgres(ql)?:/.test(process.env.TEST_DATABASE_URL ?? '');
+/**
+ * On Google's emulator a contended transaction waits out the SDK's backoff (1 s, then 1.5 s, …) before it
+ * tries again, so the tests of many writers at once take seconds there, not milliseconds.
+ */
+const onFirestore = (process.env.TEST_DATABASE_URL ?? '').startsWith('firestore://');
 
 /**
  * `npm test`: unit and integration tests next to the code (`src/**\/*.test.ts`), and the test of the lint
@@ -23,7 +28,7 @@ export default defineConfig({
     environment: 'node',
     pool: 'forks',
     maxWorkers: 2,
-    testTimeout: 30_000,
+    testTimeout: onFirestore ? 90_000 : 30_000,
     hookTimeout: 30_000,
     teardownTimeout: 10_000,
     // better-auth logs expected refusals ("User not found") to the console: show logs of failing tests only.

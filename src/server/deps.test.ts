@@ -4,10 +4,17 @@ import type { BusMessage } from './events/events.ts';
 import { createMemoryBus } from './events/memory-bus.ts';
 import { createOutbox } from './mail/outbox.ts';
 import type { NewModule } from './modules/catalogue/catalogue.storage.ts';
-import { startSmtpServer, startTestServer, uniqueEmail, type TestServer, type TestSmtpServer } from './test/harness.ts';
+import {
+  onFirestore,
+  startSmtpServer,
+  startTestServer,
+  uniqueEmail,
+  type TestServer,
+  type TestSmtpServer,
+} from './test/harness.ts';
 
 /**
- * `withTransaction` on the database the other tests use: the SQLite file, or PostgreSQL with TEST_DATABASE_URL.
+ * `withTransaction` on the storage the other tests use: the SQLite file, PostgreSQL or Firestore (TEST_DATABASE_URL).
  * Each test watches one side effect (a notice, a wake-up of the mail worker) and when it happens.
  */
 
@@ -64,7 +71,10 @@ function watchedDeps(onWake: (deps: Deps) => void = () => {}) {
 }
 
 describe('one transaction for a usecase', () => {
-  test(
+  // SQL: a read inside sees the writes before it (SQLite's one connection must not wait on itself). On
+  // Firestore a read never sees the transaction's own writes and one of a written document is refused
+  // (decision 0028; storage/firestore/context.test.ts).
+  test.skipIf(onFirestore)(
     'reads and writes through the transaction inside it finish, and are committed together',
     { timeout: 5_000 },
     async () => {
@@ -153,7 +163,8 @@ describe('e-mails queued in a transaction', () => {
     const { deps } = watchedDeps(() => wakes++);
     const work = withTransaction(deps, async (tx) => {
       await tx.mail.enqueue({ kind: 'welcome', to, subject: 'Never', text: 'x', html: '<p>x</p>' });
-      expect(await tx.repos.outbox.listTo(to)).toHaveLength(1);
+      // Read back inside on SQL only: on Firestore a transaction does not see its own writes (decision 0028).
+      if (!onFirestore) expect(await tx.repos.outbox.listTo(to)).toHaveLength(1);
       throw new Refused();
     });
     await expect(work).rejects.toBeInstanceOf(Refused);

@@ -359,10 +359,11 @@ describe('shutting down', () => {
   });
 });
 
+// Across processes on Firestore: firestore-bus.test.ts and firestore-server.test.ts.
 // eslint-disable-next-line no-restricted-properties -- a test setting, as in harness.ts
-const postgresUrl = process.env.TEST_DATABASE_URL;
+const onPostgres = /^postgres(ql)?:/.test(process.env.TEST_DATABASE_URL ?? '');
 
-describe.runIf(postgresUrl)('live events across processes (PostgreSQL)', () => {
+describe.runIf(onPostgres)('live events across processes (PostgreSQL)', () => {
   let second: { services: Services; url: string; http: Server };
 
   beforeAll(async () => {

@@ -543,10 +543,16 @@ describe('incremental sync (`since`)', () => {
 
   test('more than a page of changes comes in pages, each question once, in version order', async () => {
     const { version: start } = await collectChanges(0);
+    // Six writers at once, each posting in turn as a device's outbox does (one user's twenty posts at once
+    // contend for their rate limit: on Firestore some then get the 503 that the outbox retries).
     const writers = await Promise.all(Array.from({ length: 6 }, () => newStudent()));
     const ids = (
       await Promise.all(
-        writers.map(async (w) => Promise.all(Array.from({ length: 20 }, async () => (await ask(w.client)).id))),
+        writers.map(async (w) => {
+          const posted: string[] = [];
+          for (let n = 0; n < 20; n++) posted.push((await ask(w.client)).id);
+          return posted;
+        }),
       )
     ).flat();
     const walk = await collectChanges(start);
