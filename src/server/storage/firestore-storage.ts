@@ -1,7 +1,7 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import { createError } from '../http/errors.ts';
 import type { FirestoreConnection } from './firestore/connect.ts';
-import { transact, type FirestoreContext } from './firestore/context.ts';
+import { isClosedTransaction, transact, type FirestoreContext } from './firestore/context.ts';
 import { createPositions, type Positions, type PositionsOptions } from './firestore/positions.ts';
 import type { Repositories, Storage } from './storage.ts';
 
@@ -105,11 +105,16 @@ const aborted = 10;
 
 /**
  * Contention that outlasted every attempt: ABORTED, or the emulator's "Transaction lock timeout" (which it
- * reports with other codes). Not the request's fault, and gone in a moment: a 503 that says to retry.
+ * reports with other codes), or a commit whose transaction the emulator had closed (context.ts). Not the
+ * request's fault, and gone in a moment: a 503 that says to retry.
  */
 export function isContention(error: unknown): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  return code === aborted || (typeof message === 'string' && /transaction lock timeout/i.test(message));
+  return (
+    code === aborted ||
+    (typeof message === 'string' && /transaction lock timeout/i.test(message)) ||
+    isClosedTransaction(error)
+  );
 }
 
 function contentionError(cause: unknown) {

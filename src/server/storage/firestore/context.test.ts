@@ -99,6 +99,27 @@ describe('transact', () => {
     expect(await value('contended/attempt-2')).toBe(2);
   });
 
+  // The emulator closes a transaction left idle for a minute ("Transaction is invalid or closed", where Google's
+  // Firestore says "transaction has expired", which the SDK tries again): seen in crash.test, where a killed
+  // server's transactions held the locks others waited for. The SDK alone fails the request with a 500.
+  test('a transaction Firestore closes under a read is run again, not failed', async () => {
+    await db.doc('closed/a').set({ n: 0 });
+    let attempts = 0;
+    await transact(
+      db,
+      async (tx) => {
+        attempts++;
+        const doc = await tx.get(db.doc('closed/a'));
+        if (attempts === 1) await new Promise((resolve) => setTimeout(resolve, 62_000));
+        await tx.get(db.doc('closed/b'));
+        tx.update(db.doc('closed/a'), { n: (doc.get('n') as number) + 1 });
+      },
+      { maxAttempts: 2 },
+    );
+    expect(attempts).toBe(2);
+    expect(await value('closed/a')).toBe(1);
+  }, 90_000);
+
   test('atomically joins the transaction it is given, and holds its writes too', async () => {
     await db.doc('joined/a').set({ n: 1 });
     await transact(db, async (tx) => {

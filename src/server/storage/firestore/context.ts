@@ -67,11 +67,11 @@ class HeldWrites {
     const view = {
       get: (target: unknown) => {
         if (target instanceof DocumentReference) this.#refuseWritten([target]);
-        return sdk.get(target as DocumentReference);
+        return retriedWhenClosed(sdk.get(target as DocumentReference));
       },
       getAll: (...args: DocumentReference[]) => {
         this.#refuseWritten(args.filter((arg) => arg instanceof DocumentReference));
-        return sdk.getAll(...args);
+        return retriedWhenClosed(sdk.getAll(...args));
       },
       create: hold('create'),
       set: hold('set'),
@@ -103,4 +103,29 @@ export function readAll<T>(ctx: FirestoreContext, refs: DocumentReference<T>[]):
   if (refs.length === 0) return Promise.resolve([]);
   const all = refs as DocumentReference[];
   return (ctx.tx ? ctx.tx.getAll(...all) : ctx.db.getAll(...all)) as Promise<DocumentSnapshot<T>[]>;
+}
+
+/** gRPC's ABORTED, which the SDK's runTransaction tries again (after its backoff). */
+const aborted = 10;
+
+/**
+ * Whether Firestore closed the transaction under a read: Google's backend says "transaction has expired" (the
+ * SDK tries that again), the emulator "Transaction is invalid or closed" when another transaction took the
+ * locks this one waited for (seen when one user posts from several devices at once, whose posts all count
+ * the same rate limit) or it outlived its time, and the SDK does not try that again: a 500 for a request
+ * that a second try serves.
+ */
+export const isClosedTransaction = (error: unknown) => {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return code === 3 && typeof message === 'string' && /transaction is invalid or closed/i.test(message);
+};
+
+/** A read whose transaction Firestore closed fails as ABORTED, so the SDK runs the transaction again. */
+function retriedWhenClosed<T>(read: Promise<T>): Promise<T> {
+  return read.catch((error: unknown) => {
+    if (!isClosedTransaction(error)) throw error;
+    throw Object.assign(new Error(`Firestore closed the transaction: ${(error as Error).message}`, { cause: error }), {
+      code: aborted,
+    });
+  });
 }
