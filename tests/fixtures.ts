@@ -203,17 +203,40 @@ export async function createModule(
   return (await res.json()) as TestModule;
 }
 
-/** Records the layout shifts of every page opened from here on, by the browser's own measure (not those just after a tap or key). */
+/**
+ * Records the layout shifts of every page opened from here on, by the browser's own measure (not those just
+ * after a tap or key): each as its score and what moved, from where to where, so a failure says which element.
+ */
 export const recordLayoutShifts = (target: Page | BrowserContext) =>
   target.addInitScript(() => {
-    const shifts: number[] = [];
+    interface Source {
+      node?: Node | null;
+      previousRect: DOMRectReadOnly;
+      currentRect: DOMRectReadOnly;
+    }
+    const shifts: string[] = [];
     Object.assign(window, { layoutShifts: shifts });
+    const rect = (r: DOMRectReadOnly) => `${r.x},${r.y} ${r.width}x${r.height}`;
+    const name = (node: Node | null | undefined) => {
+      if (!(node instanceof Element)) return node ? `${node.nodeName} "${node.textContent?.slice(0, 30)}"` : '?';
+      const classes = node.classList.length ? `.${[...node.classList].slice(0, 3).join('.')}` : '';
+      return `${node.localName}${classes} "${(node.textContent ?? '').trim().slice(0, 30)}"`;
+    };
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
-        if (!entry.hadRecentInput) shifts.push(entry.value);
+      const entries = list.getEntries() as (PerformanceEntry & {
+        value: number;
+        hadRecentInput: boolean;
+        sources: Source[];
+      })[];
+      for (const entry of entries)
+        if (!entry.hadRecentInput)
+          shifts.push(
+            `${entry.value.toFixed(5)} at ${Math.round(entry.startTime)} ms: ` +
+              entry.sources.map((s) => `${name(s.node)} ${rect(s.previousRect)} -> ${rect(s.currentRect)}`).join('; '),
+          );
     }).observe({ type: 'layout-shift', buffered: true });
   });
 
-/** The layout shifts the page has seen (`recordLayoutShifts`). */
+/** The layout shifts the page has seen (`recordLayoutShifts`): none, or what moved in each. */
 export const layoutShifts = (page: Page) =>
-  page.evaluate(() => (window as unknown as { layoutShifts: number[] }).layoutShifts);
+  page.evaluate(() => (window as unknown as { layoutShifts: string[] }).layoutShifts);
