@@ -485,6 +485,8 @@ describe.each([
     });
     expect(await repo.findById(untouched.id)).toEqual(untouched);
     expect(await repo.listOf(student.id)).toEqual([]);
+    // Nothing of theirs counts toward a rate limit any more (Firestore: their request times are gone).
+    expect(await repo.countRequestsSince(student.id, '2000-01-01T00:00:00.000Z')).toBe(0);
 
     await repo.forgetInHistory(tutor.id, 'Deleted user');
     expect((await repo.historyOf([confirmedByTutor.id])).map((c) => c.by)).toEqual([
