@@ -1,12 +1,9 @@
 import {
   FieldPath,
-  FieldValue,
   Filter,
   type CollectionReference,
   type DocumentReference,
-  type PartialWithFieldValue,
   type Query,
-  type SetOptions,
   type Transaction,
 } from 'firebase-admin/firestore';
 import type { BookingCategory, BookingStatus } from '../../../common/bookings.ts';
@@ -14,6 +11,7 @@ import type { Stamp } from '../../../common/positions.ts';
 import type { Role } from '../../../common/roles.ts';
 import { read, readAll, type FirestoreContext } from '../../storage/firestore/context.ts';
 import type { Positions } from '../../storage/firestore/positions.ts';
+import { createRecentTimes } from '../../storage/firestore/recent-times.ts';
 import type {
   BookingChangeRecord,
   BookingListFilter,
@@ -31,10 +29,8 @@ import type {
  *   (`isPaymentReferenceTaken`) and created with the booking in one transaction, so of two requests drawing
  *   one reference the second's transaction conflicts, runs again and draws another; `create` also fails a
  *   commit that would overwrite a key.
- * - `bookingRequestTimes/{userId}`: `{ times }`, when the user sent their requests (the last day's): the rate
- *   limit's count, read by key in the request's transaction, so that one student's requests at once are
- *   ordered by that document and nobody else's wait for it (a count query over `bookings` in the transaction
- *   made the emulator order every booking request after every other: 1 request a second at 20 at once).
+ * - `bookingRequestTimes/{userId}`: when the user sent their requests (recent-times.ts): the rate limit's
+ *   count, read by key in the request's transaction.
  * - versions: `version` and `versionShard` per booking, taken from `syncCounters/bookings.<k>` (positions.ts,
  *   docs/decisions/0027).
  *
@@ -177,28 +173,8 @@ const toChangeRecord = (bookingId: string, change: ChangeDoc): BookingChangeReco
 
 const byVersion = (a: { version: number }, b: { version: number }) => a.version - b.version;
 
-/** What `bookingRequestTimes/{userId}` holds: ISO times, oldest first. */
-interface RequestTimesDoc {
-  times: string[];
-}
-
-/** A transaction or a batch, which write the request times alike. */
-interface RequestTimesWriter {
-  set(
-    ref: DocumentReference<RequestTimesDoc>,
-    data: PartialWithFieldValue<RequestTimesDoc>,
-    options: SetOptions,
-  ): unknown;
-}
-
 /** How far back a user's request times are kept: the rate limit counts an hour (bookingLimits). */
 const requestTimesKeptMs = 24 * 3_600_000;
-
-/** The times a new request at `at` leaves: those of the last day before it, and it. */
-function withRequestAt(times: readonly string[], at: string): string[] {
-  const oldest = new Date(Date.parse(at) - requestTimesKeptMs).toISOString();
-  return [...times.filter((t) => t > oldest), at].sort();
-}
 
 /** A change of a booking: the booking as it leaves it, or undefined to leave it alone. */
 type Change = (doc: BookingDoc) => BookingDoc | undefined;
@@ -211,39 +187,12 @@ export function createBookingsFirestoreRepository(ctx: FirestoreContext, positio
       bookingId: string;
     }>;
 
-  const requestTimesRef = (userId: string) =>
-    ctx.db.doc(`bookingRequestTimes/${encodeURIComponent(userId)}`) as DocumentReference<RequestTimesDoc>;
+  const requestTimes = createRecentTimes(ctx, 'bookingRequestTimes', requestTimesKeptMs);
 
-  // In a transaction: the bookings it read (null: found missing), as its writes leave them, the users whose
-  // touched bookings it read whole (`listTouchedBy`), which the changes by user id need, and the request times
-  // it read (`countRequestsSince`), as its inserts leave them.
+  // In a transaction: the bookings it read (null: found missing), as its writes leave them, and the users whose
+  // touched bookings it read whole (`listTouchedBy`), which the changes by user id need.
   const seen = new Map<string, BookingDoc | null>();
   const touchedRead = new Set<string>();
-  const requestTimesSeen = new Map<string, string[]>();
-
-  async function requestTimesOf(userId: string): Promise<string[]> {
-    const known = ctx.tx && requestTimesSeen.get(userId);
-    if (known) return known;
-    const times = (await read(ctx, requestTimesRef(userId))).data()?.times ?? [];
-    if (ctx.tx) requestTimesSeen.set(userId, times);
-    return times;
-  }
-
-  /**
-   * The request times with this booking's: from the times this transaction read (kept to the last day), or,
-   * where it read none (the Firebase import, which counts no limit), added to whatever is stored.
-   */
-  function recordRequest(writer: RequestTimesWriter, userId: string | null, at: string): void {
-    if (userId === null) return;
-    const read = requestTimesSeen.get(userId);
-    if (!read) {
-      writer.set(requestTimesRef(userId), { times: FieldValue.arrayUnion(at) }, { merge: true });
-      return;
-    }
-    const times = withRequestAt(read, at);
-    requestTimesSeen.set(userId, times);
-    writer.set(requestTimesRef(userId), { times }, { merge: true });
-  }
 
   function remember(id: string, doc: BookingDoc | undefined) {
     if (ctx.tx) seen.set(id, doc ?? null);
@@ -331,9 +280,7 @@ export function createBookingsFirestoreRepository(ctx: FirestoreContext, positio
       return doc && toRecord(id, doc);
     },
 
-    async countRequestsSince(userId, since) {
-      return (await requestTimesOf(userId)).filter((t) => t > since).length;
-    },
+    countRequestsSince: (userId, since) => requestTimes.countSince(userId, since),
 
     async isPaymentReferenceTaken(reference) {
       return (await read(ctx, referenceRef(reference))).exists;
@@ -345,7 +292,7 @@ export function createBookingsFirestoreRepository(ctx: FirestoreContext, positio
       if (ctx.tx) {
         ctx.tx.create(bookingRef(booking.id), doc);
         ctx.tx.create(referenceRef(booking.paymentReference), { bookingId: booking.id });
-        recordRequest(ctx.tx, booking.student.id, booking.createdAt);
+        requestTimes.record(ctx.tx, booking.student.id, booking.createdAt);
         seen.set(booking.id, doc);
         return;
       }
@@ -353,7 +300,7 @@ export function createBookingsFirestoreRepository(ctx: FirestoreContext, positio
         .batch()
         .create(bookingRef(booking.id), doc)
         .create(referenceRef(booking.paymentReference), { bookingId: booking.id });
-      recordRequest(batch, booking.student.id, booking.createdAt);
+      requestTimes.record(batch, booking.student.id, booking.createdAt);
       await batch.commit();
     },
 
@@ -459,8 +406,12 @@ export function createBookingsFirestoreRepository(ctx: FirestoreContext, positio
         (doc) => ({ ...doc, userId: null, studentName: name, studentEmail: '', concepts: '', updatedAt: at }),
       );
       // Their request times go with them.
-      if (ctx.tx) ctx.tx.delete(requestTimesRef(userId));
-      else await requestTimesRef(userId).delete();
+      if (ctx.tx) requestTimes.forget(ctx.tx, userId);
+      else {
+        const batch = ctx.db.batch();
+        requestTimes.forget(batch, userId);
+        await batch.commit();
+      }
     },
 
     setStudentName: (userId, name, at) =>

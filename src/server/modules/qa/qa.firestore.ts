@@ -10,6 +10,7 @@ import {
 } from 'firebase-admin/firestore';
 import { read, readAll, type FirestoreContext } from '../../storage/firestore/context.ts';
 import type { Positions } from '../../storage/firestore/positions.ts';
+import { createRecentTimes } from '../../storage/firestore/recent-times.ts';
 import type { BoardAnswer, BoardQuestion, PostAuthor, QaRepository, QuestionRecord } from './qa.storage.ts';
 
 /**
@@ -19,7 +20,10 @@ import type { BoardAnswer, BoardQuestion, PostAuthor, QaRepository, QuestionReco
  *   column) with `searchGrams`, the distinct pieces of 1 to 3 characters of `search`, and `answerIds`, the ids of
  *   its answers (a page's answers are read by key: see listAnswers);
  * - `answers/{id}`: the answer, with `questionId`;
- * - `questionVotes/{questionId}:{userId}`: one vote per user and question, by its key.
+ * - `questionVotes/{questionId}:{userId}`: one vote per user and question, by its key;
+ * - `boardPostTimes/{userId}`: when the user posted (recent-times.ts): the rate limit's count, read by key in
+ *   the post's transaction (a count query over `questions` and `answers` there made the emulator order every
+ *   post after every other).
  *
  * Every change runs in the usecase's transaction (begin → reads → takeStamps → writes, QaRepository): a
  * question's counts change only in a transaction that read its vote document (`findVote`) and the question,
@@ -55,6 +59,9 @@ interface VoteDoc {
   userId: string;
   value: 1 | -1;
 }
+
+/** How far back a user's post times are kept: the rate limit counts 10 minutes (qaLimits). */
+const postTimesKeptMs = 24 * 3_600_000;
 
 /** The collection the board's stamps count in (decision 0027). */
 const versioned = 'questions';
@@ -121,6 +128,7 @@ export function createQaFirestoreRepository(
   const answers = ctx.db.collection('answers') as CollectionReference<AnswerDoc>;
   const votes = ctx.db.collection('questionVotes') as CollectionReference<VoteDoc>;
   const voteRef = (questionId: string, userId: string) => votes.doc(voteIdOf(questionId, userId));
+  const postTimes = createRecentTimes(ctx, 'boardPostTimes', postTimesKeptMs);
 
   /** The document `id` names in `of`, or undefined when no document can have that id. */
   async function readById<T>(of: CollectionReference<T>, id: string): Promise<DocumentSnapshot<T> | undefined> {
@@ -229,12 +237,7 @@ export function createQaFirestoreRepository(
       return doc && { id, questionId: doc.questionId, userId: doc.userId, text: doc.text };
     },
 
-    async countPostsSince(userId, since) {
-      const count = async (of: CollectionReference<QuestionDoc> | CollectionReference<AnswerDoc>) =>
-        (await query(of.where('userId', '==', userId).where('createdAt', '>', since).select())).size;
-      const [asked, answered] = await Promise.all([count(questions), count(answers)]);
-      return asked + answered;
-    },
+    countPostsSince: (userId, since) => postTimes.countSince(userId, since),
 
     async findVote(questionId, userId) {
       return (await read(ctx, voteRef(questionId, userId))).data()?.value ?? 0;
@@ -250,6 +253,7 @@ export function createQaFirestoreRepository(
     },
 
     async insertQuestion(question) {
+      postTimes.record(writer(), question.userId, question.createdAt);
       writer().create(questions.doc(question.id), {
         userId: question.userId,
         title: question.title,
@@ -270,6 +274,7 @@ export function createQaFirestoreRepository(
 
     async insertAnswer(answer) {
       const tx = writer();
+      postTimes.record(tx, answer.userId, answer.createdAt);
       tx.create(answers.doc(answer.id), {
         questionId: answer.questionId,
         userId: answer.userId,
@@ -409,8 +414,9 @@ export function createQaFirestoreRepository(
     },
 
     // No foreign key does it here: without this, the posts would keep the deleted account's id.
-    async forgetAuthor(_userId, posts) {
+    async forgetAuthor(userId, posts) {
       const tx = writer();
+      postTimes.forget(tx, userId);
       for (const id of posts.questionIds) tx.update(questions.doc(id), { userId: null });
       for (const { id } of posts.answers) tx.update(answers.doc(id), { userId: null });
     },

@@ -587,6 +587,8 @@ describe.each([
     expect((await repo.findQuestion(mine))?.userId).toBeNull();
     expect((await repo.findAnswer(`${theirs}-own`))?.userId).toBeNull();
     expect((await repo.findBoardQuestion(mine))?.author).toBeNull();
+    // Nothing of theirs counts toward a rate limit any more (Firestore: their post times are gone).
+    expect(await repo.countPostsSince(user, '2000-01-01T00:00:00.000Z')).toBe(0);
   });
 
   test('a transaction that reads, writes and then fails leaves nothing behind', async () => {

@@ -202,7 +202,8 @@ export interface QaRepository {
   listPostsBy(userId: string): Promise<PostsBy>;
   /**
    * Leaves the user's posts (`posts`, as `listPostsBy` read them in this transaction) without an author: they
-   * read "Deleted user" from now on, and hold nothing that ties them to the person or to each other.
+   * read "Deleted user" from now on, and hold nothing that ties them to the person or to each other; and
+   * nothing counts the user's posts for the rate limit any more.
    */
   forgetAuthor(userId: string, posts: PostsBy): Promise<void>;
   /**

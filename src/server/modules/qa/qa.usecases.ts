@@ -393,7 +393,11 @@ export const qaPersonalData: PersonalDataPart = {
     const votes = await qa.listVotesBy(userId);
     const posted = [...posts.questionIds, ...posts.answers.map((a) => a.questionId)];
     const touched = [...new Set([...votes.map((v) => v.questionId), ...posted])].sort();
-    if (touched.length === 0) return;
+    if (touched.length === 0) {
+      // Nothing of theirs on the board; what counts their posts for the rate limit goes all the same.
+      await qa.forgetAuthor(userId, posts);
+      return;
+    }
     const stamps = await qa.takeStamps(touched.length, await qa.versionsOf(touched));
     await qa.withdrawVotes(userId, votes);
     await qa.forgetAuthor(userId, posts);
