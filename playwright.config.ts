@@ -1,15 +1,24 @@
+import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
-/** E2E_PORT lets a second checkout (a git worktree) run its journeys beside this one. */
+/**
+ * E2E_PORT lets a second run go beside this one: another checkout (a git worktree), or the other half of the
+ * journeys (.ci/run runs `--shard=1/2` and `--shard=2/2` at once). Each port has a folder of its own: the
+ * server's data, and the copy of the build it serves (tests/start-server.ts), which tests/app-update.spec.ts
+ * replaces with a new version without the other run's pages seeing it.
+ */
 export const e2ePort = Number(process.env.E2E_PORT ?? 4173);
-export const e2eDataDir = 'test-results/e2e-data';
+export const e2eDir = path.resolve(`test-results/e2e-${e2ePort}`);
+export const e2eDataDir = path.join(e2eDir, 'data');
+/** The built app this run's server serves: a copy of dist/ (client, pages, ssr) in e2eDir. */
+export const e2eClientDir = path.join(e2eDir, 'dist/client');
 /** E2E_DATABASE_URL runs the journeys on another engine (scripts/e2e-firestore.ts); unset: SQLite in e2eDataDir. */
 export const e2eDatabaseUrl = process.env.E2E_DATABASE_URL || undefined;
 
 /** Browser journeys in Debian's Chromium against the built app (`npm run build` first). */
 export default defineConfig({
   testDir: 'tests',
-  outputDir: 'test-results/playwright',
+  outputDir: `test-results/playwright-${e2ePort}`,
   fullyParallel: false,
   workers: 1,
   retries: 0,

@@ -4,10 +4,12 @@ import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { expect, test, type Page, type Request } from '@playwright/test';
 import type { QuestionPage } from '../src/common/qa.ts';
+import { e2eClientDir, e2eDir } from '../playwright.config.ts';
 import { loginAs, origin, waitForActiveServiceWorker } from './fixtures.ts';
 
-const clientDir = 'dist/client';
-const deployDir = 'test-results/deploy';
+/** The copy of the build this run's server serves (tests/start-server.ts), not dist/ itself. */
+const clientDir = e2eClientDir;
+const deployDir = path.join(e2eDir, 'deploy');
 
 /**
  * Deploys a new version the way a release does: the served folder is replaced by one whose shell and service

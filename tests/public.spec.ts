@@ -1,5 +1,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { e2eClientDir } from '../playwright.config.ts';
 import {
   cspViolations,
   expectNoAxeViolations,
@@ -208,7 +210,7 @@ test('a new release shows "A new version is available" and Reload switches to it
 
   // A new release, as the browser sees one: sw.js differs by a byte. (The precompressed copies would be
   // served first, so they are set aside meanwhile.)
-  const sw = 'dist/client/sw.js';
+  const sw = path.join(e2eClientDir, 'sw.js');
   const saved = new Map([sw, `${sw}.br`, `${sw}.gz`].map((f) => [f, readFileSync(f)]));
   try {
     writeFileSync(sw, Buffer.concat([saved.get(sw)!, Buffer.from('\n// next release\n')]));

@@ -1,8 +1,16 @@
-import { rmSync } from 'node:fs';
-import { e2eDatabaseUrl, e2eDataDir, e2ePort } from '../playwright.config.ts';
+import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { e2eClientDir, e2eDatabaseUrl, e2eDataDir, e2eDir, e2ePort } from '../playwright.config.ts';
 
-// A fresh data folder per run: e-mails go to its mail folder, where the fixtures read them.
-rmSync(e2eDataDir, { recursive: true, force: true });
+// A fresh folder per run: e-mails go to its data folder's mail folder, where the fixtures read them. The server
+// serves its own copy of the build (the server reads dist/client, and the SSR build beside it, from its working
+// folder), so that a journey deploying a new version (tests/app-update.spec.ts) changes this run's app alone.
+rmSync(e2eDir, { recursive: true, force: true });
+mkdirSync(e2eDataDir, { recursive: true });
+const builtDist = path.dirname(e2eClientDir);
+for (const part of ['client', 'pages', 'ssr'])
+  cpSync(path.join('dist', part), path.join(builtDist, part), { recursive: true });
+process.chdir(e2eDir);
 Object.assign(process.env, {
   DATA_DIR: e2eDataDir,
   PORT: String(e2ePort),
