@@ -62,12 +62,25 @@ function safeList(dir: string): string[] {
 }
 
 /**
+ * The setup requests below are sent again when the connection is reset (ECONNRESET, the only error Playwright
+ * retries). Playwright's request client reuses an idle keep-alive connection, and on a loaded machine it sometimes
+ * sends just as the server closes it (Node closes idle ones after 5 s): the request never reached the server, so a
+ * second try is safe. A browser does the same for a page's own requests. Seen twice in CI rehearsals, each time
+ * in a journey's setup, never in what the journey checks.
+ */
+const resentOnReset = 2;
+
+/**
  * Signs up through the API, opens the e-mailed verification link and logs in with its token (which confirms
  * the address, docs/decisions/0003), then logs out again: a ready, verified student.
  */
 export async function signUpAndVerify(request: APIRequestContext, name = 'Thandi Mokoena') {
   const email = uniqueEmail(name.split(' ')[0]!.toLowerCase());
-  const res = await request.post('/api/auth/sign-up/email', { data: { name, email, password }, headers: { origin } });
+  const res = await request.post('/api/auth/sign-up/email', {
+    data: { name, email, password },
+    headers: { origin },
+    maxRetries: resentOnReset,
+  });
   expect(res.status()).toBe(200);
   const link = await linkFromEmail(email, /Verify/);
   const opened = await request.get(link, { maxRedirects: 0 });
@@ -76,6 +89,7 @@ export async function signUpAndVerify(request: APIRequestContext, name = 'Thandi
   const login = await request.post('/api/auth/sign-in/email', {
     data: { email, password, verificationToken },
     headers: { origin },
+    maxRetries: resentOnReset,
   });
   expect(login.status()).toBe(200);
   expect((await request.post('/api/auth/sign-out', { data: {}, headers: { origin } })).status()).toBe(200);
@@ -198,7 +212,7 @@ export async function createModule(
     topics?: string[];
   },
 ): Promise<TestModule> {
-  const res = await request.post('/api/modules', { data: input, headers: { origin } });
+  const res = await request.post('/api/modules', { data: input, headers: { origin }, maxRetries: resentOnReset });
   expect(res.status()).toBe(201);
   return (await res.json()) as TestModule;
 }
