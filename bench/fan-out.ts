@@ -34,6 +34,8 @@ export async function runFanOutBench(): Promise<void> {
     AUTH_SECRET: randomBytes(32).toString('hex'),
     // Production does not start without the bank details students pay into.
     PAYMENT_EFT_DETAILS: 'Bank: Bench Bank; Account number: 0',
+    // Every stream comes from this machine's one address.
+    EVENT_STREAMS_PER_ADDRESS: '1000',
   });
   const services = await createServices(env, { clientDir: dataDir });
   const app = createHttpServer(services.app.fetch, { production: env.production, prepared: services.prepared });

@@ -2,6 +2,8 @@ import { Hono } from 'hono';
 import { signedInPages } from '../common/routes.ts';
 import { bodyLimit } from 'hono/body-limit';
 import { createSessionMiddleware } from './auth/auth.middleware.ts';
+import { createSessionReader } from './auth/auth.session.ts';
+import { limitReads } from './http/read-limit.ts';
 import { createAuthRoutes } from './auth/auth.routes.ts';
 import type { Auth } from './auth/auth.ts';
 import type { Deps } from './deps.ts';
@@ -55,7 +57,8 @@ export function createApp({ deps, bus, streamHub, auth, personalData, clientDir,
   // One catalogue (and its in-memory copy) per app: see catalogue.cache.ts.
   const catalogue = createCatalogueDeps(deps, bus);
   const health = createHealthCheck(deps);
-  const withMe = createSessionMiddleware({ auth, accounts: deps.repos.accounts });
+  const readMe = createSessionReader({ auth, accounts: deps.repos.accounts });
+  const withMe = createSessionMiddleware(readMe);
   const app = new Hono();
 
   const limitBody = bodyLimit({
@@ -68,6 +71,9 @@ export function createApp({ deps, bus, streamHub, auth, personalData, clientDir,
   if (deps.logger.isLevelEnabled('info')) app.use(requestLog(deps.logger));
   // Registered for the methods that carry a body only: GETs, the hot path, skip it entirely.
   app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '/api/*', requireSameOrigin(deps.config.publicUrl), limitBody);
+  if (deps.config.rateLimit) {
+    app.get('/api/*', limitReads({ perMinute: deps.config.readsPerMinute, trustProxy: deps.config.trustProxy }));
+  }
 
   app.route('/api/auth', createAuthRoutes({ auth, env: deps.config }));
   // The groups whose answers can run to many KB (lists, a question with its answers, the data export). Not
@@ -85,7 +91,15 @@ export function createApp({ deps, bus, streamHub, auth, personalData, clientDir,
   app.on('GET', '/api/*', livePosition(streamHub));
   app.route('/', createApiRoutes({ deps, auth, catalogue, health, personalData }));
   // Not part of ApiRoutes: a stream is read with EventSource, not the typed client.
-  app.route('/api/events', createEventsRoutes({ hub: streamHub, auth, accounts: deps.repos.accounts }));
+  app.route(
+    '/api/events',
+    createEventsRoutes({
+      hub: streamHub,
+      readMe,
+      limits: deps.config.streamLimits,
+      trustProxy: deps.config.trustProxy,
+    }),
+  );
   app.all('/api/*', () => {
     throw createError({ code: 'request.not_found', message: 'There is no such API route.', status: 404 });
   });

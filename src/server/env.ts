@@ -37,6 +37,11 @@ const schema = z.object({
     .min(0)
     .max(24 * 60)
     .default(48),
+  /** Reads of the API a client address may make a minute, where rate limits are on (http/read-limit.ts). */
+  READS_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
+  /** Live-event streams held at once per signed-in user and per client address (events/events.routes.ts). */
+  EVENT_STREAMS_PER_USER: z.coerce.number().int().min(1).max(1000).default(10),
+  EVENT_STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(200),
   /** Bank, account name, number, branch code: one line each, separated by `;` or new lines. */
   PAYMENT_EFT_DETAILS: z.string().max(1000).optional(),
   TRUST_PROXY: flag,
@@ -110,8 +115,10 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     /** Printed in booking confirmations; undefined (development only): they say whom to ask for them. */
     paymentEftDetails: splitLines(e.PAYMENT_EFT_DETAILS),
     trustProxy: e.TRUST_PROXY,
+    streamLimits: { perUser: e.EVENT_STREAMS_PER_USER, perAddress: e.EVENT_STREAMS_PER_ADDRESS },
     logLevel: e.LOG_LEVEL,
     rateLimit: production || e.RATE_LIMIT,
+    readsPerMinute: e.READS_PER_MINUTE,
     firestoreEmulatorHost: e.FIRESTORE_EMULATOR_HOST,
     /** Set when DATABASE_URL is `firestore://<project-id>`: the Firestore engine's project. */
     firestoreProjectId,

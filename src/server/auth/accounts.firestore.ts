@@ -8,6 +8,7 @@ import {
   type Transaction,
 } from 'firebase-admin/firestore';
 import type { Category, Role } from '../../common/roles.ts';
+import type { Me } from '../../common/session.ts';
 import { atomically, read, readAll, type FirestoreContext } from '../storage/firestore/context.ts';
 import { deleteFound, query } from '../storage/firestore/queries.ts';
 import type { Account, AccountsRepository, ImportedLogin } from './accounts.storage.ts';
@@ -48,6 +49,15 @@ function toAccount(id: string, doc: UserDoc): Account {
 }
 
 /** SQL's ORDER BY on text: code unit order, as JavaScript compares strings. */
+const toMe = (id: string, doc: UserDoc): Me => ({
+  id,
+  name: doc.name,
+  email: doc.email,
+  emailVerified: Boolean(doc.email_verified),
+  role: doc.role,
+  categories: doc.role === 'tutor' ? [...(doc.tutor_categories ?? [])] : [],
+});
+
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export function createAccountsFirestoreRepository(ctx: FirestoreContext): AccountsRepository {
@@ -289,15 +299,18 @@ export function createAccountsFirestoreRepository(ctx: FirestoreContext): Accoun
     async findSignedIn(userId) {
       // The hot path: one document read, the categories on it.
       const doc = await findUser(userId);
-      if (!doc) return undefined;
-      return {
-        id: userId,
-        name: doc.name,
-        email: doc.email,
-        emailVerified: Boolean(doc.email_verified),
-        role: doc.role,
-        categories: doc.role === 'tutor' ? [...(doc.tutor_categories ?? [])] : [],
-      };
+      return doc && toMe(userId, doc);
+    },
+
+    async findSignedInBySession(token) {
+      // better-auth's adapter keeps a session under its id, so the token is a query (an equality on one field,
+      // which Firestore's automatic index answers), then the user by key.
+      const found = await query(ctx, sessions.where('token', '==', token).limit(1));
+      const session = found.docs[0]?.data();
+      if (!session) return undefined;
+      const userId = session.user_id as string;
+      const doc = await findUser(userId);
+      return doc && { me: toMe(userId, doc), expiresAt: (session.expires_at as Timestamp).toDate() };
     },
   };
 }

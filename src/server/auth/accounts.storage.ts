@@ -107,4 +107,9 @@ export interface AccountsRepository {
   ): Promise<void>;
   /** The user as a session names them (role, and a tutor's categories): read on every signed-in request. */
   findSignedIn(userId: string): Promise<Me | undefined>;
+  /**
+   * The session a cookie's token names, with its user as findSignedIn reads them: what every signed-in request
+   * reads (auth.session.ts). Undefined when there is no such session or its account is gone.
+   */
+  findSignedInBySession(token: string): Promise<{ me: Me; expiresAt: Date } | undefined>;
 }

@@ -1,8 +1,6 @@
 import { createMiddleware } from 'hono/factory';
 import type { Me } from '../../common/session.ts';
-import type { AccountsRepository } from './accounts.storage.ts';
-import type { Auth } from './auth.ts';
-import { readMe } from './auth.session.ts';
+import type { ReadMe } from './auth.session.ts';
 
 /** What routes behind the session middleware find on `c.var`: `me` is undefined for a visitor. */
 export interface SessionEnv {
@@ -14,9 +12,9 @@ export interface SessionEnv {
  * usecases do (`requireUser`, `requireRole`). `app.ts` applies it to the route groups that act for someone;
  * a route it does not cover sees `me` undefined and refuses as for a visitor.
  */
-export function createSessionMiddleware(deps: { auth: Auth; accounts: AccountsRepository }) {
+export function createSessionMiddleware(readMe: ReadMe) {
   return createMiddleware<SessionEnv>(async (c, next) => {
-    c.set('me', await readMe(deps, c.req.raw.headers));
+    c.set('me', await readMe(c.req.raw.headers));
     await next();
   });
 }

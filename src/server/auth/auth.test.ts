@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { authMessages } from '../../common/auth.schemas.ts';
 import {
@@ -18,7 +19,7 @@ import {
   type TestServer,
   type TestSmtpServer,
 } from '../test/harness.ts';
-import { backdateEmails, storedEmails } from '../test/stored.ts';
+import { backdateEmails, setSessionExpiry, storedAuthRecords, storedEmails } from '../test/stored.ts';
 import { passwordResetAnswerMs } from './auth.routes.ts';
 
 let smtp: TestSmtpServer;
@@ -262,6 +263,64 @@ describe('logging in', () => {
     });
     expect(login.status).toBe(200);
     expect((await client.get('/api/me')).body.email).toBe(account.email);
+  });
+});
+
+describe('reading a session', () => {
+  /** A client holding only this session cookie value (as a browser sends it, URL-encoded). */
+  const withCookie = (value: string) =>
+    createClient(server.url).get('/api/me', {
+      headers: { cookie: `${sessionCookieName}=${encodeURIComponent(value)}` },
+    });
+  const idOf = async (email: string) => (await server.services.deps.repos.accounts.findByEmail(email))!.id;
+  /** better-auth's expiry as the engine keeps it: an ISO string (SQLite), a Date (PostgreSQL), a Timestamp (Firestore). */
+  const storedTime = (value: unknown) =>
+    value instanceof Date
+      ? value
+      : typeof value === 'string'
+        ? new Date(value)
+        : (value as { toDate(): Date }).toDate();
+  const sign = async (value: string) => {
+    const { secret } = await server.services.auth.$context;
+    return `${value}.${createHmac('sha256', secret).update(value).digest('base64')}`;
+  };
+
+  test("a cookie without the server's signature, or naming no session, is a visitor's", async () => {
+    const account = await createVerifiedUser(server);
+    const client = await logIn(server, account);
+    const token = decodeURIComponent(client.cookies.get(sessionCookieName)!).split('.')[0]!;
+    // Signed as better-auth signs it, the token is the session: the server reads the cookie as better-auth does.
+    expect((await withCookie(await sign(token))).status).toBe(200);
+
+    for (const forged of [
+      token,
+      `${token}.`,
+      `${token}.${'A'.repeat(43)}=`,
+      `${token}.${(await sign(token)).slice(-44, -2)}`,
+    ]) {
+      expectApiError(await withCookie(forged), 401, 'auth.unauthenticated');
+    }
+    expectApiError(await withCookie(await sign('no-session-has-this-token')), 401, 'auth.unauthenticated');
+  });
+
+  test('a session found expired is refused and removed; one due for its daily refresh is extended', async () => {
+    const day = 24 * 60 * 60 * 1000;
+    const expired = await createVerifiedUser(server);
+    const expiredClient = await logIn(server, expired);
+    const expiredId = await idOf(expired.email);
+    await setSessionExpiry(server.services, expiredId, new Date(Date.now() - 60_000));
+    expectApiError(await expiredClient.get('/api/me'), 401, 'auth.unauthenticated');
+    expect(await storedAuthRecords(server.services, 'sessions', expiredId)).toEqual([]);
+
+    // Sessions last 7 days and are extended once a day: this one was last extended a day and a minute ago.
+    const returning = await createVerifiedUser(server);
+    const returningClient = await logIn(server, returning);
+    const lastExtended = new Date(Date.now() + 6 * day - 60_000);
+    const returningId = await idOf(returning.email);
+    await setSessionExpiry(server.services, returningId, lastExtended);
+    expect((await returningClient.get('/api/me')).status).toBe(200);
+    const [session] = await storedAuthRecords(server.services, 'sessions', returningId);
+    expect(storedTime(session!.expires_at).getTime()).toBeGreaterThan(Date.now() + 7 * day - 60_000);
   });
 });
 

@@ -1,24 +1,81 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { SessionEnv } from '../auth/auth.middleware.ts';
-import type { AccountsRepository } from '../auth/accounts.storage.ts';
-import type { Auth } from '../auth/auth.ts';
-import { readMe } from '../auth/auth.session.ts';
+import type { ReadMe } from '../auth/auth.session.ts';
+import { clientAddress } from '../http/client-address.ts';
+import { createError } from '../http/errors.ts';
 import type { StreamHub } from './stream-hub.ts';
+
+/**
+ * How many event streams this process holds at once for one signed-in user, and for one client address (a
+ * school's or a home's network may be one address for many people): EVENT_STREAMS_PER_USER (10) and
+ * EVENT_STREAMS_PER_ADDRESS (200). Each stream holds a connection and a file
+ * descriptor for as long as it is open; without a bound one client could hold thousands. A person's tabs share
+ * one stream (client/offline/live-events.ts), so a user needs about one per browser.
+ */
+export interface StreamLimits {
+  perUser: number;
+  perAddress: number;
+}
+
+/** The client's EventSource tries again by itself; the `retry:` it was told is seconds, this is a minute. */
+const tooManyStreams = () =>
+  createError({
+    code: 'events.too_many_streams',
+    message: 'Too many live connections are open. Close some tabs or devices and try again.',
+    status: 429,
+    retryAfterSeconds: 60,
+  });
+
+/** Counts of open streams by key; a key at 0 is forgotten. */
+function createCounts() {
+  const counts = new Map<string, number>();
+  return {
+    of: (key: string) => counts.get(key) ?? 0,
+    add(key: string) {
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    },
+    remove(key: string) {
+      const left = (counts.get(key) ?? 1) - 1;
+      if (left > 0) counts.set(key, left);
+      else counts.delete(key);
+    },
+  };
+}
 
 /**
  * `GET /api/events`: the live change notices as Server-Sent Events (docs/api.md). Visitors are welcome: they
  * hear the public notices; the session middleware tells who else is listening (`c.var.me`). The hub reads the
  * request's session again when the holder's access may have changed, and ends the stream if it has.
  */
-export function createEventsRoutes(deps: { hub: StreamHub; auth: Auth; accounts: AccountsRepository }) {
+export function createEventsRoutes(deps: {
+  hub: StreamHub;
+  readMe: ReadMe;
+  limits: StreamLimits;
+  trustProxy: boolean;
+}) {
+  const byUser = createCounts();
+  const byAddress = createCounts();
   return new Hono<SessionEnv>().get('/', (c) => {
     const me = c.var.me;
+    const address = clientAddress(c, deps.trustProxy);
+    if ((me && byUser.of(me.id) >= deps.limits.perUser) || byAddress.of(address) >= deps.limits.perAddress) {
+      throw tooManyStreams();
+    }
     const lastEventId = c.req.header('last-event-id') || undefined;
     // Only the cookie: the rest of the request (and its body) need not be kept for as long as the stream.
     const cookie = c.req.header('cookie');
-    const recheck = () => readMe(deps, new Headers(cookie === undefined ? {} : { cookie }), { recheck: true });
-    const response = streamSSE(c, (stream) => deps.hub.serve(stream, { me, lastEventId, recheck }));
+    const recheck = () => deps.readMe(new Headers(cookie === undefined ? {} : { cookie }), { recheck: true });
+    if (me) byUser.add(me.id);
+    byAddress.add(address);
+    const response = streamSSE(c, async (stream) => {
+      try {
+        await deps.hub.serve(stream, { me, lastEventId, recheck });
+      } finally {
+        if (me) byUser.remove(me.id);
+        byAddress.remove(address);
+      }
+    });
     // streamSSE says `no-cache`; nothing of a stream should be stored. Without X-Accel-Buffering, nginx
     // would hold events back until its buffer fills.
     response.headers.set('cache-control', 'no-store');

@@ -12,6 +12,7 @@ import {
   signInAs,
   startSmtpServer,
   startTestServer,
+  waitFor,
   type TestClient,
   type TestServer,
   type TestSmtpServer,
@@ -219,6 +220,63 @@ describe.runIf(postgresUrl)('across processes (PostgreSQL)', () => {
       expect(await endsWithin(there, 5_000)).toBe(true);
     } finally {
       there.abort();
+    }
+  });
+});
+
+describe('how many streams one user and one address may hold', () => {
+  let limited: TestServer;
+  beforeAll(async () => {
+    limited = await startTestServer({
+      smtpUrl: smtp.url,
+      env: { EVENT_STREAMS_PER_USER: '2', EVENT_STREAMS_PER_ADDRESS: '3' },
+    });
+  });
+  afterAll(async () => {
+    await limited?.close();
+  });
+
+  /** GET /api/events as `client` (or a visitor) when the server refuses it: the answer, read whole. */
+  const refused = async (client?: TestClient) => {
+    const cookie = client && [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const response = await fetch(new URL('/api/events', limited.url), {
+      headers: { accept: 'text/event-stream', ...(cookie && { cookie }) },
+    });
+    return { status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.json() };
+  };
+  const tooMany = {
+    status: 429,
+    retryAfter: '60',
+    body: {
+      error: {
+        code: 'events.too_many_streams',
+        message: 'Too many live connections are open. Close some tabs or devices and try again.',
+      },
+    },
+  };
+
+  test('more than EVENT_STREAMS_PER_USER, or EVENT_STREAMS_PER_ADDRESS, get 429 with Retry-After; a closed one makes room', async () => {
+    const student = await signInAs(limited, 'student');
+    const opened: TestEventStream[] = [];
+    try {
+      for (let i = 0; i < 2; i++) opened.push(await openEventStream(student.client));
+      expect(await refused(student.client)).toEqual(tooMany);
+      // The address has room for one more: a visitor's.
+      opened.push(await openEventStream(limited));
+      expect(await refused()).toEqual(tooMany);
+      const tutor = await signInAs(limited, 'tutor');
+      expect(await refused(tutor.client)).toEqual(tooMany);
+
+      // A tab closing gives its place back.
+      opened.shift()!.abort();
+      const again = await waitFor(
+        () => openEventStream(student.client).catch(() => undefined),
+        'a stream once one was closed',
+      );
+      opened.push(again);
+      await again.next(isReady);
+    } finally {
+      for (const stream of opened) stream.abort();
     }
   });
 });

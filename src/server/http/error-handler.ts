@@ -7,6 +7,7 @@ import { isAppError } from './errors.ts';
 export function errorHandler(logger: Logger): ErrorHandler {
   return (error, c) => {
     if (isAppError(error)) {
+      if (error.retryAfterSeconds !== undefined) c.header('retry-after', String(Math.ceil(error.retryAfterSeconds)));
       return c.json(
         { error: { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) } },
         error.status,

