@@ -8,7 +8,8 @@ import path from 'node:path';
 import { createHttpServer } from '../src/server/http/node-server.ts';
 import { loadEnv } from '../src/server/env.ts';
 import { autocannon, type AutocannonResult } from './autocannon.ts';
-import { createServices } from '../src/server/server.ts';
+import { insertVerifiedUsers } from '../src/server/auth/verified-users.ts';
+import { createServices, type Services } from '../src/server/server.ts';
 import { createLogDestination } from '../src/server/log.ts';
 import { runFanOutBench } from './fan-out.ts';
 
@@ -35,6 +36,10 @@ const roundCount = 5;
 const goals = [
   { name: 'GET /api/health', target: 0.7 },
   { name: 'GET /api/modules', target: 0.7 },
+  // Through the session middleware and the routes, as every signed-in page's reads go.
+  { name: 'GET /api/me, signed in', target: 0.25 },
+  { name: 'GET /api/bookings, signed in', target: 0.25 },
+  { name: 'GET /api/questions, signed in', target: 0.25 },
 ];
 
 if (!existsSync(path.join(clientDir, 'index.html'))) {
@@ -60,6 +65,8 @@ async function startApp(logLevel: 'info' | 'warn') {
     AUTH_SECRET: randomBytes(32).toString('hex'),
     // Production does not start without the bank details students pay into.
     PAYMENT_EFT_DETAILS: 'Bank: Bench Bank; Account number: 0',
+    // Every client of the bench is this machine's one address: reads are counted, as in production, never refused.
+    READS_PER_MINUTE: String(1e9),
   });
   const services = await createServices(env, { clientDir, logDestination: createLogDestination(logFile) });
   const server = createHttpServer(services.app.fetch, {
@@ -73,6 +80,26 @@ const app = await startApp('info');
 const quiet = await startApp('warn');
 
 const appUrl = app.url;
+/** A student with no bookings on an empty board, signed in as a browser would be: their session cookie. */
+const studentCookie = await signedInStudent(app.services);
+/** The signed-in reads: each path as the app answers it, and the path the bare server sends its bytes at. */
+const signedInReads = [
+  { name: 'GET /api/me, signed in', path: '/api/me', barePath: '/signed-in/me', cookie: studentCookie },
+  {
+    name: 'GET /api/bookings, signed in',
+    path: '/api/bookings',
+    barePath: '/signed-in/bookings',
+    cookie: studentCookie,
+  },
+  {
+    name: 'GET /api/questions, signed in',
+    path: '/api/questions',
+    barePath: '/signed-in/questions',
+    cookie: studentCookie,
+  },
+  // Refused (401): counted under errors, which for this row are its answers.
+  { name: 'GET /api/me, visitor (401)', path: '/api/me', barePath: '/visitor/me', cookie: undefined },
+];
 /**
  * The reference sends the same bytes as the app for each path (uncompressed, as autocannon asks for them), so
  * that each ratio measures the app's own work and not the size of its answer.
@@ -81,6 +108,14 @@ const sameBytes = new Map<string, { type: string; body: Buffer }>();
 for (const pathname of ['/api/health', '/api/modules', '/']) {
   const answer = await fetch(`${appUrl}${pathname}`, { headers: { 'accept-encoding': 'identity' } });
   sameBytes.set(pathname, { type: answer.headers.get('content-type')!, body: Buffer.from(await answer.arrayBuffer()) });
+}
+for (const read of signedInReads) {
+  const answer = await fetch(`${appUrl}${read.path}`, {
+    headers: { 'accept-encoding': 'identity', ...(read.cookie && { cookie: read.cookie }) },
+  });
+  if (answer.status !== (read.cookie ? 200 : 401)) throw new Error(`${read.name}: ${answer.status} before the run`);
+  const body = Buffer.from(await answer.arrayBuffer());
+  sameBytes.set(read.barePath, { type: answer.headers.get('content-type')!, body });
 }
 const bare = http.createServer((req, res) => {
   const { type, body } = sameBytes.get(req.url!) ?? sameBytes.get('/api/health')!;
@@ -92,13 +127,22 @@ await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
 const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
 
 /** `reference`: the bare server sending the same bytes, which the target's ratios are taken against. */
-const targets = [
+const targets: { name: string; url: string; reference?: string; headers?: Record<string, string> }[] = [
   { name: 'bare node:http, health bytes', url: `${bareUrl}/api/health` },
   { name: 'bare node:http, catalogue bytes', url: `${bareUrl}/api/modules` },
   { name: 'bare node:http, home page bytes', url: `${bareUrl}/` },
   { name: 'GET /api/health', url: `${appUrl}/api/health`, reference: 'bare node:http, health bytes' },
   { name: 'GET /api/modules', url: `${appUrl}/api/modules`, reference: 'bare node:http, catalogue bytes' },
   { name: 'GET / (prerendered home)', url: `${appUrl}/`, reference: 'bare node:http, home page bytes' },
+  ...signedInReads.flatMap((read) => [
+    { name: `bare node:http, ${read.barePath} bytes`, url: `${bareUrl}${read.barePath}` },
+    {
+      name: read.name,
+      url: `${appUrl}${read.path}`,
+      reference: `bare node:http, ${read.barePath} bytes`,
+      headers: read.cookie ? { cookie: read.cookie } : undefined,
+    },
+  ]),
   {
     name: 'GET /api/health, LOG_LEVEL=warn',
     url: `${quiet.url}/api/health`,
@@ -114,10 +158,10 @@ const targets = [
 const loadAtStart = os.loadavg()[0]!.toFixed(1);
 try {
   for (const t of targets) {
-    const check = await fetch(t.url);
+    const check = await fetch(t.url, { headers: t.headers });
     await check.arrayBuffer();
-    if (!check.ok) throw new Error(`${t.name}: ${check.status} before the run`);
-    await autocannon({ url: t.url, connections, duration: warmupSeconds, workers: 1 });
+    if (!check.ok && check.status !== 401) throw new Error(`${t.name}: ${check.status} before the run`);
+    await autocannon({ url: t.url, headers: t.headers, connections, duration: warmupSeconds, workers: 1 });
   }
   // Rounds interleave the targets, so a burst of load from elsewhere on the machine falls on all of them
   // alike; each target's median round is reported, and its ratio to the bare server is the median of the
@@ -130,7 +174,13 @@ try {
     process.stdout.write(`round ${round}/${roundCount}:`);
     for (const t of targets) {
       const cpuBefore = process.threadCpuUsage();
-      const result = await autocannon({ url: t.url, connections, duration: roundSeconds, workers: 1 });
+      const result = await autocannon({
+        url: t.url,
+        headers: t.headers,
+        connections,
+        duration: roundSeconds,
+        workers: 1,
+      });
       const cpu = process.threadCpuUsage(cpuBefore);
       rounds.get(t.name)!.push(result);
       cpuPerRequest.get(t.name)!.push((cpu.user + cpu.system) / result.requests.total);
@@ -162,6 +212,21 @@ try {
   await stop();
 }
 await runFanOutBench();
+
+/** A verified student written straight to the database, signed in through better-auth: the session cookie. */
+async function signedInStudent(services: Services): Promise<string> {
+  const password = 'bench passphrase 1';
+  const student = { id: crypto.randomUUID(), name: 'Bench Student', email: 'bench-student@example.com' };
+  await insertVerifiedUsers(services.db, [student], await (await services.auth.$context).password.hash(password));
+  const response = await services.auth.api.signInEmail({
+    body: { email: student.email, password },
+    asResponse: true,
+  });
+  return response.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
+}
 
 function median(results: AutocannonResult[]): AutocannonResult {
   return [...results].sort((a, b) => a.requests.average - b.requests.average)[Math.floor(results.length / 2)]!;
