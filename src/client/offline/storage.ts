@@ -157,9 +157,12 @@ export function createStorageWatch(ctx: StorageContext, marks: Marks | undefined
     const userId = ctx.user();
     if (!userId || (await db.session.get('me'))) return;
     // Emptied under the page: it still knows who is signed in, so their record goes back and the queue
-    // and their sources go on.
-    if (last?.record.me.id === userId) await db.session.put(last.record);
-    lost(last?.record.me.id === userId ? last.unsent : (readMark()?.unsent ?? null), { readSince: false });
+    // and their sources go on. What was unsent is read first: a mirror under way (any change to the queue
+    // starts one) may read the record put back and count the emptied queue before this goes on.
+    const known = last?.record.me.id === userId ? last : undefined;
+    const unsent = known ? known.unsent : (readMark()?.unsent ?? null);
+    if (known) await db.session.put(known.record);
+    lost(unsent, { readSince: false });
   };
 
   db.on('close', () => void setTimeout(() => void reopen(), 0));
