@@ -9,16 +9,19 @@ import type { StreamHub } from './stream-hub.ts';
 /**
  * How many event streams this process holds at once for one signed-in user, and for one client address (a
  * school's or a home's network may be one address for many people): EVENT_STREAMS_PER_USER (10) and
- * EVENT_STREAMS_PER_ADDRESS (200). Each stream holds a connection and a file
- * descriptor for as long as it is open; without a bound one client could hold thousands. A person's tabs share
- * one stream (client/offline/live-events.ts), so a user needs about one per browser.
+ * EVENT_STREAMS_PER_ADDRESS (200). Each stream holds a connection and a file descriptor for as long as it is
+ * open; without a bound one client could hold thousands. A person's tabs share one stream
+ * (client/offline/live-events.ts), so a user needs about one per browser.
  */
 export interface StreamLimits {
   perUser: number;
   perAddress: number;
 }
 
-/** The client's EventSource tries again by itself; the `retry:` it was told is seconds, this is a minute. */
+/**
+ * The app reopens a refused stream by itself, later and later (client/offline/live-events.ts); any other
+ * client is told a minute.
+ */
 const tooManyStreams = () =>
   createError({
     code: 'events.too_many_streams',
