@@ -4,11 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { bookingCategories, type BookingCategory } from '../src/common/bookings.ts';
 import { sastDate, sastInstant } from '../src/common/sast.ts';
-import { insertVerifiedUsers } from '../src/server/auth/verified-users.ts';
 import { addStaff } from '../src/server/modules/staff/staff.usecases.ts';
 import type { Services } from '../src/server/server.ts';
 import { startAppServer } from './app-server.ts';
 import { autocannon, type AutocannonRequest, type AutocannonResult } from './autocannon.ts';
+import { signedInUsers } from './signed-in.ts';
 
 /**
  * Bookings under load, a report (always exits 0):
@@ -28,32 +28,6 @@ const roundSeconds = 4;
 const roundCount = 3;
 const target = 1.5;
 const studentCount = 400;
-const password = 'bench passphrase 1';
-
-/** Verified users written straight to the database (one password hash for all), signed in: their cookies. */
-async function signedInUsers(services: Services, count: number, prefix: string) {
-  const hash = await (await services.auth.$context).password.hash(password);
-  const users = Array.from({ length: count }, (_, i) => ({
-    id: crypto.randomUUID(),
-    name: `${prefix} ${i}`,
-    email: `${prefix}-${i}@example.com`,
-  }));
-  await insertVerifiedUsers(services.db, users, hash);
-  const cookies: string[] = [];
-  for (let i = 0; i < users.length; i += 8) {
-    const batch = await Promise.all(
-      users.slice(i, i + 8).map(async (u) => {
-        const response = await services.auth.api.signInEmail({ body: { email: u.email, password }, asResponse: true });
-        return response.headers
-          .getSetCookie()
-          .map((line) => line.split(';')[0])
-          .join('; ');
-      }),
-    );
-    cookies.push(...batch);
-  }
-  return users.map((u, i) => ({ ...u, cookie: cookies[i]! }));
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // 1. Booking creation against the bare reference

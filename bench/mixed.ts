@@ -4,12 +4,12 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { insertVerifiedUsers } from '../src/server/auth/verified-users.ts';
 import { loadEnv } from '../src/server/env.ts';
 import { createHttpServer } from '../src/server/http/node-server.ts';
 import { createLogDestination } from '../src/server/log.ts';
 import { createServices } from '../src/server/server.ts';
 import { autocannon } from './autocannon.ts';
+import { signedInUsers } from './signed-in.ts';
 
 /**
  * `node bench/mixed.ts [users] [seconds]`: a mixed load on one server in production's configuration (SQLite,
@@ -22,7 +22,6 @@ import { autocannon } from './autocannon.ts';
  */
 const userCount = Number(process.argv[2] ?? 500);
 const seconds = Number(process.argv[3] ?? 60);
-const password = 'bench passphrase 1';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tutorbook-bench-mixed-'));
 const env = loadEnv({
@@ -45,25 +44,7 @@ const server = createHttpServer(services.app.fetch, { production: true, prepared
 await new Promise<void>((resolve) => server.once('listening', () => resolve()));
 const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-const users = Array.from({ length: userCount }, (_, i) => ({
-  id: crypto.randomUUID(),
-  name: `Mixed ${i}`,
-  email: `mixed-${i}@example.com`,
-}));
-await insertVerifiedUsers(services.db, users, await (await services.auth.$context).password.hash(password));
-const cookies: string[] = [];
-for (let i = 0; i < users.length; i += 8) {
-  const batch = await Promise.all(
-    users.slice(i, i + 8).map(async (u) => {
-      const response = await services.auth.api.signInEmail({ body: { email: u.email, password }, asResponse: true });
-      return response.headers
-        .getSetCookie()
-        .map((line) => line.split(';')[0])
-        .join('; ');
-    }),
-  );
-  cookies.push(...batch);
-}
+const cookies = (await signedInUsers(services, userCount, 'mixed')).map((u) => u.cookie);
 
 // One live-event stream per user, held for the whole run.
 const streams = new AbortController();

@@ -8,10 +8,10 @@ import path from 'node:path';
 import { createHttpServer } from '../src/server/http/node-server.ts';
 import { loadEnv } from '../src/server/env.ts';
 import { autocannon, type AutocannonResult } from './autocannon.ts';
-import { insertVerifiedUsers } from '../src/server/auth/verified-users.ts';
-import { createServices, type Services } from '../src/server/server.ts';
+import { createServices } from '../src/server/server.ts';
 import { createLogDestination } from '../src/server/log.ts';
 import { runFanOutBench } from './fan-out.ts';
+import { signedInUsers } from './signed-in.ts';
 
 /**
  * `npm run bench`: throughput and p99 latency of our server against a bare `node:http` server measured in the
@@ -81,7 +81,7 @@ const quiet = await startApp('warn');
 
 const appUrl = app.url;
 /** A student with no bookings on an empty board, signed in as a browser would be: their session cookie. */
-const studentCookie = await signedInStudent(app.services);
+const studentCookie = (await signedInUsers(app.services, 1, 'bench-student'))[0]!.cookie;
 /** The signed-in reads: each path as the app answers it, and the path the bare server sends its bytes at. */
 const signedInReads = [
   { name: 'GET /api/me, signed in', path: '/api/me', barePath: '/signed-in/me', cookie: studentCookie },
@@ -212,21 +212,6 @@ try {
   await stop();
 }
 await runFanOutBench();
-
-/** A verified student written straight to the database, signed in through better-auth: the session cookie. */
-async function signedInStudent(services: Services): Promise<string> {
-  const password = 'bench passphrase 1';
-  const student = { id: crypto.randomUUID(), name: 'Bench Student', email: 'bench-student@example.com' };
-  await insertVerifiedUsers(services.db, [student], await (await services.auth.$context).password.hash(password));
-  const response = await services.auth.api.signInEmail({
-    body: { email: student.email, password },
-    asResponse: true,
-  });
-  return response.headers
-    .getSetCookie()
-    .map((line) => line.split(';')[0])
-    .join('; ');
-}
 
 function median(results: AutocannonResult[]): AutocannonResult {
   return [...results].sort((a, b) => a.requests.average - b.requests.average)[Math.floor(results.length / 2)]!;
