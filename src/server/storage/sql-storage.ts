@@ -10,7 +10,7 @@ import { createQaRepository } from '../modules/qa/qa.repository.ts';
 import type { Repositories, Storage } from './storage.ts';
 
 /** Every repository on one Kysely connection: the database itself, or a transaction of it. */
-export function createSqlRepositories(db: Db): Repositories {
+export function createSqlRepositories(db: Db, kind: DbKind): Repositories {
   return {
     accounts: createAccountsRepository(db),
     bookings: createBookingsRepository(db),
@@ -18,7 +18,7 @@ export function createSqlRepositories(db: Db): Repositories {
     outbox: createOutboxRepository(db),
     profile: createProfileRepository(db),
     refusals: createRefusalsRepository(db),
-    qa: createQaRepository(db),
+    qa: createQaRepository(db, kind),
   };
 }
 
@@ -29,8 +29,8 @@ export function createSqlRepositories(db: Db): Repositories {
 export function createSqlStorage(db: Db, kind: DbKind): Storage {
   return {
     kind,
-    repos: createSqlRepositories(db),
-    transaction: (work) => db.transaction().execute((trx) => work(createSqlRepositories(trx))),
+    repos: createSqlRepositories(db, kind),
+    transaction: (work) => db.transaction().execute((trx) => work(createSqlRepositories(trx, kind))),
     ping: () =>
       sql`select 1`.execute(db).then(
         () => true,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Firestore } from 'firebase-admin/firestore';
 import { afterAll } from 'vitest';
-import { createDb, migrateToLatest, type Db } from '../db/create-db.ts';
+import { createDb, migrateToLatest, type Db, type DbKind } from '../db/create-db.ts';
 import type { Storage } from '../storage/storage.ts';
 import { createSqlStorage } from '../storage/sql-storage.ts';
 import { emulatorFirestore } from './firestore-client.ts';
@@ -17,6 +17,7 @@ import { createTestDatabase } from './harness.ts';
  */
 export interface SqlEngine {
   db: Db;
+  kind: DbKind;
   storage: Storage;
   close(): Promise<void>;
 }
@@ -29,6 +30,7 @@ export async function openSqlEngine(): Promise<SqlEngine> {
   const storage = createSqlStorage(db, kind);
   return {
     db,
+    kind,
     storage,
     async close() {
       await storage.close();

@@ -8,6 +8,7 @@ import * as m0006 from './0006-change-refusals.ts';
 import * as m0007 from './0007-email-template-params.ts';
 import * as m0008 from './0008-imported-votes.ts';
 import * as m0009 from './0009-email-about-user.ts';
+import * as m0010 from './0010-board-search.ts';
 
 /** Every migration, in order. Append only: a landed migration is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0007-email-template-params': m0007,
   '0008-imported-votes': m0008,
   '0009-email-about-user': m0009,
+  '0010-board-search': m0010,
 };

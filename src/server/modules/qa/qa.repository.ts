@@ -1,9 +1,9 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Role } from '../../../common/roles.ts';
 import type { Database } from '../../db/database.ts';
-import type { Db } from '../../db/create-db.ts';
+import type { Db, DbKind } from '../../db/create-db.ts';
 import { readVersion, takeVersions } from '../../db/versions.ts';
-import type { BoardAnswer, BoardQuestion, PostAuthor, QaRepository } from './qa.storage.ts';
+import type { BoardAnswer, BoardPosition, BoardQuestion, PostAuthor, QaRepository } from './qa.storage.ts';
 
 /**
  * Counts the stored votes again, so the counters always equal them, plus the counts a question brought from the
@@ -18,9 +18,6 @@ async function recountVotes(db: Db, questionIds: readonly string[]) {
   if (questionIds.length === 0) return;
   await db.updateTable('questions').set(recount).where('id', 'in', questionIds).execute();
 }
-
-/** `%`, `_` and the escape character itself match only themselves. */
-const likeContaining = (needle: string) => `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 // ---------------------------------------------------------------------------------------------------------
 // Questions and answers as the board shows them. The authors' names and roles come from a read-only join on
@@ -89,10 +86,105 @@ const toBoardAnswer = (row: AnswerRow): BoardAnswer => ({
   createdAt: row.created_at,
 });
 
+// ---------------------------------------------------------------------------------------------------------
+// The board's pages and its search (migration 0010). SQLite answers on the event loop's thread, so no query of
+// a search may take long there: with 100,000 questions a LIKE over every row took about 50 ms.
+
+/** Live questions after `after` in the board's order (newest first, then by id). */
+function listed(db: Db, after: BoardPosition | undefined) {
+  let query = selectQuestions(db).where('questions.deleted_at', 'is', null);
+  if (after) {
+    query = query.where((eb) =>
+      eb(eb.refTuple('questions.created_at', 'questions.id'), '<', eb.tuple(after.createdAt, after.id)),
+    );
+  }
+  return query;
+}
+
+const newestFirst = <Q extends ReturnType<typeof listed>>(query: Q) =>
+  query.orderBy('questions.created_at', 'desc').orderBy('questions.id', 'desc');
+
+/** The text contains `needle` as it is: `%`, `_` and the escape character itself match only themselves. */
+const containing = (needle: string) =>
+  sql<boolean>`questions.search like ${`%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`;
+
+export interface SearchTuning {
+  /** Above this many questions holding the query, the index's list is long and a scan in order finds a page sooner. */
+  candidates: number;
+  /** Questions a scan reads between two turns of the event loop. */
+  slice: number;
+}
+
+/**
+ * Measured at 100,000 questions: a page from 500 candidates, or a slice of 5,000 rows, takes about 3 ms. A text
+ * held by more than 500 questions fills a page from the newest few thousand rows (21 × 100,000 / 500 ≈ 4,200).
+ */
+const defaultSearchTuning: SearchTuning = { candidates: 500, slice: 5000 };
+
+/**
+ * A search on SQLite, with the same results as LIKE over the board:
+ * - A query of 3 characters or more asks the trigram index for the questions holding it. If there are at most
+ *   `candidates`, the page is read from those alone: a rare or absent text answers in a millisecond.
+ * - Otherwise (a common text, or one of 1–2 characters, which has no trigram) the board is scanned in its order,
+ *   `slice` rows at a time, yielding to other requests between slices. A common text fills its page in the
+ *   first slice; a short one that matches nothing reads the board to its end, but never holds the loop long.
+ */
+async function searchSqlite(
+  db: Db,
+  search: string,
+  after: BoardPosition | undefined,
+  limit: number,
+  tuning: SearchTuning,
+): Promise<BoardQuestion[]> {
+  if ([...search].length >= 3) {
+    // FTS5's query language reads a double-quoted string as one phrase: the trigrams in a row.
+    const phrase = `"${search.replaceAll('"', '""')}"`;
+    const holding = sql`select question_id from questions_search where questions_search match ${phrase}`;
+    const { count } = await sql<{
+      count: number;
+    }>`select count(*) as count from (${holding} limit ${tuning.candidates + 1})`
+      .execute(db)
+      .then((r) => r.rows[0]!);
+    if (count <= tuning.candidates) {
+      const rows = await newestFirst(listed(db, after).where(sql<boolean>`questions.id in (${holding})`))
+        .limit(limit)
+        .execute();
+      return rows.map(toBoardQuestion);
+    }
+  }
+  const found: BoardQuestion[] = [];
+  let from = after;
+  for (;;) {
+    // The last row of this slice, if the board goes on that far; the slice is the rows from `from` to it.
+    const last = await newestFirst(listed(db, from))
+      .clearSelect()
+      .select(['questions.created_at', 'questions.id'])
+      .offset(tuning.slice - 1)
+      .limit(1)
+      .executeTakeFirst();
+    let slice = listed(db, from).where(containing(search));
+    if (last) {
+      slice = slice.where((eb) =>
+        eb(eb.refTuple('questions.created_at', 'questions.id'), '>=', eb.tuple(last.created_at, last.id)),
+      );
+    }
+    const rows = await newestFirst(slice)
+      .limit(limit - found.length)
+      .execute();
+    found.push(...rows.map(toBoardQuestion));
+    if (found.length >= limit || !last) return found;
+    from = { createdAt: last.created_at, id: last.id };
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
 const toVote = (row: { question_id: string; value: 1 | -1 }) => ({ questionId: row.question_id, value: row.value });
 
-/** The board on SQLite and PostgreSQL (`questions`, `answers`, `question_votes`, and the `questions` counter). */
-export function createQaRepository(db: Db): QaRepository {
+/**
+ * The board on SQLite and PostgreSQL (`questions`, `answers`, `question_votes`, and the `questions` counter).
+ * `searchTuning` is for tests, which make its rounds small enough to cross with a few questions.
+ */
+export function createQaRepository(db: Db, kind: DbKind, searchTuning = defaultSearchTuning): QaRepository {
   return {
     // The board's counter row, locked from the first call to the transaction's end (db/versions.ts says why).
     beginChanges: async () => void (await takeVersions(db, 'questions', 0)),
@@ -235,19 +327,11 @@ export function createQaRepository(db: Db): QaRepository {
     },
 
     async listPage({ search, after, limit }) {
-      let query = selectQuestions(db).where('questions.deleted_at', 'is', null);
-      if (search) query = query.where(sql<boolean>`questions.search like ${likeContaining(search)} escape '\\'`);
-      if (after) {
-        query = query.where((eb) =>
-          eb(eb.refTuple('questions.created_at', 'questions.id'), '<', eb.tuple(after.createdAt, after.id)),
-        );
-      }
-      const rows = await query
-        .orderBy('questions.created_at', 'desc')
-        .orderBy('questions.id', 'desc')
-        .limit(limit)
-        .execute();
-      return rows.map(toBoardQuestion);
+      // PostgreSQL's trigram index serves LIKE itself; SQLite's FTS5 index needs its own query (see searchSqlite).
+      if (search && kind === 'sqlite') return searchSqlite(db, search, after, limit, searchTuning);
+      let query = listed(db, after);
+      if (search) query = query.where(containing(search));
+      return (await newestFirst(query).limit(limit).execute()).map(toBoardQuestion);
     },
 
     async listChangedSince(since, limit) {

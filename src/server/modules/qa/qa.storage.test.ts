@@ -4,6 +4,7 @@ import { covers, type Position } from '../../../common/positions.ts';
 import type { Role } from '../../../common/roles.ts';
 import type { Me } from '../../../common/session.ts';
 import { withTransaction, type Deps } from '../../deps.ts';
+import { seededRandom } from '../../test/random.ts';
 import { createPositions } from '../../storage/firestore/positions.ts';
 import { createAccountsFirestoreRepository } from '../../auth/accounts.firestore.ts';
 import { createQaFirestoreRepository } from './qa.firestore.ts';
@@ -30,6 +31,8 @@ import {
  */
 interface Engine {
   repo: QaRepository;
+  /** The same storage with the search's rounds made small, so a few questions cross every way it answers. */
+  smallRounds: QaRepository;
   /** Runs `work` in one transaction of the engine, with the repository on it. */
   transaction<T>(work: (repo: QaRepository) => Promise<T>): Promise<T>;
   /** An account, as the accounts' storage keeps it: what the board reads authors' names and roles from. */
@@ -39,9 +42,10 @@ interface Engine {
 }
 
 async function openSql(): Promise<Engine> {
-  const { db, storage, close } = await openSqlEngine();
+  const { db, kind, storage, close } = await openSqlEngine();
   return {
-    repo: createQaRepository(db),
+    repo: createQaRepository(db, kind),
+    smallRounds: createQaRepository(db, kind, { candidates: 3, slice: 4 }),
     transaction: (work) => storage.transaction((repos) => work(repos.qa)),
     async addUser(id, name, role) {
       const now = new Date();
@@ -70,8 +74,10 @@ async function openFirestore(): Promise<Engine> {
   const { db, close } = await openFirestoreEngine('qa');
   // Few shards: writers meet on counters, as they would under load on 16.
   const positions = createPositions(db, { shards: 4 });
+  const repo = createQaFirestoreRepository({ db }, positions, createAccountsFirestoreRepository({ db }));
   return {
-    repo: createQaFirestoreRepository({ db }, positions, createAccountsFirestoreRepository({ db })),
+    repo,
+    smallRounds: repo,
     // As many attempts as the positions test gives: under contention the emulator's lock waits time out.
     transaction: (work) =>
       db.runTransaction(
@@ -514,6 +520,49 @@ describe.each([
     const rest = await engine.repo.listPage({ search, limit: 2, after: first[1]! });
     expect(rest.map((q) => q.id)).toEqual(hits.slice(2));
     expect(await engine.repo.listPage({ search: `${word} need`, limit: 200 })).toHaveLength(133);
+  });
+
+  test('a search finds what a filter over every question finds, page by page, however the engine answers it', async () => {
+    const word = marker();
+    const letters = 'abc ';
+    const random = seededRandom(22);
+    const posts = Array.from({ length: 40 }, (_, i) => ({
+      id: crypto.randomUUID() as string,
+      title: `${word} ${i}`,
+      text: Array.from({ length: 12 }, () => random.pick([...letters])).join(''),
+      // Ties on the time, so the id decides the order among them.
+      createdAt: at(i % 7),
+    }));
+    for (const post of posts) await askNew(engine, alice, post);
+    const deleted = new Set(posts.filter((_, i) => i % 5 === 0).map((p) => p.id));
+    for (const id of deleted)
+      await change(
+        engine,
+        id,
+        async () => undefined,
+        (qa) => qa.markQuestionDeleted(id, at(59)),
+      );
+    const ours = new Set(posts.map((p) => p.id));
+    const byBoardOrder = (a: Asked, b: Asked) =>
+      a.createdAt === b.createdAt ? (a.id! < b.id! ? 1 : -1) : a.createdAt! < b.createdAt! ? 1 : -1;
+    const searches = ['a', 'c', 'ab', 'b a', 'abc', 'cab', 'aaa', 'a b c', ' 1', '1\nc', `${word} 3`, 'zzz', 'ccca'];
+    for (const search of searches) {
+      const expected = posts
+        .filter((p) => !deleted.has(p.id) && `${p.title}\n${p.text}`.toLowerCase().includes(search))
+        .sort(byBoardOrder)
+        .map((p) => p.id);
+      for (const repo of new Set([engine.repo, engine.smallRounds])) {
+        const got: string[] = [];
+        let after: BoardQuestion | undefined;
+        for (let pages = 0; pages < 1000; pages++) {
+          const page = await repo.listPage({ search, after, limit: 3 });
+          got.push(...page.map((q) => q.id).filter((id) => ours.has(id)));
+          if (page.length < 3) break;
+          after = page.at(-1);
+        }
+        expect(got, `“${search}”`).toEqual(expected);
+      }
+    }
   });
 
   test('changes since a position: every change once, in pages, deleted ones too, up to the board’s position', async () => {
