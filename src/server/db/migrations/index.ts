@@ -9,6 +9,7 @@ import * as m0007 from './0007-email-template-params.ts';
 import * as m0008 from './0008-imported-votes.ts';
 import * as m0009 from './0009-email-about-user.ts';
 import * as m0010 from './0010-board-search.ts';
+import * as m0011 from './0011-users-by-role.ts';
 
 /** Every migration, in order. Append only: a landed migration is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0008-imported-votes': m0008,
   '0009-email-about-user': m0009,
   '0010-board-search': m0010,
+  '0011-users-by-role': m0011,
 };
