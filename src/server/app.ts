@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import { signedInPages } from '../common/routes.ts';
-import { bodyLimit } from 'hono/body-limit';
 import { createSessionMiddleware } from './auth/auth.middleware.ts';
 import { createSessionReader } from './auth/auth.session.ts';
 import { limitReads } from './http/read-limit.ts';
@@ -10,6 +9,7 @@ import type { Deps } from './deps.ts';
 import type { EventBus } from './events/events.ts';
 import { createEventsRoutes, livePosition } from './events/events.routes.ts';
 import type { StreamHub } from './events/stream-hub.ts';
+import { limitBody } from './http/body-limit.ts';
 import { compressJson } from './http/compression.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { createError } from './http/errors.ts';
@@ -61,16 +61,9 @@ export function createApp({ deps, bus, streamHub, auth, personalData, clientDir,
   const withMe = createSessionMiddleware(readMe);
   const app = new Hono();
 
-  const limitBody = bodyLimit({
-    maxSize: 64 * 1024,
-    onError: () => {
-      throw createError({ code: 'request.too_large', message: 'The request is too large.', status: 413 });
-    },
-  });
-
   if (deps.logger.isLevelEnabled('info')) app.use(requestLog(deps.logger));
   // Registered for the methods that carry a body only: GETs, the hot path, skip it entirely.
-  app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '/api/*', requireSameOrigin(deps.config.publicUrl), limitBody);
+  app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '/api/*', requireSameOrigin(deps.config.publicUrl), limitBody(64 * 1024));
   if (deps.config.rateLimit) {
     app.get('/api/*', limitReads({ perMinute: deps.config.readsPerMinute, trustProxy: deps.config.trustProxy }));
   }
