@@ -26,6 +26,10 @@ type Autocannon = (opts: {
   connections: number;
   duration: number;
   workers?: number;
+  /** At most this many requests a second on each connection (else each waits only for the last answer). */
+  connectionRate?: number;
+  /** Latencies as measured, without the samples autocannon adds for requests that took longer than 1 / rate. */
+  ignoreCoordinatedOmission?: boolean;
   headers?: Record<string, string>;
   requests?: AutocannonRequest[];
 }) => Promise<AutocannonResult>;
