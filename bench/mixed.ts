@@ -83,14 +83,16 @@ async function load(
   url: string,
   cookies: string[],
   perSecond: number | undefined,
-  duration = seconds,
+  { duration = seconds, inThisThread = false } = {},
 ): Promise<AutocannonResult[]> {
   const run = (users: string[]) =>
     autocannon({
       url,
       connections: users.length,
       duration,
-      workers: 1,
+      // A server in this process needs its thread to itself; one in another process does not, and 20 worker
+      // threads starting at once held both cores for a second.
+      ...(!inThisThread && { workers: 1 }),
       ...(perSecond && { connectionRate: perSecond, ignoreCoordinatedOmission: true }),
       requests: targets.map((target) => ({
         method: 'GET',
@@ -154,7 +156,7 @@ async function onSqlite() {
       [`1. SQLite, one process, each user a request a second`, 1],
       [`2. SQLite, one process, saturated (each user's next request as soon as answered)`, undefined],
     ] as const) {
-      await load(url, cookies, perSecond, warmUpSeconds);
+      await load(url, cookies, perSecond, { duration: warmUpSeconds });
       const delay = monitorEventLoopDelay({ resolution: 10 });
       delay.enable();
       const results = await load(url, cookies, perSecond);
@@ -238,7 +240,7 @@ async function onPostgres(admin: string) {
     const children: ChildProcess[] = [];
     const streams = new AbortController();
     try {
-      const processes = [];
+      const processes: { url: string; cookies: string[] }[] = [];
       for (const i of [1, 2]) {
         const started = await startProcess(env, await freePort(), path.join(dataDir, `app-${i}.log`));
         children.push(started.child);
@@ -247,8 +249,10 @@ async function onPostgres(admin: string) {
       const held = (await Promise.all(processes.map((p) => holdStreams(p.url, p.cookies, streams.signal)))).reduce(
         (sum, h) => ({ open: sum.open + h.open, refused: sum.refused + h.refused }),
       );
-      await Promise.all(processes.map((p) => load(p.url, p.cookies, 1, warmUpSeconds)));
-      const results = (await Promise.all(processes.map((p) => load(p.url, p.cookies, 1)))).flat();
+      const paced = (p: { url: string; cookies: string[] }, duration?: number) =>
+        load(p.url, p.cookies, 1, { duration, inThisThread: true });
+      await Promise.all(processes.map((p) => paced(p, warmUpSeconds)));
+      const results = (await Promise.all(processes.map((p) => paced(p)))).flat();
       const { p99, errors } = report('3. PostgreSQL, two processes, each user a request a second', results, held);
       console.log(`mixed load on PostgreSQL, two processes ${verdict(p99, errors)}`);
     } finally {
