@@ -43,6 +43,8 @@ export function compressJson(): MiddlewareHandler {
   return async (c, next) => {
     await next();
     const res = c.res;
+    // Finished by `answerJson` (etag.ts), compression and `Vary` included.
+    if (res.headers.has('etag')) return;
     if (res.status === 304) res.headers.append('vary', 'accept-encoding');
     if (!res.headers.get('content-type')?.startsWith('application/json') || res.headers.has('content-encoding')) return;
     res.headers.append('vary', 'accept-encoding');

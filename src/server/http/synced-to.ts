@@ -17,7 +17,7 @@ import { formatPosition, type Position } from '../../common/positions.ts';
  * A write takes it after its usecase returned: its change, or for a repeat the stored original, has committed
  * by then, so the position covers its version.
  *
- * Applied to a whole route group, outside `withEtag`, so a 304 made from a 200 carries it too.
+ * Applied to a whole route group, around the route, so a 304 (etag.ts `answerJson`) carries it too.
  */
 export function syncedTo(readPosition: () => Promise<Position>): MiddlewareHandler {
   return async (c, next) => {

@@ -12,7 +12,7 @@ import { z } from '../../../common/zod.ts';
 import { checkFirst, type SessionEnv } from '../../auth/auth.middleware.ts';
 import { requireUser } from '../../auth/auth.session.ts';
 import type { Deps } from '../../deps.ts';
-import { personal, withEtag } from '../../http/etag.ts';
+import { answerJson, personal } from '../../http/etag.ts';
 import { jsonBody, queryOf } from '../../http/json-body.ts';
 import { offlineChanges } from '../../http/offline-changes.ts';
 import { syncedTo } from '../../http/synced-to.ts';
@@ -46,11 +46,11 @@ export function createBookingRoutes(deps: Deps) {
   const queued = offlineChanges(deps);
   return new Hono<SessionEnv>()
     .use(syncedTo(() => readBookingsPosition(deps)))
-    .get('/', withEtag(), checkFirst(requireUser), queryOf(listQuerySchema), async (c) => {
+    .get('/', checkFirst(requireUser), queryOf(listQuerySchema), async (c) => {
       c.header('cache-control', personal);
       const { since, ...page } = c.req.valid('query');
-      if (since === undefined) return c.json(await listBookings(deps, c.var.me, page));
-      return c.json(await listBookingChanges(deps, c.var.me, since));
+      if (since === undefined) return answerJson(c, await listBookings(deps, c.var.me, page));
+      return answerJson(c, await listBookingChanges(deps, c.var.me, since));
     })
     .post('/', queued, checkFirst(requireUser), jsonBody(createBookingInputSchema), async (c) => {
       const { booking, created } = await createBooking(deps, c.var.me, c.req.valid('json'));

@@ -6,7 +6,7 @@ import { checkFirst, type SessionEnv } from '../../auth/auth.middleware.ts';
 import { requireUser } from '../../auth/auth.session.ts';
 import type { Auth } from '../../auth/auth.ts';
 import type { Deps } from '../../deps.ts';
-import { personal, withEtag } from '../../http/etag.ts';
+import { answerJson, personal } from '../../http/etag.ts';
 import { jsonBody } from '../../http/json-body.ts';
 import type { PersonalDataPart } from '../../personal-data.ts';
 import {
@@ -44,9 +44,9 @@ export function createProfileRoutes({
         await renameMe(deps, c.var.me, c.req.valid('json'), parts);
         return c.json({ renamed: true });
       })
-      .get('/enrolments', withEtag(), async (c) => {
+      .get('/enrolments', async (c) => {
         c.header('cache-control', personal);
-        return c.json({ enrolments: await listMyEnrolments(deps, c.var.me) });
+        return answerJson(c, { enrolments: await listMyEnrolments(deps, c.var.me) });
       })
       .post('/enrolments', checkFirst(requireUser), jsonBody(enrolInputSchema), async (c) =>
         c.json(await enrol(deps, c.var.me, c.req.valid('json')), 201),

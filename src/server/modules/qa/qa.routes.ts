@@ -11,7 +11,7 @@ import {
 } from '../../../common/qa.ts';
 import { checkFirst, type SessionEnv } from '../../auth/auth.middleware.ts';
 import type { Deps } from '../../deps.ts';
-import { personal, revalidatePrivately, withEtag } from '../../http/etag.ts';
+import { answerJson, personal, revalidatePrivately } from '../../http/etag.ts';
 import { jsonBody, queryOf } from '../../http/json-body.ts';
 import { offlineChanges } from '../../http/offline-changes.ts';
 import { syncedTo } from '../../http/synced-to.ts';
@@ -58,17 +58,17 @@ export function createQaRoutes(deps: Deps) {
     new Hono<SessionEnv>()
       .use(syncedTo(() => readBoardPosition(deps)))
       // Two answers from one route: `hc` types the body as either, and the client tells them apart by `deleted`.
-      .get('/', withEtag(), queryOf(listQuerySchema), async (c) => {
+      .get('/', queryOf(listQuerySchema), async (c) => {
         const { since, ...page } = c.req.valid('query');
         // A signed-in reader's copy holds their own votes.
         c.header('cache-control', c.var.me ? personal : revalidatePrivately);
-        if (since !== undefined) return c.json(await listQuestionChanges(deps, c.var.me, since));
-        return c.json(await listQuestions(deps, c.var.me, page));
+        if (since !== undefined) return answerJson(c, await listQuestionChanges(deps, c.var.me, since));
+        return answerJson(c, await listQuestions(deps, c.var.me, page));
       })
       // Before `/:id`, which would take "my-votes" for a question id.
-      .get('/my-votes', withEtag(), async (c) => {
+      .get('/my-votes', async (c) => {
         c.header('cache-control', personal);
-        return c.json(await listMyVotes(deps, c.var.me));
+        return answerJson(c, await listMyVotes(deps, c.var.me));
       })
       .get('/:id', async (c) => c.json(await getQuestion(deps, readAs(c), c.req.param('id'))))
       .post('/', queued, signedIn(qaMessages.askSignedOut), jsonBody(askQuestionInputSchema), async (c) => {
