@@ -102,7 +102,7 @@ async function load(
       })),
     });
   if (!perSecond) return [await run(cookies)];
-  const groups = 10;
+  const groups = Math.min(10, cookies.length);
   return Promise.all(
     Array.from({ length: groups }, async (_, g) => {
       await new Promise((resolve) => setTimeout(resolve, (g * 1000) / groups));
