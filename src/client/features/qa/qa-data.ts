@@ -119,8 +119,10 @@ export function useQaBoard(query: string, served?: QuestionPage): QaBoard {
         myVotesTable.toArray(),
         boardPagingTable.get('board'),
       ]);
-      // Null when the device holds no question: the engine then tells "never loaded" from "really empty".
-      return questions.length === 0 ? null : { questions, answers, votes, paging };
+      // Null when the device holds nothing of the board: the engine then tells "never loaded" from "really empty".
+      // Answers alone are not nothing: the user's unsent answers to questions deleted meanwhile (`stranded`)
+      // must stay on show, to copy or discard, after the last question has gone.
+      return questions.length === 0 && answers.length === 0 ? null : { questions, answers, votes, paging };
     },
     [],
     [questionsSource],
