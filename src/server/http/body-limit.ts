@@ -7,9 +7,9 @@ const tooLarge = () => createError({ code: 'request.too_large', message: 'The re
 /**
  * 413 for a body over `maxSize` bytes. A body of declared length (what browsers send) is judged by its
  * Content-Length before anything is read: Node's parser holds the body to that length. Only a body sent in
- * chunks goes through Hono's limit, which counts as it reads; it reads through the request's web stream, which
- * made a quarter of the cost of a `POST /api/bookings` the `fetch` request object and its body stream (issue
- * 22), while `c.req.text()` on its own reads the Node request directly.
+ * chunks goes through Hono's limit, which counts as it reads. Hono's limit reads the body as a web stream,
+ * which makes @hono/node-server build a whole fetch Request: a quarter of the cost of a `POST /api/bookings`
+ * (issue 22). `c.req.text()` on its own reads the Node request directly.
  */
 export function limitBody(maxSize: number): MiddlewareHandler {
   const counted = bodyLimit({
