@@ -10,7 +10,8 @@ export interface Clock {
 
 /** Queues an e-mail in the outbox (inside `withTransaction`, the transaction's: it goes if the change commits). */
 export interface Mail {
-  enqueue(email: NewEmail): Promise<void>;
+  /** Queues the e-mails, in this order, in one write where the engine can. */
+  enqueue(...emails: NewEmail[]): Promise<void>;
   /** The same outbox queueing through `outbox` (a transaction's) and calling `onQueued` instead of waking the worker. */
   bind(outbox: OutboxRepository, onQueued: () => void): Mail;
   /** Wakes the mail worker (after a commit). */

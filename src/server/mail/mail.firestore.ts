@@ -2,7 +2,14 @@ import { createHash } from 'node:crypto';
 import { FieldValue, type CollectionReference, type DocumentReference } from 'firebase-admin/firestore';
 import { atomically, type FirestoreContext } from '../storage/firestore/context.ts';
 import { deleteFound, hasCode, notFound, query } from '../storage/firestore/queries.ts';
-import type { ClaimedEmail, EmailAttachment, EmailParams, EmailStatus, OutboxRepository } from './mail.storage.ts';
+import type {
+  ClaimedEmail,
+  EmailAttachment,
+  EmailParams,
+  EmailStatus,
+  NewEmail,
+  OutboxRepository,
+} from './mail.storage.ts';
 
 /**
  * The outbox on Firestore (docs/firestore-layout.md): `emailOutbox/{id}`, the SQL row's fields in camelCase
@@ -67,48 +74,54 @@ export function createOutboxFirestoreRepository(ctx: FirestoreContext): OutboxRe
     });
   }
 
+  async function enqueue(email: NewEmail, now: Date) {
+    const iso = now.toISOString();
+    const params = { ...(email.toName === undefined ? {} : { to_name: email.toName }), ...email.params };
+    const doc: EmailDoc = {
+      kind: email.kind,
+      to: email.to,
+      subject: email.subject,
+      text: email.text,
+      html: email.html,
+      attachments: email.attachments?.length ? email.attachments : null,
+      params: Object.keys(params).length ? params : null,
+      dedupeKey: email.dedupeKey ?? null,
+      aboutUserId: email.aboutUserId ?? null,
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: iso,
+      lockedUntil: null,
+      availableAt: iso,
+      lastError: null,
+      createdAt: iso,
+      sentAt: null,
+    };
+    if (email.dedupeKey === undefined) {
+      const ref = outbox.doc(crypto.randomUUID());
+      if (ctx.tx) ctx.tx.create(ref, doc);
+      else await ref.create(doc);
+      return;
+    }
+    const ref = outbox.doc(keyedId(email.dedupeKey));
+    if (!ctx.tx) {
+      // Read and create in one transaction: of two queueing one key at once, the second finds the first's.
+      await atomically(ctx, async ({ tx }) => {
+        if (!(await tx.get(ref)).exists) tx.create(ref, doc);
+      });
+      return;
+    }
+    // In a usecase's transaction this is usually its last step, after its writes, where Firestore allows no
+    // read: the key is looked up outside it. The transaction's own guard (a reminder claimed at its booking's
+    // version) keeps two of them from getting here at once; if two did, the second's commit would fail (the
+    // `create` finds the document), never send twice.
+    if (!(await ref.get()).exists) ctx.tx.create(ref, doc);
+  }
+
   return {
-    async enqueue(email, now) {
-      const iso = now.toISOString();
-      const params = { ...(email.toName === undefined ? {} : { to_name: email.toName }), ...email.params };
-      const doc: EmailDoc = {
-        kind: email.kind,
-        to: email.to,
-        subject: email.subject,
-        text: email.text,
-        html: email.html,
-        attachments: email.attachments?.length ? email.attachments : null,
-        params: Object.keys(params).length ? params : null,
-        dedupeKey: email.dedupeKey ?? null,
-        aboutUserId: email.aboutUserId ?? null,
-        status: 'pending',
-        attempts: 0,
-        nextAttemptAt: iso,
-        lockedUntil: null,
-        availableAt: iso,
-        lastError: null,
-        createdAt: iso,
-        sentAt: null,
-      };
-      if (email.dedupeKey === undefined) {
-        const ref = outbox.doc(crypto.randomUUID());
-        if (ctx.tx) ctx.tx.create(ref, doc);
-        else await ref.create(doc);
-        return;
-      }
-      const ref = outbox.doc(keyedId(email.dedupeKey));
-      if (!ctx.tx) {
-        // Read and create in one transaction: of two queueing one key at once, the second finds the first's.
-        await atomically(ctx, async ({ tx }) => {
-          if (!(await tx.get(ref)).exists) tx.create(ref, doc);
-        });
-        return;
-      }
-      // In a usecase's transaction this is usually its last step, after its writes, where Firestore allows no
-      // read: the key is looked up outside it. The transaction's own guard (a reminder claimed at its booking's
-      // version) keeps two of them from getting here at once; if two did, the second's commit would fail (the
-      // `create` finds the document), never send twice.
-      if (!(await ref.get()).exists) ctx.tx.create(ref, doc);
+    enqueue,
+    async enqueueAll(emails) {
+      // Each as `enqueue` does (a keyed one is looked up first): one after another.
+      for (const { email, now } of emails) await enqueue(email, now);
     },
 
     async findDue(now, limit) {

@@ -33,11 +33,12 @@ const isoOrNull = (value: Date | string | null) => (value === null ? null : new 
  * together with the change that causes it.
  */
 export function createOutboxRepository(db: Db): OutboxRepository {
-  return {
-    async enqueue(email, now) {
-      await db
-        .insertInto('email_outbox')
-        .values({
+  async function enqueueAll(emails: readonly { email: NewEmail; now: Date }[]) {
+    if (emails.length === 0) return;
+    await db
+      .insertInto('email_outbox')
+      .values(
+        emails.map(({ email, now }) => ({
           id: crypto.randomUUID(),
           kind: email.kind,
           to_address: email.to,
@@ -50,10 +51,15 @@ export function createOutboxRepository(db: Db): OutboxRepository {
           about_user_id: email.aboutUserId ?? null,
           next_attempt_at: now.toISOString(),
           created_at: now.toISOString(),
-        })
-        .onConflict((oc) => oc.column('dedupe_key').doNothing())
-        .execute();
-    },
+        })),
+      )
+      .onConflict((oc) => oc.column('dedupe_key').doNothing())
+      .execute();
+  }
+
+  return {
+    enqueue: (email, now) => enqueueAll([{ email, now }]),
+    enqueueAll,
 
     async findDue(now, limit) {
       const iso = now.toISOString();

@@ -121,6 +121,28 @@ describe.each([
     expect(subjects[1]).toMatch(/^Raced \d$/);
   });
 
+  test('e-mails queued together each keep their time, and one whose key is queued already is left out', async () => {
+    const { repo } = engine;
+    await repo.enqueue(email('Welcome', { dedupeKey: 'welcome:1' }), at(1));
+    await engine.transaction((tx) =>
+      tx.enqueueAll([
+        { email: email('Receipt'), now: at(3) },
+        { email: email('Welcome again', { dedupeKey: 'welcome:1' }), now: at(2) },
+        { email: email('Request'), now: at(2) },
+      ]),
+    );
+    await repo.enqueueAll([]);
+    const due = await repo.findDue(at(2), 10);
+    const subjects = [];
+    for (const id of due) subjects.push((await repo.claim(id, at(2), lockMs))!.subject);
+    expect(subjects).toEqual(['Welcome', 'Request']);
+    expect((await repo.listTo('lerato@example.com')).map((e) => e.subject).sort()).toEqual([
+      'Receipt',
+      'Request',
+      'Welcome',
+    ]);
+  });
+
   test('of ten senders claiming one e-mail at once, one gets it; it is held until its lease ends', async () => {
     const { repo } = engine;
     await repo.enqueue(email('Once'), at(1));

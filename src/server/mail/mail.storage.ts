@@ -62,6 +62,8 @@ export interface EmailLogEntry {
 export interface OutboxRepository {
   /** Queues an e-mail, due at `now` (its time in the queue's order); one whose `dedupeKey` is queued already is not added. */
   enqueue(email: NewEmail, now: Date): Promise<void>;
+  /** Queues each e-mail as `enqueue` would, in one write where the engine can (a booking queues three or more). */
+  enqueueAll(emails: readonly { email: NewEmail; now: Date }[]): Promise<void>;
   /** Up to `limit` ids of pending e-mails due at `now` that no sender holds, oldest first. */
   findDue(now: Date, limit: number): Promise<string[]>;
   /**

@@ -19,8 +19,8 @@ export function createOutbox(deps: { repo: OutboxRepository; now?: () => Date; o
   };
   const wake = () => deps.onQueued?.();
   const make = (repo: OutboxRepository, onQueued: () => void): Mail => ({
-    async enqueue(email) {
-      await repo.enqueue(email, stamp());
+    async enqueue(...emails) {
+      await repo.enqueueAll(emails.map((email) => ({ email, now: stamp() })));
       onQueued();
     },
     bind: make,

@@ -392,8 +392,10 @@ export async function createBooking(
     await bookings.insert(record, stamp);
     await bookings.addChange(change);
     const booking = toBooking(record, [toChange(change)]);
-    for (const person of staff) await tx.mail.enqueue(newRequestEmail(booking, person, tx.config.publicUrl));
-    await tx.mail.enqueue(receiptEmail(booking, tx.config.publicUrl));
+    await tx.mail.enqueue(
+      ...staff.map((person) => newRequestEmail(booking, person, tx.config.publicUrl)),
+      receiptEmail(booking, tx.config.publicUrl),
+    );
     notify(tx, record, version);
     return booking;
   });
@@ -539,10 +541,10 @@ export async function cancelBooking(deps: Deps, me: Me | undefined, id: string):
       update: { status: 'Cancelled', lateCancellation: late, updatedAt: now.toISOString(), stamp },
       entry: historyEntry(id, stamp.version, now.toISOString(), user, row.status, 'Cancelled'),
     }));
-    await tx.mail.enqueue(cancelledEmail(booking, tx.config.publicUrl, tx.config.paymentEftDetails));
-    for (const person of staff) {
-      await tx.mail.enqueue(cancelledForStaffEmail(booking, person, tx.config.publicUrl, 'student'));
-    }
+    await tx.mail.enqueue(
+      cancelledEmail(booking, tx.config.publicUrl, tx.config.paymentEftDetails),
+      ...staff.map((person) => cancelledForStaffEmail(booking, person, tx.config.publicUrl, 'student')),
+    );
     notify(tx, row, version);
   });
   return readBooking(deps.repos.bookings, id);
@@ -628,9 +630,11 @@ export const bookingsPersonalData: PersonalDataPart = {
         { ...row, student: { id: null, name: bookingMessages.deletedUser, email: '' }, concepts: '' },
         [],
       );
-      for (const person of staff.get(row.moduleCategory)!) {
-        await tx.mail.enqueue(cancelledForStaffEmail(scrubbed, person, tx.config.publicUrl, 'account-deleted'));
-      }
+      await tx.mail.enqueue(
+        ...staff
+          .get(row.moduleCategory)!
+          .map((person) => cancelledForStaffEmail(scrubbed, person, tx.config.publicUrl, 'account-deleted')),
+      );
     }
     // The deleted user hears nothing more.
     publishTouched(
