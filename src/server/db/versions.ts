@@ -1,4 +1,5 @@
 import type { Db } from './create-db.ts';
+import { preparedQuery } from './prepared-query.ts';
 
 /** One row per versioned collection (`sync_counter`, created by migration 0003): the last version handed out. */
 export interface SyncCounterTable {
@@ -20,14 +21,20 @@ export interface SyncCounterTable {
  * concurrent writer; the cost is that the collection's writes are serialised. `count` 0 only takes the lock.
  */
 export async function takeVersions(db: Db, counter: string, count: number): Promise<number> {
-  const row = await db
-    .updateTable('sync_counter')
-    .set((eb) => ({ value: eb('value', '+', count) }))
-    .where('name', '=', counter)
-    .returning('value')
-    .executeTakeFirstOrThrow();
+  const {
+    rows: [row],
+  } = await takeQuery(db, { counter, count });
+  if (!row) throw new Error(`no sync_counter row ${counter}`);
   return row.value - count + 1;
 }
+
+const takeQuery = preparedQuery<{ counter: string; count: number }, { value: number }>((db, arg) =>
+  db
+    .updateTable('sync_counter')
+    .set((eb) => ({ value: eb('value', '+', arg('count')) }))
+    .where('name', '=', arg('counter'))
+    .returning('value'),
+);
 
 /**
  * The collection's committed version: the last version handed out by a transaction that has committed. A
@@ -35,6 +42,13 @@ export async function takeVersions(db: Db, counter: string, count: number): Prom
  * versions become visible in order (above), every change at this version or below has committed.
  */
 export async function readVersion(db: Db, counter: string): Promise<number> {
-  const row = await db.selectFrom('sync_counter').select('value').where('name', '=', counter).executeTakeFirstOrThrow();
+  const {
+    rows: [row],
+  } = await readQuery(db, { counter });
+  if (!row) throw new Error(`no sync_counter row ${counter}`);
   return row.value;
 }
+
+const readQuery = preparedQuery<{ counter: string }, { value: number }>((db, arg) =>
+  db.selectFrom('sync_counter').select('value').where('name', '=', arg('counter')),
+);

@@ -1,5 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../../db/create-db.ts';
+import { preparedQuery } from '../../db/prepared-query.ts';
 import { readVersion, takeVersions } from '../../db/versions.ts';
 import type {
   BookingChangeRecord,
@@ -109,6 +110,48 @@ function toChangeRow(change: BookingChangeRecord): Insertable<BookingChangesTabl
 
 const toRecords = (rows: BookingRow[]) => rows.map(toRecord);
 
+// The statements of a booking's request and of the lists, compiled once (db/prepared-query.ts).
+const byId = preparedQuery<{ id: string }, BookingRow>((db, arg) =>
+  db.selectFrom('bookings').selectAll().where('id', '=', arg('id')),
+);
+const requestsSince = preparedQuery<{ userId: string; since: string }, { n: number | string | bigint }>((db, arg) =>
+  db
+    .selectFrom('bookings')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', arg('userId'))
+    .where('created_at', '>', arg('since')),
+);
+const byPaymentReference = preparedQuery<{ reference: string }, { id: string }>((db, arg) =>
+  db.selectFrom('bookings').select('id').where('payment_reference', '=', arg('reference')),
+);
+const insertBooking = preparedQuery<Insertable<BookingsTable>, never>((db, _arg, row) =>
+  db.insertInto('bookings').values(row),
+);
+const insertChange = preparedQuery<Insertable<BookingChangesTable>, never>((db, _arg, row) =>
+  db.insertInto('booking_changes').values(row),
+);
+/** A page of the list, newest session first; `after*`: the last row of the page before. */
+const listed = preparedQuery<
+  Omit<BookingListFilter, 'after'> & { afterDate?: string; afterCreatedAt?: string; afterId?: string },
+  BookingRow
+>((db, arg) => {
+  let query = db.selectFrom('bookings').selectAll();
+  const userId = arg('userId');
+  if (userId !== undefined) query = query.where('user_id', '=', userId);
+  const category = arg('category');
+  if (category !== undefined) query = query.where('module_category', '=', category);
+  const status = arg('status');
+  if (status !== undefined) query = query.where('status', '=', status);
+  const from = arg('from');
+  if (from !== undefined) query = query.where('date', '>=', from);
+  const to = arg('to');
+  if (to !== undefined) query = query.where('date', '<=', to);
+  const [date, createdAt, id] = [arg('afterDate'), arg('afterCreatedAt'), arg('afterId')];
+  if (date !== undefined && createdAt !== undefined && id !== undefined)
+    query = query.where((eb) => eb(eb.refTuple('date', 'created_at', 'id'), '<', eb.tuple(date, createdAt, id)));
+  return query.orderBy('date', 'desc').orderBy('created_at', 'desc').orderBy('id', 'desc').limit(arg('limit'));
+});
+
 /** Bookings on SQLite and PostgreSQL (`bookings`, `booking_changes`, and the `bookings` row of `sync_counter`). */
 export function createBookingsRepository(db: Db): BookingsRepository {
   return {
@@ -125,35 +168,25 @@ export function createBookingsRepository(db: Db): BookingsRepository {
     readPosition: async () => [await readVersion(db, 'bookings')],
 
     async findById(id) {
-      const row = await db.selectFrom('bookings').selectAll().where('id', '=', id).executeTakeFirst();
+      const [row] = (await byId(db, { id })).rows;
       return row && toRecord(row);
     },
 
     async countRequestsSince(userId, since) {
-      const row = await db
-        .selectFrom('bookings')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .where('user_id', '=', userId)
-        .where('created_at', '>', since)
-        .executeTakeFirstOrThrow();
-      return Number(row.n);
+      const [row] = (await requestsSince(db, { userId, since })).rows;
+      return Number(row?.n ?? 0);
     },
 
     async isPaymentReferenceTaken(reference) {
-      const row = await db
-        .selectFrom('bookings')
-        .select('id')
-        .where('payment_reference', '=', reference)
-        .executeTakeFirst();
-      return row !== undefined;
+      return (await byPaymentReference(db, { reference })).rows.length > 0;
     },
 
     async insert(booking, stamp) {
-      await db.insertInto('bookings').values(toRow(booking, stamp.version)).execute();
+      await insertBooking(db, toRow(booking, stamp.version));
     },
 
     async addChange(change) {
-      await db.insertInto('booking_changes').values(toChangeRow(change)).execute();
+      await insertChange(db, toChangeRow(change));
     },
 
     async updateIfAtVersion(id, version, update) {
@@ -171,26 +204,14 @@ export function createBookingsRepository(db: Db): BookingsRepository {
       await db.updateTable('bookings').set({ version: stamp.version }).where('id', '=', id).execute();
     },
 
-    async list(filter: BookingListFilter) {
-      let query = db.selectFrom('bookings').selectAll();
-      if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
-      if (filter.category !== undefined) query = query.where('module_category', '=', filter.category);
-      if (filter.status !== undefined) query = query.where('status', '=', filter.status);
-      if (filter.from !== undefined) query = query.where('date', '>=', filter.from);
-      if (filter.to !== undefined) query = query.where('date', '<=', filter.to);
-      const after = filter.after;
-      if (after)
-        query = query.where((eb) =>
-          eb(eb.refTuple('date', 'created_at', 'id'), '<', eb.tuple(after.date, after.createdAt, after.id)),
-        );
-      return toRecords(
-        await query
-          .orderBy('date', 'desc')
-          .orderBy('created_at', 'desc')
-          .orderBy('id', 'desc')
-          .limit(filter.limit)
-          .execute(),
-      );
+    async list({ after, ...filter }: BookingListFilter) {
+      const { rows } = await listed(db, {
+        ...filter,
+        afterDate: after?.date,
+        afterCreatedAt: after?.createdAt,
+        afterId: after?.id,
+      });
+      return toRecords(rows);
     },
 
     async listChangedSince({ since, visibleTo, limit }) {

@@ -1,6 +1,7 @@
 import { sql, type Selectable, type Updateable } from 'kysely';
 import type { Module } from '../../../common/catalogue.ts';
 import { isUniqueViolation } from '../../db/constraint-errors.ts';
+import { preparedQuery } from '../../db/prepared-query.ts';
 import type { Db } from '../../db/create-db.ts';
 import { createDuplicateModuleNameError } from './catalogue.errors.ts';
 import type { CatalogueRepository, ModuleChanges, NewModule } from './catalogue.storage.ts';
@@ -33,6 +34,13 @@ async function refuseDuplicateName<T>(write: Promise<T>): Promise<T> {
 
 const sameName = (name: string) => sql<boolean>`lower(name) = lower(${name})`;
 
+const byName = preparedQuery<{ name: string }, ModuleRow>((db, arg) =>
+  db
+    .selectFrom('modules')
+    .selectAll()
+    .where(sameName(arg('name'))),
+);
+
 /** The catalogue on SQLite and PostgreSQL (`modules`). */
 export function createCatalogueRepository(db: Db): CatalogueRepository {
   const maybe = (row: ModuleRow | undefined) => (row ? toModule(row) : undefined);
@@ -41,8 +49,8 @@ export function createCatalogueRepository(db: Db): CatalogueRepository {
 
     findById: async (id) => maybe(await db.selectFrom('modules').selectAll().where('id', '=', id).executeTakeFirst()),
 
-    findByName: async (name) =>
-      maybe(await db.selectFrom('modules').selectAll().where(sameName(name)).executeTakeFirst()),
+    // A booking request asks for its module by name.
+    findByName: async (name) => maybe((await byName(db, { name })).rows[0]),
 
     async findClash(name, slug, exceptId) {
       let query = db
