@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { createAccountsRepository } from '../auth/accounts.repository.ts';
 import { createRefusalsRepository } from '../db/change-refusals.ts';
 import type { Db, DbKind } from '../db/create-db.ts';
+import { groupedTransactions } from '../db/grouped-transactions.ts';
 import { createOutboxRepository } from '../mail/mail.repository.ts';
 import { createBookingsRepository } from '../modules/bookings/bookings.repository.ts';
 import { createCatalogueRepository } from '../modules/catalogue/catalogue.repository.ts';
@@ -27,10 +28,13 @@ export function createSqlRepositories(db: Db, kind: DbKind): Repositories {
  * (never the outer connection inside one: on SQLite, with one connection, that waits forever).
  */
 export function createSqlStorage(db: Db, kind: DbKind): Storage {
+  // SQLite has one connection, whose transactions commit in groups; PostgreSQL's pool runs them side by side.
+  const inTransaction =
+    kind === 'sqlite' ? groupedTransactions(db) : <T>(work: (trx: Db) => Promise<T>) => db.transaction().execute(work);
   return {
     kind,
     repos: createSqlRepositories(db, kind),
-    transaction: (work) => db.transaction().execute((trx) => work(createSqlRepositories(trx, kind))),
+    transaction: (work) => inTransaction((trx) => work(createSqlRepositories(trx, kind))),
     ping: () =>
       sql`select 1`.execute(db).then(
         () => true,

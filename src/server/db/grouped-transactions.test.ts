@@ -1,0 +1,102 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { sql } from 'kysely';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { createDb, type Db } from './create-db.ts';
+import { groupedTransactions } from './grouped-transactions.ts';
+
+/** SQLite only: PostgreSQL's transactions run side by side on its pool (storage/sql-storage.ts). */
+let dir: string;
+let db: Db;
+/** Another connection to the same file, as another process would read it. */
+let other: DatabaseSync;
+let inTransaction: ReturnType<typeof groupedTransactions>;
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'grouped-transactions-'));
+  const file = path.join(dir, 'app.db');
+  db = createDb(`file:${file}`).db;
+  await sql`create table parent (id text primary key)`.execute(db);
+  await sql`create table child (id text primary key, parent_id text not null references parent (id))`.execute(db);
+  other = new DatabaseSync(file);
+  inTransaction = groupedTransactions(db);
+});
+afterEach(async () => {
+  other.close();
+  await db.destroy();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const insert = (tx: Db, id: string) => sql`insert into parent (id) values (${id})`.execute(tx);
+const count = async (tx: Db) => (await sql<{ n: number }>`select count(*) as n from parent`.execute(tx)).rows[0]!.n;
+const storedElsewhere = () =>
+  other
+    .prepare('select id from parent order by id')
+    .all()
+    .map((row) => row.id);
+
+test('the transactions asked for in one turn commit together; each sees those before it, and one that fails is undone alone', async () => {
+  const committedWhenAnswered: unknown[] = [];
+  const first = inTransaction(async (tx) => {
+    await insert(tx, 'a');
+    return 'first';
+  });
+  const second = inTransaction(async (tx) => {
+    await insert(tx, 'b');
+    // In the same SQLite transaction as the first, which has not committed: nobody else sees it yet.
+    expect(storedElsewhere()).toEqual([]);
+    return count(tx);
+  });
+  const failing = inTransaction(async (tx) => {
+    await insert(tx, 'c');
+    throw new Error('refused');
+  });
+  const fourth = inTransaction(async (tx) => count(tx));
+  void first.then(() => committedWhenAnswered.push(storedElsewhere()));
+
+  expect(await first).toBe('first');
+  expect(await second).toBe(2);
+  await expect(failing).rejects.toThrow('refused');
+  expect(await fourth).toBe(2);
+  expect(committedWhenAnswered).toEqual([['a', 'b']]);
+  expect(storedElsewhere()).toEqual(['a', 'b']);
+});
+
+test('a statement outside the group waits for its commit, and never sees part of it', async () => {
+  let read: Promise<number> | undefined;
+  const group = [
+    inTransaction(async (tx) => {
+      await insert(tx, 'a');
+      read = count(db);
+    }),
+    inTransaction((tx) => insert(tx, 'b')),
+  ];
+  await Promise.all(group);
+  expect(await read).toBe(2);
+});
+
+test('if the commit fails, nothing of the group is stored and each of its transactions gets the error', async () => {
+  const fine = inTransaction((tx) => insert(tx, 'a'));
+  const breaking = inTransaction(async (tx) => {
+    // Checked at the commit: the whole group's commit fails.
+    await sql`pragma defer_foreign_keys = on`.execute(tx);
+    await sql`insert into child (id, parent_id) values ('x', 'missing')`.execute(tx);
+  });
+  await expect(fine).rejects.toThrow(/FOREIGN KEY/);
+  await expect(breaking).rejects.toThrow(/FOREIGN KEY/);
+  expect(storedElsewhere()).toEqual([]);
+  // The connection is left usable.
+  await inTransaction((tx) => insert(tx, 'b'));
+  expect(storedElsewhere()).toEqual(['b']);
+});
+
+test('transactions asked for in later turns go in later groups', async () => {
+  await inTransaction((tx) => insert(tx, 'a'));
+  const seen = await inTransaction(async (tx) => {
+    await insert(tx, 'b');
+    return storedElsewhere();
+  });
+  expect(seen).toEqual(['a']);
+});
