@@ -348,16 +348,14 @@ export async function createBooking(
   input: CreateInput,
 ): Promise<{ booking: Booking; created: boolean }> {
   const student = requireUser(me);
-  // A repeat is answered before the rules that depend on time: it books nothing new.
-  const before = await findRepeatedBooking(deps, student, input);
-  if (before) return { booking: before, created: false };
-  requireBookableTime(deps, input);
   // The booking as inserted, so the answer is the one the e-mails describe and needs no read after the commit.
   const created = await withTransaction(deps, async (tx): Promise<Booking | undefined> => {
     const { bookings } = tx.repos;
     await bookings.beginChanges();
-    // Checked again in the transaction: the same request on another connection may have just committed.
+    // A repeat (the id stored already, perhaps by the same request on another connection a moment ago) is
+    // answered after the transaction, and before the rules that depend on time: it books nothing new.
     if (await bookings.findById(input.id)) return undefined;
+    requireBookableTime(tx, input);
     await requireWithinRateLimit(tx, student);
     const module = await tx.repos.catalogue.findByName(input.module);
     const priceCentsPerHour = module?.priceCents ?? bookingLimits.customRateCents;
