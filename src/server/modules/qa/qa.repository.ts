@@ -2,6 +2,7 @@ import { sql, type ExpressionBuilder } from 'kysely';
 import type { Role } from '../../../common/roles.ts';
 import type { Database } from '../../db/database.ts';
 import type { Db, DbKind } from '../../db/create-db.ts';
+import { preparedQuery } from '../../db/prepared-query.ts';
 import { readVersion, takeVersions } from '../../db/versions.ts';
 import type { BoardAnswer, BoardPosition, BoardQuestion, PostAuthor, QaRepository } from './qa.storage.ts';
 
@@ -104,9 +105,21 @@ function listed(db: Db, after: BoardPosition | undefined) {
 const newestFirst = <Q extends ReturnType<typeof listed>>(query: Q) =>
   query.orderBy('questions.created_at', 'desc').orderBy('questions.id', 'desc');
 
-/** The text contains `needle` as it is: `%`, `_` and the escape character itself match only themselves. */
-const containing = (needle: string) =>
-  sql<boolean>`questions.search like ${`%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`;
+/** A LIKE pattern for text containing `needle` as it is: `%`, `_` and the escape character match only themselves. */
+const likePattern = (needle: string) => `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const matching = (pattern: string) => sql<boolean>`questions.search like ${pattern} escape '\\'`;
+const containing = (needle: string) => matching(likePattern(needle));
+
+/** A page of the board, with a LIKE pattern or without (db/prepared-query.ts): every board's first read. */
+const boardPage = preparedQuery<
+  { afterCreatedAt?: string; afterId?: string; pattern?: string; limit: number },
+  QuestionRow
+>((db, arg) => {
+  const [createdAt, id, pattern] = [arg('afterCreatedAt'), arg('afterId'), arg('pattern')];
+  let query = listed(db, createdAt !== undefined && id !== undefined ? { createdAt, id } : undefined);
+  if (pattern !== undefined) query = query.where(matching(pattern));
+  return newestFirst(query).limit(arg('limit'));
+});
 
 export interface SearchTuning {
   /** Above this many questions holding the query, the index's list is long and a scan in order finds a page sooner. */
@@ -329,9 +342,13 @@ export function createQaRepository(db: Db, kind: DbKind, searchTuning = defaultS
     async listPage({ search, after, limit }) {
       // PostgreSQL's trigram index serves LIKE itself; SQLite's FTS5 index needs its own query (see searchSqlite).
       if (search && kind === 'sqlite') return searchSqlite(db, search, after, limit, searchTuning);
-      let query = listed(db, after);
-      if (search) query = query.where(containing(search));
-      return (await newestFirst(query).limit(limit).execute()).map(toBoardQuestion);
+      const { rows } = await boardPage(db, {
+        afterCreatedAt: after?.createdAt,
+        afterId: after?.id,
+        pattern: search ? likePattern(search) : undefined,
+        limit,
+      });
+      return rows.map(toBoardQuestion);
     },
 
     async listChangedSince(since, limit) {
