@@ -86,12 +86,20 @@ async function creationBench(route: '/api/bookings' | '/api/questions', body: st
   try {
     for (const t of targets) await autocannon({ url: t.url, connections, duration: 1, workers: 1, requests });
     const rounds = new Map<string, AutocannonResult[]>(targets.map((t) => [t.name, []]));
+    // The server's CPU time per request on this thread (autocannon runs in a worker): unlike requests/s, it
+    // hardly moves when the machine is slower or busier (the bare server's requests/s moved 18,700 -> 11,800
+    // between two runs on one day here).
+    const cpuPerRequest = new Map<string, number[]>(targets.map((t) => [t.name, []]));
     for (let round = 1; round <= roundCount; round++) {
-      for (const t of targets)
-        rounds
-          .get(t.name)!
-          .push(await autocannon({ url: t.url, connections, duration: roundSeconds, workers: 1, requests }));
+      for (const t of targets) {
+        const cpuBefore = process.threadCpuUsage();
+        const result = await autocannon({ url: t.url, connections, duration: roundSeconds, workers: 1, requests });
+        const cpu = process.threadCpuUsage(cpuBefore);
+        rounds.get(t.name)!.push(result);
+        cpuPerRequest.get(t.name)!.push((cpu.user + cpu.system) / result.requests.total);
+      }
     }
+    const cpuMedian = (name: string) => cpuPerRequest.get(name)!.sort((a, b) => a - b)[Math.floor(roundCount / 2)]!;
     const results = targets.map((t) => ({ name: t.name, r: median(rounds.get(t.name)!) }));
     const stored = await services.db
       .selectFrom(route === '/api/bookings' ? 'bookings' : 'questions')
@@ -110,6 +118,10 @@ async function creationBench(route: '/api/bookings' | '/api/questions', body: st
       `\nrows stored: ${Number(stored.n).toLocaleString('en-ZA')}, e-mails queued: ${Number(emails.n).toLocaleString('en-ZA')}`,
     );
     console.log(`POST ${route} requests/s ÷ bare: ${(perSecond / results[0]!.r.requests.average).toFixed(2)}`);
+    const cpu = cpuMedian(targets[1]!.name);
+    console.log(
+      `POST ${route}: ${Math.round(cpu)} µs of CPU per request on the server's thread (bare: ${Math.round(cpuMedian(targets[0]!.name))}), ${Math.round(1e6 / cpu).toLocaleString('en-ZA')} requests/s if it had a core to itself`,
+    );
     console.log(
       `POST ${route}: ${Math.round(perSecond)} requests/s (goal ≥ ${writesGoal.toLocaleString('en-ZA')}): ${perSecond >= writesGoal ? 'PASS' : 'FAIL'}`,
     );
