@@ -37,7 +37,9 @@ export interface Storage {
    * Runs `work` as one transaction, with repositories that read and write inside it; it commits when `work`
    * resolves and rolls back when it throws. Write it as "these reads, then these writes": Firestore
    * requires every read of a transaction before its first write, and may run `work` again when another
-   * transaction wrote what it read, so `work` has no effect outside the repositories it is given.
+   * transaction wrote what it read, so `work` has no effect outside the repositories it is given. On SQLite
+   * the transactions of one turn of the event loop commit together (docs/decisions/0031): `work`'s changes are
+   * undone alone if it throws, and the answer comes once they are committed, as on every engine.
    */
   transaction<T>(work: (repos: Repositories) => Promise<T>): Promise<T>;
   /** Whether the engine answers (the health check). */
