@@ -175,6 +175,7 @@ describe('changes since a position', () => {
    * seconds). `npm test` runs 200 writes each (4,000 in 1,000 transactions, a fifth of the proof);
    * `POSITIONS_PROOF=full` runs the 1,000 each of the recorded proof (2 minutes or more on a 2-core machine).
    */
+  // eslint-disable-next-line no-restricted-properties -- a test setting, not app configuration (env.ts)
   const full = process.env.POSITIONS_PROOF === 'full';
   const writesEach = full ? 1000 : 200;
   test(
