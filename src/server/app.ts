@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { signedInPages } from '../common/routes.ts';
 import { createSessionMiddleware } from './auth/auth.middleware.ts';
 import { createSessionReader } from './auth/auth.session.ts';
+import type { SessionCache } from './auth/session-cache.ts';
 import { limitReads } from './http/read-limit.ts';
 import { createAuthRoutes } from './auth/auth.routes.ts';
 import type { Auth } from './auth/auth.ts';
@@ -42,6 +43,8 @@ export interface AppOptions {
   auth: Auth;
   /** Each feature's part of the data export and account deletion (server.ts). */
   personalData: readonly PersonalDataPart[];
+  /** Sessions read lately (auth/session-cache.ts), where the engine can tell when they change. */
+  sessionCache?: SessionCache;
   /** The open live-event streams (GET /api/events). */
   streamHub: StreamHub;
   clientDir: string;
@@ -53,11 +56,20 @@ export interface AppOptions {
  * The app (Hono), and the answers prepared for its busiest public GETs, which the Node server gives before
  * asking the app (`createHttpServer(app.fetch, { prepared })`, docs/decisions/0007-api-headers-at-the-node-level.md).
  */
-export function createApp({ deps, bus, streamHub, auth, personalData, clientDir, renderApp }: AppOptions) {
+export function createApp({
+  deps,
+  bus,
+  sessionCache,
+  streamHub,
+  auth,
+  personalData,
+  clientDir,
+  renderApp,
+}: AppOptions) {
   // One catalogue (and its in-memory copy) per app: see catalogue.cache.ts.
   const catalogue = createCatalogueDeps(deps, bus);
   const health = createHealthCheck(deps);
-  const readMe = createSessionReader({ auth, accounts: deps.repos.accounts });
+  const readMe = createSessionReader({ auth, accounts: deps.repos.accounts, cache: sessionCache });
   const withMe = createSessionMiddleware(readMe);
   const app = new Hono();
 

@@ -4,6 +4,7 @@ import { categories } from '../common/roles.ts';
 import { loadEnv } from './env.ts';
 import { isAppError } from './http/errors.ts';
 import { ImportStoppedError, parseAuthExport, parseHashConfig } from './import/firebase-auth-export.ts';
+import { accessChanged } from './events/events.ts';
 import { formatReport, importFirebase } from './import/firebase-import.ts';
 import { addStaff, listStaffMembers, removeStaff } from './modules/staff/staff.usecases.ts';
 import { createServices } from './server.ts';
@@ -116,6 +117,9 @@ program
           { firestore, users, hashConfig },
           { dryRun: opts.dryRun === true, now: new Date() },
         );
+        // Sessions the import ended: the servers drop them from memory (the bus reaches them before close ends).
+        if (!report.dryRun && report.handedOver.length > 0)
+          services.deps.events.publish(accessChanged(report.handedOver));
         console.log(formatReport(report, opts.project));
       } finally {
         await services.close();

@@ -3,12 +3,13 @@ import type { Firestore } from 'firebase-admin/firestore';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { createAuth, type Auth } from './auth/auth.ts';
 import { createFirestoreAuth } from './auth/firestore-auth.ts';
+import { createSessionCache } from './auth/session-cache.ts';
 import { createApp } from './app.ts';
 import type { RenderApp } from './http/rendered-pages.ts';
 import { createDb, migrateToLatest, type Db } from './db/create-db.ts';
 import type { Clock, Deps } from './deps.ts';
 import { resolveAuthSecret, type Env } from './env.ts';
-import type { EventBus } from './events/events.ts';
+import type { EventBus, EventPublisher } from './events/events.ts';
 import { createFirestoreBus } from './events/firestore-bus.ts';
 import { createMemoryBus } from './events/memory-bus.ts';
 import { createPostgresBus } from './events/postgres-bus.ts';
@@ -81,9 +82,26 @@ export async function createServices(
     await storage.close();
     throw error;
   });
-  const deps: Deps = { storage, repos: storage.repos, clock, events: bus, mail, config: env, logger };
+  // Where the engine can tell when another process wrote (docs/decisions/0032); it hears this process's own
+  // notices as they are published, before the bus carries them (PostgreSQL's comes back through LISTEN).
+  const sessionCache =
+    storage.writesElsewhere &&
+    createSessionCache({
+      writesElsewhere: storage.writesElsewhere,
+      busHearsAll: () => bus.hearsAll?.() ?? true,
+    });
+  if (sessionCache) bus.subscribe(sessionCache.onBusMessage);
+  const events: EventPublisher = sessionCache
+    ? {
+        publish(notice) {
+          sessionCache.hear(notice);
+          bus.publish(notice);
+        },
+      }
+    : bus;
+  const deps: Deps = { storage, repos: storage.repos, clock, events, mail, config: env, logger };
 
-  const auth = engine.createAuth({ env, secret: resolveAuthSecret(env), outbox: mail, events: bus });
+  const auth = engine.createAuth({ env, secret: resolveAuthSecret(env), outbox: mail, events });
   // Fails fast when the migrations and better-auth disagree about a table or column.
   await (await auth.$context).checkSchema?.();
   // Each feature that stores something about a person adds its part of the export and deletion here (the
@@ -99,6 +117,7 @@ export async function createServices(
   const { app, prepared } = createApp({
     deps,
     bus,
+    sessionCache,
     streamHub,
     auth,
     personalData,
@@ -151,10 +170,10 @@ interface Engine {
 
 async function openEngine(env: Env, logger: Logger, factories: FirestoreRepositoryFactories): Promise<Engine> {
   if (env.firestoreProjectId) return openFirestoreEngine(env, env.firestoreProjectId, logger, factories);
-  const { db, kind } = createDb(env.databaseUrl);
+  const { db, kind, dataVersion } = createDb(env.databaseUrl);
   await migrateToLatest(db);
   return {
-    storage: createSqlStorage(db, kind),
+    storage: createSqlStorage(db, kind, dataVersion),
     db,
     openBus: async () =>
       kind === 'postgres' ? createPostgresBus({ connectionString: env.databaseUrl, logger }) : createMemoryBus(),

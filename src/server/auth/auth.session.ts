@@ -5,6 +5,7 @@ import type { Me } from '../../common/session.ts';
 import { createForbiddenError, createUnauthenticatedError } from '../http/errors.ts';
 import type { AccountsRepository } from './accounts.storage.ts';
 import type { Auth } from './auth.ts';
+import type { SessionCache } from './session-cache.ts';
 
 /**
  * Reads the signed-in user of a request (with role and tutor categories), or undefined for a visitor. `recheck`:
@@ -15,12 +16,18 @@ export type ReadMe = (headers: Headers, options?: { recheck?: boolean }) => Prom
 /**
  * Reads sessions as better-auth's getSession does, without building its endpoint machinery for every request
  * (about a tenth of a signed-in read went there): the cookie's signature is checked with node:crypto, and the
- * session and its user are read in one lookup (AccountsRepository.findSignedInBySession). Nothing is kept
- * between requests, so a session ended or a role changed anywhere counts from the next request on. What only
+ * session and its user are read in one lookup (AccountsRepository.findSignedInBySession), or taken from the
+ * `cache` of sessions read lately, which drops them the moment they may have changed (session-cache.ts): a
+ * session ended or a role changed anywhere counts from the next request on. What only
  * better-auth may do it still does: a session found expired (deleted, and the streams told) or due for its
  * daily refresh (a later expiry written) goes through auth.api.getSession.
  */
-export function createSessionReader(deps: { auth: Auth; accounts: AccountsRepository }): ReadMe {
+export function createSessionReader(deps: {
+  auth: Auth;
+  accounts: AccountsRepository;
+  /** Sessions read lately, where the engine can tell when they change (session-cache.ts); else each request reads. */
+  cache?: SessionCache;
+}): ReadMe {
   let settings: Promise<SessionSettings> | undefined;
 
   const throughBetterAuth: ReadMe = async (headers, options = {}) => {
@@ -37,12 +44,18 @@ export function createSessionReader(deps: { auth: Auth; accounts: AccountsReposi
     const { cookieName, secret, expiresInMs, updateAgeMs } = await (settings ??= sessionSettings(deps.auth));
     const token = signedValue(parse(cookies, cookieName)[cookieName], secret);
     if (!token) return undefined;
-    const found = await deps.accounts.findSignedInBySession(token);
+    const load = () => deps.accounts.findSignedInBySession(token);
+    // A stream's check after a notice reads afresh: the cache may hear that notice after the stream hub does.
+    const found = deps.cache && !options.recheck ? await deps.cache.read(token, load) : await load();
     if (!found) return undefined;
     const expiresAt = found.expiresAt.getTime();
     const now = Date.now();
     const dueForRefresh = !options.recheck && expiresAt - expiresInMs + updateAgeMs <= now;
-    if (expiresAt < now || dueForRefresh) return throughBetterAuth(headers, options);
+    if (expiresAt < now || dueForRefresh) {
+      // better-auth deletes it or writes a later expiry: the copy kept is out of date either way.
+      deps.cache?.forgetSession(token);
+      return throughBetterAuth(headers, options);
+    }
     return found.me;
   };
 }

@@ -190,6 +190,8 @@ export function authOptions(deps: {
         delete: { after: async (session) => events.publish(accessChanged([session.userId])) },
       },
       user: {
+        // Its address verified, say: what a server keeps of its sessions (auth/session-cache.ts) is out of date.
+        update: { after: async (user) => events.publish(accessChanged([user.id])) },
         create: {
           // Google accounts arrive verified and get no verification e-mail; welcome them here.
           after: async (user) => {

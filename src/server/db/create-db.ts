@@ -10,16 +10,22 @@ import { createNodeSqliteDialect } from './node-sqlite-dialect.ts';
 export type Db = Kysely<Database>;
 export type DbKind = 'sqlite' | 'postgres';
 
-export function createDb(databaseUrl: string): { db: Db; kind: DbKind } {
-  const { dialect, kind } = createDialect(databaseUrl);
-  return { db: new Kysely<Database>({ dialect }), kind };
+/**
+ * `dataVersion`, on SQLite: its `PRAGMA data_version`, which moves when another connection (another process)
+ * commits, never for this connection's own commits.
+ */
+export function createDb(databaseUrl: string): { db: Db; kind: DbKind; dataVersion?: () => number } {
+  const { dialect, kind, dataVersion } = createDialect(databaseUrl);
+  return { db: new Kysely<Database>({ dialect }), kind, dataVersion };
 }
 
-function createDialect(databaseUrl: string): { dialect: Dialect; kind: DbKind } {
+function createDialect(databaseUrl: string): { dialect: Dialect; kind: DbKind; dataVersion?: () => number } {
   if (databaseUrl.startsWith('file:')) {
     const file = databaseUrl.slice('file:'.length);
     mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-    return { dialect: createNodeSqliteDialect(file).dialect, kind: 'sqlite' };
+    const { dialect, raw } = createNodeSqliteDialect(file);
+    const dataVersion = raw.prepare('PRAGMA data_version');
+    return { dialect, kind: 'sqlite', dataVersion: () => (dataVersion.get() as { data_version: number }).data_version };
   }
   // env.ts accepts firestore:// for the engine being built (issue 21); until it serves requests, say so
   // rather than hand the URL to pg, whose error would not.

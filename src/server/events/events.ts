@@ -66,5 +66,10 @@ export interface EventPublisher {
  */
 export interface EventBus extends EventPublisher {
   subscribe(listener: (message: BusMessage) => void): () => void;
+  /**
+   * Whether every process's notices reach this one now: false while the PostgreSQL bus's LISTEN connection is
+   * down (its subscribers hear `resync` once it is back). Absent: always.
+   */
+  hearsAll?(): boolean;
   close(): Promise<void>;
 }

@@ -25,6 +25,8 @@ export async function createPostgresBus(options: { connectionString: string; log
   /** Publishes not yet sent. */
   const sent = new Set<Promise<void>>();
   let listener: pg.Client | undefined;
+  /** Whether LISTEN holds: notices published meanwhile elsewhere are lost (`hearsAll`). */
+  let hearing = false;
   let retryTimer: NodeJS.Timeout | undefined;
 
   const deliver = (message: BusMessage) => {
@@ -38,6 +40,7 @@ export async function createPostgresBus(options: { connectionString: string; log
       // Before LISTEN succeeded, the failure is the rejected connect below.
       if (!listening) return;
       listening = false;
+      hearing = false;
       client.removeAllListeners('notification');
       if (closed) return;
       logger.warn({ err: error }, 'event bus: the LISTEN connection was lost; reconnecting');
@@ -60,6 +63,7 @@ export async function createPostgresBus(options: { connectionString: string; log
       throw error;
     }
     listening = true;
+    hearing = true;
     return client;
   }
 
@@ -106,6 +110,7 @@ export async function createPostgresBus(options: { connectionString: string; log
       listeners.add(listen);
       return () => listeners.delete(listen);
     },
+    hearsAll: () => hearing,
     async close() {
       // A process that publishes and then stops (the CLI: `staff remove`) must not end before its notices left.
       await Promise.all(sent);

@@ -42,6 +42,11 @@ export interface ImportReport {
   counts: Record<ImportKind, ImportCounts>;
   /** Each record left out, named as in Firebase (`bookings/<id>`), and why. */
   skipped: { record: string; reason: string }[];
+  /**
+   * The accounts here whose unproven address an imported one took over (`reclaim`): their sessions ended, which
+   * the servers must hear of (the CLI publishes it: docs/decisions/0032).
+   */
+  handedOver: string[];
 }
 
 export interface ImportSource {
@@ -78,6 +83,7 @@ export async function importFirebase(
       importKinds.map((k) => [k, { read: 0, new: 0, unchanged: 0, updated: 0, skipped: 0 }]),
     ) as Record<ImportKind, ImportCounts>,
     skipped: [],
+    handedOver: [],
   };
   const run = new ImportRun(report, options.now);
   // In this order: questions, bookings and enrolments find their users, bookings and enrolments their modules.
@@ -181,11 +187,15 @@ class ImportRun {
     const saved = structuredClone({
       counts: this.report.counts,
       skipped: this.report.skipped,
+      handedOver: this.report.handedOver,
       userIds: this.userIds,
       moduleKeys: this.moduleKeys,
     });
     return () => {
-      Object.assign(this.report, structuredClone({ counts: saved.counts, skipped: saved.skipped }));
+      Object.assign(
+        this.report,
+        structuredClone({ counts: saved.counts, skipped: saved.skipped, handedOver: saved.handedOver }),
+      );
       this.userIds.clear();
       for (const [uid, id] of saved.userIds) this.userIds.set(uid, id);
       this.moduleKeys.clear();
@@ -266,6 +276,7 @@ class ImportRun {
       loginsOf(userId, u, password),
       this.now,
     );
+    this.report.handedOver.push(userId);
     return 'updated';
   }
 

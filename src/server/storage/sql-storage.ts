@@ -25,14 +25,18 @@ export function createSqlRepositories(db: Db, kind: DbKind): Repositories {
 
 /**
  * SQLite or PostgreSQL behind the repositories. `transaction` hands `work` repositories on the transaction
- * (never the outer connection inside one: on SQLite, with one connection, that waits forever).
+ * (never the outer connection inside one: on SQLite, with one connection, that waits forever). `dataVersion`:
+ * SQLite's (create-db.ts), which another process's commit moves.
  */
-export function createSqlStorage(db: Db, kind: DbKind): Storage {
+export function createSqlStorage(db: Db, kind: DbKind, dataVersion?: () => number): Storage {
   // SQLite has one connection, whose transactions commit in groups; PostgreSQL's pool runs them side by side.
   const inTransaction =
     kind === 'sqlite' ? groupedTransactions(db) : <T>(work: (trx: Db) => Promise<T>) => db.transaction().execute(work);
   return {
     kind,
+    // SQLite: a commit of another process (the CLI, whose notices go to a bus of its own). PostgreSQL: every
+    // process's notices reach every other through LISTEN/NOTIFY, so nothing else can change.
+    writesElsewhere: kind === 'sqlite' ? dataVersion : () => 0,
     repos: createSqlRepositories(db, kind),
     transaction: (work) => inTransaction((trx) => work(createSqlRepositories(trx, kind))),
     ping: () =>

@@ -31,6 +31,13 @@ export type StorageKind = 'sqlite' | 'postgres' | 'firestore';
 
 export interface Storage {
   readonly kind: StorageKind;
+  /**
+   * For what a process keeps in memory between requests (auth/session-cache.ts): a number that moves whenever
+   * another process may have written without its notices reaching this process's event bus. Undefined where
+   * the engine cannot tell, or another process's notices may arrive late (Firestore's listener): nothing may be
+   * kept there.
+   */
+  readonly writesElsewhere?: () => number;
   /** The repositories outside any transaction: each call stands alone. */
   readonly repos: Repositories;
   /**

@@ -1,0 +1,113 @@
+import type { Me } from '../../common/session.ts';
+import { accessTable, type BusMessage, type ChangeNotice } from '../events/events.ts';
+
+/** A session as every signed-in request reads it: its user, and when it expires. */
+export interface SignedIn {
+  me: Me;
+  expiresAt: Date;
+}
+
+/**
+ * The sessions this process read lately, by cookie token, so that a signed-in request need not read the
+ * session and its user again (docs/decisions/0032). What it holds is dropped the moment it may be wrong:
+ *
+ * - a user's sessions when a notice says their access changed (`accessTable`: signed out, a session ended, a
+ *   role or tutor categories changed, the account deleted) or their name did (`me`), heard from this process's
+ *   publisher at once (`hear`) and from every other process through the bus;
+ * - everything when the bus says notices may have been missed (`resync`), while it cannot hear every process
+ *   (`busHearsAll`: PostgreSQL's LISTEN connection down), and when `writesElsewhere` moves (SQLite: another
+ *   process, the CLI, committed; its notices go to a bus of its own);
+ * - each session after `maxAgeMs` whatever happened, in case a notice was lost on its way (a process that
+ *   died between its commit and its NOTIFY).
+ *
+ * A read that began before a drop is not kept: it may have read what the drop was about.
+ */
+export interface SessionCache {
+  /** The session `token` names: the kept copy, or what `load` reads (kept if nothing was dropped meanwhile). */
+  read(token: string, load: () => Promise<SignedIn | undefined>): Promise<SignedIn | undefined>;
+  /** Forgets one session (after better-auth wrote it: refreshed or deleted). */
+  forgetSession(token: string): void;
+  /** Acts on a notice this process publishes, before the bus carries it anywhere. */
+  hear(notice: ChangeNotice): void;
+  /** For the bus's subscription. */
+  onBusMessage(message: BusMessage): void;
+}
+
+export interface SessionCacheOptions {
+  /** Changes when another process may have written without this process's bus hearing of it. */
+  writesElsewhere: () => number;
+  /** Whether this process hears every process's notices now. */
+  busHearsAll: () => boolean;
+  maxAgeMs?: number;
+  maxSessions?: number;
+  now?: () => number;
+}
+
+interface Kept {
+  signedIn: SignedIn;
+  keptAt: number;
+}
+
+export function createSessionCache(options: SessionCacheOptions): SessionCache {
+  const { writesElsewhere, busHearsAll, maxAgeMs = 60_000, maxSessions = 10_000, now = Date.now } = options;
+  const sessions = new Map<string, Kept>();
+  const tokensOfUser = new Map<string, Set<string>>();
+  /** Moves with every drop: a read that saw another value began before it. */
+  let drops = 0;
+  let lastWritesElsewhere = writesElsewhere();
+
+  const forgetSession = (token: string) => {
+    const kept = sessions.get(token);
+    drops++;
+    if (!kept) return;
+    sessions.delete(token);
+    const userId = kept.signedIn.me.id;
+    const tokens = tokensOfUser.get(userId);
+    tokens?.delete(token);
+    if (tokens?.size === 0) tokensOfUser.delete(userId);
+  };
+  const forgetUsers = (userIds: readonly string[]) => {
+    drops++;
+    for (const userId of userIds) for (const token of tokensOfUser.get(userId) ?? []) forgetSession(token);
+  };
+  const forgetAll = () => {
+    drops++;
+    sessions.clear();
+    tokensOfUser.clear();
+  };
+  const hear = (notice: ChangeNotice) => {
+    if (notice.table === accessTable || notice.table === 'me') forgetUsers(notice.ids);
+  };
+  const keep = (token: string, signedIn: SignedIn) => {
+    // The oldest goes first when full: a Map iterates in the order its keys were set.
+    if (sessions.size >= maxSessions) forgetSession(sessions.keys().next().value!);
+    sessions.set(token, { signedIn, keptAt: now() });
+    const userId = signedIn.me.id;
+    let tokens = tokensOfUser.get(userId);
+    if (!tokens) tokensOfUser.set(userId, (tokens = new Set()));
+    tokens.add(token);
+  };
+
+  return {
+    async read(token, load) {
+      const elsewhere = writesElsewhere();
+      if (elsewhere !== lastWritesElsewhere || !busHearsAll()) {
+        lastWritesElsewhere = elsewhere;
+        forgetAll();
+      }
+      const kept = sessions.get(token);
+      if (kept && now() - kept.keptAt < maxAgeMs) return kept.signedIn;
+      if (kept) forgetSession(token);
+      const dropsBefore = drops;
+      const signedIn = await load();
+      if (signedIn && drops === dropsBefore && busHearsAll()) keep(token, signedIn);
+      return signedIn;
+    },
+    forgetSession,
+    hear,
+    onBusMessage(message) {
+      if (message.type === 'resync') forgetAll();
+      else hear(message.event);
+    },
+  };
+}
