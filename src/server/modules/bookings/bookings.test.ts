@@ -1,3 +1,4 @@
+import { accessChanged } from '../../events/events.ts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   bookingChangesSchema,
@@ -533,6 +534,8 @@ describe('who sees which bookings', () => {
     // `staff add` refuses a tutor without a category: this one loses theirs afterwards.
     const tutor = await newTutor(['Statistics']);
     await server.services.deps.repos.accounts.setRole(tutor.id, 'tutor', [], new Date());
+    // As every change of a role does (staff.usecases.ts): the servers drop what they kept of the session.
+    server.services.deps.events.publish(accessChanged([tutor.id]));
     expect((await tutor.client.get('/api/session')).body.user).toMatchObject({ role: 'tutor', categories: [] });
     expect((await tutor.client.get('/api/bookings')).body).toEqual({ bookings: [], nextCursor: null });
     expect(bookingChangesSchema.parse((await tutor.client.get('/api/bookings?since=0')).body).bookings).toEqual([]);
