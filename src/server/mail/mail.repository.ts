@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../db/create-db.ts';
 import type { ClaimedEmail, EmailAttachment, EmailParams, NewEmail, OutboxRepository } from './mail.storage.ts';
 import type { EmailOutboxTable } from './mail.table.ts';
+import { boundLimit } from '../db/bound-limit.ts';
 
 // Kept importable from here while the features that queue e-mail move to mail.storage.ts (issue 21).
 export type { NewEmail } from './mail.storage.ts';
@@ -71,7 +72,7 @@ export function createOutboxRepository(db: Db): OutboxRepository {
         .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', iso)]))
         .orderBy('created_at')
         .orderBy('id')
-        .limit(limit)
+        .limit(boundLimit(limit))
         .execute();
       return rows.map((r) => r.id);
     },

@@ -10,6 +10,7 @@ import type {
   BookingListFilter,
 } from './bookings.storage.ts';
 import type { BookingChangesTable, BookingsTable } from './bookings.table.ts';
+import { boundLimit } from '../../db/bound-limit.ts';
 
 type BookingRow = Selectable<BookingsTable>;
 type BookingChangeRow = Selectable<BookingChangesTable>;
@@ -149,7 +150,11 @@ const listed = preparedQuery<
   const [date, createdAt, id] = [arg('afterDate'), arg('afterCreatedAt'), arg('afterId')];
   if (date !== undefined && createdAt !== undefined && id !== undefined)
     query = query.where((eb) => eb(eb.refTuple('date', 'created_at', 'id'), '<', eb.tuple(date, createdAt, id)));
-  return query.orderBy('date', 'desc').orderBy('created_at', 'desc').orderBy('id', 'desc').limit(arg('limit'));
+  return query
+    .orderBy('date', 'desc')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(boundLimit(arg('limit')));
 });
 
 /** Bookings on SQLite and PostgreSQL (`bookings`, `booking_changes`, and the `bookings` row of `sync_counter`). */
@@ -228,7 +233,7 @@ export function createBookingsRepository(db: Db): BookingsRepository {
       // One more than the page: its presence says another page waits.
       const rows = await query
         .orderBy('version')
-        .limit(limit + 1)
+        .limit(boundLimit(limit + 1))
         .execute();
       const page = rows.slice(0, limit);
       return { bookings: toRecords(page), position: [page.at(-1)?.version ?? after], more: rows.length > limit };
@@ -256,7 +261,7 @@ export function createBookingsRepository(db: Db): BookingsRepository {
         .where('starts_at', '>', args.after)
         .where('starts_at', '<=', args.until)
         .orderBy('starts_at')
-        .limit(args.limit)
+        .limit(boundLimit(args.limit))
         .execute();
       return toRecords(rows);
     },

@@ -5,6 +5,7 @@ import type { Db, DbKind } from '../../db/create-db.ts';
 import { preparedQuery } from '../../db/prepared-query.ts';
 import { readVersion, takeVersions } from '../../db/versions.ts';
 import type { BoardAnswer, BoardPosition, BoardQuestion, PostAuthor, QaRepository } from './qa.storage.ts';
+import { boundLimit } from '../../db/bound-limit.ts';
 
 /**
  * Counts the stored votes again, so the counters always equal them, plus the counts a question brought from the
@@ -118,7 +119,7 @@ const boardPage = preparedQuery<
   const [createdAt, id, pattern] = [arg('afterCreatedAt'), arg('afterId'), arg('pattern')];
   let query = listed(db, createdAt !== undefined && id !== undefined ? { createdAt, id } : undefined);
   if (pattern !== undefined) query = query.where(matching(pattern));
-  return newestFirst(query).limit(arg('limit'));
+  return newestFirst(query).limit(boundLimit(arg('limit')));
 });
 
 export interface SearchTuning {
@@ -160,7 +161,7 @@ async function searchSqlite(
       .then((r) => r.rows[0]!);
     if (count <= tuning.candidates) {
       const rows = await newestFirst(listed(db, after).where(sql<boolean>`questions.id in (${holding})`))
-        .limit(limit)
+        .limit(boundLimit(limit))
         .execute();
       return rows.map(toBoardQuestion);
     }
@@ -182,7 +183,7 @@ async function searchSqlite(
       );
     }
     const rows = await newestFirst(slice)
-      .limit(limit - found.length)
+      .limit(boundLimit(limit - found.length))
       .execute();
     found.push(...rows.map(toBoardQuestion));
     if (found.length >= limit || !last) return found;
@@ -358,7 +359,7 @@ export function createQaRepository(db: Db, kind: DbKind, searchTuning = defaultS
       const rows = await selectQuestions(db)
         .where('questions.version', '>', version)
         .orderBy('questions.version')
-        .limit(limit + 1)
+        .limit(boundLimit(limit + 1))
         .execute();
       const page = rows.slice(0, limit);
       return {
