@@ -42,18 +42,23 @@ export function createSessionReader(deps: {
     const cookies = headers.get('cookie');
     if (!cookies) return undefined;
     const { cookieName, secret, expiresInMs, updateAgeMs } = await (settings ??= sessionSettings(deps.auth));
-    const token = signedValue(parse(cookies, cookieName)[cookieName], secret);
-    if (!token) return undefined;
-    const load = () => deps.accounts.findSignedInBySession(token);
-    // A stream's check after a notice reads afresh: the cache may hear that notice after the stream hub does.
-    const found = deps.cache && !options.recheck ? await deps.cache.read(token, load) : await load();
+    const cookie = parse(cookies, cookieName)[cookieName];
+    if (!cookie) return undefined;
+    const load = async () => {
+      const token = signedValue(cookie, secret);
+      return token === undefined ? undefined : deps.accounts.findSignedInBySession(token);
+    };
+    // Kept by the signed cookie, so that a session kept is not checked again: only a cookie whose signature was
+    // right can be found. A stream's check after a notice reads afresh: the cache may hear that notice after the
+    // stream hub does.
+    const found = deps.cache && !options.recheck ? await deps.cache.read(cookie, load) : await load();
     if (!found) return undefined;
     const expiresAt = found.expiresAt.getTime();
     const now = Date.now();
     const dueForRefresh = !options.recheck && expiresAt - expiresInMs + updateAgeMs <= now;
     if (expiresAt < now || dueForRefresh) {
       // better-auth deletes it or writes a later expiry: the copy kept is out of date either way.
-      deps.cache?.forgetSession(token);
+      deps.cache?.forgetSession(cookie);
       return throughBetterAuth(headers, options);
     }
     return found.me;

@@ -8,7 +8,7 @@ export interface SignedIn {
 }
 
 /**
- * The sessions this process read lately, by cookie token, so that a signed-in request need not read the
+ * The sessions this process read lately, by their signed cookie, so that a signed-in request need not read the
  * session and its user again (docs/decisions/0032). What it holds is dropped the moment it may be wrong:
  *
  * - a user's sessions when a notice says their access changed (`accessTable`: signed out, a session ended, a
@@ -23,10 +23,13 @@ export interface SignedIn {
  * A read that began before a drop is not kept: it may have read what the drop was about.
  */
 export interface SessionCache {
-  /** The session `token` names: the kept copy, or what `load` reads (kept if nothing was dropped meanwhile). */
-  read(token: string, load: () => Promise<SignedIn | undefined>): Promise<SignedIn | undefined>;
+  /**
+   * The session a signed cookie names: the kept copy, or what `load` reads (kept if nothing was dropped
+   * meanwhile). `load` checks the signature: nothing is kept for a cookie that names no session.
+   */
+  read(cookie: string, load: () => Promise<SignedIn | undefined>): Promise<SignedIn | undefined>;
   /** Forgets one session (after better-auth wrote it: refreshed or deleted). */
-  forgetSession(token: string): void;
+  forgetSession(cookie: string): void;
   /** Acts on a notice this process publishes, before the bus carries it anywhere. */
   hear(notice: ChangeNotice): void;
   /** For the bus's subscription. */
@@ -51,56 +54,56 @@ interface Kept {
 export function createSessionCache(options: SessionCacheOptions): SessionCache {
   const { writesElsewhere, busHearsAll, maxAgeMs = 60_000, maxSessions = 10_000, now = Date.now } = options;
   const sessions = new Map<string, Kept>();
-  const tokensOfUser = new Map<string, Set<string>>();
+  const cookiesOfUser = new Map<string, Set<string>>();
   /** Moves with every drop: a read that saw another value began before it. */
   let drops = 0;
   let lastWritesElsewhere = writesElsewhere();
 
-  const forgetSession = (token: string) => {
-    const kept = sessions.get(token);
+  const forgetSession = (cookie: string) => {
+    const kept = sessions.get(cookie);
     drops++;
     if (!kept) return;
-    sessions.delete(token);
+    sessions.delete(cookie);
     const userId = kept.signedIn.me.id;
-    const tokens = tokensOfUser.get(userId);
-    tokens?.delete(token);
-    if (tokens?.size === 0) tokensOfUser.delete(userId);
+    const cookies = cookiesOfUser.get(userId);
+    cookies?.delete(cookie);
+    if (cookies?.size === 0) cookiesOfUser.delete(userId);
   };
   const forgetUsers = (userIds: readonly string[]) => {
     drops++;
-    for (const userId of userIds) for (const token of tokensOfUser.get(userId) ?? []) forgetSession(token);
+    for (const userId of userIds) for (const cookie of cookiesOfUser.get(userId) ?? []) forgetSession(cookie);
   };
   const forgetAll = () => {
     drops++;
     sessions.clear();
-    tokensOfUser.clear();
+    cookiesOfUser.clear();
   };
   const hear = (notice: ChangeNotice) => {
     if (notice.table === accessTable || notice.table === 'me') forgetUsers(notice.ids);
   };
-  const keep = (token: string, signedIn: SignedIn) => {
+  const keep = (cookie: string, signedIn: SignedIn) => {
     // The oldest goes first when full: a Map iterates in the order its keys were set.
     if (sessions.size >= maxSessions) forgetSession(sessions.keys().next().value!);
-    sessions.set(token, { signedIn, keptAt: now() });
+    sessions.set(cookie, { signedIn, keptAt: now() });
     const userId = signedIn.me.id;
-    let tokens = tokensOfUser.get(userId);
-    if (!tokens) tokensOfUser.set(userId, (tokens = new Set()));
-    tokens.add(token);
+    let cookies = cookiesOfUser.get(userId);
+    if (!cookies) cookiesOfUser.set(userId, (cookies = new Set()));
+    cookies.add(cookie);
   };
 
   return {
-    async read(token, load) {
+    async read(cookie, load) {
       const elsewhere = writesElsewhere();
       if (elsewhere !== lastWritesElsewhere || !busHearsAll()) {
         lastWritesElsewhere = elsewhere;
         forgetAll();
       }
-      const kept = sessions.get(token);
+      const kept = sessions.get(cookie);
       if (kept && now() - kept.keptAt < maxAgeMs) return kept.signedIn;
-      if (kept) forgetSession(token);
+      if (kept) forgetSession(cookie);
       const dropsBefore = drops;
       const signedIn = await load();
-      if (signedIn && drops === dropsBefore && busHearsAll()) keep(token, signedIn);
+      if (signedIn && drops === dropsBefore && busHearsAll()) keep(cookie, signedIn);
       return signedIn;
     },
     forgetSession,
