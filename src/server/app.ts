@@ -81,10 +81,13 @@ export function createApp({
   }
 
   app.route('/api/auth', createAuthRoutes({ auth, env: deps.config }));
-  // The groups whose answers can run to many KB (lists, a question with its answers, the data export). Not
-  // /api/events (a stream, sent event by event), nor the catalogue, compressed once per change (catalogue.cache.ts).
-  for (const group of ['/api/questions/*', '/api/bookings/*', '/api/me/*']) app.use(group, compressJson());
-  // Who is signed in (`c.var.me`), read once per request for the route groups that act for someone. Not for
+  // The answers that can run to many KB and that `answerJson` (etag.ts, every list's) does not compress itself: a
+  // question with its answers, the data export, what a write returns. Not /api/events (a stream, sent event by
+  // event), nor the catalogue, compressed once per change (catalogue.cache.ts).
+  for (const group of ['/api/questions/*', '/api/bookings/*', '/api/me/*'])
+    app.on(['POST', 'PUT', 'PATCH', 'DELETE'], group, compressJson());
+  for (const route of ['/api/questions/:id', '/api/me/export']) app.get(route, compressJson());
+  // Who is signed in (`c.get('me')`), read once per request for the route groups that act for someone. Not for
   // the catalogue's reads: they are public and the busiest route (bench/run.ts), so only its writes read it.
   app.use('/api/me/*', withMe);
   app.use('/api/session', withMe);

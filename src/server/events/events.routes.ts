@@ -48,7 +48,7 @@ function createCounts() {
 
 /**
  * `GET /api/events`: the live change notices as Server-Sent Events (docs/api.md). Visitors are welcome: they
- * hear the public notices; the session middleware tells who else is listening (`c.var.me`). The hub reads the
+ * hear the public notices; the session middleware tells who else is listening (`c.get('me')`). The hub reads the
  * request's session again when the holder's access may have changed, and ends the stream if it has.
  */
 export function createEventsRoutes(deps: {
@@ -60,7 +60,7 @@ export function createEventsRoutes(deps: {
   const byUser = createCounts();
   const byAddress = createCounts();
   return new Hono<SessionEnv>().get('/', (c) => {
-    const me = c.var.me;
+    const me = c.get('me');
     const address = clientAddress(c, deps.trustProxy);
     if ((me && byUser.of(me.id) >= deps.limits.perUser) || byAddress.of(address) >= deps.limits.perAddress) {
       throw tooManyStreams();
@@ -94,9 +94,9 @@ export function createEventsRoutes(deps: {
  * public data, with a visitor's position.
  */
 export function livePosition(hub: Pick<StreamHub, 'position'>): MiddlewareHandler<SessionEnv> {
-  return async (c, next) => {
-    const position = hub.position(c.var.me);
-    await next();
-    c.res.headers.set('live-position', position);
+  // Set before the route runs: every answer made from the context carries it, an error's and a 304 too.
+  return (c, next) => {
+    c.header('live-position', hub.position(c.get('me')));
+    return next();
   };
 }

@@ -35,8 +35,9 @@ export function compress(text: string | Buffer, encoding: Encoding): Uint8Array<
 }
 
 /**
- * JSON answers over 1 KB compressed for a client that accepts it, `Vary: Accept-Encoding` on every JSON
- * answer so a cache keeps the variants apart. Only JSON: the live event stream (text/event-stream) must reach
+ * JSON answers over 1 KB compressed for a client that accepts it, `Vary: Accept-Encoding` on every JSON answer
+ * so a cache keeps the variants apart: for the routes app.ts names (the lists answer through `answerJson`, which
+ * does the same itself). Only JSON: the live event stream (text/event-stream) must reach
  * the client event by event, and the static files are compressed at build time (static.ts).
  */
 export function compressJson(): MiddlewareHandler {

@@ -47,7 +47,7 @@ export function offlineChanges(deps: Pick<Deps, 'repos' | 'clock'>) {
   return createMiddleware<SessionEnv>(async (c, next) => {
     const changeId = c.req.header('change-id');
     if (changeId !== undefined && !changeIdPattern.test(changeId)) throw createInvalidChangeIdError();
-    const me = c.var.me;
+    const me = c.get('me');
     // A visitor gets the route's own 401, in the spec's words for the action.
     if (!me) return next();
     const changeUser = c.req.header('change-user');

@@ -93,7 +93,7 @@ export function createStaticRoutes(
    * or the shell for a visitor and for a role the page is not for: which one depends on the cookie.
    */
   const serveSignedInPage = (c: Context<SessionEnv>, pagePath: SignedInPagePath) => {
-    const me = c.var.me;
+    const me = c.get('me');
     const page =
       me && (signedInPages[pagePath] as readonly string[]).includes(me.role)
         ? readRendered(signedInPageFile(pagePath, me.role))

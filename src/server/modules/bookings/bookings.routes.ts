@@ -49,18 +49,18 @@ export function createBookingRoutes(deps: Deps) {
     .get('/', checkFirst(requireUser), queryOf(listQuerySchema), async (c) => {
       c.header('cache-control', personal);
       const { since, ...page } = c.req.valid('query');
-      if (since === undefined) return answerJson(c, await listBookings(deps, c.var.me, page));
-      return answerJson(c, await listBookingChanges(deps, c.var.me, since));
+      if (since === undefined) return answerJson(c, await listBookings(deps, c.get('me'), page));
+      return answerJson(c, await listBookingChanges(deps, c.get('me'), since));
     })
     .post('/', queued, checkFirst(requireUser), jsonBody(createBookingInputSchema), async (c) => {
-      const { booking, created } = await createBooking(deps, c.var.me, c.req.valid('json'));
+      const { booking, created } = await createBooking(deps, c.get('me'), c.req.valid('json'));
       return c.json(booking, created ? 201 : 200);
     })
     .post('/:id/confirm', checkFirst(requireBookingStaff), jsonBody(confirmBookingInputSchema), async (c) =>
-      c.json(await confirmBooking(deps, c.var.me, c.req.param('id'), c.req.valid('json'))),
+      c.json(await confirmBooking(deps, c.get('me'), c.req.param('id'), c.req.valid('json'))),
     )
     .put('/:id/status', checkFirst(requireBookingStaff), jsonBody(setBookingStatusInputSchema), async (c) =>
-      c.json(await setBookingStatus(deps, c.var.me, c.req.param('id'), c.req.valid('json'))),
+      c.json(await setBookingStatus(deps, c.get('me'), c.req.param('id'), c.req.valid('json'))),
     )
-    .post('/:id/cancel', async (c) => c.json(await cancelBooking(deps, c.var.me, c.req.param('id'))));
+    .post('/:id/cancel', async (c) => c.json(await cancelBooking(deps, c.get('me'), c.req.param('id'))));
 }

@@ -36,16 +36,16 @@ export function createCatalogueRoutes(deps: CatalogueDeps) {
     })
     .get('/:slug', async (c) => c.json(await requireModuleBySlug(deps, c.req.param('slug'))))
     .post('/', adminFirst, jsonBody(createModuleInputSchema), async (c) =>
-      c.json(await createModule(deps, c.var.me, c.req.valid('json')), 201),
+      c.json(await createModule(deps, c.get('me'), c.req.valid('json')), 201),
     )
     .patch('/:id', adminFirst, jsonBody(updateModuleInputSchema), async (c) =>
-      c.json(await updateModule(deps, c.var.me, c.req.param('id'), c.req.valid('json'))),
+      c.json(await updateModule(deps, c.get('me'), c.req.param('id'), c.req.valid('json'))),
     )
     .post('/:id/raise-price', adminFirst, async (c) =>
-      c.json(await raiseModulePrice(deps, c.var.me, c.req.param('id'))),
+      c.json(await raiseModulePrice(deps, c.get('me'), c.req.param('id'))),
     )
     .delete('/:id', adminFirst, async (c) => {
-      await deleteModule(deps, c.var.me, c.req.param('id'));
+      await deleteModule(deps, c.get('me'), c.req.param('id'));
       return c.json({ deleted: true });
     });
 }

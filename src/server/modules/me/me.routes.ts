@@ -6,7 +6,7 @@ import { requireUser } from '../../auth/auth.session.ts';
 export function createMeRoutes() {
   return new Hono<SessionEnv>().get('/', async (c) => {
     c.header('cache-control', 'no-store');
-    return c.json(requireUser(c.var.me));
+    return c.json(requireUser(c.get('me')));
   });
 }
 
@@ -17,6 +17,6 @@ export function createMeRoutes() {
 export function createSessionRoutes() {
   return new Hono<SessionEnv>().get('/', async (c) => {
     c.header('cache-control', 'no-store');
-    return c.json({ user: c.var.me ?? null });
+    return c.json({ user: c.get('me') ?? null });
   });
 }

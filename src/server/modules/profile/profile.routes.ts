@@ -41,27 +41,27 @@ export function createProfileRoutes({
         await next();
       })
       .put('/name', checkFirst(requireUser), jsonBody(updateNameSchema), async (c) => {
-        await renameMe(deps, c.var.me, c.req.valid('json'), parts);
+        await renameMe(deps, c.get('me'), c.req.valid('json'), parts);
         return c.json({ renamed: true });
       })
       .get('/enrolments', async (c) => {
         c.header('cache-control', personal);
-        return answerJson(c, { enrolments: await listMyEnrolments(deps, c.var.me) });
+        return answerJson(c, { enrolments: await listMyEnrolments(deps, c.get('me')) });
       })
       .post('/enrolments', checkFirst(requireUser), jsonBody(enrolInputSchema), async (c) =>
-        c.json(await enrol(deps, c.var.me, c.req.valid('json')), 201),
+        c.json(await enrol(deps, c.get('me'), c.req.valid('json')), 201),
       )
       .delete('/enrolments/:id', async (c) => {
-        await removeEnrolment(deps, c.var.me, c.req.param('id'));
+        await removeEnrolment(deps, c.get('me'), c.req.param('id'));
         return c.json({ removed: true });
       })
       .get('/export', async (c) => {
-        const { filename, data } = await exportMyData(deps, c.var.me, parts);
+        const { filename, data } = await exportMyData(deps, c.get('me'), parts);
         c.header('content-disposition', `attachment; filename="${filename}"`);
         return c.body(JSON.stringify(data, null, 2), 200, { 'content-type': 'application/json; charset=utf-8' });
       })
       .delete('/', async (c) => {
-        await deleteMyAccount(deps, c.var.me, parts);
+        await deleteMyAccount(deps, c.get('me'), parts);
         // The session rows are gone, so the cookie would be refused anyway; clearing it tidies the browser.
         const { authCookies } = await auth.$context;
         for (const cookie of [authCookies.sessionToken, authCookies.sessionData, authCookies.dontRememberToken]) {

@@ -66,7 +66,7 @@ export function createQaPages(deps: Deps, renderPage: PageRenderer) {
 
   return new Hono<SessionEnv>()
     .get('/qa', async (c, next) => {
-      if (c.var.me) return next();
+      if (c.get('me')) return next();
       const page = await forVisitors('/qa', async () => {
         const document = await render('board', '/qa', await listQuestions(deps, undefined, {}));
         return document && { document, found: true };
@@ -74,7 +74,7 @@ export function createQaPages(deps: Deps, renderPage: PageRenderer) {
       return page ? sendRendered(c, page.document, { status: 200, personal: false }) : next();
     })
     .get('/qa/:id', async (c, next) => {
-      const me = c.var.me;
+      const me = c.get('me');
       const path = pathOf(c);
       const id = c.req.param('id');
       const page = me

@@ -46,8 +46,8 @@ const listQuerySchema = z
 export function createQaRoutes(deps: Deps) {
   /** A signed-in reader's answer holds their own votes: no cache may keep it. */
   const readAs = (c: Context<SessionEnv>): Me | undefined => {
-    if (c.var.me) c.header('cache-control', 'no-store');
-    return c.var.me;
+    if (c.get('me')) c.header('cache-control', 'no-store');
+    return c.get('me');
   };
   // A visitor's post is refused with the spec's words whatever its body (spec §5); the usecase checks again.
   const signedIn = (message: string) => checkFirst((me) => requireSignedIn(me, message));
@@ -61,36 +61,36 @@ export function createQaRoutes(deps: Deps) {
       .get('/', queryOf(listQuerySchema), async (c) => {
         const { since, ...page } = c.req.valid('query');
         // A signed-in reader's copy holds their own votes.
-        c.header('cache-control', c.var.me ? personal : revalidatePrivately);
-        if (since !== undefined) return answerJson(c, await listQuestionChanges(deps, c.var.me, since));
-        return answerJson(c, await listQuestions(deps, c.var.me, page));
+        c.header('cache-control', c.get('me') ? personal : revalidatePrivately);
+        if (since !== undefined) return answerJson(c, await listQuestionChanges(deps, c.get('me'), since));
+        return answerJson(c, await listQuestions(deps, c.get('me'), page));
       })
       // Before `/:id`, which would take "my-votes" for a question id.
       .get('/my-votes', async (c) => {
         c.header('cache-control', personal);
-        return answerJson(c, await listMyVotes(deps, c.var.me));
+        return answerJson(c, await listMyVotes(deps, c.get('me')));
       })
       .get('/:id', async (c) => c.json(await getQuestion(deps, readAs(c), c.req.param('id'))))
       .post('/', queued, signedIn(qaMessages.askSignedOut), jsonBody(askQuestionInputSchema), async (c) => {
-        const { question, created } = await askQuestion(deps, c.var.me, c.req.valid('json'));
+        const { question, created } = await askQuestion(deps, c.get('me'), c.req.valid('json'));
         return c.json(question, created ? 201 : 200);
       })
       .post('/:id/answers', queued, signedIn(qaMessages.answerSignedOut), jsonBody(answerInputSchema), async (c) => {
-        const { answer, created } = await answerQuestion(deps, c.var.me, c.req.param('id'), c.req.valid('json'));
+        const { answer, created } = await answerQuestion(deps, c.get('me'), c.req.param('id'), c.req.valid('json'));
         return c.json(answer, created ? 201 : 200);
       })
       .put('/:id/vote', queued, signedIn(qaMessages.voteSignedOut), jsonBody(voteInputSchema), async (c) =>
-        c.json(await voteOnQuestion(deps, c.var.me, c.req.param('id'), c.req.valid('json').value)),
+        c.json(await voteOnQuestion(deps, c.get('me'), c.req.param('id'), c.req.valid('json').value)),
       )
       .put('/:id/accepted-answer', jsonBody(acceptAnswerInputSchema), async (c) =>
-        c.json(await acceptAnswer(deps, c.var.me, c.req.param('id'), c.req.valid('json'))),
+        c.json(await acceptAnswer(deps, c.get('me'), c.req.param('id'), c.req.valid('json'))),
       )
       .delete('/:id', async (c) => {
-        await deleteQuestion(deps, c.var.me, c.req.param('id'));
+        await deleteQuestion(deps, c.get('me'), c.req.param('id'));
         return c.json({ deleted: true });
       })
       .delete('/:id/answers/:answerId', async (c) => {
-        await deleteAnswer(deps, c.var.me, c.req.param('id'), c.req.param('answerId'));
+        await deleteAnswer(deps, c.get('me'), c.req.param('id'), c.req.param('answerId'));
         return c.json({ deleted: true });
       })
   );
