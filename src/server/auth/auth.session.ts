@@ -42,23 +42,22 @@ export function createSessionReader(deps: {
     const cookies = headers.get('cookie');
     if (!cookies) return undefined;
     const { cookieName, secret, expiresInMs, updateAgeMs } = await (settings ??= sessionSettings(deps.auth));
-    const cookie = parse(cookies, cookieName)[cookieName];
-    if (!cookie) return undefined;
     const load = async () => {
-      const token = signedValue(cookie, secret);
+      const token = signedValue(parse(cookies, cookieName)[cookieName], secret);
       return token === undefined ? undefined : deps.accounts.findSignedInBySession(token);
     };
-    // Kept by the signed cookie, so that a session kept is not checked again: only a cookie whose signature was
-    // right can be found. A stream's check after a notice reads afresh: the cache may hear that notice after the
-    // stream hub does.
-    const found = deps.cache && !options.recheck ? await deps.cache.read(cookie, load) : await load();
+    // Kept by the whole Cookie header, which a browser sends the same on every request: a kept session needs
+    // neither parsing nor its signature checked again, since only a header whose session cookie was signed right
+    // can be found. A stream's check after a notice reads afresh: the cache may hear that notice after the stream
+    // hub does.
+    const found = deps.cache && !options.recheck ? await deps.cache.read(cookies, load) : await load();
     if (!found) return undefined;
     const expiresAt = found.expiresAt.getTime();
     const now = Date.now();
     const dueForRefresh = !options.recheck && expiresAt - expiresInMs + updateAgeMs <= now;
     if (expiresAt < now || dueForRefresh) {
       // better-auth deletes it or writes a later expiry: the copy kept is out of date either way.
-      deps.cache?.forgetSession(cookie);
+      deps.cache?.forgetSession(cookies);
       return throughBetterAuth(headers, options);
     }
     return found.me;

@@ -8,7 +8,7 @@ export interface SignedIn {
 }
 
 /**
- * The sessions this process read lately, by their signed cookie, so that a signed-in request need not read the
+ * The sessions this process read lately, by the Cookie header that named them, so that a signed-in request need not read the
  * session and its user again (docs/decisions/0032). What it holds is dropped the moment it may be wrong:
  *
  * - a user's sessions when a notice says their access changed (`accessTable`: signed out, a session ended, a
@@ -24,8 +24,8 @@ export interface SignedIn {
  */
 export interface SessionCache {
   /**
-   * The session a signed cookie names: the kept copy, or what `load` reads (kept if nothing was dropped
-   * meanwhile). `load` checks the signature: nothing is kept for a cookie that names no session.
+   * The session a Cookie header names: the kept copy, or what `load` reads (kept if nothing was dropped
+   * meanwhile). `load` checks the signature: nothing is kept for a header that names no session.
    */
   read(cookie: string, load: () => Promise<SignedIn | undefined>): Promise<SignedIn | undefined>;
   /** Forgets one session (after better-auth wrote it: refreshed or deleted). */
