@@ -1,16 +1,13 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Me } from '../../common/session.ts';
 import { accessChanged, accessTable, type BusMessage } from '../events/events.ts';
 import { removeStaff } from '../modules/staff/staff.usecases.ts';
-import { startMainProcess } from '../test/main-process.ts';
+import { runCli, startProcessBeside } from '../test/main-process.ts';
 import {
   createClient,
   createVerifiedUser,
   expectApiError,
-  findClosedPort,
   logIn,
   makeStaff,
   signInAs,
@@ -181,16 +178,7 @@ afterAll(async () => {
 });
 
 /** `npm run cli -- <args>` as its own process, on `target`'s data. */
-const cli = (target: TestServer, args: string[]) =>
-  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(
-      process.execPath,
-      [path.resolve('src/server/cli.ts'), ...args],
-      { env: { ...target.envVars }, timeout: 30_000 },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
-    );
-  });
+const cli = (target: TestServer, args: string[]) => runCli(args, target.envVars);
 
 /** A client holding a copy of `client`'s cookies, talking to `baseUrl`: the same browser on another server. */
 function sameCookies(client: TestClient, baseUrl: string): TestClient {
@@ -280,19 +268,10 @@ describe.skipIf(postgresUrl)('on SQLite, a process without the bus (the CLI)', (
 });
 
 describe.runIf(postgresUrl)('two server processes on PostgreSQL', () => {
-  let second: Awaited<ReturnType<typeof startMainProcess>>;
+  let second: Awaited<ReturnType<typeof startProcessBeside>>;
 
   beforeAll(async () => {
-    // `main.ts` as a second process on the same database (the same auth secret, so the same cookies).
-    const port = await findClosedPort();
-    const url = `http://127.0.0.1:${port}`;
-    second = await startMainProcess({
-      dataDir: server.envVars.DATA_DIR!,
-      port,
-      url,
-      env: { ...server.envVars, PORT: String(port), PUBLIC_URL: url, LOG_LEVEL: 'info' },
-      remove: async () => {},
-    });
+    second = await startProcessBeside(server);
   });
   afterAll(async () => second?.stop());
 

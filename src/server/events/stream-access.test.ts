@@ -1,13 +1,10 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { accessChanged } from './events.ts';
 import { removeStaff } from '../modules/staff/staff.usecases.ts';
 import { changeOf, openEventStream, type StreamMessage, type TestEventStream } from '../test/event-stream.ts';
-import { startMainProcess } from '../test/main-process.ts';
+import { runCli, startProcessBeside } from '../test/main-process.ts';
 import {
   createClient,
-  findClosedPort,
   logIn,
   signInAs,
   startSmtpServer,
@@ -138,16 +135,7 @@ describe('open streams end when their access does', () => {
 });
 
 /** `npm run cli -- <args>` as its own process, on `target`'s data. */
-const cli = (target: TestServer, args: string[]) =>
-  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(
-      process.execPath,
-      [path.resolve('src/server/cli.ts'), ...args],
-      { env: { ...target.envVars }, timeout: 30_000 },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
-    );
-  });
+const cli = (target: TestServer, args: string[]) => runCli(args, target.envVars);
 
 // eslint-disable-next-line no-restricted-properties -- a test setting, as in harness.ts
 const postgresUrl = process.env.TEST_DATABASE_URL;
@@ -174,20 +162,10 @@ describe.skipIf(postgresUrl)('the CLI on SQLite, a process without the bus', () 
 });
 
 describe.runIf(postgresUrl)('across processes (PostgreSQL)', () => {
-  let second: Awaited<ReturnType<typeof startMainProcess>>;
+  let second: Awaited<ReturnType<typeof startProcessBeside>>;
 
   beforeAll(async () => {
-    // `main.ts` as a second process on the same database and data folder (the same auth secret, so the same
-    // cookies), on a port of its own.
-    const port = await findClosedPort();
-    const url = `http://127.0.0.1:${port}`;
-    second = await startMainProcess({
-      dataDir: server.envVars.DATA_DIR!,
-      port,
-      url,
-      env: { ...server.envVars, PORT: String(port), PUBLIC_URL: url, LOG_LEVEL: 'info' },
-      remove: async () => {},
-    });
+    second = await startProcessBeside(server);
   });
   afterAll(async () => second?.stop());
 

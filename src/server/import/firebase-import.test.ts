@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -9,6 +8,7 @@ import { FirebaseScrypt } from 'firebase-scrypt';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { FirebaseHashConfig } from '../auth/firebase-password.ts';
 import { startFirestoreEmulator, type FirestoreEmulator } from '../test/firestore-emulator.ts';
+import { runCli } from '../test/main-process.ts';
 import {
   createClient,
   expectApiError,
@@ -249,15 +249,11 @@ async function seedOldSite(): Promise<OldSite> {
 // Running it
 
 const cli = (args: string[], env: Record<string, string> = {}) =>
-  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(
-      process.execPath,
-      [path.resolve('src/server/cli.ts'), 'import', 'firebase', ...args],
-      { env: { ...server.envVars, FIRESTORE_EMULATOR_HOST: emulator.host, ...env }, timeout: 60_000 },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
-    );
-  });
+  runCli(
+    ['import', 'firebase', ...args],
+    { ...server.envVars, FIRESTORE_EMULATOR_HOST: emulator.host, ...env },
+    60_000,
+  );
 
 /** A test that starts the CLI (a Node process loading firebase-admin) waits longer on a busy machine. */
 const cliTestTimeout = 120_000;

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -96,4 +96,40 @@ export async function startMainProcess(data?: MainData) {
     },
     stop,
   };
+}
+
+/**
+ * `main.ts` as a second process beside a test server: on the same database and data folder, with the same auth
+ * secret (so the same cookies), on a port of its own. `stop()` leaves the data to the test server.
+ */
+export async function startProcessBeside(server: { envVars: Record<string, string> }) {
+  const port = await findClosedPort();
+  const url = `http://127.0.0.1:${port}`;
+  return startMainProcess({
+    dataDir: server.envVars.DATA_DIR!,
+    port,
+    url,
+    env: { ...server.envVars, PORT: String(port), PUBLIC_URL: url, LOG_LEVEL: 'info' },
+    remove: async () => {},
+  });
+}
+
+/**
+ * `npm run cli -- <args>` as its own process, with `env` and nothing else from this process's environment: a
+ * test server's variables make it find the same data, database and mail server.
+ */
+export function runCli(
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [path.resolve('src/server/cli.ts'), ...args],
+      { env, timeout: timeoutMs },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
+    );
+  });
 }

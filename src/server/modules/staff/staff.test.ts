@@ -1,5 +1,4 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
+import { runCli } from '../../test/main-process.ts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { isAppError } from '../../http/errors.ts';
 import {
@@ -242,17 +241,8 @@ describe('removing and listing staff', () => {
 });
 
 describe('the staff command line', () => {
-  const cli = (args: string[]) =>
-    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(
-        process.execPath,
-        [path.resolve('src/server/cli.ts'), ...args],
-        // Only the test server's variables: the CLI must find the same data, database and mail server.
-        { env: { ...server.envVars }, timeout: 30_000 },
-        (error, stdout, stderr) =>
-          resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
-      );
-    });
+  // Only the test server's variables: the CLI must find the same data, database and mail server.
+  const cli = (args: string[]) => runCli(args, server.envVars);
 
   test('`staff add --role admin` invites a new admin, who can then log in', async () => {
     const email = uniqueEmail('cli-admin');
