@@ -18,9 +18,9 @@ export type ReadMe = (headers: Headers, options?: { recheck?: boolean }) => Prom
  * (about a tenth of a signed-in read went there): the cookie's signature is checked with node:crypto, and the
  * session and its user are read in one lookup (AccountsRepository.findSignedInBySession), or taken from the
  * `cache` of sessions read lately, which drops them the moment they may have changed (session-cache.ts): a
- * session ended or a role changed anywhere counts from the next request on. What only
- * better-auth may do it still does: a session found expired (deleted, and the streams told) or due for its
- * daily refresh (a later expiry written) goes through auth.api.getSession.
+ * session ended or a role changed anywhere counts from the next request on. What only better-auth may do it
+ * still does: a session found expired (deleted, and the streams told) or due for its daily refresh (a later
+ * expiry written) goes through auth.api.getSession.
  */
 export function createSessionReader(deps: {
   auth: Auth;
@@ -48,21 +48,26 @@ export function createSessionReader(deps: {
     };
     // Kept by the whole Cookie header, which a browser sends the same on every request: a kept session needs
     // neither parsing nor its signature checked again, since only a header whose session cookie was signed right
-    // can be found. A stream's check after a notice reads afresh: the cache may hear that notice after the stream
-    // hub does.
-    const found = deps.cache && !options.recheck ? await deps.cache.read(cookies, load) : await load();
+    // can be found. Not a longer header than ours ever are: nobody fills the memory with padded copies of one
+    // cookie. A stream's check after a notice reads afresh: the cache may hear that notice after the stream hub
+    // does.
+    const kept = deps.cache && !options.recheck && cookies.length <= maxKeptCookieHeader ? deps.cache : undefined;
+    const found = kept ? await kept.read(cookies, load) : await load();
     if (!found) return undefined;
     const expiresAt = found.expiresAt.getTime();
     const now = Date.now();
     const dueForRefresh = !options.recheck && expiresAt - expiresInMs + updateAgeMs <= now;
     if (expiresAt < now || dueForRefresh) {
       // better-auth deletes it or writes a later expiry: the copy kept is out of date either way.
-      deps.cache?.forgetSession(cookies);
+      kept?.forgetSession(cookies);
       return throughBetterAuth(headers, options);
     }
     return found.me;
   };
 }
+
+/** Our cookies (the session's, better-auth's others) come to a few hundred characters. */
+const maxKeptCookieHeader = 1024;
 
 interface SessionSettings {
   cookieName: string;

@@ -206,6 +206,15 @@ describe('a server keeps sessions, and drops them the moment they change', () =>
     expectApiError(await client.get('/api/me'), 401, 'auth.unauthenticated');
   });
 
+  test('a longer Cookie header than the app sends is read every time, never kept: nobody fills the memory', async () => {
+    const student = await createVerifiedUser(server);
+    const padded = sameCookies(await logIn(server, student), server.url);
+    padded.cookies.set('padding', 'x'.repeat(1100));
+    expect((await padded.get('/api/me')).status).toBe(200);
+    await endSessionsSilently(student.id);
+    expectApiError(await padded.get('/api/me'), 401, 'auth.unauthenticated');
+  });
+
   test('signing out, and a changed password, end the sessions at once', async () => {
     const student = await createVerifiedUser(server);
     const [laptop, phone, tablet] = await Promise.all([

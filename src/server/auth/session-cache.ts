@@ -8,8 +8,8 @@ export interface SignedIn {
 }
 
 /**
- * The sessions this process read lately, by the Cookie header that named them, so that a signed-in request need not read the
- * session and its user again (docs/decisions/0032). What it holds is dropped the moment it may be wrong:
+ * The sessions this process read lately, by the Cookie header that named them, so that a signed-in request
+ * need not read the session and its user again (docs/decisions/0032). What it holds is dropped the moment it may be wrong:
  *
  * - a user's sessions when a notice says their access changed (`accessTable`: signed out, a session ended, a
  *   role or tutor categories changed, the account deleted) or their name did (`me`), heard from this process's
