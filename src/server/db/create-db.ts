@@ -45,10 +45,9 @@ export async function migrateToLatest(db: Db): Promise<void> {
 }
 
 /**
- * `PRAGMA data_version` read again only when a millisecond has passed since the last read: between requests
- * it cost about 10 µs, as much as a signed-in read's session lookup it saves (auth/session-cache.ts). A commit
- * of another process (the CLI) counts for every request that begins a millisecond after it, long before that
- * process has exited.
+ * `PRAGMA data_version` read again only when a millisecond has passed since the last read: read for every
+ * signed-in request (auth/session-cache.ts), it cost about 10 µs of each under load. A commit of another process
+ * (the CLI) counts for every request that begins a millisecond after it, long before that process has exited.
  */
 function readEveryMillisecond(pragma: StatementSync): () => number {
   let readAt = Number.NEGATIVE_INFINITY;
