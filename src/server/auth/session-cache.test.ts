@@ -5,7 +5,7 @@ import { accessChanged, accessTable, type BusMessage } from '../events/events.ts
 import { removeStaff } from '../modules/staff/staff.usecases.ts';
 import { runCli, startProcessBeside } from '../test/main-process.ts';
 import {
-  createClient,
+  withCookiesOf,
   createVerifiedUser,
   expectApiError,
   logIn,
@@ -180,13 +180,6 @@ afterAll(async () => {
 /** `npm run cli -- <args>` as its own process, on `target`'s data. */
 const cli = (target: TestServer, args: string[]) => runCli(args, target.envVars);
 
-/** A client holding a copy of `client`'s cookies, talking to `baseUrl`: the same browser on another server. */
-function sameCookies(client: TestClient, baseUrl: string): TestClient {
-  const copy = createClient(baseUrl);
-  for (const [name, value] of client.cookies) copy.cookies.set(name, value);
-  return copy;
-}
-
 const roleOf = async (client: TestClient) => ((await client.get('/api/me')).body as Me).role;
 
 /** The store's copy of the user's sessions, emptied behind the server's back: no notice tells anyone. */
@@ -208,7 +201,7 @@ describe('a server keeps sessions, and drops them the moment they change', () =>
 
   test('a longer Cookie header than the app sends is read every time, never kept: nobody fills the memory', async () => {
     const student = await createVerifiedUser(server);
-    const padded = sameCookies(await logIn(server, student), server.url);
+    const padded = withCookiesOf(await logIn(server, student), server.url);
     padded.cookies.set('padding', 'x'.repeat(1100));
     expect((await padded.get('/api/me')).status).toBe(200);
     await endSessionsSilently(student.id);
@@ -224,7 +217,7 @@ describe('a server keeps sessions, and drops them the moment they change', () =>
     ]);
     for (const client of [laptop, phone, tablet]) expect((await client.get('/api/me')).status).toBe(200);
 
-    const stale = sameCookies(tablet, server.url);
+    const stale = withCookiesOf(tablet, server.url);
     expect((await tablet.post('/api/auth/sign-out', {})).status).toBe(200);
     expectApiError(await stale.get('/api/me'), 401, 'auth.unauthenticated');
     expect((await phone.get('/api/me')).status).toBe(200);
@@ -286,7 +279,7 @@ describe.runIf(postgresUrl)('two server processes on PostgreSQL', () => {
 
   test('a tutor removed by the CLI loses access in every process at once', async () => {
     const tutor = await signInAs(server, 'tutor', { categories: ['Mathematics'] });
-    const there = sameCookies(tutor.client, second.url);
+    const there = withCookiesOf(tutor.client, second.url);
     expect(await roleOf(there)).toBe('tutor');
     expect(await roleOf(there)).toBe('tutor');
     const removed = await cli(server, ['staff', 'remove', tutor.email]);
@@ -298,7 +291,7 @@ describe.runIf(postgresUrl)('two server processes on PostgreSQL', () => {
 
   test('a tutor removed in one server process loses access in the other at its next request', async () => {
     const tutor = await signInAs(server, 'tutor', { categories: ['Mathematics'] });
-    const there = sameCookies(tutor.client, second.url);
+    const there = withCookiesOf(tutor.client, second.url);
     expect(await roleOf(there)).toBe('tutor');
     const heard = accessNotice(tutor.id);
     await removeStaff(server.services.deps, tutor.email);
@@ -330,7 +323,7 @@ describe.runIf(postgresUrl)('two server processes on PostgreSQL', () => {
   test('signing out in one process ends the session in the other', async () => {
     const student = await createVerifiedUser(server);
     const here = await logIn(server, student);
-    const there = sameCookies(here, second.url);
+    const there = withCookiesOf(here, second.url);
     expect((await there.get('/api/me')).status).toBe(200);
     const heard = accessNotice(student.id);
     expect((await here.post('/api/auth/sign-out', {})).status).toBe(200);

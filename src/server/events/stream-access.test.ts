@@ -4,7 +4,7 @@ import { removeStaff } from '../modules/staff/staff.usecases.ts';
 import { changeOf, openEventStream, type StreamMessage, type TestEventStream } from '../test/event-stream.ts';
 import { runCli, startProcessBeside } from '../test/main-process.ts';
 import {
-  createClient,
+  withCookiesOf,
   logIn,
   signInAs,
   startSmtpServer,
@@ -39,13 +39,6 @@ async function endsWithin(stream: TestEventStream, ms: number): Promise<boolean>
   return Promise.race([stream.ended, new Promise<false>((resolve) => setTimeout(() => resolve(false), ms))]);
 }
 
-/** A client holding a copy of `client`'s cookies as they are now: someone who kept an old cookie. */
-function keptCookies(client: TestClient, baseUrl = client.baseUrl): TestClient {
-  const copy = createClient(baseUrl);
-  for (const [name, value] of client.cookies) copy.cookies.set(name, value);
-  return copy;
-}
-
 /** The table of the first change `stream` hears after a notice for `audience` and then a public one. */
 async function hearsPrivate(target: TestServer, stream: TestEventStream, userId: string): Promise<boolean> {
   target.services.bus.publish({
@@ -72,7 +65,7 @@ describe('open streams end when their access does', () => {
   test("signing out ends that session's streams, not the user's other sessions'; the old cookie hears as a visitor", async () => {
     const student = await signInAs(server, 'student');
     const otherDevice = await logIn(server, student);
-    const stolen = keptCookies(student.client);
+    const stolen = withCookiesOf(student.client);
     const here = await openEventStream(student.client);
     const there = await openEventStream(otherDevice);
     try {
@@ -108,7 +101,7 @@ describe('open streams end when their access does', () => {
 
   test('deleting the account ends its streams', async () => {
     const student = await signInAs(server, 'student');
-    const stolen = keptCookies(student.client);
+    const stolen = withCookiesOf(student.client);
     const stream = await openEventStream(student.client);
     try {
       await stream.next(isReady);
@@ -172,7 +165,7 @@ describe.runIf(postgresUrl)('across processes (PostgreSQL)', () => {
   test('`npm run cli -- staff remove` ends the tutor’s streams in every server process at once', async () => {
     const tutor = await signInAs(server, 'tutor', { categories: ['Mathematics'] });
     const here = await openEventStream(tutor.client);
-    const there = await openEventStream(keptCookies(tutor.client, second.url));
+    const there = await openEventStream(withCookiesOf(tutor.client, second.url));
     try {
       await Promise.all([here.next(isReady), there.next(isReady)]);
       // The second process hears the category's notices, published by the first.
@@ -182,7 +175,7 @@ describe.runIf(postgresUrl)('across processes (PostgreSQL)', () => {
       // Streams check themselves only every minute: this is the CLI's notice, through LISTEN/NOTIFY.
       expect(await endsWithin(here, 5_000)).toBe(true);
       expect(await endsWithin(there, 5_000)).toBe(true);
-      expect(await reconnectHearsPrivate(keptCookies(tutor.client, second.url), 'someone-else')).toBe(false);
+      expect(await reconnectHearsPrivate(withCookiesOf(tutor.client, second.url), 'someone-else')).toBe(false);
     } finally {
       here.abort();
       there.abort();
@@ -191,7 +184,7 @@ describe.runIf(postgresUrl)('across processes (PostgreSQL)', () => {
 
   test('signing out in one process ends the stream that session holds in another', async () => {
     const student = await signInAs(server, 'student');
-    const there = await openEventStream(keptCookies(student.client, second.url));
+    const there = await openEventStream(withCookiesOf(student.client, second.url));
     try {
       await there.next(isReady);
       expect((await student.client.post('/api/auth/sign-out', {})).status).toBe(200);

@@ -392,6 +392,16 @@ export interface TestClient {
 export const sessionCookieName = 'better-auth.session_token';
 
 /**
+ * A client holding a copy of `client`'s cookies as they are now, talking to `baseUrl`: someone who kept an old
+ * cookie, or the same browser reaching another server process.
+ */
+export function withCookiesOf(client: TestClient, baseUrl = client.baseUrl): TestClient {
+  const copy = createClient(baseUrl);
+  for (const [name, value] of client.cookies) copy.cookies.set(name, value);
+  return copy;
+}
+
+/**
  * A browser-like client: keeps the cookies the server sets and sends `Origin` (the server's own origin,
  * like a browser on the site would). Pass `headers: { origin: … }` to pretend to be another site.
  */
