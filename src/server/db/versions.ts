@@ -52,3 +52,69 @@ export async function readVersion(db: Db, counter: string): Promise<number> {
 const readQuery = preparedQuery<{ counter: string }, { value: number }>((db, arg) =>
   db.selectFrom('sync_counter').select('value').where('name', '=', arg('counter')),
 );
+
+/** How a repository reads and takes its collection's versions, on the connection it was made for. */
+export interface Versions {
+  /** The collection's committed version (`readVersion`). */
+  read(counter: string): Promise<number>;
+  /** Reserves `count` versions and returns the first (`takeVersions`). */
+  take(counter: string, count: number): Promise<number>;
+}
+
+/** Reads and takes on `db`, every time. */
+export const versionsOn = (db: Db): Versions => ({
+  read: (counter) => readVersion(db, counter),
+  take: (counter, count) => takeVersions(db, counter, count),
+});
+
+/**
+ * SQLite: each collection's committed version, kept in memory between changes (issue 22). Every read of a list
+ * starts with it (`Synced-To`): one statement less of the two such a request ran, about 6 µs of 150 (the
+ * first statement of a request costs twice the next, and the page's query is now the first).
+ *
+ * A kept version is dropped when this process takes versions of the collection, and every kept one when
+ * another process has committed (`dataVersion`, SQLite's `PRAGMA data_version`, read at most once a
+ * millisecond). On SQLite's one connection no read runs while a transaction holds it, so the first read after a
+ * take runs after that transaction's commit or rollback and reads what is committed. A read that was under way
+ * when a take began is not kept: it may have read the version before that take's commit.
+ *
+ * A kept version can be behind for the millisecond in which another process's commit is not yet seen. That is
+ * safe: the position only promises that everything at or below it has committed, and it was read before the
+ * data that follows it. It is never ahead.
+ *
+ * `outside` is for the repositories on the database itself; `within(tx)` for those of a transaction, which read
+ * afresh and drop what they take.
+ */
+export function keptVersions(db: Db, dataVersion: () => number): { outside: Versions; within(tx: Db): Versions } {
+  const kept = new Map<string, number>();
+  let seen = dataVersion();
+  // Moves at every take: a read that began before one is not kept.
+  let takes = 0;
+  const take = (tx: Db, counter: string, count: number) => {
+    takes++;
+    kept.delete(counter);
+    return takeVersions(tx, counter, count);
+  };
+  return {
+    outside: {
+      async read(counter) {
+        const now = dataVersion();
+        if (now !== seen) {
+          seen = now;
+          kept.clear();
+        }
+        const hit = kept.get(counter);
+        if (hit !== undefined) return hit;
+        const takesBefore = takes;
+        const value = await readVersion(db, counter);
+        if (takes === takesBefore && seen === now) kept.set(counter, value);
+        return value;
+      },
+      take: (counter, count) => take(db, counter, count),
+    },
+    within: (tx) => ({
+      read: (counter) => readVersion(tx, counter),
+      take: (counter, count) => take(tx, counter, count),
+    }),
+  };
+}

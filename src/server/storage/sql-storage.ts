@@ -3,6 +3,7 @@ import { createAccountsRepository } from '../auth/accounts.repository.ts';
 import { createRefusalsRepository } from '../db/change-refusals.ts';
 import type { Db, DbKind } from '../db/create-db.ts';
 import { groupedTransactions } from '../db/grouped-transactions.ts';
+import { keptVersions, versionsOn, type Versions } from '../db/versions.ts';
 import { createOutboxRepository } from '../mail/mail.repository.ts';
 import { createBookingsRepository } from '../modules/bookings/bookings.repository.ts';
 import { createCatalogueRepository } from '../modules/catalogue/catalogue.repository.ts';
@@ -10,35 +11,43 @@ import { createProfileRepository } from '../modules/profile/profile.repository.t
 import { createQaRepository } from '../modules/qa/qa.repository.ts';
 import type { Repositories, Storage } from './storage.ts';
 
-/** Every repository on one Kysely connection: the database itself, or a transaction of it. */
-export function createSqlRepositories(db: Db, kind: DbKind): Repositories {
+/**
+ * Every repository on one Kysely connection: the database itself, or a transaction of it. `versions`: how the
+ * versioned collections read and take their versions on it (db/versions.ts).
+ */
+export function createSqlRepositories(db: Db, kind: DbKind, versions: Versions = versionsOn(db)): Repositories {
   return {
     accounts: createAccountsRepository(db),
-    bookings: createBookingsRepository(db),
+    bookings: createBookingsRepository(db, versions),
     catalogue: createCatalogueRepository(db),
     outbox: createOutboxRepository(db),
     profile: createProfileRepository(db),
     refusals: createRefusalsRepository(db),
-    qa: createQaRepository(db, kind),
+    qa: createQaRepository(db, kind, versions),
   };
 }
 
 /**
  * SQLite or PostgreSQL behind the repositories. `transaction` hands `work` repositories on the transaction
  * (never the outer connection inside one: on SQLite, with one connection, that waits forever). `dataVersion`:
- * SQLite's (create-db.ts), which another process's commit moves.
+ * SQLite's (create-db.ts), which another process's commit moves; with it, the committed versions are kept in
+ * memory between changes (`keptVersions`). PostgreSQL's processes commit side by side, so it reads them afresh.
  */
 export function createSqlStorage(db: Db, kind: DbKind, dataVersion?: () => number): Storage {
   // SQLite has one connection, whose transactions commit in groups; PostgreSQL's pool runs them side by side.
   const inTransaction =
     kind === 'sqlite' ? groupedTransactions(db) : <T>(work: (trx: Db) => Promise<T>) => db.transaction().execute(work);
+  const versions =
+    kind === 'sqlite' && dataVersion
+      ? keptVersions(db, dataVersion)
+      : { outside: versionsOn(db), within: (trx: Db) => versionsOn(trx) };
   return {
     kind,
     // SQLite: a commit of another process (the CLI, whose notices go to a bus of its own). PostgreSQL: every
     // process's notices reach every other through LISTEN/NOTIFY, so nothing else can change.
     writesElsewhere: kind === 'sqlite' ? dataVersion : () => 0,
-    repos: createSqlRepositories(db, kind),
-    transaction: (work) => inTransaction((trx) => work(createSqlRepositories(trx, kind))),
+    repos: createSqlRepositories(db, kind, versions.outside),
+    transaction: (work) => inTransaction((trx) => work(createSqlRepositories(trx, kind, versions.within(trx)))),
     ping: () =>
       sql`select 1`.execute(db).then(
         () => true,

@@ -1,7 +1,7 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../../db/create-db.ts';
 import { preparedQuery } from '../../db/prepared-query.ts';
-import { readVersion, takeVersions } from '../../db/versions.ts';
+import { versionsOn, type Versions } from '../../db/versions.ts';
 import type {
   BookingChangeRecord,
   BookingRecord,
@@ -157,20 +157,23 @@ const listed = preparedQuery<
     .limit(boundLimit(arg('limit')));
 });
 
-/** Bookings on SQLite and PostgreSQL (`bookings`, `booking_changes`, and the `bookings` row of `sync_counter`). */
-export function createBookingsRepository(db: Db): BookingsRepository {
+/**
+ * Bookings on SQLite and PostgreSQL (`bookings`, `booking_changes`, and the `bookings` row of `sync_counter`,
+ * read and taken through `versions`).
+ */
+export function createBookingsRepository(db: Db, versions: Versions = versionsOn(db)): BookingsRepository {
   return {
     async beginChanges() {
-      await takeVersions(db, 'bookings', 0);
+      await versions.take('bookings', 0);
     },
 
     // Under the lock `beginChanges` took: one counter, shard 0.
     async takeStamps(count) {
-      const first = await takeVersions(db, 'bookings', count);
+      const first = await versions.take('bookings', count);
       return Array.from({ length: count }, (_, i) => ({ shard: 0, version: first + i }));
     },
 
-    readPosition: async () => [await readVersion(db, 'bookings')],
+    readPosition: async () => [await versions.read('bookings')],
 
     async findById(id) {
       const [row] = (await byId(db, { id })).rows;

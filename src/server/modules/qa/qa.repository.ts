@@ -3,7 +3,7 @@ import type { Role } from '../../../common/roles.ts';
 import type { Database } from '../../db/database.ts';
 import type { Db, DbKind } from '../../db/create-db.ts';
 import { preparedQuery } from '../../db/prepared-query.ts';
-import { readVersion, takeVersions } from '../../db/versions.ts';
+import { versionsOn, type Versions } from '../../db/versions.ts';
 import type { BoardAnswer, BoardPosition, BoardQuestion, PostAuthor, QaRepository } from './qa.storage.ts';
 import { boundLimit } from '../../db/bound-limit.ts';
 
@@ -195,20 +195,26 @@ async function searchSqlite(
 const toVote = (row: { question_id: string; value: 1 | -1 }) => ({ questionId: row.question_id, value: row.value });
 
 /**
- * The board on SQLite and PostgreSQL (`questions`, `answers`, `question_votes`, and the `questions` counter).
- * `searchTuning` is for tests, which make its rounds small enough to cross with a few questions.
+ * The board on SQLite and PostgreSQL (`questions`, `answers`, `question_votes`, and the `questions` counter, read
+ * and taken through `versions`). `searchTuning` is for tests, which make its rounds small enough to cross with
+ * a few questions.
  */
-export function createQaRepository(db: Db, kind: DbKind, searchTuning = defaultSearchTuning): QaRepository {
+export function createQaRepository(
+  db: Db,
+  kind: DbKind,
+  versions: Versions = versionsOn(db),
+  searchTuning = defaultSearchTuning,
+): QaRepository {
   return {
     // The board's counter row, locked from the first call to the transaction's end (db/versions.ts says why).
-    beginChanges: async () => void (await takeVersions(db, 'questions', 0)),
+    beginChanges: async () => void (await versions.take('questions', 0)),
 
     async takeStamps(count) {
-      const first = await takeVersions(db, 'questions', count);
+      const first = await versions.take('questions', count);
       return Array.from({ length: count }, (_, i) => ({ shard: 0, version: first + i }));
     },
 
-    readPosition: async () => [await readVersion(db, 'questions')],
+    readPosition: async () => [await versions.read('questions')],
 
     async findQuestion(id) {
       const row = await db

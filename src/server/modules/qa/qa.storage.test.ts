@@ -45,7 +45,7 @@ async function openSql(): Promise<Engine> {
   const { db, kind, storage, close } = await openSqlEngine();
   return {
     repo: createQaRepository(db, kind),
-    smallRounds: createQaRepository(db, kind, { candidates: 3, slice: 4 }),
+    smallRounds: createQaRepository(db, kind, undefined, { candidates: 3, slice: 4 }),
     transaction: (work) => storage.transaction((repos) => work(repos.qa)),
     async addUser(id, name, role) {
       const now = new Date();
