@@ -143,6 +143,25 @@ describe.each([
     ]);
   });
 
+  test('many e-mails queued together are all kept, each with its own fields', async () => {
+    const { repo } = engine;
+    // More than SQL writes in one statement (mail.repository.ts), and a count it has not written before.
+    const many = Array.from({ length: 19 }, (_, i) => ({
+      email: email(`Notice ${i}`, i % 2 ? { params: { n: String(i) } } : { dedupeKey: `notice:${i}` }),
+      now: at(i),
+    }));
+    await engine.transaction((tx) => tx.enqueueAll(many));
+    const kept = await repo.listTo('lerato@example.com');
+    expect(kept.map((e) => e.subject).sort()).toEqual(many.map(({ email }) => email.subject).sort());
+    const due = await repo.findDue(at(30), 50);
+    expect(due).toHaveLength(19);
+    const third = (await repo.claim(due[3]!, at(30), lockMs))!;
+    expect(third).toMatchObject({ subject: 'Notice 3', params: { n: '3' } });
+    // Keyed ones are still sent once.
+    await repo.enqueueAll([{ email: email('Notice again', { dedupeKey: 'notice:4' }), now: at(31) }]);
+    expect(await repo.listTo('lerato@example.com')).toHaveLength(19);
+  });
+
   test('of ten senders claiming one e-mail at once, one gets it; it is held until its lease ends', async () => {
     const { repo } = engine;
     await repo.enqueue(email('Once'), at(1));
