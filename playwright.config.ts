@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
@@ -15,9 +16,23 @@ export const e2eClientDir = path.join(e2eDir, 'dist/client');
 /** E2E_DATABASE_URL runs the journeys on another engine (scripts/e2e-firestore.ts); unset: SQLite in e2eDataDir. */
 export const e2eDatabaseUrl = process.env.E2E_DATABASE_URL || undefined;
 
+/**
+ * E2E_LANE=first or second: the two halves CI runs at once (.ci/run). The first is the spec files named in
+ * .ci/e2e-first-lane.txt, the second every other one, so a new file always runs somewhere. Unset: all.
+ */
+const lane = process.env.E2E_LANE;
+const firstLane = lane
+  ? readFileSync('.ci/e2e-first-lane.txt', 'utf8')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line && !line.startsWith('#'))
+  : [];
+if (lane && lane !== 'first' && lane !== 'second') throw new Error(`E2E_LANE: first or second, not ${lane}`);
+
 /** Browser journeys in Debian's Chromium against the built app (`npm run build` first). */
 export default defineConfig({
   testDir: 'tests',
+  ...(lane === 'first' ? { testMatch: firstLane } : lane === 'second' ? { testIgnore: firstLane } : {}),
   outputDir: `test-results/playwright-${e2ePort}`,
   fullyParallel: false,
   workers: 1,
