@@ -62,9 +62,19 @@ export function jsonBody<S extends z.ZodType>(
  * its input instead. A parameter given twice arrives as a list, which a schema of strings refuses.
  */
 export function queryOf<S extends z.ZodType>(schema: S) {
-  return validator('query', (value): z.output<S> => check(schema, value)) as MiddlewareHandler<
-    Env,
-    string,
-    { in: { query: z.input<S> }; out: { query: z.output<S> } }
-  >;
+  /**
+   * The schema's answer to no parameters at all, the usual list read: worked out once (the schemas are pure),
+   * not once per request. An answer that refuses is not kept, so a refusal's 400 is made as for any query.
+   */
+  let noParameters: { value: z.output<S> } | undefined;
+  const checked = validator('query', (value): z.output<S> => check(schema, value)) as MiddlewareHandler;
+  const handler: MiddlewareHandler = async (c, next) => {
+    const url = c.req.url;
+    const at = url.indexOf('?');
+    if (at !== -1 && at !== url.length - 1) return checked(c, next);
+    noParameters ??= { value: Object.freeze(check(schema, {})) as z.output<S> };
+    c.req.addValidatedData('query', noParameters.value as object);
+    await next();
+  };
+  return handler as MiddlewareHandler<Env, string, { in: { query: z.input<S> }; out: { query: z.output<S> } }>;
 }
