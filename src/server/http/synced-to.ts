@@ -17,14 +17,26 @@ import { formatPosition, type Position } from '../../common/positions.ts';
  * A write takes it after its usecase returned: its change, or for a repeat the stored original, has committed
  * by then, so the position covers its version.
  *
- * Applied to a whole route group, around the route, so a 304 (etag.ts `answerJson`) carries it too.
+ * Applied to a whole route group, around the route, so a 304 (etag.ts `answerJson`) carries it too. A read's is
+ * set before the route runs, so that its answer is made with it (setting a header on a finished answer costs a
+ * copy of its headers), and taken off an answer that refuses. The route finds the read's position with
+ * `c.get('readAt')`: a list it keeps may be given again while the position is the same (bookings.usecases.ts).
  */
-export function syncedTo(readPosition: () => Promise<Position>): MiddlewareHandler {
+export interface SyncedToEnv {
+  Variables: { readAt: Position | undefined };
+}
+
+export function syncedTo(readPosition: () => Promise<Position>): MiddlewareHandler<SyncedToEnv> {
   return async (c, next) => {
-    const reading = c.req.method === 'GET' || c.req.method === 'HEAD';
-    const before = reading ? await readPosition() : undefined;
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') {
+      const readAt = await readPosition();
+      c.set('readAt', readAt);
+      c.header('synced-to', formatPosition(readAt));
+      await next();
+      if (!c.res.ok && c.res.status !== 304) c.res.headers.delete('synced-to');
+      return;
+    }
     await next();
-    if (!c.res.ok && c.res.status !== 304) return;
-    c.res.headers.set('synced-to', formatPosition(before ?? (await readPosition())));
+    if (c.res.ok) c.res.headers.set('synced-to', formatPosition(await readPosition()));
   };
 }

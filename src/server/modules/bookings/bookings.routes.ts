@@ -49,7 +49,7 @@ export function createBookingRoutes(deps: Deps) {
     .get('/', checkFirst(requireUser), queryOf(listQuerySchema), async (c) => {
       c.header('cache-control', personal);
       const { since, ...page } = c.req.valid('query');
-      if (since === undefined) return answerJson(c, await listBookings(deps, c.get('me'), page));
+      if (since === undefined) return answerJson(c, await listBookings(deps, c.get('me'), page, c.get('readAt')));
       return answerJson(c, await listBookingChanges(deps, c.get('me'), since));
     })
     .post('/', queued, checkFirst(requireUser), jsonBody(createBookingInputSchema), async (c) => {

@@ -541,6 +541,51 @@ describe('who sees which bookings', () => {
     expect(bookingChangesSchema.parse((await tutor.client.get('/api/bookings?since=0')).body).bookings).toEqual([]);
   });
 
+  test('a list read again while nothing changed is the page read before; a change, another category or another reader reads anew', async () => {
+    const repository = server.services.deps.repos.bookings;
+    const list = repository.list;
+    let reads = 0;
+    repository.list = (filter) => {
+      reads++;
+      return list(filter);
+    };
+    try {
+      const [student, other] = [await newStudent(), await newStudent()];
+      const tutor = await newTutor(['Statistics']);
+      const page = async (client: TestClient) => bookingPageSchema.parse((await client.get('/api/bookings')).body);
+      const ids = async (client: TestClient) => (await page(client)).bookings.map((b) => b.id);
+
+      expect(await page(student.client)).toEqual({ bookings: [], nextCursor: null });
+      let readsBefore = reads;
+      expect(await page(student.client)).toEqual({ bookings: [], nextCursor: null });
+      expect(reads, 'the second read is the kept page').toBe(readsBefore);
+
+      const booked = await book(student.client, { module: 'Introduction to Statistics' });
+      expect(await ids(student.client)).toEqual([booked.id]);
+      expect(await ids(other.client)).toEqual([]);
+      expect(await ids(tutor.client)).toContain(booked.id);
+      readsBefore = reads;
+      expect(await ids(tutor.client)).toContain(booked.id);
+      expect(reads).toBe(readsBefore);
+
+      // No booking changes, but the tutor's categories do: their list is read again.
+      await server.services.deps.repos.accounts.setRole(tutor.id, 'tutor', ['Mathematics'], new Date());
+      server.services.deps.events.publish(accessChanged([tutor.id]));
+      expect(await ids(tutor.client)).not.toContain(booked.id);
+
+      // Another's change to the booking reaches the student's list, which they read just before.
+      expect((await confirm(statsTutor.client, booked, '14:00')).status).toBe(200);
+      const [confirmed] = (await page(student.client)).bookings;
+      expect(confirmed).toMatchObject({ id: booked.id, status: 'Confirmed', confirmedSlot: '14:00' });
+      // A filter is a question of its own.
+      expect(bookingPageSchema.parse((await student.client.get('/api/bookings?status=Pending')).body).bookings).toEqual(
+        [],
+      );
+    } finally {
+      repository.list = list;
+    }
+  });
+
   test("pages of 50, newest session first, across a tutor's categories, with filters by status, category and date", async () => {
     // Written through the repository (the API's rate limit would take hours): 60 statistics and 50 maths
     // sessions in 2032, several on one date.

@@ -17,7 +17,7 @@ import {
   type createBookingInputSchema,
   type setBookingStatusInputSchema,
 } from '../../../common/bookings.ts';
-import { positionInBody, type Position, type Stamp } from '../../../common/positions.ts';
+import { formatPosition, positionInBody, type Position, type Stamp } from '../../../common/positions.ts';
 import { categories, type Category, type Role } from '../../../common/roles.ts';
 import { formatSastSlot, sastInstant, sastTime } from '../../../common/sast.ts';
 import type { Me } from '../../../common/session.ts';
@@ -179,9 +179,23 @@ function newestFirst(a: BookingRecord, b: BookingRecord): number {
  * A page of the bookings the caller may see, newest session first. Each part of what a caller sees (their own,
  * each of a tutor's categories, or all for the admin) is read along its own index, a page each, and the pages
  * are merged: every query stays a short index walk however many bookings there are.
+ *
+ * `readAt`: the bookings' committed position, read before this call (`Synced-To`, http/synced-to.ts). A page
+ * read at a position is given again to the same reader, asking the same, while the position has not moved
+ * (`keptPage`).
  */
-export async function listBookings(deps: Deps, me: Me | undefined, query: ListQuery): Promise<BookingPage> {
+export async function listBookings(
+  deps: Deps,
+  me: Me | undefined,
+  query: ListQuery,
+  readAt?: Position,
+): Promise<BookingPage> {
   const user = requireUser(me);
+  if (readAt === undefined) return readPage(deps, user, query);
+  return keptPage(deps.repos.bookings, user, query, readAt, () => readPage(deps, user, query));
+}
+
+async function readPage(deps: Deps, user: Me, query: ListQuery): Promise<BookingPage> {
   const after = query.cursor ? decodeCursor(query.cursor) : undefined;
   const filter = { status: query.status, from: query.from, to: query.to, after, limit: bookingLimits.pageSize + 1 };
   const parts: Pick<BookingListFilter, 'userId' | 'category'>[] =
@@ -205,6 +219,39 @@ export async function listBookings(deps: Deps, me: Me | undefined, query: ListQu
     bookings: await withHistory(deps.repos.bookings, page),
     nextCursor: rows.length > page.length && last ? encodeCursor(last) : null,
   };
+}
+
+/** Pages kept per repository (so per app and storage), at most this many: the oldest kept goes first. */
+const keptPagesLimit = 1_000;
+const keptPages = new WeakMap<BookingsRepository, Map<string, { at: string; page: Promise<BookingPage> }>>();
+
+/**
+ * The page `read` gives, kept under the position it was read at (issue 22: a device reads its list on every
+ * page, focus and reconnection, mostly unchanged). Sound because every change to a booking or its history
+ * takes a new version of the collection (a rename's and a deleted account's included), as the devices'
+ * `?since=` reads need too: while the committed position is the one the page was read after, nothing it
+ * holds has changed, and a fresh read would give the same rows. Kept by who reads (their id, role and
+ * categories: a tutor given another category reads anew) and by what they ask. A failed read is not kept.
+ */
+function keptPage(
+  bookings: BookingsRepository,
+  user: Me,
+  query: ListQuery,
+  readAt: Position,
+  read: () => Promise<BookingPage>,
+): Promise<BookingPage> {
+  let pages = keptPages.get(bookings);
+  if (!pages) keptPages.set(bookings, (pages = new Map()));
+  const key = JSON.stringify([user.id, user.role, user.categories, query]);
+  const at = formatPosition(readAt);
+  const known = pages.get(key);
+  if (known?.at === at) return known.page;
+  const page = read();
+  pages.delete(key);
+  pages.set(key, { at, page });
+  if (pages.size > keptPagesLimit) pages.delete(pages.keys().next().value!);
+  page.catch(() => pages.get(key)?.page === page && pages.delete(key));
+  return page;
 }
 
 /** The bookings' committed position, for `Synced-To` (http/synced-to.ts). */

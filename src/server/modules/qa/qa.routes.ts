@@ -45,7 +45,7 @@ const listQuerySchema = z
 /** `/api/questions`: the Q&A board. Anyone reads; the usecases decide who may write. */
 export function createQaRoutes(deps: Deps) {
   /** A signed-in reader's answer holds their own votes: no cache may keep it. */
-  const readAs = (c: Context<SessionEnv>): Me | undefined => {
+  const readAs = <E extends SessionEnv>(c: Context<E>): Me | undefined => {
     if (c.get('me')) c.header('cache-control', 'no-store');
     return c.get('me');
   };
