@@ -180,8 +180,8 @@ function newestFirst(a: BookingRecord, b: BookingRecord): number {
  * each of a tutor's categories, or all for the admin) is read along its own index, a page each, and the pages
  * are merged: every query stays a short index walk however many bookings there are.
  *
- * `readAt`: the bookings' committed position, read before this call (`Synced-To`, http/synced-to.ts). A page
- * read at a position is given again to the same reader, asking the same, while the position has not moved
+ * `readAt`: the bookings' committed position, read before this call (`Synced-To`, http/synced-to.ts). A first
+ * page read at a position is given again to the same reader, asking the same, while the position has not moved
  * (`keptPage`).
  */
 export async function listBookings(
@@ -191,7 +191,8 @@ export async function listBookings(
   readAt?: Position,
 ): Promise<BookingPage> {
   const user = requireUser(me);
-  if (readAt === undefined) return readPage(deps, user, query);
+  // A later page (`cursor`) is read once as the list is scrolled: only first pages are kept.
+  if (readAt === undefined || query.cursor !== undefined) return readPage(deps, user, query);
   return keptPage(deps.repos.bookings, user, query, readAt, () => readPage(deps, user, query));
 }
 
