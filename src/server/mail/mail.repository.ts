@@ -1,9 +1,9 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { CompiledQuery, DialectAdapter, Insertable, Selectable } from 'kysely';
 import type { Db } from '../db/create-db.ts';
 import type { ClaimedEmail, EmailAttachment, EmailParams, NewEmail, OutboxRepository } from './mail.storage.ts';
 import type { EmailOutboxTable } from './mail.table.ts';
+import { v7 as timeOrderedId } from 'uuid';
 import { boundLimit } from '../db/bound-limit.ts';
-import { preparedQuery } from '../db/prepared-query.ts';
 
 // Kept importable from here while the features that queue e-mail move to mail.storage.ts (issue 21).
 export type { NewEmail } from './mail.storage.ts';
@@ -35,49 +35,61 @@ type QueuedRow = Omit<Insertable<EmailOutboxTable>, 'status' | 'attempts' | 'loc
 /** A booking queues three or four e-mails; more go in statements of this many rows. */
 const maxRowsPerInsert = 8;
 
-const rowArgs = (row: QueuedRow, i: number) => Object.entries(row).map(([column, value]) => [`${i}.${column}`, value]);
+/** Every column a queued e-mail is written with (the others take their defaults), in the order of its values. */
+const columns = [
+  'id',
+  'kind',
+  'to_address',
+  'subject',
+  'text_body',
+  'html_body',
+  'attachments',
+  'template_params',
+  'dedupe_key',
+  'about_user_id',
+  'next_attempt_at',
+  'created_at',
+] as const satisfies readonly (keyof QueuedRow)[];
+
+// Every column of QueuedRow is listed: one added to the table and not here fails the type check.
+true satisfies [Exclude<keyof QueuedRow, (typeof columns)[number]>] extends [never] ? true : never;
+
+/** A row's values, in the order of `columns`. */
+type ValuesOf<Columns extends readonly (keyof QueuedRow)[]> = {
+  [I in keyof Columns]: Columns[I] extends keyof QueuedRow ? QueuedRow[Columns[I]] : never;
+};
+type RowValues = ValuesOf<typeof columns>;
 
 /**
- * `count` e-mails in one statement (an e-mail sent once, by its `dedupe_key`, is left as it is), built and
- * compiled once per count: building a multi-row insert with Kysely at each request was about 7 % of
- * `POST /api/bookings` (issue 22). Its arguments are each row's columns as `<row>.<column>`.
+ * The insert of `count` e-mails in one statement (an e-mail sent once, by its `dedupe_key`, is left as it is),
+ * built and compiled once per dialect and count, whose parameters are the rows' values one after another.
+ * Building it with Kysely at each request was about 7 % of `POST /api/bookings`, and naming each of its 36
+ * arguments another 3 % (issue 22).
  */
-const insertRows = (count: number) => {
-  let insert = insertsByCount.get(count);
+function insertOf(db: Db, count: number): CompiledQuery {
+  const adapter = db.getExecutor().adapter;
+  let byCount = inserts.get(adapter);
+  if (!byCount) inserts.set(adapter, (byCount = new Map()));
+  let insert = byCount.get(count);
   if (!insert) {
-    const columns = Object.keys(sampleRow) as (keyof QueuedRow)[];
-    insert = preparedQuery<Record<string, unknown>, never>((db, arg) =>
-      db
-        .insertInto('email_outbox')
-        .values(
-          Array.from(
-            { length: count },
-            (_, i) => Object.fromEntries(columns.map((column) => [column, arg(`${i}.${column}`)])) as QueuedRow,
-          ),
-        )
-        .onConflict((oc) => oc.column('dedupe_key').doNothing()),
+    // Each value is its place among the parameters, so the compiled order can be checked.
+    const place = (row: number, column: number) => row * columns.length + column;
+    const rows = Array.from(
+      { length: count },
+      (_, row) => Object.fromEntries(columns.map((column, i) => [column, place(row, i)])) as unknown as QueuedRow,
     );
-    insertsByCount.set(count, insert);
+    insert = db
+      .insertInto('email_outbox')
+      .values(rows)
+      .onConflict((oc) => oc.column('dedupe_key').doNothing())
+      .compile();
+    if (insert.parameters.some((value, i) => value !== i))
+      throw new Error('email_outbox insert: parameters out of order');
+    byCount.set(count, insert);
   }
   return insert;
-};
-const insertsByCount = new Map<number, ReturnType<typeof preparedQuery<Record<string, unknown>, never>>>();
-
-/** Every column a queued e-mail is written with (the others take their defaults). */
-const sampleRow: Record<keyof QueuedRow, null> = {
-  id: null,
-  kind: null,
-  to_address: null,
-  subject: null,
-  text_body: null,
-  html_body: null,
-  attachments: null,
-  template_params: null,
-  dedupe_key: null,
-  about_user_id: null,
-  next_attempt_at: null,
-  created_at: null,
-};
+}
+const inserts = new WeakMap<DialectAdapter, Map<number, CompiledQuery>>();
 
 /**
  * The outbox on SQLite and PostgreSQL (`email_outbox`). Made on a transaction, `enqueue` writes the e-mail
@@ -86,21 +98,24 @@ const sampleRow: Record<keyof QueuedRow, null> = {
 export function createOutboxRepository(db: Db): OutboxRepository {
   async function enqueueAll(emails: readonly { email: NewEmail; now: Date }[]) {
     for (let start = 0; start < emails.length; start += maxRowsPerInsert) {
-      const rows = emails.slice(start, start + maxRowsPerInsert).map(({ email, now }) => ({
-        id: crypto.randomUUID(),
-        kind: email.kind,
-        to_address: email.to,
-        subject: email.subject,
-        text_body: email.text,
-        html_body: email.html,
-        attachments: email.attachments?.length ? JSON.stringify(email.attachments) : null,
-        template_params: templateParams(email),
-        dedupe_key: email.dedupeKey ?? null,
-        about_user_id: email.aboutUserId ?? null,
-        next_attempt_at: now.toISOString(),
-        created_at: now.toISOString(),
-      }));
-      await insertRows(rows.length)(db, Object.fromEntries(rows.flatMap((row, i) => rowArgs(row, i))));
+      const rows = emails.slice(start, start + maxRowsPerInsert);
+      const parameters = rows.flatMap(({ email, now }): RowValues => [
+        // Time-ordered (UUID v7): each new key goes at the end of the primary key's index, not on a random page
+        // of it. With random ones, a commit of 18 e-mails took about twice as long (744 against 366 µs, issue 22).
+        timeOrderedId(),
+        email.kind,
+        email.to,
+        email.subject,
+        email.text,
+        email.html,
+        email.attachments?.length ? JSON.stringify(email.attachments) : null,
+        templateParams(email),
+        email.dedupeKey ?? null,
+        email.aboutUserId ?? null,
+        now.toISOString(),
+        now.toISOString(),
+      ]);
+      await db.executeQuery({ ...insertOf(db, rows.length), parameters });
     }
   }
 

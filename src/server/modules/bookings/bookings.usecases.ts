@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { v7 as timeOrderedId } from 'uuid';
 import type { z } from 'zod';
 import {
   bookingLimits,
@@ -306,7 +307,8 @@ function historyEntry(
   slot: string | null = null,
 ): BookingChangeRecord {
   return {
-    id: crypto.randomUUID(),
+    // Time-ordered, as the outbox's ids are (mail.repository.ts): SQL's index of history ids grows at its end.
+    id: timeOrderedId(),
     bookingId,
     version,
     at,
