@@ -1,5 +1,5 @@
 import { SSEStreamingApi } from 'hono/streaming';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { createMemoryBus } from './memory-bus.ts';
 import { createStreamHub } from './stream-hub.ts';
 
@@ -96,6 +96,44 @@ describe('ids', () => {
       expect(client.changeIds()).toEqual([idOf.get('q1'), idOf.get('m1')]);
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe('timers', () => {
+  test('streams opened together send their heartbeats apart, each within its period', async () => {
+    vi.useFakeTimers();
+    const hub = createStreamHub({ bus: createMemoryBus(), heartbeatMs: 1000 });
+    const firstHeartbeatAt: number[] = [];
+    const served: Promise<void>[] = [];
+    try {
+      const start = Date.now();
+      for (let i = 0; i < 40; i++) {
+        const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+        const stream = new SSEStreamingApi(writable, readable);
+        served.push(hub.serve(stream, { me: undefined, lastEventId: undefined }));
+        void (async () => {
+          const reader = stream.responseReadable.getReader();
+          const decoder = new TextDecoder();
+          let text = '';
+          for (;;) {
+            const { value, done } = await reader.read();
+            if (done) return;
+            text += decoder.decode(value, { stream: true });
+            if (text.includes(': heartbeat')) return void firstHeartbeatAt.push(Date.now() - start);
+          }
+        })();
+      }
+      for (let at = 0; at < 1000; at += 10) await vi.advanceTimersByTimeAsync(10);
+      expect(firstHeartbeatAt).toHaveLength(40);
+      expect(Math.min(...firstHeartbeatAt)).toBeGreaterThanOrEqual(750);
+      expect(Math.max(...firstHeartbeatAt)).toBeLessThanOrEqual(1000);
+      // Forty draws from 250 ms land in more than a few 10-ms steps; together they would land in one.
+      expect(new Set(firstHeartbeatAt).size).toBeGreaterThan(5);
+    } finally {
+      await hub.closeAll();
+      await Promise.all(served);
+      vi.useRealTimers();
     }
   });
 });
