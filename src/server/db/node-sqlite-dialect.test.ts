@@ -34,3 +34,12 @@ test('the write-ahead log is copied into the file by the checkpoints’ own thre
   expect(reopened.prepare('select count(*) as n from t').get()).toEqual({ n: 500 });
   reopened.close();
 });
+
+test('a savepoint’s statement journal is kept in memory, not in a temporary file', async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'sqlite-temp-store-'));
+  const { db } = createDb(`file:${path.join(dir, 'app.db')}`);
+  // 2 is MEMORY (0 would be the build's default, a file).
+  const { rows } = await sql<{ temp_store: number }>`pragma temp_store`.execute(db);
+  expect(rows[0]!.temp_store).toBe(2);
+  await db.destroy();
+});
