@@ -64,6 +64,34 @@ test('the transactions asked for in one turn commit together; each sees those be
   expect(storedElsewhere()).toEqual(['a', 'b']);
 });
 
+test('a group that succeeds whole runs each transaction once; one that fails runs the others again, apart', async () => {
+  const runs = new Map<string, number>();
+  const counted = (id: string, fail = false) =>
+    inTransaction(async (tx) => {
+      runs.set(id, (runs.get(id) ?? 0) + 1);
+      await insert(tx, id);
+      if (fail) throw new Error(`refused ${id}`);
+      return count(tx);
+    });
+  expect(await Promise.all([counted('a'), counted('b'), counted('c')])).toEqual([1, 2, 3]);
+  expect(Object.fromEntries(runs)).toEqual({ a: 1, b: 1, c: 1 });
+
+  runs.clear();
+  const group = [counted('d'), counted('e', true), counted('f')];
+  expect(await group[0]).toBe(4);
+  await expect(group[1]).rejects.toThrow('refused e');
+  expect(await group[2]).toBe(5);
+  // Together first (d, then e failing, which rolls back all), then each in a savepoint of its own.
+  expect(Object.fromEntries(runs)).toEqual({ d: 2, e: 2, f: 1 });
+  expect(storedElsewhere()).toEqual(['a', 'b', 'c', 'd', 'f']);
+
+  // Alone, a transaction that fails keeps its error and is not run again.
+  runs.clear();
+  await expect(counted('g', true)).rejects.toThrow('refused g');
+  expect(Object.fromEntries(runs)).toEqual({ g: 1 });
+  expect(storedElsewhere()).toEqual(['a', 'b', 'c', 'd', 'f']);
+});
+
 test('a statement outside the group waits for its commit, and never sees part of it', async () => {
   let read: Promise<number> | undefined;
   const group = [

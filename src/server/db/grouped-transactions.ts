@@ -10,6 +10,14 @@ interface Job {
   reject(error: unknown): void;
 }
 
+interface Outcome {
+  job: Job;
+  ok: boolean;
+  value: unknown;
+}
+
+type Together = { committed: true; outcomes: Outcome[] } | { committed: false; error: unknown };
+
 /**
  * Transactions on SQLite's one connection, committed in groups (issue 22): a commit writes every page the
  * transaction changed to the log, one system call per page or two, about 200 µs of the event loop for a
@@ -17,10 +25,11 @@ interface Job {
  * one request to the next, so a group costs less than its transactions one by one: about 136 µs a booking in
  * groups of 4–6 (decision 0031).
  *
- * The transactions asked for in one turn of the event loop run one after another in one SQLite transaction,
- * each inside its own savepoint: one that fails is rolled back alone and gets its own error. Each then gets its
- * answer only once the whole group has committed; if the commit fails, none was stored and all get the
- * error. Nothing else can read the group's changes before that commit: the group holds the connection (other
+ * The transactions asked for in one turn of the event loop run one after another in one SQLite transaction.
+ * If one fails, that transaction is rolled back, and the group runs again with each in a savepoint of its own:
+ * the one that fails is rolled back alone and gets its own error (a transaction may run more than once, as on
+ * Firestore: `withTransaction` keeps only the last run's notices). Each gets its answer only once the whole
+ * group has committed; if the commit fails, none was stored and all get the error. Nothing else can read the group's changes before that commit: the group holds the connection (other
  * statements of this process wait for it, as for any transaction), and another process sees only what
  * SQLite committed. So a reader never sees a change that could still be lost, nor a version handed out twice
  * after a `kill -9`: a group cut short is rolled back whole, and nobody heard of it.
@@ -52,7 +61,48 @@ export function groupedTransactions(db: Db): <T>(work: (tx: Db) => Promise<T>) =
     });
 
   async function runGroup(group: Job[]) {
-    const outcomes: { job: Job; ok: boolean; value: unknown }[] = [];
+    let together: Together;
+    try {
+      together = await runTogether(group);
+    } catch (error) {
+      // The commit failed: nothing was stored, and every transaction of the group gets the error.
+      for (const job of group) job.reject(error);
+      return;
+    }
+    if (together.committed) return settle(together.outcomes);
+    // One failed and the group was rolled back. Alone, it keeps its error; with others, the group runs again,
+    // each transaction in a savepoint of its own.
+    if (group.length === 1) return group[0]!.reject(together.error);
+    await runApart(group);
+  }
+
+  /**
+   * The group in one transaction without savepoints, as most groups succeed whole: a savepoint's release made
+   * SQLite's full-text index write out what it held, once a question instead of once a group (decision 0035).
+   * When one of them fails, everything is rolled back.
+   */
+  async function runTogether(group: Job[]): Promise<Together> {
+    return db.connection().execute(async (tx) => {
+      await sql`begin`.execute(tx);
+      const outcomes: Outcome[] = [];
+      try {
+        for (const job of group) outcomes.push({ job, ok: true, value: await job.work(tx) });
+      } catch (error) {
+        await sql`rollback`.execute(tx).catch(() => undefined);
+        return { committed: false, error };
+      }
+      try {
+        await sql`commit`.execute(tx);
+      } catch (error) {
+        await sql`rollback`.execute(tx).catch(() => undefined);
+        throw error;
+      }
+      return { committed: true, outcomes };
+    });
+  }
+
+  async function runApart(group: Job[]) {
+    const outcomes: Outcome[] = [];
     try {
       await db.connection().execute(async (tx) => {
         await sql`begin`.execute(tx);
@@ -84,9 +134,13 @@ export function groupedTransactions(db: Db): <T>(work: (tx: Db) => Promise<T>) =
       }
       return;
     }
-    for (const { job, ok, value } of outcomes) {
-      if (ok) job.resolve(value);
-      else job.reject(value);
-    }
+    settle(outcomes);
+  }
+}
+
+function settle(outcomes: Outcome[]) {
+  for (const { job, ok, value } of outcomes) {
+    if (ok) job.resolve(value);
+    else job.reject(value);
   }
 }
