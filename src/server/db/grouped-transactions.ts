@@ -29,10 +29,11 @@ type Together = { committed: true; outcomes: Outcome[] } | { committed: false; e
  * If one fails, that transaction is rolled back, and the group runs again with each in a savepoint of its own:
  * the one that fails is rolled back alone and gets its own error (a transaction may run more than once, as on
  * Firestore: `withTransaction` keeps only the last run's notices). Each gets its answer only once the whole
- * group has committed; if the commit fails, none was stored and all get the error. Nothing else can read the group's changes before that commit: the group holds the connection (other
- * statements of this process wait for it, as for any transaction), and another process sees only what
- * SQLite committed. So a reader never sees a change that could still be lost, nor a version handed out twice
- * after a `kill -9`: a group cut short is rolled back whole, and nobody heard of it.
+ * group has committed; if the commit fails, none was stored and all get the error. Nothing else can read the
+ * group's changes before that commit: the group holds the connection (other statements of this process wait
+ * for it, as for any transaction), and another process sees only what SQLite committed. So a reader never sees
+ * a change that could still be lost, nor a version handed out twice after a `kill -9`: a group cut short is
+ * rolled back whole, and nobody heard of it.
  *
  * As with any transaction here, `work` must use only `tx`: the outer database waits for the connection the
  * group holds.
