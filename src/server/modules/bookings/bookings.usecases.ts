@@ -307,7 +307,7 @@ function historyEntry(
   slot: string | null = null,
 ): BookingChangeRecord {
   return {
-    // Time-ordered, as the outbox's ids are (mail.repository.ts): SQL's index of history ids grows at its end.
+    // Time-ordered, as the outbox's ids are (mail.repository.ts): a stored entry's key goes after the others.
     id: timeOrderedId(),
     bookingId,
     version,
