@@ -1,7 +1,7 @@
 import type { Firestore } from 'firebase-admin/firestore';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Db } from '../db/create-db.ts';
-import { openFirestoreEngine, openSqlEngine } from '../test/storage-engines.ts';
+import { contractEngines, openFirestoreEngine, openSqlEngine } from '../test/storage-engines.ts';
 import { createAccountsFirestoreRepository } from './accounts.firestore.ts';
 import type { AccountsRepository } from './accounts.storage.ts';
 
@@ -131,10 +131,7 @@ async function leftOnFirestore(db: Firestore, userId: string) {
   };
 }
 
-describe.each([
-  ['SQL', openSql],
-  ['Firestore', openFirestore],
-])('the accounts’ storage on %s', (_name, open) => {
+describe.each(contractEngines(openSql, openFirestore))('the accounts’ storage on %s', (_name, open) => {
   let engine: Engine;
   beforeAll(async () => {
     engine = await open();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createAccountsFirestoreRepository } from '../auth/accounts.firestore.ts';
 import type { AccountsRepository } from '../auth/accounts.storage.ts';
-import { openFirestoreEngine, openSqlEngine } from '../test/storage-engines.ts';
+import { contractEngines, openFirestoreEngine, openSqlEngine } from '../test/storage-engines.ts';
 import { createRefusalsFirestoreRepository } from './refusals.firestore.ts';
 import type { ChangeRefusal, RefusalsRepository } from './refusals.storage.ts';
 
@@ -30,10 +30,7 @@ const earlier = '2026-11-20T10:00:00.000Z';
 const now = '2026-11-24T10:00:00.000Z';
 const expiredBefore = '2026-11-23T10:00:00.000Z';
 
-describe.each([
-  ['SQL', openSql],
-  ['Firestore', openFirestore],
-])('the refusals’ storage on %s', (_name, open) => {
+describe.each(contractEngines(openSql, openFirestore))('the refusals’ storage on %s', (_name, open) => {
   let engine: Engine;
   beforeAll(async () => {
     engine = await open();

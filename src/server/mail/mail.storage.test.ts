@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { openFirestoreEngine, openSqlEngine } from '../test/storage-engines.ts';
+import { contractEngines, openFirestoreEngine, openSqlEngine } from '../test/storage-engines.ts';
 import { createOutboxFirestoreRepository } from './mail.firestore.ts';
 import type { NewEmail, OutboxRepository } from './mail.storage.ts';
 
@@ -54,10 +54,7 @@ function email(subject: string, extra: Partial<NewEmail> = {}): NewEmail {
   };
 }
 
-describe.each([
-  ['SQL', openSql],
-  ['Firestore', openFirestore],
-])('the outbox’s storage on %s', (_name, open) => {
+describe.each(contractEngines(openSql, openFirestore))('the outbox’s storage on %s', (_name, open) => {
   let engine: Engine;
   beforeEach(async () => {
     engine = await open();

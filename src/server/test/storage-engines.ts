@@ -7,7 +7,7 @@ import { createDb, migrateToLatest, type Db, type DbKind } from '../db/create-db
 import type { Storage } from '../storage/storage.ts';
 import { createSqlStorage } from '../storage/sql-storage.ts';
 import { emulatorFirestore } from './firestore-client.ts';
-import { startFirestoreEmulator, type FirestoreEmulator } from './firestore-emulator.ts';
+import { firestoreTestsRun, startFirestoreEmulator, type FirestoreEmulator } from './firestore-emulator.ts';
 import { createTestDatabase } from './harness.ts';
 
 /**
@@ -49,4 +49,19 @@ afterAll(async () => {
 export async function openFirestoreEngine(name: string): Promise<{ db: Firestore; close(): Promise<void> }> {
   emulator ??= await startFirestoreEmulator();
   return emulatorFirestore(emulator.host, `demo-${name}-${crypto.randomUUID().slice(0, 8)}`);
+}
+
+/**
+ * A contract test's engines for `describe.each`: SQL, then Firestore where this run tests Firestore
+ * (`firestoreTestsRun`): in the SQLite run, not again in the PostgreSQL one, where the Firestore halves only
+ * repeated what the SQLite run had checked, each file with an emulator of its own.
+ */
+export function contractEngines<Engine>(
+  openSql: () => Promise<Engine>,
+  openFirestore: () => Promise<Engine>,
+): [name: string, open: () => Promise<Engine>][] {
+  return [
+    ['SQL', openSql],
+    ...(firestoreTestsRun ? [['Firestore', openFirestore] as [string, () => Promise<Engine>]] : []),
+  ];
 }

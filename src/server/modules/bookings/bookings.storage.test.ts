@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, onTestFinished, test } from 'vitest';
-import { openFirestoreEngine, openSqlEngine } from '../../test/storage-engines.ts';
+import { contractEngines, openFirestoreEngine, openSqlEngine } from '../../test/storage-engines.ts';
 import { covers, coversStamp, type Position, type Stamp } from '../../../common/positions.ts';
 import { createPositions } from '../../storage/firestore/positions.ts';
 import { createBookingsFirestoreRepository } from './bookings.firestore.ts';
@@ -113,10 +113,7 @@ async function book(engine: Engine, booking: BookingRecord): Promise<BookingReco
   });
 }
 
-describe.each([
-  ['SQL', openSql],
-  ['Firestore', openFirestore],
-])('the bookings’ storage on %s', (_name, open) => {
+describe.each(contractEngines(openSql, openFirestore))('the bookings’ storage on %s', (_name, open) => {
   let engine: Engine;
   beforeAll(async () => {
     engine = await open();

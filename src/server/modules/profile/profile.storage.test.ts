@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { openFirestoreEngine, openSqlEngine } from '../../test/storage-engines.ts';
+import { contractEngines, openFirestoreEngine, openSqlEngine } from '../../test/storage-engines.ts';
 import { createProfileFirestoreRepository } from './profile.firestore.ts';
 import type { ProfileRepository, StoredEnrolment } from './profile.storage.ts';
 
@@ -66,10 +66,7 @@ async function openFirestore(): Promise<Engine> {
 
 const alreadyEnrolled = { code: 'profile.already_enrolled' };
 
-describe.each([
-  ['SQL', openSql],
-  ['Firestore', openFirestore],
-])('the profile’s storage on %s', (_name, open) => {
+describe.each(contractEngines(openSql, openFirestore))('the profile’s storage on %s', (_name, open) => {
   let engine: Engine;
   beforeAll(async () => {
     engine = await open();

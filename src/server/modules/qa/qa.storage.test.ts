@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, test } from 'vitest';
-import { openFirestoreEngine, openSqlEngine } from '../../test/storage-engines.ts';
+import { firestoreTestsRun } from '../../test/firestore-emulator.ts';
+import { contractEngines, openFirestoreEngine, openSqlEngine } from '../../test/storage-engines.ts';
 import { covers, type Position } from '../../../common/positions.ts';
 import type { Role } from '../../../common/roles.ts';
 import type { Me } from '../../../common/session.ts';
@@ -196,10 +197,7 @@ async function pullAll(repo: QaRepository, since: Position, limit: number) {
   throw new Error('no end to the changes');
 }
 
-describe.each([
-  ['SQL', openSql],
-  ['Firestore', openFirestore],
-])('the board’s storage on %s', (_name, open) => {
+describe.each(contractEngines(openSql, openFirestore))('the board’s storage on %s', (_name, open) => {
   let engine: Engine;
   const alice = 'user-alice';
   const bob = 'user-bob';
@@ -668,9 +666,10 @@ describe.each([
 /**
  * The board's usecases themselves on Firestore, which refuses a read after a write in a transaction: each of
  * them is written begin → reads → stamps → writes. Only the board's repository is there (the Firestore storage
- * as a whole is composed elsewhere); any other feature's would be a mistake, and throws.
+ * as a whole is composed elsewhere); any other feature's would be a mistake, and throws. Not in the PostgreSQL
+ * run (`firestoreTestsRun`), like the contract's Firestore half.
  */
-describe('the board’s usecases on Firestore', () => {
+describe.skipIf(!firestoreTestsRun)('the board’s usecases on Firestore', () => {
   let deps: Deps;
   let close: () => Promise<void>;
   const person = (id: string, role: Me['role'] = 'student'): Me => ({
