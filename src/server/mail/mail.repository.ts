@@ -1,9 +1,9 @@
 import type { CompiledQuery, DialectAdapter, Insertable, Selectable } from 'kysely';
-import { v7 as timeOrderedId } from 'uuid';
 import type { Db } from '../db/create-db.ts';
 import type { ClaimedEmail, EmailAttachment, EmailParams, NewEmail, OutboxRepository } from './mail.storage.ts';
 import type { EmailOutboxTable } from './mail.table.ts';
 import { boundLimit } from '../db/bound-limit.ts';
+import { timeOrderedId } from '../time-ordered-id.ts';
 
 // Kept importable from here while the features that queue e-mail move to mail.storage.ts (issue 21).
 export type { NewEmail } from './mail.storage.ts';

@@ -1,5 +1,4 @@
 import { randomInt } from 'node:crypto';
-import { v7 as timeOrderedId } from 'uuid';
 import type { z } from 'zod';
 import {
   bookingLimits,
@@ -58,6 +57,7 @@ import type {
   BookingsRepository,
   BookingUpdate,
 } from './bookings.storage.ts';
+import { timeOrderedId } from '../../time-ordered-id.ts';
 
 /**
  * Bookings (spec §3, §4, §6; DESIGN "Product decisions"). Who sees what: a student their own bookings, a tutor
