@@ -128,3 +128,26 @@ test('transactions asked for in later turns go in later groups', async () => {
   });
   expect(seen).toEqual(['a']);
 });
+
+test('a group holds the write lock from its start: before it writes, another process cannot write (Versions.lock)', async () => {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let started!: () => void;
+  const begun = new Promise<void>((resolve) => (started = resolve));
+  const group = inTransaction(async (tx) => {
+    // A read only, as a change's first reads are once its collection's lock is taken.
+    const before = await count(tx);
+    started();
+    await held;
+    await insert(tx, 'after-the-wait');
+    return before;
+  });
+  await begun;
+  // The other process does not wait: it is told at once that the database is locked.
+  other.exec('pragma busy_timeout = 0');
+  expect(() => other.exec("insert into parent (id) values ('elsewhere')")).toThrow(/locked/);
+  release();
+  expect(await group).toBe(0);
+  other.exec("insert into parent (id) values ('elsewhere')");
+  expect(storedElsewhere()).toEqual(['after-the-wait', 'elsewhere']);
+});

@@ -163,9 +163,7 @@ const listed = preparedQuery<
  */
 export function createBookingsRepository(db: Db, versions: Versions = versionsOn(db)): BookingsRepository {
   return {
-    async beginChanges() {
-      await versions.take('bookings', 0);
-    },
+    beginChanges: () => versions.lock('bookings'),
 
     // Under the lock `beginChanges` took: one counter, shard 0.
     async takeStamps(count) {

@@ -48,7 +48,8 @@ export interface BookingListFilter {
 export interface BookingsRepository {
   /**
    * The first call of every change transaction. SQL: takes the bookings' counter lock, so every other bookings
-   * writer waits here until this transaction ends (db/versions.ts says why). Firestore: nothing.
+   * writer waits here until this transaction ends (db/versions.ts says why); on SQLite the transaction holds
+   * the database's write lock from its start, which covers it. Firestore: nothing.
    */
   beginChanges(): Promise<void>;
   /**

@@ -140,7 +140,10 @@ export interface PostsBy {
 }
 
 export interface QaRepository {
-  /** The first call of every transaction that changes the board: SQL holds the board from here to the end. */
+  /**
+   * The first call of every transaction that changes the board: SQL holds the board from here to the end (on
+   * SQLite, from the transaction's start: it holds the database's write lock).
+   */
   beginChanges(): Promise<void>;
   /**
    * `count` new stamps for the documents this transaction writes, in order. Call it after every read of the
