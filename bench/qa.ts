@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import os from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { addStaff } from '../src/server/modules/staff/staff.usecases.ts';
@@ -87,6 +88,8 @@ async function seed(services: Services, questionCount: number) {
       await trx.insertInto('questions').values(questions).execute();
       await trx.insertInto('answers').values(answers).execute();
     }
+    // The search index, which the board's repository writes with each question it stores (migration 0012).
+    await sql`insert into questions_search (search, question_id) select search, id from questions`.execute(trx);
     await trx.updateTable('sync_counter').set({ value: questionCount }).where('name', '=', 'questions').execute();
   });
   console.log(

@@ -95,6 +95,36 @@ describe('the committed versions a SQLite process keeps', () => {
     }
   });
 
+  test('questions stored in one group take their versions in turn and write the search index once, at the commit', async () => {
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        storage.transaction(async (repos) => {
+          await repos.qa.beginChanges();
+          const [stamp] = await repos.qa.takeStamps(1);
+          await repos.qa.insertQuestion({
+            id: crypto.randomUUID(),
+            userId: null,
+            title: `Question ${i}`,
+            text: 'Text',
+            searchText: `question ${i}\ntext`,
+            createdAt: new Date().toISOString(),
+            stamp: stamp!,
+          });
+        }),
+      ),
+    );
+    expect(
+      other
+        .prepare('select version from questions order by version')
+        .all()
+        .map((row) => row.version),
+    ).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+    expect(await board()).toBe(12);
+    // One segment of FTS5's index: written out once. A statement journal (RETURNING, a trigger) after a question
+    // had written it out at each question: twelve (migration 0012).
+    expect(other.prepare('select count(*) as n from questions_search_idx').get()).toEqual({ n: 1 });
+  });
+
   test('with SQLite’s own data_version, another connection’s commit is read within a millisecond', async () => {
     await storage.close();
     const { db, kind, dataVersion } = createDb(`file:${file}`);

@@ -10,6 +10,7 @@ import * as m0008 from './0008-imported-votes.ts';
 import * as m0009 from './0009-email-about-user.ts';
 import * as m0010 from './0010-board-search.ts';
 import * as m0011 from './0011-users-by-role.ts';
+import * as m0012 from './0012-board-search-written-by-the-board.ts';
 
 /** Every migration, in order. Append only: a landed migration is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0009-email-about-user': m0009,
   '0010-board-search': m0010,
   '0011-users-by-role': m0011,
+  '0012-board-search-written-by-the-board': m0012,
 };

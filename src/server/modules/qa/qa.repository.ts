@@ -292,6 +292,11 @@ export function createQaRepository(
           }),
         })
         .execute();
+      // SQLite's search index, written here rather than by a trigger (migration 0012 says why).
+      if (kind === 'sqlite')
+        await sql`insert into questions_search (search, question_id) values (${question.searchText}, ${question.id})`.execute(
+          db,
+        );
     },
 
     async insertAnswer(answer) {
