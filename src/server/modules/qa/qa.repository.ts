@@ -130,10 +130,13 @@ export interface SearchTuning {
 }
 
 /**
- * Measured at 100,000 questions: a page from 500 candidates, or a slice of 5,000 rows, takes about 3 ms. A text
- * held by more than 500 questions fills a page from the newest few thousand rows (21 × 100,000 / 500 ≈ 4,200).
+ * Measured at 100,000 questions: a page from 500 candidates takes about 3 ms. A slice of 5,000 rows took about
+ * 3 ms alone, but under `bench/qa.ts` a 2-letter search that matches nothing (every slice read) held the event
+ * loop 15 ms at p99 and up to 51 ms; with slices of 2,000, 6 and 19 ms, at the same 8–10 searches a second. A
+ * text held by more than 500 questions fills a page from the newest few thousand rows (21 × 100,000 / 500 ≈
+ * 4,200).
  */
-const defaultSearchTuning: SearchTuning = { candidates: 500, slice: 5000 };
+const defaultSearchTuning: SearchTuning = { candidates: 500, slice: 2000 };
 
 /**
  * A search on SQLite, with the same results as LIKE over the board:
