@@ -236,6 +236,7 @@ async function startProcess(env: Record<string, string>, port: number, logFile: 
       return { child, url };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  child.kill('SIGKILL');
   throw new Error(`main.ts on port ${port} did not answer: see ${logFile}`);
 }
 
