@@ -1,6 +1,6 @@
 import type { UpdateResult } from 'kysely';
 import type { Db } from './create-db.ts';
-import { preparedQuery } from './prepared-query.ts';
+import { preparedQuery, type Arg } from './prepared-query.ts';
 
 /** One row per versioned collection (`sync_counter`, created by migration 0003): the last version handed out. */
 export interface SyncCounterTable {
@@ -29,13 +29,16 @@ export async function takeVersions(db: Db, counter: string, count: number): Prom
   return row.value - count + 1;
 }
 
-const takeQuery = preparedQuery<{ counter: string; count: number }, { value: number }>((db, arg) =>
+type TakeArgs = { counter: string; count: number };
+
+/** The counter's update by `count`: with RETURNING (`takeVersions`), or without (`takeVersionsApart`). */
+const bump = (db: Db, arg: Arg<TakeArgs>) =>
   db
     .updateTable('sync_counter')
     .set((eb) => ({ value: eb('value', '+', arg('count')) }))
-    .where('name', '=', arg('counter'))
-    .returning('value'),
-);
+    .where('name', '=', arg('counter'));
+
+const takeQuery = preparedQuery<TakeArgs, { value: number }>((db, arg) => bump(db, arg).returning('value'));
 
 /**
  * SQLite's take: the update, then a read of what it wrote, in the same transaction. SQLite runs RETURNING as a
@@ -48,12 +51,7 @@ async function takeVersionsApart(tx: Db, counter: string, count: number): Promis
   return (await readVersion(tx, counter)) - count + 1;
 }
 
-const bumpQuery = preparedQuery<{ counter: string; count: number }, UpdateResult>((db, arg) =>
-  db
-    .updateTable('sync_counter')
-    .set((eb) => ({ value: eb('value', '+', arg('count')) }))
-    .where('name', '=', arg('counter')),
-);
+const bumpQuery = preparedQuery<TakeArgs, UpdateResult>(bump);
 
 /**
  * The collection's committed version: the last version handed out by a transaction that has committed. A
