@@ -289,11 +289,24 @@ test('posts the server refuses say why, keep their text to edit, and can be disc
   });
   expect(taken.status()).toBe(201);
   expect((await admin.page.request.delete(`/api/questions/${doomed.id}`, { headers: { origin } })).status()).toBe(200);
+  // The refused answer moves from its question's card to the stranded answers when the board drops the question:
+  // it may be in either, never in both at once (a check at one moment would catch that only by luck).
+  await page.evaluate((message) => {
+    const shown = () => [...document.querySelectorAll('li')].filter((li) => li.textContent.includes(message)).length;
+    const watch = window as unknown as { mostShownAtOnce: number };
+    watch.mostShownAtOnce = 0;
+    new MutationObserver(() => (watch.mostShownAtOnce = Math.max(watch.mostShownAtOnce, shown()))).observe(
+      document.body,
+      { childList: true, subtree: true, characterData: true },
+    );
+  }, 'Not sent: This question no longer exists.');
   await context.setOffline(false);
 
   // The answer to the deleted question.
   const refusedAnswer = page.getByRole('listitem').filter({ hasText: 'Not sent: This question no longer exists.' });
   await expect(refusedAnswer).toBeVisible();
+  await expect(card(page, doomedTitle)).toHaveCount(0);
+  expect(await page.evaluate(() => (window as unknown as { mostShownAtOnce: number }).mostShownAtOnce)).toBe(1);
   await expect(refusedAnswer.getByLabel('Text', { exact: true })).toHaveValue('An answer written on the train.');
   await expect(refusedAnswer.getByLabel('Text', { exact: true })).toBeEditable();
 

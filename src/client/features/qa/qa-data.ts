@@ -49,11 +49,19 @@ function pendingByTarget(items: OutboxItem[]) {
   return map;
 }
 
-export interface QaBoard {
-  status: LocalDataStatus;
+/**
+ * What the board shows, as one value: a page that renders the cards behind the keystrokes (`useDeferredValue`)
+ * defers both lists together, so an answer is never on its question's card and among the stranded at once.
+ */
+export interface BoardPosts {
   questions: QuestionView[];
   /** The user's unsent answers to questions deleted meanwhile: no card to show them on, but not lost. */
   stranded: AnswerView[];
+}
+
+export interface QaBoard {
+  status: LocalDataStatus;
+  posts: BoardPosts;
   hasMore: boolean;
   loadingMore: boolean;
   /** A search is being asked of the server (its results join what the device already found). */
@@ -162,7 +170,7 @@ export function useQaBoard(query: string, served?: QuestionPage): QaBoard {
   // Until the device's copy is read, the questions the server rendered the page with (decision 0024): the same
   // the browser's first render must show, and what a visitor reads before any script has run.
   const seeded = served !== undefined && !query && !data && local.status !== 'empty';
-  const { questions, stranded } = useMemo((): { questions: QuestionView[]; stranded: AnswerView[] } => {
+  const posts = useMemo((): BoardPosts => {
     if (seeded) return { questions: served.questions.map(servedView), stranded: [] };
     if (!data) return { questions: [], stranded: [] };
     const { view, stateOf } = viewsOf(data, items);
@@ -211,8 +219,7 @@ export function useQaBoard(query: string, served?: QuestionPage): QaBoard {
 
   return {
     status: seeded ? 'ready' : local.status,
-    questions,
-    stranded,
+    posts,
     hasMore: nextCursor !== null,
     loadingMore,
     searching: search.loading && search.query === query,

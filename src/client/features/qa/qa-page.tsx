@@ -27,8 +27,9 @@ export function QaPage() {
   const hydrated = useHydrated();
   // When the list changes, React renders it in the background, yielding to the browser: on a slow phone the
   // board's cards are the costliest render, first when the device's copy replaces the one the server rendered
-  // with (the same questions), and the old list stays on screen meanwhile (decision 0024).
-  const questions = useDeferredValue(board.questions);
+  // with (the same questions), and the old list stays on screen meanwhile (decision 0024). The stranded answers
+  // wait with the cards: one of them moves there from its deleted question's card, never shown in both.
+  const { questions, stranded } = useDeferredValue(board.posts);
   const cards = useMemo(
     () => questions.map((question) => <QuestionCard key={question.id} question={question} me={me} actions={actions} />),
     [questions, me, actions],
@@ -76,7 +77,7 @@ export function QaPage() {
       )}
 
       <div className="mt-6 space-y-4" aria-busy={board.status === 'loading'}>
-        <StrandedAnswers answers={board.stranded} actions={actions} />
+        <StrandedAnswers answers={stranded} actions={actions} />
         {board.status === 'loading' ? (
           <>
             <p role="status" className="text-slate-700 dark:text-slate-300">
