@@ -151,3 +151,21 @@ test('a group holds the write lock from its start: before it writes, another pro
   other.exec("insert into parent (id) values ('elsewhere')");
   expect(storedElsewhere()).toEqual(['after-the-wait', 'elsewhere']);
 });
+
+test('transactions waiting for more than one group are all committed in the same turn, one group after another', async () => {
+  // Issue 33: at saturation a turn of the event loop serves hundreds of reads (a second or more); writes that
+  // waited a turn for each group of 32 waited several seconds behind them.
+  let turns = 0;
+  let counting = true;
+  const countTurns = () => {
+    turns += 1;
+    if (counting) setImmediate(countTurns);
+  };
+  setImmediate(countTurns);
+  const many = Array.from({ length: 100 }, (_, i) => inTransaction((tx) => insert(tx, `t${i}`)));
+  await Promise.all(many);
+  counting = false;
+  expect(storedElsewhere()).toHaveLength(100);
+  // The turn they were asked for in, and the check phase that ran them: no turn of its own for each group.
+  expect(turns).toBeLessThanOrEqual(2);
+});
