@@ -4,7 +4,10 @@ import { createRequire } from 'node:module';
 export interface AutocannonResult {
   /** `total` answered; `sent` includes the requests still unanswered when the run ended. */
   requests: { average: number; total: number; sent: number };
-  latency: { p50: number; p99: number; average: number };
+  /** `max`: the slowest answer. */
+  latency: { p50: number; p99: number; average: number; max: number };
+  /** Answers by status code: `{ '503': { count } }`. */
+  statusCodeStats: Record<string, { count: number }>;
   non2xx: number;
   errors: number;
   timeouts: number;
@@ -19,6 +22,9 @@ export interface AutocannonRequest {
   setupRequest?: string;
   /** Session cookies a `setupRequest` module of ours takes in turn (autocannon passes unknown fields on). */
   cookies?: string[];
+  /** For bench/as-next-user-mixed.cjs: this request is a vote or an answer on one of `questions`. */
+  write?: 'vote' | 'answer';
+  questions?: string[];
 }
 
 type Autocannon = (opts: {
@@ -31,6 +37,8 @@ type Autocannon = (opts: {
   /** Latencies as measured, without the samples autocannon adds for requests that took longer than 1 / rate. */
   ignoreCoordinatedOmission?: boolean;
   headers?: Record<string, string>;
+  /** Seconds without an answer after which a request counts as a timeout (and its connection starts again): 10. */
+  timeout?: number;
   requests?: AutocannonRequest[];
 }) => Promise<AutocannonResult>;
 

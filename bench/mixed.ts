@@ -12,7 +12,7 @@ import { autocannon, type AutocannonResult } from './autocannon.ts';
 import { signedInUsers } from './signed-in.ts';
 
 /**
- * `node bench/mixed.ts [users] [seconds]`: a mixed load in production's configuration (a request line per
+ * `node bench/mixed.ts [users] [seconds] [writes]`: a mixed load in production's configuration (a request line per
  * request to a file, rate limits on but raised: every user here is this machine's one address). Each of 500
  * signed-in students holds a live-event stream and, one connection each, reads in turn the catalogue, the
  * board, their bookings and themself. Issue 22, point 5: 0 errors and p99 under 200 ms, on SQLite and on
@@ -26,11 +26,17 @@ import { signedInUsers } from './signed-in.ts';
  * 3. PostgreSQL (with TEST_DATABASE_URL, an admin's URL: a fresh database, dropped after), two `main.ts`
  *    processes, each with half of the users and their streams, live events between them through the
  *    database; the paced load of run 1. Skipped, and said so, without TEST_DATABASE_URL.
- * Writes are left out: the board's and the bookings' own limits (per user, per hour) would refuse most of them.
+ * 4. Issue 33: SQLite in the default configuration (no NODE_ENV: no rate limits, request lines to the log),
+ *    saturated by the same users, one request in ten a vote and one an answer on 20 questions. Goal: every
+ *    request answered within a few seconds (the slowest under 5 s) or refused at once with 503, none left
+ *    unanswered for 30 s (autocannon's timeout here).
+ * `writes` runs 4 alone. Runs 1–3 leave writes out: the board's and the bookings' own limits (per user, per hour) would refuse most of
+ * them over three minutes; run 4's 60 s stay within the board's (20 posts in 10 minutes each).
  * Each run follows 5 s of the same load, unmeasured (see `warmUpSeconds`). A report, not a test: it always exits 0.
  */
 const userCount = Number(process.argv[2] ?? 500);
 const seconds = Number(process.argv[3] ?? 60);
+const writesOnly = process.argv[4] === 'writes';
 // Where the PostgreSQL server is, as for the test suite (harness.ts).
 const adminUrl = process.env.TEST_DATABASE_URL?.startsWith('postgres') ? process.env.TEST_DATABASE_URL : undefined;
 
@@ -116,12 +122,13 @@ function report(name: string, results: AutocannonResult[], streams: { open: numb
   const timeouts = results.reduce((n, r) => n + r.timeouts, 0);
   const p99 = Math.max(...results.map((r) => r.latency.p99));
   const p50 = Math.max(...results.map((r) => r.latency.p50));
+  const slowest = Math.max(...results.map((r) => r.latency.max));
   const perSecond = results.reduce((n, r) => n + r.requests.average, 0);
   console.log(`\n${name}`);
   console.log(`streams held: ${streams.open} (refused ${streams.refused})`);
   // autocannon counts a timeout among its errors too. With several runs at once, the slowest one's percentiles.
   console.log(
-    `reads: ${Math.round(perSecond)} req/s, p50 ${p50} ms, p99 ${p99} ms, errors ${errors} of ${total} (timeouts ${timeouts})`,
+    `reads: ${Math.round(perSecond)} req/s, p50 ${p50} ms, p99 ${p99} ms, slowest ${slowest} ms, errors ${errors} of ${total} (timeouts ${timeouts})`,
   );
   return { p99, errors };
 }
@@ -192,6 +199,75 @@ async function loopDelay<T>(children: ChildProcess[], work: () => Promise<T>) {
 
 const reportDelay = (delay: { p99: number; max: number }) =>
   console.log(`the server's event loop delay: p99 ${delay.p99.toFixed(1)} ms, max ${delay.max.toFixed(1)} ms`);
+
+// ---------------------------------------------------------------------------------------------------------
+// 4: SQLite, the default configuration, saturated, with writes.
+
+async function saturatedWithWrites() {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tutorbook-bench-mixed-writes-'));
+  const port = await freePort();
+  // The default configuration, as `npm start` runs: a secret generated into DATA_DIR, which the server shares.
+  const env = { DATA_DIR: dataDir, LOG_LEVEL: 'info', PORT: String(port) };
+  const origin = `http://localhost:${port}`;
+  try {
+    const cookies = await signIn(env, dataDir);
+    const server = await startProcess(env, port, path.join(dataDir, 'app.log'));
+    const streams = new AbortController();
+    try {
+      const questions: string[] = [];
+      for (const [i, cookie] of cookies.slice(0, 20).entries()) {
+        const id = crypto.randomUUID();
+        const asked = await fetch(`${server.url}/api/questions`, {
+          method: 'POST',
+          headers: { cookie, origin, 'content-type': 'application/json' },
+          body: JSON.stringify({ id, title: `Recursion, question ${i}`, text: 'How does a recursive call end?' }),
+        });
+        if (!asked.ok) throw new Error(`asking a question: ${asked.status} ${await asked.text()}`);
+        questions.push(id);
+      }
+      const held = await holdStreams(server.url, cookies, streams.signal);
+      const setupRequest = path.join(import.meta.dirname, 'as-next-user-mixed.cjs');
+      const write = (kind: 'vote' | 'answer') => ({
+        method: kind === 'vote' ? 'PUT' : 'POST',
+        headers: { origin, 'content-type': 'application/json' },
+        write: kind,
+        questions,
+        setupRequest,
+        cookies,
+      });
+      const requests = [
+        ...targets.map((target) => ({ method: 'GET', path: target, setupRequest, cookies })),
+        write('vote'),
+        ...targets.map((target) => ({ method: 'GET', path: target, setupRequest, cookies })),
+        write('answer'),
+      ];
+      const run = (duration: number) =>
+        autocannon({ url: server.url, connections: cookies.length, duration, workers: 1, timeout: 30, requests });
+      await run(warmUpSeconds);
+      const delay = await loopDelay([server.child], async () => [await run(seconds)]);
+      const [result] = delay.result;
+      const refused = result!.statusCodeStats['503']?.count ?? 0;
+      const otherErrors = result!.errors - result!.timeouts + result!.non2xx - refused;
+      console.log(`\n4. SQLite, the default configuration, saturated, a vote and an answer in every ten requests`);
+      console.log(`streams held: ${held.open} (refused ${held.refused})`);
+      console.log(
+        `${Math.round(result!.requests.average)} req/s, p50 ${result!.latency.p50} ms, p99 ${result!.latency.p99} ms, ` +
+          `slowest ${result!.latency.max} ms; ${result!.requests.total} answered, ${refused} of them refused with ` +
+          `503; no answer within 30 s: ${result!.timeouts}; other errors: ${otherErrors}`,
+      );
+      reportDelay(delay);
+      const met = result!.latency.max < 5000 && result!.timeouts === 0 && otherErrors === 0;
+      console.log(
+        `saturated with writes (goal: the slowest under 5 s, the rest refused at once): ${met ? 'PASS' : 'FAIL'}`,
+      );
+    } finally {
+      streams.abort();
+      server.child.kill('SIGKILL');
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // 3: PostgreSQL, two processes.
@@ -283,6 +359,8 @@ async function onPostgres(admin: string) {
 console.log(
   `Mixed load: ${userCount} signed-in users, ${seconds} s a run, Node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(1)}`,
 );
-await onSqlite();
-if (adminUrl) await onPostgres(adminUrl);
+if (!writesOnly) await onSqlite();
+await saturatedWithWrites();
+if (writesOnly) console.log('\n(runs 1–3 skipped: `writes` given)');
+else if (adminUrl) await onPostgres(adminUrl);
 else console.log('\n3. PostgreSQL, two processes: skipped (set TEST_DATABASE_URL to a PostgreSQL admin URL)');
