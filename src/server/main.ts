@@ -4,10 +4,19 @@ import { createHttpServer } from './http/node-server.ts';
 import { createServices } from './server.ts';
 
 const env = loadEnvOrExit();
+/**
+ * A request read after the event loop's turn has run this long is refused with 503 (http/busy-turns.ts): every
+ * request taken is answered within a few seconds at saturation (decision 0042).
+ */
+const busyAfterMs = 1000;
 const services = await createServices(env);
 const { logger } = services;
 
-const server = createHttpServer(services.app.fetch, { production: env.production, prepared: services.prepared });
+const server = createHttpServer(services.app.fetch, {
+  production: env.production,
+  prepared: services.prepared,
+  busy: { afterMs: busyAfterMs, refused: countRefusals() },
+});
 server.listen(env.port, env.host, () => {
   const info = server.address() as AddressInfo;
   logger.info(
@@ -15,6 +24,21 @@ server.listen(env.port, env.host, () => {
     'listening',
   );
 });
+
+/**
+ * Refusals at saturation, logged once a second at most with their count: a line per refusal would add to the load
+ * it reports.
+ */
+function countRefusals() {
+  let count = 0;
+  return () => {
+    if (count++ > 0) return;
+    setTimeout(() => {
+      logger.warn({ refused: count, busyAfterMs }, 'too busy: requests refused with 503');
+      count = 0;
+    }, 1000).unref();
+  };
+}
 
 let stopping = false;
 async function shutdown(signal: string) {

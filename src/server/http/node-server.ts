@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
+import { createBusyCheck, refuseBusy } from './busy-turns.ts';
 import type { PreparedAnswers } from './prepared-answers.ts';
 
 type Fetch = Parameters<typeof getRequestListener>[0];
@@ -9,6 +10,13 @@ export const defaultTimeouts = {
   headersMs: 15_000,
   requestMs: 30_000,
   checkEveryMs: 2_000,
+  /**
+   * How long an idle kept-alive connection stays open: longer than any proxy in front keeps one. Google's load
+   * balancers keep theirs 600 s and say the server's must be longer
+   * (https://cloud.google.com/load-balancing/docs/https#timeouts_and_retries); with Node's 5 s, a proxy reusing
+   * a connection the server was just closing gets "other side closed" and answers 502 (issue 33).
+   */
+  keepAliveMs: 620_000,
 } as const;
 
 export type Timeouts = { [K in keyof typeof defaultTimeouts]: number };
@@ -20,7 +28,16 @@ export type Timeouts = { [K in keyof typeof defaultTimeouts]: number };
  */
 export function createHttpServer(
   fetch: Fetch,
-  options: { production: boolean; timeouts?: Partial<Timeouts>; prepared?: PreparedAnswers },
+  options: {
+    production: boolean;
+    timeouts?: Partial<Timeouts>;
+    prepared?: PreparedAnswers;
+    /**
+     * Refuse a request (503, `Retry-After`) read after the event loop's current turn has run `afterMs` (busy-turns.ts),
+     * and tell `refused`. Off unless given: main.ts turns it on; a test server on a loaded machine would refuse at random.
+     */
+    busy?: { afterMs: number; refused?: () => void };
+  },
 ): Server {
   const timeouts = { ...defaultTimeouts, ...options.timeouts };
   const headers: [string, string][] = [
@@ -33,15 +50,23 @@ export function createHttpServer(
   ];
   const flatHeaders = headers.flat();
   const listener = getRequestListener(fetch);
+  const busy = options.busy ? createBusyCheck(options.busy.afterMs) : () => false;
+  const refused = options.busy?.refused ?? (() => {});
   return createServer(
     {
       headersTimeout: timeouts.headersMs,
       requestTimeout: timeouts.requestMs,
       connectionsCheckingInterval: timeouts.checkEveryMs,
+      keepAliveTimeout: timeouts.keepAliveMs,
     },
     (req, res) => {
-      // A prepared answer is written with these headers and its own in one call, which costs less than setting them first.
+      // A prepared answer is written with these headers and its own in one call, which costs less than setting them
+      // first; it costs less than a refusal too, so it is given even when the server is busy.
       if (options.prepared?.(req, res, flatHeaders)) return;
+      if (busy()) {
+        refused();
+        return refuseBusy(req.url ?? '/', res, flatHeaders);
+      }
       for (const [name, value] of headers) res.setHeader(name, value);
       return listener(req, res);
     },
