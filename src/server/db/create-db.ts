@@ -4,6 +4,7 @@ import type { StatementSync } from 'node:sqlite';
 import { Kysely, PostgresDialect, type Dialect } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import pg from 'pg';
+import { createBusyError } from '../http/errors.ts';
 import type { Database } from './database.ts';
 import { migrations } from './migrations/index.ts';
 import { createNodeSqliteDialect } from './node-sqlite-dialect.ts';
@@ -31,8 +32,33 @@ function createDialect(databaseUrl: string): { dialect: Dialect; kind: DbKind; d
   // rather than hand the URL to pg, whose error would not.
   if (databaseUrl.startsWith('firestore://'))
     throw new Error('DATABASE_URL: the Firestore engine cannot serve the app yet; use file: or postgres://');
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
-  return { dialect: new PostgresDialect({ pool }), kind: 'postgres' };
+  return { dialect: new PostgresDialect({ pool: boundedPool(databaseUrl) }), kind: 'postgres' };
+}
+
+/** The pool's connections; `poolWaitMs`, how long a query may wait for one before it is refused. */
+export const postgresPool = { connections: 10, poolWaitMs: 3000 } as const;
+
+/**
+ * PostgreSQL's pool, where a query waits for a connection at most `poolWaitMs` (decision 0042): at saturation it
+ * is refused with 503 and `Retry-After`, instead of waiting in the pool's queue for as long as the queue is long.
+ */
+function boundedPool(connectionString: string) {
+  const pool = new pg.Pool({
+    connectionString,
+    max: postgresPool.connections,
+    connectionTimeoutMillis: postgresPool.poolWaitMs,
+  });
+  return {
+    options: pool.options,
+    connect: () =>
+      pool.connect().catch((error: unknown) => {
+        // pg-pool's words for a wait past connectionTimeoutMillis (node_modules/pg-pool/index.js).
+        if (error instanceof Error && error.message === 'timeout exceeded when trying to connect')
+          throw createBusyError();
+        throw error;
+      }),
+    end: () => pool.end(),
+  };
 }
 
 export async function migrateToLatest(db: Db): Promise<void> {

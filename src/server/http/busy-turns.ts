@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { busyMessage, busyRetryAfterSeconds } from './errors.ts';
 
 /**
  * Whether the server is too busy to take a request it has just read (issue 33, decision 0042). Node serves the
@@ -29,15 +30,10 @@ export function createBusyCheck(afterMs: number): () => boolean {
   };
 }
 
-/** Seconds a refused client is told to wait: about what two turns at their bound take. */
-export const busyRetryAfterSeconds = 2;
-
-const busyJson = JSON.stringify({
-  error: { code: 'server.busy', message: 'TutorBook is very busy right now. Please try again in a moment.' },
-});
+const busyJson = JSON.stringify({ error: { code: 'server.busy', message: busyMessage } });
 const busyPage =
   '<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width">' +
-  '<title>TutorBook is busy</title><p>TutorBook is very busy right now. Please try again in a moment.</p></html>';
+  `<title>TutorBook is busy</title><p>${busyMessage}</p></html>`;
 
 /** The refusal, written on the Node response with the headers every answer carries (flat: name, value, …). */
 export function refuseBusy(path: string, res: ServerResponse, headers: readonly string[]): void {

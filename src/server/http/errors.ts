@@ -47,3 +47,13 @@ export const createValidationError = (fields: Record<string, string>) =>
     status: 400,
     fields,
   });
+
+/** What a request refused at saturation says (busy-turns.ts, and storage that waited too long for its turn). */
+export const busyMessage = 'TutorBook is very busy right now. Please try again in a moment.';
+
+/** Seconds a client refused at saturation is told to wait (`Retry-After`). */
+export const busyRetryAfterSeconds = 2;
+
+/** 503 with `Retry-After`: the server is saturated; nothing was done, and the same request may be sent again. */
+export const createBusyError = () =>
+  createError({ code: 'server.busy', message: busyMessage, status: 503, retryAfterSeconds: busyRetryAfterSeconds });

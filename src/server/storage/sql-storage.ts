@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
 import { createAccountsRepository } from '../auth/accounts.repository.ts';
 import { createRefusalsRepository } from '../db/change-refusals.ts';
-import type { Db, DbKind } from '../db/create-db.ts';
+import { postgresPool, type Db, type DbKind } from '../db/create-db.ts';
 import { groupedTransactions } from '../db/grouped-transactions.ts';
+import { transactionGate } from '../db/transaction-gate.ts';
 import { keptVersions, versionsOn, type Versions } from '../db/versions.ts';
 import { createOutboxRepository } from '../mail/mail.repository.ts';
 import { createBookingsRepository } from '../modules/bookings/bookings.repository.ts';
@@ -28,15 +29,26 @@ export function createSqlRepositories(db: Db, kind: DbKind, versions: Versions =
 }
 
 /**
+ * Transactions of one process that hold PostgreSQL connections at once: a collection's writes run one after
+ * another anyway (db/versions.ts), so more would only wait inside the database, each holding a connection of the
+ * pool that reads need.
+ */
+const postgresTransactionsAtOnce = 4;
+
+/**
  * SQLite or PostgreSQL behind the repositories. `transaction` hands `work` repositories on the transaction
  * (never the outer connection inside one: on SQLite, with one connection, that waits forever). `dataVersion`:
  * SQLite's (create-db.ts), which another process's commit moves; with it, the committed versions are kept in
  * memory between changes (`keptVersions`). PostgreSQL's processes commit side by side, so it reads them afresh.
  */
 export function createSqlStorage(db: Db, kind: DbKind, dataVersion?: () => number): Storage {
-  // SQLite has one connection, whose transactions commit in groups; PostgreSQL's pool runs them side by side.
+  // SQLite has one connection, whose transactions commit in groups; PostgreSQL's pool runs them side by side, a
+  // few at a time, so that they never hold every connection while reads wait (db/transaction-gate.ts).
+  const gate = transactionGate(postgresTransactionsAtOnce, postgresPool.poolWaitMs);
   const inTransaction =
-    kind === 'sqlite' ? groupedTransactions(db) : <T>(work: (trx: Db) => Promise<T>) => db.transaction().execute(work);
+    kind === 'sqlite'
+      ? groupedTransactions(db)
+      : <T>(work: (trx: Db) => Promise<T>) => gate(() => db.transaction().execute(work));
   const versions =
     kind === 'sqlite' && dataVersion
       ? keptVersions(db, dataVersion)

@@ -296,6 +296,10 @@ export interface TestDatabase {
 // eslint-disable-next-line no-restricted-properties -- a test setting, not app configuration (env.ts)
 export const onFirestore = process.env.TEST_DATABASE_URL?.startsWith('firestore://') ?? false;
 
+/** Whether this run's test servers store in PostgreSQL: runs the tests of PostgreSQL alone. */
+// eslint-disable-next-line no-restricted-properties -- a test setting, not app configuration (env.ts)
+export const onPostgres = /^postgres(ql)?:/.test(process.env.TEST_DATABASE_URL ?? '');
+
 /**
  * SQLite: a file in the test's data folder. PostgreSQL (TEST_DATABASE_URL): a new database per test
  * server, dropped afterwards, so no test sees another's rows. Firestore (TEST_DATABASE_URL=firestore://…):
