@@ -38,6 +38,8 @@ import path from 'node:path';
 
 /** Hosting's documented request time limit, Cloud Run rewrites included. */
 export const hostingRequestLimitMs = 60_000;
+/** Where the stand-in answers with `stats()`, as JSON. */
+export const statsPath = '/__/hosting-standin/stats';
 
 interface Pattern {
   source?: string;
@@ -224,6 +226,11 @@ export async function startHostingStandin(options: HostingStandinOptions): Promi
     // Appended, not resolved: `//about` is a path here, not a host.
     const url = new URL(`http://standin${req.url ?? '/'}`);
     const pathname = url.pathname.replace(/\/{2,}/g, '/');
+    // The stand-in's own counts, for tests in a browser: Hosting keeps /__/ for itself, so no site path is lost.
+    if (pathname === statsPath) {
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+      return void res.end(JSON.stringify({ proxied, cut }));
+    }
     const headers = configuredHeaders(pathname);
     const found = staticAnswer(pathname, url.search);
     if (found && 'redirect' in found) {
