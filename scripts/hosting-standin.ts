@@ -22,6 +22,12 @@
  *   npm run hosting:local -- --upstream http://127.0.0.1:3000 --stream-limit-seconds 5
  *
  * It needs nothing but Node: CI runs it after `npm prune --omit=dev`.
+ *
+ * What it cannot know, not having Hosting to look at: whether Hosting passes a stream on as it comes or holds
+ * it back until it ends (firebase/firebase-tools#9774 reports the latter; here it is passed on), how Hosting ends
+ * a stream at the limit (here the connection is closed), and the `X-Forwarded-For` chain Cloud Run receives
+ * (here the client's address is appended to any the request had). Nor does it keep 404s, which Hosting's CDN
+ * does for 10 minutes when the server's 404 has no Cache-Control: it says so in its log instead.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createReadStream, readFileSync, statSync } from 'node:fs';
