@@ -15,6 +15,14 @@ export const e2eDataDir = path.join(e2eDir, 'data');
 export const e2eClientDir = path.join(e2eDir, 'dist/client');
 /** E2E_DATABASE_URL runs the journeys on another engine (scripts/e2e-firestore.ts); unset: SQLite in e2eDataDir. */
 export const e2eDatabaseUrl = process.env.E2E_DATABASE_URL || undefined;
+/**
+ * E2E_HOSTING_LIMIT_MS runs the journeys behind the Firebase Hosting stand-in (scripts/e2e-hosting.ts), which
+ * ends every request after that many milliseconds (Hosting: 60,000); tests/behind-hosting.spec.ts runs only then.
+ */
+export const e2eHosting = process.env.E2E_HOSTING_LIMIT_MS
+  ? { requestLimitMs: Number(process.env.E2E_HOSTING_LIMIT_MS) }
+  : undefined;
+const hostingOnly = e2eHosting ? [] : ['behind-hosting.spec.ts'];
 
 /**
  * E2E_LANE=first or second: the two halves CI runs at once (.ci/run). The first is the spec files named in
@@ -32,7 +40,8 @@ if (lane && lane !== 'first' && lane !== 'second') throw new Error(`E2E_LANE: fi
 /** Browser journeys in Debian's Chromium against the built app (`npm run build` first). */
 export default defineConfig({
   testDir: 'tests',
-  ...(lane === 'first' ? { testMatch: firstLane } : lane === 'second' ? { testIgnore: firstLane } : {}),
+  ...(lane === 'first' ? { testMatch: firstLane } : {}),
+  testIgnore: [...(lane === 'second' ? firstLane : []), ...hostingOnly],
   outputDir: `test-results/playwright-${e2ePort}`,
   fullyParallel: false,
   workers: 1,

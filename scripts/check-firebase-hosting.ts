@@ -4,6 +4,11 @@
  * in production mode (as the container does: `node src/server/main.ts`) and Google's Hosting emulator over the
  * same `dist/client`, asks both for the same paths and stops at the first difference.
  *
+ * Then the Hosting stand-in (scripts/hosting-standin.ts, docs/decisions/0038) in front of the same server: for
+ * the static half it must answer as the emulator does (status, redirect, body, the headers compared), files
+ * firebase.json ignores aside (never uploaded, so the stand-in sends the shell, where the emulator serves them);
+ * its rewrites must reach the server, which the emulator's cannot (it answers 500).
+ *
  *   npm run build && npm ci --prefix deploy/firebase-tools && node scripts/check-firebase-hosting.ts
  *
  * Runs after `npm prune --omit=dev` too (CI does): it needs nothing but Node and the Firebase CLI. Set
@@ -16,6 +21,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { readFirebaseJson, startHostingStandin } from './hosting-standin.ts';
 
 const firebase = path.resolve('deploy/firebase-tools/node_modules/.bin/firebase');
 const hostingPort = (JSON.parse(readFileSync('firebase.json', 'utf8')) as { emulators: { hosting: { port: number } } })
@@ -54,6 +60,7 @@ const paths = [
 ];
 
 const children: ChildProcess[] = [];
+const stops: (() => Promise<void>)[] = [];
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tutorbook-hosting-'));
 let failed = false;
 try {
@@ -97,7 +104,57 @@ try {
   const unknownOk = unknown.status === 200 && (await unknown.text()) === shell;
   console.log(`${unknownOk ? '✓' : '✗'} /no-such-page: Hosting sends the shell (the server: 404 with the shell)`);
   failed ||= !unknownOk;
+
+  const standin = await startHostingStandin({ config: readFirebaseJson().hosting, upstream: server });
+  stops.push(() => standin.close());
+  const standinPaths = [
+    ...paths,
+    '/no-such-page',
+    // Hosting's redirects: cleanUrls, trailingSlash, a query kept, doubled and encoded slashes.
+    '/about/',
+    '/about.html',
+    '/about.html?from=mail',
+    '/index',
+    '/login/',
+    '/no-such-page/',
+    '//about',
+    '/ab%6fut',
+    '/assets/',
+  ];
+  console.log(`\nThe Hosting stand-in against the emulator: ${standinPaths.length} paths.`);
+  for (const pathname of standinPaths) {
+    const [fromStandin, fromHosting] = await Promise.all([
+      fetch(standin.url + pathname, { redirect: 'manual' }),
+      fetch(hosting + pathname, { redirect: 'manual' }),
+    ]);
+    const differences = [...compared, 'location']
+      .filter((name) => fromStandin.headers.get(name) !== fromHosting.headers.get(name))
+      .map((name) => `  ${name}: stand-in ${show(fromStandin, name)}, Hosting ${show(fromHosting, name)}`);
+    if (fromStandin.status !== fromHosting.status)
+      differences.unshift(`  status: stand-in ${fromStandin.status}, Hosting ${fromHosting.status}`);
+    if ((await fromStandin.text()) !== (await fromHosting.text())) differences.push('  the bodies differ');
+    console.log(`${differences.length ? '✗' : '✓'} ${pathname}${fromStandin.status === 301 ? ' (301)' : ''}`);
+    if (differences.length) {
+      console.log(differences.join('\n'));
+      failed = true;
+    }
+  }
+  // Never uploaded: the stand-in falls through to the rewrites (the shell), as a deployed site does.
+  for (const pathname of ['/lazy-chunks.json', '/about.html.br']) {
+    const answer = await fetch(standin.url + pathname);
+    const ok = answer.status === 200 && (await answer.text()) === shell;
+    console.log(`${ok ? '✓' : '✗'} ${pathname}: ignored in firebase.json, the stand-in sends the shell`);
+    failed ||= !ok;
+  }
+  // The rewrites reach the server, with what Hosting changes on the way.
+  for (const pathname of ['/api/health', '/qa']) {
+    const [fromStandin, fromServer] = await Promise.all([fetch(standin.url + pathname), fetch(server + pathname)]);
+    const ok = fromStandin.status === fromServer.status && (await fromStandin.text()) === (await fromServer.text());
+    console.log(`${ok ? '✓' : '✗'} ${pathname}: the stand-in sends it to the server (the emulator answers 500)`);
+    failed ||= !ok;
+  }
 } finally {
+  for (const stop of stops) await stop();
   for (const child of children) if (child.pid) process.kill(-child.pid, 'SIGTERM');
   await rm(dataDir, { recursive: true, force: true });
 }

@@ -116,7 +116,7 @@ test('log-out works offline: local data goes at once, the server session ends wh
   await page.goto('/profile');
   await expect(page.getByRole('heading', { name: 'Profile', exact: true })).toBeVisible();
   await expect.poll(() => localRows(page, 'modules')).toBeGreaterThan(0);
-  const cookie = (await context.cookies()).find((c) => c.name.includes('session_token'))!;
+  const cookie = (await context.cookies()).find((c) => c.name === '__session')!;
   expect(cookie).toBeTruthy();
 
   await context.setOffline(true);

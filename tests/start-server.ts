@@ -1,6 +1,8 @@
 import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { e2eClientDir, e2eDatabaseUrl, e2eDataDir, e2eDir, e2ePort } from '../playwright.config.ts';
+import { e2eClientDir, e2eDatabaseUrl, e2eDataDir, e2eDir, e2eHosting, e2ePort } from '../playwright.config.ts';
+import { readFirebaseJson, startHostingStandin } from '../scripts/hosting-standin.ts';
+import { findClosedPort } from '../src/server/test/free-port.ts';
 
 // A fresh folder per run: e-mails go to its data folder's mail folder, where the fixtures read them. The server
 // serves its own copy of the build (the server reads dist/client, and the SSR build beside it, from its working
@@ -10,10 +12,14 @@ mkdirSync(e2eDataDir, { recursive: true });
 const builtDist = path.dirname(e2eClientDir);
 for (const part of ['client', 'pages', 'ssr'])
   cpSync(path.join('dist', part), path.join(builtDist, part), { recursive: true });
+const firebaseJson = path.resolve('firebase.json');
+// Behind the Firebase Hosting stand-in (scripts/e2e-hosting.ts): the stand-in takes the run's port and serves this
+// run's copy of the build as Hosting would, the server listens on a port of its own behind it.
+const serverPort = e2eHosting ? await findClosedPort() : e2ePort;
 process.chdir(e2eDir);
 Object.assign(process.env, {
   DATA_DIR: e2eDataDir,
-  PORT: String(e2ePort),
+  PORT: String(serverPort),
   HOST: '127.0.0.1',
   PUBLIC_URL: `http://127.0.0.1:${e2ePort}`,
   LOG_LEVEL: 'warn',
@@ -24,3 +30,12 @@ Object.assign(process.env, {
   ...(e2eDatabaseUrl && { DATABASE_URL: e2eDatabaseUrl }),
 });
 await import('../src/server/main.ts');
+if (e2eHosting) {
+  await startHostingStandin({
+    config: readFirebaseJson(firebaseJson).hosting,
+    publicDir: e2eClientDir,
+    upstream: `http://127.0.0.1:${serverPort}`,
+    port: e2ePort,
+    requestLimitMs: e2eHosting.requestLimitMs,
+  });
+}

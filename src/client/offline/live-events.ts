@@ -135,20 +135,26 @@ export function startLiveEvents({ url = '/api/events', onChange, onResync }: Liv
      * (each event reports the browser's last id in `lastEventId`).
      */
     let resumable = false;
+    /** The position the stream's last `ready` gave: where what its holder hears stood then. */
+    let readyAt: string | undefined;
     source.addEventListener('open', () => (retryMs = firstRetryMs));
     source.addEventListener('ready', (event) => {
       const { lastEventId } = event as MessageEvent;
+      const position = parsePosition(event.data as string);
       // Later reconnects are the browser's own, with Last-Event-ID: the server sends what was missed. Without
-      // one (nothing this stream heard had an id), notices sent while it was away reached nobody.
+      // one (nothing this stream heard had an id), notices sent while it was away reached nobody, unless none
+      // was sent: then the position is still the one the stream had. Firebase Hosting ends every stream after
+      // 60 s (docs/decisions/0038), so a quiet site would otherwise refetch everything each minute.
       if (caughtUp) {
-        if (!resumable) share({ type: 'resync' });
+        if (!resumable && (position === undefined || position !== readyAt)) share({ type: 'resync' });
         resumable ||= lastEventId !== '';
+        readyAt = position;
         return;
       }
       caughtUp = true;
       resumable = lastEventId !== '';
+      readyAt = position;
       const reads = firstOfPage ? takePageReads() : undefined;
-      const position = parsePosition(event.data as string);
       if (!reads || position === undefined) return share({ type: 'resync' });
       void readBefore(reads, position).then((missed) => {
         if (missed && !stopping.signal.aborted) share({ type: 'resync' });

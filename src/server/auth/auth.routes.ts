@@ -46,10 +46,11 @@ const fieldByCode: Record<string, string> = { INVALID_PASSWORD: 'currentPassword
 export function createAuthRoutes(deps: { auth: Auth; env: Env }) {
   const { auth, env } = deps;
   const app = new Hono();
-  // Every answer here is personal, refusals included.
+  // Every answer here is personal, refusals included. `private` too: Firebase Hosting drops the Set-Cookie of an
+  // answer that does not say so (docs/decisions/0038).
   app.use(async (c, next) => {
     await next();
-    c.header('cache-control', 'no-store');
+    c.header('cache-control', 'private, no-store');
   });
 
   /** Hands the request to better-auth, with `body` (already checked) in place of what the client sent. */

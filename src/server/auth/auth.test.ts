@@ -266,6 +266,29 @@ describe('logging in', () => {
   });
 });
 
+describe('the session cookie', () => {
+  test('is `__session`, the one cookie Firebase Hosting passes, and Secure over https', async () => {
+    const site = 'https://tutorbook.example';
+    const behindHttps = await startTestServer({ smtpUrl: smtp.url, env: { PUBLIC_URL: site } });
+    try {
+      const account = await createVerifiedUser(behindHttps);
+      const client = createClient(behindHttps.url);
+      const login = await client.post(
+        '/api/auth/sign-in/email',
+        { email: account.email, password: account.password },
+        { headers: { origin: site } },
+      );
+      expect(login.status, login.text).toBe(200);
+      const cookies = login.headers.getSetCookie();
+      expect(cookies.map((c) => c.split('=')[0])).toEqual(['__session']);
+      expect(cookies[0]).toMatch(/; Secure/i);
+      expect(cookies[0]).toMatch(/; HttpOnly/i);
+    } finally {
+      await behindHttps.close();
+    }
+  });
+});
+
 describe('reading a session', () => {
   /** A client holding only this session cookie value (as a browser sends it, URL-encoded). */
   const withCookie = (value: string) =>
@@ -656,7 +679,7 @@ describe('only the auth endpoints the app uses', () => {
     expect((await client.get('/api/me')).status).toBe(200);
   });
 
-  test('no answer carries a session token in its body, and every answer is no-store', async () => {
+  test('no answer carries a session token in its body, and every answer is private and no-store', async () => {
     const account = await createVerifiedUser(server);
     const client = createClient(server.url);
     // Each session token the cookie has held (the cookie value is `<token>.<signature>`).
@@ -687,7 +710,8 @@ describe('only the auth endpoints the app uses', () => {
     // The sign-in's session, and the new one the password change started.
     expect(tokens.size).toBe(2);
     for (const answer of answers) {
-      expect(answer.headers.get('cache-control'), answer.text).toBe('no-store');
+      // Private, or Firebase Hosting would drop its Set-Cookie (docs/decisions/0038).
+      expect(answer.headers.get('cache-control'), answer.text).toBe('private, no-store');
       expect(answer.text).not.toMatch(/"token"/);
       for (const token of tokens) expect(answer.text).not.toContain(token);
     }

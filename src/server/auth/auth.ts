@@ -232,7 +232,13 @@ export function authOptions(deps: {
       disableCSRFCheck: false,
       ipAddress: { ipAddressHeaders: [clientIpHeader] },
       database: { generateId: () => crypto.randomUUID() },
-      useSecureCookies: env.publicUrl.startsWith('https://'),
+      // Behind Firebase Hosting only a cookie named `__session` reaches the server; every other one is stripped
+      // (docs/decisions/0038). So the session cookie has that name, without the `__Secure-` prefix better-auth
+      // adds over https (which would rename it), and stays Secure there. Google sign-in's state cookie does not
+      // pass: see docs/deploy-to-firebase.md.
+      useSecureCookies: false,
+      defaultCookieAttributes: { secure: env.publicUrl.startsWith('https://') },
+      cookies: { session_token: { name: '__session' } },
     },
     telemetry: { enabled: false },
   } satisfies BetterAuthOptions;

@@ -87,7 +87,7 @@ async function call(ip: string, path: string, body?: unknown, cookie?: string): 
     }),
   );
   const text = await response.text();
-  const session = response.headers.getSetCookie().find((c) => c.startsWith('better-auth.session_token='));
+  const session = response.headers.getSetCookie().find((c) => c.startsWith('__session='));
   return {
     status: response.status,
     body: text ? (JSON.parse(text) as Record<string, unknown>) : null,

@@ -394,7 +394,7 @@ export interface TestClient {
   delete<T = Json>(path: string, init?: RequestInit): Promise<TestResponse<T>>;
 }
 
-export const sessionCookieName = 'better-auth.session_token';
+export const sessionCookieName = '__session';
 
 /**
  * A client holding a copy of `client`'s cookies as they are now, talking to `baseUrl`: someone who kept an old
