@@ -133,7 +133,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     bookingMinLeadHours: e.BOOKING_MIN_LEAD_HOURS,
     /** Printed in booking confirmations; undefined (development only): they say whom to ask for them. */
     paymentEftDetails: splitLines(e.PAYMENT_EFT_DETAILS),
-    /** How many proxies' entries of X-Forwarded-For to pass over to find the client's (0: the header is ignored). */
+    /** How many proxies append to X-Forwarded-For: the client's entry is that many from the right (0: ignored). */
     trustedProxies: e.TRUST_PROXY,
     streamLimits: { perUser: e.EVENT_STREAMS_PER_USER, perAddress: e.EVENT_STREAMS_PER_ADDRESS },
     logLevel: e.LOG_LEVEL,
