@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
 import { signedInPages } from '../common/routes.ts';
-import { createSessionMiddleware } from './auth/auth.middleware.ts';
+import { createSessionMiddleware, readSessionOnce } from './auth/auth.middleware.ts';
 import { createSessionReader } from './auth/auth.session.ts';
 import type { SessionCache } from './auth/session-cache.ts';
-import { limitReads } from './http/read-limit.ts';
+import { createReadLimit } from './http/read-limit.ts';
 import { createAuthRoutes } from './auth/auth.routes.ts';
 import type { Auth } from './auth/auth.ts';
 import type { Deps } from './deps.ts';
@@ -76,9 +76,16 @@ export function createApp({
   if (deps.logger.isLevelEnabled('info')) app.use(requestLog(deps.logger));
   // Registered for the methods that carry a body only: GETs, the hot path, skip it entirely.
   app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '/api/*', requireSameOrigin(deps.config.publicUrl), limitBody(64 * 1024));
-  if (deps.config.rateLimit) {
-    app.get('/api/*', limitReads({ perMinute: deps.config.readsPerMinute, trustProxy: deps.config.trustProxy }));
-  }
+  // Counted against the signed-in user, or a visitor's address: the session is read here for the one time the
+  // request reads it.
+  const readLimit =
+    deps.config.rateLimit &&
+    createReadLimit({
+      perMinute: deps.config.readsPerMinute,
+      trustedProxies: deps.config.trustedProxies,
+      readMe: (c) => readSessionOnce(c, readMe),
+    });
+  if (readLimit) app.get('/api/*', readLimit.reads);
 
   app.route('/api/auth', createAuthRoutes({ auth, env: deps.config }));
   // The answers that can run to many KB and that `answerJson` (etag.ts, every list's) does not compress itself: a
@@ -105,7 +112,7 @@ export function createApp({
       hub: streamHub,
       readMe,
       limits: deps.config.streamLimits,
-      trustProxy: deps.config.trustProxy,
+      trustedProxies: deps.config.trustedProxies,
     }),
   );
   app.all('/api/*', () => {
@@ -114,8 +121,11 @@ export function createApp({
 
   app.use(pageSecurityHeaders(deps.config.production));
   // The signed-in pages are sent rendered for the user the session names (http/static.ts), and a question's page
-  // for them too (qa.pages.ts).
-  for (const pagePath of [...Object.keys(signedInPages), '/qa/:id']) app.get(pagePath, withMe);
+  // for them too (qa.pages.ts). Each counts as a few reads (read-limit.ts `pageReads`).
+  for (const pagePath of [...Object.keys(signedInPages), '/qa/:id']) {
+    if (readLimit) app.get(pagePath, readLimit.pages);
+    app.get(pagePath, withMe);
+  }
   // The board is rendered per request, for visitors with its questions (docs/decisions/0024).
   app.route('/', createQaPages(deps, createPageRenderer(clientDir, { origin: deps.config.publicUrl, renderApp })));
   app.route(

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Env } from './env.ts';
-import type { ChangeNotice, EventPublisher } from './events/events.ts';
+import { accessTable, type ChangeNotice, type EventPublisher } from './events/events.ts';
 import type { NewEmail, OutboxRepository } from './mail/mail.storage.ts';
 import type { Repositories, Storage } from './storage/storage.ts';
 
@@ -56,5 +56,8 @@ export async function withTransaction<T>(deps: Deps, work: (tx: Deps) => Promise
   });
   for (const notice of notices) deps.events.publish(notice);
   if (mailQueued) deps.mail.wake();
+  // An access notice (a role taken away, an account deleted) is acted on by every process before the change is
+  // answered (docs/decisions/0040); other notices are not waited for.
+  if (notices.some((notice) => notice.table === accessTable)) await deps.events.settled?.();
   return result;
 }

@@ -21,7 +21,7 @@ describe('loadEnv', () => {
       google: undefined,
       bookingMinLeadHours: 48,
       paymentEftDetails: undefined,
-      trustProxy: false,
+      trustedProxies: 0,
       logLevel: 'info',
       rateLimit: false,
     });
@@ -55,7 +55,7 @@ describe('loadEnv', () => {
       mailFrom: 'TutorBook <no-reply@tutorbook.co.za>',
       google: { clientId: 'id', clientSecret: 'secret' },
       bookingMinLeadHours: 24,
-      trustProxy: true,
+      trustedProxies: 1,
       rateLimit: true,
       logLevel: 'warn',
     });
@@ -63,15 +63,18 @@ describe('loadEnv', () => {
   });
 
   test.each([
-    ['1', true],
-    ['on', true],
-    ['true', true],
-    ['0', false],
-    ['off', false],
-    ['no', false],
-    ['', false],
-  ])('TRUST_PROXY=%j is %s', (value, expected) => {
-    expect(loadEnv({ TRUST_PROXY: value }).trustProxy).toBe(expected);
+    ['1', 1],
+    ['2', 2],
+    ['5', 5],
+    ['on', 1],
+    ['true', 1],
+    ['yes', 1],
+    ['0', 0],
+    ['off', 0],
+    ['no', 0],
+    ['', 0],
+  ])('TRUST_PROXY=%j trusts %i proxies', (value, expected) => {
+    expect(loadEnv({ TRUST_PROXY: value }).trustedProxies).toBe(expected);
   });
 
   test('the EFT details are one line per `;` or new line, blank ones dropped', () => {
@@ -180,6 +183,9 @@ describe('loadEnv', () => {
     ['SMTP_URL', { SMTP_URL: 'not a url' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
     ['TRUST_PROXY', { TRUST_PROXY: 'maybe' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '6' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '-1' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '1.5' }],
     ['RATE_LIMIT', { RATE_LIMIT: 'sometimes' }],
     ['BOOKING_MIN_LEAD_HOURS', { BOOKING_MIN_LEAD_HOURS: '-1' }],
     ['DATABASE_URL', { DATABASE_URL: 'mysql://localhost/tutorbook' }],

@@ -13,6 +13,10 @@ const flag = z
   .optional()
   .transform((v) => v === '1' || v === 'true' || v === 'yes' || v === 'on');
 
+/** TRUST_PROXY's words of before it was a number: `on` is the one proxy it meant then. */
+const trustProxyWords = new Map(Object.entries({ true: 1, yes: 1, on: 1, false: 0, no: 0, off: 0 }));
+const maxTrustedProxies = 5;
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -44,7 +48,22 @@ const schema = z.object({
   EVENT_STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(200),
   /** Bank, account name, number, branch code: one line each, separated by `;` or new lines. */
   PAYMENT_EFT_DETAILS: z.string().max(1000).optional(),
-  TRUST_PROXY: flag,
+  /**
+   * How many proxies of our own append to X-Forwarded-For in front of the server (http/client-address.ts,
+   * docs/limits.md): 1 for Cloud Run alone, 2 for Firebase Hosting in front of Cloud Run. `on` (as before) is 1.
+   */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const count = trustProxyWords.get(value ?? 'off') ?? (/^\d{1,2}$/.test(value ?? '') ? Number(value) : undefined);
+      if (count !== undefined && count <= maxTrustedProxies) return count;
+      ctx.addIssue({
+        code: 'custom',
+        message: `the number of proxies that add to X-Forwarded-For in front of the server, 0 to ${maxTrustedProxies} (1: Cloud Run alone; 2: Firebase Hosting in front of Cloud Run), or on/off`,
+      });
+      return z.NEVER;
+    }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `host:port` of a Firestore emulator for `import firebase` (firebase-admin reads it too). */
   FIRESTORE_EMULATOR_HOST: z
@@ -114,7 +133,8 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     bookingMinLeadHours: e.BOOKING_MIN_LEAD_HOURS,
     /** Printed in booking confirmations; undefined (development only): they say whom to ask for them. */
     paymentEftDetails: splitLines(e.PAYMENT_EFT_DETAILS),
-    trustProxy: e.TRUST_PROXY,
+    /** How many proxies append to X-Forwarded-For: the client's entry is that many from the right (0: ignored). */
+    trustedProxies: e.TRUST_PROXY,
     streamLimits: { perUser: e.EVENT_STREAMS_PER_USER, perAddress: e.EVENT_STREAMS_PER_ADDRESS },
     logLevel: e.LOG_LEVEL,
     rateLimit: production || e.RATE_LIMIT,

@@ -97,6 +97,7 @@ export async function createServices(
           sessionCache.hear(notice);
           bus.publish(notice);
         },
+        settled: bus.settled && (() => bus.settled!()),
       }
     : bus;
   const deps: Deps = { storage, repos: storage.repos, clock, events, mail, config: env, logger };

@@ -56,7 +56,7 @@ export function createAuthRoutes(deps: { auth: Auth; env: Env }) {
   /** Hands the request to better-auth, with `body` (already checked) in place of what the client sent. */
   const forward = async (c: Context, body?: unknown): Promise<Response> => {
     const headers = new Headers(c.req.raw.headers);
-    headers.set(clientIpHeader, clientAddress(c, env.trustProxy));
+    headers.set(clientIpHeader, clientAddress(c, env.trustedProxies));
     if (body !== undefined) headers.set('content-type', 'application/json');
     const request = new Request(c.req.url, {
       method: c.req.method,

@@ -42,32 +42,30 @@ export function createSessionReader(deps: {
     const cookies = headers.get('cookie');
     if (!cookies) return undefined;
     const { cookieName, secret, expiresInMs, updateAgeMs } = await (settings ??= sessionSettings(deps.auth));
+    const sessionCookie = parse(cookies, cookieName)[cookieName];
+    if (!sessionCookie) return undefined;
     const load = async () => {
-      const token = signedValue(parse(cookies, cookieName)[cookieName], secret);
+      const token = signedValue(sessionCookie, secret);
       return token === undefined ? undefined : deps.accounts.findSignedInBySession(token);
     };
-    // Kept by the whole Cookie header, which a browser sends the same on every request: a kept session needs
-    // neither parsing nor its signature checked again, since only a header whose session cookie was signed right
-    // can be found. Not a longer header than ours ever are: nobody fills the memory with padded copies of one
-    // cookie. A stream's check after a notice reads afresh: the cache may hear that notice after the stream hub
-    // does.
-    const kept = deps.cache && !options.recheck && cookies.length <= maxKeptCookieHeader ? deps.cache : undefined;
-    const found = kept ? await kept.read(cookies, load) : await load();
+    // Kept by the session cookie as it came, signature and all, whatever other cookies come with it: one entry per
+    // session, so that nobody makes new ones, and pushes everyone else's out, by varying or padding the rest of
+    // the header. Only a cookie whose signature was checked is ever kept, so a kept one is not checked again.
+    // A stream's check after a notice reads afresh: the cache may hear that notice after the stream hub does.
+    const kept = deps.cache && !options.recheck ? deps.cache : undefined;
+    const found = kept ? await kept.read(sessionCookie, load) : await load();
     if (!found) return undefined;
     const expiresAt = found.expiresAt.getTime();
     const now = Date.now();
     const dueForRefresh = !options.recheck && expiresAt - expiresInMs + updateAgeMs <= now;
     if (expiresAt < now || dueForRefresh) {
       // better-auth deletes it or writes a later expiry: the copy kept is out of date either way.
-      kept?.forgetSession(cookies);
+      kept?.forgetSession(sessionCookie);
       return throughBetterAuth(headers, options);
     }
     return found.me;
   };
 }
-
-/** Our cookies (the session's, better-auth's others) come to a few hundred characters. */
-const maxKeptCookieHeader = 1024;
 
 interface SessionSettings {
   cookieName: string;

@@ -12,7 +12,7 @@ import {
 } from '../mail/mail.templates.ts';
 import type { Mail } from '../deps.ts';
 import { passwordChecks, replaceFirebaseHash } from './firebase-password.ts';
-import { accessChanged, type EventPublisher } from '../events/events.ts';
+import { publishAccessChange, type EventPublisher } from '../events/events.ts';
 
 /** The header our HTTP layer sets from the connection; better-auth rate-limits by it. */
 export const clientIpHeader = 'x-tutorbook-client-ip';
@@ -186,12 +186,13 @@ export function authOptions(deps: {
     databaseHooks: {
       session: {
         // Every way a session ends (sign-out, a changed or reset password, an expired one found) goes through
-        // here after its commit: the streams it opened must stop hearing that user's notices.
-        delete: { after: async (session) => events.publish(accessChanged([session.userId])) },
+        // here after its commit: the streams it opened must stop hearing that user's notices, and every process's
+        // copy of it must go before the answer does (docs/decisions/0040).
+        delete: { after: (session) => publishAccessChange(events, session.userId) },
       },
       user: {
         // Its address verified, say: what a server keeps of its sessions (auth/session-cache.ts) is out of date.
-        update: { after: async (user) => events.publish(accessChanged([user.id])) },
+        update: { after: (user) => publishAccessChange(events, user.id) },
         create: {
           // Google accounts arrive verified and get no verification e-mail; welcome them here.
           after: async (user) => {

@@ -8,8 +8,9 @@ export interface SignedIn {
 }
 
 /**
- * The sessions this process read lately, by the Cookie header that named them, so that a signed-in request
- * need not read the session and its user again (docs/decisions/0032). What it holds is dropped the moment it may be wrong:
+ * The sessions this process read lately, by the session cookie that named them (its signed value: one entry per
+ * session, whatever else the Cookie header carries), so that a signed-in request need not read the session and
+ * its user again (docs/decisions/0032, 0040). What it holds is dropped the moment it may be wrong:
  *
  * - a user's sessions when a notice says their access changed (`accessTable`: signed out, a session ended, a
  *   role or tutor categories changed, the account deleted) or their name did (`me`), heard from this process's
@@ -24,12 +25,12 @@ export interface SignedIn {
  */
 export interface SessionCache {
   /**
-   * The session a Cookie header names: the kept copy, or what `load` reads (kept if nothing was dropped
-   * meanwhile). `load` checks the signature: nothing is kept for a header that names no session.
+   * The session a session cookie names: the kept copy, or what `load` reads (kept if nothing was dropped
+   * meanwhile). `load` checks the signature: nothing is kept for a cookie that names no session.
    */
-  read(cookie: string, load: () => Promise<SignedIn | undefined>): Promise<SignedIn | undefined>;
+  read(sessionCookie: string, load: () => Promise<SignedIn | undefined>): Promise<SignedIn | undefined>;
   /** Forgets one session (after better-auth wrote it: refreshed or deleted). */
-  forgetSession(cookie: string): void;
+  forgetSession(sessionCookie: string): void;
   /** Acts on a notice this process publishes, before the bus carries it anywhere. */
   hear(notice: ChangeNotice): void;
   /** For the bus's subscription. */

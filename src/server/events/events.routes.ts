@@ -2,16 +2,18 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { SessionEnv } from '../auth/auth.middleware.ts';
 import type { ReadMe } from '../auth/auth.session.ts';
-import { clientAddress } from '../http/client-address.ts';
+import { limitKey } from '../http/client-address.ts';
 import { createError } from '../http/errors.ts';
 import type { StreamHub } from './stream-hub.ts';
 
 /**
- * How many event streams this process holds at once for one signed-in user, and for one client address (a
- * school's or a home's network may be one address for many people): EVENT_STREAMS_PER_USER (10) and
- * EVENT_STREAMS_PER_ADDRESS (200). Each stream holds a connection and a file descriptor for as long as it is
- * open; without a bound one client could hold thousands. A person's tabs share one stream
- * (client/offline/live-events.ts), so a user needs about one per browser.
+ * How many event streams this process holds at once for one signed-in user, and for the visitors of one client
+ * address (its IPv6 /64; a school's or a home's network may be one address for many people):
+ * EVENT_STREAMS_PER_USER (10) and EVENT_STREAMS_PER_ADDRESS (200). Each stream holds a connection and a file
+ * descriptor for as long as it is open; without a bound one client could hold thousands. A person's tabs share
+ * one stream (client/offline/live-events.ts), so a user needs about one per browser. A signed-in stream counts
+ * against its user alone: visitors filling their address's share never cost a student their live updates
+ * (docs/decisions/0040).
  */
 export interface StreamLimits {
   perUser: number;
@@ -55,28 +57,23 @@ export function createEventsRoutes(deps: {
   hub: StreamHub;
   readMe: ReadMe;
   limits: StreamLimits;
-  trustProxy: boolean;
+  trustedProxies: number;
 }) {
-  const byUser = createCounts();
-  const byAddress = createCounts();
+  const open = createCounts();
   return new Hono<SessionEnv>().get('/', (c) => {
     const me = c.get('me');
-    const address = clientAddress(c, deps.trustProxy);
-    if ((me && byUser.of(me.id) >= deps.limits.perUser) || byAddress.of(address) >= deps.limits.perAddress) {
-      throw tooManyStreams();
-    }
+    const key = limitKey(me, c, deps.trustedProxies);
+    if (open.of(key) >= (me ? deps.limits.perUser : deps.limits.perAddress)) throw tooManyStreams();
     const lastEventId = c.req.header('last-event-id') || undefined;
     // Only the cookie: the rest of the request (and its body) need not be kept for as long as the stream.
     const cookie = c.req.header('cookie');
     const recheck = () => deps.readMe(new Headers(cookie === undefined ? {} : { cookie }), { recheck: true });
-    if (me) byUser.add(me.id);
-    byAddress.add(address);
+    open.add(key);
     const response = streamSSE(c, async (stream) => {
       try {
         await deps.hub.serve(stream, { me, lastEventId, recheck });
       } finally {
-        if (me) byUser.remove(me.id);
-        byAddress.remove(address);
+        open.remove(key);
       }
     });
     // streamSSE says `no-cache`; nothing of a stream should be stored. Without X-Accel-Buffering, nginx

@@ -37,6 +37,16 @@ export function accessChanged(userIds: readonly string[]): ChangeNotice {
   return { table: accessTable, ids: userIds, audience: {} };
 }
 
+/**
+ * Publishes that `userIds`' access changed and resolves once every process acted on it
+ * (`EventPublisher.settled`): for what ends a session or changes access outside a transaction (better-auth's
+ * hooks); `withTransaction` waits for its own.
+ */
+export async function publishAccessChange(events: EventPublisher, ...userIds: string[]): Promise<void> {
+  events.publish(accessChanged(userIds));
+  await events.settled?.();
+}
+
 /** A notice as a stream carries it: `id` is what a reconnecting client sends back as `Last-Event-ID`. */
 export interface LiveEvent extends ChangeNotice {
   id: string;
@@ -58,6 +68,13 @@ export type BusMessage = { type: 'notice'; event: LiveEvent } | { type: 'resync'
 /** What usecases see: publish only. Inside `withTransaction` notices are held until the commit. */
 export interface EventPublisher {
   publish(notice: ChangeNotice): void;
+  /**
+   * Resolves once every process that listens acted on the access notices published so far (PostgreSQL: each
+   * confirmed it, postgres-bus.ts; at most 2 s). What ends a session or changes a user's access waits for it
+   * before it answers, so that the next request, whichever process it reaches, knows (docs/decisions/0040).
+   * Absent: a publish reaches every listener before it returns.
+   */
+  settled?(): Promise<void>;
 }
 
 /**
