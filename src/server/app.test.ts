@@ -169,10 +169,12 @@ describe('health and headers', () => {
     }
   });
 
-  test('an unknown API route is a 404 in the error shape, never the app shell', async () => {
+  test('an unknown API route is a 404 in the error shape, never the app shell, and never kept by a cache', async () => {
     const client = createClient(server.url);
     const get = await client.get('/api/x');
     expect(expectApiError(get, 404, 'request.not_found').message).toBe('There is no such API route.');
+    // Firebase Hosting's CDN keeps an answer without Cache-Control, a 404 for 10 minutes (docs/decisions/0038).
+    expect(get.headers.get('cache-control')).toBe('no-store');
     expectApiError(await client.post('/api/x', {}), 404, 'request.not_found');
     expectApiError(await client.get('/api/health/extra'), 404, 'request.not_found');
   });

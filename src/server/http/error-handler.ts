@@ -3,9 +3,13 @@ import { HTTPException } from 'hono/http-exception';
 import type { Logger } from 'pino';
 import { isAppError } from './errors.ts';
 
-/** The one place errors become responses: expected ones keep their code; the rest are logged and hidden. */
+/**
+ * The one place errors become responses: expected ones keep their code; the rest are logged and hidden. None is
+ * kept by a cache: a CDN in front (Firebase Hosting's) keeps an answer without Cache-Control, a 404 for 10 minutes.
+ */
 export function errorHandler(logger: Logger): ErrorHandler {
   return (error, c) => {
+    c.header('cache-control', 'no-store');
     if (isAppError(error)) {
       if (error.retryAfterSeconds !== undefined) c.header('retry-after', String(Math.ceil(error.retryAfterSeconds)));
       return c.json(
