@@ -553,6 +553,35 @@ describe('Google sign-in', () => {
       await withGoogle.close();
     }
   });
+
+  test('its state survives Firebase Hosting, which passes the __session cookie alone', async () => {
+    const withGoogle = await startTestServer({
+      smtpUrl: smtp.url,
+      env: { GOOGLE_CLIENT_ID: 'test-client-id.apps.googleusercontent.com', GOOGLE_CLIENT_SECRET: 'test-secret' },
+    });
+    try {
+      const start = await createClient(withGoogle.url).post('/api/auth/sign-in/social', {
+        provider: 'google',
+        callbackURL: '/offers?google=login',
+      });
+      const state = new URL(start.body.url).searchParams.get('state')!;
+      // What the browser sends back through Hosting: the one cookie it passes (docs/decisions/0038).
+      const passed = start.headers
+        .getSetCookie()
+        .map((line) => line.split(';')[0]!)
+        .filter((pair) => pair.startsWith('__session='));
+      expect(passed).toHaveLength(1);
+      const callback = await fetch(
+        `${withGoogle.url}/api/auth/callback/google?state=${encodeURIComponent(state)}&code=not-a-real-code`,
+        { headers: { cookie: passed[0]! }, redirect: 'manual' },
+      );
+      // The state is found and proven; what fails is the exchange of a made-up code with Google, unreachable here.
+      const to = new URL(callback.headers.get('location')!, withGoogle.url);
+      expect(to.searchParams.get('error')).toBe('invalid_code');
+    } finally {
+      await withGoogle.close();
+    }
+  });
 });
 
 describe('confirming an address', () => {

@@ -235,11 +235,12 @@ export function authOptions(deps: {
       database: { generateId: () => crypto.randomUUID() },
       // Behind Firebase Hosting only a cookie named `__session` reaches the server; every other one is stripped
       // (docs/decisions/0038). So the session cookie has that name, without the `__Secure-` prefix better-auth
-      // adds over https (which would rename it), and stays Secure there. Google sign-in's state cookie does not
-      // pass: see docs/deploy-to-firebase.md.
+      // adds over https (which would rename it), and stays Secure there. Google sign-in's state cookie takes the
+      // same name for the minutes of the round trip to Google, when there is no session to keep: the callback
+      // expires it, then sets the session in its place (one after the other, in that order).
       useSecureCookies: false,
       defaultCookieAttributes: { secure: env.publicUrl.startsWith('https://') },
-      cookies: { session_token: { name: '__session' } },
+      cookies: { session_token: { name: '__session' }, state: { name: '__session' } },
     },
     telemetry: { enabled: false },
   } satisfies BetterAuthOptions;
