@@ -101,7 +101,7 @@ export async function createServices(
     : bus;
   const deps: Deps = { storage, repos: storage.repos, clock, events, mail, config: env, logger };
 
-  const auth = engine.createAuth({ env, secret: resolveAuthSecret(env), outbox: mail, events });
+  const auth = engine.createAuth({ env, secret: resolveAuthSecret(env), outbox: mail, events, logger });
   // Fails fast when the migrations and better-auth disagree about a table or column.
   await (await auth.$context).checkSchema?.();
   // Each feature that stores something about a person adds its part of the export and deletion here (the
