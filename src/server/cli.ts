@@ -133,6 +133,8 @@ program
           : undefined,
       });
       if (opts.hashConfig && !opts.authExport) throw new ImportStoppedError('--hash-config goes with --auth-export.');
+      if (opts.checkPassword !== undefined && !opts.hashConfig)
+        throw new ImportStoppedError('--check-password goes with --auth-export and --hash-config.');
       const users = opts.authExport ? parseAuthExport(await readText(opts.authExport), opts.authExport) : [];
       const hashConfig = opts.hashConfig
         ? parseHashConfig(await readText(opts.hashConfig), opts.hashConfig)

@@ -212,6 +212,12 @@ describe('the hash parameters are proven on a known password before anything is 
         expect(run.code).toBe(1);
         expect(run.stderr).toContain(message);
       }
+      const withoutParameters = await importCli(
+        ['--project', site.projectId, '--auth-export', site.authExport, '--check-password', site.known.email],
+        { input: `${site.known.password}\n` },
+      );
+      expect(withoutParameters.code).toBe(1);
+      expect(withoutParameters.stderr).toContain('Error: --check-password goes with --auth-export and --hash-config.');
       const empty = await importCli([...filesOf(site), '--check-password', site.known.email]);
       expect(empty.code).toBe(1);
       expect(empty.stderr).toContain('no password was given on standard input');
