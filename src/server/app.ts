@@ -32,6 +32,7 @@ import {
 } from './modules/health/health.routes.ts';
 import { createMeRoutes, createSessionRoutes } from './modules/me/me.routes.ts';
 import { createProfileRoutes } from './modules/profile/profile.routes.ts';
+import { createStaffRoutes } from './modules/staff/staff.routes.ts';
 import { createQaPages } from './modules/qa/qa.pages.ts';
 import { createQaRoutes } from './modules/qa/qa.routes.ts';
 import type { PersonalDataPart } from './personal-data.ts';
@@ -101,6 +102,7 @@ export function createApp({
   app.use('/api/events', withMe);
   app.use('/api/questions/*', withMe);
   app.use('/api/bookings/*', withMe);
+  app.use('/api/staff/*', withMe);
   app.on(['POST', 'PATCH', 'DELETE'], '/api/modules/*', withMe);
   // After the session middleware: a reader's position tells only of notices they may hear (docs/api.md).
   app.on('GET', '/api/*', livePosition(streamHub));
@@ -165,6 +167,7 @@ function createApiRoutes({
     .route('/api/modules', createCatalogueRoutes(catalogue))
     .route('/api/questions', createQaRoutes(deps))
     .route('/api/bookings', createBookingRoutes(deps))
+    .route('/api/staff', createStaffRoutes(deps))
     .route('/api/session', createSessionRoutes());
 }
 

@@ -3,7 +3,15 @@ import { Command, Option } from 'commander';
 import { categories } from '../common/roles.ts';
 import { loadEnv } from './env.ts';
 import { isAppError } from './http/errors.ts';
-import { ImportStoppedError, parseAuthExport, parseHashConfig } from './import/firebase-auth-export.ts';
+import type { FirebaseHashConfig } from './auth/firebase-password.ts';
+import {
+  ImportStoppedError,
+  parseAuthExport,
+  parseHashConfig,
+  type ExportedUser,
+} from './import/firebase-auth-export.ts';
+import { requireSeparateTarget } from './import/import-target.ts';
+import { readSecretLine, requireHashConfigVerifies } from './import/password-check.ts';
 import { accessChanged } from './events/events.ts';
 import { formatReport, importFirebase } from './import/firebase-import.ts';
 import { addStaff, listStaffMembers, removeStaff } from './modules/staff/staff.usecases.ts';
@@ -15,7 +23,8 @@ const staff = program.command('staff').description('admins and tutors');
 
 async function withServices(fn: (s: Awaited<ReturnType<typeof createServices>>) => Promise<void>) {
   const env = loadEnv();
-  const services = await createServices({ ...env, logLevel: env.logLevel === 'info' ? 'warn' : env.logLevel });
+  const services = await startServices(env);
+  if (!services) return;
   try {
     await fn(services);
     // Send the invitation now if we can; otherwise it waits in the outbox for the server's worker.
@@ -25,6 +34,20 @@ async function withServices(fn: (s: Awaited<ReturnType<typeof createServices>>) 
     process.exitCode = 1;
   } finally {
     await services.close();
+  }
+}
+
+/**
+ * The services on DATABASE_URL, quieter than the server's; a start that is refused (a database that is not
+ * TutorBook's, one that cannot be reached) is printed as main.ts prints it, as its message, and ends the command.
+ */
+async function startServices(env: ReturnType<typeof loadEnv>) {
+  try {
+    return await createServices({ ...env, logLevel: env.logLevel === 'info' ? 'warn' : env.logLevel });
+  } catch (error) {
+    console.error(`Error: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+    return undefined;
   }
 }
 
@@ -90,14 +113,33 @@ program
   .option('--auth-export <file>', 'users from `firebase auth:export users.json --format=json`')
   .option('--hash-config <file>', "the project's password hash parameters, as the console shows them, or JSON")
   .option('--dry-run', 'print the report and write nothing')
-  .action(async (opts: { project: string; authExport?: string; hashConfig?: string; dryRun?: boolean }) => {
+  .option(
+    '--check-password <email>',
+    'an account of the export whose password you know; the password is read from standard input and must verify the hash parameters before anything is written',
+  )
+  .option('--no-password-check', 'import password hashes without checking the hash parameters (not recommended)')
+  .action(async (opts: ImportOptions) => {
     try {
       const env = loadEnv();
+      // Before anything is read: the old site's data is never the target.
+      requireSeparateTarget({
+        source: { projectId: opts.project, emulatorHost: env.firestoreEmulatorHost },
+        target: env.firestoreProjectId
+          ? {
+              projectId: env.firestoreProjectId,
+              databaseId: env.firestoreDatabaseId ?? '(default)',
+              emulatorHost: env.firestoreEmulatorHost,
+            }
+          : undefined,
+      });
       if (opts.hashConfig && !opts.authExport) throw new ImportStoppedError('--hash-config goes with --auth-export.');
+      if (opts.checkPassword !== undefined && !opts.hashConfig)
+        throw new ImportStoppedError('--check-password goes with --auth-export and --hash-config.');
       const users = opts.authExport ? parseAuthExport(await readText(opts.authExport), opts.authExport) : [];
       const hashConfig = opts.hashConfig
         ? parseHashConfig(await readText(opts.hashConfig), opts.hashConfig)
         : undefined;
+      if (hashConfig) await checkHashConfig(opts, users, hashConfig);
       // Loaded here, not at the top: firebase-admin and gRPC would slow every other command down.
       const { readFirestore } = await import('./import/firestore-source.ts');
       const firestore = await readFirestore({ projectId: opts.project, emulatorHost: env.firestoreEmulatorHost }).catch(
@@ -110,7 +152,8 @@ program
           );
         },
       );
-      const services = await createServices({ ...env, logLevel: env.logLevel === 'info' ? 'warn' : env.logLevel });
+      const services = await startServices(env);
+      if (!services) return;
       try {
         const report = await importFirebase(
           services.deps.storage,
@@ -129,6 +172,45 @@ program
       process.exitCode = 1;
     }
   });
+
+interface ImportOptions {
+  project: string;
+  authExport?: string;
+  hashConfig?: string;
+  dryRun?: boolean;
+  checkPassword?: string;
+  /** False with `--no-password-check`. */
+  passwordCheck: boolean;
+}
+
+/**
+ * Password hashes come in only with hash parameters proven on one known password (password-check.ts), or,
+ * said explicitly, unproven with a warning.
+ */
+async function checkHashConfig(opts: ImportOptions, users: ExportedUser[], hashConfig: FirebaseHashConfig) {
+  const files = { authExport: opts.authExport!, hashConfig: opts.hashConfig! };
+  if (opts.checkPassword !== undefined) {
+    if (!opts.passwordCheck) throw new ImportStoppedError('--check-password and --no-password-check: give one.');
+    const email = opts.checkPassword.trim().toLowerCase();
+    const password = await readSecretLine(`Password of ${email} on the old site (not shown): `);
+    await requireHashConfigVerifies({ users, hashConfig, email, password, files });
+    console.log(`The hash parameters verify the password of ${email}.`);
+    return;
+  }
+  if (!users.some((user) => user.passwordHash)) return;
+  if (!opts.passwordCheck) {
+    console.error(
+      'Warning: the hash parameters were not checked (--no-password-check). If one is wrong, every imported ' +
+        'password is refused at login; the log names each account whose old password fails.',
+    );
+    return;
+  }
+  throw new ImportStoppedError(
+    `${files.authExport} holds password hashes: name one account whose password you know with --check-password ` +
+      '<email> (its password is read from standard input), so that hash parameters that would refuse every old ' +
+      'password are caught before anything is written; or import without the check with --no-password-check.',
+  );
+}
 
 async function readText(file: string): Promise<string> {
   try {

@@ -405,8 +405,10 @@ const inChunks = (ids: readonly string[]) =>
 
 /** The same, on the emulator's project: the documents of docs/firestore-layout.md, read as they are. */
 async function openFirestoreInspection(data: MainData): Promise<Inspection> {
+  const { firestoreProjectId, firestoreDatabaseId } = loadEnv({ DATABASE_URL: data.env.DATABASE_URL });
   const connection = await connectFirestore({
-    projectId: data.env.DATABASE_URL!.slice('firestore://'.length),
+    projectId: firestoreProjectId!,
+    databaseId: firestoreDatabaseId,
     emulatorHost: data.env.FIRESTORE_EMULATOR_HOST,
   });
   const firestore: Firestore = connection.firestore;

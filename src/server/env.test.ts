@@ -192,7 +192,9 @@ describe('loadEnv', () => {
     ['DATABASE_URL', { DATABASE_URL: 'firestore://' }],
     ['DATABASE_URL', { DATABASE_URL: 'firestore://Demo-TutorBook' }],
     ['DATABASE_URL', { DATABASE_URL: 'firestore://demo' }],
-    ['DATABASE_URL', { DATABASE_URL: 'firestore://demo-tutorbook/other' }],
+    ['DATABASE_URL', { DATABASE_URL: 'firestore://demo-tutorbook/Tutorbook' }],
+    ['DATABASE_URL', { DATABASE_URL: 'firestore://demo-tutorbook/tb' }],
+    ['DATABASE_URL', { DATABASE_URL: 'firestore://demo-tutorbook/tutorbook/extra' }],
     ['GOOGLE_CLIENT_ID', { GOOGLE_CLIENT_ID: 'only-the-id' }],
     ['GOOGLE_CLIENT_SECRET', { GOOGLE_CLIENT_SECRET: 'only-the-secret' }],
   ])('a bad %s stops start-up with a message naming it', (name, source) => {
@@ -213,6 +215,31 @@ describe('loadEnv', () => {
     expect(loadEnv({}).firestoreProjectId).toBeUndefined();
     expect(() => loadEnv({ DATABASE_URL: 'firestore://Demo-TutorBook' })).toThrow(
       'the project id is 6 to 30 lowercase letters, digits and hyphens, starting with a letter (got "Demo-TutorBook")',
+    );
+  });
+
+  test('firestore://<project-id>/<database-id> names a database of the project; the project alone is (default)', () => {
+    expect(loadEnv({ DATABASE_URL: 'firestore://demo-tutorbook/tutorbook' })).toMatchObject({
+      firestoreProjectId: 'demo-tutorbook',
+      firestoreDatabaseId: 'tutorbook',
+    });
+    expect(loadEnv({ DATABASE_URL: 'firestore://demo-tutorbook/new-site-2026/' }).firestoreDatabaseId).toBe(
+      'new-site-2026',
+    );
+    expect(loadEnv({ DATABASE_URL: 'firestore://demo-tutorbook' }).firestoreDatabaseId).toBe('(default)');
+    expect(loadEnv({ DATABASE_URL: 'firestore://demo-tutorbook/(default)' }).firestoreDatabaseId).toBe('(default)');
+    expect(loadEnv({ DATABASE_URL: 'file:./data/app.db' }).firestoreDatabaseId).toBeUndefined();
+    // Firestore's own rule (4 to 63 characters, lowercase, a letter first, not a UUID), which the emulator
+    // does not check.
+    for (const bad of ['Tutorbook', 'tb', 'tutor_book', '1tutorbook', 'tutorbook-', 'a'.repeat(64)])
+      expect(() => loadEnv({ DATABASE_URL: `firestore://demo-tutorbook/${bad}` })).toThrow(
+        `the database id is 4 to 63 lowercase letters, digits and hyphens, starting with a letter and ending with a letter or digit, or (default) (got "${bad}")`,
+      );
+    expect(() => loadEnv({ DATABASE_URL: 'firestore://demo-tutorbook/f47ac10b-58cc-0372-8567-0e02b2c3d479' })).toThrow(
+      'DATABASE_URL',
+    );
+    expect(loadEnv({ DATABASE_URL: `firestore://demo-tutorbook/${'a'.repeat(63)}` }).firestoreDatabaseId).toHaveLength(
+      63,
     );
   });
 

@@ -112,7 +112,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   if (!/^(file:|postgres(ql)?:\/\/|firestore:\/\/)/.test(databaseUrl)) {
     throw new Error('Invalid environment:\n  DATABASE_URL: must start with file:, postgres:// or firestore://');
   }
-  const firestoreProjectId = firestoreProjectOf(databaseUrl);
+  const firestore = firestoreOf(databaseUrl);
   return {
     production,
     test: e.NODE_ENV === 'test',
@@ -140,8 +140,13 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     rateLimit: production || e.RATE_LIMIT,
     readsPerMinute: e.READS_PER_MINUTE,
     firestoreEmulatorHost: e.FIRESTORE_EMULATOR_HOST,
-    /** Set when DATABASE_URL is `firestore://<project-id>`: the Firestore engine's project. */
-    firestoreProjectId,
+    /** Set when DATABASE_URL is `firestore://<project-id>[/<database-id>]`: the Firestore engine's project. */
+    firestoreProjectId: firestore?.projectId,
+    /**
+     * The Firestore database of that project: `(default)` when the URL names none. The new site's data belongs
+     * in a database of its own, never in the old site's `(default)` (docs/moving-in-from-firebase.md).
+     */
+    firestoreDatabaseId: firestore?.databaseId,
   };
 }
 
@@ -151,15 +156,35 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
  */
 const projectId = /^[a-z][a-z0-9-]{4,28}[a-z0-9]$/;
 
-function firestoreProjectOf(databaseUrl: string): string | undefined {
+/**
+ * Firestore's rule for database ids (its `databases.create`): 4 to 63 lowercase letters, digits and hyphens,
+ * starting with a letter and ending with a letter or digit, not shaped like a UUID; or `(default)`. The
+ * emulator takes any name (docs/moving-in-from-firebase.md), so without this check a typo would open an empty
+ * database there and fail only on Google.
+ */
+const databaseId = /^[a-z][a-z0-9-]{2,61}[a-z0-9]$/;
+const uuidLike = /[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}/;
+export const defaultFirestoreDatabase = '(default)';
+
+function firestoreOf(databaseUrl: string): { projectId: string; databaseId: string } | undefined {
   if (!databaseUrl.startsWith('firestore://')) return undefined;
-  const id = databaseUrl.slice('firestore://'.length).replace(/\/$/, '');
-  if (!projectId.test(id)) {
+  const [project = '', database = defaultFirestoreDatabase, ...rest] = databaseUrl
+    .slice('firestore://'.length)
+    .replace(/\/$/, '')
+    .split('/');
+  if (!projectId.test(project)) {
     throw new Error(
-      `Invalid environment:\n  DATABASE_URL: firestore://<project-id>, where the project id is 6 to 30 lowercase letters, digits and hyphens, starting with a letter (got "${id}")`,
+      `Invalid environment:\n  DATABASE_URL: firestore://<project-id>[/<database-id>], where the project id is 6 to 30 lowercase letters, digits and hyphens, starting with a letter (got "${project}")`,
     );
   }
-  return id;
+  const validDatabase =
+    database === defaultFirestoreDatabase || (databaseId.test(database) && !uuidLike.test(database));
+  if (rest.length > 0 || !validDatabase) {
+    throw new Error(
+      `Invalid environment:\n  DATABASE_URL: firestore://<project-id>/<database-id>, where the database id is 4 to 63 lowercase letters, digits and hyphens, starting with a letter and ending with a letter or digit, or (default) (got "${[database, ...rest].join('/')}")`,
+    );
+  }
+  return { projectId: project, databaseId: database };
 }
 
 type Parsed = z.infer<typeof schema>;

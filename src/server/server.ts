@@ -21,7 +21,7 @@ import {
   missingRepositories,
   type FirestoreRepositoryFactories,
 } from './storage/firestore-storage.ts';
-import { seedCatalogue } from './storage/firestore/setup.ts';
+import { requireOwnDatabase, seedCatalogue } from './storage/firestore/setup.ts';
 import { createSqlStorage } from './storage/sql-storage.ts';
 import type { Storage } from './storage/storage.ts';
 import { createLogDestination } from './log.ts';
@@ -102,7 +102,7 @@ export async function createServices(
     : bus;
   const deps: Deps = { storage, repos: storage.repos, clock, events, mail, config: env, logger };
 
-  const auth = engine.createAuth({ env, secret: resolveAuthSecret(env), outbox: mail, events });
+  const auth = engine.createAuth({ env, secret: resolveAuthSecret(env), outbox: mail, events, logger });
   // Fails fast when the migrations and better-auth disagree about a table or column.
   await (await auth.$context).checkSchema?.();
   // Each feature that stores something about a person adds its part of the export and deletion here (the
@@ -184,7 +184,8 @@ async function openEngine(env: Env, logger: Logger, factories: FirestoreReposito
 
 /**
  * Firestore (issue 21): refused before connecting while a feature's repository is missing, so that the
- * product never runs half on it; then the project is probed (connect.ts says why it cannot be reached).
+ * product never runs half on it; then the project's database is probed (connect.ts says why it cannot be
+ * reached), and refused if it holds another site's records (setup.ts).
  */
 async function openFirestoreEngine(
   env: Env,
@@ -197,8 +198,16 @@ async function openFirestoreEngine(
     const which = missing.length === 1 ? `the ${missing[0]} repository` : `the ${missing.join(', ')} repositories`;
     throw new Error(`DATABASE_URL: the Firestore engine lacks ${which} (issue 21); use file: or postgres:// for now`);
   }
-  const connection = await connectFirestore({ projectId, emulatorHost: env.firestoreEmulatorHost });
+  const target = { projectId, databaseId: env.firestoreDatabaseId, emulatorHost: env.firestoreEmulatorHost };
+  const connection = await connectFirestore(target);
   const { firestore } = connection;
+  // Before anything is written: never into another site's records (the old site's `(default)` database).
+  await requireOwnDatabase(firestore, { ...target, databaseId: connection.databaseId }, new Date()).catch(
+    async (error: unknown) => {
+      await connection.close();
+      throw error;
+    },
+  );
   const storage = createFirestoreStorage(connection, { factories });
   await seedCatalogue(firestore, storage, new Date());
   return {

@@ -4,6 +4,7 @@ import { PageMeta } from '../components/page-meta.tsx';
 import { SectionTabs } from '../components/section-tabs.tsx';
 import { StaffBookings } from '../features/bookings/staff-bookings.tsx';
 import { ManageModules } from '../features/catalogue/manage-modules.tsx';
+import { ImportedAccountsNote } from '../features/staff/imported-accounts-note.tsx';
 import { useHydrated } from '../lib/hydrated.ts';
 import { useSession } from '../lib/session.tsx';
 
@@ -48,6 +49,7 @@ export function AdminDashboardPage() {
     <section className="container-page py-10">
       <PageMeta title="Admin dashboard" description="Manage modules and bookings." />
       <h1 className="text-3xl font-bold">Admin dashboard</h1>
+      <ImportedAccountsNote />
       <SectionTabs
         label="Admin dashboard sections"
         selected={section}

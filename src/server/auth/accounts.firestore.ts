@@ -12,6 +12,7 @@ import type { Me } from '../../common/session.ts';
 import { atomically, read, readAll, type FirestoreContext } from '../storage/firestore/context.ts';
 import { deleteFound, query } from '../storage/firestore/queries.ts';
 import type { Account, AccountsRepository, ImportedLogin } from './accounts.storage.ts';
+import { firebaseHashPrefix } from './firebase-password.ts';
 
 /**
  * Accounts on Firestore (docs/firestore-layout.md): the collections better-auth's adapter writes
@@ -233,6 +234,17 @@ export function createAccountsFirestoreRepository(ctx: FirestoreContext): Accoun
         logins.where('user_id', '==', userId).where('provider_id', '==', 'credential').limit(1),
       );
       return (found.docs[0]?.get('password') as string | null | undefined) ?? null;
+    },
+
+    async countImportedPasswordsUnused() {
+      // A range on one field, which its automatic index serves: only a Firebase hash starts with the prefix
+      // (better-auth's are hex), and `%` is the character after `$`.
+      const unused = logins
+        .where('password', '>=', firebaseHashPrefix)
+        .where('password', '<', `${firebaseHashPrefix.slice(0, -1)}%`)
+        .count();
+      const snapshot = await (ctx.tx ? ctx.tx.get(unused) : unused.get());
+      return snapshot.data().count;
     },
 
     insertImported: (account, imported, now) =>

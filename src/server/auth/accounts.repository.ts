@@ -4,6 +4,7 @@ import type { Db } from '../db/create-db.ts';
 import { preparedQuery } from '../db/prepared-query.ts';
 import type { Account, AccountsRepository, ImportedLogin, StaffMember } from './accounts.storage.ts';
 import { forgetResetLinks } from './auth.ts';
+import { firebaseHashPrefix } from './firebase-password.ts';
 import type { SessionsTable, UsersTable } from './auth.table.ts';
 
 /** better-auth writes Date objects; SQLite hands back strings, PostgreSQL Dates. */
@@ -178,6 +179,16 @@ export function createAccountsRepository(db: Db): AccountsRepository {
         .where('provider_id', '=', 'credential')
         .executeTakeFirst();
       return row?.password ?? null;
+    },
+
+    async countImportedPasswordsUnused() {
+      const row = await db
+        .selectFrom('accounts')
+        .select((eb) => eb.fn.countAll<string | number>().as('n'))
+        .where('provider_id', '=', 'credential')
+        .where('password', 'like', `${firebaseHashPrefix}%`)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
     },
 
     async insertImported(account, logins, now) {

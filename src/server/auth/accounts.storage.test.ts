@@ -324,6 +324,38 @@ describe.each(contractEngines(openSql, openFirestore))('the accounts’ storage 
     expect(await engine.repo.passwordHashOf(crypto.randomUUID())).toBeNull();
   });
 
+  test('imported password logins still holding their Firebase hash are counted; Google and our own hashes are not', async () => {
+    const before = await engine.repo.countImportedPasswordsUnused();
+    const importOne = (
+      logins: (id: string) => { providerId: 'credential' | 'google'; passwordHash: string | null }[],
+    ) => {
+      const id = crypto.randomUUID();
+      return engine.transaction((repo) =>
+        repo.insertImported(
+          {
+            id,
+            name: 'Old User',
+            email: `${id}@example.com`,
+            emailVerified: true,
+            image: null,
+            createdAt: t0.toISOString(),
+          },
+          logins(id).map((login) => ({ ...login, accountId: login.providerId === 'google' ? `g${id}` : id })),
+          t0,
+        ),
+      );
+    };
+    await importOne((id) => [{ providerId: 'credential', passwordHash: `$firebase-scrypt$14,8$Bw==$key$salt$${id}` }]);
+    await importOne((id) => [
+      { providerId: 'credential', passwordHash: `$firebase-scrypt$14,8$Bw==$key$salt$${id}` },
+      { providerId: 'google', passwordHash: null },
+    ]);
+    await importOne(() => [{ providerId: 'google', passwordHash: null }]);
+    // better-auth's own hash (hex salt:key), as after a first login: not counted.
+    await importOne(() => [{ providerId: 'credential', passwordHash: 'a1b2c3:d4e5f6' }]);
+    expect(await engine.repo.countImportedPasswordsUnused()).toBe(before + 2);
+  });
+
   test('a renamed account keeps the rest; a deleted one goes with its sessions, logins and links', async () => {
     const user = await invite('student');
     const other = await invite('student');

@@ -93,6 +93,11 @@ export interface AccountsRepository {
   delete(userId: string): Promise<void>;
   /** The stored hash of the user's password login, null without one (the importer compares it). */
   passwordHashOf(userId: string): Promise<string | null>;
+  /**
+   * How many password logins still hold the Firebase hash they were imported with: accounts from the old site
+   * whose owner has not logged in with a password (nor reset it) since, for the first good login replaces it.
+   */
+  countImportedPasswordsUnused(): Promise<number>;
   /** An account from the old site, a student, with its ways to log in; the address was looked up first. */
   insertImported(account: ImportedAccount, logins: readonly ImportedLogin[], now: Date): Promise<void>;
   /**

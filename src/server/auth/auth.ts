@@ -5,13 +5,15 @@ import type { Db, DbKind } from '../db/create-db.ts';
 import type { Env } from '../env.ts';
 import {
   accountExistsEmail,
+  firstPasswordEmail,
   passwordResetEmail,
   staffInvitationEmail,
   verificationEmail,
   welcomeEmail,
 } from '../mail/mail.templates.ts';
 import type { Mail } from '../deps.ts';
-import { passwordChecks, replaceFirebaseHash } from './firebase-password.ts';
+import type { Logger } from 'pino';
+import { passwordChecks, replaceFirebaseHash, userOfPasswordHash } from './firebase-password.ts';
 import { publishAccessChange, type EventPublisher } from '../events/events.ts';
 
 /** The header our HTTP layer sets from the connection; better-auth rate-limits by it. */
@@ -28,14 +30,19 @@ export type Auth = ReturnType<typeof createAuth>;
  * authentication's records, on whichever engine holds them (sqlAuthStore below; firestore-auth-store.ts).
  */
 export interface AuthStore {
-  /** Whether the user can log in with a password (invited staff cannot, until they set one). */
-  hasPassword(userId: string): Promise<boolean>;
+  /**
+   * The user's ways to log in, as provider ids (`credential` for a password, `google`): none for invited staff
+   * until they set a password, `google` alone for someone who only ever continued with Google.
+   */
+  loginProviders(userId: string): Promise<string[]>;
   /** Ends every outstanding reset (or invitation) link of the user. */
   forgetResetLinks(userId: string): Promise<void>;
   /** The address counts as proven (a reset link reached it). */
   markVerified(userId: string): Promise<void>;
   /** Puts better-auth's hash where an imported Firebase hash was (firebase-password.ts). */
   replacePasswordHash(oldHash: string, newHash: string): Promise<void>;
+  /** Whose password login holds this (imported Firebase) hash: the log of a refused one names the account. */
+  userOfPasswordHash(hash: string): Promise<string | undefined>;
   /** Whether a verification e-mail to `to` was queued since then (the mail outbox's records). */
   verificationSentSince(to: string, since: Date): Promise<boolean>;
 }
@@ -48,6 +55,7 @@ export function createAuth(deps: {
   outbox: Mail;
   /** Told when sessions end, so that every process checks the streams they opened (events/stream-hub.ts). */
   events: EventPublisher;
+  logger: Pick<Logger, 'warn'>;
 }) {
   const { db, kind, ...rest } = deps;
   return betterAuth(authOptions({ ...rest, database: { db, type: kind }, store: sqlAuthStore(db) }));
@@ -64,8 +72,9 @@ export function authOptions(deps: {
   secret: string;
   outbox: Mail;
   events: EventPublisher;
+  logger: Pick<Logger, 'warn'>;
 }) {
-  const { store, env, outbox, events } = deps;
+  const { store, env, outbox, events, logger } = deps;
 
   const queueWelcome = (user: { id: string; name: string; email: string }) =>
     outbox.enqueue({
@@ -120,7 +129,15 @@ export function authOptions(deps: {
       maxPasswordLength: 128,
       revokeSessionsOnPasswordReset: true,
       // Our own hash, and once per imported account the old Firebase site's (decision 0023).
-      password: passwordChecks(store.replacePasswordHash),
+      password: passwordChecks({
+        replace: store.replacePasswordHash,
+        // The account, never the password. Many of these soon after an import: its hash parameters were wrong.
+        refused: async (hash) =>
+          logger.warn(
+            { userId: await store.userOfPasswordHash(hash) },
+            'login refused: the password does not match the account’s imported Firebase hash',
+          ),
+      }),
       // Long enough for a staff invitation, which uses the same link (see sendResetPassword).
       resetPasswordTokenExpiresIn: day,
       // better-auth answers a sign-up with a taken address as if it were new (no account enumeration);
@@ -134,7 +151,8 @@ export function authOptions(deps: {
         });
       },
       async sendResetPassword({ user, url }) {
-        if (await store.hasPassword(user.id)) {
+        const providers = await store.loginProviders(user.id);
+        if (providers.includes('credential')) {
           await outbox.enqueue({
             kind: 'password-reset',
             to: user.email,
@@ -143,14 +161,17 @@ export function authOptions(deps: {
           });
           return;
         }
-        // No password yet (invited staff): the link opens "Set your password" rather than "choose a new one".
+        // No password yet: the link opens "Set a password" rather than "choose a new one". Someone who logs
+        // in with Google (an account from the old site, say) asked for it on the login page: a reset of their
+        // own, not the staff invitation that an account with no login at all is sent (`staff add`).
         const link = new URL(url);
-        link.searchParams.set('callbackURL', `${env.publicUrl}/change-password?invited=1`);
+        const withGoogle = providers.length > 0;
+        link.searchParams.set('callbackURL', `${env.publicUrl}/change-password?${withGoogle ? 'set' : 'invited'}=1`);
         await outbox.enqueue({
-          kind: 'invitation',
+          kind: withGoogle ? 'password-reset' : 'invitation',
           to: user.email,
           toName: user.name,
-          ...staffInvitationEmail(user.name, link.toString()),
+          ...(withGoogle ? firstPasswordEmail : staffInvitationEmail)(user.name, link.toString()),
         });
       },
       // A reset link proves the address and sets a password its owner chose: the account is theirs, verified,
@@ -249,23 +270,21 @@ export function authOptions(deps: {
 /** The AuthStore of the SQL engines: the same statements as before there was a Firestore one. */
 export function sqlAuthStore(db: Db): AuthStore {
   return {
-    hasPassword: (userId) => hasPassword(db, userId),
+    loginProviders: (userId) => loginProviders(db, userId),
     forgetResetLinks: (userId) => forgetResetLinks(db, userId),
     async markVerified(userId) {
       await db.updateTable('users').set({ email_verified: true }).where('id', '=', userId).execute();
     },
     replacePasswordHash: (oldHash, newHash) => replaceFirebaseHash(db, oldHash, newHash),
+    userOfPasswordHash: (hash) => userOfPasswordHash(db, hash),
     verificationSentSince: (to, since) => verificationSentSince(db, to, since),
   };
 }
 
-const hasPassword = async (db: Db, userId: string) =>
-  (await db
-    .selectFrom('accounts')
-    .select('id')
-    .where('user_id', '=', userId)
-    .where('provider_id', '=', 'credential')
-    .executeTakeFirst()) !== undefined;
+const loginProviders = async (db: Db, userId: string) =>
+  (await db.selectFrom('accounts').select('provider_id').where('user_id', '=', userId).execute()).map(
+    (row) => row.provider_id,
+  );
 
 /** Every outstanding reset (or invitation) link of a user: better-auth keeps them as `reset-password:<token>`. */
 export async function forgetResetLinks(db: Db, userId: string): Promise<void> {

@@ -9,6 +9,8 @@ import type { Db } from '../db/create-db.ts';
  * has (better-auth writes `<salt hex>:<key hex>`), so one row is all a login needs to check it.
  */
 const prefix = '$firebase-scrypt$';
+/** The start of every imported Firebase hash as stored (the repositories count the ones left). */
+export const firebaseHashPrefix = prefix;
 
 /** The project's "Password hash parameters", as the Firebase console shows them (base64 strings as given). */
 export interface FirebaseHashConfig {
@@ -47,18 +49,37 @@ export async function verifyFirebaseHash(stored: string, password: string): Prom
 /**
  * better-auth's password check (`emailAndPassword.password`): its own hash as always, and a Firebase hash
  * checked once — when it matches, `replace` puts better-auth's own hash of the same password in its place at
- * once, so the Firebase hash and the project's parameters leave the database with the first good login.
+ * once, so the Firebase hash and the project's parameters leave the database with the first good login. One
+ * that does not match is told to `refused`, which logs whose it was: a wrong password looks the same, but
+ * wrong hash parameters at the import refuse every imported account, and only the log shows it (issue 33).
  */
-export function passwordChecks(replace: (oldHash: string, newHash: string) => Promise<void>) {
+export function passwordChecks(deps: {
+  replace: (oldHash: string, newHash: string) => Promise<void>;
+  refused: (firebaseHash: string) => Promise<void>;
+}) {
   return {
     hash: hashPassword,
     async verify({ hash, password }: { hash: string; password: string }): Promise<boolean> {
       if (!isFirebaseHash(hash)) return verifyPassword({ hash, password });
-      if (!(await verifyFirebaseHash(hash, password))) return false;
-      await replace(hash, await hashPassword(password));
+      if (!(await verifyFirebaseHash(hash, password))) {
+        await deps.refused(hash);
+        return false;
+      }
+      await deps.replace(hash, await hashPassword(password));
       return true;
     },
   };
+}
+
+/** The SQL engines' owner of an imported Firebase hash, for the log of a refused one (passwordChecks). */
+export async function userOfPasswordHash(db: Db, hash: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('accounts')
+    .select('user_id')
+    .where('provider_id', '=', 'credential')
+    .where('password', '=', hash)
+    .executeTakeFirst();
+  return row?.user_id;
 }
 
 /** The SQL engines' `replace` for passwordChecks. */

@@ -14,14 +14,9 @@ export function firestoreAuthStore(
   deps: { verificationSentSince: AuthStore['verificationSentSince'] },
 ): AuthStore {
   return {
-    async hasPassword(userId) {
-      const found = await db
-        .collection('accounts')
-        .where('user_id', '==', userId)
-        .where('provider_id', '==', 'credential')
-        .limit(1)
-        .get();
-      return !found.empty;
+    async loginProviders(userId) {
+      const found = await db.collection('accounts').where('user_id', '==', userId).get();
+      return found.docs.map((login) => login.get('provider_id') as string);
     },
 
     async forgetResetLinks(userId) {
@@ -53,6 +48,16 @@ export function firestoreAuthStore(
       const batch = db.batch();
       for (const account of accounts.docs) batch.update(account.ref, { password: newHash, updated_at: new Date() });
       await batch.commit();
+    },
+
+    async userOfPasswordHash(hash) {
+      const found = await db
+        .collection('accounts')
+        .where('provider_id', '==', 'credential')
+        .where('password', '==', hash)
+        .limit(1)
+        .get();
+      return found.docs[0]?.get('user_id') as string | undefined;
     },
 
     verificationSentSince: deps.verificationSentSince,

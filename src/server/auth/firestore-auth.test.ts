@@ -47,6 +47,7 @@ function createFirestoreAuth(db: Firestore) {
       secret: 'firestore-auth-test-secret-of-32-characters',
       outbox,
       events: { publish: (notice) => notices.push(notice) },
+      logger: { warn: () => undefined },
     }),
   );
 }

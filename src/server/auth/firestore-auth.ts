@@ -1,5 +1,6 @@
 import { betterAuth } from 'better-auth';
 import type { Firestore } from 'firebase-admin/firestore';
+import type { Logger } from 'pino';
 import type { Mail } from '../deps.ts';
 import type { Env } from '../env.ts';
 import type { EventPublisher } from '../events/events.ts';
@@ -20,6 +21,7 @@ export function createFirestoreAuth(deps: {
   secret: string;
   outbox: Mail;
   events: EventPublisher;
+  logger: Pick<Logger, 'warn'>;
 }): Auth {
   const { firestore, outboxRepository, ...rest } = deps;
   const verificationSentSince = async (to: string, since: Date) =>

@@ -248,11 +248,13 @@ async function seedOldSite(): Promise<OldSite> {
 // ---------------------------------------------------------------------------------------------------------
 // Running it
 
+/** The CLI, given on standard input the password `--check-password` asks for (Thandi's, on every site). */
 const cli = (args: string[], env: Record<string, string> = {}) =>
   runCli(
     ['import', 'firebase', ...args],
     { ...server.envVars, FIRESTORE_EMULATOR_HOST: emulator.host, ...env },
     60_000,
+    'thandi old password\n',
   );
 
 /** A test that starts the CLI (a Node process loading firebase-admin) waits longer on a busy machine. */
@@ -265,6 +267,8 @@ const cliArgs = (site: OldSite) => [
   site.authExport,
   '--hash-config',
   site.hashConfigFile,
+  '--check-password',
+  site.email.thandi,
 ];
 
 /** The same import in this process (quicker than the CLI), from the same files. */

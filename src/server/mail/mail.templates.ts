@@ -79,6 +79,22 @@ export const passwordResetEmail = (name: string, url: string) =>
     after: ['If this was not you, ignore this e-mail: your password stays as it is.'],
   });
 
+/**
+ * "Forgot Password?" from someone who logs in with Google only (an account from the old site, say): they have
+ * no password to reset, and are no invited staff member either.
+ */
+export const firstPasswordEmail = (name: string, url: string) =>
+  renderEmail({
+    subject: `Set a password for ${brand.name}`,
+    greeting: `Hi ${name},`,
+    paragraphs: [
+      'Someone asked for a new password for your account. You log in with Google and have no password yet: with the link below you can choose one, to log in with your e-mail address too. The link works for 24 hours.',
+      '"Continue with Google" keeps working either way.',
+    ],
+    action: { label: 'Set a password', url },
+    after: ['If this was not you, ignore this e-mail: nothing changes.'],
+  });
+
 export const staffInvitationEmail = (name: string, url: string) =>
   renderEmail({
     subject: `You have been invited to ${brand.name}`,

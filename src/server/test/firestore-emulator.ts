@@ -36,10 +36,12 @@ export async function startFirestoreEmulator(timeoutMs = 60_000): Promise<Firest
 export async function startOwnFirestoreEmulator(
   timeoutMs = 60_000,
   pickPort: () => Promise<number> = findClosedPort,
+  /** More flags for `gcloud emulators firestore start`, e.g. `--rules=<file>`. */
+  flags: readonly string[] = [],
 ): Promise<FirestoreEmulator> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOn(await pickPort(), timeoutMs);
+      return await startOn(await pickPort(), timeoutMs, flags);
     } catch (error) {
       if (!(error instanceof PortTaken) || attempt === 5) throw error;
     }
@@ -48,10 +50,10 @@ export async function startOwnFirestoreEmulator(
 
 class PortTaken extends Error {}
 
-async function startOn(port: number, timeoutMs: number): Promise<FirestoreEmulator> {
+async function startOn(port: number, timeoutMs: number, flags: readonly string[]): Promise<FirestoreEmulator> {
   const host = `127.0.0.1:${port}`;
   // Its own process group (detached), so that stopping it also stops the Java process gcloud starts.
-  const child = spawn('gcloud', ['emulators', 'firestore', 'start', `--host-port=${host}`, '--quiet'], {
+  const child = spawn('gcloud', ['emulators', 'firestore', 'start', `--host-port=${host}`, '--quiet', ...flags], {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

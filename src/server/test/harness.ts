@@ -349,7 +349,7 @@ export async function createTestDatabase(dataDir: string): Promise<TestDatabase>
   };
 }
 
-/** A fresh project id on the emulator FIRESTORE_EMULATOR_HOST names (the Firestore run's global setup). */
+/** A fresh project on the emulator FIRESTORE_EMULATOR_HOST names (the Firestore run's global setup). */
 function createTestFirestoreProject(): TestDatabase {
   // eslint-disable-next-line no-restricted-properties -- a test setting, not app configuration (env.ts)
   const host = process.env.FIRESTORE_EMULATOR_HOST;
@@ -357,7 +357,9 @@ function createTestFirestoreProject(): TestDatabase {
     throw new Error('TEST_DATABASE_URL=firestore://… needs FIRESTORE_EMULATOR_HOST (vitest.global-setup.ts sets it)');
   // Google's rule for project ids: 6 to 30 lowercase letters, digits and hyphens (env.ts).
   const projectId = `demo-t${crypto.randomUUID().replaceAll('-', '').slice(0, 20)}`;
-  return { url: `firestore://${projectId}`, env: { FIRESTORE_EMULATOR_HOST: host }, drop: async () => {} };
+  // A named database, where the new site's data lives beside the old site's `(default)` in production
+  // (docs/moving-in-from-firebase.md): every Firestore test then runs on one.
+  return { url: `firestore://${projectId}/tutorbook`, env: { FIRESTORE_EMULATOR_HOST: host }, drop: async () => {} };
 }
 
 /** A port nothing listens on (for "the mail server is down"). */

@@ -116,20 +116,23 @@ export async function startProcessBeside(server: { envVars: Record<string, strin
 
 /**
  * `npm run cli -- <args>` as its own process, with `env` and nothing else from this process's environment: a
- * test server's variables make it find the same data, database and mail server.
+ * test server's variables make it find the same data, database and mail server. `input` is its standard
+ * input, piped (a password, say); without it stdin is empty.
  */
 export function runCli(
   args: string[],
   env: Record<string, string>,
   timeoutMs = 30_000,
+  input = '',
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       [path.resolve('src/server/cli.ts'), ...args],
       { env, timeout: timeoutMs },
       (error, stdout, stderr) =>
         resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
     );
+    child.stdin?.end(input);
   });
 }

@@ -16,13 +16,10 @@ import { AuthCard, FormAlert } from './auth-card.tsx';
 export function ChangePasswordPage() {
   const [params] = useSearchParams();
   const token = params.get('token');
-  // An invitation (a staff account without a password yet) opens the same page: it sets a first password.
-  const invited = params.get('invited') === '1';
-  return token ? (
-    <NewPasswordForm token={token} invited={invited} />
-  ) : (
-    <ForgotPasswordForm expired={params.has('error')} />
-  );
+  // An invitation (a staff account without a password yet) opens the same page: it sets a first password; so
+  // does the link sent to someone who logs in with Google only (`set`).
+  const first = params.get('invited') === '1' ? 'invited' : params.get('set') === '1' ? 'google' : undefined;
+  return token ? <NewPasswordForm token={token} first={first} /> : <ForgotPasswordForm expired={params.has('error')} />;
 }
 
 function ForgotPasswordForm({ expired }: { expired: boolean }) {
@@ -84,7 +81,14 @@ function ForgotPasswordForm({ expired }: { expired: boolean }) {
   );
 }
 
-function NewPasswordForm({ token, invited }: { token: string; invited: boolean }) {
+/** The intro of a first password: an invited staff member's, or a Google user's. */
+const firstPasswordIntro = {
+  invited: 'Choose a password for your TutorBook staff account.',
+  google: 'Choose a password to log in with your e-mail address too. "Continue with Google" keeps working.',
+};
+
+function NewPasswordForm({ token, first }: { token: string; first: keyof typeof firstPasswordIntro | undefined }) {
+  const invited = first !== undefined;
   const navigate = useNavigate();
   const [password, setPassword] = useState('');
   const { errors, busy, onSubmit } = useFormSubmit({
@@ -101,7 +105,7 @@ function NewPasswordForm({ token, invited }: { token: string; invited: boolean }
 
   const title = invited ? 'Set your password' : 'Choose a new password';
   return (
-    <AuthCard title={title} intro={invited ? 'Choose a password for your TutorBook staff account.' : undefined}>
+    <AuthCard title={title} intro={first && firstPasswordIntro[first]}>
       <PageMeta title={title} description="Set a password for your TutorBook account." />
       <FormAlert message={errors.form} />
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { nameSchema } from '../../../common/auth.schemas.ts';
 import { categories, type Category } from '../../../common/roles.ts';
+import type { Me } from '../../../common/session.ts';
+import { requireRole } from '../../auth/auth.session.ts';
 import type { Auth } from '../../auth/auth.ts';
 import { withTransaction, type Deps } from '../../deps.ts';
 import { accessChanged } from '../../events/events.ts';
@@ -123,3 +125,16 @@ function requireAnotherAdmin(email: string, admins: number) {
 }
 
 export const listStaffMembers = (deps: Deps) => deps.repos.accounts.listStaff();
+
+/**
+ * The admin's count of accounts from the old site that have not logged in with their old password yet
+ * (`import firebase`, decision 0023): a number that stays high after the move-in tells of hash parameters
+ * that refuse them, or of people to remind. Accounts that sign in with Google only are not in it.
+ */
+export async function countImportedAccountsWaiting(
+  deps: Pick<Deps, 'repos'>,
+  me: Me | undefined,
+): Promise<{ waitingForFirstLogin: number }> {
+  requireRole(me, 'admin');
+  return { waitingForFirstLogin: await deps.repos.accounts.countImportedPasswordsUnused() };
+}

@@ -2,19 +2,23 @@ import { applicationDefault, deleteApp, initializeApp } from 'firebase-admin/app
 import { getFirestore, type Firestore } from 'firebase-admin/firestore';
 
 /**
- * The Firestore engine's connection (`DATABASE_URL=firestore://<project-id>`, env.ts): the emulator at
- * `FIRESTORE_EMULATOR_HOST` when set, else the real project through Application Default Credentials
+ * The Firestore engine's connection (`DATABASE_URL=firestore://<project-id>[/<database-id>]`, env.ts): the
+ * emulator at `FIRESTORE_EMULATOR_HOST` when set, else the real project through Application Default Credentials
  * (`GOOGLE_APPLICATION_CREDENTIALS`, or `gcloud auth application-default login`).
  */
 export interface FirestoreConnection {
   readonly firestore: Firestore;
   readonly projectId: string;
+  /** `(default)`, or a named database of the project (Firestore's multiple databases). */
+  readonly databaseId: string;
   /** Ends the connection's app: its channels close, and the process may exit. A second call does nothing. */
   close(): Promise<void>;
 }
 
 export interface FirestoreOptions {
   projectId: string;
+  /** A named database of the project; unset: `(default)`. */
+  databaseId?: string;
   /** `host:port` of an emulator; unset: Google's Firestore. */
   emulatorHost?: string;
   /** How long the first read may take before start-up gives up on the project. */
@@ -29,9 +33,8 @@ export interface FirestoreOptions {
  */
 export async function connectFirestore(options: FirestoreOptions): Promise<FirestoreConnection> {
   const { projectId, emulatorHost, probeTimeoutMs = 10_000 } = options;
-  const where = emulatorHost
-    ? `Firestore project "${projectId}" on the emulator at ${emulatorHost}`
-    : `Firestore project "${projectId}"`;
+  const databaseId = options.databaseId ?? defaultDatabase;
+  const where = describeFirestore({ projectId, databaseId, emulatorHost });
   const credential = applicationDefault();
   // Without credentials the client fails outside any promise held here (the process dies with a stack trace):
   // asking for a token first fails where start-up can say what to do (as the Firebase import does).
@@ -45,7 +48,9 @@ export async function connectFirestore(options: FirestoreOptions): Promise<Fires
     });
   }
   const app = initializeApp({ projectId, credential }, `firestore-${crypto.randomUUID()}`);
-  const firestore = getFirestore(app);
+  // Every part that stores (repositories, better-auth's adapter, the event bus) is handed this one client, so
+  // all of them read and write the database DATABASE_URL names.
+  const firestore = getFirestore(app, databaseId);
   // The emulator needs no credentials; naming the universe keeps the client from probing for Google's metadata
   // server first (a 403 on every machine outside Google Cloud, printed as a warning).
   if (emulatorHost) firestore.settings({ host: emulatorHost, ssl: false, universeDomain: 'googleapis.com' });
@@ -60,9 +65,31 @@ export async function connectFirestore(options: FirestoreOptions): Promise<Fires
       error instanceof ProbeTimeout
         ? `no answer within ${probeTimeoutMs / 1000} s${emulatorHost ? ' (is the emulator running?)' : ''}`
         : messageOf(error);
-    throw new Error(`Cannot reach ${where}: ${reason}`, { cause: error });
+    throw new Error(`Cannot reach ${where}: ${reason}${missingDatabaseHint(error, projectId, databaseId)}`, {
+      cause: error,
+    });
   }
-  return { firestore, projectId, close };
+  return { firestore, projectId, databaseId, close };
+}
+
+const defaultDatabase = '(default)';
+
+/** `Firestore project "p"`, `database "tutorbook" of Firestore project "p"`, with the emulator when there is one. */
+export function describeFirestore(target: { projectId: string; databaseId?: string; emulatorHost?: string }): string {
+  const database =
+    target.databaseId && target.databaseId !== defaultDatabase ? `database "${target.databaseId}" of ` : '';
+  const emulator = target.emulatorHost ? ` on the emulator at ${target.emulatorHost}` : '';
+  return `${database}Firestore project "${target.projectId}"${emulator}`;
+}
+
+/** gRPC's NOT_FOUND: Google's answer for a database the project does not have (the emulator makes one instead). */
+const notFound = 5;
+function missingDatabaseHint(error: unknown, projectId: string, databaseId: string): string {
+  if ((error as { code?: unknown } | undefined)?.code !== notFound || databaseId === defaultDatabase) return '';
+  return (
+    `. Create the database first: gcloud firestore databases create --project=${projectId} ` +
+    `--database=${databaseId} --location=<region, e.g. africa-south1>`
+  );
 }
 
 class ProbeTimeout extends Error {}
