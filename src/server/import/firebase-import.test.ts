@@ -953,8 +953,8 @@ describe('import firebase, run again after the old site changed', () => {
     await editOldSite(site, (db) =>
       Promise.all([
         db.doc(`enrolments/${disabledUid}`).set({ uid: disabledUid, modules: ['FET Mathematics'] }),
-        // Emptied: holds nothing, like the empty list an account's deletion leaves.
-        db.doc(`enrolments/emptied${tag}`).set({}),
+        // Lerato's, emptied: holds nothing, like the empty list an account's deletion leaves.
+        db.doc(`enrolments/${site.uid.lerato}`).set({}),
       ]),
     );
     const report = await importInProcess(site);
@@ -966,7 +966,7 @@ describe('import firebase, run again after the old site changed', () => {
       record: `enrolments/${disabledUid}`,
       reason: `the account of user ${disabledUid} is disabled in Firebase Authentication, so it was not imported`,
     });
-    expect(report.skipped.filter((s) => s.record.includes(`emptied${tag}`))).toEqual([]);
+    expect(report.skipped.filter((s) => s.record.includes(site.uid.lerato))).toEqual([]);
 
     // Thandi is signed in here when the old site disables her: signed out, no way in that she had.
     const thandi = await logIn(server, { email: site.email.thandi, password: site.passwords.thandi });

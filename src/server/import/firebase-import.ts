@@ -169,7 +169,7 @@ export async function importFirebase(
   } catch (error) {
     // Never a stack trace: what stopped it, at which record, and what that means for the data.
     throw new ImportStoppedError(
-      `The import stopped at ${run.current}: ${(error as Error).message ?? String(error)}. ` +
+      `The import stopped at ${run.current}: ${String((error as Error).message ?? error).replace(/\.+$/, '')}. ` +
         (storage.kind === 'firestore'
           ? 'The batches before it were written; run it again to finish.'
           : 'Nothing was written (the import is one transaction).'),
@@ -791,6 +791,7 @@ class ImportRun {
       const above = plans.flatMap((p) => (p.version === undefined ? [] : [p.version]));
       const stamps = await qa.takeStamps(plans.length, above);
       for (const [i, plan] of plans.entries()) {
+        this.current = recordName('questions', plan.id);
         const stamp = stamps[i]!;
         if (plan.question) await qa.insertQuestion({ ...plan.question, stamp });
         else if (plan.update) await qa.updateImportedQuestion(plan.id, plan.update, plan.importedBefore!, stamp);
@@ -917,6 +918,7 @@ class ImportRun {
       );
       let next = 0;
       for (const [i, { booking, userId }] of inserts.entries()) {
+        this.current = recordName('bookings', booking.id);
         const own = stamps.slice(next, next + steps[i]!);
         next += steps[i]!;
         await bookings.insert(booking, own.at(-1)!);
@@ -935,6 +937,7 @@ class ImportRun {
           await this.byOldSite(repos, booking, own[1]!.version, 'Pending', booking.createdAt);
       }
       for (const { before, update, statusFrom } of updates) {
+        this.current = recordName('bookings', before.id);
         const stamp = stamps[next++]!;
         if (!(await bookings.updateIfAtVersion(before.id, before.version, { ...update, stamp })))
           throw new Error(`bookings/${before.id} changed while the import was writing it`);
