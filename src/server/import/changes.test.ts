@@ -38,6 +38,11 @@ describe('which side changed a record since the last import', () => {
     });
   });
 
+  test('the same change made on both sides: nothing to take, nothing to name', () => {
+    const both = { ...lastImport, status: 'Cancelled' };
+    expect(compare(both, both)).toEqual({ fromOld: [], bothSides: [], untracked: false });
+  });
+
   test('different fields changed on each side: both kept, nothing to name', () => {
     expect(compare({ ...lastImport, hours: 3 }, { ...lastImport, status: 'Cancelled' })).toEqual({
       fromOld: ['hours'],

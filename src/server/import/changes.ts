@@ -59,7 +59,8 @@ export function compareRecord(args: {
       oldChanged = fingerprint(mapped[name]) !== fingerprint(ours[name]);
       oursChanged = oldChanged && changeableHere.includes(name);
     }
-    if (!oldChanged) continue;
+    // Changed there to what ours already is (both sides made the same change): nothing to take or name.
+    if (!oldChanged || fingerprint(mapped[name]) === fingerprint(ours[name])) continue;
     fromOld.push(name);
     if (oursChanged) bothSides.push(name);
   }

@@ -503,7 +503,8 @@ class ImportRun {
       emailVerified: found.emailVerified,
       password: await repos.accounts.passwordHashOf(found.id),
       google: await repos.accounts.googleIdOf(found.id),
-      disabled: false,
+      // TutorBook has no disabled accounts: one is disabled here when the import last took the old site's.
+      disabled: entry?.old.disabled === fingerprint(true),
     };
     const cmp = compareRecord({
       entry,
@@ -524,6 +525,7 @@ class ImportRun {
     if (take.has('emailVerified')) changes.emailVerified = after.emailVerified = old.emailVerified as boolean;
     if (take.has('password') || take.has('google') || take.has('disabled')) {
       const fresh = take.has('disabled');
+      if (fresh) after.disabled = old.disabled;
       if (take.has('password') || fresh) after.password = old.password;
       if (take.has('google') || fresh) after.google = old.google;
       if (old.disabled === true) {
