@@ -247,6 +247,32 @@ export function createAccountsFirestoreRepository(ctx: FirestoreContext): Accoun
       return snapshot.data().count;
     },
 
+    async googleIdOf(userId) {
+      const found = await query(
+        ctx,
+        logins.where('user_id', '==', userId).where('provider_id', '==', 'google').limit(1),
+      );
+      return (found.docs[0]?.get('account_id') as string | undefined) ?? null;
+    },
+
+    updateImported: (userId, changes, now) =>
+      atomically(ctx, async ({ tx }) => {
+        const at = Timestamp.fromDate(now);
+        const [userLogins, userSessions] = await Promise.all([
+          changes.logins ? tx.get(logins.where('user_id', '==', userId)) : undefined,
+          changes.endSessions ? tx.get(sessions.where('user_id', '==', userId)) : undefined,
+        ]);
+        for (const doc of userSessions?.docs ?? []) tx.delete(doc.ref);
+        for (const doc of userLogins?.docs ?? [])
+          if (['credential', 'google'].includes(doc.get('provider_id') as string)) tx.delete(doc.ref);
+        if (changes.logins) createLogins(tx, userId, changes.logins, at, at);
+        tx.update(userRef(userId), {
+          ...(changes.name !== undefined && { name: changes.name }),
+          ...(changes.emailVerified !== undefined && { email_verified: changes.emailVerified }),
+          updated_at: at,
+        });
+      }),
+
     insertImported: (account, imported, now) =>
       // As an invitation's user: the address is looked up in the same transaction as the create
       // (firestore-layout.md, "Unique fields").

@@ -191,6 +191,37 @@ export function createAccountsRepository(db: Db): AccountsRepository {
       return Number(row.n);
     },
 
+    async googleIdOf(userId) {
+      const row = await db
+        .selectFrom('accounts')
+        .select('account_id')
+        .where('user_id', '=', userId)
+        .where('provider_id', '=', 'google')
+        .executeTakeFirst();
+      return row?.account_id ?? null;
+    },
+
+    async updateImported(userId, changes, now) {
+      if (changes.endSessions) await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+      if (changes.logins) {
+        await db
+          .deleteFrom('accounts')
+          .where('user_id', '=', userId)
+          .where('provider_id', 'in', ['credential', 'google'])
+          .execute();
+        await insertLogins(db, userId, changes.logins, now, now);
+      }
+      await db
+        .updateTable('users')
+        .set({
+          ...(changes.name !== undefined && { name: changes.name }),
+          ...(changes.emailVerified !== undefined && { email_verified: changes.emailVerified }),
+          updated_at: now,
+        })
+        .where('id', '=', userId)
+        .execute();
+    },
+
     async insertImported(account, logins, now) {
       const createdAt = new Date(account.createdAt);
       await db

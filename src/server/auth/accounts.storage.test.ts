@@ -356,6 +356,64 @@ describe.each(contractEngines(openSql, openFirestore))('the accounts’ storage 
     expect(await engine.repo.countImportedPasswordsUnused()).toBe(before + 2);
   });
 
+  test('an imported account brought up to date: name, flag, logins replaced, signed out when disabled', async () => {
+    const id = crypto.randomUUID();
+    const email = `${id}@example.com`;
+    const hash = `$firebase-scrypt$14,8$Bw==$key$salt$${id}`;
+    await engine.transaction((repo) =>
+      repo.insertImported(
+        { id, name: 'Thandi Old', email, emailVerified: false, image: null, createdAt: t0.toISOString() },
+        [{ providerId: 'credential', accountId: id, passwordHash: hash }],
+        t0,
+      ),
+    );
+    expect(await engine.repo.googleIdOf(id)).toBeNull();
+    await engine.seed.session(id, t0, null);
+    // Another way in that is not the old site's (none is made here today, but it would not be its to replace).
+    await engine.seed.login(id, 'github', t0);
+
+    // The old site renamed her, verified her address, and she changed her password and linked Google there.
+    const newHash = `$firebase-scrypt$14,8$Bw==$key$salt2$${id}`;
+    await engine.transaction((repo) =>
+      repo.updateImported(
+        id,
+        {
+          name: 'Thandi New',
+          emailVerified: true,
+          logins: [
+            { providerId: 'credential', accountId: id, passwordHash: newHash },
+            { providerId: 'google', accountId: `g${id}`, passwordHash: null },
+          ],
+        },
+        later(5),
+      ),
+    );
+    expect(await engine.repo.findById(id)).toMatchObject({
+      name: 'Thandi New',
+      emailVerified: true,
+      updatedAt: later(5).toISOString(),
+    });
+    expect(await engine.repo.passwordHashOf(id)).toBe(newHash);
+    expect(await engine.repo.googleIdOf(id)).toBe(`g${id}`);
+    expect((await engine.repo.loginMethods(id)).map((l) => l.providerId).sort()).toEqual([
+      'credential',
+      'github',
+      'google',
+    ]);
+    expect(await engine.leftOf(id)).toMatchObject({ sessions: 1 });
+
+    // Only the name: the rest stays.
+    await engine.transaction((repo) => repo.updateImported(id, { name: 'Thandi' }, later(6)));
+    expect(await engine.repo.findById(id)).toMatchObject({ name: 'Thandi', emailVerified: true });
+    expect(await engine.repo.passwordHashOf(id)).toBe(newHash);
+
+    // Disabled there: no password or Google login left, and signed out.
+    await engine.transaction((repo) => repo.updateImported(id, { logins: [], endSessions: true }, later(7)));
+    expect(await engine.repo.passwordHashOf(id)).toBeNull();
+    expect(await engine.repo.googleIdOf(id)).toBeNull();
+    expect(await engine.leftOf(id)).toMatchObject({ logins: 1, sessions: 0 });
+  });
+
   test('a renamed account keeps the rest; a deleted one goes with its sessions, logins and links', async () => {
     const user = await invite('student');
     const other = await invite('student');

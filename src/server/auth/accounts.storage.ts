@@ -110,6 +110,23 @@ export interface AccountsRepository {
     logins: readonly ImportedLogin[],
     now: Date,
   ): Promise<void>;
+  /** Google's id for the user's Google login, null without one (the importer compares it). */
+  googleIdOf(userId: string): Promise<string | null>;
+  /**
+   * An imported account brought up to date with the old site (a later run of the import): the name and
+   * verified flag when given; `logins`, when given, replace its password and Google logins; `endSessions`
+   * signs it out everywhere (disabled on the old site).
+   */
+  updateImported(
+    userId: string,
+    changes: {
+      name?: string;
+      emailVerified?: boolean;
+      logins?: readonly ImportedLogin[];
+      endSessions?: boolean;
+    },
+    now: Date,
+  ): Promise<void>;
   /** The user as a session names them (role, and a tutor's categories): read on every signed-in request. */
   findSignedIn(userId: string): Promise<Me | undefined>;
   /**

@@ -1,4 +1,5 @@
 import type { AccountsTable, SessionsTable, UsersTable, VerificationsTable } from '../auth/auth.table.ts';
+import type { ImportedRecordsTable } from '../import/import-ledger.table.ts';
 import type { EmailOutboxTable } from '../mail/mail.table.ts';
 import type { BookingChangesTable, BookingsTable } from '../modules/bookings/bookings.table.ts';
 import type { ModulesTable } from '../modules/catalogue/catalogue.table.ts';
@@ -26,4 +27,5 @@ export interface Database {
   bookings: BookingsTable;
   booking_changes: BookingChangesTable;
   change_refusals: ChangeRefusalsTable;
+  imported_records: ImportedRecordsTable;
 }

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { deleteApp, initializeApp } from 'firebase-admin/app';
-import { getFirestore, Timestamp, type CollectionReference } from 'firebase-admin/firestore';
+import { getFirestore, Timestamp, type CollectionReference, type Firestore } from 'firebase-admin/firestore';
 import { FirebaseScrypt } from 'firebase-scrypt';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { FirebaseHashConfig } from '../auth/firebase-password.ts';
@@ -15,6 +15,7 @@ import {
   firstLink,
   logIn,
   logInWithLink,
+  signInAs,
   startSmtpServer,
   startTestServer,
   type TestClient,
@@ -25,6 +26,10 @@ import type { Storage } from '../storage/storage.ts';
 import { parseAuthExport, parseHashConfig } from './firebase-auth-export.ts';
 import { formatReport, importFirebase, importKinds } from './firebase-import.ts';
 import { readFirestore } from './firestore-source.ts';
+import { accessChanged } from '../events/events.ts';
+import type { RenderApp } from '../http/rendered-pages.ts';
+import { questionPath } from '../../common/routes.ts';
+import { importedVotesMax } from './old-values.ts';
 
 /**
  * The import from the old Firebase site, against Google's Firestore emulator seeded with documents shaped as
@@ -36,6 +41,13 @@ import { readFirestore } from './firestore-source.ts';
 // eslint-disable-next-line no-restricted-properties -- a test setting, not app configuration (env.ts)
 const onFirestore = process.env.TEST_DATABASE_URL?.startsWith('firestore://') === true;
 
+/**
+ * The app's own renderer, so the board's pages (`/qa`, `/qa/<id>`) are served as in production; compiled from
+ * its source by vitest, as qa.pages.test.ts does (server code never imports the client's).
+ */
+const entryServer = path.resolve(import.meta.dirname, '../../client/entry-server.tsx');
+const { renderPage } = (await import(entryServer)) as { renderPage: RenderApp };
+
 let emulator: FirestoreEmulator;
 let smtp: TestSmtpServer;
 let server: TestServer;
@@ -45,7 +57,7 @@ let workDir: string;
 beforeAll(async () => {
   emulator = await startFirestoreEmulator();
   smtp = await startSmtpServer();
-  server = await startTestServer({ smtpUrl: smtp.url });
+  server = await startTestServer({ smtpUrl: smtp.url, renderApp: renderPage });
   workDir = await mkdtemp(path.join(os.tmpdir(), 'tutorbook-import-'));
 }, 90_000);
 
@@ -273,7 +285,7 @@ const cliArgs = (site: OldSite) => [
 
 /** The same import in this process (quicker than the CLI), from the same files. */
 async function importInProcess(site: OldSite, dryRun = false) {
-  return importFirebase(
+  const report = await importFirebase(
     server.services.deps.storage,
     {
       firestore: await readFirestore({ projectId: site.projectId, emulatorHost: emulator.host }),
@@ -282,6 +294,9 @@ async function importInProcess(site: OldSite, dryRun = false) {
     },
     { dryRun, now: new Date() },
   );
+  // As the CLI does: the server reads the accounts the import changed again.
+  if (!dryRun && report.handedOver.length > 0) server.services.deps.events.publish(accessChanged(report.handedOver));
+  return report;
 }
 
 /** Every record the import may write, so "changes nothing" can be checked to the byte, on either engine. */
@@ -319,6 +334,7 @@ async function snapshot(): Promise<Record<string, unknown>> {
       .selectAll()
       .orderBy(table === 'sync_counter' ? 'name' : 'id')
       .execute();
+  out.imported_records = await db.selectFrom('imported_records').selectAll().orderBy(['kind', 'old_id']).execute();
   return out;
 }
 
@@ -343,9 +359,14 @@ async function loginsOf(userId: string) {
 }
 
 /** The ids `?since=` reports from the start, following `more` to the end. */
-async function idsChangedSince(client: TestClient, path: string, key: 'bookings' | 'questions') {
+async function idsChangedSince(
+  client: TestClient,
+  path: string,
+  key: 'bookings' | 'questions',
+  from: number | string = '0',
+) {
   const ids: string[] = [];
-  let since = '0';
+  let since = String(from);
   for (;;) {
     const page = await client.get(`${path}?since=${since}`);
     expect(page.status, page.text).toBe(200);
@@ -367,12 +388,12 @@ describe('import firebase', () => {
       expect(run.code).toBe(0);
       const tag = site.uid.thandi.slice('thandi'.length);
       expect(run.stdout).toContain(`Read from Firebase project ${site.projectId}:`);
-      expect(run.stdout).toMatch(/users\s+4 read: 3 new, 0 already here, 1 skipped/);
+      expect(run.stdout).toMatch(/users\s+4 read: 3 new, 0 already here, 0 updated, 1 skipped/);
       expect(run.stdout).toMatch(/modules\s+3 read: 1 new, 0 already here, 1 updated, 1 skipped/);
-      expect(run.stdout).toMatch(/questions\s+2 read: 2 new, 0 already here, 0 skipped/);
-      expect(run.stdout).toMatch(/answers\s+2 read: 2 new, 0 already here, 0 skipped/);
-      expect(run.stdout).toMatch(/bookings\s+4 read: 3 new, 0 already here, 1 skipped/);
-      expect(run.stdout).toMatch(/enrolments\s+3 read: 2 new, 0 already here, 1 skipped/);
+      expect(run.stdout).toMatch(/questions\s+2 read: 2 new, 0 already here, 0 updated, 0 skipped/);
+      expect(run.stdout).toMatch(/answers\s+2 read: 2 new, 0 already here, 0 updated, 0 skipped/);
+      expect(run.stdout).toMatch(/bookings\s+4 read: 3 new, 0 already here, 0 updated, 1 skipped/);
+      expect(run.stdout).toMatch(/enrolments\s+3 read: 2 new, 0 already here, 0 updated, 1 skipped/);
       // Each skipped record named, with its reason.
       expect(run.stdout).toContain(`users/phone${tag}: no e-mail address`);
       expect(run.stdout).toContain(`modules/phys${tag}: category "Physics" is not one of`);
@@ -540,8 +561,8 @@ describe('import firebase', () => {
       const before = await snapshot();
       const again = await cli(cliArgs(site));
       expect(again.code, again.stderr).toBe(0);
-      expect(again.stdout).toMatch(/users\s+4 read: 0 new, 3 already here, 1 skipped/);
-      expect(again.stdout).toMatch(/bookings\s+4 read: 0 new, 3 already here, 1 skipped/);
+      expect(again.stdout).toMatch(/users\s+4 read: 0 new, 3 already here, 0 updated, 1 skipped/);
+      expect(again.stdout).toMatch(/bookings\s+4 read: 0 new, 3 already here, 0 updated, 1 skipped/);
       expect(again.stdout).toContain('Written: 0 new, 0 updated.');
       expect(await snapshot()).toEqual(before);
     },
@@ -555,7 +576,7 @@ describe('import firebase', () => {
       const before = await snapshot();
       const dry = await cli([...cliArgs(site), '--dry-run']);
       expect(dry.code, dry.stderr).toBe(0);
-      expect(dry.stdout).toMatch(/bookings\s+4 read: 3 new, 0 already here, 1 skipped/);
+      expect(dry.stdout).toMatch(/bookings\s+4 read: 3 new, 0 already here, 0 updated, 1 skipped/);
       // The catalogue's module takes the old price once, in whichever test imports first.
       expect(dry.stdout).toMatch(/Dry run: nothing was written \(13 new, [01] updated had it run\)\./);
       expect(await snapshot()).toEqual(before);
@@ -593,7 +614,10 @@ describe('import firebase', () => {
     async () => {
       const site = await seedOldSite();
       const before = await snapshot();
-      await expect(failingPartWay(site)).rejects.toThrow('the disk is full');
+      // Stopped with a message naming the record, never a stack trace.
+      await expect(failingPartWay(site)).rejects.toThrow(
+        'The import stopped at enrolments/broken: the disk is full. Nothing was written (the import is one transaction).',
+      );
       expect(await snapshot()).toEqual(before);
     },
   );
@@ -602,7 +626,9 @@ describe('import firebase', () => {
     'on Firestore a failure part-way keeps the batches written; running it again finishes, then says "0 new"',
     async () => {
       const site = await seedOldSite();
-      await expect(failingPartWay(site)).rejects.toThrow('the disk is full');
+      await expect(failingPartWay(site)).rejects.toThrow(
+        'The import stopped at enrolments/broken: the disk is full. The batches before it were written; run it again to finish.',
+      );
       // Users, modules, questions and bookings committed, each in its own transaction; the enrolments did not.
       const again = await importInProcess(site);
       expect(again.counts.users).toMatchObject({ new: 0, unchanged: 3 });
@@ -698,6 +724,427 @@ describe('import firebase', () => {
       expect(unhashed.code).toBe(1);
       expect(unhashed.stderr).toContain('give the project’s hash parameters with --hash-config');
       expect(await snapshot()).toEqual(before);
+    },
+    cliTestTimeout,
+  );
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Running it again after the old site changed (decision 0037)
+
+/** Changes the old site's Firestore as its users and admins would, between two runs. */
+async function editOldSite(site: OldSite, edit: (db: Firestore) => Promise<unknown>) {
+  const app = initializeApp({ projectId: site.projectId }, `edit-${crypto.randomUUID()}`);
+  try {
+    const db = getFirestore(app);
+    db.settings({ host: emulator.host, ssl: false, universeDomain: 'googleapis.com' });
+    await edit(db);
+  } finally {
+    await deleteApp(app);
+  }
+}
+
+/** A new `firebase auth:export` of the old site, with its users changed by `edit`. */
+async function editAuthExport(site: OldSite, edit: (users: Record<string, unknown>[]) => unknown) {
+  const exported = JSON.parse(await readFile(site.authExport, 'utf8')) as { users: Record<string, unknown>[] };
+  await edit(exported.users);
+  await writeFile(site.authExport, JSON.stringify(exported));
+}
+
+const tagOf = (site: OldSite) => site.uid.thandi.slice('thandi'.length);
+const userIn = (users: Record<string, unknown>[], localId: string) => users.find((u) => u.localId === localId)!;
+
+interface ApiBooking {
+  id: string;
+  status: string;
+  confirmedSlot: string | null;
+  version: number;
+  student: { id: string | null; name: string; email: string };
+  concepts: string;
+  history: { by: { id: string | null; name: string }; from: string | null; to: string; slot: string | null }[];
+}
+
+async function bookingsOf(client: TestClient): Promise<Map<string, ApiBooking>> {
+  const page = await client.get('/api/bookings');
+  expect(page.status, page.text).toBe(200);
+  return new Map((page.body.bookings as ApiBooking[]).map((b) => [b.id, b]));
+}
+
+describe('import firebase, run again after the old site changed', () => {
+  test(
+    'a later run brings every change the old site made since, counts it as updated, and a third changes nothing',
+    async () => {
+      const site = await seedOldSite();
+      const tag = tagOf(site);
+      await importInProcess(site);
+      const thandi = await logIn(server, { email: site.email.thandi, password: site.passwords.thandi });
+      const bookingsPosition = (await thandi.get('/api/bookings?since=0')).body.version as number | string;
+      const boardPosition = (await createClient(server.url).get('/api/questions?since=0')).body.version as
+        number | string;
+
+      // The old site goes on: a booking confirmed there, votes from 3 to 33, a title and an answer edited, a
+      // price raised, an enrolment changed, a user renamed and another who verified her address.
+      await editOldSite(site, (db) =>
+        Promise.all([
+          db.doc(`bookings/b1${tag}`).update({ status: 'Confirmed', confirmed_timeslot: '14:00' }),
+          db.doc(`questions/q1${tag}`).update({ upvotes: 33, title: 'How do I reverse a singly linked list?' }),
+          db.doc(`questions/q1${tag}/answers/a1${tag}`).update({ text: 'Walk it once, turning each pointer.' }),
+          db.doc(`modules/disc${tag}`).update({ price: 'R90' }),
+          db.doc(`enrolments/${site.uid.thandi}`).update({ modules: ['Introduction To Calculus', 'FET Mathematics'] }),
+        ]),
+      );
+      await editAuthExport(site, (users) => {
+        userIn(users, site.uid.thandi).displayName = 'Thandi Mokoena-Dube';
+        userIn(users, site.uid.sipho).emailVerified = true;
+      });
+
+      const run = await cli(cliArgs(site));
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/users\s+4 read: 0 new, 1 already here, 2 updated, 1 skipped/);
+      expect(run.stdout).toMatch(/modules\s+3 read: 0 new, 1 already here, 1 updated, 1 skipped/);
+      expect(run.stdout).toMatch(/questions\s+2 read: 0 new, 1 already here, 1 updated, 0 skipped/);
+      expect(run.stdout).toMatch(/answers\s+2 read: 0 new, 1 already here, 1 updated, 0 skipped/);
+      expect(run.stdout).toMatch(/bookings\s+4 read: 0 new, 2 already here, 1 updated, 1 skipped/);
+      // A module added there is new; the one removed there is removed here (counted updated).
+      expect(run.stdout).toMatch(/enrolments\s+3 read: 1 new, 1 already here, 1 updated, 1 skipped/);
+      expect(run.stdout).toContain('Written: 1 new, 7 updated.');
+      expect(run.stdout).not.toContain('Changed on both sides');
+
+      // The booking as the old site has it now, with "The old site" in its history.
+      const b1 = (await bookingsOf(thandi)).get(`b1${tag}`)!;
+      expect(b1).toMatchObject({ status: 'Confirmed', confirmedSlot: '14:00' });
+      // Her new name there is hers here too, in the booking's history as everywhere (decision 0025).
+      expect(b1.history.map((h) => [h.by.name, h.from, h.to, h.slot])).toEqual([
+        ['Thandi Mokoena-Dube', null, 'Pending', null],
+        ['The old site', 'Pending', 'Confirmed', '14:00'],
+      ]);
+      // The board: the old site's 33 (votes cast here would add to them), the new title and answer.
+      const q1 = (await thandi.get(`/api/questions/q1${tag}`)).body as {
+        title: string;
+        upvotes: number;
+        answers: { id: string; text: string }[];
+      };
+      expect(q1).toMatchObject({ title: 'How do I reverse a singly linked list?', upvotes: 33, downvotes: 1 });
+      expect(q1.answers.find((a) => a.id === `a1${tag}`)?.text).toBe('Walk it once, turning each pointer.');
+      // Clients that synced before hear of them (b2 too: it shows her new name).
+      expect((await idsChangedSince(thandi, `/api/bookings`, 'bookings', bookingsPosition)).sort()).toEqual([
+        `b1${tag}`,
+        `b2${tag}`,
+      ]);
+      expect(await idsChangedSince(thandi, `/api/questions`, 'questions', boardPosition)).toEqual([`q1${tag}`]);
+      // The account and its enrolments.
+      expect((await thandi.get('/api/me')).body).toMatchObject({ name: 'Thandi Mokoena-Dube' });
+      const enrolled = JSON.stringify((await thandi.get('/api/me/enrolments')).body);
+      expect(enrolled).toContain('FET Mathematics');
+      expect(enrolled).not.toContain(`Discrete Maths ${tag}`);
+      const sipho = await logIn(server, { email: site.email.sipho, password: site.passwords.sipho });
+      expect((await sipho.get('/api/me')).body).toMatchObject({ emailVerified: true });
+      // The catalogue (which a running server reads at its start, decision 0006) has the new price.
+      expect(await server.services.deps.repos.catalogue.findById(`disc${tag}`)).toMatchObject({ priceCents: 9000 });
+
+      // Nothing changed since: nothing written, to the byte.
+      const before = await snapshot();
+      const third = await importInProcess(site);
+      expect(importKinds.map((kind) => third.counts[kind].new + third.counts[kind].updated)).toEqual(
+        importKinds.map(() => 0),
+      );
+      expect(await snapshot()).toEqual(before);
+    },
+    cliTestTimeout,
+  );
+
+  test('a record changed on both sides takes the old site’s values and is named; one changed here only stays', async () => {
+    const site = await seedOldSite();
+    const tag = tagOf(site);
+    await importInProcess(site);
+    const thandi = await logIn(server, { email: site.email.thandi, password: site.passwords.thandi });
+    const admin = await signInAs(server, 'admin', { name: 'Lerato Admin' });
+
+    // Here: an admin cancels b1, Thandi renames herself and leaves one of her modules.
+    const b1 = (await bookingsOf(thandi)).get(`b1${tag}`)!;
+    const cancelled = await admin.client.request(`/api/bookings/b1${tag}/status`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ status: 'Cancelled', version: b1.version }),
+    });
+    expect(cancelled.status, cancelled.text).toBe(200);
+    const renamed = await thandi.request('/api/me/name', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Thandi Here' }),
+    });
+    expect(renamed.status, renamed.text).toBe(200);
+    const mine = (await thandi.get('/api/me/enrolments')).body.enrolments as { id: string; moduleName: string }[];
+    const discrete = mine.find((e) => e.moduleName === `Discrete Maths ${tag}`)!;
+    expect((await thandi.request(`/api/me/enrolments/${discrete.id}`, { method: 'DELETE' })).status).toBe(200);
+
+    // There: b1 confirmed, Thandi renamed.
+    await editOldSite(site, (db) =>
+      db.doc(`bookings/b1${tag}`).update({ status: 'Confirmed', confirmed_timeslot: '16:00' }),
+    );
+    await editAuthExport(site, (users) => {
+      userIn(users, site.uid.thandi).displayName = 'Thandi There';
+    });
+
+    const report = await importInProcess(site);
+    expect(report.changedOnBothSides).toEqual([
+      { record: `users/${site.uid.thandi}`, reason: 'name' },
+      { record: `bookings/b1${tag}`, reason: 'status (the change here stays in its history)' },
+    ]);
+    expect(formatReport(report, site.projectId)).toContain(
+      'Changed on both sides since the last import (the old site’s values were taken):\n' +
+        `  users/${site.uid.thandi}: name\n` +
+        `  bookings/b1${tag}: status (the change here stays in its history)\n`,
+    );
+    // The old site wins; the cancellation made here stays in the booking's history.
+    const after = (await bookingsOf(thandi)).get(`b1${tag}`)!;
+    expect(after).toMatchObject({ status: 'Confirmed', confirmedSlot: '16:00' });
+    expect(after.history.map((h) => [h.by.name, h.from, h.to])).toEqual([
+      ['Thandi There', null, 'Pending'],
+      ['Lerato Admin', 'Pending', 'Cancelled'],
+      ['The old site', 'Cancelled', 'Confirmed'],
+    ]);
+    expect((await thandi.get('/api/me')).body).toMatchObject({ name: 'Thandi There' });
+    // Changed here only: the module she left is not brought back.
+    expect(JSON.stringify((await thandi.get('/api/me/enrolments')).body)).not.toContain(`Discrete Maths ${tag}`);
+    expect(report.counts.enrolments).toMatchObject({ new: 0, unchanged: 2, updated: 0 });
+  });
+
+  test('a login refused for an unverified address, after it replaced the old hash, is no change: "already here"', async () => {
+    const site = await seedOldSite();
+    // Someone signed up here with Sipho's address and never verified it: the import hands it to Sipho.
+    const squatter = await createClient(server.url).post('/api/auth/sign-up/email', {
+      name: 'Not Sipho',
+      email: site.email.sipho,
+      password: 'squatter password',
+    });
+    expect(squatter.status, squatter.text).toBe(200);
+    expect((await importInProcess(site)).counts.users).toMatchObject({ new: 2, updated: 1 });
+    const account = (await server.services.deps.repos.accounts.findByEmail(site.email.sipho))!;
+    expect(await credentialOf(account.id)).toContain('$firebase-scrypt$');
+
+    // Sipho logs in with the old password: refused, the address being unverified, but the Firebase hash
+    // matched first and was replaced by ours.
+    const refused = await createClient(server.url).post('/api/auth/sign-in/email', {
+      email: site.email.sipho,
+      password: site.passwords.sipho,
+    });
+    expectApiError(refused, 403, 'auth.email_not_verified');
+    const ours = (await credentialOf(account.id))!;
+    expect(ours).not.toContain('$firebase-scrypt$');
+
+    // Nothing changed on the old site: the account is "already here", its password as it is.
+    const again = await importInProcess(site);
+    expect(again.counts.users).toMatchObject({ new: 0, updated: 0, unchanged: 3 });
+    expect(again.handedOver).toEqual([]);
+    expect(await credentialOf(account.id)).toBe(ours);
+  });
+
+  test('a disabled user: never imported, its records say so; disabled after an import, signed out here', async () => {
+    const site = await seedOldSite();
+    const tag = tagOf(site);
+    const disabledUid = `disabled${tag}`;
+    await editAuthExport(site, (users) =>
+      users.push({
+        localId: disabledUid,
+        email: `disabled-${tag}@example.com`,
+        emailVerified: true,
+        displayName: 'Dis Abled',
+        disabled: true,
+      }),
+    );
+    await editOldSite(site, (db) =>
+      Promise.all([
+        db.doc(`enrolments/${disabledUid}`).set({ uid: disabledUid, modules: ['FET Mathematics'] }),
+        // Lerato's, emptied: holds nothing, like the empty list an account's deletion leaves.
+        db.doc(`enrolments/${site.uid.lerato}`).set({}),
+      ]),
+    );
+    const report = await importInProcess(site);
+    expect(report.skipped).toContainEqual({
+      record: `users/${disabledUid}`,
+      reason: 'disabled in Firebase Authentication',
+    });
+    expect(report.skipped).toContainEqual({
+      record: `enrolments/${disabledUid}`,
+      reason: `the account of user ${disabledUid} is disabled in Firebase Authentication, so it was not imported`,
+    });
+    expect(report.skipped.filter((s) => s.record.includes(site.uid.lerato))).toEqual([]);
+
+    // Thandi is signed in here when the old site disables her: signed out, no way in that she had.
+    const thandi = await logIn(server, { email: site.email.thandi, password: site.passwords.thandi });
+    await editAuthExport(site, (users) => {
+      userIn(users, site.uid.thandi).disabled = true;
+    });
+    const disabling = await importInProcess(site);
+    expect(disabling.counts.users).toMatchObject({ updated: 1 });
+    expect(disabling.handedOver).toEqual([site.uid.thandi]);
+    expect((await thandi.get('/api/me')).status).toBe(401);
+    const refused = await createClient(server.url).post('/api/auth/sign-in/email', {
+      email: site.email.thandi,
+      password: site.passwords.thandi,
+    });
+    expect(refused.status).toBe(401);
+    // Her records stay hers; enabled again there, her old password lets her in again.
+    await editAuthExport(site, (users) => {
+      userIn(users, site.uid.thandi).disabled = false;
+    });
+    expect((await importInProcess(site)).counts.users).toMatchObject({ updated: 1 });
+    const back = await logIn(server, { email: site.email.thandi, password: site.passwords.thandi });
+    expect([...(await bookingsOf(back)).keys()].sort()).toEqual([`b1${tag}`, `b2${tag}`]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Hostile and odd records (decision 0037): the same rules as user input
+
+describe('import firebase, values that break the rules of user input', () => {
+  test(
+    'each is skipped with its reason or brought within its bound and reported; the board stays up',
+    async () => {
+      const site = await seedOldSite();
+      const tag = tagOf(site);
+      await editAuthExport(site, (users) =>
+        users.push(
+          { localId: `crlf${tag}`, email: 'crlf@example.test\r\nbcc: x@evil.test', emailVerified: true },
+          { localId: `script${tag}`, email: 'not an address <script>', emailVerified: true },
+          { localId: '__proto__', email: `proto-${tag}@example.com`, emailVerified: true },
+          {
+            localId: `long${tag}`,
+            email: `long-${tag}@example.com`,
+            emailVerified: true,
+            displayName: 'N'.repeat(300),
+          },
+          {
+            localId: `bidi${tag}`,
+            email: `bidi-${tag}@example.com`,
+            emailVerified: true,
+            displayName: 'Admin\u202Egnp.exe',
+          },
+        ),
+      );
+      const huge = 9007199254740993;
+      await editOldSite(site, (db) =>
+        Promise.all([
+          db
+            .doc(`questions/huge${tag}`)
+            .set({ title: 'Votes', text: 'Too many', user_id: site.uid.thandi, downvotes: huge }),
+          db
+            .doc(`questions/title${tag}`)
+            .set({ title: 'T'.repeat(5022), text: 'Long title', user_id: site.uid.thandi }),
+          db
+            .doc(`questions/text${tag}`)
+            .set({ title: 'Long text', text: 'x'.repeat(300_000), user_id: site.uid.thandi }),
+          db.doc(`questions/text${tag}/answers/a${tag}`).set({ text: 'An answer', user_id: site.uid.thandi }),
+          db.doc(`modules/evil${tag}`).set({ name: 'Evil\r\nBcc: x@evil.test', category: 'Mathematics', price: 90 }),
+          db.doc(`bookings/inject${tag}`).set({
+            student_name: 'Thandi Mokoena',
+            student_email: 'victim@example.test, attacker@evil.test',
+            module_name: 'Introduction To Calculus',
+            date: '2027-03-10',
+            timeslot1: '14:00',
+            timeslot2: '16:00',
+            timeslot3: '09:30',
+            hours: 1,
+            concepts: 'Limits',
+            uid: site.uid.thandi,
+          }),
+          db.doc(`bookings/bcc${tag}`).set({
+            student_name: 'Nobody',
+            student_email: 'attacker@evil.test\r\nBcc: victim@example.test',
+            module_name: 'Introduction To Calculus',
+            date: '2027-03-10',
+            timeslot1: '14:00',
+            timeslot2: '16:00',
+            timeslot3: '09:30',
+            hours: 1,
+            concepts: 'Limits',
+            uid: site.uid.ghost,
+          }),
+          db.doc(`bookings/concepts${tag}`).set({
+            student_name: 'Gone\nPayment reference: TB-FAKE00',
+            student_email: 'gone@example.com',
+            module_name: 'Introduction To Calculus',
+            date: '2027-03-11',
+            timeslot1: '14:00',
+            timeslot2: '16:00',
+            timeslot3: '09:30',
+            hours: 1,
+            concepts: 'c'.repeat(2500),
+            uid: site.uid.ghost,
+          }),
+        ]),
+      );
+
+      // Through the CLI: it ends with its report, never a stack trace.
+      const run = await cli(cliArgs(site));
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      const skipped = run.stdout.slice(run.stdout.indexOf('Skipped:'), run.stdout.indexOf('Adjusted to the rules:'));
+      const adjusted = run.stdout.slice(run.stdout.indexOf('Adjusted to the rules:'));
+      expect(skipped).toContain(
+        `users/crlf${tag}: e-mail address "crlf@example.test\\r\\nbcc: x@evil.test" is not one sign-up accepts`,
+      );
+      expect(skipped).toContain(
+        `users/script${tag}: e-mail address "not an address <script>" is not one sign-up accepts`,
+      );
+      expect(skipped).toContain('users/__proto__: id "__proto__" cannot be an id here');
+      expect(skipped).toContain(
+        `questions/title${tag}: title of 5022 characters: The title can be at most 200 characters.`,
+      );
+      expect(skipped).toContain(
+        `questions/text${tag}: text of 300000 characters: The text can be at most 10\u00a0000 characters.`,
+      );
+      expect(skipped).toContain(`questions/text${tag}/answers/a${tag}: its question was skipped`);
+      expect(skipped).toContain(`modules/evil${tag}: name "Evil\\r\\nBcc: x@evil.test": Use letters`);
+      expect(skipped).toContain(
+        `bookings/bcc${tag}: student_email "attacker@evil.test\\r\\nBcc: victim@example.test" is not one address, and no account has the booking`,
+      );
+      expect(adjusted).toContain(
+        `questions/huge${tag}: downvotes 9007199254740992 is more than ${importedVotesMax}: kept as ${importedVotesMax}`,
+      );
+      expect(adjusted).toContain(`users/long${tag}: display name "NNNN`);
+      expect(adjusted).toContain(`"long-${tag}" is used`);
+      expect(adjusted).toContain(`users/bidi${tag}: display name "Admin\\u202egnp.exe": Use letters`);
+      expect(adjusted).toContain(
+        `bookings/inject${tag}: student_email "victim@example.test, attacker@evil.test" is not one address: the account's ${site.email.thandi} is used`,
+      );
+      expect(adjusted).toContain(
+        `bookings/concepts${tag}: student_name "Gone\\nPayment reference: TB-FAKE00": Use letters, numbers and punctuation only, on one line. "gone" is used`,
+      );
+      expect(adjusted).toContain(`bookings/concepts${tag}: concepts of 2500 characters: cut at 2000`);
+
+      // The board answers every visitor, with the count at its bound.
+      const visitor = createClient(server.url);
+      for (const path of [
+        '/api/questions',
+        '/api/questions?since=0',
+        `/api/questions/huge${tag}`,
+        '/qa',
+        questionPath(`huge${tag}`),
+      ]) {
+        const page = await visitor.get(path);
+        expect(page.status, `${path}: ${page.text.slice(0, 200)}`).toBe(200);
+      }
+      expect((await visitor.get(`/api/questions/huge${tag}`)).body).toMatchObject({ downvotes: importedVotesMax });
+
+      // The booking's e-mails go to its student's one address only.
+      const thandi = await logIn(server, { email: site.email.thandi, password: site.passwords.thandi });
+      const mine = await bookingsOf(thandi);
+      expect(mine.get(`inject${tag}`)?.student.email).toBe(site.email.thandi);
+      const concepts = (await server.services.deps.repos.bookings.findById(`concepts${tag}`))!;
+      expect(concepts.student).toEqual({ id: null, name: 'gone', email: 'gone@example.com' });
+      expect(concepts.concepts).toHaveLength(2000);
+      const admin = await signInAs(server, 'admin', { name: 'Lerato Admin' });
+      const confirmed = await admin.client.post(`/api/bookings/inject${tag}/confirm`, {
+        slot: '14:00',
+        version: mine.get(`inject${tag}`)!.version,
+      });
+      expect(confirmed.status, confirmed.text).toBe(200);
+      const email = await smtp.waitForEmail({ to: site.email.thandi, subject: 'Session confirmed' });
+      expect(email.to).toEqual([site.email.thandi]);
+      expect(smtp.messages.filter((m) => m.to.some((to) => /evil|victim/.test(to)))).toEqual([]);
     },
     cliTestTimeout,
   );

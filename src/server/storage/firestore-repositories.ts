@@ -1,5 +1,6 @@
 import { createAccountsFirestoreRepository } from '../auth/accounts.firestore.ts';
 import { createRefusalsFirestoreRepository } from '../http/refusals.firestore.ts';
+import { createImportLedgerFirestoreRepository } from '../import/import-ledger.firestore.ts';
 import { createOutboxFirestoreRepository } from '../mail/mail.firestore.ts';
 import { createBookingsFirestoreRepository } from '../modules/bookings/bookings.firestore.ts';
 import { createCatalogueFirestoreRepository } from '../modules/catalogue/catalogue.firestore.ts';
@@ -15,6 +16,7 @@ export const firestoreRepositoryFactories: FirestoreRepositoryFactories = {
   accounts: createAccountsFirestoreRepository,
   bookings: (ctx, { positions }) => createBookingsFirestoreRepository(ctx, positions),
   catalogue: createCatalogueFirestoreRepository,
+  importLedger: createImportLedgerFirestoreRepository,
   outbox: createOutboxFirestoreRepository,
   profile: createProfileFirestoreRepository,
   qa: (ctx, { positions }) => createQaFirestoreRepository(ctx, positions, createAccountsFirestoreRepository(ctx)),

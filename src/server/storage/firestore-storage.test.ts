@@ -106,6 +106,7 @@ describe('the Firestore storage', () => {
     expect(missingRepositories({ catalogue: createCatalogueFirestoreRepository })).toEqual([
       'accounts',
       'bookings',
+      'importLedger',
       'outbox',
       'profile',
       'refusals',

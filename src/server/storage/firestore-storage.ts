@@ -40,6 +40,7 @@ const repositoryNames = Object.keys({
   accounts: true,
   bookings: true,
   catalogue: true,
+  importLedger: true,
   outbox: true,
   profile: true,
   refusals: true,

@@ -5,6 +5,7 @@ import { postgresPool, type Db, type DbKind } from '../db/create-db.ts';
 import { groupedTransactions } from '../db/grouped-transactions.ts';
 import { transactionGate } from '../db/transaction-gate.ts';
 import { keptVersions, versionsOn, type Versions } from '../db/versions.ts';
+import { createImportLedgerRepository } from '../import/import-ledger.repository.ts';
 import { createOutboxRepository } from '../mail/mail.repository.ts';
 import { createBookingsRepository } from '../modules/bookings/bookings.repository.ts';
 import { createCatalogueRepository } from '../modules/catalogue/catalogue.repository.ts';
@@ -21,6 +22,7 @@ export function createSqlRepositories(db: Db, kind: DbKind, versions: Versions =
     accounts: createAccountsRepository(db),
     bookings: createBookingsRepository(db, versions),
     catalogue: createCatalogueRepository(db),
+    importLedger: createImportLedgerRepository(db),
     outbox: createOutboxRepository(db),
     profile: createProfileRepository(db),
     refusals: createRefusalsRepository(db),

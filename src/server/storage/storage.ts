@@ -1,4 +1,5 @@
 import type { AccountsRepository } from '../auth/accounts.storage.ts';
+import type { ImportLedgerRepository } from '../import/import-ledger.storage.ts';
 import type { RefusalsRepository } from '../http/refusals.storage.ts';
 import type { OutboxRepository } from '../mail/mail.storage.ts';
 import type { BookingsRepository } from '../modules/bookings/bookings.storage.ts';
@@ -17,6 +18,8 @@ export interface Repositories {
   /** Bookings with their history, and the bookings' versions for `?since=`. */
   bookings: BookingsRepository;
   catalogue: CatalogueRepository;
+  /** The Firebase import's ledger: what it brought in, and as what (docs/decisions/0037). */
+  importLedger: ImportLedgerRepository;
   /** E-mails waiting to be sent, and the delivery log. */
   outbox: OutboxRepository;
   /** The users' enrolments. */

@@ -11,6 +11,8 @@ import * as m0009 from './0009-email-about-user.ts';
 import * as m0010 from './0010-board-search.ts';
 import * as m0011 from './0011-users-by-role.ts';
 import * as m0012 from './0012-board-search-written-by-the-board.ts';
+import * as m0013 from './0013-imported-records.ts';
+import * as m0014 from './0014-board-search-rewritten-by-the-import.ts';
 
 /** Every migration, in order. Append only: a landed migration is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +28,6 @@ export const migrations: Record<string, Migration> = {
   '0010-board-search': m0010,
   '0011-users-by-role': m0011,
   '0012-board-search-written-by-the-board': m0012,
+  '0013-imported-records': m0013,
+  '0014-board-search-rewritten-by-the-import': m0014,
 };

@@ -143,6 +143,17 @@ function applyUpdate(doc: BookingDoc, update: BookingUpdate): BookingDoc {
     ...(update.lateCancellation !== undefined ? { lateCancellation: update.lateCancellation } : {}),
     ...(update.reminderSentAt !== undefined ? { reminderSentAt: update.reminderSentAt } : {}),
     ...(update.updatedAt !== undefined ? { updatedAt: update.updatedAt } : {}),
+    ...(update.student !== undefined
+      ? { userId: update.student.id, studentName: update.student.name, studentEmail: update.student.email }
+      : {}),
+    ...(update.moduleName !== undefined ? { moduleName: update.moduleName } : {}),
+    ...(update.moduleCategory !== undefined ? { moduleCategory: update.moduleCategory } : {}),
+    ...(update.priceCentsPerHour !== undefined ? { priceCentsPerHour: update.priceCentsPerHour } : {}),
+    ...(update.totalCents !== undefined ? { totalCents: update.totalCents } : {}),
+    ...(update.date !== undefined ? { date: update.date } : {}),
+    ...(update.slots !== undefined ? { slots: [...update.slots] } : {}),
+    ...(update.hours !== undefined ? { hours: update.hours } : {}),
+    ...(update.concepts !== undefined ? { concepts: update.concepts } : {}),
     version: update.stamp.version,
     versionShard: update.stamp.shard,
   };

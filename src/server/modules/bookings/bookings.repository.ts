@@ -77,6 +77,17 @@ function toSet(update: BookingUpdate): Updateable<BookingsTable> {
     ...(update.lateCancellation !== undefined ? { late_cancellation: update.lateCancellation ? 1 : 0 } : {}),
     ...(update.reminderSentAt !== undefined ? { reminder_sent_at: update.reminderSentAt } : {}),
     ...(update.updatedAt !== undefined ? { updated_at: update.updatedAt } : {}),
+    ...(update.student !== undefined
+      ? { user_id: update.student.id, student_name: update.student.name, student_email: update.student.email }
+      : {}),
+    ...(update.moduleName !== undefined ? { module_name: update.moduleName } : {}),
+    ...(update.moduleCategory !== undefined ? { module_category: update.moduleCategory } : {}),
+    ...(update.priceCentsPerHour !== undefined ? { price_cents_per_hour: update.priceCentsPerHour } : {}),
+    ...(update.totalCents !== undefined ? { total_cents: update.totalCents } : {}),
+    ...(update.date !== undefined ? { date: update.date } : {}),
+    ...(update.slots !== undefined ? { slot1: update.slots[0], slot2: update.slots[1], slot3: update.slots[2] } : {}),
+    ...(update.hours !== undefined ? { hours: update.hours } : {}),
+    ...(update.concepts !== undefined ? { concepts: update.concepts } : {}),
     version: update.stamp.version,
   };
 }

@@ -239,6 +239,31 @@ describe.each(contractEngines(openSql, openFirestore))('the bookings’ storage 
     expect((await repo.findById(booking.id))?.version).toBe(22);
   });
 
+  test('an update may set every field the old site has (the import’s later runs); what it leaves out stays', async () => {
+    const { repo } = engine;
+    const student = await engine.addStudent('Thandi Mokoena');
+    const booking = newBooking(student, { version: 5 });
+    await repo.insert(booking, stampOf(booking));
+    const changed = {
+      student: { id: null, name: 'Thandi M.', email: 'thandi.m@example.com' },
+      moduleName: 'Discrete Maths',
+      moduleCategory: 'Uncategorized' as const,
+      priceCentsPerHour: 100_00,
+      totalCents: 300_00,
+      date: '2026-12-11',
+      slots: ['08:00', '10:00', '12:00'],
+      hours: 3,
+      concepts: 'Graphs',
+      status: 'Confirmed' as const,
+      confirmedSlot: '10:00',
+      startsAt: '2026-12-11T08:00:00.000Z',
+    };
+    expect(await repo.updateIfAtVersion(booking.id, 5, { ...changed, stamp: { shard: 0, version: 6 } })).toBe(true);
+    expect(await repo.findById(booking.id)).toEqual({ ...booking, ...changed, version: 6 });
+    // The list along the student's index follows the new student id (none here).
+    expect(ids(await repo.list({ userId: student.id, limit: 10 }))).not.toContain(booking.id);
+  });
+
   test('of five confirmations at once, each in a transaction as the usecase runs it, one wins and one entry is recorded', async () => {
     const booking = await book(engine, newBooking(await engine.addStudent('Confirmed Once')));
     const slots = ['09:00', '14:00', '17:30', '09:00', '14:00'];

@@ -20,9 +20,29 @@ export interface BookingChangeRecord extends BookingChange {
   by: { id: string | null; name: string; role: Role | null };
 }
 
-/** What a change to a booking may set; `stamp` (from `takeStamps`) always gives its new version. */
+/**
+ * What a change to a booking may set; `stamp` (from `takeStamps`) always gives its new version. The fields
+ * after `updatedAt` only a later run of the Firebase import changes (the old site's edits, decision 0037).
+ */
 export type BookingUpdate = Partial<
-  Pick<BookingRecord, 'status' | 'confirmedSlot' | 'startsAt' | 'lateCancellation' | 'reminderSentAt' | 'updatedAt'>
+  Pick<
+    BookingRecord,
+    | 'status'
+    | 'confirmedSlot'
+    | 'startsAt'
+    | 'lateCancellation'
+    | 'reminderSentAt'
+    | 'updatedAt'
+    | 'student'
+    | 'moduleName'
+    | 'moduleCategory'
+    | 'priceCentsPerHour'
+    | 'totalCents'
+    | 'date'
+    | 'slots'
+    | 'hours'
+    | 'concepts'
+  >
 > & { stamp: Stamp };
 
 export interface BookingListFilter {

@@ -41,6 +41,12 @@ interface QuestionDoc {
   createdAt: string;
   upvotes: number;
   downvotes: number;
+  /**
+   * The counts an imported question brought from the old site, which `upvotes` and `downvotes` started with;
+   * absent on one imported before they were kept (`importedVotesOf` works them out from its votes).
+   */
+  importedUpvotes?: number;
+  importedDownvotes?: number;
   acceptedAnswerId: string | null;
   version: number;
   versionShard: number;
@@ -265,6 +271,10 @@ export function createQaFirestoreRepository(
         // The counts move by increments from here, so the old site's stay in them (firestore-layout.md).
         upvotes: question.importedVotes?.upvotes ?? 0,
         downvotes: question.importedVotes?.downvotes ?? 0,
+        ...(question.importedVotes && {
+          importedUpvotes: question.importedVotes.upvotes,
+          importedDownvotes: question.importedVotes.downvotes,
+        }),
         acceptedAnswerId: null,
         version: question.stamp.version,
         versionShard: question.stamp.shard,
@@ -282,6 +292,40 @@ export function createQaFirestoreRepository(
         createdAt: answer.createdAt,
       });
       tx.update(questions.doc(answer.questionId), { answerIds: FieldValue.arrayUnion(answer.id) });
+    },
+
+    async importedVotesOf(questionId) {
+      const doc = (await readById(questions, questionId))?.data();
+      if (!doc) return undefined;
+      if (doc.importedUpvotes !== undefined && doc.importedDownvotes !== undefined)
+        return { upvotes: doc.importedUpvotes, downvotes: doc.importedDownvotes };
+      // Imported before the counts were kept apart: the counts less the votes cast here.
+      const cast = (await query(votes.where('questionId', '==', questionId))).docs.map((d) => d.data().value);
+      return {
+        upvotes: doc.upvotes - cast.filter((v) => v === 1).length,
+        downvotes: doc.downvotes - cast.filter((v) => v === -1).length,
+      };
+    },
+
+    async updateImportedQuestion(questionId, changes, before, stamp) {
+      const search = asStored(changes.searchText);
+      writer().update(questions.doc(questionId), {
+        title: changes.title,
+        text: changes.text,
+        search,
+        searchGrams: searchGramsOf(search),
+        importedUpvotes: changes.importedVotes.upvotes,
+        importedDownvotes: changes.importedVotes.downvotes,
+        // By increments, as votes move them: the votes cast here stay in.
+        upvotes: FieldValue.increment(changes.importedVotes.upvotes - before.upvotes),
+        downvotes: FieldValue.increment(changes.importedVotes.downvotes - before.downvotes),
+        version: stamp.version,
+        versionShard: stamp.shard,
+      });
+    },
+
+    async updateImportedAnswer(answerId, text) {
+      writer().update(answers.doc(answerId), { text });
     },
 
     async setVersion(questionId, stamp) {

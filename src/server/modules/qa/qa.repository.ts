@@ -315,6 +315,48 @@ export function createQaRepository(
         .execute();
     },
 
+    async importedVotesOf(questionId) {
+      const row = await db
+        .selectFrom('questions')
+        .select(['imported_upvotes', 'imported_downvotes'])
+        .where('id', '=', questionId)
+        .executeTakeFirst();
+      return row && { upvotes: row.imported_upvotes, downvotes: row.imported_downvotes };
+    },
+
+    async updateImportedQuestion(questionId, changes, _before, { version }) {
+      // SQLite's search index keeps no copy of the text: its entry is taken out with the text it was made of.
+      if (kind === 'sqlite') {
+        const indexed = await sql<{ rowid: number; search: string }>`
+          select s.rowid as rowid, q.search as search from questions_search s join questions q on q.id = s.question_id
+          where s.question_id = ${questionId}`.execute(db);
+        for (const entry of indexed.rows)
+          await sql`insert into questions_search (questions_search, rowid, search, question_id)
+            values ('delete', ${entry.rowid}, ${entry.search}, ${questionId})`.execute(db);
+      }
+      await db
+        .updateTable('questions')
+        .set({
+          title: changes.title,
+          text: changes.text,
+          search: changes.searchText,
+          imported_upvotes: changes.importedVotes.upvotes,
+          imported_downvotes: changes.importedVotes.downvotes,
+          version,
+        })
+        .where('id', '=', questionId)
+        .execute();
+      await recountVotes(db, [questionId]);
+      if (kind === 'sqlite')
+        await sql`insert into questions_search (search, question_id) values (${changes.searchText}, ${questionId})`.execute(
+          db,
+        );
+    },
+
+    async updateImportedAnswer(answerId, text) {
+      await db.updateTable('answers').set({ text }).where('id', '=', answerId).execute();
+    },
+
     async setVersion(questionId, { version }) {
       await db.updateTable('questions').set({ version }).where('id', '=', questionId).execute();
     },

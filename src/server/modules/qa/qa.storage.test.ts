@@ -355,6 +355,69 @@ describe.each(contractEngines(openSql, openFirestore))('the board’s storage on
     expect(await repo.findBoardQuestion(id)).toMatchObject({ upvotes: 3, downvotes: 2 });
   });
 
+  test('an imported question brought up to date: title, text, search and the old counts; votes here stay', async () => {
+    const { repo } = engine;
+    const id = crypto.randomUUID();
+    const answerId = `${id}-old`;
+    const word = marker();
+    await engine.transaction(async (qa) => {
+      await qa.beginChanges();
+      const [stamp] = await qa.takeStamps(1);
+      await qa.insertQuestion({
+        id,
+        userId: null,
+        title: `Old ${word}`,
+        text: 'From the old site.',
+        searchText: `old ${word}\nfrom the old site.`,
+        createdAt: at(7),
+        stamp: stamp!,
+        importedVotes: { upvotes: 28, downvotes: 2 },
+      });
+      await qa.insertAnswer({ id: answerId, questionId: id, userId: null, text: 'Old answer', createdAt: at(8) });
+    });
+    await vote(engine, id, bob, 1);
+    expect(await repo.importedVotesOf(id)).toEqual({ upvotes: 28, downvotes: 2 });
+    expect(await repo.importedVotesOf(crypto.randomUUID())).toBeUndefined();
+
+    const newWord = marker();
+    const before = (await repo.findQuestion(id))!.version;
+    const stamp = await engine.transaction(async (qa) => {
+      await qa.beginChanges();
+      const found = await qa.findQuestion(id);
+      const imported = await qa.importedVotesOf(id);
+      const [stamp] = await qa.takeStamps(1, [found!.version]);
+      await qa.updateImportedQuestion(
+        id,
+        {
+          title: `Edited ${newWord}`,
+          text: 'Edited on the old site.',
+          searchText: `edited ${newWord}\nedited on the old site.`,
+          importedVotes: { upvotes: 33, downvotes: 1 },
+        },
+        imported!,
+        stamp!,
+      );
+      await qa.updateImportedAnswer(answerId, 'Edited answer');
+      return stamp!;
+    });
+    expect(stamp.version).toBeGreaterThan(before);
+    expect(await repo.findBoardQuestion(id)).toMatchObject({
+      title: `Edited ${newWord}`,
+      text: 'Edited on the old site.',
+      upvotes: 34,
+      downvotes: 1,
+      version: stamp.version,
+    });
+    expect(await repo.importedVotesOf(id)).toEqual({ upvotes: 33, downvotes: 1 });
+    expect((await repo.findAnswer(answerId))?.text).toBe('Edited answer');
+    // The search finds the new text, and no longer the old.
+    expect((await repo.listPage({ search: newWord, limit: 5 })).map((q) => q.id)).toEqual([id]);
+    expect(await repo.listPage({ search: word, limit: 5 })).toEqual([]);
+    // And a vote still moves the counts from there.
+    await vote(engine, id, alice, -1);
+    expect(await repo.findBoardQuestion(id)).toMatchObject({ upvotes: 34, downvotes: 2 });
+  });
+
   test('ten users voting at once are all counted, and the question’s version goes above each', async () => {
     const { repo } = engine;
     const id = await askNew(engine, alice);

@@ -165,6 +165,23 @@ export interface QaRepository {
 
   insertQuestion(question: NewQuestion): Promise<void>;
   insertAnswer(answer: NewAnswer): Promise<void>;
+  /** The counts the question brought from the old site (`NewQuestion.importedVotes`); undefined without it. */
+  importedVotesOf(questionId: string): Promise<{ upvotes: number; downvotes: number } | undefined>;
+  /**
+   * An imported question brought up to date with the old site (a later run of the Firebase import): its title,
+   * text and search text, and its old-site counts, replacing `before` (what `importedVotesOf` read in this
+   * transaction); votes cast here stay added to them.
+   */
+  updateImportedQuestion(
+    questionId: string,
+    changes: Pick<NewQuestion, 'title' | 'text' | 'searchText'> & {
+      importedVotes: { upvotes: number; downvotes: number };
+    },
+    before: { upvotes: number; downvotes: number },
+    stamp: Stamp,
+  ): Promise<void>;
+  /** An imported answer's text brought up to date; the import gives its question a new stamp. */
+  updateImportedAnswer(answerId: string, text: string): Promise<void>;
   /** Gives the question the stamp of the change just made to it, its answers or its votes. */
   setVersion(questionId: string, stamp: Stamp): Promise<void>;
   /**
