@@ -5,19 +5,22 @@ import { createServices } from './server.ts';
 
 const env = loadEnvOrExit();
 /**
- * A request read after the event loop's turn has run this long is refused with 503 (http/busy-turns.ts): every
- * request taken is answered within a few seconds at saturation (decision 0042).
+ * At saturation (http/admission.ts, decision 0042): a turn of the event loop serves 10 ms of the requests it read,
+ * the rest wait in a queue served one a turn, and one that would wait more than 2 s is refused at once with 503.
  */
-const busyAfterMs = 1000;
+const admission = { sliceMs: 10, maxWaitMs: 2000 };
 const services = await createServices(env);
 const { logger } = services;
 
 const server = createHttpServer(services.app.fetch, {
   production: env.production,
   prepared: services.prepared,
-  busy: { afterMs: busyAfterMs, refused: countRefusals() },
+  admission: { ...admission, refused: countRefusals() },
 });
-server.listen(env.port, env.host, () => {
+// A burst of new connections waits in the kernel's queue for the loop to let them in (one a turn: admission.ts);
+// with Node's 511 a saturated run dropped thousands, each retried by its client after 1, 3, 7… s. The kernel holds
+// it to net.core.somaxconn (4,096 here).
+server.listen({ port: env.port, host: env.host, backlog: 4096 }, () => {
   const info = server.address() as AddressInfo;
   logger.info(
     { url: `http://${info.address}:${info.port}`, publicUrl: env.publicUrl, database: services.kind },
@@ -34,7 +37,7 @@ function countRefusals() {
   return () => {
     if (count++ > 0) return;
     setTimeout(() => {
-      logger.warn({ refused: count, busyAfterMs }, 'too busy: requests refused with 503');
+      logger.warn({ refused: count, maxWaitMs: admission.maxWaitMs }, 'too busy: requests refused with 503');
       count = 0;
     }, 1000).unref();
   };

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
-import { createBusyCheck, refuseBusy } from './busy-turns.ts';
+import { createAdmission } from './admission.ts';
 import type { PreparedAnswers } from './prepared-answers.ts';
 
 type Fetch = Parameters<typeof getRequestListener>[0];
@@ -33,10 +33,11 @@ export function createHttpServer(
     timeouts?: Partial<Timeouts>;
     prepared?: PreparedAnswers;
     /**
-     * Refuse a request (503, `Retry-After`) read after the event loop's current turn has run `afterMs` (busy-turns.ts),
-     * and tell `refused`. Off unless given: main.ts turns it on; a test server on a loaded machine would refuse at random.
+     * At saturation, requests wait in a queue served one a turn of the event loop, and those that would wait past
+     * `maxWaitMs` are refused at once with 503 (admission.ts). Off unless given: main.ts turns it on; on a test
+     * server on a loaded machine the refusals would come at random.
      */
-    busy?: { afterMs: number; refused?: () => void };
+    admission?: { sliceMs: number; maxWaitMs: number; refused?: () => void };
   },
 ): Server {
   const timeouts = { ...defaultTimeouts, ...options.timeouts };
@@ -50,8 +51,7 @@ export function createHttpServer(
   ];
   const flatHeaders = headers.flat();
   const listener = getRequestListener(fetch);
-  const busy = options.busy ? createBusyCheck(options.busy.afterMs) : () => false;
-  const refused = options.busy?.refused ?? (() => {});
+  const admission = options.admission && createAdmission({ ...options.admission, headers: flatHeaders });
   return createServer(
     {
       headersTimeout: timeouts.headersMs,
@@ -61,14 +61,14 @@ export function createHttpServer(
     },
     (req, res) => {
       // A prepared answer is written with these headers and its own in one call, which costs less than setting them
-      // first; it costs less than a refusal too, so it is given even when the server is busy.
+      // first; it costs less than waiting in the queue too, so it is given at once even when the server is busy.
       if (options.prepared?.(req, res, flatHeaders)) return;
-      if (busy()) {
-        refused();
-        return refuseBusy(req.url ?? '/', res, flatHeaders);
-      }
-      for (const [name, value] of headers) res.setHeader(name, value);
-      return listener(req, res);
+      const serve = () => {
+        for (const [name, value] of headers) res.setHeader(name, value);
+        void listener(req, res);
+      };
+      if (admission) admission.admit(req, res, serve);
+      else serve();
     },
   );
 }
