@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { escapeHtml } from '../../common/escape-html.ts';
 import { formatSastSlot, sastDate } from '../../common/sast.ts';
 import {
   createClient,
@@ -98,6 +99,28 @@ interface EmailJsBody {
   user_id: string;
   accessToken: string;
   template_params: Record<string, string>;
+}
+
+/**
+ * A template filled in as EmailJS documents it (https://www.emailjs.com/docs/user-guide/dynamic-variables-templates/):
+ * `{{name}}` escaped (as Mustache escapes), `{{{name}}}` inserted as it is, a missing value as nothing.
+ */
+function fillTemplate(template: string, params: Record<string, string>): string {
+  const escaped: Record<string, string> = {
+    '&': '&amp;',
+    '<': '&lt;',
+    '>': '&gt;',
+    '"': '&quot;',
+    "'": '&#39;',
+    '/': '&#x2F;',
+    '`': '&#x60;',
+    '=': '&#x3D;',
+  };
+  return template
+    .replace(/\{\{\{\s*(\w+)\s*\}\}\}/g, (_, name: string) => params[name] ?? '')
+    .replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) =>
+      (params[name] ?? '').replace(/[&<>"'/`=]/g, (c) => escaped[c]!),
+    );
 }
 
 describe('e-mail through EmailJS (EMAILJS_* set, no SMTP_URL)', () => {
@@ -291,6 +314,57 @@ describe('e-mail through EmailJS (EMAILJS_* set, no SMTP_URL)', () => {
     expect(message_html).not.toMatch(/attach/i);
     const row = (await outboxRows(account.email)).find((r) => r.subject.startsWith('Session confirmed'))!;
     expect(row.attachments).toBeNull();
+  });
+
+  test("the users' text goes as they wrote it for {{value}}, and as safe HTML in each value's _html copy for {{{value_html}}}", async () => {
+    const account = await createVerifiedUser(server, { name: "Thandi O'Brien" });
+    const student = await logIn(server, account);
+    // As long as concepts may be, every character one to escape: the longest the values can get.
+    const hostile = 'Is P(X<3) & P(X>1) "likely"?\n<a href="https://evil.test/pay">Pay here</a><img src=x>\n';
+    const concepts = hostile + '&<>"'.repeat((2000 - hostile.length) >> 2);
+    const module = 'Stats <b>101</b>';
+    const made = await student.post('/api/bookings', {
+      id: crypto.randomUUID(),
+      module,
+      date: sastDate(new Date(Date.now() + 10 * 86_400_000)),
+      slots: ['09:00', '14:00', '17:30'],
+      hours: 2,
+      concepts,
+    });
+    expect(made.status, made.text).toBe(201);
+    const receipt = await waitFor(
+      async () => sentTo(account.email).find((r) => r.body.template_params.subject?.startsWith('Booking request')),
+      "the student's receipt",
+    );
+    const params = receipt.body.template_params;
+    expect(params).toMatchObject({ concepts, module_name: module, student_name: "Thandi O'Brien" });
+    expect(params.concepts_html).toMatch(
+      /^Is P\(X&lt;3\) &amp; P\(X&gt;1\) &quot;likely&quot;\?<br>&lt;a href=&quot;https:\/\/evil\.test\/pay&quot;&gt;Pay here&lt;\/a&gt;&lt;img src=x&gt;<br>(&amp;&lt;&gt;&quot;)+$/,
+    );
+    expect(params.module_name_html).toBe('Stats &lt;b&gt;101&lt;/b&gt;');
+    expect(params.student_name_html).toBe('Thandi O&#39;Brien');
+    expect(params.subject_html).toBe(escapeHtml(params.subject!));
+    // Every value has its copy; `message`'s is the whole e-mail as the app renders it.
+    for (const key of Object.keys(params).filter((k) => !k.endsWith('_html') && k !== 'message'))
+      expect(params, key).toHaveProperty(`${key}_html`);
+    expect(params.message_html).toMatch(/^<!doctype html>/);
+
+    // Filled in by EmailJS's rules, both ways show the text as typed, and neither carries the student's markup.
+    const html = fillTemplate('<p>{{concepts}}</p><p>{{{concepts_html}}}</p><h1>{{{module_name_html}}}</h1>', params);
+    expect(html).not.toMatch(/<(a|img|b)\b/);
+    const shown = (fragment: string) =>
+      fragment
+        .replace(/<br>/g, '\n')
+        .replace(/&#(x?)([0-9a-f]+);/gi, (_, hex: string, n: string) =>
+          String.fromCodePoint(parseInt(n, hex ? 16 : 10)),
+        )
+        .replace(/&(lt|gt|quot|amp);/g, (_, e: string) => ({ lt: '<', gt: '>', quot: '"', amp: '&' })[e]!);
+    const [first, second] = [...html.matchAll(/<p>(.*?)<\/p>/gs)].map((m) => shown(m[1]!));
+    expect(second).toBe(concepts);
+    expect(first).toBe(concepts);
+    // EmailJS takes at most 50 KB of values (its "Dynamic variables" page): the longest concepts, with their
+    // copy and the whole e-mail, fit.
+    expect(Buffer.byteLength(JSON.stringify(params))).toBeLessThan(50_000);
   });
 
   test('EmailJS answering slowly: twenty booking e-mails go a few at a time at its pace, and a verification queued after them goes next', async () => {

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
+import { escapeHtml } from '../../common/escape-html.ts';
 import type { EmailAttachment, EmailParams } from './mail.storage.ts';
 
 export interface OutgoingEmail {
@@ -99,6 +100,29 @@ export const emailJsTimeoutMs = 10_000;
 export const emailJsMinIntervalMs = 1_100;
 
 /**
+ * The HTML copy of a template value (`concepts_html`): escaped, its lines kept as `<br>`. EmailJS escapes a value
+ * in `{{value}}` and inserts it as it is in `{{{value}}}` (https://www.emailjs.com/docs/user-guide/dynamic-variables-templates/):
+ * the values carry the users' own text (names, a custom subject, concepts) for `{{…}}`, and these copies, for a
+ * template that wants `{{{…}}}`, can hold no markup of the users'.
+ */
+const asHtml = (text: string) => escapeHtml(text).replace(/\n/g, '<br>');
+
+/** The template's values: each with its HTML copy (`message`'s is the whole e-mail, `message_html`). */
+function templateParams(email: OutgoingEmail): Record<string, string> {
+  const values: Record<string, string> = {
+    ...email.params,
+    to_email: email.to,
+    to_name: email.params?.to_name ?? '',
+    subject: email.subject,
+    message: email.text,
+  };
+  const copies = Object.entries(values)
+    .filter(([key]) => key !== 'message')
+    .map(([key, value]) => [`${key}_html`, asHtml(value)]);
+  return { ...values, ...Object.fromEntries(copies), message_html: email.html };
+}
+
+/**
  * Delivery through the EmailJS account the old site paid for: its REST API, as `@emailjs/nodejs` calls it
  * (../shared/FIREBASE.md), with `fetch` so that a test can point it at a local stand-in (the SDK cannot).
  * The template gets the rendered e-mail (`subject`, `message`, `message_html`) and the values the old site's
@@ -117,14 +141,7 @@ export function createEmailJsTransport(settings: EmailJsSettings): MailTransport
         template_id: settings.templates[email.kind] ?? settings.templateId,
         user_id: settings.publicKey,
         accessToken: settings.privateKey,
-        template_params: {
-          ...email.params,
-          to_email: email.to,
-          to_name: email.params?.to_name ?? '',
-          subject: email.subject,
-          message: email.text,
-          message_html: email.html,
-        },
+        template_params: templateParams(email),
       });
       const signal = AbortSignal.timeout(timeoutMs);
       let response: Response;
