@@ -463,6 +463,20 @@ describe('password reset', () => {
     expect(response.status).toBe(400);
     expect(response.body.error.code).toBe('auth.invalid_token');
   });
+
+  // The link's token is looked up as given: on Firestore a value over 1,500 bytes cannot be (an error, a 500).
+  test.each([
+    ['3,000 bytes long', 'x'.repeat(3000)],
+    ['of 500 emoji (2,000 bytes)', '%F0%9F%98%80'.repeat(500)],
+    ['__proto__', '__proto__'],
+  ])('a made-up reset link with a token %s leads where any made-up link leads', async (_, token) => {
+    const callback = encodeURIComponent(`${server.url}/change-password`);
+    const open = (t: string) => createClient(server.url).get(`/api/auth/reset-password/${t}?callbackURL=${callback}`);
+    const [made, known] = [await open(token), await open('made-up-token')];
+    expect(made.status, made.text).toBe(302);
+    expect(made.headers.get('location')).toBe(known.headers.get('location'));
+    expect(known.headers.get('location')).toContain('error=INVALID_TOKEN');
+  });
 });
 
 describe('rate limiting', () => {

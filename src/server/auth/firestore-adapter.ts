@@ -8,6 +8,8 @@ import {
   type Firestore,
   type Query,
 } from 'firebase-admin/firestore';
+import { isIndexable } from '../storage/firestore/document-ids.ts';
+import { isRecordId } from '../storage/record-ids.ts';
 
 /**
  * better-auth on Firestore (issue 21; docs/firestore-layout.md). Each model is a top-level collection named as
@@ -120,6 +122,7 @@ export function firestoreAdapter(db: Firestore): DBAdapterInstance {
 
         async count({ model, where }) {
           const plan = planQuery(collection(model), where ?? []);
+          if (plan.none) return 0;
           if (plan.exact && !plan.byId) return (await plan.query.count().get()).data().count;
           return (await find(db, model, where ?? [], {})).length;
         },
@@ -250,7 +253,20 @@ interface Plan {
   filtered: boolean;
   /** The field of the one range filter Firestore applies, if any (it can then order by that field alone). */
   rangeField?: string;
+  /** No document can match: no need to ask. */
+  none?: boolean;
 }
+
+/**
+ * A clause no stored record meets, which Firestore would refuse to look for (an error, a 500): an id no
+ * document can have, or a value longer than Firestore indexes (1,500 bytes). Both come from outside (a reset
+ * link's token is in its URL); the records' ids, tokens and addresses are all far shorter.
+ */
+const unmatchable = (clause: CleanedWhere) =>
+  clause.operator === 'eq' &&
+  exactInFirestore(clause) &&
+  typeof clause.value === 'string' &&
+  (clause.field === 'id' ? !isRecordId(clause.value) : !isIndexable(clause.value));
 
 /**
  * What to ask Firestore for: a superset of the matching documents, from single-field indexes only. Firestore
@@ -260,6 +276,7 @@ interface Plan {
 function planQuery(col: Query, where: CleanedWhere[]): Plan {
   const hasOr = where.some((clause) => clause.connector === 'OR');
   if (hasOr) return { query: col, exact: false, filtered: false };
+  if (where.some(unmatchable)) return { query: col, exact: true, filtered: true, none: true };
   const byId = where.find((c) => c.field === 'id' && c.operator === 'eq' && typeof c.value === 'string');
   if (byId && exactInFirestore(byId))
     return { query: col, exact: where.length === 1, filtered: true, byId: byId.value as string };
@@ -319,6 +336,7 @@ async function findHits(
   page: { limit?: number | undefined; offset?: number | undefined; sortBy?: SortBy | undefined },
 ): Promise<Hit[]> {
   const plan = planQuery(db.collection(model), where);
+  if (plan.none) return [];
   const hit = (snapshot: DocumentSnapshot): Hit => ({
     record: toRecord(snapshot),
     ref: snapshot.ref,

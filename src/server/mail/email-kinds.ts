@@ -20,3 +20,10 @@ export const emailKinds = [
 ] as const;
 
 export type EmailKind = (typeof emailKinds)[number];
+
+/**
+ * The kinds someone is waiting for at a screen, with a link to open now: a new account's verification, a reset
+ * or invitation link, the answer to a sign-up with an address that has an account. The worker sends them before
+ * every other e-mail due (booking e-mails, reminders, a welcome), however many those are.
+ */
+export const sentFirst: readonly EmailKind[] = ['verification', 'password-reset', 'invitation', 'account-exists'];

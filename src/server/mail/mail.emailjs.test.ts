@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { escapeHtml } from '../../common/escape-html.ts';
 import { formatSastSlot, sastDate } from '../../common/sast.ts';
 import {
   createClient,
@@ -19,35 +20,76 @@ import { createMailWorker } from './mail.worker.ts';
 
 /**
  * A stand-in for api.emailjs.com on 127.0.0.1: records every request it is sent and answers as EmailJS does
- * (200 "OK"), or refuses as it does when told to (a wrong key: 400 with a text).
+ * (200 "OK"), or refuses as it does when told to (a wrong key: 400 with a text). Told so, it answers only after
+ * a while (a slow EmailJS: it has sent the e-mail by then, whether or not the sender still waits), and refuses
+ * a request that comes less than a second after the one before (EmailJS's "1 request per second").
  */
 async function startEmailJsStandIn() {
-  const received: { path: string; contentType: string | undefined; body: EmailJsBody }[] = [];
+  const received: { path: string; contentType: string | undefined; body: EmailJsBody; at: number }[] = [];
   let refusal: { status: number; text: string } | undefined;
+  let answerAfterMs = 0;
+  let rateLimited = false;
+  let lastArrival = -Infinity;
+  const counts = { inFlight: 0, mostAtOnce: 0, tooSoon: 0 };
   const server = http.createServer((req, res) => {
     let text = '';
     req.setEncoding('utf8');
     req.on('data', (chunk: string) => (text += chunk));
     req.on('end', () => {
+      const arrival = performance.now();
+      // A little slack for the timers on both sides: EmailJS's own window is not known to the millisecond.
+      const tooSoon = rateLimited && arrival - lastArrival < 950;
+      lastArrival = arrival;
+      if (tooSoon) {
+        counts.tooSoon++;
+        res.writeHead(429, { 'content-type': 'text/plain' }).end('Too Many Requests');
+        return;
+      }
       if (refusal) {
         res.writeHead(refusal.status, { 'content-type': 'text/plain' }).end(refusal.text);
         return;
       }
-      received.push({ path: req.url ?? '', contentType: req.headers['content-type'], body: JSON.parse(text) });
-      res.writeHead(200, { 'content-type': 'text/plain' }).end('OK');
+      received.push({
+        path: req.url ?? '',
+        contentType: req.headers['content-type'],
+        body: JSON.parse(text),
+        at: arrival,
+      });
+      counts.inFlight++;
+      counts.mostAtOnce = Math.max(counts.mostAtOnce, counts.inFlight);
+      setTimeout(() => {
+        counts.inFlight--;
+        if (!res.destroyed) res.writeHead(200, { 'content-type': 'text/plain' }).end('OK');
+      }, answerAfterMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     received,
+    counts,
     refuse(status: number, text: string) {
       refusal = { status, text };
     },
+    /** Answers each request this long after it came (the e-mail is sent when it comes). */
+    answerAfter(ms: number) {
+      answerAfterMs = ms;
+    },
+    /** Refuses, with 429, a request less than a second after the one before. */
+    limitRate() {
+      rateLimited = true;
+    },
     accept() {
       refusal = undefined;
+      answerAfterMs = 0;
+      rateLimited = false;
+      Object.assign(counts, { mostAtOnce: 0, tooSoon: 0 });
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 
@@ -57,6 +99,28 @@ interface EmailJsBody {
   user_id: string;
   accessToken: string;
   template_params: Record<string, string>;
+}
+
+/**
+ * A template filled in as EmailJS documents it (https://www.emailjs.com/docs/user-guide/dynamic-variables-templates/):
+ * `{{name}}` escaped (as Mustache escapes), `{{{name}}}` inserted as it is, a missing value as nothing.
+ */
+function fillTemplate(template: string, params: Record<string, string>): string {
+  const escaped: Record<string, string> = {
+    '&': '&amp;',
+    '<': '&lt;',
+    '>': '&gt;',
+    '"': '&quot;',
+    "'": '&#39;',
+    '/': '&#x2F;',
+    '`': '&#x60;',
+    '=': '&#x3D;',
+  };
+  return template
+    .replace(/\{\{\{\s*(\w+)\s*\}\}\}/g, (_, name: string) => params[name] ?? '')
+    .replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) =>
+      (params[name] ?? '').replace(/[&<>"'/`=]/g, (c) => escaped[c]!),
+    );
 }
 
 describe('e-mail through EmailJS (EMAILJS_* set, no SMTP_URL)', () => {
@@ -250,5 +314,142 @@ describe('e-mail through EmailJS (EMAILJS_* set, no SMTP_URL)', () => {
     expect(message_html).not.toMatch(/attach/i);
     const row = (await outboxRows(account.email)).find((r) => r.subject.startsWith('Session confirmed'))!;
     expect(row.attachments).toBeNull();
+  });
+
+  test("the users' text goes as they wrote it for {{value}}, and as safe HTML in each value's _html copy for {{{value_html}}}", async () => {
+    const account = await createVerifiedUser(server, { name: "Thandi O'Brien" });
+    const student = await logIn(server, account);
+    // As long as concepts may be, every character one to escape: the longest the values can get.
+    const hostile = 'Is P(X<3) & P(X>1) "likely"?\n<a href="https://evil.test/pay">Pay here</a><img src=x>\n';
+    const concepts = hostile + '&<>"'.repeat((2000 - hostile.length) >> 2);
+    const module = 'Stats <b>101</b>';
+    const made = await student.post('/api/bookings', {
+      id: crypto.randomUUID(),
+      module,
+      date: sastDate(new Date(Date.now() + 10 * 86_400_000)),
+      slots: ['09:00', '14:00', '17:30'],
+      hours: 2,
+      concepts,
+    });
+    expect(made.status, made.text).toBe(201);
+    const receipt = await waitFor(
+      async () => sentTo(account.email).find((r) => r.body.template_params.subject?.startsWith('Booking request')),
+      "the student's receipt",
+    );
+    const params = receipt.body.template_params;
+    expect(params).toMatchObject({ concepts, module_name: module, student_name: "Thandi O'Brien" });
+    expect(params.concepts_html).toMatch(
+      /^Is P\(X&lt;3\) &amp; P\(X&gt;1\) &quot;likely&quot;\?<br>&lt;a href=&quot;https:\/\/evil\.test\/pay&quot;&gt;Pay here&lt;\/a&gt;&lt;img src=x&gt;<br>(&amp;&lt;&gt;&quot;)+$/,
+    );
+    expect(params.module_name_html).toBe('Stats &lt;b&gt;101&lt;/b&gt;');
+    expect(params.student_name_html).toBe('Thandi O&#39;Brien');
+    expect(params.subject_html).toBe(escapeHtml(params.subject!));
+    // Every value has its copy; `message`'s is the whole e-mail as the app renders it.
+    for (const key of Object.keys(params).filter((k) => !k.endsWith('_html') && k !== 'message'))
+      expect(params, key).toHaveProperty(`${key}_html`);
+    expect(params.message_html).toMatch(/^<!doctype html>/);
+
+    // Filled in by EmailJS's rules, both ways show the text as typed, and neither carries the student's markup.
+    const html = fillTemplate('<p>{{concepts}}</p><p>{{{concepts_html}}}</p><h1>{{{module_name_html}}}</h1>', params);
+    expect(html).not.toMatch(/<(a|img|b)\b/);
+    const shown = (fragment: string) =>
+      fragment
+        .replace(/<br>/g, '\n')
+        .replace(/&#(x?)([0-9a-f]+);/gi, (_, hex: string, n: string) =>
+          String.fromCodePoint(parseInt(n, hex ? 16 : 10)),
+        )
+        .replace(/&(lt|gt|quot|amp);/g, (_, e: string) => ({ lt: '<', gt: '>', quot: '"', amp: '&' })[e]!);
+    const [first, second] = [...html.matchAll(/<p>(.*?)<\/p>/gs)].map((m) => shown(m[1]!));
+    expect(second).toBe(concepts);
+    expect(first).toBe(concepts);
+    // EmailJS takes at most 50 KB of values (its "Dynamic variables" page): the longest concepts, with their
+    // copy and the whole e-mail, fit.
+    expect(Buffer.byteLength(JSON.stringify(params))).toBeLessThan(50_000);
+  });
+
+  test('EmailJS answering slowly: twenty booking e-mails go a few at a time at its pace, and a verification queued after them goes next', async () => {
+    emailJs.answerAfter(2_500);
+    emailJs.limitRate();
+    const run = crypto.randomUUID().slice(0, 8);
+    const tutors = Array.from({ length: 20 }, (_, i) => `tutor-${i}-${run}@example.com`);
+    const startedAt = Date.now();
+    await server.services.deps.mail.enqueue(
+      ...tutors.map((to, i) => ({
+        kind: 'booking-request' as const,
+        to,
+        subject: `New booking request ${i}`,
+        text: 'A request.',
+        html: '<p>A request.</p>',
+      })),
+    );
+    const ofThisRun = () =>
+      emailJs.received.filter(
+        (r) => r.body.template_params.to_email?.includes(run) || r.body.template_params.to_email === email,
+      );
+    const email = uniqueEmail('waiting');
+    await waitFor(async () => ofThisRun().length > 0, 'the first booking e-mail');
+    const sentBefore = ofThisRun().length;
+    expect((await signUp(email)).status).toBe(200);
+
+    const all = await waitFor(async () => ofThisRun().length === 22 && ofThisRun(), 'every e-mail', 60_000);
+    const tookMs = Date.now() - startedAt;
+    const order = all.map((r) => `${r.body.template_params.to_email} ${r.body.template_params.subject}`);
+    const verification = order.findIndex((line) => line.startsWith(`${email} Verify your e-mail`));
+    // Sent as soon as a send could start (one a second): before all but the few booking e-mails already going.
+    expect(verification, order.join('\n')).toBeGreaterThanOrEqual(sentBefore);
+    expect(verification, order.join('\n')).toBeLessThanOrEqual(sentBefore + 2);
+    // The welcome is no link anyone waits for: it goes after the booking e-mails, queued before it.
+    expect(order.at(-1)).toBe(`${email} Welcome to TutorBook!`);
+    // One at a time, 22 answers of 2.5 s take 55 s; a few at once, a start every 1.1 s, about 26 s.
+    expect(tookMs).toBeLessThan(40_000);
+    expect(emailJs.counts.mostAtOnce).toBeGreaterThan(1);
+    expect(emailJs.counts.mostAtOnce).toBeLessThanOrEqual(4);
+    expect(emailJs.counts.tooSoon).toBe(0);
+    // Each sent once, none refused and tried again.
+    const rows = await waitFor(async () => {
+      const found = await storedEmails(server.services, [...tutors, email]);
+      return found.every((row) => row.status === 'sent') && found;
+    }, 'every e-mail marked sent');
+    expect(rows.map((row) => row.attempts)).toEqual(rows.map(() => 1));
+  });
+
+  test('an answer that comes after the send was given up counts as a failed attempt: the retry sends the e-mail again, so it may arrive twice', async () => {
+    emailJs.answerAfter(1_500);
+    const to = uniqueEmail('late-answer');
+    // Queued "in ten minutes", so that only the worker below, whose clock runs ahead, sends it.
+    let ahead = 10 * 60_000;
+    await server.services.deps.repos.outbox.enqueue(
+      { kind: 'booking-receipt', to, subject: 'Booking request received', text: 'x', html: '<p>x</p>' },
+      new Date(Date.now() + ahead),
+    );
+    const worker = createMailWorker({
+      outbox: server.services.deps.repos.outbox,
+      // The app's transport, with a time-out shorter than the stand-in's answer (10 s in the app).
+      transport: createEmailJsTransport({ ...server.services.env.emailJs!, timeoutMs: 500 }),
+      from: server.services.env.mailFrom,
+      logger: server.services.logger,
+      now: () => new Date(Date.now() + ahead),
+      pollMs: 60_000,
+    });
+    try {
+      expect(await worker.runOnce()).toBe(0);
+      const [waiting] = await outboxRows(to);
+      expect(waiting).toMatchObject({ status: 'pending', attempts: 1, lockedUntil: null });
+      expect(waiting!.lastError).toBe(
+        'EmailJS did not answer within 0.5 s: it may still send this e-mail, and the retry sends it again',
+      );
+      // EmailJS had it all the same: the e-mail went.
+      expect(sentTo(to)).toHaveLength(1);
+
+      // EmailJS answers at once again; the retry, 30 s later, sends it a second time.
+      emailJs.answerAfter(0);
+      ahead += 31_000;
+      expect(await worker.runOnce()).toBe(1);
+      expect(sentTo(to)).toHaveLength(2);
+      const [sent] = await outboxRows(to);
+      expect(sent).toMatchObject({ status: 'sent', attempts: 2 });
+    } finally {
+      await worker.stop();
+    }
   });
 });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { FieldValue, type CollectionReference, type DocumentReference } from 'firebase-admin/firestore';
 import { atomically, type FirestoreContext } from '../storage/firestore/context.ts';
 import { deleteFound, hasCode, notFound, query } from '../storage/firestore/queries.ts';
+import { sentFirst } from './email-kinds.ts';
 import type {
   ClaimedEmail,
   EmailAttachment,
@@ -56,6 +57,14 @@ function toClaimed(id: string, doc: EmailDoc): ClaimedEmail {
 /** Oldest first, then by id: the queue's order on SQL. */
 const byAge = (a: { id: string; createdAt: string }, b: { id: string; createdAt: string }) =>
   a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+
+const rank = (kind: string) => ((sentFirst as readonly string[]).includes(kind) ? 0 : 1);
+
+/** The kinds someone waits for first, then oldest first: the queue's order on SQL. */
+const inSendingOrder = (
+  a: { id: string; kind: string; createdAt: string },
+  b: { id: string; kind: string; createdAt: string },
+) => rank(a.kind) - rank(b.kind) || byAge(a, b);
 
 export function createOutboxFirestoreRepository(ctx: FirestoreContext): OutboxRepository {
   const outbox = ctx.db.collection('emailOutbox') as CollectionReference<EmailDoc>;
@@ -125,18 +134,23 @@ export function createOutboxFirestoreRepository(ctx: FirestoreContext): OutboxRe
     },
 
     async findDue(now, limit) {
-      // Only the order's field is fetched, not the bodies; the pending backlog is sorted here, since Firestore
-      // orders a range query by its range field first.
+      // Only the order's fields and the address are fetched, not the bodies; the pending backlog is sorted here,
+      // since Firestore orders a range query by its range field first.
       const iso = now.toISOString();
       const due = await query(
         ctx,
-        outbox.where('status', '==', 'pending').where('availableAt', '<=', iso).select('createdAt'),
+        outbox.where('status', '==', 'pending').where('availableAt', '<=', iso).select('createdAt', 'kind', 'to'),
       );
       return due.docs
-        .map((d) => ({ id: d.id, createdAt: d.get('createdAt') as string }))
-        .sort(byAge)
+        .map((d) => ({
+          id: d.id,
+          to: d.get('to') as string,
+          kind: d.get('kind') as string,
+          createdAt: d.get('createdAt') as string,
+        }))
+        .sort(inSendingOrder)
         .slice(0, limit)
-        .map((d) => d.id);
+        .map(({ id, to }) => ({ id, to }));
     },
 
     claim: (id, now, lockMs) =>

@@ -3,6 +3,7 @@ import type { Db } from '../db/create-db.ts';
 import type { ClaimedEmail, EmailAttachment, EmailParams, NewEmail, OutboxRepository } from './mail.storage.ts';
 import type { EmailOutboxTable } from './mail.table.ts';
 import { boundLimit } from '../db/bound-limit.ts';
+import { sentFirst } from './email-kinds.ts';
 import { timeOrderedId } from '../time-ordered-id.ts';
 
 // Kept importable from here while the features that queue e-mail move to mail.storage.ts (issue 21).
@@ -127,15 +128,25 @@ export function createOutboxRepository(db: Db): OutboxRepository {
       const iso = now.toISOString();
       const rows = await db
         .selectFrom('email_outbox')
-        .select('id')
+        .select(['id', 'to_address'])
         .where('status', '=', 'pending')
         .where('next_attempt_at', '<=', iso)
         .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', iso)]))
+        // The due rows are few (the index on status and time finds them) and were sorted anyway: the kind first
+        // costs no more.
+        .orderBy((eb) =>
+          eb
+            .case()
+            .when('kind', 'in', [...sentFirst])
+            .then(eb.lit(0))
+            .else(eb.lit(1))
+            .end(),
+        )
         .orderBy('created_at')
         .orderBy('id')
         .limit(boundLimit(limit))
         .execute();
-      return rows.map((r) => r.id);
+      return rows.map((r) => ({ id: r.id, to: r.to_address }));
     },
 
     async claim(id, now, lockMs) {

@@ -41,6 +41,9 @@ async function openFirestore(): Promise<Engine> {
 }
 
 const at = (minutes: number) => new Date(Date.UTC(2026, 10, 24, 10, minutes));
+/** The ids of the e-mails due, in the order they are to be sent. */
+const dueIds = async (repo: OutboxRepository, now: Date, limit: number) =>
+  (await repo.findDue(now, limit)).map((e) => e.id);
 const lockMs = 60_000;
 
 function email(subject: string, extra: Partial<NewEmail> = {}): NewEmail {
@@ -73,10 +76,10 @@ describe.each(contractEngines(openSql, openFirestore))('the outbox’s storage o
     );
     await repo.enqueue(email('First'), at(1));
     await repo.enqueue(email('Later'), at(30));
-    expect(await repo.findDue(at(0), 10)).toEqual([]);
-    const due = await repo.findDue(at(5), 10);
+    expect(await dueIds(repo, at(0), 10)).toEqual([]);
+    const due = await dueIds(repo, at(5), 10);
     expect(due).toHaveLength(2);
-    expect(await repo.findDue(at(5), 1)).toEqual(due.slice(0, 1));
+    expect(await dueIds(repo, at(5), 1)).toEqual(due.slice(0, 1));
     expect(await repo.claim(due[0]!, at(5), lockMs)).toEqual({
       id: due[0],
       kind: 'welcome',
@@ -99,15 +102,42 @@ describe.each(contractEngines(openSql, openFirestore))('the outbox’s storage o
     });
   });
 
+  test('the kinds someone waits for come first, then the oldest; each due e-mail comes with its address', async () => {
+    const { repo } = engine;
+    const kinds = ['booking-request', 'welcome', 'verification', 'booking-receipt', 'password-reset', 'invitation'];
+    for (const [i, kind] of kinds.entries())
+      await repo.enqueue(email(kind, { kind: kind as NewEmail['kind'], to: `${kind}@example.com` }), at(i));
+    const due = await repo.findDue(at(10), 10);
+    const subjects = [];
+    for (const { id } of due) {
+      subjects.push((await repo.claim(id, at(10), lockMs))!.subject);
+      await repo.markSent(id, at(10));
+    }
+    expect(subjects).toEqual([
+      'verification',
+      'password-reset',
+      'invitation',
+      'booking-request',
+      'welcome',
+      'booking-receipt',
+    ]);
+    expect(due.map((e) => e.to)).toEqual(subjects.map((kind) => `${kind}@example.com`));
+    // The limit keeps the first of that order.
+    await repo.enqueue(email('Late', { kind: 'account-exists' }), at(11));
+    await repo.enqueue(email('Later', { kind: 'booking-reminder' }), at(12));
+    expect((await repo.findDue(at(12), 1)).map((e) => e.to)).toEqual(['lerato@example.com']);
+    expect((await repo.claim((await repo.findDue(at(12), 1))[0]!.id, at(12), lockMs))?.subject).toBe('Late');
+  });
+
   test('an e-mail whose key is queued already is not added again, in a transaction or not', async () => {
     const { repo } = engine;
     await repo.enqueue(email('Welcome', { dedupeKey: 'welcome:1' }), at(1));
     // Sent already: queueing it again neither adds it nor makes it due again.
-    const [id] = await repo.findDue(at(1), 10);
+    const [id] = await dueIds(repo, at(1), 10);
     await repo.claim(id!, at(1), lockMs);
     await repo.markSent(id!, at(1));
     await repo.enqueue(email('Welcome again', { dedupeKey: 'welcome:1' }), at(2));
-    expect(await repo.findDue(at(2), 10)).toEqual([]);
+    expect(await dueIds(repo, at(2), 10)).toEqual([]);
     await engine.transaction((tx) => tx.enqueue(email('Welcome in a transaction', { dedupeKey: 'welcome:1' }), at(3)));
     await Promise.all(
       Array.from({ length: 5 }, (_, i) => repo.enqueue(email(`Raced ${i}`, { dedupeKey: 'reminder:1' }), at(4))),
@@ -129,7 +159,7 @@ describe.each(contractEngines(openSql, openFirestore))('the outbox’s storage o
       ]),
     );
     await repo.enqueueAll([]);
-    const due = await repo.findDue(at(2), 10);
+    const due = await dueIds(repo, at(2), 10);
     const subjects = [];
     for (const id of due) subjects.push((await repo.claim(id, at(2), lockMs))!.subject);
     expect(subjects).toEqual(['Welcome', 'Request']);
@@ -150,7 +180,7 @@ describe.each(contractEngines(openSql, openFirestore))('the outbox’s storage o
     await engine.transaction((tx) => tx.enqueueAll(many));
     const kept = await repo.listTo('lerato@example.com');
     expect(kept.map((e) => e.subject).sort()).toEqual(many.map(({ email }) => email.subject).sort());
-    const due = await repo.findDue(at(30), 50);
+    const due = await dueIds(repo, at(30), 50);
     expect(due).toHaveLength(19);
     const third = (await repo.claim(due[3]!, at(30), lockMs))!;
     expect(third).toMatchObject({ subject: 'Notice 3', params: { n: '3' } });
@@ -162,13 +192,13 @@ describe.each(contractEngines(openSql, openFirestore))('the outbox’s storage o
   test('of ten senders claiming one e-mail at once, one gets it; it is held until its lease ends', async () => {
     const { repo } = engine;
     await repo.enqueue(email('Once'), at(1));
-    const [id] = await repo.findDue(at(2), 10);
+    const [id] = await dueIds(repo, at(2), 10);
     const claims = await Promise.all(Array.from({ length: 10 }, () => repo.claim(id!, at(2), lockMs)));
     expect(claims.filter((c) => c !== undefined)).toHaveLength(1);
-    expect(await repo.findDue(at(2), 10)).toEqual([]);
+    expect(await dueIds(repo, at(2), 10)).toEqual([]);
     expect(await repo.claim(id!, at(2), lockMs)).toBeUndefined();
     // A sender that died lets it go when the lease ends.
-    expect(await repo.findDue(at(4), 10)).toEqual([id]);
+    expect(await dueIds(repo, at(4), 10)).toEqual([id]);
     expect((await repo.claim(id!, at(4), lockMs))?.subject).toBe('Once');
     expect(await repo.claim(crypto.randomUUID(), at(4), lockMs)).toBeUndefined();
   });
@@ -176,14 +206,14 @@ describe.each(contractEngines(openSql, openFirestore))('the outbox’s storage o
   test('a failed attempt is counted and due again at its time; the last one fails for good', async () => {
     const { repo } = engine;
     await repo.enqueue(email('Flaky'), at(1));
-    const [id] = await repo.findDue(at(1), 10);
+    const [id] = await dueIds(repo, at(1), 10);
     await repo.claim(id!, at(1), lockMs);
     await repo.markAttemptFailed(id!, { error: 'SMTP said no', nextAttemptAt: at(10) });
-    expect(await repo.findDue(at(9), 10)).toEqual([]);
-    expect(await repo.findDue(at(10), 10)).toEqual([id]);
+    expect(await dueIds(repo, at(9), 10)).toEqual([]);
+    expect(await dueIds(repo, at(10), 10)).toEqual([id]);
     expect((await repo.claim(id!, at(10), lockMs))?.attempts).toBe(1);
     await repo.markAttemptFailed(id!, { error: 'SMTP said no again', nextAttemptAt: undefined });
-    expect(await repo.findDue(at(59), 10)).toEqual([]);
+    expect(await dueIds(repo, at(59), 10)).toEqual([]);
     expect(await repo.claim(id!, at(59), lockMs)).toBeUndefined();
     expect((await repo.listTo('lerato@example.com')).map((e) => e.status)).toEqual(['failed']);
   });
@@ -193,11 +223,11 @@ describe.each(contractEngines(openSql, openFirestore))('the outbox’s storage o
     await repo.enqueue(email('Sent'), at(1));
     await repo.enqueue(email('Waiting'), at(2));
     await repo.enqueue(email('Someone else’s', { to: 'other@example.com' }), at(3));
-    const [id] = await repo.findDue(at(1), 1);
+    const [id] = await dueIds(repo, at(1), 1);
     await repo.claim(id!, at(1), lockMs);
     await repo.markSent(id!, at(2));
     await repo.markSent(crypto.randomUUID(), at(2));
-    expect(await repo.findDue(at(59), 10)).toHaveLength(2);
+    expect(await dueIds(repo, at(59), 10)).toHaveLength(2);
     expect(await repo.listTo('lerato@example.com')).toEqual([
       { kind: 'welcome', subject: 'Sent', status: 'sent', createdAt: at(1).toISOString(), sentAt: at(2).toISOString() },
       { kind: 'welcome', subject: 'Waiting', status: 'pending', createdAt: at(2).toISOString(), sentAt: null },
@@ -223,7 +253,7 @@ describe.each(contractEngines(openSql, openFirestore))('the outbox’s storage o
       ['New sent', 20],
     ] as const)
       await repo.enqueue(email(subject), at(minute));
-    for (const id of await repo.findDue(at(30), 10)) {
+    for (const id of await dueIds(repo, at(30), 10)) {
       const claimed = await repo.claim(id, at(30), lockMs);
       if (claimed?.subject === 'Old failed')
         await repo.markAttemptFailed(id, { error: 'no', nextAttemptAt: undefined });
@@ -256,8 +286,8 @@ describe.each(contractEngines(openSql, openFirestore))('the outbox’s storage o
         throw new Error('refused later');
       }),
     ).rejects.toThrow('refused later');
-    expect(await engine.repo.findDue(at(59), 10)).toEqual([]);
+    expect(await dueIds(engine.repo, at(59), 10)).toEqual([]);
     await engine.repo.enqueue(email('Now', { dedupeKey: 'never' }), at(2));
-    expect(await engine.repo.findDue(at(59), 10)).toHaveLength(1);
+    expect(await dueIds(engine.repo, at(59), 10)).toHaveLength(1);
   });
 });

@@ -32,6 +32,12 @@ export interface NewEmail {
   aboutUserId?: string;
 }
 
+/** A pending e-mail that is due: the worker sends one at a time to each address, in the order they are due. */
+export interface DueEmail {
+  id: string;
+  to: string;
+}
+
 /** An e-mail a sender has claimed: what the transport needs, and how many attempts came before. */
 export interface ClaimedEmail {
   id: string;
@@ -64,8 +70,11 @@ export interface OutboxRepository {
   enqueue(email: NewEmail, now: Date): Promise<void>;
   /** Queues each e-mail as `enqueue` would, in one write where the engine can (a booking queues three or more). */
   enqueueAll(emails: readonly { email: NewEmail; now: Date }[]): Promise<void>;
-  /** Up to `limit` ids of pending e-mails due at `now` that no sender holds, oldest first. */
-  findDue(now: Date, limit: number): Promise<string[]>;
+  /**
+   * Up to `limit` pending e-mails due at `now` that no sender holds: those of the kinds someone waits for
+   * (`sentFirst`, email-kinds.ts) first, then oldest first.
+   */
+  findDue(now: Date, limit: number): Promise<DueEmail[]>;
   /**
    * Takes a pending e-mail for this sender for `lockMs` (a lease: a sender that dies lets it go again). Of
    * senders racing for it, in any process, one gets it; the others get undefined.

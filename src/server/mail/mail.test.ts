@@ -1,6 +1,9 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import type net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   createClient,
@@ -16,7 +19,8 @@ import {
   type TestSmtpServer,
 } from '../test/harness.ts';
 import { storedEmails, storeEmails } from '../test/stored.ts';
-import { createFolderTransport, createSmtpTransport } from './mail.transports.ts';
+import type { EmailKind } from './email-kinds.ts';
+import { createFolderTransport, createSmtpTransport, type MailTransport } from './mail.transports.ts';
 import { createMailWorker, emailRetentionMs, maxEmailAttempts, nextAttemptDelayMs } from './mail.worker.ts';
 
 describe('retry schedule', () => {
@@ -249,5 +253,144 @@ describe('when the mail server is down', () => {
       [oldWaiting, 'pending'],
       [recentSent, 'sent'],
     ]);
+  });
+});
+
+/**
+ * A mail server that takes its time over each message, counting how many it is sent at once, and the order in
+ * which messages come (when their data starts, so that a message started later never comes first).
+ */
+async function startSlowSmtpServer(delayMs: number) {
+  const arrived: { to: string; subject: string }[] = [];
+  const counts = { inFlight: 0, mostAtOnce: 0 };
+  const byAddress = new Map<string, number>();
+  let sameAddressAtOnce = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const to = session.envelope.rcptTo[0]?.address ?? '';
+      counts.inFlight++;
+      counts.mostAtOnce = Math.max(counts.mostAtOnce, counts.inFlight);
+      byAddress.set(to, (byAddress.get(to) ?? 0) + 1);
+      if (byAddress.get(to)! > 1) sameAddressAtOnce++;
+      simpleParser(stream)
+        .then((mail) => {
+          arrived.push({ to, subject: mail.subject ?? '' });
+          return new Promise((resolve) => setTimeout(resolve, delayMs));
+        })
+        .then(() => callback())
+        .catch((error: unknown) => callback(error as Error))
+        .finally(() => {
+          counts.inFlight--;
+          byAddress.set(to, byAddress.get(to)! - 1);
+        });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = ((server as unknown as { server: net.Server }).server.address() as net.AddressInfo).port;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    arrived,
+    counts,
+    sameAddressAtOnce: () => sameAddressAtOnce,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('a slow mail server', () => {
+  let slow: Awaited<ReturnType<typeof startSlowSmtpServer>>;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    slow = await startSlowSmtpServer(750);
+    // The app's own worker sends through the same slow server; the tests below queue "in ten minutes", which
+    // only their own workers, whose clocks run ahead, see as due.
+    server = await startTestServer({ smtpUrl: slow.url });
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await slow?.close();
+  });
+
+  const ahead = 10 * 60_000;
+  const queueLater = (emails: { kind: EmailKind; to: string; subject: string }[]) =>
+    server.services.deps.repos.outbox.enqueueAll(
+      emails.map((email, i) => ({
+        email: { ...email, text: `${email.subject}.`, html: `<p>${email.subject}.</p>` },
+        now: new Date(Date.now() + ahead + i),
+      })),
+    );
+  const workerOn = (transport: MailTransport) =>
+    createMailWorker({
+      outbox: server.services.deps.repos.outbox,
+      transport,
+      from: server.services.env.mailFrom,
+      logger: server.services.logger,
+      now: () => new Date(Date.now() + 2 * ahead),
+      pollMs: 60_000,
+    });
+
+  test('gets four e-mails at a time, never more, one at a time to each address and in the order they were queued', async () => {
+    const run = crypto.randomUUID().slice(0, 8);
+    const student = `student-${run}@example.com`;
+    await queueLater([
+      ...Array.from({ length: 20 }, (_, i) => ({
+        kind: 'booking-request' as const,
+        to: `tutor-${i}-${run}@example.com`,
+        subject: `New booking request ${i}`,
+      })),
+      ...['Booking request received', 'Session confirmed', 'Session reminder'].map((subject) => ({
+        kind: 'booking-receipt' as const,
+        to: student,
+        subject,
+      })),
+    ]);
+    const transport = createSmtpTransport(slow.url);
+    const worker = workerOn(transport);
+    const startedAt = Date.now();
+    try {
+      expect(await worker.runOnce()).toBe(23);
+    } finally {
+      await worker.stop();
+      transport.close();
+    }
+    // One at a time: 23 × 0.75 s, over 17 s; four at a time, about 5 s.
+    expect(Date.now() - startedAt).toBeLessThan(12_000);
+    expect(slow.counts.mostAtOnce).toBe(4);
+    expect(slow.sameAddressAtOnce()).toBe(0);
+    expect(slow.arrived.filter((m) => m.to === student).map((m) => m.subject)).toEqual([
+      'Booking request received',
+      'Session confirmed',
+      'Session reminder',
+    ]);
+    const rows = await storedEmails(server.services, [student]);
+    expect(rows.map((row) => [row.status, row.attempts])).toEqual([
+      ['sent', 1],
+      ['sent', 1],
+      ['sent', 1],
+    ]);
+  });
+
+  test('two processes sending from one queue at once send each e-mail once', async () => {
+    const run = crypto.randomUUID().slice(0, 8);
+    const addresses = Array.from({ length: 24 }, (_, i) => `reader-${i}-${run}@example.com`);
+    await queueLater(addresses.map((to, i) => ({ kind: 'booking-reminder', to, subject: `Reminder ${i}` })));
+    const transports = [createSmtpTransport(slow.url), createSmtpTransport(slow.url)];
+    const workers = transports.map(workerOn);
+    try {
+      const counts = await Promise.all(workers.map((worker) => worker.runOnce()));
+      expect(counts[0]! + counts[1]!).toBe(24);
+      expect(Math.min(...counts)).toBeGreaterThan(0);
+    } finally {
+      await Promise.all(workers.map((worker) => worker.stop()));
+      for (const transport of transports) transport.close();
+    }
+    const arrived = slow.arrived.filter((m) => m.to.includes(run)).map((m) => m.to);
+    expect(arrived.sort()).toEqual([...addresses].sort());
+    const rows = await storedEmails(server.services, addresses);
+    expect(rows.map((row) => [row.status, row.attempts])).toEqual(addresses.map(() => ['sent', 1]));
   });
 });

@@ -9,9 +9,9 @@ import type { OutboxRepository } from './mail.storage.ts';
  */
 export function createOutbox(deps: { repo: OutboxRepository; now?: () => Date; onQueued?: () => void }): Mail {
   const now = deps.now ?? (() => new Date());
-  // The worker sends in `created_at` order. Two e-mails queued in the same millisecond (a sign-up's
-  // verification and welcome e-mails) would otherwise be ordered by their random ids, so each one queued
-  // here gets a time at least 1 ms after the previous one. Bound copies share the clock.
+  // The worker sends in `created_at` order (after the kinds someone waits for, decision 0041). Two e-mails
+  // queued in the same millisecond would otherwise be ordered by their random ids, so each one queued here
+  // gets a time at least 1 ms after the previous one. Bound copies share the clock.
   let last = 0;
   const stamp = () => {
     last = Math.max(now().getTime(), last + 1);

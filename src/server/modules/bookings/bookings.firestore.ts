@@ -11,7 +11,9 @@ import type { Stamp } from '../../../common/positions.ts';
 import type { Role } from '../../../common/roles.ts';
 import { read, readAll, type FirestoreContext } from '../../storage/firestore/context.ts';
 import type { Positions } from '../../storage/firestore/positions.ts';
+import { keyId } from '../../storage/firestore/document-ids.ts';
 import { createRecentTimes } from '../../storage/firestore/recent-times.ts';
+import { isRecordId } from '../../storage/record-ids.ts';
 import type {
   BookingChangeRecord,
   BookingListFilter,
@@ -194,7 +196,7 @@ export function createBookingsFirestoreRepository(ctx: FirestoreContext, positio
   const bookings = ctx.db.collection('bookings') as CollectionReference<BookingDoc>;
   const bookingRef = (id: string) => bookings.doc(id);
   const referenceRef = (reference: string) =>
-    ctx.db.doc(`bookingPaymentReferences/${encodeURIComponent(reference)}`) as DocumentReference<{
+    ctx.db.doc(`bookingPaymentReferences/${keyId(reference)}`) as DocumentReference<{
       bookingId: string;
     }>;
 
@@ -223,9 +225,10 @@ export function createBookingsFirestoreRepository(ctx: FirestoreContext, positio
   /**
    * Applies `change` to one booking, atomically: in the usecase's transaction on the booking as it read it (or
    * reading it now, which Firestore allows only before the transaction's first write); outside, in a
-   * transaction of its own. True when it changed the booking.
+   * transaction of its own. True when it changed the booking; false for an id no booking can have (a URL's).
    */
   async function modify(id: string, change: Change): Promise<boolean> {
+    if (!isRecordId(id)) return false;
     const { tx } = ctx;
     if (tx) {
       if (!seen.has(id)) remember(id, (await tx.get(bookingRef(id))).data());
@@ -282,6 +285,8 @@ export function createBookingsFirestoreRepository(ctx: FirestoreContext, positio
     readPosition: () => positions.readPosition(collectionName),
 
     async findById(id) {
+      // An id from the URL that no document can have (`a%2Fb`, `__proto__`) names no booking, as on SQL.
+      if (!isRecordId(id)) return undefined;
       if (ctx.tx && seen.has(id)) {
         const doc = seen.get(id);
         return doc ? toRecord(id, doc) : undefined;

@@ -683,6 +683,54 @@ describe('who sees which bookings', () => {
   });
 });
 
+/**
+ * Ids from a URL and cursors from a query string that no booking can have: on Firestore each would name a
+ * document path (`a/b`, `..`, a reserved `__…__` name, over 1,500 bytes), which Firestore refuses with an
+ * error. Every engine answers them as it answers any unknown id or cursor.
+ */
+describe('ids and pages no booking can have', () => {
+  const hostileIds = [
+    ['a%2Fb', 'a%2Fb'],
+    ['..%2f', '..%2f'],
+    ['__proto__', '__proto__'],
+    ['__name__', '__name__'],
+    ['1,600 bytes long', 'x'.repeat(1600)],
+  ];
+  const cursorOf = (id: string) =>
+    Buffer.from(JSON.stringify(['2032-01-10', '2026-01-01T00:00:00.000Z', id])).toString('base64url');
+
+  test.each(hostileIds)('%s is no booking to confirm, set or cancel, for staff and students alike', async (_, id) => {
+    const student = await newStudent();
+    const booking = { id, version: 1 };
+    expectApiError(await confirm(admin.client, booking, '09:00'), 404, 'bookings.not_found');
+    expectApiError(await setStatus(admin.client, booking, 'Cancelled'), 404, 'bookings.not_found');
+    expectApiError(await setStatus(statsTutor.client, booking, 'Completed', early), 404, 'bookings.not_found');
+    expectApiError(await cancel(student.client, id), 404, 'bookings.not_found');
+  });
+
+  test.each(['..', 'a/b', '__proto__', '', '__name__'])(
+    'a cursor naming the booking "%s" was never given out: refused with the words of any other',
+    async (id) => {
+      const student = await newStudent();
+      for (const client of [admin.client, statsTutor.client, student.client]) {
+        const error = expectApiError(await client.get(`/api/bookings?cursor=${cursorOf(id)}`), 400, 'request.invalid');
+        expect(error.fields).toEqual({ cursor: 'This page of bookings cannot be found. Please reload the list.' });
+      }
+    },
+  );
+
+  test.each(['__proto__', '..', '.', '__Proto__'])(
+    'a custom subject named "%s" is booked like any other, and found again as the same subject',
+    async (module) => {
+      const student = await newStudent();
+      const booking = await book(student.client, { module, hours: 1 });
+      expect(booking).toMatchObject({ moduleName: module, moduleCategory: 'Uncategorized' });
+      const again = await book(student.client, { module, date: inDays(11), hours: 1 });
+      expect(again).toMatchObject({ moduleName: module, moduleCategory: 'Uncategorized' });
+    },
+  );
+});
+
 describe('confirming a time', () => {
   test('the tutor confirms one of the three slots: Confirmed with that time, a new version, and the change in the history', async () => {
     const student = await newStudent('Bongani Zulu');

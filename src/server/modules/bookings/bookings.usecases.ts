@@ -26,6 +26,7 @@ import { withTransaction, type Deps } from '../../deps.ts';
 import type { Audience } from '../../events/events.ts';
 import { createForbiddenError } from '../../http/errors.ts';
 import type { PersonalDataPart } from '../../personal-data.ts';
+import { isRecordId } from '../../storage/record-ids.ts';
 import {
   cancelledEmail,
   cancelledForStaffEmail,
@@ -159,8 +160,9 @@ function decodeCursor(cursor: string): { date: string; createdAt: string; id: st
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString());
     if (Array.isArray(value) && value.length === 3 && value.every((v) => typeof v === 'string')) {
-      const [date, createdAt, id] = value as string[];
-      return { date: date!, createdAt: createdAt!, id: id! };
+      const [date, createdAt, id] = value as [string, string, string];
+      // The id is a booking's, which the pages are ordered by: one no booking can have was never sent.
+      if (isRecordId(id)) return { date, createdAt, id };
     }
   } catch {
     // Not JSON: refused below like any other cursor this server did not make.

@@ -2,6 +2,8 @@ import type { CollectionReference, DocumentReference, Transaction } from 'fireba
 import type { Module } from '../../../common/catalogue.ts';
 import type { Category } from '../../../common/roles.ts';
 import { atomically, read, readAll, type FirestoreContext } from '../../storage/firestore/context.ts';
+import { keyId } from '../../storage/firestore/document-ids.ts';
+import { isRecordId } from '../../storage/record-ids.ts';
 import { createDuplicateModuleNameError } from './catalogue.errors.ts';
 import type { CatalogueRepository, ModuleChanges, NewModule } from './catalogue.storage.ts';
 
@@ -11,7 +13,9 @@ import type { CatalogueRepository, ModuleChanges, NewModule } from './catalogue.
  * - `moduleNames/{nameKey}` and `moduleSlugs/{slug}`: `{ moduleId }`, one per module. Firestore has no unique
  *   index: a module is written in the same transaction as these two keys, after reading them, so two admins
  *   adding one name at once conflict, the loser's transaction runs again, finds the key taken and is refused
- *   as on SQL.
+ *   as on SQL. (A key no document id can spell, as `moduleNames/__proto__`, is its hash: document-ids.ts.)
+ *
+ * An id no document can have (`/api/modules/a%2Fb`) names no module, as on SQL, instead of a Firestore error.
  */
 interface ModuleDoc {
   slug: string;
@@ -42,9 +46,8 @@ const toModule = (id: string, doc: ModuleDoc): Module => ({
 export function createCatalogueFirestoreRepository(ctx: FirestoreContext): CatalogueRepository {
   const modules = ctx.db.collection('modules') as CollectionReference<ModuleDoc>;
   const nameRef = (name: string) =>
-    ctx.db.doc(`moduleNames/${encodeURIComponent(nameKeyOf(name))}`) as DocumentReference<{ moduleId: string }>;
-  const slugRef = (slug: string) =>
-    ctx.db.doc(`moduleSlugs/${encodeURIComponent(slug)}`) as DocumentReference<{ moduleId: string }>;
+    ctx.db.doc(`moduleNames/${keyId(nameKeyOf(name))}`) as DocumentReference<{ moduleId: string }>;
+  const slugRef = (slug: string) => ctx.db.doc(`moduleSlugs/${keyId(slug)}`) as DocumentReference<{ moduleId: string }>;
 
   async function clash(at: FirestoreContext, name: string, slug: string, exceptId?: string) {
     const keys = await readAll(at, [nameRef(name), slugRef(slug)]);
@@ -52,6 +55,7 @@ export function createCatalogueFirestoreRepository(ctx: FirestoreContext): Catal
   }
 
   async function findById(id: string) {
+    if (!isRecordId(id)) return undefined;
     const snapshot = await read(ctx, modules.doc(id));
     const doc = snapshot.data();
     return doc && toModule(id, doc);
@@ -102,6 +106,7 @@ export function createCatalogueFirestoreRepository(ctx: FirestoreContext): Catal
 
     update: (id, changes: ModuleChanges) =>
       atomically(ctx, async (at) => {
+        if (!isRecordId(id)) return undefined;
         const before = (await at.tx.get(modules.doc(id))).data();
         if (!before) return undefined;
         const after: ModuleDoc = {
@@ -122,6 +127,7 @@ export function createCatalogueFirestoreRepository(ctx: FirestoreContext): Catal
 
     raisePrice: (id, stepCents, maxCents, now) =>
       atomically(ctx, async ({ tx }) => {
+        if (!isRecordId(id)) return undefined;
         const doc = (await tx.get(modules.doc(id))).data();
         if (!doc || doc.priceCents + stepCents > maxCents) return undefined;
         const raised = { ...doc, priceCents: doc.priceCents + stepCents, updatedAt: now };
@@ -132,13 +138,14 @@ export function createCatalogueFirestoreRepository(ctx: FirestoreContext): Catal
     async findNames(ids) {
       const found = await readAll(
         ctx,
-        [...new Set(ids)].map((id) => modules.doc(id)),
+        [...new Set(ids)].filter(isRecordId).map((id) => modules.doc(id)),
       );
       return new Map(found.filter((d) => d.exists).map((d) => [d.id, { name: d.data()!.name, slug: d.data()!.slug }]));
     },
 
     delete: (id) =>
       atomically(ctx, async ({ tx }) => {
+        if (!isRecordId(id)) return false;
         const doc = (await tx.get(modules.doc(id))).data();
         if (!doc) return false;
         // Enrolments keep the module's name; the profile reads a missing module as "no longer offered".

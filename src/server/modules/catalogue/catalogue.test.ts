@@ -275,6 +275,32 @@ describe('who may change the catalogue', () => {
     });
   });
 
+  // On Firestore each would be a document path (`a/b`, `..`, a reserved `__…__` name, over 1,500 bytes), which
+  // Firestore refuses with an error: they name no module, on every engine.
+  test.each([
+    ['a%2Fb', 'a%2Fb'],
+    ['..%2f', '..%2f'],
+    ['__proto__', '__proto__'],
+    ['__name__', '__name__'],
+    ['1,600 bytes long', 'x'.repeat(1600)],
+  ])('editing, raising or deleting the module %s, which no module can be, is Module Not Found', async (_, id) => {
+    await expectNothingChanged(async () => {
+      expectApiError(await admin.patch(`/api/modules/${id}`, { description: 'x' }), 404, 'modules.not_found');
+      expectApiError(await admin.post(`/api/modules/${id}/raise-price`), 404, 'modules.not_found');
+      expectApiError(await admin.delete(`/api/modules/${id}`), 404, 'modules.not_found');
+    });
+  });
+
+  test('a module named like a reserved name (__Proto__) is added, renamed and deleted like any other', async () => {
+    const name = `__Proto__ ${crypto.randomUUID().slice(0, 6)}__`;
+    const module = await addModule({ name });
+    expect(module.name).toBe(name);
+    const renamed = await admin.patch(`/api/modules/${module.id}`, { name: `__${name}` });
+    expect(renamed.status, renamed.text).toBe(200);
+    expectApiError(await admin.post('/api/modules', newModule({ name: `__${name}` })), 409, 'modules.duplicate_name');
+    expect((await admin.delete(`/api/modules/${module.id}`)).status).toBe(200);
+  });
+
   test('a change sent from another site is refused, even with the admin’s session cookie', async () => {
     const module = await addModule();
     await expectNothingChanged(async () => {

@@ -1,6 +1,8 @@
 import type { CollectionReference } from 'firebase-admin/firestore';
 import { atomically, type FirestoreContext } from '../../storage/firestore/context.ts';
+import { keyId } from '../../storage/firestore/document-ids.ts';
 import { alreadyExists, deleteFound, hasCode, query } from '../../storage/firestore/queries.ts';
+import { isRecordId } from '../../storage/record-ids.ts';
 import { createAlreadyEnrolledError } from './profile.errors.ts';
 import type { ProfileRepository, StoredEnrolment } from './profile.storage.ts';
 
@@ -18,8 +20,7 @@ const byAge = (a: StoredEnrolment, b: StoredEnrolment) =>
 
 export function createProfileFirestoreRepository(ctx: FirestoreContext): ProfileRepository {
   const enrolments = ctx.db.collection('enrolments') as CollectionReference<EnrolmentDoc>;
-  const pairRef = (userId: string, moduleId: string) =>
-    enrolments.doc(`${encodeURIComponent(userId)}:${encodeURIComponent(moduleId)}`);
+  const pairRef = (userId: string, moduleId: string) => enrolments.doc(keyId(userId, moduleId));
 
   return {
     async enrolmentsOf(userId) {
@@ -60,11 +61,14 @@ export function createProfileFirestoreRepository(ctx: FirestoreContext): Profile
     },
 
     async findEnrolment(id) {
+      // An id from the URL no enrolment can have (over 1,500 bytes: Firestore refuses the query) finds none.
+      if (!isRecordId(id)) return undefined;
       const found = await query(ctx, enrolments.where('id', '==', id).limit(1));
       return found.docs[0]?.data();
     },
 
     async deleteEnrolment(id, userId) {
+      if (!isRecordId(id)) return;
       await deleteFound(ctx, enrolments.where('id', '==', id).where('userId', '==', userId));
     },
 

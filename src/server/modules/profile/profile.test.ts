@@ -178,6 +178,21 @@ describe('enrolling in modules', () => {
       expectApiError(await client.delete('/api/me/enrolments/not-an-id'), 404, 'profile.enrolment_not_found');
     });
   });
+
+  // On Firestore an id is looked up in an index, which refuses a value over 1,500 bytes (an error, a 500), and is
+  // part of a document path (`a/b`, `..`, `__…__`): such ids name no enrolment, on every engine.
+  test.each([
+    ['1,600 bytes long', 'x'.repeat(1600)],
+    ['of 400 emoji (1,600 bytes)', '%F0%9F%98%80'.repeat(400)],
+    ['a%2Fb', 'a%2Fb'],
+    ['__proto__', '__proto__'],
+  ])('removing the enrolment %s, which no enrolment can be, is a 404', async (_, id) => {
+    const { client } = await signInAs(server, 'student');
+    await client.post('/api/me/enrolments', { moduleId: bySlug('introduction-to-calculus').id });
+    await expectNoEnrolmentChanged(async () => {
+      expectApiError(await client.delete(`/api/me/enrolments/${id}`), 404, 'profile.enrolment_not_found');
+    });
+  });
 });
 
 describe('changing my name', () => {

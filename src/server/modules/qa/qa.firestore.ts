@@ -10,7 +10,9 @@ import {
 } from 'firebase-admin/firestore';
 import { read, readAll, type FirestoreContext } from '../../storage/firestore/context.ts';
 import type { Positions } from '../../storage/firestore/positions.ts';
+import { keyId } from '../../storage/firestore/document-ids.ts';
 import { createRecentTimes } from '../../storage/firestore/recent-times.ts';
+import { isRecordId } from '../../storage/record-ids.ts';
 import type { BoardAnswer, BoardQuestion, PostAuthor, QaRepository, QuestionRecord } from './qa.storage.ts';
 
 /**
@@ -98,15 +100,7 @@ const asStored = (text: string) => text.toWellFormed();
 /** Questions read per round when a search filters in memory: a page rarely needs a second round. */
 const searchBatch = 100;
 
-/**
- * Whether `id` can name a document: ids come from the URL too (`/api/questions/a%2Fb`), and Firestore refuses
- * a path with `/`, `.`, `..` or `__…__` (an error, a 500), where SQL finds no row. Such an id names nothing.
- */
-const isDocumentId = (id: string) =>
-  id !== '' && id !== '.' && id !== '..' && !id.includes('/') && !/^__.*__$/.test(id) && Buffer.byteLength(id) <= 1500;
-
-const voteIdOf = (questionId: string, userId: string) =>
-  `${encodeURIComponent(questionId)}:${encodeURIComponent(userId)}`;
+const voteIdOf = (questionId: string, userId: string) => keyId(questionId, userId);
 
 const toRecord = (id: string, doc: QuestionDoc): QuestionRecord => ({
   id,
@@ -136,9 +130,9 @@ export function createQaFirestoreRepository(
   const voteRef = (questionId: string, userId: string) => votes.doc(voteIdOf(questionId, userId));
   const postTimes = createRecentTimes(ctx, 'boardPostTimes', postTimesKeptMs);
 
-  /** The document `id` names in `of`, or undefined when no document can have that id. */
+  /** The document `id` names in `of`, or undefined when no document can have that id (one from a URL). */
   async function readById<T>(of: CollectionReference<T>, id: string): Promise<DocumentSnapshot<T> | undefined> {
-    return isDocumentId(id) ? read(ctx, of.doc(id)) : undefined;
+    return isRecordId(id) ? read(ctx, of.doc(id)) : undefined;
   }
 
   /** A query, in the transaction when there is one. */
@@ -252,7 +246,7 @@ export function createQaFirestoreRepository(
     async versionsOf(questionIds) {
       const found = await readAll(
         ctx,
-        questionIds.filter(isDocumentId).map((id) => questions.doc(id)),
+        questionIds.filter(isRecordId).map((id) => questions.doc(id)),
       );
       const versions = new Map(found.map((d) => [d.id, d.data()?.version ?? 0]));
       return questionIds.map((id) => versions.get(id) ?? 0);
@@ -382,7 +376,7 @@ export function createQaFirestoreRepository(
     async listAnswers(questionIds) {
       const asked = await readAll(
         ctx,
-        [...new Set(questionIds)].filter(isDocumentId).map((id) => questions.doc(id)),
+        [...new Set(questionIds)].filter(isRecordId).map((id) => questions.doc(id)),
       );
       const answerIds = asked.flatMap((d) => d.data()?.answerIds ?? []);
       const found = (

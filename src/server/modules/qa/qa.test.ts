@@ -611,6 +611,16 @@ describe("the board's pages and search", () => {
     expectApiError(await visitor.get('/api/questions?cursor=%%%'), 400, 'request.invalid');
   });
 
+  // A cursor is the last question's time and id; one naming an id no question can have (on Firestore a
+  // document path it refuses with an error) was never given out, on any engine.
+  test.each(['..', 'a/b', '__proto__', ''])('a cursor naming the question "%s" is refused in words', async (id) => {
+    const cursor = Buffer.from(JSON.stringify(['2026-01-01T00:00:00.000Z', id])).toString('base64url');
+    for (const q of ['', '&q=calculus']) {
+      const error = expectApiError(await visitor.get(`/api/questions?cursor=${cursor}${q}`), 400, 'request.invalid');
+      expect(error.fields).toEqual({ cursor: 'This page of questions cannot be found. Please reload the board.' });
+    }
+  });
+
   test('search finds the title or the text in any case, and % and _ match only themselves', async () => {
     const word = token();
     const { client } = await newStudent();

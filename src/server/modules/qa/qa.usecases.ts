@@ -19,6 +19,7 @@ import { requireUser } from '../../auth/auth.session.ts';
 import { withTransaction, type Deps } from '../../deps.ts';
 import { createForbiddenError, createUnauthenticatedError } from '../../http/errors.ts';
 import type { PersonalDataPart } from '../../personal-data.ts';
+import { isRecordId } from '../../storage/record-ids.ts';
 import {
   createAnswerNotFoundError,
   createIdReusedError,
@@ -83,7 +84,8 @@ function decodeCursor(cursor: string): BoardPosition {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString());
     if (Array.isArray(value) && value.length === 2) {
       const [createdAt, id] = value as unknown[];
-      if (typeof createdAt === 'string' && typeof id === 'string') return { createdAt, id };
+      // The id is a question's, which the board is ordered by: one no question can have was never sent.
+      if (typeof createdAt === 'string' && typeof id === 'string' && isRecordId(id)) return { createdAt, id };
     }
   } catch {
     // Not JSON: refused below like any other cursor this server did not make.
