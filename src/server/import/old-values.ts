@@ -4,6 +4,7 @@ import { createModuleInputSchema, priceLimits } from '../../common/catalogue.ts'
 import { answerInputSchema, askQuestionInputSchema } from '../../common/qa.ts';
 import { asLineFeeds, isOneLine } from '../../common/validation.ts';
 import type { z } from '../../common/zod.ts';
+import { isRecordId } from '../storage/record-ids.ts';
 
 /**
  * The old site's values as Firebase may hold them, read and held to the rules TutorBook's own forms apply
@@ -38,14 +39,12 @@ export const recordName = (path: string, id: string) => `${path}/${isOneLine(id)
 
 /**
  * Why `id` cannot be an id here, or undefined when it can. Old ids are kept as ids (decision 0023), on every
- * engine: a Firestore document id is not `.` or `..`, has no `/`, does not match `__.*__` and has at most
- * 1,500 bytes (https://firebase.google.com/docs/firestore/quotas#collections_documents_and_fields); and ids go
- * into URLs and the accepted-answer input, which takes 128 characters (common/qa.ts).
+ * engine: they must be ids any record may have (storage/record-ids.ts: Firestore's rules for a document id);
+ * and ids go into URLs and the accepted-answer input, which takes 128 characters (common/qa.ts).
  */
 export function idProblem(id: string): string | undefined {
-  if (id === '' || id === '.' || id === '..' || id.includes('/') || /^__.*__$/.test(id))
-    return `id ${shown(id)} cannot be an id here (Firestore refuses "", ".", "..", "/" and "__…__")`;
-  if (id.length > 128 || Buffer.byteLength(id) > 1500) return `id of ${id.length} characters: at most 128 here`;
+  if (id.length > 128) return `id of ${id.length} characters: at most 128 here`;
+  if (!isRecordId(id)) return `id ${shown(id)} cannot be an id here (Firestore refuses "", ".", "..", "/" and "__…__")`;
   if (!isOneLine(id) || /\s/.test(id)) return `id ${shown(id)} holds spaces or control characters`;
   return undefined;
 }
