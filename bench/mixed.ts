@@ -260,7 +260,8 @@ async function saturatedWithWrites() {
       console.log(`\n4. SQLite, the default configuration, saturated, a vote and an answer in every ten requests`);
       console.log(`streams held: ${held.open} (refused ${held.refused})`);
       console.log(
-        `${Math.round(result!.requests.average)} req/s, p50 ${result!.latency.p50} ms, p99 ${result!.latency.p99} ms, ` +
+        `${Math.round(result!.requests.average)} req/s (${Math.round((result!.requests.total - refused) / seconds)} served), ` +
+          `p50 ${result!.latency.p50} ms, p99 ${result!.latency.p99} ms, ` +
           `slowest ${result!.latency.max} ms; ${result!.requests.total} answered, ${refused} of them refused with ` +
           `503; no answer within 30 s: ${result!.timeouts}; other errors: ${otherErrors}`,
       );
