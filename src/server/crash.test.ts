@@ -101,7 +101,7 @@ interface Figures {
   ms: number;
   /** How many times the server was frozen before the kill (see runLife). */
   freezes: number;
-  /** Answered 503 "storage busy" (Firestore's contention: the client sends it again later) and sent again. */
+  /** Answered 503 "server busy" or "storage busy" (the client sends it again later) and sent again. */
   busy: number;
 }
 
@@ -652,9 +652,13 @@ async function runLife(args: {
         task.done = true;
         task.answer = { status: response.status, body: response.body };
         figures.succeeded += 1;
-      } else if (onFirestore && response.status === 503 && response.body?.error?.code === 'storage.busy') {
-        // Firestore's contention (a dead server's transactions hold their locks for a while): the offline
-        // engine sends it again later, and so does this test. On SQL a 503 is a defect like any other.
+      } else if (
+        response.status === 503 &&
+        (response.body?.error?.code === 'server.busy' || (onFirestore && response.body?.error?.code === 'storage.busy'))
+      ) {
+        // Refused before it did anything, as the client's outbox hears it and sends it again later, and so does
+        // this test: the server's queue was full after a freeze (decision 0042), or, on Firestore, its
+        // contention (a dead server's transactions hold their locks for a while). Any other 5xx is a defect.
         figures.busy += 1;
         task.lostWhileUp = true;
         await delay(200);

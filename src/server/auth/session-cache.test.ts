@@ -17,6 +17,7 @@ import {
   type TestServer,
   type TestSmtpServer,
   waitFor,
+  sessionCookieName,
 } from '../test/harness.ts';
 import { createSessionCache, type SessionCacheOptions, type SignedIn } from './session-cache.ts';
 
@@ -218,7 +219,7 @@ describe('a server keeps sessions, and drops them the moment they change', () =>
   test('a session cookie with a wrong signature is a visitor, and is never kept', async () => {
     const student = await createVerifiedUser(server);
     const client = await logIn(server, student);
-    const [name, value] = [...client.cookies].find(([cookie]) => cookie.endsWith('session_token'))!;
+    const [name, value] = [...client.cookies].find(([cookie]) => cookie === sessionCookieName)!;
     const token = decodeURIComponent(value).split('.')[0]!;
     const forged = withCookiesOf(client, server.url);
     forged.cookies.set(name, encodeURIComponent(`${token}.${'A'.repeat(43)}=`));

@@ -64,7 +64,9 @@ export function createAdmission({ sliceMs, maxWaitMs, headers, refused = () => {
    */
   const serveNext = () => {
     const now = performance.now();
-    if (lastServedAt !== undefined) turnMs = turnMs * 0.9 + (now - lastServedAt) * 0.1;
+    // A stall (a pause of the whole process, a long collection of garbage) is no request's cost: capped, one
+    // does not make the queue refuse everyone for a while after.
+    if (lastServedAt !== undefined) turnMs = turnMs * 0.9 + Math.min(now - lastServedAt, 100) * 0.1;
     lastServedAt = now;
     const next = queue[head]!;
     queue[head++] = undefined as never;

@@ -9,6 +9,7 @@ import {
   type TestResponse,
   type TestServer,
   type TestSmtpServer,
+  sessionCookieName,
 } from '../test/harness.ts';
 
 // Issue 22, point 4: reads are limited, so a few clients cannot starve everyone. Issue 33: per signed-in user,
@@ -117,7 +118,7 @@ describe('reads per signed-in user', () => {
 
     // A cookie that names no session (made up, or signed out) is a visitor's, counted against the address.
     const forged = withCookiesOf(classmate.client);
-    forged.cookies.set('better-auth.session_token', 'made-up.token');
+    forged.cookies.set(sessionCookieName, 'made-up.token');
     expectRateLimited(await forged.get('/api/questions', campus));
   });
 });
