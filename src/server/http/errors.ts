@@ -48,7 +48,7 @@ export const createValidationError = (fields: Record<string, string>) =>
     fields,
   });
 
-/** What a request refused at saturation says (busy-turns.ts, and storage that waited too long for its turn). */
+/** What a request refused at saturation says (admission.ts, and storage that waited too long for its turn). */
 export const busyMessage = 'TutorBook is very busy right now. Please try again in a moment.';
 
 /** Seconds a client refused at saturation is told to wait (`Retry-After`). */
