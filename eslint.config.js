@@ -136,7 +136,7 @@ export default defineConfig(
     // The offline engine's chaos test runs the client against the real server process, which the server's test
     // support starts, kills and reads (src/server/test/chaos-server.ts); the live events' test behind the Hosting
     // stand-in starts the real server too: the client files that may import it.
-    files: ['src/client/app/offline-chaos.test.ts', 'src/client/offline/live-events.behind-hosting.test.ts'],
+    files: ['src/client/app/offline-chaos.test.ts', 'src/client/app/live-events.behind-hosting.test.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': clientImports([], {
         ...serverCode,

@@ -1,4 +1,4 @@
-// The app's live events (live-events.ts) behind Firebase Hosting, which ends every request after 60 s, streams
+// The app's live events (offline/live-events.ts) behind Firebase Hosting, which ends every request after 60 s, streams
 // included (docs/decisions/0038). The real server, the Hosting stand-in in front of it (scripts/hosting-standin.ts)
 // cutting each stream after a second, and the client's own module in a Node process with Node's EventSource, which
 // reconnects as a browser's does (after the server's `retry:` hint, with Last-Event-ID).
