@@ -33,6 +33,11 @@ const boundaries = [
     from: ['./src/client/features', './src/client/app'],
     message: 'offline/, lib/ and components/ sit below features/ and app/: they may not import them.',
   },
+  {
+    target: ['./src/client/lib', './src/client/components'],
+    from: './src/client/offline',
+    message: 'lib/ and components/ sit below the offline engine: what both need lives in lib/ (device-mark.ts, say).',
+  },
   ...serverModules.map((module) => ({
     target: `./src/server/modules/${module}`,
     from: './src/server/modules',

@@ -41,6 +41,15 @@ describe('import boundaries', () => {
     ).toEqual([]);
   });
 
+  test('lib/ sits below the offline engine: the engine imports lib/, never the other way round', async () => {
+    expect(
+      await boundaryErrors('src/client/lib/imagined.ts', "import { engine } from '../offline/engine.ts';\nengine;\n"),
+    ).toEqual([expect.stringMatching(/sit below the offline engine/)]);
+    expect(
+      await boundaryErrors('src/client/offline/imagined.ts', "import { apiFetch } from '../lib/api.ts';\napiFetch;\n"),
+    ).toEqual([]);
+  });
+
   test('routes cannot reach a repository, their usecases can', async () => {
     expect(
       await boundaryErrors(

@@ -320,7 +320,7 @@ export async function openPage(
   const { authApi } = await import('../features/auth/auth-api.ts');
   const { apiFetch, readJson } = await import('../lib/api.ts');
   const { localDb } = await import('../offline/db.ts');
-  const { loggingInKey } = await import('../offline/device-mark.ts');
+  const { loggingInKey } = await import('../lib/device-mark.ts');
   const { startLiveEvents } = await import('../offline/live-events.ts');
   await sessionStore;
   const { identity } = engine.engine;
@@ -341,6 +341,7 @@ export async function openPage(
     engine.startEngine();
     if (!live) return;
     stopLive ??= startLiveEvents({
+      connectivity: engine.engine.connectivity,
       onChange: (table, ids, leading, version) => {
         heard.changes += 1;
         if (leading) void engine.refreshSources(table, { ids, version });

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import './offline-setup.ts';
 import { useSession } from '../lib/session.tsx';
-import { reconnected, refreshSources, startEngine, stopEngine } from '../offline/engine.ts';
+import { engine, reconnected, refreshSources, startEngine, stopEngine } from '../offline/engine.ts';
 import { startLiveEvents } from '../offline/live-events.ts';
 
 /**
@@ -37,6 +37,7 @@ export function DataSync() {
   useEffect(() => {
     if (streamFor === undefined) return;
     return startLiveEvents({
+      connectivity: engine.connectivity,
       onChange: (table, ids, leading, version) => {
         // The account itself changed (a new name, on another device): every tab reads who is signed in again,
         // so the navbar and the dashboard's welcome line show it.

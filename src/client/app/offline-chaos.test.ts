@@ -89,11 +89,13 @@ describe('found by the chaos runs (seeds 2098 and 2149: a vote shown wrong betwe
       const author = { id: me.id, name: me.name, role: me.role };
       await page.qa.askQuestion({ id, title: 'Why?', text: 'Because.', author, createdAt: new Date().toISOString() });
       await page.qa.voteOnQuestion({ questionId: id, value: 1 });
-      // Back online; the question goes (its retry timer), and the network drops again as the vote goes out.
+      // Back online (the browser says so: without its word the engine waits for its next probe, half a minute
+      // away); the question goes, and the network drops again as the vote goes out.
       const dropAtTheVote = () =>
         browser.onNextWrite((write) => (write.path.endsWith('/vote') ? browser.setOnline(false) : dropAtTheVote()));
       dropAtTheVote();
       browser.setOnline(true);
+      await page.backOnline();
       // The question acknowledged (its item gone), the vote tried and dropped: it waits, still queued.
       await vi.waitFor(
         async () => {

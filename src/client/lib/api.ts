@@ -6,12 +6,21 @@ export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
   readonly fields: Record<string, string>;
-  constructor(status: number, code: string, message: string, fields: Record<string, string> = {}) {
+  /** The server's `Retry-After` (a busy server, a limit): how long to wait before asking again. */
+  readonly retryAfterMs?: number;
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    fields: Record<string, string> = {},
+    retryAfterMs?: number,
+  ) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.fields = fields;
+    if (retryAfterMs !== undefined) this.retryAfterMs = retryAfterMs;
   }
 }
 
@@ -131,7 +140,7 @@ export type SuccessBody<R> =
  * ended is announced to the `onSessionEnded` listeners as well.
  * `const modules = await readJson(await client.api.modules.$get())`.
  */
-export async function readJson<R extends Pick<Response, 'ok' | 'status' | 'text'>>(
+export async function readJson<R extends Pick<Response, 'ok' | 'status' | 'text'> & { headers?: Headers }>(
   response: R,
 ): Promise<SuccessBody<R>> {
   let text: string;
@@ -141,14 +150,22 @@ export async function readJson<R extends Pick<Response, 'ok' | 'status' | 'text'
     throw failure(error);
   }
   const json: unknown = text ? safeJson(text) : undefined;
-  if (!response.ok) throw refusal(response.status, json);
+  if (!response.ok) throw refusal(response.status, json, retryAfterMs(response.headers?.get('retry-after')));
   return json as SuccessBody<R>;
 }
 
+/** `Retry-After` in seconds (what our server sends; an HTTP date is read too), capped at ten minutes. */
+export function retryAfterMs(header: string | null | undefined, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const ms = /^\d+$/.test(header.trim()) ? Number(header) * 1000 : Date.parse(header) - now;
+  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), 600_000) : undefined;
+}
+
 /** The error a refused request becomes; a session that has ended is announced to the listeners as well. */
-function refusal(status: number, json: unknown): ApiError {
-  if (!isApiErrorBody(json)) return new ApiError(status, 'unknown', 'Something went wrong. Please try again later.');
-  const error = new ApiError(status, json.error.code, json.error.message, json.error.fields);
+function refusal(status: number, json: unknown, retryAfter?: number): ApiError {
+  if (!isApiErrorBody(json))
+    return new ApiError(status, 'unknown', 'Something went wrong. Please try again later.', {}, retryAfter);
+  const error = new ApiError(status, json.error.code, json.error.message, json.error.fields, retryAfter);
   if (isSessionEnded(error)) for (const listener of sessionEndedListeners) listener();
   return error;
 }

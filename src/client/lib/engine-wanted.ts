@@ -7,7 +7,7 @@
  * localStorage cannot tell, so it runs the engine as before.
  */
 import { useEffect, useSyncExternalStore } from 'react';
-import { appDatabase, pendingSignOutKey, storedUserKey } from '../offline/device-mark.ts';
+import { appDatabase, pendingSignOutKey, storedUserKey } from './device-mark.ts';
 
 export function deviceMayHoldData(): boolean {
   if (typeof window === 'undefined') return false;

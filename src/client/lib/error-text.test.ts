@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { authMessages } from '../../common/auth.messages.ts';
-import { LocalWriteError } from '../offline/local-write-error.ts';
+import { LocalWriteError } from './local-write-error.ts';
 import { ApiError, NetworkError, TimeoutError } from './api.ts';
 import { errorText } from './error-text.ts';
 

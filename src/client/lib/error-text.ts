@@ -1,5 +1,5 @@
 import { authMessages } from '../../common/auth.messages.ts';
-import { LocalWriteError } from '../offline/local-write-error.ts';
+import { LocalWriteError } from './local-write-error.ts';
 import { ApiError, NetworkError, TimeoutError } from './api.ts';
 
 export interface ErrorTexts {

@@ -1,7 +1,7 @@
 import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Me } from '../../common/session.ts';
-import { appDatabase, loggingInKey, pendingSignOutKey } from '../offline/device-mark.ts';
-import type { Identity, IdentityStore } from '../offline/identity.ts';
+import { appDatabase, loggingInKey, pendingSignOutKey } from './device-mark.ts';
+import type { DeviceIdentity, Identity } from './device-identity.ts';
 import type { client } from './api-client.ts';
 import { apiFetch, apiRequest, isOffline, NetworkError, onSessionEnded, readJson } from './api.ts';
 import { deviceMayHoldData } from './engine-wanted.ts';
@@ -35,10 +35,7 @@ const SessionContext = createContext<SessionContextValue | null>(null);
  * feature's tables declared first and the identity restored from the device (app/offline-setup.ts).
  */
 export interface SessionStore {
-  identity: Pick<
-    IdentityStore,
-    'current' | 'subscribe' | 'named' | 'nobody' | 'ended' | 'settle' | 'signOut' | 'signOutSent'
-  >;
+  identity: DeviceIdentity;
 }
 
 /**

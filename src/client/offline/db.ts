@@ -20,7 +20,7 @@
  */
 import Dexie, { type EntityTable, type Table, type Transaction, type TXWithTables } from 'dexie';
 import type { Me } from '../../common/session.ts';
-import { appDatabase } from './device-mark.ts';
+import { appDatabase } from '../lib/device-mark.ts';
 
 export interface SessionRecord {
   key: 'me';
@@ -94,6 +94,8 @@ export interface OutboxRow {
   error?: OutboxError;
   attempts: number;
   nextAttemptAt: number;
+  /** When its tries began to fail (epoch ms), since it was queued or the backoff was last reset: how long it has been stuck. */
+  failingSince?: number;
   createdAt: string;
 }
 

@@ -26,7 +26,7 @@
  * `createEngine(db, { marks })` makes an independent engine over any `LocalDb` (tests run two "pages" over
  * one database, with a stand-in for localStorage); the app uses the one below, over `localDb`.
  */
-import { offlineTryMs } from '../lib/offline-gate.ts';
+import { createConnectivity, type Connectivity, type ConnectivityState } from '../lib/connectivity.ts';
 import { localDb, userTableNames, type LocalDb, type LocalTransaction, type SettlingRecord } from './db.ts';
 import { createIdentity } from './identity.ts';
 import { createOutbox } from './outbox.ts';
@@ -49,6 +49,8 @@ export interface EngineStatus {
   paused: boolean;
   user: string | null;
   storage: StorageStatus;
+  /** Whether the server can be reached (lib/connectivity.ts): `unreachable` is online without answers. */
+  connection: ConnectivityState;
 }
 
 /** What the outbox and the sync share with the engine that runs them. */
@@ -74,8 +76,8 @@ export interface EngineContext {
   setSending(sending: boolean, seq?: number): void;
   setSourceStatus(name: string, status: SourceStatus): void;
   reverted(tables: string[]): void;
-  /** Offline, a source could not (or may not yet) try the network: everything tries again in a while. */
-  slowTry(): void;
+  /** Whether the network may be used (one probe per window while offline or unanswered), told how requests went. */
+  connectivity: Connectivity;
   /** Inside an acknowledgement's transaction: its rows settle from here (sync.ts). */
   settling(
     tx: LocalTransaction,
@@ -86,6 +88,8 @@ export interface EngineContext {
 export interface EngineOptions {
   /** Where the mark that outlives IndexedDB is kept (storage.ts); localStorage by default. */
   marks?: Marks;
+  /** Whether the network may be used; one of its own by default, whose probe window outlives the page in `marks`. */
+  connectivity?: Connectivity;
 }
 
 /**
@@ -98,17 +102,22 @@ export const initialStatus: EngineStatus = {
   paused: false,
   user: null,
   storage: { state: 'ok' },
+  connection: 'online',
 };
 
-export function createEngine(db: LocalDb, { marks = browserMarks() }: EngineOptions = {}) {
+export function createEngine(
+  db: LocalDb,
+  {
+    marks = browserMarks(),
+    connectivity = createConnectivity({ store: marks ?? null, storeKey: `${db.name}:probe` }),
+  }: EngineOptions = {},
+) {
   let userId: string | null = null;
   let generation = 0;
   let controller = new AbortController();
   let stopped = true;
-  let status: EngineStatus = initialStatus;
+  let status: EngineStatus = { ...initialStatus, connection: connectivity.state() };
   const listeners = new Set<() => void>();
-  /** Offline: the next slow try of every source (lib/offline-gate.ts). */
-  let slowTimer: ReturnType<typeof setTimeout> | undefined;
 
   const update = (patch: Partial<EngineStatus>) => {
     status = { ...status, ...patch };
@@ -136,13 +145,7 @@ export function createEngine(db: LocalDb, { marks = browserMarks() }: EngineOpti
     setSourceStatus: (name, source) =>
       update({ sources: { ...status.sources, [name]: { ...status.sources[name], ...source } } }),
     reverted: (tables) => void sync.refreshTables(tables),
-    slowTry: () => {
-      if (slowTimer !== undefined || stopped) return;
-      slowTimer = setTimeout(() => {
-        slowTimer = undefined;
-        if (!stopped) catchUp();
-      }, offlineTryMs);
-    },
+    connectivity,
     settling: (tx, change) => sync.recordSettling(tx, change),
   };
   const outbox = createOutbox(ctx);
@@ -179,12 +182,26 @@ export function createEngine(db: LocalDb, { marks = browserMarks() }: EngineOpti
   const onFocus = () => catchUp();
   const resetBackoff = () =>
     outbox.resetBackoff().catch((error: unknown) => console.warn('Could not reset the outbox backoff', error));
+  /** The browser says the connection is back: one probe at once, and what waited out a backoff goes with it. */
   const onOnline = async () => {
-    clearTimeout(slowTimer);
-    slowTimer = undefined;
+    connectivity.browserOnline();
     await resetBackoff();
     catchUp();
   };
+  const onOffline = () => connectivity.browserOffline();
+  /** The server answered again (the live stream is back): everything goes, and every source catches up. */
+  const reconnected = async () => {
+    connectivity.succeeded();
+    await resetBackoff();
+    catchUp();
+  };
+  /** "Try now": the user asks; the next requests go whatever the probe window says. */
+  const tryNow = async () => {
+    connectivity.tryNow();
+    await resetBackoff();
+    catchUp();
+  };
+  connectivity.watch((connection) => update({ connection }));
 
   /**
    * Starts the engine for whom the identity names (`userId`: a test's stand-in for it). A new page: items that
@@ -196,6 +213,7 @@ export function createEngine(db: LocalDb, { marks = browserMarks() }: EngineOpti
     stopped = false;
     if (typeof window !== 'undefined') {
       window.addEventListener('online', onOnline);
+      window.addEventListener('offline', onOffline);
       window.addEventListener('focus', onFocus);
     }
     void resetBackoff().then(() => catchUp({ ifStale: true }));
@@ -206,10 +224,9 @@ export function createEngine(db: LocalDb, { marks = browserMarks() }: EngineOpti
     stopped = true;
     newGeneration();
     outbox.stop();
-    clearTimeout(slowTimer);
-    slowTimer = undefined;
     if (typeof window !== 'undefined') {
       window.removeEventListener('online', onOnline);
+      window.removeEventListener('offline', onOffline);
       window.removeEventListener('focus', onFocus);
     }
   }
@@ -263,7 +280,10 @@ export function createEngine(db: LocalDb, { marks = browserMarks() }: EngineOpti
     stop,
     setUser,
     user: () => userId,
-    reconnected: onOnline,
+    reconnected,
+    tryNow,
+    /** Whether the network may be used: the live stream opens only while it says `online`. */
+    connectivity,
     refreshSource: sync.refreshSource,
     refreshSources: sync.refreshSources,
     everSynced: sync.everSynced,
@@ -320,6 +340,6 @@ export type {
   OutboxItem,
   QueuedChange,
 } from './outbox.ts';
-export { LocalWriteError } from './local-write-error.ts';
+export { LocalWriteError } from '../lib/local-write-error.ts';
 export type { StorageStatus } from './storage.ts';
 export type { PullArgs, PullResult, RefreshOptions, Source, SourceSpec, SyncResult } from './sync.ts';

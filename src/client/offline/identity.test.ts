@@ -2,7 +2,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Me } from '../../common/session.ts';
-import { pendingSignOutKey, storedUserKey } from './device-mark.ts';
+import { pendingSignOutKey, storedUserKey } from '../lib/device-mark.ts';
 import {
   createMarks,
   newDbName,

@@ -16,19 +16,10 @@
  * provider, lib/session.tsx) and the other tabs, which follow without repeating the work.
  */
 import type { Me } from '../../common/session.ts';
+import type { Identity } from '../lib/device-identity.ts';
 import type { LocalDb } from './db.ts';
-import { loggingInKey, pendingSignOutKey } from './device-mark.ts';
+import { loggingInKey, pendingSignOutKey } from '../lib/device-mark.ts';
 import type { Marks } from './storage.ts';
-
-export type Identity =
-  /** Not known yet: the server has not answered, and nothing on the device says. */
-  | { state: 'unknown' }
-  /** Nobody is signed in here, and the device holds nobody's data. */
-  | { state: 'visitor' }
-  /** `confirmed`: the server said so while this page was open (not only the page or the device's record). */
-  | { state: 'signed-in'; me: Me; confirmed: boolean }
-  /** The server said this page's session ended: the page stays, and their data and queue wait for them. */
-  | { state: 'ended'; me: Me };
 
 /** What one tab tells the others when it has made a transition (the format tabs of older builds use too). */
 type Broadcast = { type: 'signed-in'; me: Me } | { type: 'signed-out' };
@@ -49,6 +40,8 @@ const userOf = (identity: Identity): string | null =>
 
 /** Same person, with nothing changed that the app shows (name, role, categories). */
 const sameMe = (a: Me, b: Me) => JSON.stringify(a) === JSON.stringify(b);
+
+export type { Identity } from '../lib/device-identity.ts';
 
 export function createIdentity(ctx: IdentityContext) {
   const { db, marks } = ctx;

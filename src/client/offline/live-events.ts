@@ -1,5 +1,6 @@
-import { isOffline, takePageReads } from '../lib/api.ts';
-import { mayTry, nextTry } from '../lib/offline-gate.ts';
+import { takePageReads } from '../lib/api.ts';
+import { backoffMs } from '../lib/connection-loop.ts';
+import type { Connectivity } from '../lib/connectivity.ts';
 
 /**
  * Live change notices from the server's event stream (`/api/events`), one stream per browser: browsers allow
@@ -17,6 +18,11 @@ export interface LiveEventsOptions {
   onChange(table: string, ids: readonly string[], leading: boolean, version?: number): void;
   /** Notices may have been missed: refetch everything the tab relies on. Runs in every tab, as `onChange`. */
   onResync(leading: boolean): void;
+  /**
+   * Whether the server can be reached (the engine's, lib/connectivity.ts): the stream is open only while it says
+   * `online`, and tells it how its connections go. Without one, the stream behaves as if always online.
+   */
+  connectivity?: Pick<Connectivity, 'state' | 'watch' | 'succeeded' | 'failed'>;
 }
 
 /**
@@ -28,7 +34,6 @@ export type LiveMessage =
 
 const lockName = 'tutorbook:live';
 const channelName = 'tutorbook:live';
-const firstRetryMs = 1_000;
 /**
  * This tab's last `takeTheLead`, settled once its lock is released. A restart here (the user changed) waits
  * for it, so the tab keeps the lead instead of queueing behind itself.
@@ -95,16 +100,21 @@ export function createDelivery(
  * takes the lead) and stops the callbacks. The app stops and starts it again when the signed-in user changes,
  * so the new stream carries the new cookie.
  */
-export function startLiveEvents({ url = '/api/events', onChange, onResync }: LiveEventsOptions): () => void {
+export function startLiveEvents({
+  url = '/api/events',
+  onChange,
+  onResync,
+  connectivity,
+}: LiveEventsOptions): () => void {
   const deliver = createDelivery({ onChange, onResync });
   const channel = new BroadcastChannel(channelName);
   channel.onmessage = (event: MessageEvent<LiveMessage>) => deliver(event.data, false);
   const stopping = new AbortController();
   let stream: EventSource | undefined;
-  /** This tab holds the lock, and so the stream (open, or to be opened once it may try). */
-  let leading = false;
   let reopenTimer: ReturnType<typeof setTimeout> | undefined;
-  let retryMs = firstRetryMs;
+  /** Streams in a row that closed for good before they opened: the wait before the next grows with them. */
+  let closedEarly = 0;
+  let unwatch: (() => void) | undefined;
 
   /** Heard on this tab's stream: for every tab, this one included. */
   const share = (message: LiveMessage) => {
@@ -119,16 +129,13 @@ export function startLiveEvents({ url = '/api/events', onChange, onResync }: Liv
    * before a change (a question asked while the page loaded) makes it catch up too.
    */
   const open = (firstOfPage: boolean) => {
-    leading = true;
-    // Offline, the browser would retry a stream every few seconds, each try failing: it is opened on the
-    // connection's return (`onOnline`), or tried slowly (lib/offline-gate.ts).
-    if (!mayTry('events')) {
-      stream = undefined;
-      reopenTimer = setTimeout(() => open(firstOfPage), nextTry('events') - Date.now());
-      return;
-    }
+    // Offline or unanswered, the browser would retry a stream every few seconds, each try failing: it opens
+    // once the engine's requests get answers again (the probe, or the connection's return).
+    if (connectivity && connectivity.state() !== 'online') return openWhenOnline(firstOfPage);
     const source = new EventSource(url);
     stream = source;
+    /** When this connection (or the browser's latest retry of it) left. */
+    let startedAt = Date.now();
     let caughtUp = false;
     /**
      * An event of this stream carried an id, which the browser sends back as Last-Event-ID when it reconnects
@@ -137,7 +144,13 @@ export function startLiveEvents({ url = '/api/events', onChange, onResync }: Liv
     let resumable = false;
     /** The position the stream's last `ready` gave: where what its holder hears stood then. */
     let readyAt: string | undefined;
-    source.addEventListener('open', () => (retryMs = firstRetryMs));
+    /** This connection of the stream opened: the server answered. */
+    let opened = false;
+    source.addEventListener('open', () => {
+      opened = true;
+      closedEarly = 0;
+      connectivity?.succeeded();
+    });
     source.addEventListener('ready', (event) => {
       const { lastEventId } = event as MessageEvent;
       const position = parsePosition(event.data as string);
@@ -174,14 +187,31 @@ export function startLiveEvents({ url = '/api/events', onChange, onResync }: Liv
     // all at once after a restart.
     source.addEventListener('error', () => {
       if (stopping.signal.aborted) return;
-      if (isOffline()) {
+      // A connection that never opened got no answer; one that ended after opening (Hosting ends each after
+      // 60 s) says nothing about the network, and the browser reconnects.
+      if (!opened) connectivity?.failed(startedAt);
+      opened = false;
+      startedAt = Date.now();
+      if (connectivity && connectivity.state() !== 'online') {
         source.close();
-        open(false);
-        return;
+        stream = undefined;
+        return openWhenOnline(false);
       }
       if (source.readyState !== EventSource.CLOSED) return;
-      reopenTimer = setTimeout(() => open(false), retryMs * (0.5 + Math.random() / 2));
-      retryMs = Math.min(retryMs * 2, maxRetryMs);
+      closedEarly += 1;
+      reopenTimer = setTimeout(() => open(false), backoffMs(closedEarly, { max: maxRetryMs }));
+    });
+  };
+
+  /** Opens the stream once the connectivity says the server answers again. */
+  const openWhenOnline = (firstOfPage: boolean) => {
+    stream = undefined;
+    unwatch ??= connectivity?.watch((state) => {
+      if (state !== 'online' || stopping.signal.aborted) return;
+      unwatch?.();
+      unwatch = undefined;
+      clearTimeout(reopenTimer);
+      open(firstOfPage);
     });
   };
 
@@ -217,23 +247,11 @@ export function startLiveEvents({ url = '/api/events', onChange, onResync }: Liv
     void previousLead;
   }
 
-  // Back online: whatever changed meanwhile reached no stream. Each tab catches up by itself, and the lead's
-  // stream, if it had given up, opens again now.
-  const onOnline = () => {
-    onResync(leading);
-    if (leading && (stream === undefined || stream.readyState === EventSource.CLOSED)) {
-      clearTimeout(reopenTimer);
-      retryMs = firstRetryMs;
-      open(false);
-    }
-  };
-  window.addEventListener('online', onOnline);
-
   return () => {
     stopping.abort();
     clearTimeout(reopenTimer);
+    unwatch?.();
     stream?.close();
     channel.close();
-    window.removeEventListener('online', onOnline);
   };
 }

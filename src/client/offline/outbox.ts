@@ -35,20 +35,43 @@
  *   shows under a generic label.
  * - `version` is the payload's shape. A row whose name or version this build does not know is never dropped:
  *   it shows as needing attention here and waits for a tab that knows it.
- * - Answers are classified by status and code only: 2xx acknowledged (row deleted and `acknowledge` writes
- *   the server's record, in one transaction); network error, timeout, 408, 429, 5xx retried (1 s doubling to
- *   60 s); 401 pauses the queue until the same user is back; any other 4xx needs attention with the server's
- *   message, and the rest of the queue goes on.
+ * - Answers are classified by status and code only (outbox-rules.ts, where every change of an item's state is a
+ *   pure function of its row): 2xx acknowledged (row deleted and `acknowledge` writes the server's record, in
+ *   one transaction); network error, timeout, 408, 429, 5xx retried (1 s doubling to 60 s, with jitter, or the
+ *   server's Retry-After if later); 401 pauses the queue until the same user is back; any other 4xx needs
+ *   attention with the server's message, and the rest of the queue goes on.
+ * - Sending runs on one loop (lib/connection-loop.ts): one pass at a time, a flush during a pass gets one more
+ *   after it, and while the connection is gone or silent a pass sends only when the engine's connectivity
+ *   admits it (one probe per window, lib/connectivity.ts), then waits to be woken.
  * - One tab sends at a time (Web Locks; in-tab serialisation where they are missing, e.g. in Node tests).
  */
 import Dexie from 'dexie';
 import { formatPosition } from '../../common/positions.ts';
-import { ApiError, NetworkError } from '../lib/api.ts';
-import { mayTry, nextTry } from '../lib/offline-gate.ts';
+import { NetworkError } from '../lib/api.ts';
+import { createLoop, type Next } from '../lib/connection-loop.ts';
 import type { Sent } from '../lib/revalidated.ts';
 import type { LocalDb, LocalTransaction, OutboxError, OutboxRow, RowRef } from './db.ts';
 import type { EngineContext } from './engine.ts';
-import { LocalWriteError } from './local-write-error.ts';
+import { LocalWriteError } from '../lib/local-write-error.ts';
+import {
+  backoffReset,
+  dependantsOf,
+  indexed,
+  queued,
+  refused,
+  resent,
+  retried,
+  rowKey,
+  stallOf,
+  stepOf,
+  unknownVersion,
+  verdictOf,
+  type RowSpec,
+  type Stall,
+} from './outbox-rules.ts';
+
+export { rowKey } from './outbox-rules.ts';
+export type { Stall } from './outbox-rules.ts';
 
 export interface MutationSpec<P, R = unknown> {
   name: string;
@@ -115,33 +138,39 @@ export interface OutboxItem {
   state: 'waiting' | 'attention';
   error?: OutboxError;
   attempts: number;
+  /** When its tries began to fail, if they have (epoch ms). */
+  failingSince?: number;
   createdAt: string;
 }
 
-const unknownVersion: OutboxError = {
-  status: 0,
-  code: 'outbox.unknown_mutation',
-  message: 'This was saved by another version of the app. Reload the page to send it.',
-};
-
-const firstDelayMs = 1000;
-const maxDelayMs = 60_000;
+/** A pass gives up after this long (a request or IndexedDB that never answers): the next one starts afresh. */
+const passTimeoutMs = 5 * 60_000;
 
 type AnyMutation = MutationSpec<unknown, unknown>;
-type Outcome = 'sent' | 'attention' | 'stop';
-
-/** One key per row of a local table: dependencies name the table as well as the id (rule 10). */
-export const rowKey = (row: RowRef) => `${row.table}\u0000${row.id}`;
+/** How sending one item went: sent, refused (its followers wait), or the pass stops here and says what comes next. */
+type Outcome = 'sent' | 'attention' | { stop: Next };
 
 export function createOutbox(ctx: EngineContext) {
-  const { db } = ctx;
+  const { db, connectivity } = ctx;
   const mutations = new Map<string, AnyMutation>();
   let pausedFor: string | null = null;
-  let running: Promise<void> | null = null;
-  let again = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let timerAt = Infinity;
   let askedPersist = false;
+  const loop = createLoop<void>({
+    connectivity,
+    runTimeoutMs: passTimeoutMs,
+    run: async (signal) => {
+      try {
+        return { value: undefined, next: await withLock(() => pass(signal), signal) };
+      } catch (error) {
+        // IndexedDB failed under us (a dropped connection, a closed page): the items stay; try again later.
+        if (ctx.stopped()) return { value: undefined, next: { after: 'idle' } };
+        console.warn('Sending stopped', error);
+        return { value: undefined, next: { after: 'backoff' } };
+      } finally {
+        ctx.setSending(false);
+      }
+    },
+  });
 
   const known = (row: OutboxRow): AnyMutation | undefined => {
     const mutation = mutations.get(row.name);
@@ -155,31 +184,23 @@ export function createOutbox(ctx: EngineContext) {
   const rowsOf = (userId: string, tx: LocalTransaction | LocalDb = db) =>
     tx.outbox.where('userId').equals(userId).toArray();
 
-  /** The `rows` index's entries for an item: its target and every row it touches. */
-  const rowsTouched = (mutation: AnyMutation, payload: unknown): string[] => [
-    ...new Set([mutation.target(payload), ...(mutation.touches?.(payload) ?? [])].map(rowKey)),
-  ];
+  /** What the row keeps of the mutation's view of a payload. */
+  const specOf = (mutation: AnyMutation, payload: unknown): RowSpec => ({
+    name: mutation.name,
+    version: mutation.version,
+    target: mutation.target(payload),
+    after: mutation.after?.(payload),
+    touches: mutation.touches?.(payload) ?? [],
+  });
 
   function defineMutation<P, R = unknown>(spec: MutationSpec<P, R>): Enqueue<P> {
     if (mutations.has(spec.name)) throw new Error(`Mutation "${spec.name}" is defined twice.`);
-    mutations.set(spec.name, spec as AnyMutation);
+    const mutation = spec as AnyMutation;
+    mutations.set(spec.name, mutation);
     return async (payload, options = {}) => {
       const userId = ctx.user();
       if (!userId) throw new Error(`"${spec.name}" was queued with nobody signed in: the item would have no owner.`);
-      const row: OutboxRow = {
-        name: spec.name,
-        version: spec.version,
-        payload,
-        userId,
-        changeId: crypto.randomUUID(),
-        target: spec.target(payload),
-        rows: rowsTouched(spec as AnyMutation, payload),
-        after: spec.after?.(payload),
-        state: 'waiting',
-        attempts: 0,
-        nextAttemptAt: 0,
-        createdAt: new Date().toISOString(),
-      };
+      const row = queued(specOf(mutation, payload), payload, userId, crypto.randomUUID(), Date.now());
       let seq: number;
       try {
         seq = await ctx.write(async (tx) => {
@@ -207,81 +228,66 @@ export function createOutbox(ctx: EngineContext) {
   }
 
   /** Sends what is due, in order, in one tab at a time; a call during a pass gets one more pass after it. */
-  function flush(): Promise<void> {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      do {
-        again = false;
-        try {
-          await withLock(pass);
-        } catch (error) {
-          // IndexedDB failed under us (a dropped connection, a closed page): the items stay; try again later.
-          if (ctx.stopped()) return;
-          console.warn('Sending stopped', error);
-          schedule(Date.now() + 5 * firstDelayMs);
-        }
-      } while (again && !ctx.stopped());
-    })().finally(() => {
-      running = null;
-      ctx.setSending(false);
-    });
-    return running;
-  }
+  const flush = (): Promise<void> => loop.kick();
 
-  function withLock(task: () => Promise<void>): Promise<void> {
+  /** In one tab at a time; a pass abandoned by the loop gives the lock up at once. */
+  function withLock<T>(task: () => Promise<T>, signal: AbortSignal): Promise<T> {
     const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
-    return locks ? locks.request(`${db.name}:outbox`, task).then(() => undefined) : task();
+    if (!locks) return task();
+    const abandoned = new Promise<never>((_, reject) =>
+      signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true }),
+    );
+    return locks.request(`${db.name}:outbox`, { signal }, () => Promise.race([task(), abandoned])) as Promise<T>;
   }
 
-  async function pass(): Promise<void> {
+  /** One pass over the user's queue, in order; says when the next is due. */
+  async function pass(signal: AbortSignal): Promise<Next> {
+    const idle: Next = { after: 'idle' };
     const userId = ctx.user();
-    if (!userId || pausedFor === userId || ctx.stopped()) return;
+    const goOn = () => ctx.user() === userId && pausedFor !== userId && !ctx.stopped() && !signal.aborted;
+    if (!userId || !goOn()) return idle;
     // Rows targeted by items that cannot go now: an item `after` one of them waits with it.
     const blocked = new Set<string>();
     const listing = await rowsOf(userId);
     await indexOlderRows(listing);
     for (const listed of listing) {
-      if (ctx.user() !== userId || pausedFor === userId || ctx.stopped()) return;
+      if (!goOn()) return idle;
       // Another tab may have sent, edited or discarded it since the list was read.
       const row = await db.outbox.get(listed.seq!);
       if (!row) continue;
       const mutation = known(row);
-      const after = afterOf(row);
-      if (row.state === 'attention' || !mutation || (after && blocked.has(rowKey(after)))) {
+      const step = stepOf(row, { known: mutation !== undefined, after: afterOf(row), blocked, now: Date.now() });
+      if (step.kind === 'blocked') {
         blocked.add(rowKey(row.target));
         continue;
       }
-      if (row.nextAttemptAt > Date.now()) {
-        schedule(row.nextAttemptAt);
-        return;
-      }
-      // The browser says it is offline: one slow try at a time, or the connection's return (`resetBackoff`).
-      if (!mayTry('outbox')) {
-        schedule(nextTry('outbox'));
-        return;
-      }
+      if (step.kind === 'wait') return { after: 'at', at: step.until };
+      // Offline or unanswered: only the probe goes, then the pass waits to be woken (lib/connectivity.ts).
+      if (!connectivity.admit()) return { after: 'network' };
       // The device may have been handed to someone else since the user was set (another tab logged in). The
       // cookie can still change between this check and the request: `Change-User` lets the server refuse then.
-      if (!(await ctx.ownerIs(userId))) return;
-      const outcome = await sendOne(row, mutation, userId);
-      if (outcome === 'stop') return;
+      if (!(await ctx.ownerIs(userId))) return idle;
+      const outcome = await sendOne(row, mutation!, userId);
+      if (typeof outcome === 'object') return outcome.stop;
       if (outcome === 'attention') blocked.add(rowKey(row.target));
     }
+    return idle;
   }
 
   async function sendOne(row: OutboxRow, mutation: AnyMutation, userId: string): Promise<Outcome> {
     ctx.setSending(true, row.seq!);
     let sent: Sent<unknown>;
+    const startedAt = Date.now();
     try {
       const headers: Record<string, string> = { 'change-user': row.userId };
       if (row.changeId) headers['change-id'] = row.changeId;
       sent = await mutation.send(row.payload, { headers });
     } catch (error) {
+      if (error instanceof NetworkError) connectivity.failed(startedAt);
+      else connectivity.succeeded();
       return failed(row, error, userId);
     }
+    connectivity.succeeded();
     try {
       await ctx.write(async (tx) => {
         await tx.outbox.delete(row.seq!);
@@ -306,61 +312,39 @@ export function createOutbox(ctx: EngineContext) {
   }
 
   async function failed(row: OutboxRow, error: unknown, userId: string): Promise<Outcome> {
-    if (error instanceof NetworkError) return retryLater(row);
-    if (error instanceof ApiError) {
-      if (error.status === 408 || error.status === 429 || error.status >= 500) return retryLater(row);
-      // The session ended, or the server found another user's cookie on this user's change (auth.other_user).
-      if (error.status === 401) {
-        ctx.setSending(true);
-        pausedFor = userId;
-        ctx.changed();
-        return 'stop';
-      }
-      return needsAttention(row, { status: error.status, code: error.code, message: error.message });
+    const verdict = verdictOf(error, Date.now());
+    if (verdict.kind === 'retry') return retryLater(row, verdict.notBefore);
+    ctx.setSending(true);
+    if (verdict.kind === 'pause') {
+      pausedFor = userId;
+      ctx.changed();
+      return { stop: { after: 'idle' } };
     }
-    // Not an answer from the server (a fault in the app): keep the item and say so rather than loop.
-    console.warn('Sending failed', error);
-    return needsAttention(row, {
-      status: 0,
-      code: 'client.error',
-      message: 'This could not be sent. Edit it and try again, or discard it.',
-    });
-  }
-
-  async function retryLater(row: OutboxRow): Promise<Outcome> {
-    ctx.setSending(true);
-    const attempts = row.attempts + 1;
-    const nextAttemptAt = Date.now() + Math.min(firstDelayMs * 2 ** (attempts - 1), maxDelayMs);
-    await db.outbox.update(row.seq!, { attempts, nextAttemptAt }).catch(() => undefined);
-    schedule(nextAttemptAt);
-    ctx.changed();
-    return 'stop';
-  }
-
-  async function needsAttention(row: OutboxRow, error: OutboxError): Promise<Outcome> {
-    ctx.setSending(true);
-    await db.outbox.update(row.seq!, { state: 'attention', error });
+    if (verdict.error.code === 'client.error') console.warn('Sending failed', error);
+    await db.outbox.put(refused(row, verdict.error));
     ctx.changed();
     return 'attention';
   }
 
-  function schedule(at: number) {
-    if (ctx.stopped() || at >= timerAt) return;
-    clearTimeout(timer);
-    timerAt = at;
-    timer = setTimeout(
-      () => {
-        timerAt = Infinity;
-        void flush();
-      },
-      Math.max(0, at - Date.now()),
-    );
+  async function retryLater(row: OutboxRow, notBefore?: number): Promise<Outcome> {
+    ctx.setSending(true);
+    const next = retried(row, Date.now(), notBefore);
+    await db.outbox
+      .update(row.seq!, { attempts: next.attempts, nextAttemptAt: next.nextAttemptAt, failingSince: next.failingSince })
+      .catch(() => undefined);
+    ctx.changed();
+    // Unanswered for a while: woken by the connectivity (the probe window, the connection's return) instead.
+    return { stop: connectivity.state() === 'online' ? { after: 'at', at: next.nextAttemptAt } : { after: 'network' } };
   }
 
   /** Start, reconnecting: whatever waited for its backoff goes now. */
   async function resetBackoff() {
     const userId = ctx.user();
-    if (userId) await db.outbox.where('userId').equals(userId).modify({ attempts: 0, nextAttemptAt: 0 });
+    if (userId)
+      await db.outbox
+        .where('userId')
+        .equals(userId)
+        .modify((row) => void Object.assign(row, backoffReset(row)));
   }
 
   /**
@@ -374,40 +358,13 @@ export function createOutbox(ctx: EngineContext) {
       if (!row || row.state !== 'attention') throw new Error('Only an item that needs attention can be retried.');
       const mutation = known(row);
       if (!mutation) throw new Error('This item was saved by another version of the app. Reload the page to send it.');
-      const next = payload ?? row.payload;
-      if (payload !== undefined) {
-        if (mutation.revert) await mutation.revert(row.payload, tx);
-        await mutation.apply(next, tx);
-      }
-      await tx.outbox.put({
-        ...row,
-        payload: next,
-        changeId: payload === undefined ? row.changeId : crypto.randomUUID(),
-        target: mutation.target(next),
-        rows: rowsTouched(mutation, next),
-        after: mutation.after?.(next),
-        state: 'waiting',
-        error: undefined,
-        attempts: 0,
-        nextAttemptAt: 0,
-      });
+      if (payload === undefined) return tx.outbox.put(resent(row));
+      if (mutation.revert) await mutation.revert(row.payload, tx);
+      await mutation.apply(payload, tx);
+      await tx.outbox.put(resent(row, { payload, spec: specOf(mutation, payload), changeId: crypto.randomUUID() }));
     });
     ctx.changed();
     void flush();
-  }
-
-  /** The rows of items after `first` that wait for it, directly or through another, in order. */
-  function dependantsOf(first: OutboxRow, rows: OutboxRow[]): OutboxRow[] {
-    const gone = new Set([rowKey(first.target)]);
-    const found: OutboxRow[] = [];
-    for (const row of rows) {
-      const after = afterOf(row);
-      if (row.seq! > first.seq! && after && gone.has(rowKey(after))) {
-        gone.add(rowKey(row.target));
-        found.push(row);
-      }
-    }
-    return found;
   }
 
   /** Drops an item and the items waiting `after` it, undoing their optimistic changes; returns how many. */
@@ -416,7 +373,7 @@ export function createOutbox(ctx: EngineContext) {
     const count = await ctx.write(async (tx) => {
       const first = await tx.outbox.get(seq);
       if (!first) return 0;
-      const doomed = [first, ...dependantsOf(first, await rowsOf(first.userId, tx))];
+      const doomed = [first, ...dependantsOf(first, await rowsOf(first.userId, tx), afterOf)];
       for (const row of doomed.reverse()) {
         const mutation = known(row);
         if (mutation?.revert) await mutation.revert(row.payload, tx);
@@ -487,7 +444,8 @@ export function createOutbox(ctx: EngineContext) {
     const older = listing.filter((row) => !row.rows && known(row));
     if (older.length === 0) return;
     await ctx.write(async (tx) => {
-      for (const row of older) await tx.outbox.update(row.seq!, { rows: rowsTouched(known(row)!, row.payload) });
+      for (const row of older)
+        await tx.outbox.update(row.seq!, { rows: indexed(row, specOf(known(row)!, row.payload)).rows });
     });
   }
 
@@ -519,22 +477,23 @@ export function createOutbox(ctx: EngineContext) {
         description: mutation?.describe?.(row.payload),
         waitsForEarlier:
           after !== undefined && all.some((other) => other.seq! < row.seq! && rowKey(other.target) === rowKey(after)),
-        dependants: dependantsOf(row, all).length,
+        dependants: dependantsOf(row, all, afterOf).length,
         state: unknown ? 'attention' : row.state,
         error: unknown ? unknownVersion : row.error,
         attempts: row.attempts,
         createdAt: row.createdAt,
+        ...(row.failingSince === undefined ? {} : { failingSince: row.failingSince }),
       };
     });
   }
 
-  function resume(userId: string | null) {
-    if (userId !== null) pausedFor = null;
+  /** Items that have kept failing for over a minute: what the navbar calls stuck. */
+  async function stall(userId: string | null, now = Date.now()): Promise<Stall | undefined> {
+    return userId ? stallOf(await rowsOf(userId), now) : undefined;
   }
 
-  function stop() {
-    clearTimeout(timer);
-    timerAt = Infinity;
+  function resume(userId: string | null) {
+    if (userId !== null) pausedFor = null;
   }
 
   return {
@@ -548,11 +507,12 @@ export function createOutbox(ctx: EngineContext) {
     reapplyPending,
     dropAll,
     items,
+    stall,
     changeState,
     resume,
-    stop,
+    /** Nothing more goes by itself (the engine stopped); a flush still starts a pass, which finds it stopped. */
+    stop: () => loop.clear(),
     isPaused: () => pausedFor !== null && pausedFor === ctx.user(),
-    running: () => running,
   };
 }
 

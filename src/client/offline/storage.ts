@@ -23,7 +23,7 @@
  * while the page is still loading the engine is looked into when the engine starts.
  */
 import type { LocalDb, SessionRecord } from './db.ts';
-import { storedUserKey } from './device-mark.ts';
+import { storedUserKey } from '../lib/device-mark.ts';
 
 /** `cleared`: found emptied, and loading again; `unsent` is how many unsent items went with it, null if unknown. `failing`: it cannot be opened. */
 export type StorageStatus = { state: 'ok' } | { state: 'cleared'; unsent: number | null } | { state: 'failing' };

@@ -33,15 +33,17 @@
  *   server had committed). Once every source that could write those rows has, the record goes.
  * - `needsUser` sources belong to the signed-in user: they do not run for a visitor, their sync state is
  *   theirs, and an answer that arrives after the user changed (log-out, someone else logged in) is dropped.
- * - One refresh per source at a time; a refresh asked during one gets one more run after it (a write's
- *   refresh never reuses a fetch that started before the write); one asked `ifStale` (a page opening, the
- *   engine starting) is content with the source being fresh for the current user: read, or being read.
+ * - One refresh per source at a time, on its own loop (lib/connection-loop.ts); a refresh asked during one gets
+ *   one more run after it (a write's refresh never reuses a fetch that started before the write); one asked
+ *   `ifStale` (a page opening, the engine starting) is content with the source being fresh for the current
+ *   user: read, or being read. Offline, or while the server does not answer, a refresh sends nothing unless
+ *   the engine's connectivity admits it as the probe, and runs again once it says requests may go.
  * - `refreshSources(table, notice)` (live notices) runs every source whose `listensTo` holds the table, unless the
  *   notice's rows are held at its version already.
  */
 import { covers, parsePosition, type Position } from '../../common/positions.ts';
-import { isOffline, NetworkError } from '../lib/api.ts';
-import { mayTry } from '../lib/offline-gate.ts';
+import { NetworkError } from '../lib/api.ts';
+import { createLoop } from '../lib/connection-loop.ts';
 import type { LocalTransaction, RowRef, SettlingRecord } from './db.ts';
 import type { EngineContext } from './engine.ts';
 import { rowKey, type Outbox } from './outbox.ts';
@@ -104,6 +106,9 @@ export interface RefreshOptions {
 /** The user changed while an answer was on its way: it is dropped, which is neither success nor failure. */
 class Dropped extends Error {}
 
+/** A refresh given up as hung (a request or IndexedDB that never answers): the next one starts afresh. */
+const refreshTimeoutMs = 2 * 60_000;
+
 export function createSync(ctx: EngineContext, outbox: Outbox) {
   const { db } = ctx;
   const sources = new Map<string, { source: Source; refresh: (options?: RefreshOptions) => Promise<SyncResult> }>();
@@ -118,56 +123,60 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
   }
 
   /**
-   * Runs the source's refresh at most once at a time. A call made while it runs gets one more run after it
-   * (shared by all such calls); a call `ifStale` is content with the run that keeps the source fresh for the
-   * current generation (begun for this user, not failed or dropped), under way or done.
+   * The source's refreshes, on one loop (lib/connection-loop.ts): one at a time, and a call made while one runs
+   * gets one more run after it (shared by all such calls). A call `ifStale` is content with the run that keeps
+   * the source fresh for the current generation (asked for this user, not failed or dropped), under way or done.
+   * A refresh that could not reach the server runs again when the connectivity says the network may be used.
    */
   function oneAtATime(source: Source): (options?: RefreshOptions) => Promise<SyncResult> {
-    let running: Promise<SyncResult> | null = null;
-    let next: Promise<SyncResult> | null = null;
     let fresh: { generation: number; run: Promise<SyncResult> } | null = null;
-    const start = (): Promise<SyncResult> => {
-      ctx.setSourceStatus(source.name, { running: true });
-      const run: Promise<SyncResult> = (running = execute(source)
-        .then((): SyncResult => 'ok')
-        .catch((error: unknown): SyncResult | undefined => {
-          if (error instanceof Dropped) return undefined;
-          if (error instanceof NetworkError) return 'offline';
-          console.warn(`Refresh of ${source.name} failed`, error);
-          return 'failed';
-        })
-        .then((result) => {
-          running = null;
-          // A failed read is tried again, and so is a dropped one (its answer came before the device recorded
-          // its user, say: see `forTheSameUser`).
+    const loop = createLoop<SyncResult | undefined>({
+      connectivity: ctx.connectivity,
+      runTimeoutMs: refreshTimeoutMs,
+      run: async (signal) => {
+        ctx.setSourceStatus(source.name, { running: true });
+        const result = await execute(source, signal)
+          .then((): SyncResult => 'ok')
+          .catch((error: unknown): SyncResult | undefined => {
+            if (error instanceof Dropped) return undefined;
+            if (error instanceof NetworkError) return 'offline';
+            console.warn(`Refresh of ${source.name} failed`, error);
+            return 'failed';
+          });
+        ctx.setSourceStatus(source.name, result ? { running: false, result } : { running: false });
+        return { value: result, next: result === 'offline' ? { after: 'network' } : { after: 'idle' } };
+      },
+    });
+    return ({ ifStale = false } = {}) => {
+      if (ifStale && fresh?.generation === ctx.generation()) return fresh.run;
+      const kicked = loop.kick();
+      // A failed read is tried again, and so is a dropped one (its answer came before the device recorded its
+      // user, say: see `forTheSameUser`).
+      const run = kicked.then(
+        (result) => {
           if (result !== 'ok' && fresh?.run === run) fresh = null;
-          // Offline: tried again slowly, or when the browser reports a connection (the engine's `online`).
-          if (result === 'offline' && isOffline()) ctx.slowTry();
-          ctx.setSourceStatus(source.name, result ? { running: false, result } : { running: false });
           return result ?? 'ok';
-        }));
+        },
+        (error: unknown): SyncResult => {
+          if (fresh?.run === run) fresh = null;
+          console.warn(`Refresh of ${source.name} stopped`, error);
+          return 'failed';
+        },
+      );
       fresh = { generation: ctx.generation(), run };
       return run;
     };
-    return ({ ifStale = false } = {}) => {
-      if (ifStale && fresh?.generation === ctx.generation()) return next ?? fresh.run;
-      if (!running) return start();
-      next ??= running.then(() => {
-        next = null;
-        return start();
-      });
-      return next;
-    };
   }
 
-  async function execute(source: Source): Promise<void> {
+  async function execute(source: Source, runSignal: AbortSignal): Promise<void> {
     const userId = ctx.user();
     if (source.needsUser && !userId) return;
-    // The browser says it is offline: no request that is bound to fail, but a slow try (lib/offline-gate.ts).
-    if (!mayTry(`source:${source.name}`)) throw new NetworkError();
+    // Offline or unanswered: no request that is bound to fail, unless it is the probe (lib/connectivity.ts).
+    if (!ctx.connectivity.admit()) throw new NetworkError();
     const owner = source.needsUser ? userId : null;
     const generation = ctx.generation();
-    const signal = ctx.signal();
+    const dropped = ctx.signal();
+    const signal = AbortSignal.any([dropped, runSignal]);
     const [state, settling] = await Promise.all([db.syncState.get(source.name), settlingFor(source)]);
     // Acknowledged before this pull left: whatever it reads reflects them.
     const before = new Set(settling.map((record) => record.seq!));
@@ -179,10 +188,20 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
     let more: boolean;
     do {
       const asked = cursor;
-      const answer = await source.pull({ cursor, signal, etag }).catch((error: unknown) => {
-        // Aborted because the user changed or the engine stopped: dropped, not failed.
-        throw signal.aborted ? new Dropped() : error;
-      });
+      const startedAt = Date.now();
+      const answer = await source.pull({ cursor, signal, etag }).then(
+        (pulled) => {
+          ctx.connectivity.succeeded();
+          return pulled;
+        },
+        (error: unknown) => {
+          // Aborted because the user changed or the engine stopped: dropped, not failed.
+          if (dropped.aborted) throw new Dropped();
+          if (error instanceof NetworkError) ctx.connectivity.failed(startedAt);
+          else if (!signal.aborted) ctx.connectivity.succeeded();
+          throw error;
+        },
+      );
       if (generation !== ctx.generation()) throw new Dropped();
       if (answer.notModified) return markFresh(source, owner, generation);
       cursor = answer.cursor ?? null;
