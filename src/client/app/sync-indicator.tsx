@@ -1,99 +1,12 @@
 import * as AlertDialog from '@radix-ui/react-alert-dialog';
-import { Check, CircleAlert, DatabaseX, LoaderCircle, LogIn, Upload, WifiOff, type LucideIcon } from 'lucide-react';
+import { Check, CircleAlert, RefreshCw, Upload } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useConfirm } from '../components/confirm-dialog.tsx';
 import { toast } from '../lib/toast.ts';
-import { discardItem, retryItem, type OutboxItem } from '../offline/engine.ts';
+import { discardItem, retryItem, tryNow, type OutboxItem } from '../offline/engine.ts';
 import { useOutboxItems, useSyncStatus, type SyncStatus } from '../offline/hooks.ts';
-
-const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
-
-interface Look {
-  icon: LucideIcon;
-  /** What the navbar shows on a phone; `wide` from the sm breakpoint, `full` for screen readers. */
-  short: string;
-  wide: string;
-  full: string;
-  className: string;
-  spin?: boolean;
-}
-
-const tones = {
-  warning: 'border-amber-300 bg-amber-50 text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100',
-  danger: 'border-red-300 bg-red-50 text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200',
-  busy: 'border-slate-200 bg-white text-slate-700 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200',
-  quiet: 'border-transparent text-slate-600 dark:text-slate-300',
-};
-
-/** The one state worth showing, most urgent first: nothing can be saved, what needs the user, then why nothing goes, then progress. */
-function lookOf(status: SyncStatus, everHadItems: boolean): Look | undefined {
-  const { online, sending, waiting, attention, paused, storageFailing } = status;
-  const unsent = waiting + attention;
-  if (storageFailing) {
-    return {
-      icon: DatabaseX,
-      short: 'Not saving',
-      wide: 'Not saving',
-      full: "Changes can't be saved on this device: the browser's storage stopped working. Reload the page.",
-      className: tones.danger,
-    };
-  }
-  if (attention > 0) {
-    const text = `${attention} need${attention === 1 ? 's' : ''} attention`;
-    return {
-      icon: CircleAlert,
-      short: waiting > 0 ? `${attention}+${waiting}` : String(attention),
-      wide: waiting > 0 ? `${text}, ${waiting} waiting` : text,
-      full:
-        `${plural(attention, 'item', 'items')} could not be sent and ${attention === 1 ? 'needs' : 'need'} your attention.` +
-        (waiting > 0 ? ` ${plural(waiting, 'other item waits', 'other items wait')} to be sent.` : ''),
-      className: tones.danger,
-    };
-  }
-  if (paused && unsent > 0)
-    return {
-      icon: LogIn,
-      short: 'Log in',
-      wide: 'Log in to send',
-      full: `Log in again to send ${plural(unsent, 'waiting item', 'waiting items')}.`,
-      className: tones.warning,
-    };
-  if (!online) {
-    const full =
-      unsent > 0
-        ? `Offline: ${plural(unsent, 'item waits', 'items wait')} to be sent.`
-        : 'Offline: changes cannot reach the server now.';
-    return {
-      icon: WifiOff,
-      short: 'Offline',
-      wide: unsent > 0 ? `Offline, ${unsent} waiting` : 'Offline',
-      full,
-      className: tones.warning,
-    };
-  }
-  if (unsent > 0) {
-    return sending
-      ? {
-          icon: LoaderCircle,
-          spin: true,
-          short: String(unsent),
-          wide: `Sending ${unsent}…`,
-          full: `Sending ${plural(unsent, 'item', 'items')}…`,
-          className: tones.busy,
-        }
-      : {
-          icon: Upload,
-          short: String(unsent),
-          wide: `${unsent} waiting`,
-          full: `${plural(unsent, 'item waits', 'items wait')} to be sent.`,
-          className: tones.busy,
-        };
-  }
-  // Nothing was ever queued in this page: nothing to reassure about.
-  if (!everHadItems) return undefined;
-  return { icon: Check, short: 'Saved', wide: 'All saved', full: 'All changes saved.', className: tones.quiet };
-}
+import { lookOf, plural, stallText, tones } from './sync-look.ts';
 
 /**
  * The navbar's word on the user's queued changes: offline, sending, all saved, refused ones needing attention,
@@ -136,7 +49,7 @@ export function SyncIndicator() {
               {face}
               <span className="sr-only"> Show unsent items.</span>
             </AlertDialog.Trigger>
-            <UnsentItemsDialog items={items} paused={status.paused} />
+            <UnsentItemsDialog items={items} status={status} />
           </AlertDialog.Root>
         ) : (
           <span className={boxClass}>{face}</span>
@@ -145,8 +58,9 @@ export function SyncIndicator() {
   );
 }
 
-function UnsentItemsDialog({ items, paused }: { items: OutboxItem[]; paused: boolean }) {
+function UnsentItemsDialog({ items, status }: { items: OutboxItem[]; status: SyncStatus }) {
   const attention = items.filter((item) => item.state === 'attention').length;
+  const { paused, stall, connection } = status;
   return (
     <AlertDialog.Portal>
       <AlertDialog.Overlay className="fixed inset-0 z-50 bg-slate-950/50 dark:bg-black/70" />
@@ -159,6 +73,7 @@ function UnsentItemsDialog({ items, paused }: { items: OutboxItem[]; paused: boo
               ? 'Your session ended. Log in again and these are sent.'
               : 'These are kept on this device and sent as soon as the server can be reached.'}
         </AlertDialog.Description>
+        {(stall || connection === 'unreachable') && items.length > 0 && <StuckNotice stall={stall} now={status.now} />}
         {items.length === 0 ? (
           <p className="mt-4 flex items-center gap-2 text-slate-700 dark:text-slate-300">
             <Check aria-hidden size={18} /> All changes saved.
@@ -244,5 +159,27 @@ function UnsentItem({ item }: { item: OutboxItem }) {
         </div>
       )}
     </li>
+  );
+}
+
+/** Items keep failing, or the server does not answer: how long, and a way to try at once rather than wait. */
+function StuckNotice({ stall, now }: { stall: SyncStatus['stall']; now: number }) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <div className={`mt-4 flex flex-wrap items-center justify-between gap-3 rounded-lg border p-3 ${tones.warning}`}>
+      <p>{stall ? stallText(stall, now) : 'The server is not answering; trying again.'}</p>
+      <button
+        type="button"
+        className="btn-secondary"
+        disabled={busy}
+        onClick={() => {
+          setBusy(true);
+          void tryNow().finally(() => setBusy(false));
+        }}
+      >
+        <RefreshCw aria-hidden size={16} className={busy ? 'animate-spin motion-reduce:animate-none' : ''} />
+        Try now
+      </button>
+    </div>
   );
 }

@@ -326,6 +326,7 @@ export const {
   discardItem,
   countUnsent,
   reconnected,
+  tryNow,
   start: startEngine,
   stop: stopEngine,
 } = engine;

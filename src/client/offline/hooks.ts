@@ -18,6 +18,7 @@
  */
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import type { ConnectivityState } from '../lib/connectivity.ts';
 import type { RowRef } from './db.ts';
 import {
   engine,
@@ -28,6 +29,7 @@ import {
   type Source,
   type StorageStatus,
 } from './engine.ts';
+import { stallOf, type Stall } from './outbox-rules.ts';
 
 export type LocalDataStatus = 'loading' | 'unavailable' | 'empty' | 'ready' | 'stale';
 
@@ -134,21 +136,44 @@ function subscribeOnline(listener: () => void) {
 }
 
 export interface SyncStatus {
+  /** The browser says it has a connection. */
   online: boolean;
+  /** Whether the server can be reached (lib/connectivity.ts): `unreachable` is online without answers. */
+  connection: ConnectivityState;
   /** A queued item is on its way now. */
   sending: boolean;
   /** Items not yet sent (including the one on its way). */
   waiting: number;
   attention: number;
+  /** Items that have kept failing for over a minute while online, and since when (epoch ms). */
+  stall?: Stall;
+  /** The time the stall was judged at (epoch ms), for saying how long it has lasted. */
+  now: number;
   /** The session ended while sending: the queue waits for the same user to log in again. */
   paused: boolean;
   /** IndexedDB cannot be opened: nothing can be saved on this device until a reload. */
   storageFailing: boolean;
 }
 
+/** The time, again every `everyMs` while `ticking`: for what a page says of how long something has waited. */
+function useNow(ticking: boolean, everyMs = 15_000): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!ticking) return;
+    const timer = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(timer);
+  }, [ticking, everyMs]);
+  return now;
+}
+
 export function useSyncStatus(): SyncStatus {
   const status = useEngineStatus(
-    ({ sending, paused, storage }) => ({ sending, paused, storageFailing: storage.state === 'failing' }),
+    ({ sending, paused, storage, connection }) => ({
+      sending,
+      paused,
+      connection,
+      storageFailing: storage.state === 'failing',
+    }),
     sameEntries,
   );
   const online = useSyncExternalStore(
@@ -157,11 +182,18 @@ export function useSyncStatus(): SyncStatus {
     () => true,
   );
   const items = useOutboxItems();
+  const waiting = items.filter((i) => i.state === 'waiting');
+  const now = useNow(waiting.some((item) => item.failingSince !== undefined));
+  // A stall is something wrong with the server or the way to it: offline, the navbar says "Offline" instead.
+  const stall = online ? stallOf(waiting, now) : undefined;
   return {
     online,
+    connection: online ? status.connection : 'offline',
     sending: status.sending,
-    waiting: items.filter((i) => i.state === 'waiting').length,
-    attention: items.filter((i) => i.state === 'attention').length,
+    waiting: waiting.length,
+    attention: items.length - waiting.length,
+    ...(stall ? { stall } : {}),
+    now,
     paused: status.paused,
     storageFailing: status.storageFailing,
   };

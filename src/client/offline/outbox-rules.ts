@@ -164,7 +164,7 @@ export interface Stall {
   since: number;
 }
 
-export function stallOf(rows: OutboxRow[], now: number): Stall | undefined {
+export function stallOf(rows: readonly Pick<OutboxRow, 'state' | 'failingSince'>[], now: number): Stall | undefined {
   const stuck = rows.filter(
     (row) => row.state === 'waiting' && row.failingSince !== undefined && now - row.failingSince >= stallAfterMs,
   );
