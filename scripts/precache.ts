@@ -47,6 +47,12 @@ export function workerAddition(importScripts: string[]): Plugin {
     generateBundle() {
       const source = readFileSync(path.join(import.meta.dirname, '../src/client/sw-assets.js'), 'utf8');
       importScripts.push(`/${this.getFileName(this.emitFile({ type: 'asset', name: 'sw-assets.js', source }))}`);
+      // The queue's sender for Background Sync (src/client/app/outbox-worker.ts), built before by
+      // vite.worker.config.ts.
+      const sender = readFileSync(path.join(import.meta.dirname, '../dist/worker/outbox-worker.js'), 'utf8');
+      importScripts.push(
+        `/${this.getFileName(this.emitFile({ type: 'asset', name: 'outbox-worker.js', source: sender }))}`,
+      );
     },
   };
 }

@@ -3,6 +3,7 @@ import './offline-setup.ts';
 import { useSession } from '../lib/session.tsx';
 import { engine, reconnected, refreshSources, startEngine, stopEngine } from '../offline/engine.ts';
 import { startLiveEvents } from '../offline/live-events.ts';
+import { sendWhenConnected } from './background-send.ts';
 
 /**
  * Whether this tab fetches what a live notice says changed. Tabs share one IndexedDB, and pages read it, so
@@ -27,7 +28,13 @@ export function DataSync() {
   const userId = session.me?.id ?? null;
   useEffect(() => {
     startEngine();
-    return stopEngine;
+    // Items left waiting for the network: where the browser can, the service worker sends them once there is a
+    // connection, even with every tab closed (background-send.ts).
+    const stopAsking = engine.whenItemsWait(() => void sendWhenConnected());
+    return () => {
+      stopAsking();
+      stopEngine();
+    };
   }, []);
 
   // Visitors hear public notices too. The stream carries the cookie it was opened with: a log-in, a log-out

@@ -1,17 +1,10 @@
-// Every feature's tables, sources and mutations, registered before anything opens IndexedDB: a table declared
-// later would be missing from the database's schema. Whatever reads the database is loaded through here
-// (the session, DataSync, the pages that read it: router.tsx), after the first paint.
-import '../features/bookings/bookings.sync.ts';
-import '../features/catalogue/catalogue.sync.ts';
-import '../features/profile/profile.sync.ts';
-import '../features/qa/qa.sync.ts';
+// Every feature's tables, sources and mutations (sync-modules.ts), registered before anything opens IndexedDB.
+// Whatever reads the database is loaded through here (the session, DataSync, the pages that read it:
+// router.tsx), after the first paint.
+import './sync-modules.ts';
 import { servedUser } from '../lib/served-user.ts';
 import type { SessionStore } from '../lib/session.tsx';
-import { completeSchema, localDb } from '../offline/db.ts';
 import { engine } from '../offline/engine.ts';
-
-// Every table is declared now: the database's schema is complete.
-completeSchema(localDb);
 
 /**
  * Whose data this is, known as the engine loads, before a page reads: the user the server rendered the page

@@ -78,6 +78,8 @@ export interface EngineContext {
   reverted(tables: string[]): void;
   /** Whether the network may be used (one probe per window while offline or unanswered), told how requests went. */
   connectivity: Connectivity;
+  /** A pass stopped with items waiting for the network (`whenItemsWait`). */
+  itemsWait(): void;
   /** Inside an acknowledgement's transaction: its rows settle from here (sync.ts). */
   settling(
     tx: LocalTransaction,
@@ -118,6 +120,7 @@ export function createEngine(
   let stopped = true;
   let status: EngineStatus = { ...initialStatus, connection: connectivity.state() };
   const listeners = new Set<() => void>();
+  const waitListeners = new Set<() => void>();
 
   const update = (patch: Partial<EngineStatus>) => {
     status = { ...status, ...patch };
@@ -146,6 +149,9 @@ export function createEngine(
       update({ sources: { ...status.sources, [name]: { ...status.sources[name], ...source } } }),
     reverted: (tables) => void sync.refreshTables(tables),
     connectivity,
+    itemsWait: () => {
+      for (const listener of waitListeners) listener();
+    },
     settling: (tx, change) => sync.recordSettling(tx, change),
   };
   const outbox = createOutbox(ctx);
@@ -220,6 +226,33 @@ export function createEngine(
     void storage.started();
   }
 
+  /**
+   * The service worker's part (app/outbox-worker.ts), with no page open: sends what the device's signed-in user
+   * queued, in one pass, and refreshes nothing. Resolves with how many items still wait to be sent (the browser
+   * then tries again later). Pages and the worker take turns by the outbox's Web Lock, and send by the same ids.
+   */
+  async function sendQueued(): Promise<number> {
+    const record = await db.session.get('me');
+    if (!record || record.endedAt) return 0;
+    setUser(record.me.id);
+    stopped = false;
+    // The browser says there is a connection again: what waited out a backoff goes now.
+    connectivity.browserOnline();
+    await resetBackoff();
+    await outbox.flush();
+    return db.outbox
+      .where('userId')
+      .equals(record.me.id)
+      .filter((row) => row.state === 'waiting')
+      .count();
+  }
+
+  /** `listener` runs when a pass leaves items waiting for the network: the app asks the browser to send them later. */
+  function whenItemsWait(listener: () => void): () => void {
+    waitListeners.add(listener);
+    return () => void waitListeners.delete(listener);
+  }
+
   function stop(): void {
     stopped = true;
     newGeneration();
@@ -282,6 +315,8 @@ export function createEngine(
     user: () => userId,
     reconnected,
     tryNow,
+    sendQueued,
+    whenItemsWait,
     /** Whether the network may be used: the live stream opens only while it says `online`. */
     connectivity,
     refreshSource: sync.refreshSource,

@@ -263,7 +263,10 @@ export function createOutbox(ctx: EngineContext) {
       }
       if (step.kind === 'wait') return { after: 'at', at: step.until };
       // Offline or unanswered: only the probe goes, then the pass waits to be woken (lib/connectivity.ts).
-      if (!connectivity.admit()) return { after: 'network' };
+      if (!connectivity.admit()) {
+        ctx.itemsWait();
+        return { after: 'network' };
+      }
       // The device may have been handed to someone else since the user was set (another tab logged in). The
       // cookie can still change between this check and the request: `Change-User` lets the server refuse then.
       if (!(await ctx.ownerIs(userId))) return idle;
@@ -333,6 +336,7 @@ export function createOutbox(ctx: EngineContext) {
       .update(row.seq!, { attempts: next.attempts, nextAttemptAt: next.nextAttemptAt, failingSince: next.failingSince })
       .catch(() => undefined);
     ctx.changed();
+    ctx.itemsWait();
     // Unanswered for a while: woken by the connectivity (the probe window, the connection's return) instead.
     return { stop: connectivity.state() === 'online' ? { after: 'at', at: next.nextAttemptAt } : { after: 'network' } };
   }
