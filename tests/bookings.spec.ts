@@ -292,8 +292,7 @@ test('a booking made offline waits on the dashboard, survives a reload, and is s
     concepts: 'Booked on the train.',
   });
   await submitBooking(page);
-  await expect(form(page).getByText(bookingMessages.queued)).toBeVisible();
-  await page.getByRole('link', { name: 'Go to your dashboard' }).click();
+  await expect(page).toHaveURL(/\/student-dashboard$/);
   const card = studentCard(page, module.name);
   await expect(card.getByText('Waiting to send')).toBeVisible();
   await expect(card).toContainText('Given once the request reaches us');
@@ -315,6 +314,108 @@ test('a booking made offline waits on the dashboard, survives a reload, and is s
   await expect.poll(() => stored(page, 'outbox')).toEqual([]);
   // Accepted: the draft it came from is gone.
   expect(await stored(page, 'bookingDrafts')).toEqual([]);
+  for (const c of [admin.context, context]) await c.close();
+});
+
+test('a booking submitted offline ends on the dashboard as waiting to send; /booking then offers a new form, and nothing moves her away from it', async ({
+  browser,
+}) => {
+  const { admin, module } = await newModule(browser);
+  const { page, context } = await userPage(browser, 'student');
+  await bookFromModulePage(page, module);
+  await waitForActiveServiceWorker(page);
+
+  await context.setOffline(true);
+  await fillBooking(page, {
+    date: daysAhead(6),
+    slots: ['10:00', '11:00', '12:00'],
+    hours: '1',
+    concepts: 'Booked in a dead zone.',
+  });
+  await submitBooking(page);
+  // As online: on to the dashboard, which says where the request is.
+  await expect(page).toHaveURL(/\/student-dashboard$/);
+  await expect(toastWith(page, bookingMessages.queued)).toBeVisible();
+  const card = studentCard(page, module.name);
+  await expect(card.getByText('Waiting to send')).toBeVisible();
+  await expect(card).toContainText('10:00, 11:00 and 12:00 SAST');
+  await expect(card).toContainText('Given once the request reaches us');
+  await page.setViewportSize(viewports.phone);
+  await toastWith(page, bookingMessages.queued).getByRole('button', { name: 'Close toast' }).click();
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await expectNoHorizontalOverflow(page);
+    await expectNoAxeViolations(page);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({
+      path: `test-results/screenshots/student-dashboard-waiting-phone-${scheme}.png`,
+      fullPage: true,
+    });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize(viewports.desktop);
+
+  // Booking again while the first still waits: a new form, not the first one's locked copy.
+  await page.goto('/booking');
+  await expect(form(page).getByLabel('Date')).toBeEnabled();
+  await expectTyped(page, { date: '', slots: ['', '', ''], hours: '1', concepts: '' });
+  await expect(form(page).getByRole('button', { name: 'Submit booking request' })).toBeEnabled();
+  await expect(form(page).getByRole('button', { name: 'Book another session' })).toHaveCount(0);
+
+  // She types; the connection returns and the first request goes, under her: the page stays where it is.
+  const second: Typed = {
+    date: daysAhead(8),
+    slots: ['14:00', '15:00', '16:00'],
+    hours: '2',
+    concepts: 'Typed while the first one went.',
+  };
+  await form(page).getByLabel('Concepts you need help with').fill('Typed while');
+  await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+  await context.setOffline(false);
+  await expect.poll(async () => (await bookingsOf(page.request, module.name)).length).toBe(1);
+  await expect.poll(() => stored(page, 'outbox')).toEqual([]);
+  await fillBooking(page, second);
+  await expect(page).toHaveURL(/\/booking$/);
+  expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+  await expectTyped(page, second);
+  await expect(toastWith(page, bookingMessages.sent)).toHaveCount(0);
+
+  // Her second request goes as any online one does.
+  await submitBooking(page);
+  await expect(toastWith(page, bookingMessages.sent)).toBeVisible();
+  await expect(page).toHaveURL(/\/student-dashboard$/);
+  await expect(studentCard(page, module.name)).toHaveCount(2);
+  await expect(page.getByText('Waiting to send')).toHaveCount(0);
+  expect((await bookingsOf(page.request, module.name)).map((b) => b.concepts).sort()).toEqual(
+    ['Booked in a dead zone.', second.concepts].sort(),
+  );
+  for (const c of [admin.context, context]) await c.close();
+});
+
+test('a request whose first try gets no answer, the browser online, also ends on the dashboard as waiting to send', async ({
+  browser,
+}) => {
+  const { admin, module } = await newModule(browser);
+  const { page, context } = await userPage(browser, 'student');
+  await bookFromModulePage(page, module);
+  // A network that says it is up and carries nothing (a phone without data): the request fails without an answer.
+  let tries = 0;
+  await page.route('**/api/bookings', (route) => {
+    if (route.request().method() !== 'POST') return route.continue();
+    tries += 1;
+    return route.abort('internetdisconnected');
+  });
+  await fillBooking(page, { date: daysAhead(6), slots: ['10:00', '11:00', '12:00'], hours: '1', concepts: 'Lie-fi.' });
+  await submitBooking(page);
+  await expect(page).toHaveURL(/\/student-dashboard$/);
+  await expect(toastWith(page, bookingMessages.retrying)).toBeVisible();
+  const card = studentCard(page, module.name);
+  await expect(card.getByText('Waiting to send')).toBeVisible();
+  expect(tries).toBeGreaterThan(0);
+
+  await page.unroute('**/api/bookings');
+  await expect(card.getByText('Waiting to send')).toHaveCount(0, { timeout: 30_000 });
+  expect(await bookingsOf(page.request, module.name)).toHaveLength(1);
   for (const c of [admin.context, context]) await c.close();
 });
 
@@ -354,10 +455,10 @@ test('a page that stops just after queueing a booking leaves the request linked 
 
   const again = await context.newPage();
   await again.goto('/booking');
-  // The draft is the queued request's: shown as waiting to send, not as a form to submit again.
-  await expect(form(again).getByLabel('Date')).toBeDisabled();
-  await expect(form(again).getByRole('button', { name: 'Book another session' })).toBeVisible();
-  await expect(form(again).getByRole('button', { name: 'Submit booking request' })).toHaveCount(0);
+  // The draft is the queued request's: it is not offered as a form to submit again, but a new form is.
+  await expectTyped(again, { date: '', slots: ['', '', ''], hours: '1', concepts: '' });
+  await expect(form(again).getByRole('button', { name: 'Submit booking request' })).toBeEnabled();
+  await expect.poll(() => stored(again, 'bookingDrafts')).toEqual([]);
   expect(await stored(again, 'outbox')).toHaveLength(1);
   await context.setOffline(false);
   await expect.poll(async () => (await stored(again, 'outbox')).length).toBe(0);

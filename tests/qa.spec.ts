@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
 import type { Question, QuestionPage } from '../src/common/qa.ts';
-import { expectNoAxeViolations, loginAs, origin, viewports, waitForActiveServiceWorker } from './fixtures.ts';
+import { expectNoAxeViolations, logIn, loginAs, origin, viewports, waitForActiveServiceWorker } from './fixtures.ts';
 
 // ---------------------------------------------------------------------------------------------------------
 // Helpers
@@ -349,6 +349,63 @@ test('a question, its answer and a vote from one student appear on another stude
   await upvote(card(ann.page, title)).click();
   await expectVotes(card(ben.page, title), 1, 0, 0);
   for (const { context } of [ann, ben]) await context.close();
+});
+
+test('a student who renames herself sees the new name on her posts on the board at once and after a reload, in her other tab and on her other device', async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const her = await userPage(browser, 'student');
+  const oldName = her.account.name;
+  const classmate = await userPage(browser, 'student');
+  // Her five questions, and her answer to a classmate's: the board holds them under the name she had.
+  const titles = Array.from({ length: 5 }, (_, i) => unique(`Rename check ${i + 1}: why does my loop stop early`));
+  for (const title of titles) await postQuestion(her.page.request, title, 'Off by one, I think.');
+  const theirs = await postQuestion(classmate.page.request, unique('Rename check: what is a pointer'), 'In C.');
+  await postAnswer(her.page.request, theirs.id, 'The address of a value.');
+  const herAnswer = (page: Page) => answers(card(page, theirs.title)).filter({ hasText: 'The address of a value.' });
+
+  const otherTab = await her.context.newPage();
+  const otherDevice = await browser.newContext({ baseURL: origin });
+  const otherDevicePage = await otherDevice.newPage();
+  await logIn(otherDevicePage, her.account);
+  for (const page of [her.page, otherTab, otherDevicePage]) {
+    await page.goto('/qa');
+    for (const title of titles) await expect(card(page, title)).toContainText(oldName);
+    await expect(herAnswer(page)).toContainText(oldName);
+  }
+  for (const page of [otherTab, otherDevicePage])
+    await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+
+  const newName = unique('Naledi Mthembu');
+  await her.page.goto('/profile');
+  await her.page.getByRole('button', { name: 'Change name' }).click();
+  await her.page.getByRole('form', { name: 'Change your name' }).getByLabel('Name').fill(newName);
+  await her.page.getByRole('button', { name: 'Save name' }).click();
+  await expect(her.page.getByText(newName, { exact: true })).toBeVisible();
+
+  /** Every post of hers says the new name, and none the old (the classmate asked under the same old name). */
+  const expectRenamed = async (page: Page) => {
+    for (const title of titles) {
+      await expect(card(page, title)).toContainText(newName);
+      await expect(card(page, title)).not.toContainText(oldName);
+    }
+    await expect(herAnswer(page)).toContainText(newName);
+    await expect(herAnswer(page)).not.toContainText(oldName);
+  };
+  // Back to the board by its link, in the same document: at once.
+  await her.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Community' }).click();
+  await expect(her.page).toHaveURL(/\/qa$/);
+  await expectRenamed(her.page);
+  await her.page.reload();
+  await expectRenamed(her.page);
+  // Her other tab and her other device, without a reload.
+  for (const page of [otherTab, otherDevicePage]) {
+    await expectRenamed(page);
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+  }
+  await expect(card(her.page, theirs.title)).toContainText(oldName);
+  for (const context of [her.context, classmate.context, otherDevice]) await context.close();
 });
 
 test('the admin deletes questions and answers after confirming; the asker accepts an answer; tutors are marked', async ({

@@ -1,6 +1,6 @@
 import { ArrowLeft, Clock } from 'lucide-react';
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { Link, useLocation } from 'react-router-dom';
 import { bookingLimits, bookingMessages, latestBookableDate } from '../../../common/bookings.ts';
 import type { Module } from '../../../common/catalogue.ts';
 import { formatRand } from '../../../common/money.ts';
@@ -12,9 +12,8 @@ import { Notice } from '../../components/notice.tsx';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { errorText } from '../../lib/error-text.ts';
 import { useSession } from '../../lib/session.tsx';
-import { toast } from '../../lib/toast.ts';
 import { discardItem, type ChangeState } from '../../offline/engine.ts';
-import { useChange, useSyncStatus } from '../../offline/hooks.ts';
+import { useSyncStatus } from '../../offline/hooks.ts';
 import {
   checkBookingForm,
   earliestBookableDate,
@@ -28,6 +27,7 @@ import {
 import { requestBooking } from './bookings.sync.ts';
 import { moduleFromState, storeChosenModule, storedChosenModule, type ChosenModule } from './chosen-module.ts';
 import { useBookingDraft, useLeadHours } from './use-booking-draft.ts';
+import { useDraftRequest } from './use-draft-request.ts';
 import { formatCount } from '../../../common/locale.ts';
 
 const muted = 'text-slate-700 dark:text-slate-300';
@@ -36,8 +36,9 @@ const sastNote = 'Times are SAST (South African Standard Time, UTC+2), on the 24
 /**
  * /booking (spec §2 Booking page, §4 Booking form, §5, §8 Booking): the module chosen with Book Now (or the
  * last one chosen on this device), and the form. The form is a draft in IndexedDB until the server accepts the
- * request; offline, the request waits in the outbox and is sent when the connection returns. `modules`: the
- * catalogue, handed in by app/ (features do not import each other); undefined until it has been read.
+ * request; offline, the request waits in the outbox and is sent when the connection returns, and the student
+ * goes on to the dashboard as they do online (use-draft-request.ts). `modules`: the catalogue, handed in by
+ * app/ (features do not import each other); undefined until it has been read.
  */
 export function BookingPage({ modules }: { modules: Module[] | undefined }) {
   const { state } = useLocation();
@@ -192,46 +193,21 @@ const slotLabels = ['First choice', 'Second choice', 'Third choice'] as const;
 function BookingForm({ module }: { module: ModuleInfo }) {
   const { session } = useSession();
   const me = session.me;
-  const navigate = useNavigate();
   const confirm = useConfirm();
   const draft = useBookingDraft();
   const leadHours = useLeadHours();
   const { online } = useSyncStatus();
-  const request = useChange(draft.requestId ? { table: 'bookings', id: draft.requestId } : undefined);
   const [errors, setErrors] = useState<BookingFormErrors>({});
   const [submitting, setSubmitting] = useState(false);
   const [localError, setLocalError] = useState<string>();
-  // Whether this page has seen the request on its way: only then does its acceptance move on to the dashboard
-  // (a draft found already accepted when the page opens is simply cleared).
-  const watched = useRef(false);
+  // The request's fate decides what becomes of the draft and the page (not while a submit is relinking it).
+  const { current, ready, submitting: submittingAs } = useDraftRequest(draft, submitting);
   const formRef = useRef<HTMLFormElement>(null);
   const focusFirstError = useRef(false);
   const ids = { slots: useId(), quote: useId() };
 
   const values = draft.values;
-  const { clear, link, requestId } = draft;
-  // The last answer may still be about the request the draft was linked to before.
-  const current = request?.target.id === requestId ? request : undefined;
   const state = current?.state;
-
-  // The request's fate decides what becomes of the draft (not while a submit is relinking it).
-  useEffect(() => {
-    if (submitting) return;
-    if (state === 'waiting' || state === 'sending') watched.current = true;
-    else if (state === 'done') {
-      const seen = watched.current;
-      watched.current = false;
-      void clear();
-      if (seen) {
-        // Spec §4: on success the form is cleared and the student goes to the dashboard.
-        toast.success(bookingMessages.sent);
-        void navigate('/student-dashboard');
-      }
-    } else if (state === 'none' && requestId) {
-      // Discarded from the list of unsent items: the draft is a plain draft again.
-      void link(null);
-    }
-  }, [state, requestId, submitting, clear, link, navigate]);
 
   useEffect(() => {
     if (!focusFirstError.current) return;
@@ -254,7 +230,7 @@ function BookingForm({ module }: { module: ModuleInfo }) {
 
   // The form waits for the server's lead time (or, offline, the one it said last): its hint and the date's
   // first day are then right from the first render.
-  if (!values || !me || leadHours === undefined)
+  if (!values || !me || leadHours === undefined || !ready)
     return <div aria-hidden className="card h-96 animate-pulse bg-slate-100 lg:order-first dark:bg-slate-800" />;
   const now = new Date();
   const tooSoon = tooSoonSlots(values, { now, leadHours });
@@ -312,7 +288,7 @@ function BookingForm({ module }: { module: ModuleInfo }) {
       // A refused earlier request from this draft is replaced by this one (with a new id: the old one may be
       // refused for its id alone).
       if (current?.state === 'attention') await discardItem(current.seq);
-      watched.current = true;
+      submittingAs(id);
       // Queued and linked to the draft in one transaction: a page that dies in between cannot leave the draft
       // editable with its request already queued (submitted again, it would book twice).
       await draft.submit(id, (linkDraft) =>
@@ -329,7 +305,7 @@ function BookingForm({ module }: { module: ModuleInfo }) {
       );
     } catch (error) {
       // Not even saved on this device (storage full, say): nothing was queued, the form keeps everything.
-      watched.current = false;
+      submittingAs(null);
       setLocalError(errorText(error, bookingMessages.failed));
     } finally {
       setSubmitting(false);
@@ -448,7 +424,7 @@ function BookingForm({ module }: { module: ModuleInfo }) {
       </p>
 
       {waiting ? (
-        <WaitingActions onAnother={() => void clear()} />
+        <WaitingActions onAnother={() => void draft.clear()} />
       ) : (
         <button type="submit" className="btn-primary self-start" aria-describedby={ids.quote} disabled={submitting}>
           Submit booking request
@@ -482,7 +458,7 @@ function SlotInput(props: {
   );
 }
 
-/** The request is on its way (or waits for the connection): the form is locked to it, the student may move on. */
+/** The request is on its way: the form is locked to it until it ends, and the student may move on. */
 function WaitingActions({ onAnother }: { onAnother: () => void }) {
   return (
     <div className="flex flex-col gap-3">

@@ -176,3 +176,25 @@ test('a signed-in user keeps the board rendered at build time for their role', a
   expect(page.status).toBe(200);
   expect(page.text).toContain('<!-- qa.student.html -->');
 });
+
+test("a renamed author's new name shows on the pages kept for visitors, not the name they were kept with", async () => {
+  const account = await createVerifiedUser(server, { name: 'Ayanda Zulu' });
+  const author = await logIn(server, account);
+  const response = await author.post('/api/questions', {
+    id: crypto.randomUUID(),
+    title: 'Why does my recursion never stop?',
+    text: 'No base case, I think.',
+  });
+  expect(response.status).toBe(201);
+  const question = response.body as Question;
+  // Kept for visitors under the board's version.
+  for (const path of ['/qa', questionPath(question.id)])
+    expect((await visitor.get(path)).text).toContain('Ayanda Zulu');
+
+  expect((await author.put('/api/me/name', { name: 'Ayanda Zulu-Khumalo' })).status).toBe(200);
+  for (const path of ['/qa', questionPath(question.id)]) {
+    const page = await visitor.get(path);
+    expect(page.text, path).toContain('Ayanda Zulu-Khumalo');
+    expect(page.text.replaceAll('Ayanda Zulu-Khumalo', ''), path).not.toContain('Ayanda Zulu');
+  }
+});

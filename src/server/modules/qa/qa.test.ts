@@ -766,3 +766,63 @@ describe('a deleted account', () => {
     expect([...changes.questions.keys()].sort()).toEqual([own.id, theirs.id].sort());
   });
 });
+
+describe('a renamed account', () => {
+  test('every question they asked or answered shows the new name, with a new version that `since` and every reader hear of', async () => {
+    const renaming = await newStudent('Naledi Dube');
+    const other = await newStudent('Sipho Ndlovu');
+    const own = await ask(renaming.client);
+    const theirs = await ask(other.client);
+    await answer(renaming.client, theirs.id);
+    const untouched = await ask(other.client);
+    const before = await Promise.all([own, theirs, untouched].map((q) => read(q.id)));
+    const since = onFirestore ? await boardPosition() : Math.max(...before.map((q) => q.version));
+    // What a device that already polled holds: the answer's ETag, sent back with the next poll.
+    const polled = await visitor.get(`/api/questions?since=${since}`);
+    expect(polled.status, polled.text).toBe(200);
+    const etag = polled.headers.get('etag');
+    expect(etag).not.toBeNull();
+
+    const heard: BusMessage[] = [];
+    const stop = server.services.bus.subscribe((message) => void heard.push(message));
+    try {
+      expect((await renaming.client.put('/api/me/name', { name: 'Naledi Dube-Mthembu' })).status).toBe(200);
+      await waitFor(
+        async () =>
+          heard.flatMap((m) => (m.type === 'notice' && m.event.table === 'questions' ? m.event.ids : [])).length >= 2,
+        'notices for both questions',
+      );
+    } finally {
+      stop();
+    }
+    const notices = heard.flatMap((m) => (m.type === 'notice' && m.event.table === 'questions' ? [m.event] : []));
+    expect(notices.flatMap((n) => n.ids).sort()).toEqual([own.id, theirs.id].sort());
+    expect(notices.every((n) => n.audience === 'everyone')).toBe(true);
+
+    const [ownAfter, theirsAfter, untouchedAfter] = await Promise.all([own, theirs, untouched].map((q) => read(q.id)));
+    expect(ownAfter!.author.name).toBe('Naledi Dube-Mthembu');
+    expect(theirsAfter!.author.name).toBe('Sipho Ndlovu');
+    expect(theirsAfter!.answers.map((a) => a.author.name)).toEqual(['Naledi Dube-Mthembu']);
+    // New versions, so a device holding the board refreshes both; the question they had no part in keeps its own.
+    expect(ownAfter!.version).toBeGreaterThan(before[0]!.version);
+    expect(theirsAfter!.version).toBeGreaterThan(before[1]!.version);
+    expect(untouchedAfter!.version).toBe(before[2]!.version);
+    const last = Math.max(ownAfter!.version, theirsAfter!.version);
+    expect(notices.map((n) => n.version)).toEqual(notices.map(() => last));
+
+    // The device that polled before gets the renamed posts, not a 304 for the answer it holds.
+    const next = await visitor.get(`/api/questions?since=${since}`, { headers: { 'if-none-match': etag! } });
+    expect(next.status, next.text).toBe(200);
+    const changes = await collectChanges(since);
+    expect([...changes.questions.keys()].sort()).toEqual([own.id, theirs.id].sort());
+    expect(changes.questions.get(own.id)!.author.name).toBe('Naledi Dube-Mthembu');
+    expect(changes.questions.get(theirs.id)!.answers[0]!.author.name).toBe('Naledi Dube-Mthembu');
+  });
+
+  test('a user with nothing on the board is renamed without touching it', async () => {
+    const quiet = await newStudent('Quiet Student');
+    const position = await boardPosition();
+    expect((await quiet.client.put('/api/me/name', { name: 'Still Quiet' })).status).toBe(200);
+    expect(await boardPosition()).toBe(position);
+  });
+});

@@ -408,4 +408,25 @@ export const qaPersonalData: PersonalDataPart = {
     const last = Math.max(...stamps.map((s) => s.version));
     for (let i = 0; i < touched.length; i += idsPerNotice) notify(tx, touched.slice(i, i + idsPerNotice), last);
   },
+
+  /**
+   * The board reads authors' names from their accounts, so a rename changes no post. But a device that holds
+   * the board asks only for questions changed since its last pull, and kept the old name on the author's
+   * posts, even through a reload. Every question the user asked or answered gets a new version, in the
+   * rename's transaction, so every device pulls it again with the new name (docs/decisions/0025, as
+   * bookings do). Their votes name nobody: those questions stay as they are.
+   */
+  async renameFor(tx, userId) {
+    const { qa } = tx.repos;
+    // First, even with nothing to change: a post committing meanwhile is either read here or waits for
+    // the rename, and then reads the new name (SQL; on Firestore the reads guard it).
+    await qa.beginChanges();
+    const posts = await qa.listPostsBy(userId);
+    const touched = [...new Set([...posts.questionIds, ...posts.answers.map((a) => a.questionId)])].sort();
+    if (touched.length === 0) return;
+    const stamps = await qa.takeStamps(touched.length, await qa.versionsOf(touched));
+    for (const [i, id] of touched.entries()) await qa.setVersion(id, stamps[i]!);
+    const last = Math.max(...stamps.map((s) => s.version));
+    for (let i = 0; i < touched.length; i += idsPerNotice) notify(tx, touched.slice(i, i + idsPerNotice), last);
+  },
 };
