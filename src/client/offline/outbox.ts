@@ -50,9 +50,10 @@ import { formatPosition } from '../../common/positions.ts';
 import { NetworkError } from '../lib/api.ts';
 import { createLoop, type Next } from '../lib/connection-loop.ts';
 import type { Sent } from '../lib/revalidated.ts';
-import type { LocalDb, LocalTransaction, OutboxError, OutboxRow, RowRef } from './db.ts';
+import type { LocalTransaction, OutboxError, OutboxRow, RowRef } from './db.ts';
 import type { EngineContext } from './engine.ts';
 import { LocalWriteError } from '../lib/local-write-error.ts';
+import { createOutboxReads } from './outbox-reads.ts';
 import {
   backoffReset,
   dependantsOf,
@@ -62,12 +63,9 @@ import {
   resent,
   retried,
   rowKey,
-  stallOf,
   stepOf,
-  unknownVersion,
   verdictOf,
   type RowSpec,
-  type Stall,
 } from './outbox-rules.ts';
 
 export { rowKey } from './outbox-rules.ts';
@@ -181,8 +179,8 @@ export function createOutbox(ctx: EngineContext) {
   const afterOf = (row: OutboxRow): RowRef | undefined =>
     typeof row.after === 'string' ? known(row)?.after?.(row.payload) : row.after;
 
-  const rowsOf = (userId: string, tx: LocalTransaction | LocalDb = db) =>
-    tx.outbox.where('userId').equals(userId).toArray();
+  const reads = createOutboxReads(db, { known: (row) => known(row), afterOf: (row) => afterOf(row) });
+  const { rowsOf, reapplyOver } = reads;
 
   /** What the row keeps of the mutation's view of a payload. */
   const specOf = (mutation: AnyMutation, payload: unknown): RowSpec => ({
@@ -392,57 +390,6 @@ export function createOutbox(ctx: EngineContext) {
     return count;
   }
 
-  /**
-   * Where the change to `target` is (its latest item, when several target it): waiting, on its way, refused, or
-   * none left, in which case it is `done` if the row is here (the server's copy, or the row was never queued) and
-   * `none` if not (discarded, undone, or it never was).
-   */
-  async function changeState(userId: string | null, target: RowRef, sendingSeq?: number): Promise<ChangeState> {
-    const rows = userId ? (await rowsOf(userId)).filter((row) => rowKey(row.target) === rowKey(target)) : [];
-    const row = rows.at(-1);
-    if (!row) {
-      const here = db.tables.some((table) => table.name === target.table)
-        ? await db.table(target.table).get(target.id)
-        : undefined;
-      return { state: here === undefined ? 'none' : 'done' };
-    }
-    const mutation = known(row);
-    if (row.state === 'attention' || !mutation)
-      return { state: 'attention', seq: row.seq!, error: row.error ?? unknownVersion };
-    return { state: row.seq === sendingSeq ? 'sending' : 'waiting', seq: row.seq!, attempts: row.attempts };
-  }
-
-  async function countUnsent(): Promise<number> {
-    const userId = ctx.user();
-    return userId ? db.outbox.where('userId').equals(userId).count() : 0;
-  }
-
-  /** Inside a merge: the rows pending items target, which a merge must not delete. */
-  async function pendingTargets(userId: string | null, tx: LocalTransaction): Promise<Set<string>> {
-    return new Set(userId ? (await rowsOf(userId, tx)).map((row) => rowKey(row.target)) : []);
-  }
-
-  /** Inside a merge: every pending item's optimistic change again, in order, on top of the server's rows. */
-  async function reapplyPending(userId: string | null, tx: LocalTransaction): Promise<void> {
-    if (!userId) return;
-    for (const row of await rowsOf(userId, tx)) {
-      const mutation = known(row);
-      if (mutation) await mutation.apply(row.payload, tx);
-    }
-  }
-
-  /**
-   * Inside an acknowledgement: the queued items whose rows it wrote, applied again in order. Found through the
-   * `rows` index, so a flush of n items reads each once rather than the whole outbox n times.
-   */
-  async function reapplyOver(userId: string, written: RowRef[], tx: LocalTransaction): Promise<void> {
-    const found = await tx.outbox.where('rows').anyOf(written.map(rowKey)).distinct().toArray();
-    for (const row of found.sort((a, b) => a.seq! - b.seq!)) {
-      const mutation = known(row);
-      if (mutation && row.userId === userId) await mutation.apply(row.payload, tx);
-    }
-  }
-
   /** Rows an older build queued have no `rows`: filled in before anything is sent (an acknowledgement needs them). */
   async function indexOlderRows(listing: OutboxRow[]): Promise<void> {
     const older = listing.filter((row) => !row.rows && known(row));
@@ -464,38 +411,6 @@ export function createOutbox(ctx: EngineContext) {
     pausedFor = null;
   }
 
-  /** The user's items for the "needs attention" list; items this build cannot send count as needing it. */
-  async function items(userId: string | null, target?: RowRef): Promise<OutboxItem[]> {
-    if (!userId) return [];
-    const all = await rowsOf(userId);
-    const rows = target ? all.filter((row) => rowKey(row.target) === rowKey(target)) : all;
-    return rows.map((row) => {
-      const mutation = known(row);
-      const unknown = !mutation;
-      const after = afterOf(row);
-      return {
-        seq: row.seq!,
-        name: row.name,
-        payload: row.payload,
-        target: row.target,
-        description: mutation?.describe?.(row.payload),
-        waitsForEarlier:
-          after !== undefined && all.some((other) => other.seq! < row.seq! && rowKey(other.target) === rowKey(after)),
-        dependants: dependantsOf(row, all, afterOf).length,
-        state: unknown ? 'attention' : row.state,
-        error: unknown ? unknownVersion : row.error,
-        attempts: row.attempts,
-        createdAt: row.createdAt,
-        ...(row.failingSince === undefined ? {} : { failingSince: row.failingSince }),
-      };
-    });
-  }
-
-  /** Items that have kept failing for over a minute: what the navbar calls stuck. */
-  async function stall(userId: string | null, now = Date.now()): Promise<Stall | undefined> {
-    return userId ? stallOf(await rowsOf(userId), now) : undefined;
-  }
-
   function resume(userId: string | null) {
     if (userId !== null) pausedFor = null;
   }
@@ -506,13 +421,13 @@ export function createOutbox(ctx: EngineContext) {
     resetBackoff,
     retryItem,
     discardItem,
-    countUnsent,
-    pendingTargets,
-    reapplyPending,
+    countUnsent: () => reads.countUnsent(ctx.user()),
+    pendingTargets: reads.pendingTargets,
+    reapplyPending: reads.reapplyPending,
     dropAll,
-    items,
-    stall,
-    changeState,
+    items: reads.items,
+    stall: reads.stall,
+    changeState: reads.changeState,
     resume,
     /** Nothing more goes by itself (the engine stopped); a flush still starts a pass, which finds it stopped. */
     stop: () => loop.clear(),

@@ -41,11 +41,12 @@
  * - `refreshSources(table, notice)` (live notices) runs every source whose `listensTo` holds the table, unless the
  *   notice's rows are held at its version already.
  */
-import { covers, parsePosition, type Position } from '../../common/positions.ts';
+import type { Position } from '../../common/positions.ts';
 import { NetworkError } from '../lib/api.ts';
 import { createLoop } from '../lib/connection-loop.ts';
-import type { LocalTransaction, RowRef, SettlingRecord } from './db.ts';
+import type { LocalTransaction, SettlingRecord } from './db.ts';
 import type { EngineContext } from './engine.ts';
+import { mergeAnswer, reflectedBy, settle, settlingOf, type Settling } from './merge.ts';
 import { rowKey, type Outbox } from './outbox.ts';
 
 export interface PullArgs {
@@ -81,12 +82,6 @@ export interface SourceSpec {
   /** The server's collection whose versions the answers' `syncedTo` counts (a mutation's `collection`). */
   collection?: string;
   pull(args: PullArgs): Promise<PullResult>;
-}
-
-/** What the merge needs of the change records that are settling: which rows to leave alone, which settled. */
-interface Settling {
-  held: Set<string>;
-  settled: SettlingRecord[];
 }
 
 export type Source = Readonly<SourceSpec>;
@@ -237,29 +232,12 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
    * Inside the merge of `source`'s answer: the records it settles (it reflects their change) and the rows of
    * the others, which it must leave as their acknowledgement wrote them.
    */
-  async function settlingIn(
+  const settlingIn = async (
     tx: LocalTransaction,
     source: Source,
     syncedTo: Position | null | undefined,
     before: Set<number>,
-  ): Promise<Settling> {
-    const reflects = (record: SettlingRecord) =>
-      before.has(record.seq!) || (source.collection !== undefined && reflectedBy(syncedTo, source.collection, record));
-    const records = await settlingFor(source, tx);
-    return {
-      held: new Set(records.filter((record) => !reflects(record)).flatMap((record) => record.touches.map(rowKey))),
-      settled: records.filter(reflects),
-    };
-  }
-
-  /** The source has merged what the records' changes did: it no longer waits for them; done, a record goes. */
-  async function settle(tx: LocalTransaction, source: Source, records: SettlingRecord[]): Promise<void> {
-    for (const record of records) {
-      const sources = record.sources.filter((name) => name !== source.name);
-      if (sources.length === 0) await tx.settling.delete(record.seq!);
-      else await tx.settling.update(record.seq!, { sources });
-    }
-  }
+  ): Promise<Settling> => settlingOf(await settlingFor(source, tx), source, syncedTo, before);
 
   /**
    * Inside an acknowledgement's transaction: the rows it wrote are kept from pulls that do not reflect the change
@@ -286,7 +264,7 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
     await forTheSameUser(owner, generation, async (tx) => {
       const settling = await settlingIn(tx, source, answer.syncedTo, before);
       await mergeInTransaction(tx, answer, answer.replace ? source.tables : [], settling.held);
-      await settle(tx, source, settling.settled);
+      await settle(tx, source.name, settling.settled);
       await tx.syncState.put({
         key: source.name,
         userId: owner,
@@ -317,10 +295,7 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
     });
   }
 
-  /**
-   * Server rows in, removed ids out, children the answer lacks out, snapshot tables trimmed, then pending work
-   * on top. `held`: rows of acknowledged changes the answer may not reflect yet, left as they are.
-   */
+  /** Server rows in and pending work on top (merge.ts), unless the rows are held by settling changes. */
   async function mergeInTransaction(
     tx: LocalTransaction,
     answer: Pick<PullResult, 'put' | 'remove' | 'children'>,
@@ -328,79 +303,8 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
     held: Set<string>,
   ): Promise<void> {
     const userId = ctx.user();
-    const pending = await outbox.pendingTargets(userId, tx);
-    const idOf = (table: string, row: unknown) =>
-      (row as Record<string, string>)[tx.table(table).schema.primKey.keyPath as string]!;
-    const isHeld = (table: string) => (id: string) => held.has(rowKey({ table, id } satisfies RowRef));
-    const children = Object.entries(answer.children ?? {});
-    /** Ids the answer lists, written or not: never deleted as missing from it. */
-    const listed = (table: string) => new Set((answer.put?.[table] ?? []).map((row) => idOf(table, row)));
-
-    // Rows older than the ones held are left out, and so are the children the answer gave with them.
-    const put = new Map<string, unknown[]>();
-    const older = new Map<string, Set<string>>();
-    for (const [table, rows] of Object.entries(answer.put ?? {})) {
-      const { fresh, stale } = await admitted(tx, table, rows, isHeld(table));
-      put.set(table, fresh);
-      if (stale.length > 0) older.set(table, new Set(stale.map((row) => idOf(table, row))));
-    }
-    for (const [table, { parent, key }] of children) {
-      const skipped = older.get(parent);
-      const keyOf = (row: unknown) => (row as Record<string, string>)[key]!;
-      if (skipped)
-        put.set(
-          table,
-          (put.get(table) ?? []).filter((row) => !skipped.has(keyOf(row))),
-        );
-    }
-
-    for (const [table, rows] of put) await tx.table(table).bulkPut(rows);
-    for (const [table, ids] of Object.entries(answer.remove ?? {}))
-      await tx.table(table).bulkDelete(ids.filter((id) => !isHeld(table)(id)));
-    // Decided here, inside the transaction: a child another merge or an acknowledgement stored meanwhile is
-    // seen, and kept if the answer cannot know of it.
-    for (const [table, { parent, key }] of children) {
-      const parents = [...(put.get(parent) ?? []).map((row) => idOf(parent, row)), ...(answer.remove?.[parent] ?? [])];
-      if (parents.length === 0) continue;
-      const inAnswer = listed(table);
-      const local = (await tx.table(table).where(key).anyOf(parents).primaryKeys()) as string[];
-      await tx.table(table).bulkDelete(local.filter((id) => !inAnswer.has(id) && !isHeld(table)(id)));
-    }
-    for (const table of snapshotTables) {
-      const inAnswer = listed(table);
-      const local = (await tx.table(table).toCollection().primaryKeys()) as string[];
-      const keep = (id: string) => inAnswer.has(id) || pending.has(rowKey({ table, id })) || isHeld(table)(id);
-      await tx.table(table).bulkDelete(local.filter((id) => !keep(id)));
-    }
+    await mergeAnswer(tx, answer, { snapshotTables, held, pending: await outbox.pendingTargets(userId, tx) });
     await outbox.reapplyPending(userId, tx);
-  }
-
-  /**
-   * The rows of an answer the merge may write. Left out: a row the device holds at a newer `version` (rows that
-   * carry one: answers fetched at different times land out of order, a page's own fetch, a staff change's answer,
-   * then a background pull that left earlier, and the older must not undo the newer), returned as `stale`; and
-   * a row an acknowledged change wrote (`held`) unless the answer's copy is at a newer version than it.
-   */
-  async function admitted(
-    tx: LocalTransaction,
-    table: string,
-    rows: unknown[],
-    held: (id: string) => boolean,
-  ): Promise<{ fresh: unknown[]; stale: unknown[] }> {
-    const versionOf = (row: unknown) => (row as { version?: unknown } | undefined)?.version;
-    const keyPath = tx.table(table).schema.primKey.keyPath as string;
-    const ids = rows.map((row) => (row as Record<string, string>)[keyPath]!);
-    if (!rows.some((row) => typeof versionOf(row) === 'number') && !ids.some(held)) return { fresh: rows, stale: [] };
-    const stored = await tx.table(table).bulkGet(ids);
-    const fresh: unknown[] = [];
-    const stale: unknown[] = [];
-    rows.forEach((row, i) => {
-      const [mine, got] = [versionOf(stored[i]), versionOf(row)];
-      const newer = typeof mine === 'number' && typeof got === 'number' && got > mine;
-      if (typeof mine === 'number' && typeof got === 'number' && mine > got) stale.push(row);
-      else if (!held(ids[i]!) || newer) fresh.push(row);
-    });
-    return { fresh, stale };
   }
 
   /**
@@ -513,14 +417,3 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
 }
 
 export type Sync = ReturnType<typeof createSync>;
-
-/**
- * Whether an answer from `collection` at `syncedTo` reflects an acknowledged change: the change went to that
- * collection and the answer's position covers the change's (every shard at least as far, 0027). A record stored
- * before positions had shards holds a number, which reads as a one-shard position.
- */
-function reflectedBy(syncedTo: Position | null | undefined, collection: string, record: SettlingRecord): boolean {
-  if (!syncedTo || record.collection !== collection) return false;
-  const wanted = parsePosition(record.version);
-  return wanted !== null && covers(syncedTo, wanted);
-}
