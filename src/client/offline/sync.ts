@@ -139,7 +139,13 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
             return 'failed';
           });
         ctx.setSourceStatus(source.name, result ? { running: false, result } : { running: false });
-        return { value: result, next: result === 'offline' ? { after: 'network' } : { after: 'idle' } };
+        // No answer: tried again after a backoff while the engine still counts the server as reachable (one
+        // failure may be a blip), else when the connectivity says requests may go.
+        if (result !== 'offline') return { value: result, next: { after: 'idle' } };
+        return {
+          value: result,
+          next: ctx.connectivity.state() === 'online' ? { after: 'backoff' } : { after: 'network' },
+        };
       },
     });
     return ({ ifStale = false } = {}) => {
