@@ -5,6 +5,7 @@ import { waitFor } from '../test/harness.ts';
 import { startFirestoreEmulator, type FirestoreEmulator } from '../test/firestore-emulator.ts';
 import type { BusMessage, ChangeNotice, EventBus } from './events.ts';
 import { busCollection, createFirestoreBus } from './firestore-bus.ts';
+import { deadline } from '../test/deadline.ts';
 
 /**
  * Two server processes on one Firestore project, as two buses on two connections to one emulator project:
@@ -32,7 +33,7 @@ const tablesOf = (heard: BusMessage[]) =>
 describe('the Firestore event bus', () => {
   beforeAll(async () => {
     emulator = await startFirestoreEmulator();
-  }, 90_000);
+  }, deadline(90_000));
 
   afterAll(async () => {
     for (const bus of buses) await bus.close();

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startFirestoreEmulator, type FirestoreEmulator } from '../../test/firestore-emulator.ts';
 import { findClosedPort } from '../../test/harness.ts';
 import { connectFirestore } from './connect.ts';
+import { deadline } from '../../test/deadline.ts';
 
 /** The Firestore engine's connection, on Google's emulator (a fresh project id per test keeps data apart). */
 
@@ -10,7 +11,7 @@ let emulator: FirestoreEmulator;
 
 beforeAll(async () => {
   emulator = await startFirestoreEmulator();
-}, 90_000);
+}, deadline(90_000));
 
 afterAll(async () => {
   await emulator?.stop();
@@ -59,7 +60,7 @@ describe('connectFirestore', () => {
       execFile(
         process.execPath,
         ['--input-type=module', '-e', script],
-        { env: { GOOGLE_APPLICATION_CREDENTIALS: '/nonexistent/key.json' }, timeout: 20_000 },
+        { env: { GOOGLE_APPLICATION_CREDENTIALS: '/nonexistent/key.json' }, timeout: deadline(20_000) },
         (error, out) => (error ? reject(error) : resolve(out)),
       ),
     );
