@@ -1,8 +1,15 @@
 // The engine's seeded random test against the real server: the app's own engine and features (app/offline-setup.ts)
-// in a "browser" (chaos-kit.ts) talk HTTP to src/server/main.ts running as its own process, which is killed with
+// in a "browser" (test/chaos-kit.ts) talk HTTP to src/server/main.ts running as its own process, which is killed with
 // SIGKILL at random moments, also while the outbox is sending, and started again on the same data and port.
 // Reproduce a run: `npm run chaos -- --runs 1 --seed <seed>` (scripts/chaos.ts; add TEST_DATABASE_URL for PostgreSQL).
-import { createBrowser, createRandom, delay, deleteDatabase, installLocalStorage, openPage } from './chaos-kit.ts';
+import {
+  createBrowser,
+  createRandom,
+  delay,
+  deleteDatabase,
+  installLocalStorage,
+  openPage,
+} from '../test/chaos-kit.ts';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Booking } from '../../common/bookings.ts';
@@ -10,7 +17,7 @@ import type { MyVotes, Question, QuestionChanges, VoteValue } from '../../common
 import { sastDate } from '../../common/sast.ts';
 import { startChaosServer, type ChaosServer } from '../../server/test/chaos-server.ts';
 import { deadline } from '../../server/test/deadline.ts';
-import type { Page, Random } from './chaos-kit.ts';
+import type { Page, Random } from '../test/chaos-kit.ts';
 
 // eslint-disable-next-line no-restricted-properties -- test settings (scripts/chaos.ts sets them), not app configuration
 const settings = process.env;
