@@ -18,7 +18,11 @@ const buses: EventBus[] = [];
 async function openBus(
   projectId: string,
 ): Promise<{ bus: EventBus; heard: BusMessage[]; connection: FirestoreConnection }> {
-  const connection = await connectFirestore({ projectId, emulatorHost: emulator.host });
+  const connection = await connectFirestore({
+    projectId,
+    emulatorHost: emulator.host,
+    probeTimeoutMs: deadline(10_000),
+  });
   connections.push(connection);
   const bus = await createFirestoreBus({ firestore: connection.firestore, logger: pino({ level: 'silent' }) });
   buses.push(bus);

@@ -20,6 +20,7 @@ async function open(options: { maxAttempts?: number } = {}): Promise<Storage> {
   const connection = await connectFirestore({
     projectId: `demo-storage-${crypto.randomUUID().slice(0, 8)}`,
     emulatorHost: emulator.host,
+    probeTimeoutMs: deadline(10_000),
   });
   opened.push(connection);
   return createFirestoreStorage(connection, {

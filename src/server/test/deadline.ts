@@ -8,7 +8,7 @@ import os from 'node:os';
  *
  * `TEST_TIME_FACTOR=3` multiplies every deadline by 3. Unset (or `auto`), the factor follows the machine: the
  * 1-minute load average per core, never below 1 (an idle or merely busy machine keeps the written figures) and
- * never above 4 (a hung test still fails within minutes). No dependency beyond Node: scripts outside Vitest use it.
+ * never above 8 (the issue's machine, load 15 on 2 cores, gets 7.5; a hung test still fails within minutes). No dependency beyond Node: scripts outside Vitest use it.
  */
 export function deadline(ms: number): number {
   return Math.round(ms * timeFactor());
@@ -21,7 +21,7 @@ export function timeFactor(): number {
 }
 
 /** Most the load can stretch a deadline by itself. */
-export const maxLoadFactor = 4;
+export const maxLoadFactor = 8;
 
 /** The rule, apart from the machine: a setting wins; otherwise the load per core, between 1 and maxLoadFactor. */
 export function factorFor(setting: string | undefined, load: number, cores: number): number {

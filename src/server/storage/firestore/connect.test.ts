@@ -18,12 +18,14 @@ afterAll(async () => {
 });
 
 const newProject = () => `demo-connect-${crypto.randomUUID().slice(0, 8)}`;
+/** The first read of a new project on a busy emulator is slow: the probe's wait is a deadline (deadline.ts). */
+const probeTimeoutMs = deadline(10_000);
 
 describe('connectFirestore', () => {
   test('opens the project on the emulator; two connections in one process are two projects, closed apart', async () => {
     const [a, b] = await Promise.all([
-      connectFirestore({ projectId: newProject(), emulatorHost: emulator.host }),
-      connectFirestore({ projectId: newProject(), emulatorHost: emulator.host }),
+      connectFirestore({ projectId: newProject(), emulatorHost: emulator.host, probeTimeoutMs }),
+      connectFirestore({ projectId: newProject(), emulatorHost: emulator.host, probeTimeoutMs }),
     ]);
     try {
       await a.firestore.doc('things/one').set({ owner: 'a' });

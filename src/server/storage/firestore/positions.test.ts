@@ -29,6 +29,7 @@ async function freshProject(): Promise<Firestore> {
   const connection = await connectFirestore({
     projectId: `demo-positions-${crypto.randomUUID().slice(0, 8)}`,
     emulatorHost: emulator.host,
+    probeTimeoutMs: deadline(10_000),
   });
   connections.push(connection);
   return connection.firestore;
