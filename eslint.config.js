@@ -38,6 +38,13 @@ const boundaries = [
     from: './src/client/offline',
     message: 'lib/ and components/ sit below the offline engine: what both need lives in lib/ (device-mark.ts, say).',
   },
+  {
+    // The tests' kits (src/client/test: a browser's parts, a stand-in server, fake IndexedDB) serve the tests
+    // alone: product code that imported one would ship it.
+    target: ['./src/client/*.{ts,tsx}', './src/client/!(test)/**/!(*.test).{ts,tsx}'],
+    from: './src/client/test',
+    message: 'src/client/test holds the tests’ kits: only tests import them.',
+  },
   ...serverModules.map((module) => ({
     target: `./src/server/modules/${module}`,
     from: './src/server/modules',
@@ -125,7 +132,7 @@ export default defineConfig(
     // The API types bring Node's types into the client's type check (tsconfig.client.json), so it is this
     // rule that keeps Node out of what ships; the client's tests run on Node.
     files: ['src/client/**'],
-    ignores: ['src/client/**/*.test.ts', 'src/client/offline/engine-test-kit.ts'],
+    ignores: ['src/client/**/*.test.ts', 'src/client/test/**'],
     rules: {
       '@typescript-eslint/no-restricted-imports': clientImports([{ regex: '^node:', message: browserOnlyMessage }]),
       'no-restricted-globals': [

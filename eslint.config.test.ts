@@ -109,6 +109,23 @@ describe('import boundaries', () => {
     expect(await boundaryErrors('src/client/app/imagined.ts', featureImport)).toEqual([]);
   });
 
+  test('the tests’ kits are for tests: product code cannot import them, tests can', async () => {
+    const kitImport = "import { openPage } from '../test/engine-test-kit.ts';\nopenPage;\n";
+    for (const file of ['src/client/offline/imagined.ts', 'src/client/app/imagined.tsx'])
+      expect(await boundaryErrors(file, kitImport), file).toEqual([expect.stringMatching(/only tests import them/)]);
+    expect(
+      await boundaryErrors(
+        'src/client/imagined.ts',
+        "import { openPage } from './test/engine-test-kit.ts';\nopenPage;\n",
+      ),
+    ).toEqual([expect.stringMatching(/only tests import them/)]);
+    expect(await boundaryErrors('src/client/offline/imagined.test.ts', kitImport)).toEqual([]);
+    // A kit runs on Node, as the tests do.
+    expect(
+      await boundaryErrors('src/client/test/imagined.ts', "import { readFileSync } from 'node:fs';\nreadFileSync;\n"),
+    ).toEqual([]);
+  });
+
   test('client code uses no Node API, which its type check cannot see (the API types bring Node in)', async () => {
     expect(await boundaryErrors('src/client/lib/imagined.ts', "export const bytes = Buffer.from('x');\n")).toEqual([
       expect.stringMatching(/runs in the browser/),

@@ -1,5 +1,6 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { deadline } from './src/server/test/deadline.ts';
 
 /**
  * Tests of Firestore alone (the engine's parts on Google's emulator, whatever TEST_DATABASE_URL says): by name,
@@ -65,9 +66,10 @@ export default defineConfig({
     // that tests Firestore starts an emulator of its own, four files at once on two cores, and the board's search
     // test went from 4 s alone to 28 s there (once past 30 s, CI, 28 November). The PostgreSQL run skips the
     // contract tests' Firestore halves (firestoreTestsRun) but not every test that uses the emulator (the
-    // Firebase import's). A passing test takes no longer; only a hung one fails later.
-    testTimeout: 90_000,
-    hookTimeout: 30_000,
+    // Firebase import's). A passing test takes no longer; only a hung one fails later. Both scaled by the time
+    // factor (src/server/test/deadline.ts, docs/testing.md), read once as the run starts.
+    testTimeout: deadline(90_000),
+    hookTimeout: deadline(30_000),
     teardownTimeout: 10_000,
     // better-auth logs expected refusals ("User not found") to the console: show logs of failing tests only.
     silent: 'passed-only',

@@ -1,7 +1,7 @@
 // Before Dexie is imported: it takes IndexedDB from the global scope when it loads.
 import 'fake-indexeddb/auto';
 import os from 'node:os';
-import { newDbName, openPage, startNoteServer, waitFor } from '../src/client/offline/engine-test-kit.ts';
+import { newDbName, openPage, startNoteServer, waitFor } from '../src/client/test/engine-test-kit.ts';
 
 /**
  * The outbox's flush, a report (always exits 0): 200 notes queued offline, then the engine starts and sends

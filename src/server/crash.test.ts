@@ -14,6 +14,7 @@ import { connectFirestore } from './storage/firestore/connect.ts';
 import { createClient, delay, onFirestore, testPassword, waitFor, type Json, type TestClient } from './test/harness.ts';
 import { createMainData, startMainProcess, type MainData } from './test/main-process.ts';
 import { seededRandom, type SeededRandom } from './test/random.ts';
+import { deadline } from './test/deadline.ts';
 
 /**
  * OFFLINE-ENGINE.md scenario 7: the server dies mid-request and restarts; what committed is not applied twice.
@@ -410,6 +411,7 @@ async function openFirestoreInspection(data: MainData): Promise<Inspection> {
     projectId: firestoreProjectId!,
     databaseId: firestoreDatabaseId,
     emulatorHost: data.env.FIRESTORE_EMULATOR_HOST,
+    probeTimeoutMs: deadline(10_000),
   });
   const firestore: Firestore = connection.firestore;
   /** The documents of `collection` with these ids (those that exist), or all of them. */

@@ -10,6 +10,7 @@ import type { FirestoreRepositoryFactories } from './storage/firestore-storage.t
 import type { Repositories } from './storage/storage.ts';
 import { startFirestoreEmulator, type FirestoreEmulator } from './test/firestore-emulator.ts';
 import { createVerifiedUser, findClosedPort, waitFor, type TestServer } from './test/harness.ts';
+import { deadline } from './test/deadline.ts';
 
 /**
  * The server put together on Firestore (server.ts): refused while the engine lacks a feature's repository,
@@ -54,7 +55,7 @@ describe('the server on Firestore', () => {
   beforeAll(async () => {
     emulator = await startFirestoreEmulator();
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'firestore-server-'));
-  }, 90_000);
+  }, deadline(90_000));
 
   afterAll(async () => {
     for (const services of opened) await services.close();

@@ -3,6 +3,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from 'vitest';
+import { deadline } from './test/deadline.ts';
 import { startMainProcess } from './test/main-process.ts';
 
 test('the server stops cleanly on SIGTERM, even with a keep-alive connection open, and exits with 0', async () => {
@@ -50,7 +51,7 @@ test('in production, an http PUBLIC_URL stops start-up with the reason alone, an
             PAYMENT_EFT_DETAILS: 'Bank: FNB',
             DATA_DIR: path.join(os.tmpdir(), 'tutorbook-never-created'),
           },
-          timeout: 20_000,
+          timeout: deadline(20_000),
         },
         (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
       ),

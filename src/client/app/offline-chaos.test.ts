@@ -1,15 +1,23 @@
 // The engine's seeded random test against the real server: the app's own engine and features (app/offline-setup.ts)
-// in a "browser" (chaos-kit.ts) talk HTTP to src/server/main.ts running as its own process, which is killed with
+// in a "browser" (test/chaos-kit.ts) talk HTTP to src/server/main.ts running as its own process, which is killed with
 // SIGKILL at random moments, also while the outbox is sending, and started again on the same data and port.
 // Reproduce a run: `npm run chaos -- --runs 1 --seed <seed>` (scripts/chaos.ts; add TEST_DATABASE_URL for PostgreSQL).
-import { createBrowser, createRandom, delay, deleteDatabase, installLocalStorage, openPage } from './chaos-kit.ts';
+import {
+  createBrowser,
+  createRandom,
+  delay,
+  deleteDatabase,
+  installLocalStorage,
+  openPage,
+} from '../test/chaos-kit.ts';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Booking } from '../../common/bookings.ts';
 import type { MyVotes, Question, QuestionChanges, VoteValue } from '../../common/qa.ts';
 import { sastDate } from '../../common/sast.ts';
 import { startChaosServer, type ChaosServer } from '../../server/test/chaos-server.ts';
-import type { Page, Random } from './chaos-kit.ts';
+import { deadline } from '../../server/test/deadline.ts';
+import type { Page, Random } from '../test/chaos-kit.ts';
 
 // eslint-disable-next-line no-restricted-properties -- test settings (scripts/chaos.ts sets them), not app configuration
 const settings = process.env;
@@ -41,10 +49,12 @@ declare module 'vitest' {
 }
 
 // One server (one database) for the file: a start costs half a second of CPU, and each run has users, and so data, of
-// its own. A run does not depend on the ones before it: it reads and checks only its own users' data.
+// its own. A run does not depend on the ones before it: it reads and checks only its own users' data. Each test starts
+// the process when it is not running, the first included: a start that fails fails that test, and the next starts a
+// fresh process (chaos-server.ts).
 let server: Promise<ChaosServer>;
 beforeAll(() => {
-  server = startedServer();
+  server = startChaosServer();
   // Awaited by the first test: not an unhandled rejection meanwhile.
   server.catch(() => undefined);
 });
@@ -56,7 +66,7 @@ describe('the offline engine against the real server, killed and restarted at ra
   for (let seed = firstSeed; seed < firstSeed + runs; seed++) {
     it(
       `seed ${seed}: every question, answer, vote and booking typed reaches the server once`,
-      { timeout: 90_000 },
+      { timeout: deadline(90_000) },
       async ({ task }) => {
         const summary = await runSequence(seed, server);
         task.meta.chaos = summary;
@@ -76,6 +86,8 @@ describe('found by the chaos runs (seeds 2098 and 2149: a vote shown wrong betwe
    */
   it('a vote queued after its question still shows once the question is acknowledged', async () => {
     const chaosServer = await server;
+    await chaosServer.settled();
+    if (!chaosServer.running()) await chaosServer.start();
     installLocalStorage();
     const browser = createBrowser(chaosServer.url);
     const email = `known-bug-${crypto.randomUUID()}@example.com`;
@@ -102,7 +114,7 @@ describe('found by the chaos runs (seeds 2098 and 2149: a vote shown wrong betwe
           const queued = await page.localDb.outbox.toArray();
           expect(queued.map((row) => [row.name, row.attempts])).toEqual([['qa.vote', 1]]);
         },
-        { timeout: 10_000, interval: 20 },
+        { timeout: deadline(10_000), interval: 20 },
       );
       expect(await page.qa.myVotesTable.toArray()).toEqual([{ id, value: 1 }]);
       expect((await page.qa.questionsTable.get(id))?.upvotes).toBe(1);
@@ -128,17 +140,6 @@ interface TypedBooking {
   slots: string[];
   hours: number;
   concepts: string;
-}
-
-async function startedServer(): Promise<ChaosServer> {
-  const server = await startChaosServer();
-  try {
-    await server.start();
-  } catch (error) {
-    await server.close();
-    throw error;
-  }
-  return server;
 }
 
 /** One random sequence: what the user typed, what the network and the server did, then the checks. */
@@ -374,7 +375,7 @@ async function runSequence(seed: number, started: Promise<ChaosServer>): Promise
     note('end: online, server up');
     await page.backOnline();
     const waiting = () => page!.localDb.outbox.filter((row) => row.state === 'waiting').count();
-    const drainUntil = Date.now() + 20_000;
+    const drainUntil = Date.now() + deadline(20_000);
     while ((await waiting()) > 0) {
       if (Date.now() > drainUntil) throw new Error(`the queue did not drain: ${await waiting()} items still waiting`);
       await delay(50);

@@ -12,7 +12,7 @@ import {
   type NoteServer,
   type Page,
   type PageOptions,
-} from './engine-test-kit.ts';
+} from '../test/engine-test-kit.ts';
 
 let server: NoteServer;
 let pages: Page[];

@@ -1,7 +1,7 @@
 // Before Dexie is imported: it takes IndexedDB from the global scope when it loads.
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { newDbName, openPage, startNoteServer, waitFor, type NoteServer, type Page } from './engine-test-kit.ts';
+import { newDbName, openPage, startNoteServer, waitFor, type NoteServer, type Page } from '../test/engine-test-kit.ts';
 
 let server: NoteServer;
 let pages: Page[];

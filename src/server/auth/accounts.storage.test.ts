@@ -4,6 +4,7 @@ import type { Db } from '../db/create-db.ts';
 import { contractEngines, openFirestoreEngine, openSqlEngine } from '../test/storage-engines.ts';
 import { createAccountsFirestoreRepository } from './accounts.firestore.ts';
 import type { AccountsRepository } from './accounts.storage.ts';
+import { deadline } from '../test/deadline.ts';
 
 /**
  * The accounts' repository contract, the same cases on SQL and on Firestore's emulator; races run for real.
@@ -135,7 +136,7 @@ describe.each(contractEngines(openSql, openFirestore))('the accounts’ storage 
   let engine: Engine;
   beforeAll(async () => {
     engine = await open();
-  }, 90_000);
+  }, deadline(90_000));
   afterAll(() => engine.close());
 
   /** An invited account, with a unique address unless one is given. */

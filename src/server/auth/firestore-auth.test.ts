@@ -13,6 +13,7 @@ import { authOptions, clientIpHeader, type Auth } from './auth.ts';
 import { encodeFirebaseHash, type FirebaseHashConfig } from './firebase-password.ts';
 import { firestoreAdapter } from './firestore-adapter.ts';
 import { firestoreAuthStore } from './firestore-auth-store.ts';
+import { deadline } from '../test/deadline.ts';
 
 /**
  * better-auth as the product configures it (auth.ts `authOptions`), storing through firestoreAdapter and
@@ -56,7 +57,7 @@ beforeAll(async () => {
   emulator = await startFirestoreEmulator();
   firestore = emulatorFirestore(emulator.host, `auth-${crypto.randomUUID().slice(0, 8)}`);
   auth = createFirestoreAuth(firestore.db);
-}, 90_000);
+}, deadline(90_000));
 
 afterAll(async () => {
   await firestore?.close();

@@ -5,6 +5,7 @@ import { waitFor } from '../test/harness.ts';
 import { startFirestoreEmulator, type FirestoreEmulator } from '../test/firestore-emulator.ts';
 import type { BusMessage, ChangeNotice, EventBus } from './events.ts';
 import { busCollection, createFirestoreBus } from './firestore-bus.ts';
+import { deadline } from '../test/deadline.ts';
 
 /**
  * Two server processes on one Firestore project, as two buses on two connections to one emulator project:
@@ -17,7 +18,11 @@ const buses: EventBus[] = [];
 async function openBus(
   projectId: string,
 ): Promise<{ bus: EventBus; heard: BusMessage[]; connection: FirestoreConnection }> {
-  const connection = await connectFirestore({ projectId, emulatorHost: emulator.host });
+  const connection = await connectFirestore({
+    projectId,
+    emulatorHost: emulator.host,
+    probeTimeoutMs: deadline(10_000),
+  });
   connections.push(connection);
   const bus = await createFirestoreBus({ firestore: connection.firestore, logger: pino({ level: 'silent' }) });
   buses.push(bus);
@@ -32,7 +37,7 @@ const tablesOf = (heard: BusMessage[]) =>
 describe('the Firestore event bus', () => {
   beforeAll(async () => {
     emulator = await startFirestoreEmulator();
-  }, 90_000);
+  }, deadline(90_000));
 
   afterAll(async () => {
     for (const bus of buses) await bus.close();

@@ -4,6 +4,7 @@ import type { AccountsRepository } from '../auth/accounts.storage.ts';
 import { contractEngines, openFirestoreEngine, openSqlEngine } from '../test/storage-engines.ts';
 import { createRefusalsFirestoreRepository } from './refusals.firestore.ts';
 import type { ChangeRefusal, RefusalsRepository } from './refusals.storage.ts';
+import { deadline } from '../test/deadline.ts';
 
 /** The refusals' repository contract, the same cases on SQL and on Firestore's emulator; races run for real. */
 interface Engine {
@@ -34,7 +35,7 @@ describe.each(contractEngines(openSql, openFirestore))('the refusals’ storage 
   let engine: Engine;
   beforeAll(async () => {
     engine = await open();
-  }, 90_000);
+  }, deadline(90_000));
   afterAll(() => engine.close());
 
   async function newUser() {

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
+import { deadline } from '../test/deadline.ts';
 
 /**
  * The old site's export is secret (`users.json`: every password hash; `hash.txt`: the project's signer key).
@@ -32,21 +33,25 @@ describe('the export files are ignored', () => {
     await expect(run('git', ['check-ignore', 'src/server/cli.ts', 'package.json'])).rejects.toMatchObject({ code: 1 });
   });
 
-  test('by `gcloud run deploy --source .` (.gcloudignore, read by gcloud itself)', async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'tutorbook-gcloudignore-'));
-    try {
-      for (const file of ['.gcloudignore', '.gitignore']) await copyFile(file, path.join(dir, file));
-      for (const file of [...secrets, 'src/server/main.ts', 'package.json']) {
-        await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
-        await writeFile(path.join(dir, file), '{}');
+  test(
+    'by `gcloud run deploy --source .` (.gcloudignore, read by gcloud itself)',
+    async () => {
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'tutorbook-gcloudignore-'));
+      try {
+        for (const file of ['.gcloudignore', '.gitignore']) await copyFile(file, path.join(dir, file));
+        for (const file of [...secrets, 'src/server/main.ts', 'package.json']) {
+          await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+          await writeFile(path.join(dir, file), '{}');
+        }
+        // The files gcloud would upload, computed as `gcloud run deploy` computes them, without reaching Google.
+        const { stdout } = await run('gcloud', ['meta', 'list-files-for-upload', dir], { timeout: deadline(60_000) });
+        expect(stdout.trim().split('\n').sort()).toEqual(['.gitignore', 'package.json', 'src/server/main.ts']);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
       }
-      // The files gcloud would upload, computed as `gcloud run deploy` computes them, without reaching Google.
-      const { stdout } = await run('gcloud', ['meta', 'list-files-for-upload', dir], { timeout: 60_000 });
-      expect(stdout.trim().split('\n').sort()).toEqual(['.gitignore', 'package.json', 'src/server/main.ts']);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  }, 90_000);
+    },
+    deadline(90_000),
+  );
 
   test('by the image’s build (.dockerignore names them at any depth)', async () => {
     // No Docker daemon here to build a context with: the patterns are checked as written. A .dockerignore

@@ -30,6 +30,7 @@ import { accessChanged } from '../events/events.ts';
 import type { RenderApp } from '../http/rendered-pages.ts';
 import { questionPath } from '../../common/routes.ts';
 import { importedVotesMax } from './old-values.ts';
+import { deadline } from '../test/deadline.ts';
 
 /**
  * The import from the old Firebase site, against Google's Firestore emulator seeded with documents shaped as
@@ -59,7 +60,7 @@ beforeAll(async () => {
   smtp = await startSmtpServer();
   server = await startTestServer({ smtpUrl: smtp.url, renderApp: renderPage });
   workDir = await mkdtemp(path.join(os.tmpdir(), 'tutorbook-import-'));
-}, 90_000);
+}, deadline(90_000));
 
 afterAll(async () => {
   await server?.close();
@@ -270,7 +271,7 @@ const cli = (args: string[], env: Record<string, string> = {}) =>
   );
 
 /** A test that starts the CLI (a Node process loading firebase-admin) waits longer on a busy machine. */
-const cliTestTimeout = 120_000;
+const cliTestTimeout = deadline(120_000);
 
 const cliArgs = (site: OldSite) => [
   '--project',

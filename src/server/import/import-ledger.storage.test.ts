@@ -3,6 +3,7 @@ import { transact } from '../storage/firestore/context.ts';
 import { contractEngines, openFirestoreEngine, openSqlEngine } from '../test/storage-engines.ts';
 import { createImportLedgerFirestoreRepository } from './import-ledger.firestore.ts';
 import type { ImportLedgerRepository, LedgerEntry } from './import-ledger.storage.ts';
+import { deadline } from '../test/deadline.ts';
 
 /** The import ledger's contract, the same cases on SQL and on Firestore's emulator. */
 interface Engine {
@@ -44,7 +45,7 @@ describe.each(contractEngines(openSql, openFirestore))('the import ledger’s st
   let engine: Engine;
   beforeAll(async () => {
     engine = await open();
-  }, 90_000);
+  }, deadline(90_000));
   afterAll(() => engine.close());
 
   test('an entry saved is found by its kind and old id, with its fingerprints; others are left out', async () => {

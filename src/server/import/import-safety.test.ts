@@ -22,6 +22,7 @@ import { seedOldSite, snapshotDatabase, type OldSite } from '../test/old-site.ts
 import { parseAuthExport, parseHashConfig } from './firebase-auth-export.ts';
 import { importFirebase } from './firebase-import.ts';
 import { readFirestore } from './firestore-source.ts';
+import { deadline } from '../test/deadline.ts';
 
 /**
  * What surrounds the import from the old Firebase site (issue 33): it never writes where it reads, it proves
@@ -40,7 +41,7 @@ beforeAll(async () => {
   smtp = await startSmtpServer();
   server = await startTestServer({ smtpUrl: smtp.url, captureLogs: true });
   workDir = await mkdtemp(path.join(os.tmpdir(), 'tutorbook-import-safety-'));
-}, 90_000);
+}, deadline(90_000));
 
 afterAll(async () => {
   await server?.close();
@@ -50,7 +51,7 @@ afterAll(async () => {
 });
 
 /** A test that starts the CLI (a Node process loading firebase-admin) waits longer on a busy machine. */
-const cliTimeout = 120_000;
+const cliTimeout = deadline(120_000);
 
 const importCli = (args: string[], options: { env?: Record<string, string>; input?: string } = {}) =>
   runCli(
@@ -256,8 +257,8 @@ describe('the hash parameters are proven on a known password before anything is 
       let output = '';
       child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
       const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-      const deadline = Date.now() + 30_000;
-      while (!output.includes('(not shown): ') && Date.now() < deadline)
+      const until = Date.now() + deadline(30_000);
+      while (!output.includes('(not shown): ') && Date.now() < until)
         await new Promise((resolve) => setTimeout(resolve, 100));
       expect(output).toContain(`Password of ${site.known.email} on the old site (not shown): `);
       child.stdin.write(`${site.known.password}\r`);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { firestoreTestsRun, startOwnFirestoreEmulator, type FirestoreEmulator } from '../test/firestore-emulator.ts';
 import { findClosedPort } from '../test/free-port.ts';
 import { seedOldSite, type OldSite } from '../test/old-site.ts';
+import { deadline } from '../test/deadline.ts';
 
 /**
  * The rules that freeze the old site for the final import (deploy/old-site-read-only/, docs/moving-in-from-
@@ -24,7 +25,7 @@ beforeAll(async () => {
   ]);
   workDir = await mkdtemp(path.join(os.tmpdir(), 'tutorbook-old-site-rules-'));
   site = await seedOldSite(emulator.host, workDir);
-}, 90_000);
+}, deadline(90_000));
 
 afterAll(async () => {
   await emulator?.stop();

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { contractEngines, openFirestoreEngine, openSqlEngine } from '../test/storage-engines.ts';
 import { createOutboxFirestoreRepository } from './mail.firestore.ts';
 import type { NewEmail, OutboxRepository } from './mail.storage.ts';
+import { deadline } from '../test/deadline.ts';
 
 /**
  * The mail outbox's repository contract, the same cases on SQL and on Firestore's emulator, each on a fresh
@@ -61,7 +62,7 @@ describe.each(contractEngines(openSql, openFirestore))('the outbox’s storage o
   let engine: Engine;
   beforeEach(async () => {
     engine = await open();
-  }, 90_000);
+  }, deadline(90_000));
   afterEach(() => engine.close());
 
   test('due e-mails come oldest first, up to the limit, and a claim hands over the whole e-mail', async () => {

@@ -6,6 +6,7 @@ import { startFirestoreEmulator, type FirestoreEmulator } from '../test/firestor
 import { connectFirestore, type FirestoreConnection } from './firestore/connect.ts';
 import { createFirestoreStorage, missingRepositories } from './firestore-storage.ts';
 import type { Storage } from './storage.ts';
+import { deadline } from '../test/deadline.ts';
 
 /**
  * The Firestore engine put together (firestore-storage.ts) on Google's emulator, with the repositories it has:
@@ -19,6 +20,7 @@ async function open(options: { maxAttempts?: number } = {}): Promise<Storage> {
   const connection = await connectFirestore({
     projectId: `demo-storage-${crypto.randomUUID().slice(0, 8)}`,
     emulatorHost: emulator.host,
+    probeTimeoutMs: deadline(10_000),
   });
   opened.push(connection);
   return createFirestoreStorage(connection, {
@@ -43,7 +45,7 @@ const newModule = (name: string): NewModule => ({
 describe('the Firestore storage', () => {
   beforeAll(async () => {
     emulator = await startFirestoreEmulator();
-  }, 90_000);
+  }, deadline(90_000));
 
   afterAll(async () => {
     for (const connection of opened) await connection.close();

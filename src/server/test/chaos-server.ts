@@ -8,6 +8,7 @@ import { hashPassword } from 'better-auth/crypto';
 import pg from 'pg';
 import { insertVerifiedUsers } from '../auth/verified-users.ts';
 import { createDb, type Db } from '../db/create-db.ts';
+import { deadline } from './deadline.ts';
 
 /**
  * `src/server/main.ts` as its own process for the offline engine's chaos test (src/client/app/offline-chaos.test.ts):
@@ -17,8 +18,16 @@ import { createDb, type Db } from '../db/create-db.ts';
  *
  * The test also reaches the database directly, as the server's own code would: to create verified students (no
  * sign-up e-mails) and to read what was stored, which is the truth the device is compared with.
+ *
+ * A start that misses its deadline kills the process and forgets it: that start fails, and the next `start()` tries
+ * a fresh process, so one slow start on a busy machine fails one test, not every later one.
  */
-export async function startChaosServer() {
+export async function startChaosServer({
+  entry = 'src/server/main.ts',
+}: {
+  /** The script to run: main.ts, or in the harness's own test a stand-in that never gets ready. */
+  entry?: string;
+} = {}) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tutorbook-chaos-'));
   const database = await createDatabase(dataDir);
   const port = await freePort();
@@ -43,9 +52,9 @@ export async function startChaosServer() {
   let kills = 0;
   let db: Db | undefined;
 
-  async function launch(): Promise<void> {
+  async function launch(startWithinMs: number): Promise<void> {
     if (child) return;
-    const proc = spawn(process.execPath, ['src/server/main.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, [entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     child = proc;
     starts += 1;
     const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000));
@@ -53,14 +62,24 @@ export async function startChaosServer() {
     proc.stderr?.on('data', keep);
     const exited = once(proc, 'exit');
     // Ready once it answers: its log lines are written a second at a time (log.ts), too late to wait for.
-    const deadline = Date.now() + 20_000;
+    const withinMs = deadline(startWithinMs);
+    const until = Date.now() + withinMs;
     for (;;) {
       if (proc.exitCode !== null || proc.signalCode !== null) {
         if (child === proc) child = undefined;
         throw new Error(`The server exited while starting:\n${output}`);
       }
       if (await answers(url)) break;
-      if (Date.now() > deadline) throw new Error(`The server did not start within 20 s:\n${output}`);
+      if (Date.now() > until) {
+        // Not left running: a later start would take it for a server and return at once, and every later test would
+        // talk to a process that does not answer. Killed, it frees the port for the next start.
+        if (child === proc) child = undefined;
+        if (proc.exitCode === null && proc.signalCode === null) {
+          proc.kill('SIGKILL');
+          await exited;
+        }
+        throw new Error(`The server did not start within ${withinMs / 1000} s (killed):\n${output}`);
+      }
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15))]);
     }
     db ??= createDb(database.url).db;
@@ -73,14 +92,18 @@ export async function startChaosServer() {
     /** Started (or starting), not killed since. */
     running: () => child !== undefined,
     output: () => output,
-    /** Starts the process (again, on the same data and port) and resolves once it answers. */
-    start(): Promise<void> {
-      starting ??= launch().finally(() => (starting = undefined));
+    /**
+     * Starts the process (again, on the same data and port) and resolves once it answers. `withinMs`, scaled by the
+     * time factor (deadline.ts), is how long it may take; a start already under way keeps its own.
+     */
+    start({ withinMs = 20_000 }: { withinMs?: number } = {}): Promise<void> {
+      starting ??= launch(withinMs).finally(() => (starting = undefined));
       return starting;
     },
     /** Whatever start is under way, finished (a restart left to come up in the background). */
     settled: async () => {
-      await starting;
+      // A start that failed has failed its own test already; what matters here is that none is under way.
+      await starting?.catch(() => undefined);
     },
     /** SIGKILL: no shutdown, no flush; requests in flight lose their connection, an open transaction is rolled back. */
     async kill(): Promise<boolean> {
@@ -121,7 +144,7 @@ const nodeFetch = globalThis.fetch.bind(globalThis);
 
 async function answers(url: string): Promise<boolean> {
   try {
-    const response = await nodeFetch(`${url}/api/health`, { signal: AbortSignal.timeout(2000) });
+    const response = await nodeFetch(`${url}/api/health`, { signal: AbortSignal.timeout(deadline(2000)) });
     await response.arrayBuffer();
     return response.ok;
   } catch {

@@ -1,3 +1,4 @@
+import { deadline } from './deadline.ts';
 import type { TestClient } from './harness.ts';
 
 /** One message of a Server-Sent Event stream, or a comment line (`event: 'comment'`). */
@@ -12,7 +13,7 @@ export interface TestEventStream {
   response: Response;
   /** Everything received so far, comments included, in order. */
   messages: StreamMessage[];
-  /** The first message after the ones already returned that matches; waits for it. */
+  /** The first message after the ones already returned that matches; waits for it (`timeoutMs` scaled: deadline.ts). */
   next(match?: (message: StreamMessage) => boolean, timeoutMs?: number): Promise<StreamMessage>;
   /** Resolves when the server ends the stream (`true`), or `false` when it broke off instead. */
   ended: Promise<boolean>;
@@ -95,14 +96,14 @@ export async function openEventStream(
     ended,
     abort: () => controller.abort(),
     async next(match = () => true, timeoutMs = 5_000) {
-      const deadline = Date.now() + timeoutMs;
+      const until = Date.now() + deadline(timeoutMs);
       for (;;) {
         while (read < messages.length) {
           const message = messages[read++]!;
           if (match(message)) return message;
         }
         if (done) throw new Error(`The stream ended before the message. Received: ${JSON.stringify(messages)}`);
-        const left = deadline - Date.now();
+        const left = until - Date.now();
         if (left <= 0) throw new Error(`Timed out waiting for a message. Received: ${JSON.stringify(messages)}`);
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, left);

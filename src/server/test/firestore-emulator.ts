@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { deadline } from './deadline.ts';
 import { findClosedPort } from './free-port.ts';
 
 /**
@@ -69,14 +70,16 @@ async function startOn(port: number, timeoutMs: number, flags: readonly string[]
   });
   const exitedEarly = exited.then((error) => ({ error }));
 
-  const deadline = Date.now() + timeoutMs;
+  // Scaled by the time factor: Java's start-up takes several times longer on a loaded machine.
+  const withinMs = deadline(timeoutMs);
+  const until = Date.now() + withinMs;
   for (;;) {
     const ready = await Promise.race([isReady(host), exitedEarly]);
     if (typeof ready === 'object') throw ready.error;
     if (ready) break;
-    if (Date.now() > deadline) {
+    if (Date.now() > until) {
       stopGroup(child.pid);
-      throw new Error(`The Firestore emulator did not answer on ${host} within ${timeoutMs} ms:\n${output}`);
+      throw new Error(`The Firestore emulator did not answer on ${host} within ${withinMs} ms:\n${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

@@ -27,6 +27,7 @@ import {
 import { loadEnv } from '../env.ts';
 import { addStaff } from '../modules/staff/staff.usecases.ts';
 import { createServices, type Services } from '../server.ts';
+import { deadline } from './deadline.ts';
 
 /**
  * Test helpers: a real SMTP server, the real app on a real port, and a fetch client with a cookie jar.
@@ -52,6 +53,7 @@ export interface EmailQuery {
   to: string;
   /** A part of the subject, or a pattern. */
   subject?: string | RegExp;
+  /** How long to wait, scaled by the time factor (deadline.ts); 10 s unless told. */
   timeoutMs?: number;
 }
 
@@ -116,14 +118,14 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
     messages,
     unclaimed,
     async waitForEmail(query) {
-      const deadline = Date.now() + (query.timeoutMs ?? 10_000);
+      const until = Date.now() + deadline(query.timeoutMs ?? 10_000);
       for (;;) {
         const found = unclaimed(query)[0];
         if (found) {
           claimed.add(found);
           return found;
         }
-        if (Date.now() > deadline) {
+        if (Date.now() > until) {
           const seen = messages.map((m) => `${m.to.join(',')}: ${m.subject}`).join('\n  ');
           throw new Error(
             `No e-mail to ${query.to}${query.subject ? ` with subject ${String(query.subject)}` : ''} arrived. Received:\n  ${seen || '(none)'}`,
@@ -620,17 +622,17 @@ export function expectApiError(
 
 export const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Polls `check` until it returns something truthy. */
+/** Polls `check` until it returns something truthy, for `timeoutMs` scaled by the time factor (deadline.ts). */
 export async function waitFor<T>(
   check: () => Promise<T | undefined | null | false>,
   what: string,
   timeoutMs = 10_000,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+  const until = Date.now() + deadline(timeoutMs);
   for (;;) {
     const value = await check();
     if (value) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    if (Date.now() > until) throw new Error(`Timed out waiting for ${what}`);
     await delay(50);
   }
 }

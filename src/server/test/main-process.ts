@@ -2,6 +2,7 @@ import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { deadline } from './deadline.ts';
 import { createTestDatabase, findClosedPort, waitFor } from './harness.ts';
 
 /**
@@ -117,7 +118,8 @@ export async function startProcessBeside(server: { envVars: Record<string, strin
 /**
  * `npm run cli -- <args>` as its own process, with `env` and nothing else from this process's environment: a
  * test server's variables make it find the same data, database and mail server. `input` is its standard
- * input, piped (a password, say); without it stdin is empty.
+ * input, piped (a password, say); without it stdin is empty. `timeoutMs` is scaled by the time factor (deadline.ts):
+ * a CLI that loads firebase-admin took more than 30 s on a loaded machine, and was killed.
  */
 export function runCli(
   args: string[],
@@ -129,7 +131,7 @@ export function runCli(
     const child = execFile(
       process.execPath,
       [path.resolve('src/server/cli.ts'), ...args],
-      { env, timeout: timeoutMs },
+      { env, timeout: deadline(timeoutMs) },
       (error, stdout, stderr) =>
         resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
     );

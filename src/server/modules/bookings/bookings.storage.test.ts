@@ -4,6 +4,7 @@ import { covers, coversStamp, type Position, type Stamp } from '../../../common/
 import { createPositions } from '../../storage/firestore/positions.ts';
 import { createBookingsFirestoreRepository } from './bookings.firestore.ts';
 import type { BookingChangeRecord, BookingRecord, BookingsRepository } from './bookings.storage.ts';
+import { deadline } from '../../test/deadline.ts';
 
 /**
  * The bookings' repository contract, the same cases on each engine: SQL (the SQLite file, or PostgreSQL with
@@ -118,7 +119,7 @@ describe.each(contractEngines(openSql, openFirestore))('the bookings’ storage 
   beforeAll(async () => {
     engine = await open();
     return () => engine.close();
-  }, 90_000);
+  }, deadline(90_000));
 
   test('a booking and its history are read back as written; the history in the order it happened', async () => {
     const { repo } = engine;

@@ -3,6 +3,7 @@ import { contractEngines, openFirestoreEngine, openSqlEngine } from '../../test/
 import { createCatalogueFirestoreRepository } from './catalogue.firestore.ts';
 import type { CatalogueRepository, NewModule } from './catalogue.storage.ts';
 import { createCatalogueRepository } from './catalogue.repository.ts';
+import { deadline } from '../../test/deadline.ts';
 
 /**
  * The catalogue's repository contract, the same cases on each engine: SQL (the SQLite file, or PostgreSQL with
@@ -56,7 +57,7 @@ describe.each(contractEngines(openSql, openFirestore))('the catalogue’s storag
   beforeAll(async () => {
     engine = await open();
     return () => engine.close();
-  }, 90_000);
+  }, deadline(90_000));
 
   test('a module stored is read back whole, by id, by its name in any case, and in the list', async () => {
     const { repo } = engine;

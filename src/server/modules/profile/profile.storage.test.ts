@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { contractEngines, openFirestoreEngine, openSqlEngine } from '../../test/storage-engines.ts';
 import { createProfileFirestoreRepository } from './profile.firestore.ts';
 import type { ProfileRepository, StoredEnrolment } from './profile.storage.ts';
+import { deadline } from '../../test/deadline.ts';
 
 /**
  * The profile's repository contract (the users' enrolments), the same cases on SQL and on Firestore's
@@ -70,7 +71,7 @@ describe.each(contractEngines(openSql, openFirestore))('the profile’s storage 
   let engine: Engine;
   beforeAll(async () => {
     engine = await open();
-  }, 90_000);
+  }, deadline(90_000));
   afterAll(() => engine.close());
 
   const enrolment = (userId: string, moduleId: string, createdAt = now) => ({

@@ -23,6 +23,7 @@ import {
   qaPersonalData,
   voteOnQuestion,
 } from './qa.usecases.ts';
+import { deadline } from '../../test/deadline.ts';
 
 /**
  * The board's repository contract, the same cases on each engine: SQL (the SQLite file, or PostgreSQL with
@@ -208,7 +209,7 @@ describe.each(contractEngines(openSql, openFirestore))('the board’s storage on
     await engine.addUser(bob, 'Bob Tutor', 'tutor');
     for (const id of voters) await engine.addUser(id, `Voter ${id}`, 'student');
     return () => engine.close();
-  }, 90_000);
+  }, deadline(90_000));
 
   test('a question stored is read back whole, with its author, and the board’s position covers it', async () => {
     const { repo } = engine;
@@ -791,7 +792,7 @@ describe.skipIf(!firestoreTestsRun)('the board’s usecases on Firestore', () =>
       logger: console as unknown as Deps['logger'],
     };
     return () => close();
-  }, 90_000);
+  }, deadline(90_000));
 
   test('ask, answer, vote, accept, delete, search, changes since, and the account’s erasure', async () => {
     const id = crypto.randomUUID();

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startFirestoreEmulator, type FirestoreEmulator } from '../../test/firestore-emulator.ts';
 import { findClosedPort } from '../../test/harness.ts';
 import { connectFirestore } from './connect.ts';
+import { deadline } from '../../test/deadline.ts';
 
 /** The Firestore engine's connection, on Google's emulator (a fresh project id per test keeps data apart). */
 
@@ -10,19 +11,21 @@ let emulator: FirestoreEmulator;
 
 beforeAll(async () => {
   emulator = await startFirestoreEmulator();
-}, 90_000);
+}, deadline(90_000));
 
 afterAll(async () => {
   await emulator?.stop();
 });
 
 const newProject = () => `demo-connect-${crypto.randomUUID().slice(0, 8)}`;
+/** The first read of a new project on a busy emulator is slow: the probe's wait is a deadline (deadline.ts). */
+const probeTimeoutMs = deadline(10_000);
 
 describe('connectFirestore', () => {
   test('opens the project on the emulator; two connections in one process are two projects, closed apart', async () => {
     const [a, b] = await Promise.all([
-      connectFirestore({ projectId: newProject(), emulatorHost: emulator.host }),
-      connectFirestore({ projectId: newProject(), emulatorHost: emulator.host }),
+      connectFirestore({ projectId: newProject(), emulatorHost: emulator.host, probeTimeoutMs }),
+      connectFirestore({ projectId: newProject(), emulatorHost: emulator.host, probeTimeoutMs }),
     ]);
     try {
       await a.firestore.doc('things/one').set({ owner: 'a' });
@@ -59,7 +62,7 @@ describe('connectFirestore', () => {
       execFile(
         process.execPath,
         ['--input-type=module', '-e', script],
-        { env: { GOOGLE_APPLICATION_CREDENTIALS: '/nonexistent/key.json' }, timeout: 20_000 },
+        { env: { GOOGLE_APPLICATION_CREDENTIALS: '/nonexistent/key.json' }, timeout: deadline(20_000) },
         (error, out) => (error ? reject(error) : resolve(out)),
       ),
     );

@@ -2,6 +2,7 @@ import type { Firestore } from 'firebase-admin/firestore';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openFirestoreEngine } from '../../test/storage-engines.ts';
 import { atomically, transact } from './context.ts';
+import { deadline } from '../../test/deadline.ts';
 
 /**
  * A transaction's writes held until its work is done (docs/decisions/0028), on Google's emulator: steps that
@@ -14,7 +15,7 @@ let close: () => Promise<void>;
 
 beforeAll(async () => {
   ({ db, close } = await openFirestoreEngine('context'));
-}, 90_000);
+}, deadline(90_000));
 
 afterAll(async () => {
   await close?.();

@@ -10,6 +10,7 @@ import { createClient, createVerifiedUser, logIn, startTestServer } from '../../
 import { runCli } from '../../test/main-process.ts';
 import { seedOldSite, snapshotDatabase } from '../../test/old-site.ts';
 import { tutorBookMarker } from './setup.ts';
+import { deadline } from '../../test/deadline.ts';
 
 /**
  * Where the new site's data lives on Firestore: a named database of the old site's project
@@ -23,7 +24,7 @@ let workDir: string;
 beforeAll(async () => {
   emulator = await startFirestoreEmulator();
   workDir = await mkdtemp(path.join(os.tmpdir(), 'tutorbook-own-database-'));
-}, 90_000);
+}, deadline(90_000));
 
 afterAll(async () => {
   await emulator?.stop();
@@ -97,23 +98,27 @@ describe.skipIf(!firestoreTestsRun)('the new site’s own Firestore database', (
     expect(await snapshotDatabase(emulator.host, site.projectId)).toEqual(before);
   });
 
-  test('the staff commands are refused there too, with the message and no stack', async () => {
-    const site = await seedOldSite(emulator.host, workDir);
-    const before = await snapshotDatabase(emulator.host, site.projectId);
-    const run = await runCli(
-      ['staff', 'add', `boss-${site.tag}@example.com`, '--role', 'admin'],
-      { ...envOf(`firestore://${site.projectId}`), DATA_DIR: workDir, LOG_LEVEL: 'silent' },
-      60_000,
-    );
-    expect(run.code).toBe(1);
-    expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(/^Error: The Firestore database "\(default\)" of project "old-site-/);
-    expect(run.stderr).toContain(
-      `(questions/q1${site.tag}, bookings/b1${site.tag}, enrolments/${site.other.uid}, modules/calc${site.tag})`,
-    );
-    expect(run.stderr).not.toMatch(/\n\s+at /);
-    expect(await snapshotDatabase(emulator.host, site.projectId)).toEqual(before);
-  }, 90_000);
+  test(
+    'the staff commands are refused there too, with the message and no stack',
+    async () => {
+      const site = await seedOldSite(emulator.host, workDir);
+      const before = await snapshotDatabase(emulator.host, site.projectId);
+      const run = await runCli(
+        ['staff', 'add', `boss-${site.tag}@example.com`, '--role', 'admin'],
+        { ...envOf(`firestore://${site.projectId}`), DATA_DIR: workDir, LOG_LEVEL: 'silent' },
+        60_000,
+      );
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(/^Error: The Firestore database "\(default\)" of project "old-site-/);
+      expect(run.stderr).toContain(
+        `(questions/q1${site.tag}, bookings/b1${site.tag}, enrolments/${site.other.uid}, modules/calc${site.tag})`,
+      );
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+      expect(await snapshotDatabase(emulator.host, site.projectId)).toEqual(before);
+    },
+    deadline(90_000),
+  );
 
   test('a database TutorBook set up before the marker existed is recognised and marked; an empty one is marked first', async () => {
     const projectId = `demo-own-${crypto.randomUUID().slice(0, 8)}`;

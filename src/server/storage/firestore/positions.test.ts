@@ -5,6 +5,7 @@ import { startFirestoreEmulator, type FirestoreEmulator } from '../../test/fires
 import { seededRandom } from '../../test/random.ts';
 import { connectFirestore, type FirestoreConnection } from './connect.ts';
 import { createPositions, stampFields, type Positions } from './positions.ts';
+import { deadline } from '../../test/deadline.ts';
 
 /**
  * Changes since a position on Firestore (docs/decisions/0027), on Google's emulator: concurrent writers stamp
@@ -16,7 +17,7 @@ const connections: FirestoreConnection[] = [];
 
 beforeAll(async () => {
   emulator = await startFirestoreEmulator();
-}, 90_000);
+}, deadline(90_000));
 
 afterAll(async () => {
   await Promise.all(connections.map((c) => c.close()));
@@ -28,6 +29,7 @@ async function freshProject(): Promise<Firestore> {
   const connection = await connectFirestore({
     projectId: `demo-positions-${crypto.randomUUID().slice(0, 8)}`,
     emulatorHost: emulator.host,
+    probeTimeoutMs: deadline(10_000),
   });
   connections.push(connection);
   return connection.firestore;

@@ -1,4 +1,4 @@
-// Test support for offline-chaos.test.ts: what a browser gives the app (its network with a cookie jar, its
+// Test support for app/offline-chaos.test.ts: what a browser gives the app (its network with a cookie jar, its
 // localStorage, its IndexedDB, a page that reloads), for running the app's own engine and features in Node against
 // the real server. Nothing of the app is replaced: these are the browser's parts.
 // Before Dexie is imported: it takes IndexedDB from the global scope when it loads. The database outlives every
@@ -311,7 +311,7 @@ export async function openPage(
   // The page's window, for the events the engine and the live stream listen to (`online`, `focus`).
   const window = new EventTarget();
   vi.stubGlobal('window', window);
-  const { sessionStore } = await import('./offline-setup.ts');
+  const { sessionStore } = await import('../app/offline-setup.ts');
   const engine = await import('../offline/engine.ts');
   const qa = await import('../features/qa/qa.sync.ts');
   const bookings = await import('../features/bookings/bookings.sync.ts');

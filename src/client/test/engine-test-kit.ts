@@ -7,9 +7,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiError, apiFetch, NetworkError } from '../lib/api.ts';
 import { ifNoneMatch, readRevalidated, syncedToOf, type Revalidated, type Sent } from '../lib/revalidated.ts';
-import { completeSchema, createLocalDb, defineLocalTable } from './db.ts';
-import { createEngine, type PullArgs } from './engine.ts';
-import type { Marks } from './storage.ts';
+import { completeSchema, createLocalDb, defineLocalTable } from '../offline/db.ts';
+import { createEngine, type PullArgs } from '../offline/engine.ts';
+import type { Marks } from '../offline/storage.ts';
 
 export interface StoredNote {
   id: string;
