@@ -111,6 +111,7 @@ describe('the Firestore storage', () => {
       'profile',
       'refusals',
       'qa',
+      'testimonials',
     ]);
   });
 });
