@@ -30,7 +30,7 @@ export const testimonialMessages = {
   moved: 'Order saved.',
   moveFailed: 'Failed to change the order.',
   hideConfirm: (name: string) =>
-    `Hide the testimonial of ${name}? It leaves the public pages (and visitors' devices) at once; you can show it again later.`,
+    `Hide the testimonial of ${name}? The testimonials page stops showing it on every device; you can show it again later.`,
   offline: 'You are offline. Connect to the internet to change the testimonials.',
 } as const;
 

@@ -33,7 +33,8 @@ export function ManageTestimonials() {
         )}
       </div>
       <p className="mt-2 text-slate-700 dark:text-slate-300">
-        The public pages show them in this order; hidden ones stay here until you show them again.
+        The testimonials page shows them in this order; hidden ones stay here until you show them again. (The home page
+        shows the first three of the original twelve, whatever is changed here.)
       </p>
       {adding && (
         <div className="card mt-4">
