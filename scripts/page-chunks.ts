@@ -16,7 +16,7 @@ import type { prerenderedPages, RequestRenderedPage, SignedInPagePath } from '..
 export const publicPageModules: Record<keyof typeof prerenderedPages, string> = {
   '/': 'features/public/home-page.tsx',
   '/about': 'features/public/about-page.tsx',
-  '/testimonials': 'features/public/testimonials-page.tsx',
+  '/testimonials': 'app/testimonials-route.tsx',
   '/privacy-policy': 'features/public/privacy-page.tsx',
   '/login': 'features/auth/login-page.tsx',
   '/signup': 'features/auth/signup-page.tsx',

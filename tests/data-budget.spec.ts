@@ -4,7 +4,7 @@ import { origin, signUpAndVerify, waitForActiveServiceWorker } from './fixtures.
 // The chunks of the signed-in pages, by the name of their module (src/client/app/router.tsx).
 const signedInChunks =
   /\/assets\/(offers-page|module-page|booking-route|student-dashboard|staff-dashboards|profile-route|qa-page|change-password-page)-[\w-]+\.js$/;
-const publicChunks = ['home-page', 'about-page', 'testimonials-page', 'privacy-page', 'login-page', 'signup-page'];
+const publicChunks = ['home-page', 'about-page', 'testimonials-route', 'privacy-page', 'login-page', 'signup-page'];
 
 /** A fresh browser profile whose /assets/ requests (the page's and the service worker's) are recorded; with the data saver on if asked. */
 async function newProfile(browser: Browser, options: { saveData: boolean }) {

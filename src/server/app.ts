@@ -35,6 +35,7 @@ import { createProfileRoutes } from './modules/profile/profile.routes.ts';
 import { createStaffRoutes } from './modules/staff/staff.routes.ts';
 import { createQaPages } from './modules/qa/qa.pages.ts';
 import { createQaRoutes } from './modules/qa/qa.routes.ts';
+import { createTestimonialsRoutes } from './modules/testimonials/testimonials.routes.ts';
 import type { PersonalDataPart } from './personal-data.ts';
 
 export interface AppOptions {
@@ -104,6 +105,9 @@ export function createApp({
   app.use('/api/bookings/*', withMe);
   app.use('/api/staff/*', withMe);
   app.on(['POST', 'PATCH', 'DELETE'], '/api/modules/*', withMe);
+  // The public list is read without it; the admin's list and every change need it.
+  app.get('/api/testimonials/all', withMe);
+  app.on(['POST', 'PATCH', 'DELETE'], '/api/testimonials/*', withMe);
   // After the session middleware: a reader's position tells only of notices they may hear (docs/api.md).
   app.on('GET', '/api/*', livePosition(streamHub));
   app.route('/', createApiRoutes({ deps, auth, catalogue, health, personalData }));
@@ -168,6 +172,7 @@ function createApiRoutes({
     .route('/api/questions', createQaRoutes(deps))
     .route('/api/bookings', createBookingRoutes(deps))
     .route('/api/staff', createStaffRoutes(deps))
+    .route('/api/testimonials', createTestimonialsRoutes(deps))
     .route('/api/session', createSessionRoutes());
 }
 

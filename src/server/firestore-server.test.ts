@@ -69,7 +69,7 @@ describe('the server on Firestore', () => {
     const started = Date.now();
     const onlyCatalogue = { catalogue: firestoreRepositoryFactories.catalogue };
     await expect(createServices(env, { firestoreFactories: onlyCatalogue })).rejects.toThrow(
-      'DATABASE_URL: the Firestore engine lacks the accounts, bookings, importLedger, outbox, profile, refusals, qa repositories',
+      'DATABASE_URL: the Firestore engine lacks the accounts, bookings, importLedger, outbox, profile, refusals, qa, testimonials repositories',
     );
     expect(Date.now() - started).toBeLessThan(2_000);
     await expect(createServices(env, { firestoreFactories: { ...everyFactory(), qa: undefined } })).rejects.toThrow(

@@ -21,7 +21,7 @@ import {
   missingRepositories,
   type FirestoreRepositoryFactories,
 } from './storage/firestore-storage.ts';
-import { requireOwnDatabase, seedCatalogue } from './storage/firestore/setup.ts';
+import { requireOwnDatabase, seedCatalogue, seedTestimonials } from './storage/firestore/setup.ts';
 import { createSqlStorage } from './storage/sql-storage.ts';
 import type { Storage } from './storage/storage.ts';
 import { createLogDestination } from './log.ts';
@@ -210,6 +210,7 @@ async function openFirestoreEngine(
   );
   const storage = createFirestoreStorage(connection, { factories });
   await seedCatalogue(firestore, storage, new Date());
+  await seedTestimonials(firestore, new Date());
   return {
     storage,
     firestore,

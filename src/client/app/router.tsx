@@ -6,7 +6,10 @@ import { BareLayout, RootLayout } from './root-layout.tsx';
 
 type Load = () => Promise<Record<string, unknown>>;
 
-/** A page that never reads the device's database: code-split, it loads its own chunk and nothing else. */
+/**
+ * A page that does not read the device's database before it is hydrated: code-split, it loads its own chunk and
+ * nothing else first (/testimonials loads the engine once hydrated: testimonials-route.tsx).
+ */
 const publicPage = (load: Load, name: string): Pick<RouteObject, 'lazy'> => ({
   lazy: async () => ({ Component: (await load())[name] as React.ComponentType }),
 });
@@ -34,10 +37,8 @@ export const routes: RouteObject[] = [
       { path: '/', ...home },
       { path: '/home', ...home },
       { path: '/about', ...publicPage(() => import('../features/public/about-page.tsx'), 'AboutPage') },
-      {
-        path: '/testimonials',
-        ...publicPage(() => import('../features/public/testimonials-page.tsx'), 'TestimonialsPage'),
-      },
+      // Rendered at build time like the others; once hydrated, it reads the device's copy of the admin's list.
+      { path: '/testimonials', ...publicPage(() => import('./testimonials-route.tsx'), 'TestimonialsRoute') },
       { path: '/privacy-policy', ...publicPage(() => import('../features/public/privacy-page.tsx'), 'PrivacyPage') },
       { path: '/signup', ...publicPage(() => import('../features/auth/signup-page.tsx'), 'SignupPage') },
       { path: '/login', ...publicPage(() => import('../features/auth/login-page.tsx'), 'LoginPage') },

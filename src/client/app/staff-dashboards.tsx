@@ -1,9 +1,10 @@
-/** The staff dashboards: app/ composes them from the features' parts (the catalogue's Manage Modules, the bookings). */
+/** The staff dashboards: app/ composes them from the features' parts (the catalogue's Manage Modules, the bookings, the testimonials). */
 import { useLocation, useNavigate } from 'react-router-dom';
 import { PageMeta } from '../components/page-meta.tsx';
 import { SectionTabs } from '../components/section-tabs.tsx';
 import { StaffBookings } from '../features/bookings/staff-bookings.tsx';
 import { ManageModules } from '../features/catalogue/manage-modules.tsx';
+import { ManageTestimonials } from '../features/public/manage-testimonials.tsx';
 import { ImportedAccountsNote } from '../features/staff/imported-accounts-note.tsx';
 import { useHydrated } from '../lib/hydrated.ts';
 import { useSession } from '../lib/session.tsx';
@@ -19,20 +20,22 @@ export function TutorDashboardPage() {
   );
 }
 
-type AdminSection = 'bookings' | 'modules';
+type AdminSection = 'bookings' | 'modules' | 'testimonials';
+const sectionsByHash: readonly AdminSection[] = ['modules', 'testimonials'];
 
 /**
- * The admin's section: Bookings, the daily work, unless the address says `#modules`, so a reload or a link
- * keeps Manage Modules open. The page is rendered at build time without the hash: it is read once hydrated.
+ * The admin's section: Bookings, the daily work, unless the address says `#modules` or `#testimonials`, so a
+ * reload or a link keeps that section open. The page is rendered at build time without the hash: it is read once hydrated.
  */
 function useAdminSection(): [AdminSection, (section: AdminSection) => void] {
   const hydrated = useHydrated();
   const location = useLocation();
   const navigate = useNavigate();
-  const section: AdminSection = hydrated && location.hash === '#modules' ? 'modules' : 'bookings';
+  const named = sectionsByHash.find((id) => location.hash === `#${id}`);
+  const section: AdminSection = hydrated && named ? named : 'bookings';
   const select = (next: AdminSection) =>
     void navigate(
-      { search: location.search, hash: next === 'modules' ? 'modules' : '' },
+      { search: location.search, hash: next === 'bookings' ? '' : next },
       { replace: true, preventScrollReset: true },
     );
   return [section, select];
@@ -47,7 +50,7 @@ export function AdminDashboardPage() {
   const { session } = useSession();
   return (
     <section className="container-page py-10">
-      <PageMeta title="Admin dashboard" description="Manage modules and bookings." />
+      <PageMeta title="Admin dashboard" description="Manage bookings, modules and testimonials." />
       <h1 className="text-3xl font-bold">Admin dashboard</h1>
       <ImportedAccountsNote />
       <SectionTabs
@@ -61,6 +64,7 @@ export function AdminDashboardPage() {
             content: <StaffBookings role="admin" categories={[]} userId={session.me?.id ?? ''} />,
           },
           { id: 'modules', label: 'Modules', content: <ManageModules /> },
+          { id: 'testimonials', label: 'Testimonials', content: <ManageTestimonials /> },
         ]}
       />
     </section>

@@ -76,7 +76,7 @@ export function SectionTabs<Id extends string>({
               tabIndex={current ? 0 : -1}
               disabled={!hydrated}
               onClick={() => onSelect(id)}
-              className={`min-h-11 flex-1 rounded-lg px-4 py-2 font-semibold transition-colors sm:flex-none ${
+              className={`min-h-11 flex-1 rounded-lg px-2 py-2 font-semibold transition-colors sm:flex-none sm:px-4 ${
                 current
                   ? 'bg-white text-brand-800 shadow-sm dark:bg-slate-700 dark:text-white'
                   : 'text-slate-700 hover:bg-white/60 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white'

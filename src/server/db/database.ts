@@ -6,6 +6,7 @@ import type { ModulesTable } from '../modules/catalogue/catalogue.table.ts';
 import type { EnrolmentsTable } from '../modules/profile/profile.table.ts';
 import type { AnswersTable, QuestionsTable, QuestionVotesTable } from '../modules/qa/qa.table.ts';
 import type { TutorCategoriesTable } from '../modules/staff/staff.table.ts';
+import type { TestimonialsTable } from '../modules/testimonials/testimonials.table.ts';
 import type { ChangeRefusalsTable } from './change-refusals.ts';
 import type { SyncCounterTable } from './versions.ts';
 
@@ -28,4 +29,5 @@ export interface Database {
   booking_changes: BookingChangesTable;
   change_refusals: ChangeRefusalsTable;
   imported_records: ImportedRecordsTable;
+  testimonials: TestimonialsTable;
 }

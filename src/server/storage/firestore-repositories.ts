@@ -6,6 +6,7 @@ import { createBookingsFirestoreRepository } from '../modules/bookings/bookings.
 import { createCatalogueFirestoreRepository } from '../modules/catalogue/catalogue.firestore.ts';
 import { createProfileFirestoreRepository } from '../modules/profile/profile.firestore.ts';
 import { createQaFirestoreRepository } from '../modules/qa/qa.firestore.ts';
+import { createTestimonialsFirestoreRepository } from '../modules/testimonials/testimonials.firestore.ts';
 import type { FirestoreRepositoryFactories } from './firestore-storage.ts';
 
 /**
@@ -21,4 +22,5 @@ export const firestoreRepositoryFactories: FirestoreRepositoryFactories = {
   profile: createProfileFirestoreRepository,
   qa: (ctx, { positions }) => createQaFirestoreRepository(ctx, positions, createAccountsFirestoreRepository(ctx)),
   refusals: createRefusalsFirestoreRepository,
+  testimonials: createTestimonialsFirestoreRepository,
 };

@@ -113,6 +113,7 @@ describe('the Firestore storage', () => {
       'profile',
       'refusals',
       'qa',
+      'testimonials',
     ]);
   });
 });

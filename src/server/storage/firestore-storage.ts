@@ -45,6 +45,7 @@ const repositoryNames = Object.keys({
   profile: true,
   refusals: true,
   qa: true,
+  testimonials: true,
 } satisfies Record<keyof Repositories, true>) as (keyof Repositories)[];
 
 export function createFirestoreStorage(

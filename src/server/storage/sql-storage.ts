@@ -11,6 +11,7 @@ import { createBookingsRepository } from '../modules/bookings/bookings.repositor
 import { createCatalogueRepository } from '../modules/catalogue/catalogue.repository.ts';
 import { createProfileRepository } from '../modules/profile/profile.repository.ts';
 import { createQaRepository } from '../modules/qa/qa.repository.ts';
+import { createTestimonialsRepository } from '../modules/testimonials/testimonials.repository.ts';
 import type { Repositories, Storage } from './storage.ts';
 
 /**
@@ -27,6 +28,7 @@ export function createSqlRepositories(db: Db, kind: DbKind, versions: Versions =
     profile: createProfileRepository(db),
     refusals: createRefusalsRepository(db),
     qa: createQaRepository(db, kind, versions),
+    testimonials: createTestimonialsRepository(db, kind),
   };
 }
 

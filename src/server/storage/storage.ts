@@ -6,6 +6,7 @@ import type { BookingsRepository } from '../modules/bookings/bookings.storage.ts
 import type { CatalogueRepository } from '../modules/catalogue/catalogue.storage.ts';
 import type { ProfileRepository } from '../modules/profile/profile.storage.ts';
 import type { QaRepository } from '../modules/qa/qa.storage.ts';
+import type { TestimonialsRepository } from '../modules/testimonials/testimonials.storage.ts';
 
 /**
  * The storage engine as usecases see it (docs/decisions/0026): each feature's repository, in the feature's
@@ -28,6 +29,8 @@ export interface Repositories {
   refusals: RefusalsRepository;
   /** The Q&A board: questions, answers, votes. */
   qa: QaRepository;
+  /** The testimonials the admin curates for the public pages. */
+  testimonials: TestimonialsRepository;
 }
 
 export type StorageKind = 'sqlite' | 'postgres' | 'firestore';

@@ -8,7 +8,7 @@ import type { Services } from '../server.ts';
  */
 export async function storedRows(
   services: Services,
-  name: 'modules' | 'enrolments' | 'users' | 'bookings',
+  name: 'modules' | 'enrolments' | 'users' | 'bookings' | 'testimonials',
 ): Promise<Record<string, unknown>[]> {
   if (services.firestore) {
     const docs = (await services.firestore.collection(name).get()).docs;

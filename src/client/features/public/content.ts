@@ -1,6 +1,6 @@
 /**
- * Static text of the home and testimonials pages (spec §1, §9): claims, promo, FAQ, services and the
- * twelve testimonials. Brand name, phone and e-mail are not here: they come from common/brand.ts.
+ * Static text of the home page (spec §1, §9): claims, promo, FAQ and services. Brand name, phone and e-mail are
+ * not here: they come from common/brand.ts; the testimonials are the admin's (common/testimonials-seed.ts).
  */
 
 /** Spec §1 home page claims, word for word. */
@@ -22,78 +22,6 @@ export const promo = {
   fee: 'R100',
   agenda: ['Hour one: practice test', 'Then: 2D arrays and OOP'],
 } as const;
-
-export type Testimonial = { name: string; course: string; quote: string };
-
-/** Spec §2 /testimonials: exactly 12 static quotes. */
-export const testimonials: readonly Testimonial[] = [
-  {
-    name: 'Thandiwe Mokoena',
-    course: 'COMP102',
-    quote:
-      'I was failing my Java practicals before I started sessions. Now I actually understand loops and arrays, and I passed my test with 74%.',
-  },
-  {
-    name: 'Lerato Dlamini',
-    course: 'MATHS130',
-    quote:
-      'Limits and derivatives finally make sense. The tutor explained everything step by step and never made me feel stupid for asking.',
-  },
-  {
-    name: 'Pieter van der Merwe',
-    course: 'STATS130',
-    quote:
-      'Hypothesis testing used to scare me. Two sessions before the exam and I knew exactly which test to use and why.',
-  },
-  {
-    name: 'Aisha Patel',
-    course: 'COMP107',
-    quote: 'Booking was easy and the price is fair for a student budget. I now plan my study week around my sessions.',
-  },
-  {
-    name: 'Sibusiso Khumalo',
-    course: 'FET Mathematics',
-    quote: 'My Grade 12 maths mark went from 52% to 71%. Trigonometry is no longer my worst section.',
-  },
-  {
-    name: 'Naledi Mahlangu',
-    course: 'MATHS140',
-    quote:
-      'The group session with friends from my class was great value, and we all worked through the past paper together.',
-  },
-  {
-    name: 'Kagiso Molefe',
-    course: 'COMP201',
-    quote:
-      'Linked lists and recursion clicked after one session. The tutor drew everything out and made me write the code myself.',
-  },
-  {
-    name: 'Zanele Ngcobo',
-    course: 'ISTN212',
-    quote:
-      'I needed help with SQL joins and normalisation for my project. Clear explanations and patient with my questions.',
-  },
-  {
-    name: 'Ruan Botha',
-    course: 'MATHS195',
-    quote: 'I could reschedule when my test date moved, no stress. Friendly, reliable and on time every session.',
-  },
-  {
-    name: 'Nomvula Zulu',
-    course: 'FET Physical Science',
-    quote: 'Newton\u2019s laws and momentum problems are so much easier now. I feel confident going into my finals.',
-  },
-  {
-    name: 'Tshepo Sithole',
-    course: 'MATHS246',
-    quote: 'Linear algebra proofs felt impossible. Working through examples together showed me how to start each one.',
-  },
-  {
-    name: 'Ayanda Mthembu',
-    course: 'STATS130',
-    quote: 'Paying by EFT only when I book suits me. The monthly option saved me money during exam season.',
-  },
-];
 
 export type Service = { title: string; text: string; icon: 'code' | 'laptop' | 'stats' | 'maths' };
 

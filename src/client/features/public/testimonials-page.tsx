@@ -1,16 +1,19 @@
 import { brand } from '../../../common/brand.ts';
 import { PageMeta } from '../../components/page-meta.tsx';
-import { testimonials } from './content.ts';
+import type { ReactNode } from 'react';
 import { SignUpButton } from './sign-up-button.tsx';
-import { TestimonialCard } from './testimonial-card.tsx';
 import { bodyText, eyebrow, pageTitle } from './ui.tsx';
 
-export function TestimonialsPage() {
+/**
+ * Spec §2 /testimonials: the quotes, and Sign Up Now. `list` is the quotes (`TestimonialsList`): the build's
+ * copy as rendered at build time, then the device's copy of the admin's list (app/testimonials-route.tsx).
+ */
+export function TestimonialsPage({ list }: { list: ReactNode }) {
   return (
     <>
       <PageMeta
         title="Testimonials"
-        description={`What ${testimonials.length} students say about tutoring with ${brand.name} in programming, statistics and mathematics.`}
+        description={`What students say about tutoring with ${brand.name} in programming, statistics and mathematics.`}
       />
 
       <div className="bg-linear-to-b from-brand-50 to-slate-50 dark:from-slate-900 dark:to-slate-950">
@@ -24,13 +27,7 @@ export function TestimonialsPage() {
       </div>
 
       <div className="container-page py-6 sm:py-10">
-        <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-          {testimonials.map((t) => (
-            <li key={t.name}>
-              <TestimonialCard testimonial={t} />
-            </li>
-          ))}
-        </ul>
+        {list}
 
         <section
           aria-labelledby="cta-title"

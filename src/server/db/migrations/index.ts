@@ -13,6 +13,7 @@ import * as m0011 from './0011-users-by-role.ts';
 import * as m0012 from './0012-board-search-written-by-the-board.ts';
 import * as m0013 from './0013-imported-records.ts';
 import * as m0014 from './0014-board-search-rewritten-by-the-import.ts';
+import * as m0015 from './0015-testimonials.ts';
 
 /** Every migration, in order. Append only: a landed migration is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0012-board-search-written-by-the-board': m0012,
   '0013-imported-records': m0013,
   '0014-board-search-rewritten-by-the-import': m0014,
+  '0015-testimonials': m0015,
 };

@@ -1,6 +1,9 @@
 import type { Firestore } from 'firebase-admin/firestore';
+import { testimonialSeed } from '../../../common/testimonials-seed.ts';
 import { catalogueSeed } from '../../modules/catalogue/catalogue.seed.ts';
+import { createTestimonialsFirestoreRepository } from '../../modules/testimonials/testimonials.firestore.ts';
 import type { Storage } from '../storage.ts';
+import { transact } from './context.ts';
 
 /**
  * The document that says a Firestore database is TutorBook's: written at set-up, before anything else, so
@@ -85,4 +88,25 @@ export async function seedCatalogue(firestore: Firestore, storage: Pick<Storage,
     }
   }
   await marker.set({ seededAt: at });
+}
+
+/** The testimonials' marker: seeded once, so testimonials the admin later changes are never put back. */
+const testimonialsMarker = 'setup/testimonials';
+
+/**
+ * What SQL's migration 0015 does for a new database, for a Firestore one: the twelve testimonials, in order. In
+ * one transaction with its marker, so two processes starting at once, or one started again after a failure,
+ * leave each testimonial once (the loser's transaction runs again and finds the marker).
+ */
+export async function seedTestimonials(firestore: Firestore, now: Date): Promise<void> {
+  const marker = firestore.doc(testimonialsMarker);
+  if ((await marker.get()).exists) return;
+  const at = now.toISOString();
+  await transact(firestore, async (tx) => {
+    if ((await tx.get(marker)).exists) return;
+    const repo = createTestimonialsFirestoreRepository({ db: firestore, tx });
+    for (const [position, text] of testimonialSeed.entries())
+      await repo.insert({ ...text, id: crypto.randomUUID(), hidden: false, position, createdAt: at, updatedAt: at });
+    tx.create(marker, { seededAt: at });
+  });
 }
