@@ -1224,3 +1224,45 @@ describe('a new version of the app', () => {
     expect(await db.table('notes').get('n1')).toEqual(server.store.get('n1'));
   });
 });
+
+describe('background refresh off (the data saver)', () => {
+  it('nothing refreshes by itself, a page reads only a source never read here, asking reads, and turning it back on catches up', async () => {
+    const name = newDbName();
+    server.store.set('n1', { id: 'n1', text: 'Mine', savedAt: 'x' });
+    const first = await open(name);
+    first.engine.setBackgroundRefresh(false);
+    first.engine.start();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(server.gets).toHaveLength(0);
+    // Never read on this device: a page opening reads it.
+    await first.engine.refreshSource(first.source, { ifStale: true });
+    expect(server.gets).toHaveLength(1);
+    expect(await first.notes.count()).toBe(1);
+
+    // The app opened again (a new tab over the same database): it starts, a page opens, the stream would be
+    // back, a notice would come: none of them reads.
+    const second = await open(name);
+    second.engine.setBackgroundRefresh(false);
+    second.engine.start();
+    await second.engine.refreshSource(second.source, { ifStale: true });
+    await second.engine.reconnected();
+    await second.engine.refreshSources('notes');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(server.gets).toHaveLength(1);
+
+    // What she queues is still sent.
+    await second.addNote({ id: 'n2', text: 'Sent all the same' });
+    await waitFor(() => server.store.has('n2'));
+    expect(server.gets).toHaveLength(1);
+
+    // "Refresh": she asks, and it reads.
+    await second.engine.refreshSource(second.source);
+    expect(server.gets).toHaveLength(2);
+
+    // Live again: every source catches up at once.
+    server.store.set('n3', { id: 'n3', text: 'Written elsewhere', savedAt: 'y' });
+    second.engine.setBackgroundRefresh(true);
+    await waitFor(async () => (await second.notes.get('n3')) !== undefined);
+    expect(server.gets).toHaveLength(3);
+  });
+});

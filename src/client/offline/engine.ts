@@ -19,6 +19,8 @@
  *
  * Background refreshes (start, focus, reconnect, live notices) fetch every source for a signed-in user; a
  * visitor's device fetches only public sources a page has shown (many arrive on phones with little data).
+ * `setBackgroundRefresh(false)` (the app's "Save data") stops them: a page opening then reads only a source
+ * never read here for this user, and a source refreshes when asked (`refreshSource` without `ifStale`).
  *
  * The status's `storage` says when the device's storage was found emptied (once per page, with what unsent
  * work went with it) or cannot be opened; the app tells the user (storage.ts).
@@ -31,7 +33,7 @@ import { localDb, userTableNames, type LocalDb, type LocalTransaction, type Sett
 import { createIdentity } from './identity.ts';
 import { createOutbox } from './outbox.ts';
 import { browserMarks, createStorageWatch, type Marks, type StorageStatus } from './storage.ts';
-import { createSync, type RefreshOptions, type SyncResult } from './sync.ts';
+import { createSync, type RefreshOptions, type Source, type SyncResult } from './sync.ts';
 
 export interface SourceStatus {
   running: boolean;
@@ -168,6 +170,26 @@ export function createEngine(
     marks,
   );
 
+  /** Whether sources refresh by themselves (start, focus, reconnecting, live notices): off to save data. */
+  let backgroundRefresh = true;
+
+  /**
+   * Data saver: with `false`, no source refreshes by itself, and a page opening reads only a source this device
+   * never read for the user; sending is unchanged. Back to `true`, every source catches up at once.
+   */
+  function setBackgroundRefresh(enabled: boolean): void {
+    if (enabled === backgroundRefresh) return;
+    backgroundRefresh = enabled;
+    if (enabled && !stopped) catchUp();
+  }
+
+  /** `sync.refreshSource`, unless refreshes wait to be asked for and a page opens on a source read here before. */
+  async function refreshSource(source: Source | string, options?: RefreshOptions): Promise<SyncResult> {
+    const name = typeof source === 'string' ? source : source.name;
+    if (!backgroundRefresh && options?.ifStale && (await sync.everSynced([name]))) return 'ok';
+    return sync.refreshSource(source, options);
+  }
+
   /** Work under way for the previous user (or a stopped engine) is dropped when it lands. */
   function newGeneration() {
     generation += 1;
@@ -182,7 +204,7 @@ export function createEngine(
    */
   const catchUp = (options: RefreshOptions = {}) => {
     void storage.retry();
-    void sync.refreshAll(options);
+    if (backgroundRefresh) void sync.refreshAll(options);
     void outbox.flush();
   };
   const onFocus = () => catchUp();
@@ -319,8 +341,11 @@ export function createEngine(
     whenItemsWait,
     /** Whether the network may be used: the live stream opens only while it says `online`. */
     connectivity,
-    refreshSource: sync.refreshSource,
-    refreshSources: sync.refreshSources,
+    refreshSource,
+    /** A live notice: the sources that listen to `table` refresh (none while background refreshes are off). */
+    refreshSources: (table: string, notice?: { ids?: readonly string[]; version?: number }) =>
+      backgroundRefresh ? sync.refreshSources(table, notice) : Promise.resolve([]),
+    setBackgroundRefresh,
     everSynced: sync.everSynced,
     mergeRows: sync.mergeRows,
     /** The generation to pass to `mergeRows` for rows fetched now: a later change of user drops them. */
