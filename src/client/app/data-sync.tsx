@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import './offline-setup.ts';
+import { useDataSaver } from '../lib/data-saver.ts';
 import { useSession } from '../lib/session.tsx';
 import { engine, reconnected, refreshSources, startEngine, stopEngine } from '../offline/engine.ts';
 import { startLiveEvents } from '../offline/live-events.ts';
@@ -16,7 +17,8 @@ const fetchesHere = (leading: boolean, signedIn: boolean) =>
 
 /**
  * Runs the local-first engine, for whom the device's identity names (offline/identity.ts gives the engine its
- * user), and the live stream that tells it what changed.
+ * user), and the live stream that tells it what changed, unless the device saves data (lib/data-saver.ts: no
+ * stream then, and offline-setup.ts has the engine refresh nothing by itself).
  */
 export function DataSync() {
   const { session, refresh } = useSession();
@@ -41,8 +43,9 @@ export function DataSync() {
   // or logging in again after the session ended opens a new one.
   const streamFor = session.status === 'loading' ? undefined : `${session.status}:${userId}`;
   const signedIn = userId !== null;
+  const savingData = useDataSaver().on;
   useEffect(() => {
-    if (streamFor === undefined) return;
+    if (streamFor === undefined || savingData) return;
     return startLiveEvents({
       connectivity: engine.connectivity,
       onChange: (table, ids, leading, version) => {
@@ -56,6 +59,6 @@ export function DataSync() {
         if (fetchesHere(leading, signedIn)) void reconnected();
       },
     });
-  }, [streamFor, signedIn]);
+  }, [streamFor, signedIn, savingData]);
   return null;
 }

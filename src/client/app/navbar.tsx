@@ -2,6 +2,7 @@ import { GraduationCap, Menu, X } from 'lucide-react';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { NavLink, useLocation } from 'react-router-dom';
 import { brand } from '../../common/brand.ts';
+import { useEngineWanted } from '../lib/engine-wanted.ts';
 import { useHydrated } from '../lib/hydrated.ts';
 import { useSession } from '../lib/session.tsx';
 import { linkClass } from './nav-link-class.ts';
@@ -10,6 +11,7 @@ import { linkClass } from './nav-link-class.ts';
 // first load does without.
 const SignedInLinks = lazy(() => import('./signed-in-links.tsx').then((m) => ({ default: m.SignedInLinks })));
 const SyncIndicator = lazy(() => import('./sync-indicator.tsx').then((m) => ({ default: m.SyncIndicator })));
+const RefreshButton = lazy(() => import('./refresh-button.tsx').then((m) => ({ default: m.RefreshButton })));
 
 /** Spec §2 navbar: different links signed in and out (signed-in-links.tsx). */
 export function Navbar() {
@@ -37,6 +39,8 @@ export function Navbar() {
   // A signed-in page rendered at build time (scripts/prerender.ts) has the lazy parts to come: they render
   // once it is hydrated (lib/hydrated.ts).
   const hydrated = useHydrated();
+  // Where the engine runs, its Refresh while the device saves data (refresh-button.tsx, nothing otherwise).
+  const engineRuns = useEngineWanted(signedIn);
   const links = signedIn ? (
     hydrated && (
       <Suspense fallback={null}>
@@ -81,6 +85,11 @@ export function Navbar() {
         {signedIn && hydrated && (
           <Suspense fallback={null}>
             <SyncIndicator />
+          </Suspense>
+        )}
+        {engineRuns && hydrated && (
+          <Suspense fallback={null}>
+            <RefreshButton className={signedIn ? '' : 'ml-auto'} />
           </Suspense>
         )}
         {(signedIn || links) && (

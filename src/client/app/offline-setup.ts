@@ -2,6 +2,7 @@
 // Whatever reads the database is loaded through here (the session, DataSync, the pages that read it:
 // router.tsx), after the first paint.
 import './sync-modules.ts';
+import { dataSaver, watchDataSaver } from '../lib/data-saver.ts';
 import { servedUser } from '../lib/served-user.ts';
 import type { SessionStore } from '../lib/session.tsx';
 import { engine } from '../offline/engine.ts';
@@ -18,5 +19,12 @@ const restored =
     : engine.identity
         .restore(servedUser())
         .catch((error: unknown) => console.warn('Could not read who is signed in on this device', error));
+
+// Saving data (lib/data-saver.ts), nothing refreshes by itself: told before any page reads, and on each change.
+if (typeof window !== 'undefined') {
+  const followDataSaver = () => engine.setBackgroundRefresh(!dataSaver().on);
+  followDataSaver();
+  watchDataSaver(followDataSaver);
+}
 
 export const sessionStore: Promise<SessionStore> = restored.then(() => ({ identity: engine.identity }));

@@ -12,9 +12,11 @@
  * user was last named); `refreshing` stays true until that read has ended (a page can wait for it before
  * calling something "not found"). Live notices, focus and reconnecting keep them fresh after that.
  *
- * `useSyncStatus()` is for the navbar's indicator, `useOutboxItems()` for a "needs attention" list, `useChange(row)`
- * follows the change to one row (a form's request: waiting, sending, refused, done), and `useStorageStatus()`
- * tells when the device's storage was found cleared or stopped working.
+ * `refreshOnScreen()` reads the sources of the mounted pages again (the navbar's Refresh while the device saves
+ * data, when nothing refreshes by itself). `useSyncStatus()` is for the navbar's indicator, `useOutboxItems()`
+ * for a "needs attention" list, `useChange(row)` follows the change to one row (a form's request: waiting,
+ * sending, refused, done), and `useStorageStatus()` tells when the device's storage was found cleared or stopped
+ * working.
  */
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
@@ -28,6 +30,7 @@ import {
   type OutboxItem,
   type Source,
   type StorageStatus,
+  type SyncResult,
 } from './engine.ts';
 import { stallOf, type Stall } from './outbox-rules.ts';
 
@@ -109,6 +112,8 @@ export function useLocalData<T>(query: () => Promise<T>, deps: unknown[], source
     for (const name of key.split('\n')) void engine.refreshSource(name);
   }, [key]);
 
+  useEffect(() => onScreen(key.split('\n')), [key]);
+
   const failure = states.some((s) => s?.result === 'failed')
     ? 'failed'
     : states.some((s) => s?.result === 'offline')
@@ -124,6 +129,28 @@ export function useLocalData<T>(query: () => Promise<T>, deps: unknown[], source
   else result = failure && !running ? 'unavailable' : 'loading';
 
   return { status: result, data: local?.data, failure, refreshing, retry };
+}
+
+/** The sources the mounted pages read, with how many readers each: what `refreshOnScreen` reads again. */
+const shownNow = new Map<string, number>();
+
+function onScreen(names: string[]): () => void {
+  for (const name of names) shownNow.set(name, (shownNow.get(name) ?? 0) + 1);
+  return () => {
+    for (const name of names) {
+      const left = (shownNow.get(name) ?? 1) - 1;
+      if (left > 0) shownNow.set(name, left);
+      else shownNow.delete(name);
+    }
+  };
+}
+
+/**
+ * "Refresh" (the data saver's, app/refresh-button.tsx): every source a page on screen reads is read again now,
+ * and nothing else.
+ */
+export function refreshOnScreen(): Promise<SyncResult[]> {
+  return Promise.all([...shownNow.keys()].map((name) => engine.refreshSource(name)));
 }
 
 function subscribeOnline(listener: () => void) {

@@ -16,6 +16,7 @@ import { toFormErrors, useFormSubmit, type FormErrors } from '../../lib/forms.ts
 import { useSession } from '../../lib/session.tsx';
 import { refreshSource } from '../../offline/engine.ts';
 import type { LocalData } from '../../offline/hooks.ts';
+import { DataSaverSetting } from './data-saver-setting.tsx';
 import { profileApi } from './profile-api.ts';
 import { enrolmentsSource, enrolmentsTable } from './profile.sync.ts';
 import { useEnrolments } from './use-enrolments.ts';
@@ -68,6 +69,7 @@ export function ProfilePage({ modules }: { modules: OfferedModule[] | undefined 
         <EnrolForm modules={modules} enrolments={enrolments.data ?? []} />
       </div>
 
+      <DataSaverSetting />
       <ChangePassword />
       <YourData />
     </section>
