@@ -12,13 +12,15 @@ import { createServices, type Services } from '../src/server/server.ts';
  * benchmark. `prepare` runs before it listens (seeding); with `idleMail` the mail worker only wakes when told,
  * so no e-mail is sent during a run and what is measured is the request. It serves the build in `clientDir`,
  * or a one-line shell without one. `bytesSent()` counts what went out on the sockets, headers included.
- * `env` adds to the environment (another engine: DATABASE_URL, FIRESTORE_EMULATOR_HOST).
+ * `env` adds to the environment (another engine: DATABASE_URL, FIRESTORE_EMULATOR_HOST). `port`: where it
+ * listens (any free port by default); its PUBLIC_URL is then that address, so that a browser's pages may post.
  */
 export async function startAppServer(
   name: string,
   options: {
     idleMail?: boolean;
     clientDir?: string;
+    port?: number;
     env?: Record<string, string>;
     prepare?: (services: Services) => Promise<void>;
   } = {},
@@ -39,6 +41,7 @@ export async function startAppServer(
     PAYMENT_EFT_DETAILS: 'Bank: Bench Bank; Account number: 0',
     // Every client of the bench is this machine's one address: reads are counted, as in production, never refused.
     READS_PER_MINUTE: String(1e9),
+    ...(options.port !== undefined && { PUBLIC_URL: `http://127.0.0.1:${options.port}` }),
     ...options.env,
   });
   const services = await createServices(env, { clientDir, ...(options.idleMail ? { mailPollMs: 2 ** 31 - 1 } : {}) });
@@ -46,7 +49,7 @@ export async function startAppServer(
   await options.prepare?.(services);
   const requests = trackRequests(services.app.fetch);
   const server = createHttpServer(requests.fetch, { production: true, prepared: services.prepared }).listen(
-    0,
+    options.port ?? 0,
     '127.0.0.1',
   );
   await new Promise<void>((resolve) => (server.listening ? resolve() : server.once('listening', () => resolve())));
@@ -61,6 +64,8 @@ export async function startAppServer(
   });
   return {
     services,
+    /** The Node server, for counting what its sockets carry (bench/wire-bytes.ts). */
+    server,
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     bytesSent: () => [...sockets].reduce((sum, socket) => sum + socket.bytesWritten, closedSocketsBytes),
     /** Resolves once the app answers no request (what a run left in flight is done). */

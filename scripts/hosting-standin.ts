@@ -37,6 +37,7 @@ import {
   type IncomingHttpHeaders,
   type IncomingMessage,
   type OutgoingHttpHeaders,
+  type Server,
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -85,6 +86,8 @@ export interface HostingStandinOptions {
 
 export interface HostingStandin {
   url: string;
+  /** Its Node server: a benchmark counts the bytes on its sockets (bench/student-day.ts). */
+  server: Server;
   /** Requests sent to the server, by path (without the query), and streams cut at the time limit. */
   stats(): { proxied: Record<string, number>; cut: number };
   close(): Promise<void>;
@@ -261,6 +264,7 @@ export async function startHostingStandin(options: HostingStandinOptions): Promi
   const { address, port } = server.address() as AddressInfo;
   return {
     url: `http://${address.includes(':') ? `[${address}]` : address}:${port}`,
+    server,
     stats: () => ({ proxied: { ...proxied }, cut }),
     async close() {
       for (const res of open) res.destroy();
