@@ -169,6 +169,33 @@ describe('health and headers', () => {
     }
   });
 
+  test('the worker is answered 304 while unchanged, and the Workbox runtime it imports is kept a year: a check for a new version costs headers only', async () => {
+    const client = path.join(server.envVars.DATA_DIR!, 'client');
+    await writeFile(path.join(client, 'sw.js'), 'importScripts("/workbox-0123abcd.js");\n');
+    await writeFile(path.join(client, 'workbox-0123abcd.js'), 'self.workbox = {};\n');
+    const browser = createClient(server.url);
+    const first = await browser.get('/sw.js');
+    expect(first.status).toBe(200);
+    expect(first.headers.get('cache-control')).toBe('no-cache');
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^W\/"[\w-]+"$/);
+    const again = await browser.get('/sw.js', { headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    expect(again.text).toBe('');
+    expect(again.headers.get('etag')).toBe(etag);
+
+    // A new version is sent whole, with a new ETag.
+    await writeFile(path.join(client, 'sw.js'), 'importScripts("/workbox-4567cdef.js"); // v2\n');
+    const changed = await browser.get('/sw.js', { headers: { 'if-none-match': etag } });
+    expect(changed.status).toBe(200);
+    expect(changed.text).toContain('v2');
+    expect(changed.headers.get('etag')).not.toBe(etag);
+
+    const runtime = await browser.get('/workbox-0123abcd.js');
+    expect(runtime.status).toBe(200);
+    expect(runtime.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+
   test('an unknown API route is a 404 in the error shape, never the app shell, and never kept by a cache', async () => {
     const client = createClient(server.url);
     const get = await client.get('/api/x');

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
@@ -14,11 +15,18 @@ import {
 } from '../../common/routes.ts';
 import type { SessionEnv } from '../auth/auth.middleware.ts';
 import { chooseEncoding, compress } from './compression.ts';
+import { isFresh } from './etag.ts';
 
 const noCache = 'no-cache';
 const yearLong = 'public, max-age=31536000, immutable';
 /** Files whose names do not change between releases: the browser must check them every time. */
-const unhashed = /^\/([\w-]+\.html|sw\.js|registerSW\.js|workbox-[^/]*\.js|manifest\.webmanifest)$/;
+const unhashed = /^\/([\w-]+\.html|sw\.js|registerSW\.js|manifest\.webmanifest)$/;
+/**
+ * The Workbox runtime sw.js imports, named by its content (Rollup's chunk hash, workbox-build's bundle.js): kept
+ * a year like /assets/, so the browser's check for a new worker, which asks again for every script the worker
+ * imported through the HTTP cache, costs nothing for it (it was 5 KB at each opening of the app, issue 34).
+ */
+const workboxRuntime = /^\/workbox-[0-9a-f]{8}\.js$/;
 
 const modulePage = /^\/modules\/([^/]+)\/?$/;
 
@@ -129,12 +137,32 @@ export function createStaticRoutes(
       precompressed: true,
       onFound: (filePath, c) => {
         const name = `/${path.relative(clientDir, filePath)}`.replace(/\.(br|gz|zst)$/, '');
-        c.header('cache-control', name.startsWith('/assets/') && !unhashed.test(name) ? yearLong : noCache);
+        const hashed = (name.startsWith('/assets/') && !unhashed.test(name)) || workboxRuntime.test(name);
+        c.header('cache-control', hashed ? yearLong : noCache);
+        const etag = hashed ? undefined : fileEtag(path.join(clientDir, name));
+        if (etag) c.header('etag', etag);
       },
     });
+  /**
+   * A file the browser must check every time (the worker above all: its check for a new version at each opening
+   * of the app) is answered 304 while it is unchanged, rather than sent again (issue 34: 2.8 KB each time).
+   */
+  const notModified: MiddlewareHandler = async (c, next) => {
+    const name = c.req.path;
+    const file = path.join(clientDir, name);
+    if (name.startsWith('/assets/') || workboxRuntime.test(name) || !file.startsWith(`${clientDir}${path.sep}`))
+      return next();
+    const etag = fileEtag(file);
+    if (!etag || !isFresh(c.req.header('if-none-match'), etag)) return next();
+    c.header('cache-control', noCache);
+    c.header('etag', etag);
+    c.header('vary', 'accept-encoding');
+    return c.body(null, 304);
+  };
   // Source maps are kept off the served folder by the build (scripts/keep-sourcemaps.ts); should one be left
   // there (a build by other means), it is still not served: it holds our source and the build's paths.
   app.get('*', (c, next) => (c.req.path.endsWith('.map') ? serveIndex(c, 404) : next()));
+  app.get('*', notModified);
   app.use('*', (c, next) => {
     assets ??= existsSync(clientDir) ? createAssets() : undefined;
     return assets ? assets(c, next) : next();
@@ -149,4 +177,16 @@ export function createStaticRoutes(
     return serveIndex(c, known ? 200 : 404);
   });
   return app;
+}
+
+/** A file's content hash as a weak ETag (weak: sent brotli-, gzip- or un-compressed), read again when it changes. */
+const etags = new Map<string, { mtimeMs: number; size: number; etag: string }>();
+function fileEtag(file: string): string | undefined {
+  const stat = statSync(file, { throwIfNoEntry: false });
+  if (!stat?.isFile()) return undefined;
+  const known = etags.get(file);
+  if (known?.mtimeMs === stat.mtimeMs && known.size === stat.size) return known.etag;
+  const etag = `W/"${createHash('sha1').update(readFileSync(file)).digest('base64url')}"`;
+  etags.set(file, { mtimeMs: stat.mtimeMs, size: stat.size, etag });
+  return etag;
 }
