@@ -1,18 +1,18 @@
-import { use, useEffect } from 'react';
+import { use } from 'react';
 import { useRegisterSW } from 'virtual:pwa-register/react';
-import { handOverLoadedFiles, noteConnection } from './asset-cache.ts';
+import { noteConnection } from './asset-cache.ts';
 
 // The worker reads the note when it installs: written before the worker is registered. (Not a top-level
 // await: Rolldown would then move shared modules out of the entry, and the public pages over their budget.)
 const connectionNoted = noteConnection();
 
 /**
- * Registers the service worker once the connection is noted for it, hands it the files the page loaded
- * (asset-cache.ts), and says "A new version is available — Reload" when a new one is waiting.
+ * Registers the service worker with Workbox's page side once the connection is noted for it (main.tsx has
+ * registered it already, asset-cache.ts: the same worker), and says "A new version is available — Reload"
+ * when a new one is waiting.
  */
 export function UpdatePrompt() {
   use(connectionNoted);
-  useEffect(() => handOverLoadedFiles(), []);
   const {
     needRefresh: [needRefresh, setNeedRefresh],
     updateServiceWorker,
