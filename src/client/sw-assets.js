@@ -48,23 +48,36 @@ function fill(loaded) {
 /** The chunks this connection wants (above); resolves to whether each of them is held. */
 async function fetchChunks({ freshList }) {
   const cache = await caches.open(assetsCache);
-  const held = new Set((await cache.keys()).map((request) => chunkName(request.url)));
-  const savingData = await connectionSavesData();
-  const chunks = await chunkList(cache, freshList);
+  const kept = await keptList(cache);
+  const chunks = freshList || !kept ? await fetchList(cache) : kept;
   if (!chunks) return false;
+  // The public pages' chunks (this version's and the one's before) are held whatever the device used, and a
+  // chunk of another page may share a name with one of them: they say nothing of what it used.
+  const always = new Set([...(kept?.always ?? []), ...chunks.always]);
+  const held = new Set(
+    (await cache.keys())
+      .map((request) => new URL(request.url).pathname)
+      .filter((pathname) => !always.has(pathname))
+      .map(chunkName),
+  );
+  const savingData = await connectionSavesData();
   return addMissing(cache, [
     ...chunks.always,
     ...chunks.unlessSavingData.filter((url) => !savingData || held.has(chunkName(url))),
   ]);
 }
 
-/** The build's list: fetched as a version installs, the one kept then when a page asks. */
-async function chunkList(cache, fresh) {
-  const kept = fresh ? undefined : await cache.match(lazyChunksUrl);
-  if (kept) return listed(await kept.json());
+/** The build's list as kept when a version installed, if it was. */
+async function keptList(cache) {
+  const kept = await cache.match(lazyChunksUrl);
+  return kept ? listed(await kept.json()) : undefined;
+}
+
+/** The build's list, fetched (as a version installs, or when none is kept) and kept. */
+async function fetchList(cache) {
   const response = await fetch(lazyChunksUrl, { cache: 'no-cache' }).catch(() => undefined);
   if (!response?.ok) return undefined;
-  // Kept for `activate`, which drops what this list does not name.
+  // Kept for `activate`, which drops what this list does not name, and for the pages that ask later.
   await cache.put(lazyChunksUrl, response.clone());
   return listed(await response.json());
 }
@@ -93,10 +106,9 @@ async function addMissing(cache, urls) {
 
 async function dropEarlierVersions() {
   const cache = await caches.open(assetsCache);
-  const list = await cache.match(lazyChunksUrl);
+  const list = await keptList(cache);
   if (!list) return;
-  const { always, unlessSavingData } = listed(await list.json());
-  const current = new Set([...always, ...unlessSavingData]);
+  const current = new Set([...list.always, ...list.unlessSavingData]);
   for (const request of await cache.keys()) {
     const { pathname } = new URL(request.url);
     if (pathname !== lazyChunksUrl && !current.has(pathname)) await cache.delete(request);
