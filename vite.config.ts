@@ -5,7 +5,7 @@ import path from 'node:path';
 import { defineConfig, minifySync, transformWithOxc, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { prerenderPublicPages } from './scripts/prerender.ts';
-import { lazyChunksList, precacheGlobPatterns, shellAndPublicPages, workerAddition } from './scripts/precache.ts';
+import { lazyChunksList, precacheGlobPatterns, pagesAndEntry, workerAddition } from './scripts/precache.ts';
 import { brand } from './src/common/brand.ts';
 
 const clientDir = path.resolve('dist/client');
@@ -82,7 +82,9 @@ export default defineConfig(({ isSsrBuild }) => ({
     VitePWA({
       registerType: 'prompt',
       injectRegister: false,
-      includeAssets: ['favicon.svg', 'apple-touch-icon.png'],
+      // The precache takes the favicon and the web manifest from the build's files (scripts/precache.ts); the PNG
+      // icons are for installing the app, which the browser does online.
+      includeManifestIcons: false,
       manifest: {
         name: `${brand.name}: tutoring for students`,
         short_name: brand.name,
@@ -105,10 +107,11 @@ export default defineConfig(({ isSsrBuild }) => ({
         ],
       },
       workbox: {
-        // The shell and the public pages only (docs/decisions/0011-precache-budget.md); the worker's own code
-        // (src/client/sw-assets.js) fetches the other chunks unless the connection saves data.
+        // The pages' HTML and the entry's chunks only (docs/decisions/0011-precache-budget.md, 0044); the worker's
+        // own code (src/client/sw-assets.js) fetches the public pages' chunks, and the others unless the
+        // connection saves data.
         globPatterns: precacheGlobPatterns,
-        manifestTransforms: [shellAndPublicPages(clientDir)],
+        manifestTransforms: [pagesAndEntry(clientDir)],
         importScripts,
         // A chunk the page loads is kept: a hashed name never changes its content. sw-assets.js fills this
         // cache too, and empties it of earlier versions.
@@ -123,7 +126,8 @@ export default defineConfig(({ isSsrBuild }) => ({
         // The API is never answered by the worker: data lives in IndexedDB, and /api/* must reach the server.
         navigateFallbackDenylist: [/^\/api\//],
         cleanupOutdatedCaches: true,
-        // The first install takes control at once, so a page opened once works offline without a reload.
+        // The first install takes control as soon as its precache is in, so a page opened once works offline
+        // without a reload.
         // Updates still wait for "Reload" (no skipWaiting), so a page never runs against a newer worker.
         clientsClaim: true,
         // The worker is Workbox's own code: its map would only publish the build machine's paths.

@@ -168,12 +168,25 @@ export async function expectNoAxeViolations(page: Page) {
 export const viewports = { phone: { width: 360, height: 740 }, desktop: { width: 1280, height: 800 } } as const;
 
 /**
- * Resolves once the service worker is active (its precache complete). A page loaded while the worker was
- * still activating is not claimed by it, but every later navigation, a reload included, is.
+ * Resolves once the service worker is active (its precache complete) and holds the rest of the app too: a first
+ * install takes control before the other chunks are in, and fetches them when a page asks (src/client/sw-assets.js,
+ * docs/decisions/0044); asked here too, with the files this page loaded, it answers once it holds them all. A
+ * page loaded while the worker was still activating is not claimed by it, but every later navigation, a reload
+ * included, is.
  */
 export async function waitForActiveServiceWorker(page: Page) {
   await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
+    const { active } = await navigator.serviceWorker.ready;
+    const loaded = performance
+      .getEntriesByType('resource')
+      .map((entry) => new URL(entry.name))
+      .filter((url) => url.origin === location.origin && url.pathname.startsWith('/assets/'))
+      .map((url) => url.pathname);
+    await new Promise((resolve) => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = resolve;
+      active!.postMessage({ type: 'FILL_ASSETS', loaded }, [channel.port2]);
+    });
   });
 }
 

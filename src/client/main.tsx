@@ -26,4 +26,7 @@ void createAppRouter().then((router) => {
     if (root.hasChildNodes()) hydrateRoot(root, app);
     else createRoot(root).render(app);
   });
+  // The page's own chunks are in: the worker is registered once the page has loaded, not when it is idle
+  // (app/asset-cache.ts, a chunk of its own: the public pages' first load is held to its budget).
+  void import('./app/asset-cache.ts').then((m) => m.registerWorker());
 });

@@ -11,7 +11,8 @@ import { useToasterWanted } from '../lib/toast.ts';
 
 // Not part of the first load (scripts/check-js-budget.ts): the offline engine (Dexie) and what runs on it
 // load once the page is up; the toaster (sonner) with the first toast, its code already once the page is
-// idle; and the service worker's registration once the page is idle.
+// idle; and the service worker's update prompt and the word that the app works offline once the page is idle
+// (main.tsx registers the worker as soon as the page has loaded).
 const loadSessionStore = () => import('./offline-setup.ts').then((m) => m.sessionStore);
 const DataSync = lazy(() => import('./data-sync.tsx').then((m) => ({ default: m.DataSync })));
 const StorageNotice = lazy(() => import('./storage-notice.tsx').then((m) => ({ default: m.StorageNotice })));
@@ -19,11 +20,12 @@ const loadToaster = () => import('../components/app-toaster.tsx');
 const AppToaster = lazy(() => loadToaster().then((m) => ({ default: m.AppToaster })));
 
 const UpdatePrompt = lazy(() => import('./pwa.tsx').then((m) => ({ default: m.UpdatePrompt })));
+const OfflineReadyNotice = lazy(() => import('./pwa.tsx').then((m) => ({ default: m.OfflineReadyNotice })));
 
 /**
- * The toaster once a toast is raised, and the service worker (pwa.tsx) once the page is idle. The toaster's code
- * loads when idle too, so that a toast raised offline later has it; mounting it waits for a toast (it measures
- * the page, a long task on a slow phone).
+ * The toaster once a toast is raised, and the service worker's prompts (pwa.tsx) once the page is idle. The
+ * toaster's code loads when idle too, so that a toast raised offline later has it; mounting it waits for a toast
+ * (it measures the page, a long task on a slow phone).
  */
 function Later() {
   const idle = useIdle();
@@ -35,6 +37,7 @@ function Later() {
     <Suspense fallback={null}>
       {toasterWanted && <AppToaster />}
       {idle && <UpdatePrompt />}
+      {idle && <OfflineReadyNotice />}
     </Suspense>
   );
 }

@@ -1,18 +1,52 @@
 import { use, useEffect } from 'react';
 import { useRegisterSW } from 'virtual:pwa-register/react';
-import { handOverLoadedFiles, noteConnection } from './asset-cache.ts';
+import { brand } from '../../common/brand.ts';
+import { toast } from '../lib/toast.ts';
+import { noteConnection, offlineReady } from './asset-cache.ts';
 
 // The worker reads the note when it installs: written before the worker is registered. (Not a top-level
 // await: Rolldown would then move shared modules out of the entry, and the public pages over their budget.)
 const connectionNoted = noteConnection();
 
+export const pwaTexts = {
+  offlineReady: `${brand.name} now works offline on this device.`,
+};
+
+/** Where the device remembers that it was told: once per device, not on later visits. */
+const offlineReadyToldKey = 'offlineReadyTold';
+
 /**
- * Registers the service worker once the connection is noted for it, hands it the files the page loaded
- * (asset-cache.ts), and says "A new version is available — Reload" when a new one is waiting.
+ * Says once per device, as a toast, that the app now works offline: when the worker first holds all it keeps
+ * for the app (asset-cache.ts). Storage the browser refuses (its settings) throws: then nothing is said, rather
+ * than the same news on every visit.
+ */
+export function OfflineReadyNotice() {
+  useEffect(() => {
+    let mounted = true;
+    void offlineReady.then(() => {
+      if (!mounted) return;
+      try {
+        if (localStorage.getItem(offlineReadyToldKey) !== null) return;
+        localStorage.setItem(offlineReadyToldKey, new Date().toISOString());
+      } catch {
+        return;
+      }
+      toast.success(pwaTexts.offlineReady);
+    });
+    return () => {
+      mounted = false;
+    };
+  }, []);
+  return null;
+}
+
+/**
+ * Registers the service worker with Workbox's page side once the connection is noted for it (main.tsx has
+ * registered it already, asset-cache.ts: the same worker), and says "A new version is available — Reload"
+ * when a new one is waiting.
  */
 export function UpdatePrompt() {
   use(connectionNoted);
-  useEffect(() => handOverLoadedFiles(), []);
   const {
     needRefresh: [needRefresh, setNeedRefresh],
     updateServiceWorker,
