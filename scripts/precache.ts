@@ -14,7 +14,7 @@ import { publicPageModules, readPageChunks } from './page-chunks.ts';
 /** The files the worker may precache, before `pagesAndEntry` picks among them. */
 export const precacheGlobPatterns = ['**/*.{js,css,html,svg,png,ico,webmanifest}'];
 /** The worker's own files, which it never precaches. */
-export const workerFiles = ['sw.js', 'workbox-*.js', 'assets/sw-assets-*.js'];
+export const workerFiles = ['sw.js', 'workbox-*.js', 'assets/sw-assets-*.js', 'assets/outbox-worker-*.js'];
 
 /**
  * Every HTML document, the CSS, the favicon and the web manifest, the chunks the entry loads at once (every
