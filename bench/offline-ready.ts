@@ -2,11 +2,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, request, type Page } from '@playwright/test';
+import { request, type Page } from '@playwright/test';
 import type { LazyChunks } from '../scripts/precache.ts';
 import { insertVerifiedUsers } from '../src/server/auth/verified-users.ts';
 import { startAppServer } from './app-server.ts';
 import { startSlowLink } from './slow-link.ts';
+import { launchChromium, table } from './chromium.ts';
 
 /**
  * Part of `npm run bench`: how soon a first visit works offline (issue 34 §2), on the production build served
@@ -70,21 +71,8 @@ const networks = [
   { name: 'slow 3G', url: (build: Build) => build.slow.url },
 ] as const;
 
-// The flags of playwright.config.ts: Debian's Chromium, headless, nothing fetched from outside; the last keeps
-// navigator.onLine false in a page reloaded offline.
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--disable-features=RenderDocument',
-  ],
-});
+// The last flag keeps navigator.onLine false in a page reloaded offline.
+const browser = await launchChromium(['--disable-features=RenderDocument']);
 
 interface Visit {
   check: 'reload' | 'other';
@@ -294,13 +282,4 @@ function seconds(ms: number | undefined) {
 
 function ratio(ms: number | undefined, reference: number | undefined) {
   return ms === undefined || !reference ? '–' : (ms / reference).toFixed(1);
-}
-
-function table(header: string[], body: string[][]) {
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
-  const line = (cells: string[]) =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  console.log(line(header));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const row of body) console.log(line(row));
 }

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { chromium, type BrowserContext, type Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import { sastDate } from '../src/common/sast.ts';
 import { insertVerifiedUsers } from '../src/server/auth/verified-users.ts';
 import type { Services } from '../src/server/server.ts';
@@ -12,6 +12,7 @@ import { findClosedPort } from '../src/server/test/free-port.ts';
 import { readFirebaseJson, startHostingStandin } from '../scripts/hosting-standin.ts';
 import { startAppServer } from './app-server.ts';
 import { countWireBytes, difference, type WireCount, type WireCounts } from './wire-bytes.ts';
+import { kb, launchChromium, table } from './chromium.ts';
 
 /**
  * Part of `npm run bench` (issue 34): the data a signed-in student's day costs, after the first visit (the
@@ -427,32 +428,7 @@ function report({ options, opens, live, details, cut }: DayResult) {
   );
 }
 
-function kb(bytes: number) {
-  return (bytes / 1024).toFixed(1);
-}
-
-function table(header: string[], body: string[][]) {
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
-  const line = (cells: string[]) =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  console.log(line(header));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const row of body) console.log(line(row));
-}
-
-// The flags of playwright.config.ts: Debian's Chromium, headless, nothing fetched from outside.
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+const browser = await launchChromium();
 let results: DayResult[];
 try {
   results = await Promise.all(days.map((day) => runDay(day)));

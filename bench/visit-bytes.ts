@@ -1,11 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type BrowserContext } from '@playwright/test';
+import type { BrowserContext } from '@playwright/test';
 import { getManifest } from 'workbox-build';
 import { pagesAndEntry, precacheGlobPatterns, workerFiles, type LazyChunks } from '../scripts/precache.ts';
 import { insertVerifiedUsers } from '../src/server/auth/verified-users.ts';
 import { startAppServer } from './app-server.ts';
+import { kb, launchChromium, table } from './chromium.ts';
 
 /**
  * Part of `npm run bench`: the bytes a phone on prepaid data pays for (issue 9), on the production build served
@@ -37,19 +38,7 @@ const app = await startAppServer('visit-bytes', {
     await insertVerifiedUsers(services.db, [student], hash);
   },
 });
-// The flags of playwright.config.ts: Debian's Chromium, headless, nothing fetched from outside.
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+const browser = await launchChromium();
 
 const rows: [string, string, string][] = [];
 try {
@@ -156,17 +145,4 @@ function sentSize(urls: string[]): number {
     const file = path.join(clientDir, url);
     return sum + (existsSync(`${file}.br`) ? statSync(`${file}.br`) : statSync(file)).size;
   }, 0);
-}
-
-function kb(bytes: number) {
-  return (bytes / 1024).toFixed(1);
-}
-
-function table(header: string[], body: string[][]) {
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
-  const line = (cells: string[]) =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  console.log(line(header));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const row of body) console.log(line(row));
 }
