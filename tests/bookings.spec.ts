@@ -301,8 +301,9 @@ test('a booking made offline waits on the dashboard, survives a reload, and is s
   await page.reload();
   await expect(card.getByText('Waiting to send')).toBeVisible();
 
+  // The page's and the service worker's (it may send once the connection is back: background-send.ts).
   let posts = 0;
-  page.on('request', (request) => {
+  context.on('request', (request) => {
     if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/bookings') posts += 1;
   });
   await context.setOffline(false);
@@ -398,9 +399,10 @@ test('a request whose first try gets no answer, the browser online, also ends on
   const { admin, module } = await newModule(browser);
   const { page, context } = await userPage(browser, 'student');
   await bookFromModulePage(page, module);
-  // A network that says it is up and carries nothing (a phone without data): the request fails without an answer.
+  // A network that says it is up and carries nothing (a phone without data): the request fails without an answer,
+  // for the page and for the service worker it asks to send later (background-send.ts).
   let tries = 0;
-  await page.route('**/api/bookings', (route) => {
+  await context.route('**/api/bookings', (route) => {
     if (route.request().method() !== 'POST') return route.continue();
     tries += 1;
     return route.abort('internetdisconnected');
@@ -413,7 +415,7 @@ test('a request whose first try gets no answer, the browser online, also ends on
   await expect(card.getByText('Waiting to send')).toBeVisible();
   expect(tries).toBeGreaterThan(0);
 
-  await page.unroute('**/api/bookings');
+  await context.unroute('**/api/bookings');
   await expect(card.getByText('Waiting to send')).toHaveCount(0, { timeout: 30_000 });
   expect(await bookingsOf(page.request, module.name)).toHaveLength(1);
   for (const c of [admin.context, context]) await c.close();
