@@ -11,7 +11,8 @@ const questionsTitled = async (page: Page, title: string) => {
   return body.questions.filter((question) => question.title === title).length;
 };
 
-test('a question asked offline is sent by the service worker once the connection is back, with no page open, once', async ({
+// Switched off with the page's registration (app/data-sync.tsx): to be turned on with it.
+test.fixme('a question asked offline is sent by the service worker once the connection is back, with no page open, once', async ({
   page,
   context,
 }) => {

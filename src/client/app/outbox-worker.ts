@@ -6,6 +6,7 @@
  * tries again later.
  */
 import './sync-modules.ts';
+import { localDb } from '../offline/db.ts';
 import { engine } from '../offline/engine.ts';
 import { outboxSyncTag } from './background-send.ts';
 
@@ -21,8 +22,16 @@ const worker = globalThis as unknown as {
 worker.addEventListener('sync', (sync) => {
   if (sync.tag !== outboxSyncTag) return;
   sync.waitUntil(
-    engine.sendQueued().then((left) => {
-      if (left > 0) throw new Error(`${left} queued items could not be sent yet.`);
-    }),
+    engine
+      .sendQueued()
+      .finally(() => {
+        // The worker lives on between events: an open connection would keep the browser from deleting the
+        // database (clearing the site's data) and hold up a page's upgrade. The next event opens it again.
+        engine.stop();
+        localDb.close({ disableAutoOpen: false });
+      })
+      .then((left) => {
+        if (left > 0) throw new Error(`${left} queued items could not be sent yet.`);
+      }),
   );
 });
