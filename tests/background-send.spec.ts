@@ -11,8 +11,7 @@ const questionsTitled = async (page: Page, title: string) => {
   return body.questions.filter((question) => question.title === title).length;
 };
 
-// Switched off with the page's registration (app/data-sync.tsx): to be turned on with it.
-test.fixme('a question asked offline is sent by the service worker once the connection is back, with no page open, once', async ({
+test('a question asked offline is sent by the service worker once the connection is back, with no page open, once', async ({
   page,
   context,
 }) => {

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page, type Route } from '@playwright/test';
 import type { Question } from '../src/common/qa.ts';
 import { expectNoAxeViolations, loginAs, origin, viewports, waitForActiveServiceWorker } from './fixtures.ts';
 
@@ -61,10 +61,12 @@ test('storage the browser cleared while the app was closed: the next visit says 
   await expect(card(page, seen)).toBeVisible();
 
   await context.setOffline(true);
-  // Offline for certain: on a busy machine the browser's offline emulation can let a first request through.
-  await page.route('**/api/questions', (route) =>
-    route.request().method() === 'POST' ? route.abort('internetdisconnected') : route.fallback(),
-  );
+  // Never sent, until the wipe: not by the page (on a busy machine the browser's offline emulation can let a first
+  // request through) nor by the service worker, which the browser wakes to send the queue once it is online
+  // (background-send.ts). A context's route sees the worker's requests too.
+  const neverSent = (route: Route) =>
+    route.request().method() === 'POST' ? route.abort('internetdisconnected') : route.fallback();
+  await context.route('**/api/questions', neverSent);
   const queued = unique('Asked offline, never sent');
   await ask(page, queued, 'Waiting when the browser cleared it.');
   await expect(card(page, queued).getByText('Waiting to send')).toBeVisible();
@@ -72,9 +74,9 @@ test('storage the browser cleared while the app was closed: the next visit says 
 
   // IndexedDB alone goes (eviction under storage pressure): the mark in localStorage stays and can count.
   await page.goto('about:blank');
-  await page.unroute('**/api/questions');
   await context.setOffline(false);
   await clearWhileClosed(page, 'indexeddb');
+  await context.unroute('**/api/questions', neverSent);
   await page.goto('/qa');
   const notice = clearedToast(page);
   await expect(notice).toContainText('1 change you had not sent yet could not be kept.');

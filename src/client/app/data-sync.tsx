@@ -30,11 +30,13 @@ export function DataSync() {
   const userId = session.me?.id ?? null;
   useEffect(() => {
     startEngine();
-    // Not yet: asking the browser to let the service worker send the queue (background-send.ts, decision 0046)
-    // broke the journey of storage cleared while the app was closed (the worker sent what the test counts as
-    // lost). Switched off until that journey and the worker agree; `sendWhenConnected` stays for it.
-    void sendWhenConnected;
-    return stopEngine;
+    // Items left waiting for the network: where the browser can, the service worker sends them once there is a
+    // connection, even with every tab closed (background-send.ts, decision 0046).
+    const stopAsking = engine.whenItemsWait(() => void sendWhenConnected());
+    return () => {
+      stopAsking();
+      stopEngine();
+    };
   }, []);
 
   // Visitors hear public notices too. The stream carries the cookie it was opened with: a log-in, a log-out
