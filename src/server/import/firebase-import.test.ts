@@ -855,6 +855,28 @@ describe('import firebase, run again after the old site changed', () => {
     cliTestTimeout,
   );
 
+  test('an account renamed there: every question she asked or answered is pulled again with her new name', async () => {
+    const site = await seedOldSite();
+    const tag = tagOf(site);
+    await importInProcess(site);
+    const visitor = createClient(server.url);
+    const boardPosition = (await visitor.get('/api/questions?since=0')).body.version as number | string;
+
+    // Lerato answered Thandi's q1; nothing on the board changed there.
+    await editAuthExport(site, (users) => {
+      userIn(users, site.uid.lerato).displayName = 'Lerato Khumalo-Nkosi';
+    });
+    const second = await importInProcess(site);
+    expect(second.counts.users.updated).toBe(1);
+    expect(second.counts.questions.updated + second.counts.answers.updated).toBe(0);
+
+    // A device that pulled the board before asks for what changed since, and gets q1 with her new name.
+    const changed = await visitor.get(`/api/questions?since=${boardPosition}`);
+    const questions = changed.body.questions as { id: string; answers: { id: string; author: { name: string } }[] }[];
+    expect(questions.map((q) => q.id)).toEqual([`q1${tag}`]);
+    expect(questions[0]!.answers.find((a) => a.id === `a1${tag}`)?.author.name).toBe('Lerato Khumalo-Nkosi');
+  });
+
   test('a record changed on both sides takes the old site’s values and is named; one changed here only stays', async () => {
     const site = await seedOldSite();
     const tag = tagOf(site);

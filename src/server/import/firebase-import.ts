@@ -15,6 +15,7 @@ import type { BookingRecord, BookingUpdate } from '../modules/bookings/bookings.
 import { uniquePaymentReference } from '../modules/bookings/bookings.usecases.ts';
 import type { StoredEnrolment } from '../modules/profile/profile.storage.ts';
 import type { NewAnswer, NewQuestion } from '../modules/qa/qa.storage.ts';
+import { restampPostsOf } from '../modules/qa/qa.usecases.ts';
 import type { Repositories, Storage } from '../storage/storage.ts';
 import { compareRecord, entryChanged, fingerprint, printsOf, type Fields } from './changes.ts';
 import { ImportStoppedError, type ExportedUser } from './firebase-auth-export.ts';
@@ -140,8 +141,10 @@ export async function importFirebase(
         (repos) =>
           run.users(repos, users, source.hashConfig),
     ),
-    // The names the users' step changed, in the bookings that hold copies of them (decision 0025).
+    // The names the users' step changed, in the bookings that hold copies of them (decision 0025), and the
+    // board's versions of their posts (decision 0047).
     (repos) => run.renames(repos),
+    (repos) => run.boardRenames(repos),
     ...batches(source.firestore.modules, size).map(
       (docs): Step =>
         (repos) =>
@@ -486,6 +489,18 @@ class ImportRun {
       await bookings.setStudentName(userId, name, this.nowIso);
       await bookings.setNameInHistory(userId, name);
     }
+  }
+
+  /**
+   * The board names authors from their accounts, but a device pulls only the questions changed since its last
+   * pull: each question a renamed account asked or answered gets a new version, as a rename here does (the
+   * board's `renameFor`, decision 0047).
+   */
+  async boardRenames(repos: Repositories) {
+    if (this.renamed.size === 0) return;
+    this.current = 'the renamed accounts’ posts';
+    await repos.qa.beginChanges();
+    await restampPostsOf(repos.qa, this.renamed.keys());
   }
 
   /** An account imported before: what the old site changed since is brought, field by field. */

@@ -29,7 +29,14 @@ import {
   createRateLimitedError,
   createSignedOutError,
 } from './qa.errors.ts';
-import type { BoardAnswer, BoardPosition, BoardQuestion, PostAuthor, QuestionRecord } from './qa.storage.ts';
+import type {
+  BoardAnswer,
+  BoardPosition,
+  BoardQuestion,
+  PostAuthor,
+  QaRepository,
+  QuestionRecord,
+} from './qa.storage.ts';
 
 /**
  * The community board (spec §2, §5; DESIGN "Product decisions"): anyone reads; signed-in users ask, answer and
@@ -421,12 +428,27 @@ export const qaPersonalData: PersonalDataPart = {
     // First, even with nothing to change: a post committing meanwhile is either read here or waits for
     // the rename, and then reads the new name (SQL; on Firestore the reads guard it).
     await qa.beginChanges();
-    const posts = await qa.listPostsBy(userId);
-    const touched = [...new Set([...posts.questionIds, ...posts.answers.map((a) => a.questionId)])].sort();
-    if (touched.length === 0) return;
-    const stamps = await qa.takeStamps(touched.length, await qa.versionsOf(touched));
-    for (const [i, id] of touched.entries()) await qa.setVersion(id, stamps[i]!);
-    const last = Math.max(...stamps.map((s) => s.version));
-    for (let i = 0; i < touched.length; i += idsPerNotice) notify(tx, touched.slice(i, i + idsPerNotice), last);
+    const restamped = await restampPostsOf(qa, [userId]);
+    if (!restamped) return;
+    const { ids, last } = restamped;
+    for (let i = 0; i < ids.length; i += idsPerNotice) notify(tx, ids.slice(i, i + idsPerNotice), last);
   },
 };
+
+/**
+ * Every question the users asked or answered at a new version, as a rename needs (`renameFor`, and the Firebase
+ * import's renames): the questions' ids, sorted, and the last version set; undefined when they posted nothing.
+ */
+export async function restampPostsOf(qa: QaRepository, userIds: Iterable<string>) {
+  const touched = new Set<string>();
+  for (const userId of userIds) {
+    const posts = await qa.listPostsBy(userId);
+    for (const id of posts.questionIds) touched.add(id);
+    for (const answer of posts.answers) touched.add(answer.questionId);
+  }
+  const ids = [...touched].sort();
+  if (ids.length === 0) return undefined;
+  const stamps = await qa.takeStamps(ids.length, await qa.versionsOf(ids));
+  for (const [i, id] of ids.entries()) await qa.setVersion(id, stamps[i]!);
+  return { ids, last: Math.max(...stamps.map((s) => s.version)) };
+}
