@@ -108,8 +108,9 @@ async function readsOfOffers(page: Page) {
   await page.goto('/offers');
   await expect(page.getByRole('heading', { name: 'Courses', level: 1 })).toBeVisible();
   await streamReady;
-  // Every list a student's device keeps, read by the page or as the engine starts; then a while for any second.
-  const lists = ['/api/modules', '/api/me/enrolments', '/api/bookings', '/api/questions', '/api/questions/my-votes'];
+  // The page's list and every list of the student's own, read by the page or as the engine starts (a public list
+  // no page here has shown, the board, waits for its page); then a while for any second.
+  const lists = ['/api/modules', '/api/me/enrolments', '/api/bookings', '/api/questions/my-votes'];
   await expect.poll(() => lists.every((path) => reads.includes(path))).toBe(true);
   await page.waitForTimeout(1500);
   return reads;

@@ -1266,3 +1266,41 @@ describe('background refresh off (the data saver)', () => {
     expect(server.gets).toHaveLength(3);
   });
 });
+
+describe('public lists no page has shown', () => {
+  it('are not read as the engine starts (nor on focus): a page reads one as it opens; a notice still reads it', async () => {
+    const name = newDbName();
+    const pageWithCatalogue = async () => {
+      const page = await open(name);
+      let reads = 0;
+      const catalogue = page.engine.defineSource({
+        name: 'catalogue',
+        tables: [],
+        needsUser: false,
+        listensTo: ['modules'],
+        pull: () => Promise.resolve((reads += 1) && {}),
+      });
+      return { page, catalogue, reads: () => reads };
+    };
+    const first = await pageWithCatalogue();
+    first.page.engine.start();
+    // The user's own list is read at once; the catalogue, shown on no page, is not.
+    await waitFor(() => server.gets.length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(first.reads()).toBe(0);
+    await first.page.engine.refreshSource(first.catalogue, { ifStale: true });
+    expect(first.reads()).toBe(1);
+
+    // The app opened again (a new tab): the same.
+    const second = await pageWithCatalogue();
+    second.page.engine.start();
+    await waitFor(() => server.gets.length === 2);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(second.reads()).toBe(0);
+    // A notice reads it all the same (another tab may show it), and so does a resync.
+    await second.page.engine.refreshSources('modules');
+    expect(second.reads()).toBe(1);
+    await second.page.engine.reconnected();
+    await waitFor(() => second.reads() === 2);
+  });
+});

@@ -18,7 +18,8 @@
  *   countUnsent()                // what a log-out would drop (identity.ts clears the user's data)
  *
  * Background refreshes (start, focus, reconnect, live notices) fetch every source for a signed-in user; a
- * visitor's device fetches only public sources a page has shown (many arrive on phones with little data).
+ * visitor's device fetches only public sources a page has shown (many arrive on phones with little data). The
+ * start and focus leave out, for everyone, a public source no page in this tab has shown (its page reads it).
  * `setBackgroundRefresh(false)` (the app's "Save data") stops them: a page opening then reads only a source
  * never read here for this user, and a source refreshes when asked (`refreshSource` without `ifStale`).
  *
@@ -207,7 +208,7 @@ export function createEngine(
     if (backgroundRefresh) void sync.refreshAll(options);
     void outbox.flush();
   };
-  const onFocus = () => catchUp();
+  const onFocus = () => catchUp({ shownOnly: true });
   const resetBackoff = () =>
     outbox.resetBackoff().catch((error: unknown) => console.warn('Could not reset the outbox backoff', error));
   /** The browser says the connection is back: one probe at once, and what waited out a backoff goes with it. */
@@ -244,7 +245,7 @@ export function createEngine(
       window.addEventListener('offline', onOffline);
       window.addEventListener('focus', onFocus);
     }
-    void resetBackoff().then(() => catchUp({ ifStale: true }));
+    void resetBackoff().then(() => catchUp({ ifStale: true, shownOnly: true }));
     void storage.started();
   }
 

@@ -96,6 +96,12 @@ export interface RefreshOptions {
    * reconnecting: the last may predate what changed, or have failed).
    */
   ifStale?: boolean;
+  /**
+   * For every source (`refreshAll`): a public one only if a page in this tab has shown it. The engine starting
+   * and the window's focus ask so: a list nobody opened is not worth a phone's data at each opening of the app,
+   * and its page reads it when it opens. Notices and resyncs still refresh it (another tab may show it).
+   */
+  shownOnly?: boolean;
 }
 
 /** The user changed while an answer was on its way: it is dropped, which is neither success nor failure. */
@@ -346,10 +352,13 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
   /** What a background refresh (start, focus, reconnect, live notice) may fetch: a visitor's device only what a page showed. */
   const wanted = (source: Source) => (ctx.user() ? true : !source.needsUser && shown.has(source.name));
 
-  /** Every source the device wants; `ifStale` as for one source (`oneAtATime`). */
+  /** Every source the device wants; `ifStale` as for one source (`oneAtATime`), `shownOnly` as its comment says. */
   function refreshAll(options?: RefreshOptions): Promise<SyncResult[]> {
+    const seen = (source: Source) => !options?.shownOnly || source.needsUser || shown.has(source.name);
     return Promise.all(
-      [...sources.values()].filter(({ source }) => wanted(source)).map(({ refresh }) => refresh(options)),
+      [...sources.values()]
+        .filter(({ source }) => wanted(source) && seen(source))
+        .map(({ refresh }) => refresh(options)),
     );
   }
 
