@@ -19,7 +19,8 @@
  *
  * Background refreshes (start, focus, reconnect, live notices) fetch every source for a signed-in user; a
  * visitor's device fetches only public sources a page has shown (many arrive on phones with little data). The
- * start and focus leave out, for everyone, a public source no page in this tab has shown (its page reads it).
+ * start and focus leave out, for everyone, a public source no page in this tab has shown (its page reads it),
+ * unless the device does not hold it yet.
  * `setBackgroundRefresh(false)` (the app's "Save data") stops them: a page opening then reads only a source
  * never read here for this user, and a source refreshes when asked (`refreshSource` without `ifStale`).
  *

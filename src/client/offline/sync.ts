@@ -97,9 +97,10 @@ export interface RefreshOptions {
    */
   ifStale?: boolean;
   /**
-   * For every source (`refreshAll`): a public one only if a page in this tab has shown it. The engine starting
-   * and the window's focus ask so: a list nobody opened is not worth a phone's data at each opening of the app,
-   * and its page reads it when it opens. Notices and resyncs still refresh it (another tab may show it).
+   * For every source (`refreshAll`): a public one only if a page in this tab has shown it, or the device does not
+   * hold it yet. The engine starting and the window's focus ask so: a list nobody opened is not worth a phone's
+   * data at each opening of the app, and its page reads it when it opens. Notices and resyncs still refresh it
+   * (another tab may show it).
    */
   shownOnly?: boolean;
 }
@@ -353,13 +354,13 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
   const wanted = (source: Source) => (ctx.user() ? true : !source.needsUser && shown.has(source.name));
 
   /** Every source the device wants; `ifStale` as for one source (`oneAtATime`), `shownOnly` as its comment says. */
-  function refreshAll(options?: RefreshOptions): Promise<SyncResult[]> {
-    const seen = (source: Source) => !options?.shownOnly || source.needsUser || shown.has(source.name);
-    return Promise.all(
-      [...sources.values()]
-        .filter(({ source }) => wanted(source) && seen(source))
-        .map(({ refresh }) => refresh(options)),
-    );
+  async function refreshAll(options?: RefreshOptions): Promise<SyncResult[]> {
+    const chosen = [...sources.values()].filter(({ source }) => wanted(source));
+    const unshown = (source: Source) => options?.shownOnly && !source.needsUser && !shown.has(source.name);
+    // A public list no page here showed is still read once, if this device never holds it: its pages then open
+    // offline (the catalogue for a booking made on the train).
+    const held = await Promise.all(chosen.map(({ source }) => unshown(source) && everSynced([source.name])));
+    return Promise.all(chosen.filter((_, i) => !held[i]).map(({ refresh }) => refresh(options)));
   }
 
   /**
