@@ -22,7 +22,9 @@ function useMediaQuery(query: string): boolean {
 /**
  * Where the app's toasts appear: at the bottom, never over the sticky navbar; centred on phones, bottom right
  * from Tailwind's `sm` breakpoint (40rem = 640 px). Light or dark with the system; the colours of each type
- * are ours (styles.css), each at least 4.5:1. Loaded lazily (lib/toast.ts).
+ * are ours (styles.css), each at least 4.5:1. Loaded lazily (lib/toast.ts). Shown one above the other
+ * (`expand`), each whole: collapsed into a stack, an older toast took the height of the one in front, and that
+ * change of height moved the page's layout (two toasts at once: "saved data was cleared" and "now works offline").
  */
 export function AppToaster() {
   const wide = useMediaQuery('(min-width: 40rem)');
@@ -34,6 +36,7 @@ export function AppToaster() {
       theme="system"
       richColors
       closeButton
+      expand
       toastOptions={{ duration: 6000 }}
     />
   );
