@@ -50,7 +50,7 @@ class SlowestFirst extends BaseSequencer {
  */
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'eslint.config.test.ts'],
+    include: ['src/**/*.test.ts', 'scripts/**/*.test.ts', 'eslint.config.test.ts'],
     exclude: [...configDefaults.exclude, ...(onPostgres ? firestoreOnly : [])],
     // Starts the Firestore run's emulator; does nothing on SQL.
     globalSetup: ['vitest.global-setup.ts'],

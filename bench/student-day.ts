@@ -25,9 +25,8 @@ import { kb, launchChromium, table } from './chromium.ts';
  *
  * Days, run at once, each with a server of its own: straight to our server; with the app's "Save data" setting
  * on (no live updates: she presses Refresh once an open and once while the tab is open); and behind the Firebase
- * Hosting stand-in (scripts/hosting-standin.ts), which ends each stream after 60 s as Hosting does. The
- * stand-in sends files uncompressed where Hosting would compress them; after the first visit the service
- * worker answers for nearly all of them.
+ * Hosting stand-in (scripts/hosting-standin.ts), which ends each stream after 60 s and sends its files gzipped
+ * with an ETag, as Hosting does; after the first visit the service worker answers for nearly all of them.
  *
  *   npm run build && node bench/student-day.ts [--minutes 10] [--days direct,saver,hosting]
  *
@@ -55,8 +54,8 @@ interface DayOptions {
   note?: string;
 }
 const standinNote =
-  'The stand-in sends files whole and uncompressed, with no ETag: Hosting compresses them and answers the ' +
-  "worker's check with a 304, as our server does.";
+  'Counted on HTTP/1.1: Hosting speaks HTTP/2 and HTTP/3, whose header compression sends a repeated header in ' +
+  'a few bytes.';
 const allDays: DayOptions[] = [
   { name: 'direct', label: 'straight to the server', saver: false, hosting: false },
   { name: 'saver', label: 'straight to the server, "Save data" on', saver: true, hosting: false },

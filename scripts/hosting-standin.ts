@@ -11,7 +11,9 @@
  * - a request ends after 60 seconds, streams included ("Firebase Hosting is subject to a 60-second request
  *   timeout"): an answer not begun by then gets 504, one still streaming is cut off;
  * - firebase.json's `headers` apply to every answer, the server's own headers winning where both set one (as in
- *   the emulator).
+ *   the emulator);
+ * - a file goes with an ETag of its content (a request naming it gets 304) and gzipped where the client accepts
+ *   it, as Hosting sends its files.
  *
  * The static half follows the emulator's rules (superstatic: an exact file first, then `cleanUrls` and
  * `trailingSlash`, then the rewrites in order), except that files matching `ignore` are not served, as they
@@ -30,7 +32,8 @@
  * does for 10 minutes when the server's 404 has no Cache-Control: it says so in its log instead.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createReadStream, readFileSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
 import {
   createServer,
   request as httpRequest,
@@ -42,6 +45,7 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 
 /** Hosting's documented request time limit, Cloud Run rewrites included. */
 export const hostingRequestLimitMs = 60_000;
@@ -178,11 +182,21 @@ export async function startHostingStandin(options: HostingStandinOptions): Promi
     return headers;
   }
 
+  /**
+   * A file as Hosting sends it: with an ETag of its content, a 304 to a request that names it, and gzipped when
+   * the client accepts it and the type is text (Hosting stores files gzipped; whether it also sends Brotli is
+   * not known here, so the stand-in does not: it counts the larger).
+   */
   function sendFile(req: IncomingMessage, res: ServerResponse, file: string, headers: OutgoingHttpHeaders) {
-    const size = statSync(file).size;
-    res.writeHead(200, { ...headers, 'content-type': contentType(file), 'content-length': size });
-    if (req.method === 'HEAD') return void res.end();
-    createReadStream(file).pipe(res);
+    const kept = keptFile(file);
+    const type = contentType(file);
+    const common = { ...headers, 'content-type': type, etag: kept.etag, vary: 'Accept-Encoding' };
+    const named = (req.headers['if-none-match'] ?? '').split(',').map((tag) => tag.trim().replace(/^W\//, ''));
+    if (named.includes(kept.etag) || named.includes('*')) return void res.writeHead(304, common).end();
+    const gzip = compressibleType.test(type) && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '');
+    const body = gzip ? (kept.gzip ??= gzipSync(kept.body)) : kept.body;
+    res.writeHead(200, { ...common, ...(gzip && { 'content-encoding': 'gzip' }), 'content-length': body.length });
+    res.end(req.method === 'HEAD' ? undefined : body);
   }
 
   function proxy(req: IncomingMessage, res: ServerResponse, pathname: string, headers: OutgoingHttpHeaders) {
@@ -348,6 +362,22 @@ const contentTypes: Record<string, string> = {
   '.xml': 'application/xml; charset=utf-8',
   '.map': 'application/json; charset=utf-8',
 };
+
+/** The types Hosting compresses. */
+const compressibleType = /^(?:text\/|application\/(?:javascript|json|manifest\+json|xml)|image\/svg\+xml)/;
+
+/** The files the stand-in has read, with their ETag and compressed copies, kept while unchanged on disk. */
+const keptFiles = new Map<string, { mtimeMs: number; etag: string; body: Buffer; gzip?: Buffer }>();
+function keptFile(file: string) {
+  const { mtimeMs } = statSync(file);
+  let kept = keptFiles.get(file);
+  if (kept?.mtimeMs !== mtimeMs) {
+    const body = readFileSync(file);
+    kept = { mtimeMs, body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+    keptFiles.set(file, kept);
+  }
+  return kept;
+}
 
 function contentType(file: string): string {
   return contentTypes[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
