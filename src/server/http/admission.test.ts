@@ -3,6 +3,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { afterEach, expect, test } from 'vitest';
+import { timeFactor } from '../test/deadline.ts';
 import { createHttpServer, defaultTimeouts } from './node-server.ts';
 
 /**
@@ -18,13 +19,20 @@ afterEach(async () => {
   }
 });
 
+/**
+ * The times below, stretched on a busy machine (test/deadline.ts): the work, the bounds and the waits scale
+ * together, so what is measured (the order of events, the counts) holds while the machine's delays shrink beside them.
+ */
+const t = timeFactor();
+const ms = (n: number) => Math.round(n * t);
+
 /** Holds the event loop for `ms`, as a request that renders a big page does. */
-const holdLoop = (ms: number) => {
-  const until = performance.now() + ms;
+const holdLoop = (duration: number) => {
+  const until = performance.now() + duration;
   while (performance.now() < until);
 };
 
-async function listen(options: Parameters<typeof createHttpServer>[1], slowMs = 30) {
+async function listen(options: Parameters<typeof createHttpServer>[1], slowMs = ms(30)) {
   let refused = 0;
   const acceptedAt: number[] = [];
   const server = createHttpServer(
@@ -68,7 +76,7 @@ async function crowd(port: number, connections: number, path: string, lateMs: nu
     (async () => {
       // Connected first, and let in by the idle server; then every request at once.
       const sockets = await Promise.all(Array.from({ length: ${connections} }, open));
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await new Promise((resolve) => setTimeout(resolve, ${ms(200)}));
       const asked = sockets.map((socket) => ask(socket, '${path}'));
       const late = new Promise((resolve) =>
         setTimeout(() => resolve({ sentAt: Date.now(), answer: open().then((socket) => ask(socket, '/api/fast')) }), ${lateMs}),
@@ -86,29 +94,29 @@ async function crowd(port: number, connections: number, path: string, lateMs: nu
 
 test('at saturation the loop keeps turning: a connection made meanwhile is let in while the crowd is served', async () => {
   // 20 requests of 30 ms each read together: 600 ms of work. The late connection comes 100 ms in.
-  const server = await listen({ production: true, admission: { sliceMs: 10, maxWaitMs: 10_000 } });
-  const { answers, late } = await crowd(server.port, 20, '/api/slow', 100);
+  const server = await listen({ production: true, admission: { sliceMs: ms(10), maxWaitMs: ms(10_000) } });
+  const { answers, late } = await crowd(server.port, 20, '/api/slow', ms(100));
   expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
   expect(late.status).toBe(200);
   const crowdDoneAt = Math.max(...answers.map((a) => a.at));
   // Let in while the crowd was still being served (it waits behind the queue for its answer, in its turn).
   const lateAcceptedAt = server.acceptedAt.at(-1)!;
-  expect(lateAcceptedAt - late.sentAt).toBeLessThan(200);
-  expect(lateAcceptedAt).toBeLessThan(crowdDoneAt - 100);
+  expect(lateAcceptedAt - late.sentAt).toBeLessThan(ms(200));
+  expect(lateAcceptedAt).toBeLessThan(crowdDoneAt - ms(100));
 });
 
 test('without the queue (tests, the app benchmarked alone) the crowd holds the loop and the newcomer waits', async () => {
   const server = await listen({ production: true });
-  const { answers, late } = await crowd(server.port, 20, '/api/slow', 100);
+  const { answers, late } = await crowd(server.port, 20, '/api/slow', ms(100));
   expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
   expect(late.status).toBe(200);
   const crowdDoneAt = Math.max(...answers.map((a) => a.at));
-  expect(server.acceptedAt.at(-1)!).toBeGreaterThanOrEqual(crowdDoneAt - 50);
+  expect(server.acceptedAt.at(-1)!).toBeGreaterThanOrEqual(crowdDoneAt - ms(50));
 });
 
 test('a request that would wait past the bound is refused, 503 with Retry-After, and none waits much longer', async () => {
   // 30 requests of 50 ms each (1.5 s of work); none may wait more than 200 ms.
-  const server = await listen({ production: true, admission: { sliceMs: 10, maxWaitMs: 200 } }, 50);
+  const server = await listen({ production: true, admission: { sliceMs: ms(10), maxWaitMs: ms(200) } }, ms(50));
   const started = Date.now();
   const { answers, late } = await crowd(server.port, 30, '/api/slow', 0);
   const served = answers.filter((a) => a.status === 200);
@@ -120,11 +128,11 @@ test('a request that would wait past the bound is refused, 503 with Retry-After,
   expect(server.refused()).toBe(refused.length + (late.status === 503 ? 1 : 0));
   for (const answer of refused) expect(answer.retryAfter).toBe('2');
   // Every answer within the bound, a request's own time and the crowd's arrival (not the 1.5 s of all of them).
-  expect(Math.max(...answers.map((a) => a.at)) - started).toBeLessThan(1200);
+  expect(Math.max(...answers.map((a) => a.at)) - started).toBeLessThan(ms(1200));
 });
 
 test('an idle server serves each request at once, however long the ones before took', async () => {
-  const server = await listen({ production: true, admission: { sliceMs: 10, maxWaitMs: 200 } }, 100);
+  const server = await listen({ production: true, admission: { sliceMs: ms(10), maxWaitMs: ms(200) } }, ms(100));
   for (let i = 0; i < 3; i++) {
     expect((await fetch(`${server.url}/api/slow`)).status).toBe(200);
     expect((await fetch(`${server.url}/api/fast`)).status).toBe(200);
@@ -138,19 +146,22 @@ test('a kept-alive connection outlives Google’s load balancers’ 600 s, and a
     defaultTimeouts.keepAliveMs,
   );
   // Short here: idle for longer than the headers timeout, within the keep-alive one.
-  const server = await listen({ production: true, timeouts: { headersMs: 200, keepAliveMs: 1500, checkEveryMs: 50 } });
+  const server = await listen({
+    production: true,
+    timeouts: { headersMs: ms(200), keepAliveMs: ms(1500), checkEveryMs: ms(50) },
+  });
   const socket = net.connect(server.port, '127.0.0.1');
   let text = '';
   socket.on('data', (chunk) => (text += chunk.toString()));
   const closed = new Promise<number>((resolve) => socket.on('close', () => resolve(performance.now())));
   socket.write('GET /api/me HTTP/1.1\r\nHost: x\r\n\r\n');
-  await new Promise((resolve) => setTimeout(resolve, 600));
+  await new Promise((resolve) => setTimeout(resolve, ms(600)));
   socket.write('GET /api/me HTTP/1.1\r\nHost: x\r\n\r\n');
   const sentAt = performance.now();
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  await new Promise((resolve) => setTimeout(resolve, ms(200)));
   expect(text.match(/HTTP\/1\.1 200/g)).toHaveLength(2);
   // And the server closes it once idle for the keep-alive time.
   const closedAt = await closed;
-  expect(closedAt - sentAt).toBeGreaterThan(1200);
-  expect(closedAt - sentAt).toBeLessThan(4000);
+  expect(closedAt - sentAt).toBeGreaterThan(ms(1200));
+  expect(closedAt - sentAt).toBeLessThan(ms(4000));
 });

@@ -8,10 +8,17 @@ import {
   type TestServer,
   type TestSmtpServer,
 } from '../test/harness.ts';
+import { timeFactor } from '../test/deadline.ts';
 import { createHttpServer, defaultTimeouts } from './node-server.ts';
 
 let smtp: TestSmtpServer;
 let server: TestServer;
+/**
+ * The times below, stretched on a busy machine (test/deadline.ts): what is measured is the server's timeouts
+ * against a client's pace, and both scale, so the margins between them grow with the machine's delays.
+ */
+const t = timeFactor();
+const ms = (n: number) => Math.round(n * t);
 
 beforeAll(async () => {
   smtp = await startSmtpServer();
@@ -19,7 +26,7 @@ beforeAll(async () => {
   server = await startTestServer({
     smtpUrl: smtp.url,
     captureLogs: true,
-    timeouts: { headersMs: 400, requestMs: 800, checkEveryMs: 50 },
+    timeouts: { headersMs: ms(400), requestMs: ms(800), checkEveryMs: ms(50) },
   });
 });
 
@@ -42,7 +49,7 @@ async function slowClient(parts: string[], gapMs: number): Promise<{ answer: str
     socket.write(part);
     await Promise.race([delay(gapMs), closed]);
   }
-  const closedAfterMs = await Promise.race([closed, delay(5_000).then(() => Infinity)]);
+  const closedAfterMs = await Promise.race([closed, delay(ms(5_000)).then(() => Infinity)]);
   socket.destroy();
   return { answer, closedAfterMs };
 }
@@ -62,18 +69,18 @@ describe('slow clients', () => {
       'Host: 127.0.0.1\r\n',
       ...Array.from({ length: 40 }, (_, i) => `X-Slow-${i}: ${i}\r\n`),
     ];
-    const { answer, closedAfterMs } = await slowClient(trickle, 50);
+    const { answer, closedAfterMs } = await slowClient(trickle, ms(50));
     expect(answer).toMatch(/^HTTP\/1\.1 408/);
-    expect(closedAfterMs).toBeGreaterThanOrEqual(400);
-    expect(closedAfterMs).toBeLessThan(1_500);
+    expect(closedAfterMs).toBeGreaterThanOrEqual(ms(400));
+    expect(closedAfterMs).toBeLessThan(ms(1_500));
   });
 
   test('a client that trickles its body is answered 408 and cut off at the request timeout', async () => {
     const head = `POST /api/auth/sign-in/email HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: ${server.url}\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n`;
-    const { answer, closedAfterMs } = await slowClient([head, ...Array.from({ length: 40 }, () => ' ')], 50);
+    const { answer, closedAfterMs } = await slowClient([head, ...Array.from({ length: 40 }, () => ' ')], ms(50));
     expect(answer).toMatch(/^HTTP\/1\.1 408/);
-    expect(closedAfterMs).toBeGreaterThanOrEqual(800);
-    expect(closedAfterMs).toBeLessThan(2_000);
+    expect(closedAfterMs).toBeGreaterThanOrEqual(ms(800));
+    expect(closedAfterMs).toBeLessThan(ms(2_000));
   });
 
   test('a client that hangs up in the middle of its body is logged as that, not as an error with a stack', async () => {
