@@ -23,6 +23,26 @@ function recordApi(context: BrowserContext) {
   return sent;
 }
 
+/** When the queued item first failed (IndexedDB's `outbox` row, offline/outbox-rules.ts `retried`), if it has. */
+const failingSince = (page: Page) =>
+  page.evaluate(async () => {
+    const opening = indexedDB.open('tutorbook');
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      opening.onsuccess = () => resolve(opening.result);
+      opening.onerror = () => reject(opening.error ?? new Error('IndexedDB did not open'));
+    });
+    try {
+      const reading = db.transaction('outbox').objectStore('outbox').getAll();
+      const rows = await new Promise<{ failingSince?: number }[]>((resolve, reject) => {
+        reading.onsuccess = () => resolve(reading.result as { failingSince?: number }[]);
+        reading.onerror = () => reject(reading.error ?? new Error('The outbox could not be read'));
+      });
+      return rows[0]?.failingSince;
+    } finally {
+      db.close();
+    }
+  });
+
 const questionOnServer = async (page: Page, title: string) => {
   const answer = await page.request.get(`/api/questions?q=${encodeURIComponent(title)}`);
   const body = (await answer.json()) as { questions: { title: string }[] };
@@ -92,6 +112,9 @@ test('a question the server keeps refusing to take for a minute is shown as stuc
   await ask(page, title);
   const status = navbar(page).getByRole('status');
   await expect(status).toContainText('1 waiting');
+  // Its first try has failed (by the page, or by the service worker the page asked to send it): the stall is
+  // counted from then, so the minute below starts after it.
+  await expect.poll(() => failingSince(page)).toBeDefined();
 
   // A minute and more of tries later (1 s, 2 s, 4 s, … apart), the navbar says it is stuck, and for how long.
   await page.clock.fastForward(70_000);

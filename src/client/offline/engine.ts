@@ -260,9 +260,12 @@ export function createEngine(
     if (!record || record.endedAt) return 0;
     setUser(record.me.id);
     stopped = false;
-    // The browser says there is a connection again: what waited out a backoff goes now.
+    // The browser says there is a connection again: what waited out a backoff goes now. A page may be open,
+    // showing an item stuck for minutes on a server that fails: its stall is left as it is.
     connectivity.browserOnline();
-    await resetBackoff();
+    await outbox
+      .resetBackoff({ keepStall: true })
+      .catch((error: unknown) => console.warn('Could not reset the outbox backoff', error));
     await outbox.flush();
     return db.outbox
       .where('userId')

@@ -93,6 +93,12 @@ describe('trying again', () => {
     expect(stallOf([later, row('n2', 2)], now + stallAfterMs - 1)).toBeUndefined();
     expect(stallOf([later, row('n2', 2)], now + stallAfterMs)).toEqual({ count: 1, since: now });
     expect(backoffReset(later)).toMatchObject({ attempts: 0, nextAttemptAt: 0, failingSince: undefined });
+    // The service worker's wake-up sends at once but leaves the stall an open page shows.
+    expect(backoffReset(later, { keepStall: true })).toMatchObject({
+      attempts: 0,
+      nextAttemptAt: 0,
+      failingSince: now,
+    });
     // Refused items need the user, not patience: they are no stall.
     expect(
       stallOf([refused(later, { status: 400, code: 'x', message: 'y' })], now + 10 * stallAfterMs),

@@ -102,12 +102,16 @@ export function retried(row: OutboxRow, now: number, notBefore = 0, random = Mat
 /** Refused: it needs the user, with the server's message; everything typed stays in the payload. */
 export const refused = (row: OutboxRow, error: OutboxError): OutboxRow => ({ ...row, state: 'attention', error });
 
-/** The connection is back or the app starts: what waited out a backoff may go now, and its stall starts again. */
-export const backoffReset = (row: OutboxRow): OutboxRow => ({
+/**
+ * The connection is back or the app starts: what waited out a backoff may go now, and its stall starts again.
+ * `keepStall`: the service worker's wake-up (`engine.sendQueued`) sends what waits without restarting the stall a
+ * page may be showing: its wake-up says little about the server, which an open page may have watched fail.
+ */
+export const backoffReset = (row: OutboxRow, { keepStall = false } = {}): OutboxRow => ({
   ...row,
   attempts: 0,
   nextAttemptAt: 0,
-  failingSince: undefined,
+  failingSince: keepStall ? row.failingSince : undefined,
 });
 
 /**

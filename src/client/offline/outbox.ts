@@ -340,13 +340,14 @@ export function createOutbox(ctx: EngineContext) {
   }
 
   /** Start, reconnecting: whatever waited for its backoff goes now. */
-  async function resetBackoff() {
+  /** Every waiting item of the user may go now (`backoffReset`, `keepStall` as there). */
+  async function resetBackoff(options?: { keepStall?: boolean }) {
     const userId = ctx.user();
     if (userId)
       await db.outbox
         .where('userId')
         .equals(userId)
-        .modify((row) => void Object.assign(row, backoffReset(row)));
+        .modify((row) => void Object.assign(row, backoffReset(row, options)));
   }
 
   /**
