@@ -357,9 +357,11 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
   async function refreshAll(options?: RefreshOptions): Promise<SyncResult[]> {
     const chosen = [...sources.values()].filter(({ source }) => wanted(source));
     const unshown = (source: Source) => options?.shownOnly && !source.needsUser && !shown.has(source.name);
-    // A public list no page here showed is still read once, if this device never holds it: its pages then open
-    // offline (the catalogue for a booking made on the train).
-    const held = await Promise.all(chosen.map(({ source }) => unshown(source) && everSynced([source.name])));
+    // A public list no page here showed is still read if the device does not hold it yet: its pages then open
+    // offline (the catalogue for a booking made on the train). Unreadable, it counts as not held.
+    const held = await Promise.all(
+      chosen.map(({ source }) => unshown(source) && everSynced([source.name]).catch(() => false)),
+    );
     return Promise.all(chosen.filter((_, i) => !held[i]).map(({ refresh }) => refresh(options)));
   }
 
