@@ -77,6 +77,17 @@ describe('the browser says offline', () => {
     expect([connectivity.admit(), connectivity.admit()]).toEqual([true, true]);
   });
 
+  test('the browser saying it is back lets each tab probe at once, though they share the window', () => {
+    const store = memoryStore();
+    let online = false;
+    const tabs = [0, 1].map(() => createConnectivity({ browserOnline: () => online, store }));
+    online = true;
+    // Each tab hears the browser; the first to probe starts a window the other reads, but it still goes once.
+    for (const tab of tabs) tab.browserOnline();
+    expect(tabs.map((tab) => tab.admit())).toEqual([true, true]);
+    expect(tabs.map((tab) => tab.admit())).toEqual([false, false]);
+  });
+
   test('those waiting are woken when the next probe may go, and not before', async () => {
     const connectivity = createConnectivity({ browserOnline: () => false });
     expect(connectivity.admit()).toBe(false);

@@ -10,7 +10,8 @@
  * background request asks first, so it does useful work), 30 s at first, doubling to 4 min while probes fail
  * (the browser saying it is offline starts a window: it has just said so, so nothing is tried at once);
  * the others wait until `subscribe`rs are told the window opened or the server answered. The browser saying it
- * is back opens the window at once (`browserOnline`), as does the user asking (`tryNow`). The window is kept in
+ * is back lets one request of each page go at once (`browserOnline`: every tab hears it, and another tab's probe
+ * tells this one nothing), as does the user asking (`tryNow`). The window is kept in
  * `store` (localStorage), so starting the app again offline does not probe again before it ends.
  */
 export type ConnectivityState = 'online' | 'offline' | 'unreachable';
@@ -51,6 +52,11 @@ export function createConnectivity({
   let failures = 0;
   let lastFailureAt = -Infinity;
   let window = readWindow();
+  /**
+   * The browser said it is back and this page has not probed since: its next request goes at once, whatever
+   * window another tab has just started (each tab hears the browser, and each must learn for itself).
+   */
+  let probeOnReturn = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const listeners = new Set<() => void>();
   const watchers = new Set<(state: ConnectivityState) => void>();
@@ -143,6 +149,12 @@ export function createConnectivity({
     /** Whether a background request may go now; offline or unreachable, true once per window. */
     admit(): boolean {
       if (isReachable()) return true;
+      if (probeOnReturn) {
+        probeOnReturn = false;
+        window = { at: now(), failed: window.failed };
+        keepWindow();
+        return true;
+      }
       // Another tab may have probed meanwhile: one probe per window for the whole browser.
       const kept = readWindow();
       if (kept.at > window.at) window = kept;
@@ -155,6 +167,7 @@ export function createConnectivity({
     /** The server answered a request (whatever it said). */
     succeeded(): void {
       failures = 0;
+      probeOnReturn = false;
       if (reachable) return;
       reachable = true;
       window = { at: -Infinity, failed: 0 };
@@ -182,7 +195,9 @@ export function createConnectivity({
       browserWord = true;
       window = { at: -Infinity, failed: 0 };
       keepWindow();
-      if (!reachable) tell();
+      if (reachable) return;
+      probeOnReturn = true;
+      tell();
     },
     /** The browser says it is offline: nothing goes but the probes. */
     browserOffline(): void {
