@@ -45,7 +45,10 @@ export default defineConfig({
   outputDir: `test-results/playwright-${e2ePort}`,
   fullyParallel: false,
   workers: 1,
-  retries: 0,
+  // In CI a journey that fails runs once more: passing then, it is reported as flaky in the log; failing twice,
+  // it fails CI. Until 2 December a failed first lane passed CI unseen (.ci/run), and the flaky journeys it hid
+  // are named in issue 34's notes. Locally a failure is a failure.
+  retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],
