@@ -161,6 +161,20 @@ export async function loginAs(page: Page, role: 'student' | 'tutor' | 'admin', c
  */
 export async function expectNoAxeViolations(page: Page) {
   await page.emulateMedia({ reducedMotion: 'reduce' });
+  // A colour still changing is read half-way too (a button's transition after a switch to dark mode once failed
+  // contrast in CI): finite animations and transitions end first, or 2 s pass (Node's time: a test may have
+  // installed Playwright's clock in the page).
+  await Promise.race([
+    page.evaluate(() =>
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
+          .map((animation) => animation.finished.catch(() => undefined)),
+      ).then(() => undefined),
+    ),
+    new Promise<void>((resolve) => setTimeout(resolve, 2000)),
+  ]);
   const results = await new AxeBuilder({ page }).analyze().finally(() => page.emulateMedia({ reducedMotion: null }));
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
