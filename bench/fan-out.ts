@@ -7,13 +7,15 @@ import path from 'node:path';
 import { loadEnv } from '../src/server/env.ts';
 import { createHttpServer } from '../src/server/http/node-server.ts';
 import { createServices } from '../src/server/server.ts';
+import type { Measurement } from './results.ts';
 
 /**
  * Live-event fan-out: 500 open `GET /api/events` streams on one server, one notice published, and the time
  * until the last stream has it. The reference, measured in the same run, is a bare `node:http` server holding
  * 500 Server-Sent Event responses and writing the same message to each. The clients are raw sockets on this
  * thread for both, so their cost falls on both alike; compare the ratio, not the milliseconds.
- * `node bench/fan-out.ts` runs this part alone; `npm run bench` runs it after the throughput benchmarks.
+ * `node bench/fan-out.ts` runs this part alone (and records nothing); `npm run bench` runs it after the
+ * throughput benchmarks, and bench/run.ts records the figures it returns.
  */
 
 const streamCount = 500;
@@ -25,7 +27,7 @@ interface Target {
   publish(round: number): void;
 }
 
-export async function runFanOutBench(): Promise<void> {
+export async function runFanOutBench(): Promise<{ measurement: Measurement; conditions: string }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tutorbook-bench-fan-out-'));
   const env = loadEnv({
     NODE_ENV: 'production',
@@ -92,6 +94,17 @@ export async function runFanOutBench(): Promise<void> {
         `${target.name.padEnd(20)}  ${ms.toFixed(2).padStart(7)}  ${(ms / reference).toFixed(2).padStart(7)}`,
       );
     }
+    const ms = median(timings.get(targets[1]!.name)!);
+    return {
+      measurement: {
+        goal: 'Fan-out',
+        measured: `\`GET /api/events\`, time until the last of ${streamCount} streams has one notice`,
+        figure: { value: ms, unit: 'ms' },
+        reference: { what: 'a bare `node:http` SSE server', figure: { value: reference, unit: 'ms' } },
+        ratio: ms / reference,
+      },
+      conditions: `Fan-out: the median of ${roundCount} rounds.`,
+    };
   } finally {
     await services.streamHub.closeAll();
     await Promise.all([close(app), close(bare)]);

@@ -7,6 +7,7 @@ import type { Services } from '../src/server/server.ts';
 import { startFirestoreEmulator, type FirestoreEmulator } from '../src/server/test/firestore-emulator.ts';
 import { startAppServer } from './app-server.ts';
 import { autocannon, type AutocannonResult } from './autocannon.ts';
+import { recordResults, type Figure, type Measurement } from './results.ts';
 
 /**
  * The Firestore engine (on Google's emulator) beside SQLite, in the same run: the same app, the same data
@@ -241,6 +242,9 @@ const p99Of = (r: AutocannonResult) => (r.requests.total === 0 ? Infinity : r.la
 const median = (results: AutocannonResult[]) =>
   [...results].sort((a, b) => p99Of(a) - p99Of(b))[Math.floor(results.length / 2)]!;
 
+/** What docs/bench-results.md shows, recorded at the end. */
+const measurements: Measurement[] = [];
+
 function report(engines: Engine[], rounds: Map<string, AutocannonResult[]>, names: string[], loadAtStart: string) {
   const [sqlite, firestore] = engines as [Engine, Engine];
   const none = `>${roundSeconds * 1000}`;
@@ -252,9 +256,26 @@ function report(engines: Engine[], rounds: Map<string, AutocannonResult[]>, name
     (r.non2xx + r.errors + r.timeouts).toString(),
     (r.requests.sent - r.requests.total).toString(),
   ];
+  const p99Figure = (r: AutocannonResult): Figure => ({
+    value: r.requests.total === 0 ? none : r.latency.p99 < 1 ? '<1' : r.latency.p99,
+    unit: 'ms',
+  });
   const rows = names.map((name) => {
     const s = median(rounds.get(`${sqlite.name} ${name}`)!);
     const f = median(rounds.get(`${firestore.name} ${name}`)!);
+    const ofRound = (r: AutocannonResult) =>
+      `${Math.round(r.requests.average)} req/s, errors ${r.non2xx + r.errors + r.timeouts}, unanswered ` +
+      `${r.requests.sent - r.requests.total}`;
+    measurements.push({
+      measured: `${name.replace(/^(GET|POST) \S+/, '`$&`')} on Firestore (the emulator), p99`,
+      figure: p99Figure(f),
+      reference: { what: 'SQLite in the same run', figure: p99Figure(s) },
+      ...(Number.isFinite(p99Of(f)) &&
+        Number.isFinite(p99Of(s)) && { ratio: Math.max(1, p99Of(f)) / Math.max(1, p99Of(s)) }),
+      also: `Firestore ${ofRound(f)}; SQLite ${ofRound(s)}`,
+      target: `no p99 over ${p99LimitMs} ms on either engine`,
+      met: [s, f].every((r) => p99Of(r) <= p99LimitMs),
+    });
     const ratio = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) ? (a / b).toFixed(1) : 'n/a');
     return {
       name,
@@ -331,6 +352,12 @@ try {
     process.stdout.write('\n');
   }
   report(engines, rounds, names, loadAtStart);
+  await recordResults(import.meta.filename, measurements, {
+    conditions:
+      `${connections} connections, ${roundCount} interleaved rounds of ${roundSeconds} s, each request's median ` +
+      `round by p99; latencies in 1 ms steps, of the answered requests; load average ${loadAtStart} at the start. ` +
+      "Google's emulator is a single-process fake, not production's speed.",
+  });
 } finally {
   // Each stopped on its own, so that one failing to stop leaves none of the others running.
   for (const app of started) await app.stop().catch((error: unknown) => console.error('stopping a server:', error));

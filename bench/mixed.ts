@@ -10,6 +10,7 @@ import { loadEnv } from '../src/server/env.ts';
 import { createHttpServer } from '../src/server/http/node-server.ts';
 import { createServices } from '../src/server/server.ts';
 import { autocannon, type AutocannonResult } from './autocannon.ts';
+import { recordResults, type Measurement } from './results.ts';
 import { signedInUsers } from './signed-in.ts';
 
 /**
@@ -139,7 +140,31 @@ function report(name: string, results: AutocannonResult[], streams: { open: numb
   console.log(
     `reads: ${Math.round(perSecond)} req/s, p50 ${p50} ms, p99 ${p99} ms, slowest ${slowest} ms, errors ${errors} of ${total} (timeouts ${timeouts})`,
   );
-  return { p99, errors };
+  return { p99, errors, p50, slowest, perSecond, total, timeouts, streams };
+}
+
+/** What docs/bench-results.md shows, recorded at the end. */
+const measurements: Measurement[] = [];
+const mixedGoal = 'Mixed load: 0 errors, p99 < 200 ms';
+
+/** A run of the users' reads as docs/bench-results.md shows it; with `goal`, run 1 or 3. */
+function readsMeasurement(
+  measured: string,
+  figures: ReturnType<typeof report>,
+  delay: { p99: number; max: number },
+  goal: boolean,
+): Measurement {
+  const { p99, errors, p50, slowest, perSecond, total, timeouts, streams } = figures;
+  return {
+    ...(goal && { goal: mixedGoal }),
+    measured: `${measured}, p99`,
+    figure: { value: p99, unit: 'ms' },
+    also:
+      `${Math.round(perSecond)} req/s, p50 ${p50} ms, slowest ${slowest} ms; errors ${errors} of ${total.toLocaleString('en-US')} ` +
+      `(timeouts ${timeouts}); streams held ${streams.open} (refused ${streams.refused}); the server's event loop ` +
+      `delay p99 ${delay.p99.toFixed(1)} ms, max ${delay.max.toFixed(1)} ms`,
+    ...(goal && { target: '0 errors, p99 < 200 ms', met: errors === 0 && p99 < 200 }),
+  };
 }
 
 const verdict = (p99: number, errors: number) =>
@@ -165,9 +190,19 @@ async function onSqlite() {
         const options = { inThisThread: perSecond !== undefined };
         await load(server.url, cookies, perSecond, { ...options, duration: warmUpSeconds });
         const delay = await loopDelay([server.child], () => load(server.url, cookies, perSecond, options));
-        const { p99, errors } = report(name, delay.result, held);
+        const figures = report(name, delay.result, held);
         reportDelay(delay);
-        if (perSecond) console.log(`mixed load on SQLite ${verdict(p99, errors)}`);
+        if (perSecond) console.log(`mixed load on SQLite ${verdict(figures.p99, figures.errors)}`);
+        measurements.push(
+          readsMeasurement(
+            perSecond
+              ? `SQLite, one \`main.ts\` process, ${userCount} users a request a second each`
+              : `SQLite, one \`main.ts\` process, saturated by ${userCount} users (for the record)`,
+            figures,
+            delay,
+            perSecond !== undefined,
+          ),
+        );
       }
     } finally {
       streams.abort();
@@ -270,6 +305,18 @@ async function saturatedWithWrites() {
       console.log(
         `saturated with writes (goal: the slowest under 5 s, the rest refused at once): ${met ? 'PASS' : 'FAIL'}`,
       );
+      measurements.push({
+        goal: 'Saturated with writes: every request answered within 5 s or refused at once',
+        measured: `SQLite in the default configuration, saturated by ${userCount} users, a vote and an answer in every ten requests: the slowest answer`,
+        figure: { value: result!.latency.max, unit: 'ms' },
+        also:
+          `p99 ${result!.latency.p99} ms; ${result!.requests.total.toLocaleString('en-US')} answered, ${refused.toLocaleString('en-US')} of them refused with 503; ` +
+          `${Math.round((result!.requests.total - refused) / seconds)} served a second; no answer within 30 s: ` +
+          `${result!.timeouts}; other errors: ${otherErrors}; the server's event loop delay p99 ` +
+          `${delay.p99.toFixed(1)} ms, max ${delay.max.toFixed(1)} ms`,
+        target: 'the slowest under 5 s, none unanswered, no other errors',
+        met,
+      });
     } finally {
       streams.abort();
       server.child.kill('SIGKILL');
@@ -355,9 +402,17 @@ async function onPostgres(admin: string) {
         load(p.url, p.cookies, 1, { duration, inThisThread: true });
       await Promise.all(processes.map((p) => paced(p, warmUpSeconds)));
       const delay = await loopDelay(children, async () => (await Promise.all(processes.map((p) => paced(p)))).flat());
-      const { p99, errors } = report('3. PostgreSQL, two processes, each user a request a second', delay.result, held);
+      const figures = report('3. PostgreSQL, two processes, each user a request a second', delay.result, held);
       reportDelay(delay);
-      console.log(`mixed load on PostgreSQL, two processes ${verdict(p99, errors)}`);
+      console.log(`mixed load on PostgreSQL, two processes ${verdict(figures.p99, figures.errors)}`);
+      measurements.push(
+        readsMeasurement(
+          `PostgreSQL, two \`main.ts\` processes, ${userCount} users a request a second each`,
+          figures,
+          delay,
+          true,
+        ),
+      );
     } finally {
       streams.abort();
       for (const child of children) child.kill('SIGKILL');
@@ -374,3 +429,14 @@ await saturatedWithWrites();
 if (writesOnly) console.log('\n(runs 1–3 skipped: `writes` given)');
 else if (adminUrl) await onPostgres(adminUrl);
 else console.log('\n3. PostgreSQL, two processes: skipped (set TEST_DATABASE_URL to a PostgreSQL admin URL)');
+await recordResults(import.meta.filename, measurements, {
+  conditions:
+    `${userCount} signed-in users, each holding a live-event stream, ${seconds} s a run after ${warmUpSeconds} s ` +
+    `unmeasured; the server in a process of its own. ${
+      writesOnly
+        ? 'Only the run saturated with writes (`writes` given).'
+        : adminUrl
+          ? ''
+          : 'PostgreSQL not run: `TEST_DATABASE_URL` was not set.'
+    }`.trim(),
+});

@@ -8,6 +8,7 @@ import { insertVerifiedUsers } from '../src/server/auth/verified-users.ts';
 import { startAppServer } from './app-server.ts';
 import { startSlowLink } from './slow-link.ts';
 import { launchChromium, table } from './chromium.ts';
+import { recordResults, type Measurement } from './results.ts';
 
 /**
  * Part of `npm run bench`: how soon a first visit works offline (issue 34 §2), on the production build served
@@ -112,6 +113,7 @@ console.log(
   `\nFrom a first visit to working offline (median of ${runs * 2} visits; the checks of ${runs} each), seconds from navigation start; slow 3G: ${slow3g.kbitPerSecond} kbit/s each way, ${slow3g.rttMs} ms RTT; ${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(1)}, ${Math.round((performance.now() - started) / 1000)} s\n`,
 );
 const rows: string[][] = [];
+const measurements: Measurement[] = [];
 for (const network of networks)
   for (const journey of journeys)
     for (const build of builds) {
@@ -138,6 +140,20 @@ for (const network of networks)
         seconds(said),
         String(median(waited.map((v) => v.kb)) ?? '–'),
       ]);
+      const okOf = (list: Visit[], ok: (v: Visit) => boolean | undefined) =>
+        `${list.filter(ok).length} of ${list.length}`;
+      measurements.push({
+        goal: 'Works offline soon after a first visit',
+        measured: `${network.name}, ${journey.label.replace(/ (\/\w*)$/, ' `$1`')}: works offline`,
+        figure: { value: seconds(works), unit: 's' },
+        reference: { what: 'the page loaded', figure: { value: seconds(loaded), unit: 's' } },
+        ...(works !== undefined && loaded && { ratio: works / loaded }),
+        also:
+          `reloads offline ok ${okOf(reloads, (v) => v.reloadOk)}; every page held at ${seconds(every)} s ` +
+          `(${ratio(every, loaded)}× load), another page offline ok ${okOf(others, (v) => v.otherOk)}; ` +
+          `registered ${seconds(registered)} s, said ${seconds(said)} s; ` +
+          `${median(waited.map((v) => v.kb)) ?? '–'} KB sent`,
+      });
     }
 table(
   [
@@ -283,3 +299,12 @@ function seconds(ms: number | undefined) {
 function ratio(ms: number | undefined, reference: number | undefined) {
   return ms === undefined || !reference ? '–' : (ms / reference).toFixed(1);
 }
+
+// Other builds' figures (`-- <dir>…`, to compare) are not this checkout's: they are printed, not recorded.
+if (dirs.length === 1 && dirs[0] === path.join(root, 'dist/client'))
+  await recordResults(import.meta.filename, measurements, {
+    conditions:
+      `Median of ${runs * 2} first visits in fresh Chromium profiles (the checks of ${runs} each), data saver off, ` +
+      `seconds from navigation start; slow 3G: ${slow3g.kbitPerSecond} kbit/s each way, ${slow3g.rttMs} ms round trip.`,
+  });
+else console.log("\n(not recorded in docs/bench-results.md: not this checkout's dist/client alone)");

@@ -11,6 +11,7 @@ import { autocannon, type AutocannonResult } from './autocannon.ts';
 import { createServices } from '../src/server/server.ts';
 import { createLogDestination } from '../src/server/log.ts';
 import { runFanOutBench } from './fan-out.ts';
+import { recordResults, type Measurement } from './results.ts';
 import { signedInUsers } from './signed-in.ts';
 
 /**
@@ -32,14 +33,16 @@ const connections = 10;
 const warmupSeconds = 1;
 const roundSeconds = 3;
 const roundCount = 5;
-/** The least share of the bare server's requests/s each target should reach. */
+const publicReads = 'Public reads ≥ 0.7× bare';
+const signedIn = 'Signed-in reads ≥ 0.25× bare';
+/** The least share of the bare server's requests/s each target should reach; `goal`: docs/benchmarks.md's name. */
 const goals = [
-  { name: 'GET /api/health', target: 0.7 },
-  { name: 'GET /api/modules', target: 0.7 },
+  { name: 'GET /api/health', target: 0.7, goal: publicReads },
+  { name: 'GET /api/modules', target: 0.7, goal: publicReads },
   // Through the session middleware and the routes, as every signed-in page's reads go.
-  { name: 'GET /api/me, signed in', target: 0.25 },
-  { name: 'GET /api/bookings, signed in', target: 0.25 },
-  { name: 'GET /api/questions, signed in', target: 0.25 },
+  { name: 'GET /api/me, signed in', target: 0.25, goal: signedIn },
+  { name: 'GET /api/bookings, signed in', target: 0.25, goal: signedIn },
+  { name: 'GET /api/questions, signed in', target: 0.25, goal: signedIn },
 ];
 
 if (!existsSync(path.join(clientDir, 'index.html'))) {
@@ -156,6 +159,7 @@ const targets: { name: string; url: string; reference?: string; headers?: Record
 ];
 
 const loadAtStart = os.loadavg()[0]!.toFixed(1);
+let results: Result[] = [];
 try {
   for (const t of targets) {
     const check = await fetch(t.url, { headers: t.headers });
@@ -188,21 +192,21 @@ try {
     }
     process.stdout.write('\n');
   }
-  report(
-    targets.map((t) => {
-      const own = rounds.get(t.name)!;
-      const bareRounds = rounds.get(t.reference ?? t.name)!;
-      const ratios = own.map((r, i) => r.requests.average / bareRounds[i]!.requests.average).sort((a, b) => a - b);
-      const cpu = cpuPerRequest.get(t.name)!.sort((a, b) => a - b);
-      return {
-        name: t.name,
-        result: median(own),
-        reference: median(bareRounds),
-        ratio: ratios[Math.floor(ratios.length / 2)]!,
-        cpuUs: cpu[Math.floor(cpu.length / 2)]!,
-      };
-    }),
-  );
+  const middle = (values: number[]) => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  results = targets.map((t) => {
+    const own = rounds.get(t.name)!;
+    const bareRounds = rounds.get(t.reference ?? t.name)!;
+    return {
+      name: t.name,
+      reference: t.reference,
+      result: median(own),
+      referenceResult: median(bareRounds),
+      ratio: middle(own.map((r, i) => r.requests.average / bareRounds[i]!.requests.average)),
+      cpuUs: middle(cpuPerRequest.get(t.name)!),
+      referenceCpuUs: middle(cpuPerRequest.get(t.reference ?? t.name)!),
+    };
+  });
+  report(results);
   await new Promise<void>((resolve) => app.services.logger.flush(() => resolve()));
   const requestLines = readFileSync(app.logFile, 'utf8')
     .split('\n')
@@ -211,18 +215,57 @@ try {
 } finally {
   await stop();
 }
-await runFanOutBench();
+const fanOut = await runFanOutBench();
+await recordResults(import.meta.filename, [...measurements(results), fanOut.measurement], {
+  conditions:
+    `${connections} connections, ${roundCount} interleaved rounds of ${roundSeconds} s per target: each figure is the ` +
+    "target's median round, each ratio the median of the rounds' ratios; `LOG_LEVEL=info` (the default) unless " +
+    `said; load average ${loadAtStart} at the start. ${fanOut.conditions}`,
+});
+
+interface Result {
+  name: string;
+  reference: string | undefined;
+  result: AutocannonResult;
+  referenceResult: AutocannonResult;
+  ratio: number;
+  cpuUs: number;
+  referenceCpuUs: number;
+}
+
+/** The goals' figures and those beside them (not the bare server's own rows), for docs/bench-results.md. */
+function measurements(all: Result[]): Measurement[] {
+  const p99 = (r: AutocannonResult) => (r.latency.p99 < 1 ? '<1' : r.latency.p99.toFixed(0));
+  const fromGoals = all
+    .filter((r) => r.reference)
+    .map((r) => ({ r, goal: goals.find((g) => g.name === r.name) }))
+    .sort((a, b) => Number(!a.goal) - Number(!b.goal));
+  return fromGoals.map(({ r, goal }) => ({
+    ...(goal && { goal: goal.goal }),
+    measured: r.name.replace(/^GET [^\s,]+/, '`$&`').replace(/LOG_LEVEL=\w+/, '`$&`'),
+    figure: { value: Math.round(r.result.requests.average), unit: 'req/s' },
+    reference: {
+      what: 'bare `node:http` sending the same bytes',
+      figure: { value: Math.round(r.referenceResult.requests.average), unit: 'req/s' },
+    },
+    ratio: r.ratio,
+    also:
+      `p99 ${p99(r.result)} ms (bare ${p99(r.referenceResult)}); CPU ${r.cpuUs.toFixed(1)} µs/request ` +
+      `(bare ${r.referenceCpuUs.toFixed(1)})` +
+      // A visitor's 401s are that row's answers, which autocannon counts among errors.
+      (r.name.includes('(401)') ? '' : `; errors ${r.result.non2xx + r.result.errors + r.result.timeouts}`),
+    ...(goal && { target: `≥ ${goal.target}`, met: r.ratio >= goal.target }),
+  }));
+}
 
 function median(results: AutocannonResult[]): AutocannonResult {
   return [...results].sort((a, b) => a.requests.average - b.requests.average)[Math.floor(results.length / 2)]!;
 }
 
-function report(
-  results: { name: string; result: AutocannonResult; reference: AutocannonResult; ratio: number; cpuUs: number }[],
-) {
+function report(results: Result[]) {
   // autocannon records latency in whole milliseconds: a p99 under 1 ms reads 0, and a ratio to 0 means nothing.
   const ms = (v: number) => (v < 1 ? '<1' : v.toFixed(0));
-  const rows = results.map(({ name, result: r, reference, ratio, cpuUs }) => [
+  const rows = results.map(({ name, result: r, referenceResult: reference, ratio, cpuUs }) => [
     name,
     Math.round(r.requests.average).toString(),
     ratio.toFixed(2),
@@ -259,7 +302,7 @@ function report(
       `${goal.name} at ${ratio.toFixed(2)} of the bare server's requests/s (target ≥ ${goal.target}): ${ratio >= goal.target ? 'PASS' : 'FAIL'}`,
     );
   }
-  if (results.some((r) => r.reference.latency.p99 < 1))
+  if (results.some((r) => r.referenceResult.latency.p99 < 1))
     console.log("(p99 ÷ bare is n/a when the bare server's p99 is under autocannon's 1 ms resolution.)");
 }
 

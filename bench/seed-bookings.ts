@@ -5,16 +5,7 @@ import type { Services } from '../src/server/server.ts';
 /** `count` bookings over two years of dates; `tutorCategory` gets every one when `onlyTutors`, else a quarter. */
 export async function seedBookings(services: Services, count: number, onlyTutors: boolean) {
   const started = performance.now();
-  const students = Array.from({ length: 200 }, (_, i) => ({
-    id: crypto.randomUUID(),
-    name: `Student ${i}`,
-    email: `seeded-${i}@example.com`,
-    email_verified: true,
-    image: null,
-    created_at: new Date(),
-    updated_at: new Date(),
-  }));
-  await services.db.insertInto('users').values(students).execute();
+  const students = await seedStudents(services);
   const day = 24 * 3_600_000;
   const first = Date.UTC(2026, 0, 1);
   const statuses = ['Pending', 'Confirmed', 'Completed', 'Cancelled'] as const;
@@ -94,4 +85,19 @@ export async function seedBookings(services: Services, count: number, onlyTutors
   console.log(
     `seeded ${count.toLocaleString('en-ZA')} bookings in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
+}
+
+/** 200 verified students, written straight to the table: the bookings' owners. */
+export async function seedStudents(services: Services) {
+  const students = Array.from({ length: 200 }, (_, i) => ({
+    id: crypto.randomUUID(),
+    name: `Student ${i}`,
+    email: `seeded-${i}@example.com`,
+    email_verified: true,
+    image: null,
+    created_at: new Date(),
+    updated_at: new Date(),
+  }));
+  await services.db.insertInto('users').values(students).execute();
+  return students;
 }

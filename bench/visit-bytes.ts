@@ -7,6 +7,7 @@ import { pagesAndEntry, precacheGlobPatterns, workerFiles, type LazyChunks } fro
 import { insertVerifiedUsers } from '../src/server/auth/verified-users.ts';
 import { startAppServer } from './app-server.ts';
 import { kb, launchChromium, table } from './chromium.ts';
+import { recordResults, type Measurement } from './results.ts';
 
 /**
  * Part of `npm run bench`: the bytes a phone on prepaid data pays for (issue 9), on the production build served
@@ -41,6 +42,8 @@ const app = await startAppServer('visit-bytes', {
 const browser = await launchChromium();
 
 const rows: [string, string, string][] = [];
+const measurements: Measurement[] = [];
+const kbFigure = (bytes: number) => ({ value: Number(kb(bytes)), unit: 'KB' });
 try {
   const measured = { on: await journeys(true), off: await journeys(false) };
   for (const [label, key] of [
@@ -49,6 +52,12 @@ try {
     ['student, first visit to /offers (signed in)', 'student'],
   ] as const) {
     rows.push([label, kb(measured.on[key]), kb(measured.off[key])]);
+    measurements.push({
+      measured: `${label.replace(/ (\/\w*)/, ' `$1`')}, data saver on`,
+      figure: kbFigure(measured.on[key]),
+      reference: { what: 'data saver off', figure: kbFigure(measured.off[key]) },
+      ratio: measured.on[key] / measured.off[key],
+    });
   }
 } finally {
   await browser.close();
@@ -73,6 +82,31 @@ table(
     ['and the others, unless saving data', String(lazy.unlessSavingData.length), kb(sentSize(lazy.unlessSavingData))],
   ],
 );
+measurements.push(
+  {
+    measured: `what the service worker precaches on a first visit: the pages and the entry (${selected.length} files)`,
+    figure: kbFigure(sentSize(selected)),
+    reference: {
+      what: `precaching every file as before decision 0011 (${everything.length} files)`,
+      figure: kbFigure(sentSize(everything)),
+    },
+    ratio: sentSize(selected) / sentSize(everything),
+  },
+  {
+    measured: `then the public pages' chunks (${lazy.always.length} files)`,
+    figure: kbFigure(sentSize(lazy.always)),
+  },
+  {
+    measured: `and the others, unless saving data (${lazy.unlessSavingData.length} files)`,
+    figure: kbFigure(sentSize(lazy.unlessSavingData)),
+  },
+);
+// Another build's figures (`-- <dir>`, to compare) are not this checkout's: they are printed, not recorded.
+if (clientDir === path.join(root, 'dist/client'))
+  await recordResults(import.meta.filename, measurements, {
+    conditions: `Bytes sent to the browser, headers included, on the build in \`dist/client\`; KB as sent (brotli where the build has it) for what the worker downloads.`,
+  });
+else console.log(`\n(not recorded in docs/bench-results.md: ${clientDir} is not this checkout's dist/client)`);
 
 /** The three visits in fresh browser profiles, with the data saver on or off. */
 async function journeys(saveData: boolean) {

@@ -132,9 +132,9 @@ async function probe(base: string, project: string, database: string, rules: str
   const documents = `${base}/v1/projects/${project}/databases/${database}/documents`;
   const fields = JSON.stringify({ fields: { name: { stringValue: 'x' } } });
   const requests: [string, string, RequestInit][] = [];
-  // What the new site keeps there: accounts, sessions, reset tokens and hashes among it, and the testimonials the
-  // admin hid (docs/firestore-layout.md).
-  for (const collection of ['users', 'sessions', 'verifications', 'testimonials']) {
+  // What the new site keeps there: accounts, sessions, reset tokens and hashes among it, the testimonials the
+  // admin hid, the tutors' availability and the calendar feeds' hashes (docs/firestore-layout.md).
+  for (const collection of ['users', 'sessions', 'verifications', 'testimonials', 'availability', 'calendarFeeds']) {
     requests.push(
       [`read ${collection}/a`, `${documents}/${collection}/a`, {}],
       [`list ${collection}`, `${documents}/${collection}`, {}],

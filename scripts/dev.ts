@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import './dotenv.ts';
 
 // The API with --watch on :3000 and Vite's dev server on :5173 (which proxies /api to it).
 const children = [

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import './dotenv.ts';
 
 // `npm start` on a fresh clone: build the client once if there is no build, then serve.
 if (!existsSync('dist/client/index.html')) {

@@ -133,6 +133,15 @@ test('forgot password: the e-mailed link sets a new password that works', async 
   await expect(page.getByText('Password reset email sent! Check your inbox.')).toBeVisible();
   await expect(page.getByText('No user found with that email address.')).toHaveCount(0);
   await expectNoAxeViolations(page);
+  // A new try replaces what the last one said: an invalid address shows its error alone, not beside "sent".
+  await page.getByLabel('Email').fill('not-an-address');
+  await page.getByRole('button', { name: 'Send reset link' }).click();
+  await expect(page.getByText('Invalid email address. Please enter a valid email.')).toBeVisible();
+  await expect(page.getByText('Password reset email sent! Check your inbox.')).toHaveCount(0);
+  for (const [size, viewport] of Object.entries(viewports)) {
+    await page.setViewportSize(viewport);
+    await page.screenshot({ path: `test-results/screenshots/forgot-password-invalid-after-sent-${size}.png` });
+  }
 
   await page.getByLabel('Email').fill(account.email);
   await page.getByRole('button', { name: 'Send reset link' }).click();

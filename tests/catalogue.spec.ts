@@ -348,10 +348,13 @@ test('with nothing stored and the server failing, /offers says so and Try again 
   // No live stream: its first notice would read the catalogue again by itself, and on a busy machine that can
   // land between the route's removal and the click, leaving no Try again to click.
   await page.route('**/api/events', (route) => route.abort());
-  // The page reads the catalogue, and so does the app's first catch-up after logging in, a moment later (it once
-  // loaded the catalogue between the route's removal and the click): every read before Try again fails.
-  let modulesFail = true;
-  await page.route('**/api/modules', (route) => (modulesFail ? route.fulfill(failing) : route.fallback()));
+  // The page reads the catalogue, and so does the app's first catch-up after logging in, a moment later, and a
+  // busy machine has seen another read land between the last check and the click: every read fails until the
+  // page itself says Try again was pressed (its click listener runs before the app's).
+  const pressed = () => page.evaluate(() => (window as { tryAgainPressed?: boolean }).tryAgainPressed === true);
+  await page.route('**/api/modules', async (route) =>
+    (await pressed().catch(() => false)) ? route.fallback() : route.fulfill(failing),
+  );
   await page.route('**/api/me/enrolments', (route) => route.fulfill(failing));
   await loginAs(page, 'student');
   const failed = page.getByRole('alert').filter({ hasText: 'Failed to fetch modules.' });
@@ -362,7 +365,9 @@ test('with nothing stored and the server failing, /offers says so and Try again 
   await page.waitForLoadState('networkidle');
   await expect(tryAgain).toBeEnabled();
 
-  modulesFail = false;
+  await tryAgain.evaluate((button) =>
+    button.addEventListener('click', () => void ((window as { tryAgainPressed?: boolean }).tryAgainPressed = true)),
+  );
   await tryAgain.click();
   await expect(card(page, 'Introduction to Statistics')).toBeVisible();
 

@@ -2,9 +2,17 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type APIRequestContext, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import {
+  expect,
+  type APIRequestContext,
+  type Browser,
+  type BrowserContext,
+  type Locator,
+  type Page,
+} from '@playwright/test';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { e2eDatabaseUrl, e2eDataDir, e2ePort } from '../playwright.config.ts';
+import type { Booking } from '../src/common/bookings.ts';
 
 export const origin = `http://127.0.0.1:${e2ePort}`;
 const mailDir = path.join(e2eDataDir, 'mail');
@@ -281,3 +289,55 @@ export const recordLayoutShifts = (target: Page | BrowserContext) =>
 /** The layout shifts the page has seen (`recordLayoutShifts`): none, or what moved in each. */
 export const layoutShifts = (page: Page) =>
   page.evaluate(() => (window as unknown as { layoutShifts: string[] }).layoutShifts);
+
+/** A browser context of its own (its own cookies and IndexedDB) with a fresh account of `role` signed in. */
+export async function userPage(
+  browser: Browser,
+  role: 'student' | 'tutor' | 'admin',
+  options: { categories?: string[]; clockAt?: number } = {},
+) {
+  const context = await browser.newContext({ baseURL: origin });
+  if (options.clockAt !== undefined) await context.clock.install({ time: options.clockAt });
+  const page = await context.newPage();
+  const account = await loginAs(page, role, options.categories);
+  return { context, page, account };
+}
+
+/** A catalogue module of its own, so that no other test's bookings share its cards. */
+export async function newModule(
+  browser: Browser,
+  category: 'Mathematics' | 'Statistics' | 'Computer Science' = 'Mathematics',
+) {
+  const admin = await userPage(browser, 'admin');
+  const module = await createModule(admin.page.request, {
+    name: uniqueModuleName('Linear Algebra Drills'),
+    priceCents: 9000,
+    category,
+    description: 'Matrices, vectors and the systems they solve.',
+    topics: ['Row reduction', 'Determinants', 'Eigenvalues'],
+  });
+  return { admin, module };
+}
+
+/** A booking request straight through the API, as the student signed in on `request`. */
+export async function requestBooking(
+  request: APIRequestContext,
+  input: { module: string; date: string; slots: string[]; hours?: number; concepts?: string },
+): Promise<Booking> {
+  const res = await request.post('/api/bookings', {
+    data: { id: crypto.randomUUID(), hours: 1, concepts: 'Past exam questions.', ...input },
+    headers: { origin },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return (await res.json()) as Booking;
+}
+
+/** A time of `booking` confirmed straight through the API, as the staff member signed in on `request`. */
+export async function confirmTime(request: APIRequestContext, booking: Booking, slot: string): Promise<Booking> {
+  const res = await request.post(`/api/bookings/${booking.id}/confirm`, {
+    data: { slot, version: booking.version },
+    headers: { origin },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  return (await res.json()) as Booking;
+}

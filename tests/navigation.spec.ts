@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { loginAs } from './fixtures.ts';
+import { expectNoAxeViolations, loginAs, signUpAndVerify, submitLogin, viewports } from './fixtures.ts';
 
 test('signed out: Home, Testimonials and Sign In; guarded pages send visitors away', async ({ page }) => {
   await page.goto('/');
@@ -13,6 +13,47 @@ test('signed out: Home, Testimonials and Sign In; guarded pages send visitors aw
   await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/);
   await page.goto('/profile');
   await expect(page).toHaveURL(/\/login$/);
+});
+
+test('a visitor opening a link to a module is told to log in to see it, and is on the module once logged in', async ({
+  page,
+}) => {
+  const account = await signUpAndVerify(page.request);
+  await page.setViewportSize(viewports.phone);
+  await page.goto('/modules/introduction-to-calculus');
+  // The spec's redirect to /, now with a word on why.
+  await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/);
+  const notice = page.getByRole('main').getByRole('status').filter({ hasText: 'Log in to see this module.' });
+  await expect(notice).toBeVisible();
+  // A toast on a phone (here the first visit's "works offline") comes under the notice, not over it.
+  const toast = page.locator('[data-sonner-toast]').filter({ hasText: 'works offline' });
+  await expect(toast).toBeVisible({ timeout: 20_000 });
+  const below = async () => {
+    const [noticeBox, toastBox] = await Promise.all([notice.boundingBox(), toast.boundingBox()]);
+    return toastBox!.y - (noticeBox!.y + noticeBox!.height);
+  };
+  await expect.poll(below, { message: 'the toast’s top less the notice’s bottom' }).toBeGreaterThanOrEqual(0);
+  await page.screenshot({ path: 'test-results/screenshots/login-to-see-module-toast-phone.png' });
+  for (const [size, viewport] of Object.entries(viewports)) {
+    await page.setViewportSize(viewport);
+    await expectNoAxeViolations(page);
+    await page.screenshot({ path: `test-results/screenshots/login-to-see-module-home-${size}.png` });
+  }
+
+  await notice.getByRole('link', { name: 'Log in' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(
+    page.getByRole('main').getByRole('status').filter({ hasText: 'Log in to see this module.' }),
+  ).toBeVisible();
+  for (const [size, viewport] of Object.entries(viewports)) {
+    await page.setViewportSize(viewport);
+    await expectNoAxeViolations(page);
+    await page.screenshot({ path: `test-results/screenshots/login-to-see-module-login-${size}.png` });
+  }
+  await submitLogin(page, account);
+  await expect(page).toHaveURL(/\/modules\/introduction-to-calculus$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Introduction To Calculus' })).toBeVisible();
+  await expect(page.getByText('Log in to see this module.')).toHaveCount(0);
 });
 
 test('an unknown path gets the 404 page with status 404', async ({ page }) => {

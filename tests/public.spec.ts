@@ -220,6 +220,15 @@ test('a new release shows "A new version is available" and Reload switches to it
 
     const prompt = page.getByRole('status').filter({ hasText: 'A new version is available.' });
     await expect(prompt).toBeVisible();
+    // Apart from the toasts: at the bottom of a phone (its toasts come under the navbar), at the top of a
+    // wider screen (its toasts come at the bottom right).
+    for (const [size, viewport] of Object.entries(viewports)) {
+      await page.setViewportSize(viewport);
+      const box = (await prompt.boundingBox())!;
+      if (size === 'phone') expect(box.y + box.height, 'the prompt’s bottom').toBeGreaterThan(viewport.height - 40);
+      else expect(box.y, 'the prompt’s top').toBeLessThan(viewport.height / 4);
+      await page.screenshot({ path: `test-results/screenshots/update-prompt-${size}.png` });
+    }
     await Promise.all([page.waitForEvent('load'), prompt.getByRole('button', { name: 'Reload' }).click()]);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await expect(prompt).toHaveCount(0);

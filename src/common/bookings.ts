@@ -14,6 +14,18 @@ export const uncategorized = 'Uncategorized';
 export const bookingCategories = [...categories, uncategorized] as const;
 export type BookingCategory = (typeof bookingCategories)[number];
 
+const weekdays: Record<string, string> = {
+  Mon: 'Monday',
+  Tue: 'Tuesday',
+  Wed: 'Wednesday',
+  Thu: 'Thursday',
+  Fri: 'Friday',
+  Sat: 'Saturday',
+  Sun: 'Sunday',
+};
+/** "Thursday": a date's weekday in SAST. */
+const weekdayOf = (date: string) => weekdays[formatSastDate(date).slice(0, 3)] ?? '';
+
 export const bookingLimits = {
   hoursMin: 1,
   hoursMax: 8,
@@ -30,9 +42,14 @@ export const bookingLimits = {
   /** The reminder e-mail goes this long before a confirmed session. */
   reminderHours: 24,
   pageSize: 50,
-  /** Booking requests one user may send in an hour (a repeat of one already stored does not count). */
+  /** Booking requests one user may send in an hour (a repeat of one already stored does not count; a weekly series counts once). */
   requestsPerHour: 10,
+  /** A weekly series: the same time every week for up to a term's teaching weeks (issue 36). */
+  weeksMax: 14,
 } as const;
+
+/** "1 hour", "48 hours": the lead time is configured (BOOKING_MIN_LEAD_HOURS) and may be 1. */
+const hoursText = (hours: number) => `${hours} ${hours === 1 ? 'hour' : 'hours'}`;
 
 /** Spec §5 and §8 (Booking, Tutor, Admin), word for word, plus what the spec leaves open. */
 export const bookingMessages = {
@@ -54,7 +71,7 @@ export const bookingMessages = {
   fetchFailed: 'Failed to fetch bookings.',
   notAssigned: 'You are not assigned to any module. Please contact support.',
   customSubject: 'This is a custom subject: you can request any concept you need help with.',
-  leadTime: (hours: number) => `Sessions must be booked at least ${hours} hours in advance.`,
+  leadTime: (hours: number) => `Sessions must be booked at least ${hoursText(hours)} in advance.`,
   dateInvalid: 'Choose a valid date.',
   slotsRequired: 'Please choose all three time slots.',
   slotInvalid: 'Choose a time as HH:MM (24-hour clock, SAST).',
@@ -76,6 +93,7 @@ export const bookingMessages = {
   cancelledLate: (feeCents: number) =>
     `Your booking has been cancelled. As it was within ${bookingLimits.lateCancelHours} hours of the session, the late-cancellation fee (${bookingLimits.lateFeePercent}%, ${formatRand(feeCents)}) applies.`,
   cannotCancel: 'Only a pending or confirmed booking can be cancelled.',
+  notATutor: 'Choose a tutor of this booking’s category.',
   cannotConfirm: 'A cancelled or completed booking cannot be confirmed. Set its status to Pending first.',
   ownBooking: 'You booked this session yourself: another tutor or the admin confirms it and sets its status.',
   /** Staff marking a session completed before it has started are asked first (the student is e-mailed). */
@@ -87,7 +105,37 @@ export const bookingMessages = {
   rateLimited: 'You have sent many booking requests in the last hour. Please wait a while before sending another.',
   /** The student's name on a booking (and a person's in its history) once their account is deleted. */
   deletedUser: 'Deleted user',
+  /** Moving a session (issue 36): the student proposes three new times; staff move a confirmed one. */
+  cannotMove: 'Only a pending or confirmed session can be moved.',
+  staffMoveConfirmedOnly: 'Only a confirmed session can be moved to a new time. Confirm one of its times instead.',
+  tooLateToMove: (hours: number, when: string) =>
+    `A session can be moved up to ${hoursText(hours)} before it starts, and this one starts ${when}. You can still cancel it.`,
+  /** On the card, once the cut-off has passed. */
+  moveClosed: (hours: number) =>
+    `A session can be moved up to ${hoursText(hours)} before it starts. You can still cancel this one.`,
+  moveInPast: 'Choose a time that is still to come.',
+  nothingToKeep:
+    'The student has not asked to move this session from a confirmed time: there is no earlier time to keep.',
+  moveFailed: 'Failed to move the session.',
+  weeksInvalid: `Weeks must be a whole number from 1 to ${bookingLimits.weeksMax}.`,
+  /** "Weekly, 6 sessions: every Thursday from 03 Dec 2026 to 07 Jan 2027, R1,500.00 in all." */
+  series: (count: number, firstDate: string, lastDate: string, totalCents: number) =>
+    `Weekly, ${count} sessions: every ${weekdayOf(firstDate)} from ${formatSastDate(firstDate).slice(5)} to ${formatSastDate(lastDate).slice(5)}, ${formatRand(totalCents)} in all.`,
+  moveConfirm:
+    'Ask your tutor to move this session to one of these three times? Until they confirm one, the session is pending.',
 } as const;
+
+/** A session's date and times as they were, or as they became: a move's two ends. */
+const bookingTimesSchema = z.object({
+  date: z.string(),
+  /** The confirmed time, null while pending. */
+  slot: z.string().nullable(),
+  slots: z.array(z.string()),
+});
+
+/** A move (issue 36): from the date and times it had to those it has since. */
+export const bookingMoveSchema = z.object({ from: bookingTimesSchema, to: bookingTimesSchema });
+export type BookingMove = z.infer<typeof bookingMoveSchema>;
 
 /** One change to a booking, for the audit trail shown on the booking. */
 export const bookingChangeSchema = z.object({
@@ -99,8 +147,19 @@ export const bookingChangeSchema = z.object({
   to: z.enum(bookingStatuses),
   /** The slot set by a confirmation. */
   slot: z.string().nullable(),
+  /** A move of the session to another date or time; absent for every other change. */
+  move: bookingMoveSchema.optional(),
 });
 export type BookingChange = z.infer<typeof bookingChangeSchema>;
+
+export const bookingTutorSchema = z.object({ id: z.string().nullable(), name: z.string() });
+
+/** A weekly series: its id (the first session's), this session's place from 0, and how many there are. */
+export const bookingSeriesSchema = z.object({ id: z.string(), index: z.number().int(), count: z.number().int() });
+export type BookingSeries = z.infer<typeof bookingSeriesSchema>;
+
+export { seriesSessionId } from './booking-series.ts';
+export type BookingTutor = z.infer<typeof bookingTutorSchema>;
 
 /** A booking as the API sends it. Module, category and prices are kept as they were when booked. */
 export const bookingSchema = z.object({
@@ -126,6 +185,13 @@ export const bookingSchema = z.object({
   /** Grows with every change; staff changes send the version they read, and a stale one is a 409. */
   version: z.number().int(),
   history: z.array(bookingChangeSchema),
+  /**
+   * The tutor: who confirmed it, or whom the admin named; null until then (the id null once their account is
+   * deleted). Optional: a device may hold bookings stored before bookings had one, which read as none.
+   */
+  tutor: bookingTutorSchema.nullable().optional(),
+  /** One session of a weekly series (issue 36), its place in it; absent or null for a single session. */
+  series: bookingSeriesSchema.nullable().optional(),
 });
 export type Booking = z.infer<typeof bookingSchema>;
 
@@ -177,6 +243,13 @@ export const createBookingInputSchema = z.strictObject({
     .min(1, bookingMessages.conceptsRequired)
     .max(bookingLimits.conceptsMax, bookingMessages.conceptsTooLong)
     .refine(isMultiLine, textMessages.multiLine),
+  /** The same time every week for this many weeks (issue 36); one session when left out. */
+  weeks: z
+    .number(bookingMessages.weeksInvalid)
+    .int(bookingMessages.weeksInvalid)
+    .min(1, bookingMessages.weeksInvalid)
+    .max(bookingLimits.weeksMax, bookingMessages.weeksInvalid)
+    .optional(),
 });
 export type CreateBookingInput = z.input<typeof createBookingInputSchema>;
 
@@ -184,7 +257,35 @@ export type CreateBookingInput = z.input<typeof createBookingInputSchema>;
 export const confirmBookingInputSchema = z.strictObject({
   slot: z.string(bookingMessages.selectSlot).min(1, bookingMessages.selectSlot),
   version: z.number().int(),
+  /**
+   * The admin names the session's tutor (one of the category's); without it, the category's only tutor if it
+   * has exactly one. A tutor who confirms is the tutor.
+   */
+  tutorId: z.string(bookingMessages.notATutor).min(1, bookingMessages.notATutor).max(200).optional(),
+  /** Every pending session of the booking's weekly series at this time, at once (issue 36). */
+  series: z.boolean().optional(),
 });
+
+/**
+ * `POST /api/bookings/:id/reschedule` (the booking's student): three new times, as a request has, at least the
+ * reschedule cut-off before the session; `version`: the booking as the student saw it. Queued offline.
+ */
+export const rescheduleBookingInputSchema = z.strictObject({
+  date: createBookingInputSchema.shape.date,
+  slots: createBookingInputSchema.shape.slots,
+  version: z.number().int(),
+});
+export type RescheduleBookingInput = z.input<typeof rescheduleBookingInputSchema>;
+
+/** `POST /api/bookings/:id/move` (tutor of the category, admin): a confirmed session to a new date and time. */
+export const moveBookingInputSchema = z.strictObject({
+  date: createBookingInputSchema.shape.date,
+  slot,
+  version: z.number().int(),
+});
+
+/** `POST /api/bookings/:id/keep-time` (tutor of the category, admin): the time it had before the student's move. */
+export const keepBookingTimeInputSchema = z.strictObject({ version: z.number().int() });
 
 /** `PUT /api/bookings/:id/status` (tutor of the category, admin): any of the four, in any order (spec §4). */
 export const setBookingStatusInputSchema = z.strictObject({
@@ -240,7 +341,7 @@ export function leadTimeProblem(
   if (!wholeDay && tooSoon.length === 0) return undefined;
   const earliestDate = sastDate(earliest);
   const earliestText = `${sastTime(earliest)}${earliestDate === date ? '' : ` on ${formatSastDate(earliestDate)}`} SAST`;
-  const away = `less than ${rules.leadHours} hours away; the earliest is ${earliestText}.`;
+  const away = `less than ${hoursText(rules.leadHours)} away; the earliest is ${earliestText}.`;
   if (wholeDay) {
     const passed = date < sastDate(rules.now);
     const message = passed

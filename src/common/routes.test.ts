@@ -22,6 +22,7 @@ describe('isKnownPagePath', () => {
       '/student-dashboard',
       '/tutor-dashboard',
       '/admin-dashboard',
+      '/availability',
     ]);
     for (const path of [...publicPaths, ...signedInPaths]) expect(isKnownPagePath(path), path).toBe(true);
   });

@@ -23,6 +23,7 @@ export const signedInPaths = [
   '/student-dashboard',
   '/tutor-dashboard',
   '/admin-dashboard',
+  '/availability',
 ] as const;
 /**
  * Public pages rendered to HTML at build time, and the file each is written to; every other page path gets

@@ -209,7 +209,7 @@ describe('health and headers', () => {
   test('the client configuration says Google sign-in is off without its keys', async () => {
     const response = await createClient(server.url).get('/api/config');
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ googleSignIn: false, bookingMinLeadHours: 48 });
+    expect(response.body).toEqual({ googleSignIn: false, bookingMinLeadHours: 48, bookingRescheduleMinHours: 24 });
   });
 
   test('without a session, /api/me is 401', async () => {

@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { signedInPages } from '../common/routes.ts';
 import { createSessionMiddleware, readSessionOnce } from './auth/auth.middleware.ts';
 import { createSessionReader } from './auth/auth.session.ts';
@@ -20,7 +20,9 @@ import { requestLog } from './http/request-log.ts';
 import { pageSecurityHeaders } from './http/security-headers.ts';
 import { createPageRenderer, type RenderApp } from './http/rendered-pages.ts';
 import { createStaticRoutes } from './http/static.ts';
+import { createAvailabilityRoutes } from './modules/availability/availability.routes.ts';
 import { createBookingRoutes } from './modules/bookings/bookings.routes.ts';
+import { createCalendarFeedRoutes, createCalendarRoutes } from './modules/calendar/calendar.routes.ts';
 import { createCatalogueRoutes, preparedCatalogue } from './modules/catalogue/catalogue.routes.ts';
 import { createCatalogueDeps, findModuleBySlug, type CatalogueDeps } from './modules/catalogue/catalogue.usecases.ts';
 import { createConfigRoutes } from './modules/config/config.routes.ts';
@@ -33,9 +35,10 @@ import {
 import { createMeRoutes, createSessionRoutes } from './modules/me/me.routes.ts';
 import { createProfileRoutes } from './modules/profile/profile.routes.ts';
 import { createStaffRoutes } from './modules/staff/staff.routes.ts';
-import { createQaPages } from './modules/qa/qa.pages.ts';
 import { createQaRoutes } from './modules/qa/qa.routes.ts';
 import { createTestimonialsRoutes } from './modules/testimonials/testimonials.routes.ts';
+import type { RouteScope } from './feature.ts';
+import { features } from './features.ts';
 import type { PersonalDataPart } from './personal-data.ts';
 
 export interface AppOptions {
@@ -93,21 +96,12 @@ export function createApp({
   // The answers that can run to many KB and that `answerJson` (etag.ts, every list's) does not compress itself: a
   // question with its answers, the data export, what a write returns. Not /api/events (a stream, sent event by
   // event), nor the catalogue, compressed once per change (catalogue.cache.ts).
-  for (const group of ['/api/questions/*', '/api/bookings/*', '/api/me/*'])
-    app.on(['POST', 'PUT', 'PATCH', 'DELETE'], group, compressJson());
-  for (const route of ['/api/questions/:id', '/api/me/export']) app.get(route, compressJson());
-  // Who is signed in (`c.get('me')`), read once per request for the route groups that act for someone. Not for
-  // the catalogue's reads: they are public and the busiest route (bench/run.ts), so only its writes read it.
-  app.use('/api/me/*', withMe);
-  app.use('/api/session', withMe);
+  // Each feature says which (its `compressed`, features.ts).
+  for (const scope of features.flatMap((f) => f.compressed ?? [])) on(app, scope, compressJson());
+  // Who is signed in (`c.get('me')`), read once per request for the route groups that act for someone: each
+  // feature's `signedIn`, and the live events' stream.
+  for (const scope of features.flatMap((f) => f.signedIn ?? [])) on(app, scope, withMe);
   app.use('/api/events', withMe);
-  app.use('/api/questions/*', withMe);
-  app.use('/api/bookings/*', withMe);
-  app.use('/api/staff/*', withMe);
-  app.on(['POST', 'PATCH', 'DELETE'], '/api/modules/*', withMe);
-  // The public list is read without it; the admin's list and every change need it.
-  app.get('/api/testimonials/all', withMe);
-  app.on(['POST', 'PATCH', 'DELETE'], '/api/testimonials/*', withMe);
   // After the session middleware: a reader's position tells only of notices they may hear (docs/api.md).
   app.on('GET', '/api/*', livePosition(streamHub));
   app.route('/', createApiRoutes({ deps, auth, catalogue, health, personalData }));
@@ -128,12 +122,13 @@ export function createApp({
   app.use(pageSecurityHeaders(deps.config.production));
   // The signed-in pages are sent rendered for the user the session names (http/static.ts), and a question's page
   // for them too (qa.pages.ts). Each counts as a few reads (read-limit.ts `pageReads`).
-  for (const pagePath of [...Object.keys(signedInPages), '/qa/:id']) {
+  for (const pagePath of [...Object.keys(signedInPages), ...features.flatMap((f) => f.pages?.signedIn ?? [])]) {
     if (readLimit) app.get(pagePath, readLimit.pages);
     app.get(pagePath, withMe);
   }
-  // The board is rendered per request, for visitors with its questions (docs/decisions/0024).
-  app.route('/', createQaPages(deps, createPageRenderer(clientDir, { origin: deps.config.publicUrl, renderApp })));
+  // The pages rendered per request: the board, for visitors with its questions (docs/decisions/0024).
+  const renderPage = createPageRenderer(clientDir, { origin: deps.config.publicUrl, renderApp });
+  for (const pages of features.flatMap((f) => f.pages ?? [])) app.route('/', pages.create(deps, renderPage));
   app.route(
     '/',
     createStaticRoutes(clientDir, {
@@ -147,6 +142,12 @@ export function createApp({
     () => ['live-position', streamHub.position()],
   );
   return { app, prepared };
+}
+
+/** Registers `handler` for the requests `scope` names: every method, or the ones it lists. */
+function on(app: Hono, { path, methods }: RouteScope, handler: MiddlewareHandler) {
+  if (methods) app.on([...methods], path, handler);
+  else app.use(path, handler);
 }
 
 /** The JSON API but /api/auth (better-auth's front, auth.routes.ts), chained so its types reach `ApiRoutes`. */
@@ -168,11 +169,14 @@ function createApiRoutes({
     .route('/api/config', createConfigRoutes(deps))
     .route('/api/me', createMeRoutes())
     .route('/api/me', createProfileRoutes({ deps, auth, personalData }))
+    .route('/api/me/calendar-feed', createCalendarFeedRoutes(deps))
     .route('/api/modules', createCatalogueRoutes(catalogue))
     .route('/api/questions', createQaRoutes(deps))
     .route('/api/bookings', createBookingRoutes(deps))
     .route('/api/staff', createStaffRoutes(deps))
     .route('/api/testimonials', createTestimonialsRoutes(deps))
+    .route('/api/availability', createAvailabilityRoutes(deps))
+    .route('/api/calendar', createCalendarRoutes(deps))
     .route('/api/session', createSessionRoutes());
 }
 

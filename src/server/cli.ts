@@ -1,6 +1,8 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { Command, Option } from 'commander';
 import { categories } from '../common/roles.ts';
+import { sqliteFileOf } from './db/create-db.ts';
 import { loadEnv } from './env.ts';
 import { isAppError } from './http/errors.ts';
 import type { FirebaseHashConfig } from './auth/firebase-password.ts';
@@ -23,6 +25,7 @@ const staff = program.command('staff').description('admins and tutors');
 
 async function withServices(fn: (s: Awaited<ReturnType<typeof createServices>>) => Promise<void>) {
   const env = loadEnv();
+  if (!hasDatabase(env)) return;
   const services = await startServices(env);
   if (!services) return;
   try {
@@ -35,6 +38,21 @@ async function withServices(fn: (s: Awaited<ReturnType<typeof createServices>>) 
   } finally {
     await services.close();
   }
+}
+
+/**
+ * Whether the server's SQLite file is there. Staff commands work on the server's data: run without the server's
+ * `DATA_DIR` (or `DATABASE_URL`), they would make an empty database of their own and find "No staff yet.".
+ */
+function hasDatabase(env: ReturnType<typeof loadEnv>): boolean {
+  const file = sqliteFileOf(env.databaseUrl);
+  if (file === undefined || existsSync(file)) return true;
+  console.error(
+    `Error: there is no database at ${file}. The command line works on the server's data: give it the server's ` +
+      'DATA_DIR or DATABASE_URL (npm start and npm run cli both read them from .env).',
+  );
+  process.exitCode = 1;
+  return false;
 }
 
 /**
@@ -100,7 +118,7 @@ staff
   });
 
 /**
- * `npm run cli -- import firebase`: the old site's data and accounts (README "Moving in from Firebase").
+ * `npm run cli -- import firebase`: the old site's data and accounts (docs/moving-in-from-firebase.md).
  * The files are read and checked before anything is written; the import is one transaction on SQL, a
  * transaction per batch on Firestore (firebase-import.ts, decision 0023).
  */

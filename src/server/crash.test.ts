@@ -566,6 +566,7 @@ function makeWorkload(rng: SeededRandom, people: Person[], staff: { tutor: Perso
     }
   }
 
+  let requestDays = 0;
   for (const by of people) {
     const count = by.role === 'student' ? 5 : 2;
     for (let n = 0; n < count; n++) {
@@ -574,7 +575,8 @@ function makeWorkload(rng: SeededRandom, people: Person[], staff: { tutor: Perso
       const body = {
         id,
         module: module.name,
-        date: sastDate(new Date(Date.now() + rng.int(10, 40) * day)),
+        // A day of its own: the tutor confirms many of them, and two of their sessions at one time would clash.
+        date: sastDate(new Date(Date.now() + (10 + requestDays++) * day)),
         slots,
         hours: rng.int(1, 3),
         concepts: `Concepts for request ${n} of ${by.name}`,

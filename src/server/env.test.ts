@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { loadEnv, resolveAuthSecret } from './env.ts';
+import { loadEnv, resolveAuthSecret, settingNames } from './env.ts';
 
 describe('loadEnv', () => {
   test('an empty environment gets the documented defaults', () => {
@@ -20,6 +20,7 @@ describe('loadEnv', () => {
       mailFrom: 'TutorBook <no-reply@tutorbook.co.za>',
       google: undefined,
       bookingMinLeadHours: 48,
+      bookingRescheduleMinHours: 24,
       paymentEftDetails: undefined,
       trustedProxies: 0,
       logLevel: 'info',
@@ -39,6 +40,7 @@ describe('loadEnv', () => {
       GOOGLE_CLIENT_ID: 'id',
       GOOGLE_CLIENT_SECRET: 'secret',
       BOOKING_MIN_LEAD_HOURS: '24',
+      BOOKING_RESCHEDULE_MIN_HOURS: '12',
       TRUST_PROXY: 'yes',
       RATE_LIMIT: '1',
       LOG_LEVEL: 'warn',
@@ -55,6 +57,7 @@ describe('loadEnv', () => {
       mailFrom: 'TutorBook <no-reply@tutorbook.co.za>',
       google: { clientId: 'id', clientSecret: 'secret' },
       bookingMinLeadHours: 24,
+      bookingRescheduleMinHours: 12,
       trustedProxies: 1,
       rateLimit: true,
       logLevel: 'warn',
@@ -265,4 +268,12 @@ describe('resolveAuthSecret', () => {
       await rm(dataDir, { recursive: true, force: true });
     }
   });
+});
+
+test('.env.example and docs/configuration.md name every setting the server reads, and nothing else', async () => {
+  const example = await readFile('.env.example', 'utf8');
+  const inExample = [...example.matchAll(/^# ([A-Z][A-Z0-9_]*)=/gm)].map((match) => match[1]);
+  expect(new Set(inExample)).toEqual(new Set(settingNames));
+  const page = await readFile('docs/configuration.md', 'utf8');
+  for (const name of settingNames) expect(page, name).toContain(`\`${name}\``);
 });

@@ -6,7 +6,7 @@ import { emailKinds } from './mail/email-kinds.ts';
 
 /**
  * The only module that reads `process.env`. Bad values stop the process with a clear message.
- * Variables and defaults: README.md "Configuration".
+ * Variables and defaults: docs/configuration.md and .env.example.
  */
 const flag = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off', ''])
@@ -41,6 +41,12 @@ const schema = z.object({
     .min(0)
     .max(24 * 60)
     .default(48),
+  /** A student may move a session up to this many hours before it starts (issue 36). */
+  BOOKING_RESCHEDULE_MIN_HOURS: z.coerce
+    .number()
+    .min(0)
+    .max(24 * 60)
+    .default(24),
   /** Reads of the API a client address may make a minute, where rate limits are on (http/read-limit.ts). */
   READS_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
   /** Live-event streams held at once per signed-in user and per client address (events/events.routes.ts). */
@@ -131,6 +137,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
         ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET }
         : undefined,
     bookingMinLeadHours: e.BOOKING_MIN_LEAD_HOURS,
+    bookingRescheduleMinHours: e.BOOKING_RESCHEDULE_MIN_HOURS,
     /** Printed in booking confirmations; undefined (development only): they say whom to ask for them. */
     paymentEftDetails: splitLines(e.PAYMENT_EFT_DETAILS),
     /** How many proxies append to X-Forwarded-For: the client's entry is that many from the right (0: ignored). */
@@ -186,6 +193,9 @@ function firestoreOf(databaseUrl: string): { projectId: string; databaseId: stri
   }
   return { projectId: project, databaseId: database };
 }
+
+/** Every variable the server reads: `.env.example` and docs/configuration.md name each (env.test.ts). */
+export const settingNames: readonly string[] = Object.keys(schema.shape);
 
 type Parsed = z.infer<typeof schema>;
 

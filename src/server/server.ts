@@ -15,7 +15,7 @@ import { createMemoryBus } from './events/memory-bus.ts';
 import { createPostgresBus } from './events/postgres-bus.ts';
 import { createStreamHub } from './events/stream-hub.ts';
 import { connectFirestore } from './storage/firestore/connect.ts';
-import { firestoreRepositoryFactories } from './storage/firestore-repositories.ts';
+import { firestoreRepositoryFactories } from './storage/repositories.ts';
 import {
   createFirestoreStorage,
   missingRepositories,
@@ -33,9 +33,7 @@ import {
 } from './mail/mail.transports.ts';
 import { createMailWorker } from './mail/mail.worker.ts';
 import { createOutbox } from './mail/outbox.ts';
-import { startBookingReminders } from './modules/bookings/bookings.reminders.ts';
-import { bookingsPersonalData } from './modules/bookings/bookings.usecases.ts';
-import { qaPersonalData } from './modules/qa/qa.usecases.ts';
+import { features } from './features.ts';
 import type { PersonalDataPart } from './personal-data.ts';
 
 /** Everything the process runs, wired once; `main.ts`, the CLI and the tests build on this. */
@@ -105,10 +103,11 @@ export async function createServices(
   const auth = engine.createAuth({ env, secret: resolveAuthSecret(env), outbox: mail, events, logger });
   // Fails fast when the migrations and better-auth disagree about a table or column.
   await (await auth.$context).checkSchema?.();
-  // Each feature that stores something about a person adds its part of the export and deletion here (the
-  // profile's own enrolments are included by the profile module).
-  const personalData: PersonalDataPart[] = [qaPersonalData, bookingsPersonalData];
-  const reminders = startBookingReminders(deps);
+  // Each feature that stores something about a person has its part of the export and deletion (features.ts;
+  // the profile's own enrolments are included by the profile module).
+  const personalData: PersonalDataPart[] = features.flatMap((f) => f.personalData ?? []);
+  // What the features run in the background: the bookings' reminders.
+  const jobs = features.flatMap((f) => f.start?.(deps) ?? []);
   const streamHub = createStreamHub({
     bus,
     heartbeatMs: options.eventsHeartbeatMs,
@@ -147,7 +146,7 @@ export async function createServices(
     streamHub,
     async close() {
       await streamHub.closeAll();
-      await reminders.stop();
+      for (const job of jobs) await job.stop();
       await bus.close();
       await worker.stop();
       transport.close();

@@ -69,18 +69,24 @@ export function Navbar() {
 
   return (
     <header
-      className={`sticky top-0 z-30 border-b border-slate-200 dark:border-slate-800 ${
+      className={`@container sticky top-0 z-30 border-b border-slate-200 dark:border-slate-800 ${
         // Open, the phone menu lies over the page: see-through, the text behind it showed between its links.
         open ? 'bg-white shadow-lg dark:bg-slate-950' : 'bg-white/95 backdrop-blur dark:bg-slate-950/95'
       }`}
     >
-      <nav aria-label="Main" className="container-page flex min-h-16 flex-wrap items-center justify-between gap-2 py-2">
+      {/* Large text (200 %) made the phone navbar two rows and a third of the screen: its heights are pixels, so
+          only its words grow, and the logo's name gives way to the cap where the row is under 18 of the reader's
+          rems (a 360-px phone above 125 % text; a container query's rem follows the page's text size). */}
+      <nav
+        aria-label="Main"
+        className="container-page flex min-h-[64px] flex-wrap items-center justify-between gap-2 py-2"
+      >
         <NavLink
           to="/"
-          className="flex min-h-11 items-center gap-2 text-lg font-bold text-brand-800 dark:text-brand-200"
+          className="flex min-h-[44px] items-center gap-2 text-lg font-bold text-brand-800 dark:text-brand-200"
         >
-          <GraduationCap aria-hidden size={28} />
-          {brand.name}
+          <GraduationCap aria-hidden size={28} className="shrink-0" />
+          <span className="@max-[18rem]:sr-only">{brand.name}</span>
         </NavLink>
         {signedIn && hydrated && (
           <Suspense fallback={null}>
@@ -96,7 +102,7 @@ export function Navbar() {
           <button
             ref={menuButton}
             type="button"
-            className="btn-secondary min-w-11 px-2 sm:hidden"
+            className="btn-secondary min-h-[44px] min-w-[44px] px-2 py-0 sm:hidden"
             aria-expanded={open}
             aria-controls="main-menu"
             aria-label={open ? 'Close menu' : 'Open menu'}

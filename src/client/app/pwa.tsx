@@ -55,10 +55,11 @@ export function UpdatePrompt() {
   });
   if (!needRefresh) return null;
   return (
-    // At the top, under the navbar: the bottom belongs to the toasts, which would cover it on a phone.
+    // Apart from the toasts: on a phone at the bottom, under the thumb (the toasts come under the navbar);
+    // from `sm` on at the top under the navbar (the toasts come at the bottom right).
     <div
       role="status"
-      className="fixed inset-x-4 top-20 z-40 mx-auto flex max-w-md items-center justify-between gap-3 rounded-xl bg-slate-900 p-4 text-white shadow-lg dark:bg-slate-800"
+      className="fixed inset-x-4 bottom-4 z-40 mx-auto sm:top-20 sm:bottom-auto flex max-w-md items-center justify-between gap-3 rounded-xl bg-slate-900 p-4 text-white shadow-lg dark:bg-slate-800"
     >
       <span>A new version is available.</span>
       <div className="flex gap-2">

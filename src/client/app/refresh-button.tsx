@@ -32,7 +32,7 @@ export function RefreshButton({ className = '' }: { className?: string }) {
   return (
     <button
       type="button"
-      className={`btn-secondary min-h-11 min-w-11 gap-1.5 px-2.5 text-sm ${className}`}
+      className={`btn-secondary min-h-[44px] min-w-[44px] gap-1.5 px-2.5 py-0 text-sm ${className}`}
       title="Read this page's lists again (Save data is on)"
       aria-busy={busy}
       disabled={busy}

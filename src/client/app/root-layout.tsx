@@ -3,6 +3,7 @@ import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
 import { useHydrated } from '../lib/hydrated.ts';
 import { useSession } from '../lib/session.tsx';
 import { Footer } from './footer.tsx';
+import { LoginNotice } from './login-notice.tsx';
 import { Navbar } from './navbar.tsx';
 
 // Its login form brings the form validation chunk, which the first load does without.
@@ -31,6 +32,7 @@ export function RootLayout() {
       {/* At least a screen high: the footer starts below the fold, so a page that fills in (a lazy page, a
           redirect) never moves it in view (layout shift). */}
       <main id="main" className="min-h-dvh flex-1" tabIndex={-1}>
+        <LoginNotice />
         <Outlet />
       </main>
       <Footer />

@@ -1,7 +1,7 @@
 import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router-dom';
 import { wantEngine } from '../lib/engine-wanted.ts';
 import { RequireRole, RequireUser } from './guards.tsx';
-import { NotFoundPage } from './error-pages.tsx';
+import type { LoginNoticeHandle } from './login-notice.tsx';
 import { BareLayout, RootLayout } from './root-layout.tsx';
 
 type Load = () => Promise<Record<string, unknown>>;
@@ -24,6 +24,11 @@ const page = (load: Load, name: string): Pick<RouteObject, 'lazy'> => ({
     const [loaded] = await Promise.all([load(), import('./offline-setup.ts')]);
     return { Component: loaded[name] as React.ComponentType };
   },
+});
+
+/** What a visitor sent away from a page for signed-in people is told (login-notice.tsx). */
+const loginNotice = (text: string): Pick<RouteObject, 'handle'> => ({
+  handle: { loginNotice: text } satisfies LoginNoticeHandle,
 });
 
 const home = publicPage(() => import('../features/public/home-page.tsx'), 'HomePage');
@@ -53,25 +58,66 @@ export const routes: RouteObject[] = [
       {
         element: <RequireUser />,
         children: [
-          { path: '/offers', ...page(() => import('../features/catalogue/offers-page.tsx'), 'OffersPage') },
-          { path: '/modules/:slug', ...page(() => import('../features/catalogue/module-page.tsx'), 'ModulePage') },
-          { path: '/booking', ...page(() => import('./booking-route.tsx'), 'BookingRoute') },
-          { path: '/student-dashboard', ...page(() => import('./student-dashboard.tsx'), 'StudentDashboardPage') },
+          {
+            path: '/offers',
+            ...page(() => import('../features/catalogue/offers-page.tsx'), 'OffersPage'),
+            ...loginNotice('Log in to see the courses.'),
+          },
+          {
+            path: '/modules/:slug',
+            ...page(() => import('../features/catalogue/module-page.tsx'), 'ModulePage'),
+            ...loginNotice('Log in to see this module.'),
+          },
+          {
+            path: '/booking',
+            ...page(() => import('./booking-route.tsx'), 'BookingRoute'),
+            ...loginNotice('Log in to book a session.'),
+          },
+          {
+            // A tutor's own working hours; the admin chooses whose (issue 36). Students are told it is not theirs.
+            path: '/availability',
+            ...page(() => import('./availability-route.tsx'), 'AvailabilityRoute'),
+            ...loginNotice('Log in to see your dashboard.'),
+          },
+          {
+            path: '/student-dashboard',
+            ...page(() => import('./student-dashboard.tsx'), 'StudentDashboardPage'),
+            ...loginNotice('Log in to see your bookings.'),
+          },
         ],
       },
       {
         element: <RequireUser redirectTo="/login" />,
-        children: [{ path: '/profile', ...page(() => import('./profile-route.tsx'), 'ProfileRoute') }],
+        children: [
+          {
+            path: '/profile',
+            ...page(() => import('./profile-route.tsx'), 'ProfileRoute'),
+            ...loginNotice('Log in to see your profile.'),
+          },
+        ],
       },
       {
         element: <RequireRole role="tutor" />,
-        children: [{ path: '/tutor-dashboard', ...page(() => import('./staff-dashboards.tsx'), 'TutorDashboardPage') }],
+        children: [
+          {
+            path: '/tutor-dashboard',
+            ...page(() => import('./staff-dashboards.tsx'), 'TutorDashboardPage'),
+            ...loginNotice('Log in to see your dashboard.'),
+          },
+        ],
       },
       {
         element: <RequireRole role="admin" />,
-        children: [{ path: '/admin-dashboard', ...page(() => import('./staff-dashboards.tsx'), 'AdminDashboardPage') }],
+        children: [
+          {
+            path: '/admin-dashboard',
+            ...page(() => import('./staff-dashboards.tsx'), 'AdminDashboardPage'),
+            ...loginNotice('Log in to see your dashboard.'),
+          },
+        ],
       },
-      { path: '*', Component: NotFoundPage },
+      // Like the pages, in a chunk of its own: few visits meet it, and the first load is at its budget.
+      { path: '*', ...publicPage(() => import('./error-pages.tsx'), 'NotFoundPage') },
     ],
   },
   {

@@ -1,20 +1,36 @@
 /** The staff dashboards: app/ composes them from the features' parts (the catalogue's Manage Modules, the bookings, the testimonials). */
-import { useLocation, useNavigate } from 'react-router-dom';
+import { CalendarRange } from 'lucide-react';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { PageMeta } from '../components/page-meta.tsx';
 import { SectionTabs } from '../components/section-tabs.tsx';
 import { StaffBookings } from '../features/bookings/staff-bookings.tsx';
+import { TutorWeekView } from '../features/bookings/tutor-week-view.tsx';
 import { ManageModules } from '../features/catalogue/manage-modules.tsx';
 import { ManageTestimonials } from '../features/public/manage-testimonials.tsx';
 import { ImportedAccountsNote } from '../features/staff/imported-accounts-note.tsx';
 import { useHydrated } from '../lib/hydrated.ts';
 import { useSession } from '../lib/session.tsx';
 
+/** The heading, and the way to the working hours (the tutor's own; the admin's for any tutor). */
+function DashboardHeading({ title }: { title: string }) {
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-3">
+      <h1 className="text-3xl font-bold">{title}</h1>
+      <Link to="/availability" className="btn-secondary">
+        <CalendarRange aria-hidden size={18} />
+        Working hours
+      </Link>
+    </div>
+  );
+}
+
 export function TutorDashboardPage() {
   const { session } = useSession();
   return (
     <section className="container-page py-10">
       <PageMeta title="Tutor dashboard" description="Bookings in your subjects." />
-      <h1 className="text-3xl font-bold">Tutor dashboard</h1>
+      <DashboardHeading title="Tutor dashboard" />
+      <TutorWeekView tutorId={session.me?.id ?? ''} categories={session.me?.categories ?? []} />
       <StaffBookings role="tutor" categories={session.me?.categories ?? []} userId={session.me?.id ?? ''} />
     </section>
   );
@@ -51,7 +67,7 @@ export function AdminDashboardPage() {
   return (
     <section className="container-page py-10">
       <PageMeta title="Admin dashboard" description="Manage bookings, modules and testimonials." />
-      <h1 className="text-3xl font-bold">Admin dashboard</h1>
+      <DashboardHeading title="Admin dashboard" />
       <ImportedAccountsNote />
       <SectionTabs
         label="Admin dashboard sections"

@@ -37,7 +37,8 @@ export function SyncIndicator() {
       <span className="sr-only">{look.full}</span>
     </>
   );
-  const boxClass = `flex min-h-11 items-center gap-1.5 rounded-lg border px-2.5 text-sm font-medium ${look?.className ?? ''}`;
+  // Pixels, not rems: with large text only the words grow (navbar.tsx).
+  const boxClass = `flex min-h-[44px] items-center gap-1.5 rounded-lg border px-2.5 text-sm font-medium ${look?.className ?? ''}`;
 
   return (
     <div role="status" className="ml-auto">

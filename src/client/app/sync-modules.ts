@@ -2,6 +2,7 @@
 // later would be missing from the database's schema. The page (offline-setup.ts) and the service worker
 // (outbox-worker.ts) both import this, so they open the same database and know the same mutations.
 import '../features/bookings/bookings.sync.ts';
+import '../features/bookings/free-times.sync.ts';
 import '../features/catalogue/catalogue.sync.ts';
 import '../features/profile/profile.sync.ts';
 import '../features/public/testimonials.sync.ts';

@@ -68,6 +68,18 @@ export function onSessionEnded(listener: () => void): () => void {
   return () => sessionEndedListeners.delete(listener);
 }
 
+const answeredListeners = new Set<() => void>();
+
+/**
+ * Called whenever the server answers a request of this page, whatever it says (a refusal is an answer too);
+ * returns the unsubscribe function. The offline engine counts the user's own requests as news that the server
+ * is reachable, not only its background ones: a page whose live stream a network blocks still hears a 409.
+ */
+export function onServerAnswered(listener: () => void): () => void {
+  answeredListeners.add(listener);
+  return () => answeredListeners.delete(listener);
+}
+
 /**
  * Where the live notices stood as each read (GET) of this page began: the `Live-Position` of its answer, null
  * without one. Kept until the page's first live stream takes them (offline/live-events.ts), then no more.
@@ -105,7 +117,9 @@ export async function apiFetch(input: RequestInfo | URL, init: RequestInit & Req
           () => null,
         ),
       );
-    return await answer;
+    const response = await answer;
+    for (const listener of [...answeredListeners]) listener();
+    return response;
   } catch (error) {
     throw signal?.aborted ? signal.reason : failure(error);
   }

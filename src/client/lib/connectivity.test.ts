@@ -88,6 +88,18 @@ describe('the browser says offline', () => {
     expect(tabs.map((tab) => tab.admit())).toEqual([false, false]);
   });
 
+  test("the browser's word that it is back counts without its event: a page that listened too late probes at once", () => {
+    let online = false;
+    const connectivity = createConnectivity({ browserOnline: () => online });
+    expect(connectivity.admit()).toBe(false);
+    // The 'online' event came while the page was still loading the code that listens for it.
+    online = true;
+    expect(connectivity.admit()).toBe(true);
+    expect(connectivity.admit()).toBe(false);
+    connectivity.succeeded();
+    expect(connectivity.admit()).toBe(true);
+  });
+
   test('those waiting are woken when the next probe may go, and not before', async () => {
     const connectivity = createConnectivity({ browserOnline: () => false });
     expect(connectivity.admit()).toBe(false);

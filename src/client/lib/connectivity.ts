@@ -127,14 +127,17 @@ export function createConnectivity({
   }
 
   /**
-   * Whether requests go freely. The browser's word that it is offline counts when it says so, even without its
-   * event; a request answered after that counts more (the browser was wrong).
+   * Whether requests go freely. The browser's word counts when it changes, even without its event: the event may
+   * have come before this page listened (a page that started offline and loads its engine as the connection
+   * returns), and waiting for the next window would keep the user's queue back for half a minute. A request
+   * answered after that counts more (the browser was wrong).
    */
   const isReachable = () => {
     const word = browserOnline();
     if (word !== browserWord) {
       browserWord = word;
       if (!word && reachable) goneOffline();
+      else if (word && !reachable) probeOnReturn = true;
     }
     return reachable;
   };

@@ -4,7 +4,7 @@ import Dexie from 'dexie';
 import { forceCloseDatabase } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { completeSchema, createLocalDb, defineLocalTable } from './db.ts';
-import { ApiError } from '../lib/api.ts';
+import { ApiError, apiFetch } from '../lib/api.ts';
 import { createEngine, LocalWriteError } from './engine.ts';
 import {
   createMarks,
@@ -466,6 +466,28 @@ describe('offline, the network is left alone', () => {
     offline = false;
     await page.addNote({ id: 'n2', text: 'Typed online' });
     await waitFor(async () => (await unsent(page)) === 0);
+    expect(await page.engine.refreshSource(page.source)).toBe('ok');
+  });
+});
+
+describe('a server no background request reaches', () => {
+  it('an answer to a request of the user’s own (a 409, say) makes it reachable again at once: the lists refresh', async () => {
+    const page = await open();
+    page.engine.start({ userId: 'u1' });
+    await page.engine.refreshSource(page.source);
+    await server.stop();
+    // Two background requests without an answer: unreachable, and the next waits for the probe's window.
+    await page.engine.refreshSource(page.source);
+    await page.engine.refreshSource(page.source);
+    expect(page.engine.getStatus().connection).toBe('unreachable');
+    await server.start();
+    const gets = server.gets.length;
+    expect(await page.engine.refreshSource(page.source)).toBe('offline');
+    expect(server.gets.length).toBe(gets);
+
+    // The user's own request (a confirm, through the app's API client) gets an answer: the server is there.
+    await apiFetch(`${server.url()}/notes`);
+    expect(page.engine.getStatus().connection).toBe('online');
     expect(await page.engine.refreshSource(page.source)).toBe('ok');
   });
 });
@@ -1302,5 +1324,47 @@ describe('public lists no page has shown', () => {
     expect(second.reads()).toBe(2);
     await second.page.engine.reconnected();
     await waitFor(() => second.reads() === 3);
+  });
+});
+
+describe('lists read on demand (one category’s free times of several)', () => {
+  it('are not read as the engine starts, nor on a notice, until a page shows one; then notices keep it fresh', async () => {
+    const name = newDbName();
+    const pageWithTimes = async () => {
+      const page = await open(name);
+      let reads = 0;
+      const times = page.engine.defineSource({
+        name: 'times',
+        tables: [],
+        needsUser: true,
+        onDemand: true,
+        listensTo: ['availability'],
+        pull: () => Promise.resolve((reads += 1) && {}),
+      });
+      return { page, times, reads: () => reads };
+    };
+    const first = await pageWithTimes();
+    first.page.engine.start();
+    // The user's own list is read; the free times are not, and a notice about them reads nothing either.
+    await waitFor(() => server.gets.length === 1);
+    await first.page.engine.refreshSources('availability');
+    await first.page.engine.reconnected();
+    await waitFor(() => server.gets.length === 2);
+    expect(first.reads()).toBe(0);
+    // A page shows them: read; a notice reads them again.
+    await first.page.engine.refreshSource(first.times, { ifStale: true });
+    expect(first.reads()).toBe(1);
+    await first.page.engine.refreshSources('availability');
+    expect(first.reads()).toBe(2);
+
+    // The app opened again: held, but shown on no page yet, they wait for their page as it starts; a notice
+    // keeps them fresh all the same (another tab may show them).
+    const second = await pageWithTimes();
+    second.page.engine.start();
+    await waitFor(() => server.gets.length === 3);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(second.reads()).toBe(0);
+    await second.page.engine.refreshSources('availability');
+    expect(second.reads()).toBe(1);
   });
 });

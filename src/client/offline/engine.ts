@@ -30,6 +30,7 @@
  * `createEngine(db, { marks })` makes an independent engine over any `LocalDb` (tests run two "pages" over
  * one database, with a stand-in for localStorage); the app uses the one below, over `localDb`.
  */
+import { onServerAnswered } from '../lib/api.ts';
 import { createConnectivity, type Connectivity, type ConnectivityState } from '../lib/connectivity.ts';
 import { localDb, userTableNames, type LocalDb, type LocalTransaction, type SettlingRecord } from './db.ts';
 import { createIdentity } from './identity.ts';
@@ -232,6 +233,8 @@ export function createEngine(
     catchUp();
   };
   connectivity.watch((connection) => update({ connection }));
+  /** Any answer the page gets (the user's own requests too) says the server is there. */
+  let stopHearingAnswers = () => {};
 
   /**
    * Starts the engine for whom the identity names (`userId`: a test's stand-in for it). A new page: items that
@@ -241,6 +244,7 @@ export function createEngine(
     if (named !== undefined) setUser(named);
     if (!stopped) return;
     stopped = false;
+    stopHearingAnswers = onServerAnswered(() => connectivity.succeeded());
     if (typeof window !== 'undefined') {
       window.addEventListener('online', onOnline);
       window.addEventListener('offline', onOffline);
@@ -284,6 +288,7 @@ export function createEngine(
     stopped = true;
     newGeneration();
     outbox.stop();
+    stopHearingAnswers();
     if (typeof window !== 'undefined') {
       window.removeEventListener('online', onOnline);
       window.removeEventListener('offline', onOffline);

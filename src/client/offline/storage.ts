@@ -88,9 +88,14 @@ export function createStorageWatch(ctx: StorageContext, marks: Marks | undefined
       do {
         again = false;
         const epoch = forgotten;
-        const record = await db.session.get('me');
-        if (!record) continue;
-        const unsent = await db.outbox.where('userId').equals(record.me.id).count();
+        // The record and its count from one snapshot: read apart, a database emptied between the two reads
+        // (and opened again, empty) gave the record with a count of 0, and the loss was reported as nothing.
+        const seen = await db.transaction('r', db.session, db.outbox, async () => {
+          const found = await db.session.get('me');
+          return found && { record: found, unsent: await db.outbox.where('userId').equals(found.me.id).count() };
+        });
+        if (!seen) continue;
+        const { record, unsent } = seen;
         if (epoch !== forgotten) continue;
         last = { record, unsent };
         marks?.setItem(key, JSON.stringify({ userId: record.me.id, unsent } satisfies Mark));

@@ -81,6 +81,12 @@ export interface SourceSpec {
   listensTo: string[];
   /** The server's collection whose versions the answers' `syncedTo` counts (a mutation's `collection`). */
   collection?: string;
+  /**
+   * Read for a page that shows it, not each time the app starts: one of several lists of which a page needs one
+   * (a category's free times). Notices and resyncs keep it fresh once the device holds it (another tab may show
+   * it).
+   */
+  onDemand?: boolean;
   pull(args: PullArgs): Promise<PullResult>;
 }
 
@@ -359,10 +365,23 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
     const unshown = (source: Source) => options?.shownOnly && !source.needsUser && !shown.has(source.name);
     // A public list no page here showed is still read if the device does not hold it yet: its pages then open
     // offline (the catalogue for a booking made on the train). Unreadable, it counts as not held.
-    const held = await Promise.all(
-      chosen.map(({ source }) => unshown(source) && everSynced([source.name]).catch(() => false)),
+    const skipped = await Promise.all(
+      chosen.map(
+        async ({ source }) =>
+          (await notOnDemand(source, options)) || (unshown(source) && everSynced([source.name]).catch(() => false)),
+      ),
     );
-    return Promise.all(chosen.filter((_, i) => !held[i]).map(({ refresh }) => refresh(options)));
+    return Promise.all(chosen.filter((_, i) => !skipped[i]).map(({ refresh }) => refresh(options)));
+  }
+
+  /**
+   * Whether an `onDemand` source sits this background refresh out: no page in this tab has shown it, and the
+   * app is starting or focused (`shownOnly`), or the device does not hold it (nothing to keep fresh).
+   */
+  async function notOnDemand(source: Source, options?: RefreshOptions): Promise<boolean> {
+    if (!source.onDemand || shown.has(source.name)) return false;
+    if (options?.shownOnly) return true;
+    return !(await everSynced([source.name]).catch(() => false));
   }
 
   /**
@@ -375,11 +394,9 @@ export function createSync(ctx: EngineContext, outbox: Outbox) {
     notice: { ids?: readonly string[]; version?: number } = {},
   ): Promise<SyncResult[]> {
     if (await heldSince(table, notice)) return [];
-    return Promise.all(
-      [...sources.values()]
-        .filter(({ source }) => source.listensTo.includes(table) && wanted(source))
-        .map(({ refresh }) => refresh()),
-    );
+    const listening = [...sources.values()].filter(({ source }) => source.listensTo.includes(table) && wanted(source));
+    const skipped = await Promise.all(listening.map(({ source }) => notOnDemand(source)));
+    return Promise.all(listening.filter((_, i) => !skipped[i]).map(({ refresh }) => refresh()));
   }
 
   /** Whether a local table of that name holds every one of `ids` at `version` or later. */

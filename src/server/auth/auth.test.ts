@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { serializeSignedCookie } from 'better-call';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { authMessages } from '../../common/auth.schemas.ts';
 import {
@@ -303,9 +303,14 @@ describe('reading a session', () => {
       : typeof value === 'string'
         ? new Date(value)
         : (value as { toDate(): Date }).toDate();
+  /**
+   * The value signed by better-auth's own cookie library (better-call's public `serializeSignedCookie`, which
+   * better-auth signs its cookies with): the server's check (auth.session.ts, node:crypto) must agree with it.
+   */
   const sign = async (value: string) => {
     const { secret } = await server.services.auth.$context;
-    return `${value}.${createHmac('sha256', secret).update(value).digest('base64')}`;
+    const header = await serializeSignedCookie('signed', value, secret);
+    return decodeURIComponent(header.slice('signed='.length).split(';')[0]!);
   };
 
   test("a cookie without the server's signature, or naming no session, is a visitor's", async () => {

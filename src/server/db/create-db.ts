@@ -21,9 +21,13 @@ export function createDb(databaseUrl: string): { db: Db; kind: DbKind; dataVersi
   return { db: new Kysely<Database>({ dialect }), kind, dataVersion };
 }
 
+/** The SQLite file a `file:` DATABASE_URL names; undefined for the other engines. */
+export const sqliteFileOf = (databaseUrl: string): string | undefined =>
+  databaseUrl.startsWith('file:') ? databaseUrl.slice('file:'.length) : undefined;
+
 function createDialect(databaseUrl: string): { dialect: Dialect; kind: DbKind; dataVersion?: () => number } {
-  if (databaseUrl.startsWith('file:')) {
-    const file = databaseUrl.slice('file:'.length);
+  const file = sqliteFileOf(databaseUrl);
+  if (file !== undefined) {
     mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
     const { dialect, raw } = createNodeSqliteDialect(file);
     return { dialect, kind: 'sqlite', dataVersion: readEveryMillisecond(raw.prepare('PRAGMA data_version')) };

@@ -1,6 +1,8 @@
 import type { AccountsTable, SessionsTable, UsersTable, VerificationsTable } from '../auth/auth.table.ts';
 import type { ImportedRecordsTable } from '../import/import-ledger.table.ts';
 import type { EmailOutboxTable } from '../mail/mail.table.ts';
+import type { TutorAvailabilityTable } from '../modules/availability/availability.table.ts';
+import type { CalendarFeedsTable } from '../modules/calendar/calendar.table.ts';
 import type { BookingChangesTable, BookingsTable } from '../modules/bookings/bookings.table.ts';
 import type { ModulesTable } from '../modules/catalogue/catalogue.table.ts';
 import type { EnrolmentsTable } from '../modules/profile/profile.table.ts';
@@ -30,4 +32,6 @@ export interface Database {
   change_refusals: ChangeRefusalsTable;
   imported_records: ImportedRecordsTable;
   testimonials: TestimonialsTable;
+  tutor_availability: TutorAvailabilityTable;
+  calendar_feeds: CalendarFeedsTable;
 }

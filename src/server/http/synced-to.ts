@@ -20,7 +20,7 @@ import { formatPosition, type Position } from '../../common/positions.ts';
  * Applied to a whole route group, around the route, so a 304 (etag.ts `answerJson`) carries it too. A read's is
  * set before the route runs, so that its answer is made with it (setting a header on a finished answer costs a
  * copy of its headers), and taken off an answer that refuses. The route finds the read's position with
- * `c.get('readAt')`: a list it keeps may be given again while the position is the same (bookings.usecases.ts).
+ * `c.get('readAt')`: a list it keeps may be given again while the position is the same (bookings.kept-pages.ts).
  */
 export interface SyncedToEnv {
   Variables: { readAt: Position | undefined };

@@ -1063,6 +1063,8 @@ class ImportRun {
       reminderSentAt: null,
       createdAt,
       updatedAt: createdAt,
+      // The old site recorded no tutor.
+      tutor: null,
     };
   }
 

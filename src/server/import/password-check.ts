@@ -61,8 +61,9 @@ export async function readSecretLine(
 
 /** Raw mode: each key comes as it is typed and nothing is echoed; Enter ends, Ctrl-C and Ctrl-D stop. */
 function readTyped(prompt: string, stdin: NodeJS.ReadStream, stderr: NodeJS.WriteStream): Promise<string> {
-  stderr.write(prompt);
+  // Echo off before the prompt shows: what is typed (or pasted) the moment it appears is never echoed.
   stdin.setRawMode(true);
+  stderr.write(prompt);
   stdin.setEncoding('utf8');
   stdin.resume();
   return new Promise((resolve, reject) => {

@@ -1,6 +1,6 @@
 /**
  * Every kind of e-mail the app sends. A mail service with templates of its own (EmailJS) can give each kind
- * its own template (`EMAILJS_TEMPLATES`, README "E-mail through EmailJS"); a kind not listed here does not
+ * its own template (`EMAILJS_TEMPLATES`, docs/email.md "Through EmailJS"); a kind not listed here does not
  * compile where an e-mail is queued.
  */
 export const emailKinds = [
@@ -13,6 +13,7 @@ export const emailKinds = [
   'booking-receipt',
   'booking-confirmed',
   'booking-time-changed',
+  'booking-move-requested',
   'booking-cancelled',
   'booking-cancelled-staff',
   'booking-completed',

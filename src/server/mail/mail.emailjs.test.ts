@@ -15,6 +15,7 @@ import {
   type TestServer,
 } from '../test/harness.ts';
 import { storedEmails } from '../test/stored.ts';
+import { deadline } from '../test/deadline.ts';
 import { createEmailJsTransport } from './mail.transports.ts';
 import { createMailWorker } from './mail.worker.ts';
 
@@ -308,7 +309,9 @@ describe('e-mail through EmailJS (EMAILJS_* set, no SMTP_URL)', () => {
     );
     expect(confirmation, 'the confirmation, sent once EmailJS accepts').toBeDefined();
     const { message, message_html } = confirmation!.body.template_params;
-    expect(message).toContain(`Your session is confirmed for ${formatSastSlot(date, '14:00')} (2 hours).`);
+    expect(message).toContain(
+      `Your session with Ayanda Nkosi is confirmed for ${formatSastSlot(date, '14:00')} (2 hours).`,
+    );
     // EmailJS carries no .ics: nothing is queued to attach, and the text does not say there is one.
     expect(message).not.toMatch(/attach/i);
     expect(message_html).not.toMatch(/attach/i);
@@ -390,6 +393,8 @@ describe('e-mail through EmailJS (EMAILJS_* set, no SMTP_URL)', () => {
     await waitFor(async () => ofThisRun().length > 0, 'the first booking e-mail');
     const sentBefore = ofThisRun().length;
     expect((await signUp(email)).status).toBe(200);
+    // The verification is queued somewhere during the sign-up, which a loaded machine makes slow.
+    const sentAfter = ofThisRun().length;
 
     const all = await waitFor(async () => ofThisRun().length === 22 && ofThisRun(), 'every e-mail', 60_000);
     const tookMs = Date.now() - startedAt;
@@ -397,11 +402,11 @@ describe('e-mail through EmailJS (EMAILJS_* set, no SMTP_URL)', () => {
     const verification = order.findIndex((line) => line.startsWith(`${email} Verify your e-mail`));
     // Sent as soon as a send could start (one a second): before all but the few booking e-mails already going.
     expect(verification, order.join('\n')).toBeGreaterThanOrEqual(sentBefore);
-    expect(verification, order.join('\n')).toBeLessThanOrEqual(sentBefore + 2);
+    expect(verification, order.join('\n')).toBeLessThanOrEqual(sentAfter + 2);
     // The welcome is no link anyone waits for: it goes after the booking e-mails, queued before it.
     expect(order.at(-1)).toBe(`${email} Welcome to TutorBook!`);
     // One at a time, 22 answers of 2.5 s take 55 s; a few at once, a start every 1.1 s, about 26 s.
-    expect(tookMs).toBeLessThan(40_000);
+    expect(tookMs).toBeLessThan(deadline(40_000));
     expect(emailJs.counts.mostAtOnce).toBeGreaterThan(1);
     expect(emailJs.counts.mostAtOnce).toBeLessThanOrEqual(4);
     expect(emailJs.counts.tooSoon).toBe(0);

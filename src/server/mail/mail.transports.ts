@@ -89,7 +89,7 @@ export interface EmailJsSettings {
  * EmailJS answers in about a second. A send not answered in 10 s is given up, so that a hung connection holds
  * up one of the worker's four sends for 10 s, not the queue for 30 (20 e-mails: 50 s at worst, not 10 minutes);
  * it stays well under the worker's 60 s hold on the e-mail, so no other process sends it meanwhile. EmailJS
- * may still send an e-mail whose answer came too late: the retry then sends it again (README).
+ * may still send an e-mail whose answer came too late: the retry then sends it again (docs/email.md).
  */
 export const emailJsTimeoutMs = 10_000;
 

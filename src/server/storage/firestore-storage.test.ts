@@ -107,7 +107,9 @@ describe('the Firestore storage', () => {
     expect(() => storage.repos.qa.findQuestion('x')).toThrow('the Firestore engine lacks the qa repository');
     expect(missingRepositories({ catalogue: createCatalogueFirestoreRepository })).toEqual([
       'accounts',
+      'availability',
       'bookings',
+      'calendarFeeds',
       'importLedger',
       'outbox',
       'profile',

@@ -3,6 +3,7 @@ import { createError } from '../http/errors.ts';
 import type { FirestoreConnection } from './firestore/connect.ts';
 import { isClosedTransaction, transact, type FirestoreContext } from './firestore/context.ts';
 import { createPositions, type Positions, type PositionsOptions } from './firestore/positions.ts';
+import { makeRepositories, repositoryNames } from './repositories.ts';
 import type { Repositories, Storage } from './storage.ts';
 
 /**
@@ -35,19 +36,6 @@ export function missingRepositories(factories: FirestoreRepositoryFactories): (k
   return repositoryNames.filter((name) => !factories[name]);
 }
 
-// Listed once here so that a new feature in `Repositories` fails the type check until the engine names it.
-const repositoryNames = Object.keys({
-  accounts: true,
-  bookings: true,
-  catalogue: true,
-  importLedger: true,
-  outbox: true,
-  profile: true,
-  refusals: true,
-  qa: true,
-  testimonials: true,
-} satisfies Record<keyof Repositories, true>) as (keyof Repositories)[];
-
 export function createFirestoreStorage(
   connection: Pick<FirestoreConnection, 'firestore' | 'close'>,
   options: {
@@ -61,12 +49,10 @@ export function createFirestoreStorage(
   const db = connection.firestore;
   const parts: FirestoreEngineParts = { positions: createPositions(db, options.positions) };
   const reposOn = (ctx: FirestoreContext): Repositories =>
-    Object.fromEntries(
-      repositoryNames.map((name) => {
-        const factory = options.factories[name];
-        return [name, factory ? factory(ctx, parts) : lacking(name)];
-      }),
-    ) as unknown as Repositories;
+    makeRepositories((name) => {
+      const factory = options.factories[name];
+      return factory ? factory(ctx, parts) : lacking(name);
+    });
 
   return {
     kind: 'firestore',

@@ -1,17 +1,9 @@
 import { sql } from 'kysely';
-import { createAccountsRepository } from '../auth/accounts.repository.ts';
-import { createRefusalsRepository } from '../db/change-refusals.ts';
 import { postgresPool, type Db, type DbKind } from '../db/create-db.ts';
 import { groupedTransactions } from '../db/grouped-transactions.ts';
 import { transactionGate } from '../db/transaction-gate.ts';
 import { keptVersions, versionsOn, type Versions } from '../db/versions.ts';
-import { createImportLedgerRepository } from '../import/import-ledger.repository.ts';
-import { createOutboxRepository } from '../mail/mail.repository.ts';
-import { createBookingsRepository } from '../modules/bookings/bookings.repository.ts';
-import { createCatalogueRepository } from '../modules/catalogue/catalogue.repository.ts';
-import { createProfileRepository } from '../modules/profile/profile.repository.ts';
-import { createQaRepository } from '../modules/qa/qa.repository.ts';
-import { createTestimonialsRepository } from '../modules/testimonials/testimonials.repository.ts';
+import { makeRepositories, repositoryMakers, type RepositoryMakers } from './repositories.ts';
 import type { Repositories, Storage } from './storage.ts';
 
 /**
@@ -19,17 +11,10 @@ import type { Repositories, Storage } from './storage.ts';
  * versioned collections read and take their versions on it (db/versions.ts).
  */
 export function createSqlRepositories(db: Db, kind: DbKind, versions: Versions = versionsOn(db)): Repositories {
-  return {
-    accounts: createAccountsRepository(db),
-    bookings: createBookingsRepository(db, versions),
-    catalogue: createCatalogueRepository(db),
-    importLedger: createImportLedgerRepository(db),
-    outbox: createOutboxRepository(db),
-    profile: createProfileRepository(db),
-    refusals: createRefusalsRepository(db),
-    qa: createQaRepository(db, kind, versions),
-    testimonials: createTestimonialsRepository(db, kind),
-  };
+  // Seen through a mapped type, `makers[name]` is the maker of `Repositories[name]` (the list's own type is a
+  // union of every maker, which TypeScript cannot tie to `name`).
+  const makers: { [K in keyof Repositories]: RepositoryMakers<Repositories[K]> } = repositoryMakers;
+  return makeRepositories((name) => makers[name].sql({ db, kind, versions }));
 }
 
 /**

@@ -2,7 +2,9 @@ import type { AccountsRepository } from '../auth/accounts.storage.ts';
 import type { ImportLedgerRepository } from '../import/import-ledger.storage.ts';
 import type { RefusalsRepository } from '../http/refusals.storage.ts';
 import type { OutboxRepository } from '../mail/mail.storage.ts';
+import type { AvailabilityRepository } from '../modules/availability/availability.storage.ts';
 import type { BookingsRepository } from '../modules/bookings/bookings.storage.ts';
+import type { CalendarFeedsRepository } from '../modules/calendar/calendar.storage.ts';
 import type { CatalogueRepository } from '../modules/catalogue/catalogue.storage.ts';
 import type { ProfileRepository } from '../modules/profile/profile.storage.ts';
 import type { QaRepository } from '../modules/qa/qa.storage.ts';
@@ -16,8 +18,12 @@ import type { TestimonialsRepository } from '../modules/testimonials/testimonial
 export interface Repositories {
   /** Authentication's records, for everything but better-auth itself. */
   accounts: AccountsRepository;
+  /** Each tutor's working hours, dates off and buffer. */
+  availability: AvailabilityRepository;
   /** Bookings with their history, and the bookings' versions for `?since=`. */
   bookings: BookingsRepository;
+  /** Each user's calendar feed: its secret's hash. */
+  calendarFeeds: CalendarFeedsRepository;
   catalogue: CatalogueRepository;
   /** The Firebase import's ledger: what it brought in, and as what (docs/decisions/0037). */
   importLedger: ImportLedgerRepository;

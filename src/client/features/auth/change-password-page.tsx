@@ -2,12 +2,13 @@ import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { toast } from '../../lib/toast.ts';
 import { authMessages, limits, newPasswordSchema, passwordResetRequestSchema } from '../../../common/auth.schemas.ts';
-import { FormField, PasswordField } from '../../components/form-field.tsx';
+import { PasswordField } from '../../components/form-field.tsx';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { toFormErrors, useFormSubmit } from '../../lib/forms.ts';
 import { authApi } from './auth-api.ts';
 import { AuthCard, FormAlert } from './auth-card.tsx';
+import { EmailField } from './credential-fields.tsx';
 
 /**
  * /change-password: the forgot-password form; opened from the e-mailed link (`?token=`) it sets the
@@ -35,11 +36,15 @@ function ForgotPasswordForm({ expired }: { expired: boolean }) {
         ? toFormErrors(error)
         : { form: authMessages.resetFailed, fields: {} },
     send: async (data) => {
-      setSent(false);
       await authApi.requestPasswordReset(data.email);
       setSent(true);
     },
   });
+  // A new try replaces what the last one said, whether it is sent or stopped by the form's own check.
+  const submit: typeof onSubmit = (event) => {
+    setSent(false);
+    return onSubmit(event);
+  };
 
   return (
     <AuthCard
@@ -57,13 +62,9 @@ function ForgotPasswordForm({ expired }: { expired: boolean }) {
           {authMessages.resetSent}
         </p>
       )}
-      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
-        <FormField
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          maxLength={limits.emailMax}
+      <form onSubmit={submit} noValidate className="flex flex-col gap-4">
+        <EmailField
+          required={false}
           value={email}
           onChange={(e) => setEmail(e.target.value)}
           error={errors.fields.email}

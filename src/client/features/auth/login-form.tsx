@@ -1,10 +1,9 @@
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { authMessages, limits } from '../../../common/auth.messages.ts';
+import { authMessages } from '../../../common/auth.messages.ts';
 import { dashboardPathByRole } from '../../../common/roles.ts';
 import type { Me } from '../../../common/session.ts';
 import { HydratedForm } from '../../components/hydrated-form.tsx';
-import { FormField, PasswordField } from '../../components/form-field.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { errorText } from '../../lib/error-text.ts';
 import { toFormErrors, useFormSubmit, type FormErrors } from '../../lib/forms.ts';
@@ -13,6 +12,7 @@ import { useSession } from '../../lib/session.tsx';
 import { toast } from '../../lib/toast.ts';
 import { authApi } from './auth-api.ts';
 import { FormAlert } from './auth-card.tsx';
+import { AccountPasswordField, EmailField } from './credential-fields.tsx';
 import { ResendLinkButton } from './resend-link.tsx';
 
 /** Spec §8 Login: the error texts by cause. */
@@ -80,23 +80,9 @@ export function LoginForm({
       <FormAlert message={errors.form} />
       {linkExpired && <ResendLinkButton email={values.email.trim()} className="mb-4" />}
       <HydratedForm onSubmit={onSubmit} className="flex flex-col gap-4">
-        <FormField
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          maxLength={limits.emailMax}
-          value={values.email}
-          onChange={set('email')}
-          error={errors.fields.email}
-        />
-        <PasswordField
-          label="Password"
-          name="password"
-          autoComplete="current-password"
-          required
-          maxLength={limits.passwordMax}
+        <EmailField value={values.email} onChange={set('email')} error={errors.fields.email} />
+        <AccountPasswordField
+          purpose="current"
           value={values.password}
           onChange={set('password')}
           error={errors.fields.password}

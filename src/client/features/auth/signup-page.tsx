@@ -2,13 +2,14 @@ import { useState } from 'react';
 import { Link, Navigate } from 'react-router-dom';
 import { toast } from '../../lib/toast.ts';
 import { authMessages, limits } from '../../../common/auth.messages.ts';
-import { FormField, PasswordField } from '../../components/form-field.tsx';
+import { FormField } from '../../components/form-field.tsx';
 import { HydratedForm } from '../../components/hydrated-form.tsx';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { useVisitedHome } from '../../lib/visited-home.ts';
 import { useFormSubmit } from '../../lib/forms.ts';
 import { authApi } from './auth-api.ts';
 import { AuthCard, FormAlert } from './auth-card.tsx';
+import { AccountPasswordField, EmailField } from './credential-fields.tsx';
 import { GoogleButton } from './google-button.tsx';
 import { ResendLinkButton } from './resend-link.tsx';
 
@@ -47,27 +48,12 @@ export function SignupPage() {
           onChange={set('name')}
           error={errors.fields.name}
         />
-        <FormField
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          maxLength={limits.emailMax}
-          value={values.email}
-          onChange={set('email')}
-          error={errors.fields.email}
-        />
-        <PasswordField
-          label="Password"
-          name="password"
-          autoComplete="new-password"
-          required
-          maxLength={limits.passwordMax}
+        <EmailField value={values.email} onChange={set('email')} error={errors.fields.email} />
+        <AccountPasswordField
+          purpose="new"
           value={values.password}
           onChange={set('password')}
           error={errors.fields.password}
-          hint={`At least ${limits.passwordMin} characters.`}
         />
         <button type="submit" className="btn-primary mt-2 w-full" disabled={busy}>
           {busy ? 'Creating account…' : 'Create Account'}

@@ -1,8 +1,14 @@
 import { CheckCheck, CircleCheck, CircleX, Clock, History, type LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { bookingLimits, type Booking, type BookingChange, type BookingStatus } from '../../../common/bookings.ts';
+import {
+  bookingLimits,
+  type Booking,
+  type BookingChange,
+  type BookingMove,
+  type BookingStatus,
+} from '../../../common/bookings.ts';
 import { formatRand } from '../../../common/money.ts';
-import { formatSastDate, formatSastDateTime } from '../../../common/sast.ts';
+import { formatSastDate, formatSastDateTime, formatSastSlot } from '../../../common/sast.ts';
 import { shownSlots, statusClassName } from './booking-rules.ts';
 
 const badge = 'inline-flex items-center gap-1 rounded-full px-2.5 py-0.5 text-sm font-semibold';
@@ -74,6 +80,13 @@ export function BookingFacts({ booking, forStaff = false }: { booking: Booking; 
           <span className="block text-sm font-normal">Confirmed: {booking.confirmedSlot} SAST</span>
         )}
       </Fact>
+      {/* A booking kept on the device from before bookings had a tutor has none (undefined). */}
+      {booking.tutor && <Fact term="Tutor">{booking.tutor.name}</Fact>}
+      {booking.series && (
+        <Fact term="Weekly">
+          Session {booking.series.index + 1} of {booking.series.count}
+        </Fact>
+      )}
       <Fact term="Hours">{booking.hours}</Fact>
       <Fact term="Total">
         {formatRand(booking.totalCents)}{' '}
@@ -103,8 +116,13 @@ export function LateCancellation({ booking }: { booking: Booking }) {
   );
 }
 
+/** "Thu, 03 Dec 2026, 10:00 SAST", or, pending, "Thu, 03 Dec 2026 (09:00, 10:00 and 11:00 SAST)". */
+const timesText = (times: BookingMove['from']) =>
+  times.slot ? formatSastSlot(times.date, times.slot) : `${formatSastDate(times.date)} (${formatSlots(times.slots)})`;
+
 function describeChange(change: BookingChange): string {
   if (change.from === null) return 'requested the booking';
+  if (change.move) return `moved the session from ${timesText(change.move.from)} to ${timesText(change.move.to)}`;
   if (change.to === 'Confirmed' && change.slot) return `confirmed ${change.slot} SAST`;
   return `changed the status from ${change.from} to ${change.to}`;
 }

@@ -3,8 +3,10 @@ import { bookingMessages } from '../../../common/bookings.ts';
 import type { Module } from '../../../common/catalogue.ts';
 import {
   byNextSessionFirst,
+  canMove,
   cancelIsLate,
   checkBookingForm,
+  dateInWords,
   earliestBookableDate,
   moduleInfo,
   quoteCents,
@@ -84,6 +86,18 @@ describe('the booking form', () => {
     expect(check({ date: '2026-03-04', slots: ['10:00', '13:30', '17:00'] }).errors).toBeUndefined();
   });
 
+  it('the lead time is said as "1 hour" when it is one hour, and in hours otherwise', () => {
+    expect(bookingMessages.leadTime(1)).toBe('Sessions must be booked at least 1 hour in advance.');
+    expect(bookingMessages.leadTime(48)).toBe('Sessions must be booked at least 48 hours in advance.');
+    // Monday 10:00 SAST: 10:30 is half an hour away.
+    expect(check({ date: '2026-03-02', slots: ['10:30', '13:30', '17:00'] }, 1).errors).toEqual({
+      slots: '10:30 on Mon, 02 Mar 2026 is less than 1 hour away; the earliest is 11:00 SAST.',
+    });
+    expect(check({ date: '2026-03-02', slots: ['10:30', '13:30', '17:00'] }, 48).errors).toEqual({
+      date: 'Mon, 02 Mar 2026 is less than 48 hours away; the earliest is 10:00 on Wed, 04 Mar 2026 SAST.',
+    });
+  });
+
   it('a date with no time far enough ahead is refused next to the date, naming the earliest day and time', () => {
     expect(check({ date: '2026-03-03', slots: ['', '', ''] }).errors).toEqual({
       date: 'Tue, 03 Mar 2026 is less than 48 hours away; the earliest is 10:00 on Wed, 04 Mar 2026 SAST.',
@@ -132,6 +146,14 @@ describe('the booking form', () => {
     // 23:30 SAST on 2 March is still 2 March in SAST, though already 3 March nowhere near.
     expect(earliestBookableDate(new Date('2026-03-02T21:30:00Z'), 48)).toBe('2026-03-04');
     expect(earliestBookableDate(new Date('2026-03-02T22:30:00Z'), 48)).toBe('2026-03-05');
+  });
+
+  it('the chosen date is said in words as the app writes dates, once its year is whole', () => {
+    expect(dateInWords('2026-12-03')).toBe('Thu, 03 Dec 2026');
+    expect(dateInWords('2027-09-14')).toBe('Tue, 14 Sept 2027');
+    // A date input passes through these while the year is typed, and is empty until every part is there.
+    for (const date of ['0002-12-03', '0020-12-03', '0202-12-03', '', '2026-02-30'])
+      expect(dateInWords(date), date).toBeUndefined();
   });
 
   it('the quote is hours × the rate, once the hours are valid', () => {
@@ -184,5 +206,51 @@ describe('a booking as the student sees it', () => {
     expect(cancelIsLate(booking, new Date('2026-03-04T06:59:00Z'))).toBe(false);
     expect(cancelIsLate(booking, new Date('2026-03-04T07:01:00Z'))).toBe(true);
     expect(cancelIsLate({ ...booking, confirmedSlot: '17:00' }, new Date('2026-03-04T07:01:00Z'))).toBe(false);
+  });
+});
+
+describe('moving a session', () => {
+  const now = new Date('2026-12-01T08:00:00Z'); // 10:00 SAST
+  const session = {
+    status: 'Confirmed' as const,
+    date: '2026-12-02',
+    confirmedSlot: '10:00',
+    slots: ['09:00', '10:00', '11:00'],
+  };
+  it('open up to the cut-off before it starts (a pending one: its earliest time), pending or confirmed only', () => {
+    expect(canMove(session, now, 24)).toBe(true);
+    expect(canMove(session, new Date(now.getTime() + 60_000), 24)).toBe(false);
+    expect(canMove({ ...session, status: 'Cancelled' }, now, 0)).toBe(false);
+    const pending = { ...session, status: 'Pending' as const, confirmedSlot: null };
+    expect([canMove(pending, now, 23), canMove(pending, now, 24)]).toEqual([true, false]);
+  });
+});
+
+describe('weekly sessions on the form', () => {
+  const now = new Date('2026-12-01T08:00:00Z');
+  const values = {
+    date: '2026-12-10',
+    slots: ['09:00', '10:00', '11:00'] as [string, string, string],
+    hours: '1',
+    concepts: 'Tests',
+  };
+  const check = (weeks: string | undefined) =>
+    checkBookingForm(
+      { id: crypto.randomUUID(), module: 'Statistics', values: { ...values, weeks } },
+      { now, leadHours: 48 },
+    );
+  it('one week, or none said (a draft from before), is a single session; more are sent as weeks', () => {
+    expect(check(undefined).data).not.toHaveProperty('weeks');
+    expect(check('1').data).not.toHaveProperty('weeks');
+    expect(check('6').data).toMatchObject({ weeks: 6 });
+  });
+  it('weeks out of range, or a last week past a year ahead, are said next to the weeks', () => {
+    expect(check('15').errors).toEqual({ weeks: bookingMessages.weeksInvalid });
+    expect(check('').errors).toEqual({ weeks: bookingMessages.weeksInvalid });
+    const late = checkBookingForm(
+      { id: crypto.randomUUID(), module: 'Statistics', values: { ...values, date: '2027-11-20', weeks: '4' } },
+      { now, leadHours: 48 },
+    );
+    expect(late.errors?.weeks).toMatch(/^Sessions can be booked at most a year ahead/);
   });
 });

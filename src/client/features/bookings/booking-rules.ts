@@ -15,7 +15,7 @@ import {
   type BookingStatus,
 } from '../../../common/bookings.ts';
 import type { Module } from '../../../common/catalogue.ts';
-import { sastDate, sastInstant } from '../../../common/sast.ts';
+import { formatSastDate, isCalendarDate, sastDate, sastInstant } from '../../../common/sast.ts';
 import { fieldErrors } from '../../../common/validation.ts';
 import type { z } from '../../../common/zod.ts';
 
@@ -64,6 +64,8 @@ export interface BookingFormValues {
   slots: [string, string, string];
   hours: string;
   concepts: string;
+  /** How many weeks at the same times (issue 36): "1" for one session. Absent in drafts saved before. */
+  weeks?: string;
 }
 
 export const emptyBookingForm: BookingFormValues = {
@@ -71,9 +73,10 @@ export const emptyBookingForm: BookingFormValues = {
   slots: ['', '', ''],
   hours: String(bookingLimits.hoursDefault),
   concepts: '',
+  weeks: '1',
 };
 
-export type BookingField = 'module' | 'date' | 'slots' | 'hours' | 'concepts';
+export type BookingField = 'module' | 'date' | 'slots' | 'hours' | 'concepts' | 'weeks';
 export type BookingFormErrors = Partial<Record<BookingField, string>>;
 
 /** What `POST /api/bookings` takes, as the schema leaves it (trimmed). */
@@ -84,6 +87,14 @@ export const earliestBookableDate = (now: Date, leadHours: number) =>
   sastDate(new Date(now.getTime() + leadHours * hourMs));
 
 /**
+ * The date input's value as the app writes dates ("Thu, 03 Dec 2026"): a phone shows the input in its own
+ * locale's order (mm/dd/yyyy, say). Nothing while the year is still being typed: a date input passes through
+ * 0002, 0020 and 0202 on the way to 2026.
+ */
+export const dateInWords = (date: string): string | undefined =>
+  isCalendarDate(date) && !date.startsWith('0') ? formatSastDate(date) : undefined;
+
+/**
  * The times the lead-time message is about (`leadTimeProblem`), to mark those fields and no others; none when
  * the message is about the date or the form has no such problem.
  */
@@ -92,6 +103,16 @@ export function tooSoonSlots(values: BookingFormValues, rules: { now: Date; lead
   const problem = leadTimeProblem(values.date, values.slots, rules);
   return problem?.field === 'slots' ? problem.tooSoon : [];
 }
+
+/** The weeks asked for, 1 while the field is empty or not a number yet (the check names it). */
+export const weeksOf = (values: Pick<BookingFormValues, 'weeks'>) => {
+  const weeks = Number(values.weeks ?? '1');
+  return Number.isInteger(weeks) && weeks >= 1 ? weeks : 1;
+};
+
+/** The date of a weekly series' last session (the date itself for one session). */
+const lastWeekOf = (values: BookingFormValues) =>
+  sastDate(new Date(Date.parse(`${values.date}T12:00:00Z`) + 7 * (weeksOf(values) - 1) * 24 * hourMs));
 
 /**
  * The form checked as the server will check it: the shared schema, then the lead time, whose message names
@@ -110,6 +131,8 @@ export function checkBookingForm(
     slots: values.slots,
     hours: values.hours.trim() === '' ? undefined : Number(values.hours),
     concepts: values.concepts,
+    // One week is a single session: the request says nothing of weeks then.
+    ...(values.weeks === undefined || values.weeks.trim() === '1' ? {} : { weeks: Number(values.weeks) }),
   };
   const parsed = createBookingInputSchema.safeParse(candidate);
   const errors: BookingFormErrors = parsed.success ? {} : (fieldErrors(parsed.error) as BookingFormErrors);
@@ -120,6 +143,7 @@ export function checkBookingForm(
     if (problem) errors[problem.field] = problem.message;
     const latest = latestBookableDate(rules.now);
     if (values.date > latest) errors.date = bookingMessages.tooFar(latest);
+    else if (!errors.weeks && lastWeekOf(values) > latest) errors.weeks = bookingMessages.tooFar(latest);
   }
   if (Object.keys(errors).length > 0 || !parsed.success) return { errors };
   return { data: parsed.data };
@@ -146,6 +170,19 @@ export function sessionStart(booking: Pick<Booking, 'date' | 'confirmedSlot' | '
 /** Only a booking that is still to happen can be cancelled. */
 export const canCancel = (booking: Pick<Booking, 'status'>) =>
   booking.status === 'Pending' || booking.status === 'Confirmed';
+
+/**
+ * Whether the student may still move the session (issue 36): pending or confirmed, and starting at least the
+ * cut-off from now. Later, only cancelling is open (the server decides; this picks what the card offers).
+ */
+export function canMove(
+  booking: Pick<Booking, 'status' | 'date' | 'confirmedSlot' | 'slots'>,
+  now: Date,
+  cutOffHours: number,
+): boolean {
+  const start = sessionStart(booking);
+  return canCancel(booking) && start !== undefined && start.getTime() - now.getTime() >= cutOffHours * hourMs;
+}
 
 /** Cancelling now would be inside the late-cancellation window (the server decides; this picks the question asked). */
 export function cancelIsLate(booking: Pick<Booking, 'date' | 'confirmedSlot' | 'slots'>, now: Date): boolean {

@@ -1,4 +1,11 @@
-import type { Booking, BookingCategory, BookingChanges, BookingPage, BookingStatus } from '../../../common/bookings.ts';
+import type {
+  Booking,
+  BookingCategory,
+  BookingChanges,
+  BookingPage,
+  BookingStatus,
+  RescheduleBookingInput,
+} from '../../../common/bookings.ts';
 import type { Position } from '../../../common/positions.ts';
 import { readJson } from '../../lib/api.ts';
 import {
@@ -51,13 +58,29 @@ export const bookingsApi = {
   /** Replay-safe: the same id again answers with the stored booking. Sent from the outbox, with its headers. */
   request: async (input: BookingRequestInput, { headers }: Change): Promise<Sent<Booking>> =>
     readSent(await bookings.$post({ json: input }, { headers })),
-  confirm: async (id: string, slot: string, version: number): Promise<Booking> =>
-    readJson(await bookings[':id'].confirm.$post({ ...booking(id), json: { slot, version } })),
+  /** `tutorId`: the admin names the session's tutor; without it the server keeps the booking's, or takes the only one. */
+  /** `series`: the later pending weeks of a weekly series at the same time too. */
+  confirm: async (id: string, slot: string, version: number, tutorId?: string, series?: boolean): Promise<Booking> =>
+    readJson(
+      await bookings[':id'].confirm.$post({
+        ...booking(id),
+        json: { slot, version, tutorId, ...(series ? { series } : {}) },
+      }),
+    ),
   /** `beforeStart`: Completed for a session still to come, which the staff member has confirmed. */
   setStatus: async (id: string, status: BookingStatus, version: number, beforeStart?: true): Promise<Booking> =>
     readJson(await bookings[':id'].status.$put({ ...booking(id), json: { status, version, beforeStart } })),
   cancel: async (id: string): Promise<Booking> => readJson(await bookings[':id'].cancel.$post(booking(id))),
-  /** The lead time the server enforces (`BOOKING_MIN_LEAD_HOURS`). */
-  leadHours: async (signal?: AbortSignal): Promise<number> =>
-    (await readJson(await client.api.config.$get({}, { init: { signal } }))).bookingMinLeadHours,
+  /** The student's move to three new times (issue 36). Sent from the outbox, with its headers. */
+  reschedule: async (id: string, input: RescheduleBookingInput, { headers }: Change): Promise<Sent<Booking>> =>
+    readSent(await bookings[':id'].reschedule.$post({ ...booking(id), json: input }, { headers })),
+  /** Staff move a confirmed session to a new date and time. */
+  move: async (id: string, date: string, slot: string, version: number): Promise<Booking> =>
+    readJson(await bookings[':id'].move.$post({ ...booking(id), json: { date, slot, version } })),
+  /** Staff keep the time a session had before its student asked to move it. */
+  keepTime: async (id: string, version: number): Promise<Booking> =>
+    readJson(await bookings[':id']['keep-time'].$post({ ...booking(id), json: { version } })),
+  /** The booking rules the server enforces (`BOOKING_MIN_LEAD_HOURS`, `BOOKING_RESCHEDULE_MIN_HOURS`). */
+  rules: async (signal?: AbortSignal): Promise<{ bookingMinLeadHours: number; bookingRescheduleMinHours: number }> =>
+    readJson(await client.api.config.$get({}, { init: { signal } })),
 };

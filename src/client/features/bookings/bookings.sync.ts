@@ -1,4 +1,5 @@
 import type { Booking, BookingCategory } from '../../../common/bookings.ts';
+import { seriesSessionId, weeksAfter } from '../../../common/booking-series.ts';
 import { formatSastDate } from '../../../common/sast.ts';
 import { firstCursor } from '../../lib/revalidated.ts';
 import { defineLocalTable } from '../../offline/db.ts';
@@ -96,30 +97,28 @@ export const requestBooking = defineMutation<BookingRequestPayload, Booking>({
   apply: async (p, tx) => {
     // Once the server's copy is here (sent, but the answer lost), it is the truth.
     if (await bookingsTable.in(tx).get(p.id)) return;
-    await bookingsTable.in(tx).put({
-      id: p.id,
-      student: { id: p.student.id, name: p.student.name, email: p.student.email },
-      moduleName: p.module,
-      moduleCategory: p.moduleCategory,
-      date: p.date,
-      slots: p.slots,
-      confirmedSlot: null,
-      hours: p.hours,
-      concepts: p.concepts,
-      status: 'Pending',
-      priceCentsPerHour: p.priceCentsPerHour,
-      totalCents: p.hours * p.priceCentsPerHour,
-      // The server gives the reference; until then there is none to pay with.
-      paymentReference: '',
-      lateCancellation: false,
-      createdAt: p.createdAt,
-      version: 0,
-      history: [],
-    });
+    // A weekly series: a booking a week, named as the server will name them; the first is the request's.
+    const weeks = p.weeks ?? 1;
+    await bookingsTable.in(tx).bulkPut(
+      Array.from({ length: weeks }, (_, index) => ({
+        ...requested(p),
+        id: seriesSessionId(p.id, index),
+        date: weeksAfter(p.date, index),
+        ...(weeks > 1 ? { series: { id: p.id, index, count: weeks } } : {}),
+      })),
+    );
   },
   send: (p, change) =>
     bookingsApi.request(
-      { id: p.id, module: p.module, date: p.date, slots: p.slots, hours: p.hours, concepts: p.concepts },
+      {
+        id: p.id,
+        module: p.module,
+        date: p.date,
+        slots: p.slots,
+        hours: p.hours,
+        concepts: p.concepts,
+        ...(p.weeks ? { weeks: p.weeks } : {}),
+      },
       change,
     ),
   acknowledge: async (p, booking, tx) => {
@@ -130,6 +129,73 @@ export const requestBooking = defineMutation<BookingRequestPayload, Booking>({
     if (draft?.requestId === p.id) await drafts.delete('current');
   },
   revert: async (p, tx) => {
-    await bookingsTable.in(tx).delete(p.id);
+    await bookingsTable
+      .in(tx)
+      .bulkDelete(Array.from({ length: p.weeks ?? 1 }, (_, index) => seriesSessionId(p.id, index)));
+  },
+});
+
+/** The booking as the request shows it until the server's copy arrives. */
+function requested(p: BookingRequestPayload): Booking {
+  return {
+    id: p.id,
+    student: { id: p.student.id, name: p.student.name, email: p.student.email },
+    moduleName: p.module,
+    moduleCategory: p.moduleCategory,
+    date: p.date,
+    slots: p.slots,
+    confirmedSlot: null,
+    hours: p.hours,
+    concepts: p.concepts,
+    status: 'Pending',
+    priceCentsPerHour: p.priceCentsPerHour,
+    totalCents: p.hours * p.priceCentsPerHour,
+    // The server gives the reference; until then there is none to pay with.
+    paymentReference: '',
+    lateCancellation: false,
+    createdAt: p.createdAt,
+    version: 0,
+    history: [],
+  };
+}
+
+/**
+ * The student's move of a session to three new times (issue 36), queued as a request is: shown at once as
+ * pending at the new date, sent once when there is a connection. Refused (a tutor confirmed it meanwhile, or it
+ * is now within the cut-off), the booking is put back as it was and the engine reads it again; the refusal stays
+ * on the card until dealt with.
+ */
+export interface ReschedulePayload {
+  id: string;
+  date: string;
+  slots: [string, string, string];
+  /** The booking's version as the student saw it: the server refuses the move if it has changed since. */
+  version: number;
+  /** The booking as it was, to put back if the move is refused. */
+  before: Booking;
+}
+
+export const rescheduleBooking = defineMutation<ReschedulePayload, Booking>({
+  name: 'bookings.reschedule',
+  version: 1,
+  collection: 'bookings',
+  target: (p) => ({ table: 'bookings', id: p.id }),
+  describe: (p) => ({
+    label: `Move: ${p.before.moduleName} to ${formatSastDate(p.date)}`,
+    href: `/student-dashboard#booking-${p.id}`,
+  }),
+  apply: async (p, tx) => {
+    const row = await bookingsTable.in(tx).get(p.id);
+    if (!row) return;
+    await bookingsTable
+      .in(tx)
+      .put({ ...row, status: 'Pending', date: p.date, slots: [...p.slots], confirmedSlot: null });
+  },
+  send: (p, change) => bookingsApi.reschedule(p.id, { date: p.date, slots: p.slots, version: p.version }, change),
+  acknowledge: async (_p, booking, tx) => {
+    await bookingsTable.in(tx).put(booking);
+  },
+  revert: async (p, tx) => {
+    await bookingsTable.in(tx).put(p.before);
   },
 });

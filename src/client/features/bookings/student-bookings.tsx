@@ -7,6 +7,7 @@ import type { OutboxItem } from '../../offline/engine.ts';
 import { useOutboxItems } from '../../offline/hooks.ts';
 import { BookingFacts, BookingHistory, LateCancellation, StatusLabel, WaitingBadge } from './booking-parts.tsx';
 import { canCancel } from './booking-rules.ts';
+import { MoveSession } from './move-session.tsx';
 import { useMyBookings, useStudentActions } from './use-bookings.ts';
 
 const muted = 'text-slate-700 dark:text-slate-300';
@@ -136,14 +137,17 @@ function StudentBookingCard({
       ) : (
         !pending &&
         canCancel(booking) && (
-          <button
-            type="button"
-            className="btn-secondary mt-4"
-            aria-describedby={nameId}
-            onClick={() => void actions.cancel(booking)}
-          >
-            Cancel booking
-          </button>
+          <div className="flex flex-wrap items-start gap-x-3">
+            <MoveSession booking={booking} nameId={nameId} />
+            <button
+              type="button"
+              className="btn-secondary mt-4"
+              aria-describedby={nameId}
+              onClick={() => void actions.cancel(booking)}
+            >
+              Cancel booking
+            </button>
+          </div>
         )
       )}
       <BookingHistory history={booking.history} />

@@ -122,49 +122,63 @@ export function useBookingDraft(): BookingDraft {
   return { values: draft?.values, requestId: draft?.requestId ?? null, update, link, submit, clear };
 }
 
-const leadHoursKey = 'tutorbook:booking-lead-hours';
+/** Where the device remembers what the server said of each booking rule (`GET /api/config`). */
+const ruleKeys = {
+  bookingMinLeadHours: 'tutorbook:booking-lead-hours',
+  bookingRescheduleMinHours: 'tutorbook:booking-reschedule-hours',
+} as const;
+type BookingRule = keyof typeof ruleKeys;
 
-/** The lead time the server said last on this device, if it ever did. */
-function storedLeadHours(): number | undefined {
+/**
+ * DESIGN's defaults (`BOOKING_MIN_LEAD_HOURS`, `BOOKING_RESCHEDULE_MIN_HOURS`): offline on a device that never
+ * asked, the best guess there is.
+ */
+const ruleDefaults: Record<BookingRule, number> = { bookingMinLeadHours: 48, bookingRescheduleMinHours: 24 };
+
+/** What the server said last of the rule on this device, if it ever did. */
+function storedRule(rule: BookingRule): number | undefined {
   try {
-    const stored = localStorage.getItem(leadHoursKey);
+    const stored = localStorage.getItem(ruleKeys[rule]);
     return stored !== null && stored.trim() !== '' && Number.isFinite(Number(stored)) ? Number(stored) : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** DESIGN's default for `BOOKING_MIN_LEAD_HOURS`: offline on a device that never asked, the best guess there is. */
-const defaultLeadHours = 48;
-
 /**
- * The lead time the server enforces (`GET /api/config`), remembered on the device for offline use. Undefined
+ * A booking rule the server enforces (`GET /api/config`), remembered on the device for offline use. Undefined
  * while the server is being asked: a form that showed a remembered or default value first could say 48 hours
  * while the server enforces another. Offline, or if the server does not answer, the remembered value stands
  * (else the default): a request would only fail.
  */
-export function useLeadHours(): number | undefined {
+function useBookingRule(rule: BookingRule): number | undefined {
   const [hours, setHours] = useState<number | undefined>(() =>
-    isOffline() ? (storedLeadHours() ?? defaultLeadHours) : undefined,
+    isOffline() ? (storedRule(rule) ?? ruleDefaults[rule]) : undefined,
   );
   useEffect(() => {
     if (isOffline()) return;
     let live = true;
     bookingsApi
-      .leadHours()
-      .then((value) => {
+      .rules()
+      .then((rules) => {
         if (!live) return;
-        setHours(value);
+        setHours(rules[rule]);
         try {
-          localStorage.setItem(leadHoursKey, String(value));
+          localStorage.setItem(ruleKeys[rule], String(rules[rule]));
         } catch {
           // Storage full or blocked: the value still holds for this visit.
         }
       })
-      .catch(() => live && setHours(storedLeadHours() ?? defaultLeadHours));
+      .catch(() => live && setHours(storedRule(rule) ?? ruleDefaults[rule]));
     return () => {
       live = false;
     };
-  }, []);
+  }, [rule]);
   return hours;
 }
+
+/** The lead time: no requested time sooner than this many hours from now. */
+export const useLeadHours = () => useBookingRule('bookingMinLeadHours');
+
+/** The reschedule cut-off: a student moves a session up to this many hours before it starts. */
+export const useRescheduleHours = () => useBookingRule('bookingRescheduleMinHours');

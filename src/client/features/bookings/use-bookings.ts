@@ -105,21 +105,39 @@ export function useStaffActions(role: 'tutor' | 'admin') {
   }
 
   return {
-    async confirmSlot(booking: Booking, slot: string): Promise<boolean> {
+    /** `tutorId`: the admin's choice of tutor, when it is not the booking's. */
+    async confirmSlot(booking: Booking, slot: string, tutorId?: string, series?: boolean): Promise<boolean> {
       if (!slot) {
         toast.error(bookingMessages.selectSlot);
         return false;
       }
       const done = await run(
-        () => bookingsApi.confirm(booking.id, slot, booking.version),
+        () => bookingsApi.confirm(booking.id, slot, booking.version, tutorId, series),
         bookingMessages.confirmFailed,
       );
+      // The later weeks confirmed with it come with the next read.
+      if (done && series) void refreshSource(bookingsSource);
       if (done)
         toast.success(
           role === 'admin'
             ? bookingMessages.timeConfirmedAdmin(slot)
             : bookingMessages.timeConfirmedTutor(booking.paymentReference, slot),
         );
+      return done !== undefined;
+    },
+    /** The time the session had before its student asked to move it (issue 36). */
+    async keepTime(booking: Booking): Promise<boolean> {
+      const done = await run(() => bookingsApi.keepTime(booking.id, booking.version), bookingMessages.moveFailed);
+      if (done) toast.success(`Kept ${formatSastSlot(done.date, done.confirmedSlot ?? '')}.`);
+      return done !== undefined;
+    },
+    /** A confirmed session to a new date and time; the student is e-mailed. */
+    async move(booking: Booking, date: string, slot: string): Promise<boolean> {
+      const done = await run(
+        () => bookingsApi.move(booking.id, date, slot, booking.version),
+        bookingMessages.moveFailed,
+      );
+      if (done) toast.success(`Moved to ${formatSastSlot(date, slot)}. The student has been told.`);
       return done !== undefined;
     },
     async setStatus(booking: Booking, status: BookingStatus): Promise<boolean> {

@@ -50,7 +50,7 @@ export function AboutPage() {
       </div>
 
       <section aria-labelledby="story-title" className="container-page py-12">
-        <div className="grid gap-8 lg:grid-cols-[1fr_18rem] lg:items-start">
+        <div className="grid grid-cols-1 gap-8 lg:grid-cols-[1fr_18rem] lg:items-start">
           <div>
             <h2 id="story-title" className={sectionTitle}>
               Our story
@@ -80,7 +80,7 @@ export function AboutPage() {
             >
               {initials}
             </span>
-            <figcaption>
+            <figcaption className="min-w-0 [overflow-wrap:anywhere]">
               <span className={`block ${cardTitle}`}>{brand.founder}</span>
               <span className="text-sm text-slate-700 dark:text-slate-300">Founder of {brand.name}</span>
             </figcaption>

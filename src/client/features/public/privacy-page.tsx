@@ -255,7 +255,7 @@ export function PrivacyPage() {
         </div>
       </div>
 
-      <div className="container-page grid gap-10 py-6 lg:grid-cols-[14rem_1fr] lg:py-10">
+      <div className="container-page grid grid-cols-1 gap-10 py-6 lg:grid-cols-[14rem_1fr] lg:py-10">
         <nav
           aria-label="On this page"
           className="rounded-2xl border border-slate-200 bg-white p-4 lg:sticky lg:top-24 lg:self-start lg:border-0 lg:bg-transparent lg:p-0 dark:border-slate-800 dark:bg-slate-900 lg:dark:bg-transparent"

@@ -14,6 +14,11 @@ import * as m0012 from './0012-board-search-written-by-the-board.ts';
 import * as m0013 from './0013-imported-records.ts';
 import * as m0014 from './0014-board-search-rewritten-by-the-import.ts';
 import * as m0015 from './0015-testimonials.ts';
+import * as m0016 from './0016-tutor-availability.ts';
+import * as m0017 from './0017-booking-tutor.ts';
+import * as m0018 from './0018-booking-moves.ts';
+import * as m0019 from './0019-calendar-feeds.ts';
+import * as m0020 from './0020-booking-series.ts';
 
 /** Every migration, in order. Append only: a landed migration is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +37,9 @@ export const migrations: Record<string, Migration> = {
   '0013-imported-records': m0013,
   '0014-board-search-rewritten-by-the-import': m0014,
   '0015-testimonials': m0015,
+  '0016-tutor-availability': m0016,
+  '0017-booking-tutor': m0017,
+  '0018-booking-moves': m0018,
+  '0019-calendar-feeds': m0019,
+  '0020-booking-series': m0020,
 };

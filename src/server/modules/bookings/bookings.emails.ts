@@ -1,10 +1,16 @@
-import { getVtimezoneComponent } from '@touch4it/ical-timezones';
-import ical from 'ical-generator';
-import { bookingLimits, bookingMessages, lateFeeCents, type Booking } from '../../../common/bookings.ts';
+import {
+  bookingLimits,
+  bookingMessages,
+  lateFeeCents,
+  type Booking,
+  type BookingSeries,
+} from '../../../common/bookings.ts';
+import { dateAfter } from '../../../common/availability.ts';
 import { brand } from '../../../common/brand.ts';
 import { formatRand } from '../../../common/money.ts';
 import { dashboardPathByRole, type Role } from '../../../common/roles.ts';
-import { formatSastDate, formatSastSlot, sastZone } from '../../../common/sast.ts';
+import { formatSastDate, formatSastSlot } from '../../../common/sast.ts';
+import { addSessionEvent, createSastCalendar } from '../../calendar/session-event.ts';
 import type { EmailAttachment, NewEmail } from '../../mail/mail.storage.ts';
 import { renderEmail } from '../../mail/mail.templates.ts';
 
@@ -26,6 +32,16 @@ const quoted = (text: string) =>
     .map((line) => `> ${line}`)
     .join('\n');
 
+/**
+ * A weekly series as its sessions' e-mails say it (issue 36): how many, which weekday, from and to, the total.
+ * `b` is the session the e-mail is about; the series' first is `index` weeks before it.
+ */
+function seriesLine(series: BookingSeries, b: Pick<Booking, 'date' | 'totalCents'>): string {
+  const first = dateAfter(b.date, -7 * series.index);
+  const last = dateAfter(first, 7 * (series.count - 1));
+  return `${bookingMessages.series(series.count, first, last, series.count * b.totalCents)} This is session ${series.index + 1} of ${series.count}.`;
+}
+
 function details(b: Booking): string {
   return [
     `Module: ${b.moduleName}`,
@@ -33,9 +49,11 @@ function details(b: Booking): string {
     `Date: ${formatSastDate(b.date)}`,
     `Preferred times: ${list(b.slots)} (SAST)`,
     ...(b.confirmedSlot ? [`Confirmed time: ${formatSastSlot(b.date, b.confirmedSlot)}`] : []),
+    ...(b.tutor ? [`Tutor: ${b.tutor.name}`] : []),
     `Hours: ${b.hours}`,
     `Rate: ${formatRand(b.priceCentsPerHour)} per hour`,
-    `Total: ${formatRand(b.totalCents)}`,
+    `Total: ${formatRand(b.totalCents)}${b.series ? ' per session' : ''}`,
+    ...(b.series ? [seriesLine(b.series, b)] : []),
     `Concepts:\n${quoted(b.concepts)}`,
     `Student: ${b.student.name} (${b.student.email})`,
     `Payment reference: ${b.paymentReference}`,
@@ -45,7 +63,7 @@ function details(b: Booking): string {
 
 /**
  * Whom a booking e-mail goes to, with the values the old site's EmailJS templates had: the booking form as the
- * student filled it in (spec §7), for owners who keep their templates (README "E-mail through EmailJS"); and
+ * student filled it in (spec §7), for owners who keep their templates (docs/email.md "Through EmailJS"); and
  * the student it is about (`aboutUserId`).
  */
 function addressed(
@@ -95,6 +113,34 @@ export function newRequestEmail(
   };
 }
 
+/**
+ * To the category's tutors and the admins: the student asks to move their session to three new times; from a
+ * confirmed time (`from.slot`), staff may keep that one instead.
+ */
+export function moveRequestedEmail(
+  b: Booking,
+  from: { date: string; slot: string | null },
+  to: { name: string; email: string; role: Role },
+  publicUrl: string,
+): NewEmail {
+  const was = from.slot
+    ? `confirmed for ${formatSastSlot(from.date, from.slot)}`
+    : `asked for ${formatSastDate(from.date)}`;
+  return {
+    kind: 'booking-move-requested',
+    ...addressed(b, to),
+    ...renderEmail({
+      subject: `Session move requested: ${b.moduleName}, now ${formatSastDate(b.date)}`,
+      greeting: `Hi ${to.name},`,
+      paragraphs: [
+        `${b.student.name} asked to move their session, ${was}. Confirm one of the three new times on your dashboard${from.slot ? ', or keep the old time' : ''}.`,
+        details(b),
+      ],
+      action: { label: 'Open my dashboard', url: dashboard(publicUrl, to.role) },
+    }),
+  };
+}
+
 /** The student's receipt. */
 export function receiptEmail(b: Booking, publicUrl: string): NewEmail {
   return {
@@ -112,32 +158,28 @@ export function receiptEmail(b: Booking, publicUrl: string): NewEmail {
   };
 }
 
+/** " with Musa Stats" when the booking has a tutor. */
+const withTutor = (b: Booking) => (b.tutor ? ` with ${b.tutor.name}` : '');
+
 /** The session as it goes into a calendar: wall-clock SAST times, written under TZID=Africa/Johannesburg. */
-function invitation(b: Booking, slot: string, publicUrl: string, now: Date): EmailAttachment {
-  // A wall time with no offset: ical-generator reads it in the machine's zone and writes it back unchanged under
-  // the event's TZID (only an hour that the machine's own zone skips for daylight saving would shift; servers
-  // run in UTC or SAST). UTC arithmetic adds the hours: SAST has no daylight saving.
-  const wallTime = (plusHours: number) =>
-    new Date(Date.parse(`${b.date}T${slot}:00Z`) + plusHours * 3_600_000).toISOString().slice(0, 19);
-  // The calendar names no zone of its own: with one, ical-generator writes DTSTAMP in the machine's local time
-  // without a Z. The generator still adds the VTIMEZONE for the event's zone.
-  const calendar = ical({
-    prodId: { company: brand.name, product: 'bookings' },
-    name: brand.name,
-    timezone: { name: null, generator: getVtimezoneComponent },
-  });
-  calendar.createEvent({
-    id: `${b.id}@tutorbook`,
-    // A later invitation for the same booking (confirmed again at another time) replaces the earlier one.
-    sequence: b.version,
-    stamp: now,
-    start: wallTime(0),
-    end: wallTime(b.hours),
-    timezone: sastZone,
-    summary: `${brand.name}: ${b.moduleName}`,
-    description: `${b.hours} hour${b.hours === 1 ? '' : 's'} of tutoring. Amount: ${formatRand(b.totalCents)}, payment reference ${b.paymentReference}.`,
-    url: dashboard(publicUrl, 'student'),
-  });
+/** The session's event; with `alsoSessions` (the rest of a weekly series confirmed with it), theirs too. */
+function invitation(
+  b: Booking,
+  slot: string,
+  publicUrl: string,
+  now: Date,
+  alsoSessions: readonly Booking[] = [],
+): EmailAttachment {
+  const calendar = createSastCalendar('bookings');
+  for (const session of [b, ...alsoSessions])
+    addSessionEvent(calendar, {
+      booking: session,
+      slot,
+      stamp: now,
+      summary: `${brand.name}: ${session.moduleName}`,
+      description: `${session.hours} hour${session.hours === 1 ? '' : 's'} of tutoring${withTutor(session)}. Amount: ${formatRand(session.totalCents)}, payment reference ${session.paymentReference}.`,
+      url: dashboard(publicUrl, 'student'),
+    });
   return {
     filename: 'tutorbook-session.ics',
     contentType: 'text/calendar; charset=utf-8',
@@ -169,18 +211,28 @@ const paymentParagraphs = (b: Booking, eftDetails: readonly string[] | undefined
   bankDetails(eftDetails),
 ];
 
-/** To the student: the time, the invitation, what to pay and how. */
-export function confirmedEmail(b: Booking, slot: string, args: ConfirmedArgs): NewEmail {
+/**
+ * To the student: the time, the invitation, what to pay and how. `alsoSessions`: the rest of a weekly series
+ * confirmed at the same time with it, whose events the invitation holds too.
+ */
+export function confirmedEmail(
+  b: Booking,
+  slot: string,
+  args: ConfirmedArgs,
+  alsoSessions: readonly Booking[] = [],
+): NewEmail {
   const when = formatSastSlot(b.date, slot);
   return {
     kind: 'booking-confirmed',
     ...addressed(b, b.student),
-    attachments: args.withInvitation ? [invitation(b, slot, args.publicUrl, args.now)] : [],
+    attachments: args.withInvitation ? [invitation(b, slot, args.publicUrl, args.now, alsoSessions)] : [],
     ...renderEmail({
       subject: `Session confirmed: ${b.moduleName}, ${when}`,
       greeting: `Hi ${b.student.name},`,
       paragraphs: [
-        `Your session is confirmed for ${when} (${hoursText(b.hours)}).${args.withInvitation ? ' The calendar invitation is attached.' : ''}`,
+        alsoSessions.length > 0
+          ? `Your weekly sessions${withTutor(b)} are confirmed: ${alsoSessions.length + 1} sessions at ${slot} SAST, from ${formatSastDate(b.date)} to ${formatSastDate(alsoSessions.at(-1)!.date)} (${hoursText(b.hours)} each).${args.withInvitation ? ' The calendar invitation for all of them is attached.' : ''}`
+          : `Your session${withTutor(b)} is confirmed for ${when} (${hoursText(b.hours)}).${args.withInvitation ? ' The calendar invitation is attached.' : ''}`,
         ...paymentParagraphs(b, args.eftDetails),
         details(b),
       ],
@@ -192,9 +244,21 @@ export function confirmedEmail(b: Booking, slot: string, args: ConfirmedArgs): N
   };
 }
 
-/** To the student, when a confirmed session is confirmed again at another of its times: from what to what. */
-export function timeChangedEmail(b: Booking, from: string, to: string, args: ConfirmedArgs): NewEmail {
+/**
+ * To the student, when a confirmed session gets another time: confirmed again at another of its times, or moved
+ * by staff to another date too (`from` then names its date). From what to what.
+ */
+export function timeChangedEmail(
+  b: Booking,
+  from: string | { date: string; slot: string },
+  to: string,
+  args: ConfirmedArgs,
+): NewEmail {
   const when = formatSastSlot(b.date, to);
+  const change =
+    typeof from === 'string' || from.date === b.date
+      ? `The time of your session on ${formatSastDate(b.date)} has changed from ${typeof from === 'string' ? from : from.slot} to ${to} SAST`
+      : `Your session has moved from ${formatSastSlot(from.date, from.slot)} to ${when}`;
   return {
     kind: 'booking-time-changed',
     ...addressed(b, b.student),
@@ -204,7 +268,7 @@ export function timeChangedEmail(b: Booking, from: string, to: string, args: Con
       subject: `Session time changed: ${b.moduleName}, now ${when}`,
       greeting: `Hi ${b.student.name},`,
       paragraphs: [
-        `The time of your session on ${formatSastDate(b.date)} has changed from ${from} to ${to} SAST (${hoursText(b.hours)}).${args.withInvitation ? ' The updated calendar invitation is attached.' : ''}`,
+        `${change} (${hoursText(b.hours)}).${args.withInvitation ? ' The updated calendar invitation is attached.' : ''}`,
         ...paymentParagraphs(b, args.eftDetails),
         details(b),
       ],

@@ -32,6 +32,19 @@ export const createTooFarError = (latest: string) => {
 export const createCannotConfirmError = () =>
   createError({ code: 'bookings.cannot_confirm', message: bookingMessages.cannotConfirm, status: 409 });
 
+/** The admin named someone who is not a tutor of the booking's category. */
+export const createNotATutorError = () =>
+  createError({
+    code: 'bookings.not_a_tutor',
+    message: bookingMessages.notATutor,
+    status: 400,
+    fields: { tutorId: bookingMessages.notATutor },
+  });
+
+/** The tutor has another confirmed session then: `message` names it (`clashMessage`, common/availability.ts). */
+export const createClashError = (message: string) =>
+  createError({ code: 'bookings.clash', message, status: 409, fields: { slot: message } });
+
 /** A tutor's own booking: they are its student here, not its tutor. */
 export const createOwnBookingError = () =>
   createError({ code: 'bookings.own_booking', message: bookingMessages.ownBooking, status: 403 });
@@ -52,3 +65,24 @@ export const createInvalidCursorError = () => {
   const message = 'This page of bookings cannot be found. Please reload the list.';
   return createError({ code: 'request.invalid', message, status: 400, fields: { cursor: message } });
 };
+
+/** Moving (issue 36): a cancelled or completed session; staff and a pending one (they confirm a time instead). */
+export const createCannotMoveError = (message: string = bookingMessages.cannotMove) =>
+  createError({ code: 'bookings.cannot_move', message, status: 409 });
+
+/** The student moves a session later than the reschedule cut-off: `when` it starts, as the pages write it. */
+export const createTooLateToMoveError = (hours: number, when: string) =>
+  createError({ code: 'bookings.too_late_to_move', message: bookingMessages.tooLateToMove(hours, when), status: 409 });
+
+/** Staff move a session to a time already past. */
+export const createMoveInPastError = () =>
+  createError({
+    code: 'bookings.move_in_past',
+    message: bookingMessages.moveInPast,
+    status: 400,
+    fields: { slot: bookingMessages.moveInPast },
+  });
+
+/** Keep the old time of a booking the student did not move from a confirmed time. */
+export const createNothingToKeepError = () =>
+  createError({ code: 'bookings.nothing_to_keep', message: bookingMessages.nothingToKeep, status: 409 });

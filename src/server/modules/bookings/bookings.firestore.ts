@@ -6,9 +6,10 @@ import {
   type Query,
   type Transaction,
 } from 'firebase-admin/firestore';
-import type { BookingCategory, BookingStatus } from '../../../common/bookings.ts';
+import type { BookingCategory, BookingMove, BookingStatus } from '../../../common/bookings.ts';
 import type { Stamp } from '../../../common/positions.ts';
 import type { Role } from '../../../common/roles.ts';
+import { sastTime } from '../../../common/sast.ts';
 import { read, readAll, type FirestoreContext } from '../../storage/firestore/context.ts';
 import type { Positions } from '../../storage/firestore/positions.ts';
 import { keyId } from '../../storage/firestore/document-ids.ts';
@@ -31,6 +32,9 @@ import type {
  *   (`isPaymentReferenceTaken`) and created with the booking in one transaction, so of two requests drawing
  *   one reference the second's transaction conflicts, runs again and draws another; `create` also fails a
  *   commit that would overwrite a key.
+ * - `tutorDays/{tutorId}:{date}`: `{ at, tutorId }`, read and written by each confirm of the tutor's around the
+ *   date, so that of two confirms that could overlap one commits and the other runs again (`tutorSessionsOn`);
+ *   deleted with the tutor's account (`forgetInHistory`).
  * - `bookingRequestTimes/{userId}`: when the user sent their requests (recent-times.ts): the rate limit's
  *   count, read by key in the request's transaction.
  * - versions: `version` and `versionShard` per booking, taken from `syncCounters/bookings.<k>` (positions.ts,
@@ -52,6 +56,8 @@ interface ChangeDoc {
   from: BookingStatus | null;
   to: BookingStatus;
   slot: string | null;
+  /** A move's ends (absent on other changes, and on entries written before moves existed). */
+  move?: BookingMove;
 }
 
 interface BookingDoc {
@@ -78,6 +84,21 @@ interface BookingDoc {
   versionShard: number;
   history: ChangeDoc[];
   historyBy: string[];
+  /** The tutor (a confirmation sets them); absent on a booking stored before bookings had one. */
+  tutorId?: string | null;
+  tutorName?: string | null;
+  /** A weekly series' id, this session's place and the count; absent or null for one session. */
+  seriesId?: string | null;
+  seriesIndex?: number | null;
+  seriesCount?: number | null;
+}
+
+/** `tutorDays/<tutor id>:<date>`: written by each confirm of the tutor's around the date (`tutorSessionsOn`). */
+interface TutorDayDoc {
+  /** The last confirmation's time: what the document holds matters less than that it is written. */
+  at: string;
+  /** Whose day: the account's deletion finds them by it (`forgetInHistory`). */
+  tutorId: string;
 }
 
 /** The versioned collection's name for positions.ts: its counters are `syncCounters/bookings.<k>`. */
@@ -104,6 +125,10 @@ function toRecord(id: string, doc: BookingDoc): BookingRecord {
     startsAt: doc.startsAt,
     reminderSentAt: doc.reminderSentAt,
     updatedAt: doc.updatedAt,
+    tutor: doc.tutorName == null ? null : { id: doc.tutorId ?? null, name: doc.tutorName },
+    ...(doc.seriesId == null
+      ? {}
+      : { series: { id: doc.seriesId, index: doc.seriesIndex ?? 0, count: doc.seriesCount ?? 1 } }),
   };
 }
 
@@ -132,6 +157,11 @@ function toDoc(booking: Omit<BookingRecord, 'version'>, stamp: Stamp): BookingDo
     versionShard: stamp.shard,
     history: [],
     historyBy: [],
+    tutorId: booking.tutor?.id ?? null,
+    tutorName: booking.tutor?.name ?? null,
+    ...(booking.series
+      ? { seriesId: booking.series.id, seriesIndex: booking.series.index, seriesCount: booking.series.count }
+      : {}),
   };
 }
 
@@ -145,6 +175,7 @@ function applyUpdate(doc: BookingDoc, update: BookingUpdate): BookingDoc {
     ...(update.lateCancellation !== undefined ? { lateCancellation: update.lateCancellation } : {}),
     ...(update.reminderSentAt !== undefined ? { reminderSentAt: update.reminderSentAt } : {}),
     ...(update.updatedAt !== undefined ? { updatedAt: update.updatedAt } : {}),
+    ...(update.tutor !== undefined ? { tutorId: update.tutor?.id ?? null, tutorName: update.tutor?.name ?? null } : {}),
     ...(update.student !== undefined
       ? { userId: update.student.id, studentName: update.student.name, studentEmail: update.student.email }
       : {}),
@@ -171,6 +202,7 @@ const toChangeDoc = (change: BookingChangeRecord): ChangeDoc => ({
   from: change.from,
   to: change.to,
   slot: change.slot,
+  ...(change.move ? { move: change.move } : {}),
 });
 
 const toChangeRecord = (bookingId: string, change: ChangeDoc): BookingChangeRecord => ({
@@ -182,6 +214,7 @@ const toChangeRecord = (bookingId: string, change: ChangeDoc): BookingChangeReco
   from: change.from,
   to: change.to,
   slot: change.slot,
+  ...(change.move ? { move: change.move } : {}),
 });
 
 const byVersion = (a: { version: number }, b: { version: number }) => a.version - b.version;
@@ -206,6 +239,14 @@ export function createBookingsFirestoreRepository(ctx: FirestoreContext, positio
   // touched bookings it read whole (`listTouchedBy`), which the changes by user id need.
   const seen = new Map<string, BookingDoc | null>();
   const touchedRead = new Set<string>();
+  // The tutors' day documents read in this transaction (`tutorSessionsOn`), written when a session is confirmed.
+  const heldDays = new Map<string, readonly string[]>();
+  const tutorDayRef = (tutorId: string, date: string) =>
+    ctx.db.doc(`tutorDays/${keyId(tutorId, date)}`) as DocumentReference<TutorDayDoc>;
+  const tutorDaysOf = (tutorId: string) =>
+    (ctx.db.collection('tutorDays') as CollectionReference<TutorDayDoc>).where('tutorId', '==', tutorId);
+  /** In a transaction: the user's day documents, read with their bookings (`listTouchedBy`), to delete. */
+  const daysRead = new Map<string, DocumentReference[]>();
 
   function remember(id: string, doc: BookingDoc | undefined) {
     if (ctx.tx) seen.set(id, doc ?? null);
@@ -220,6 +261,12 @@ export function createBookingsFirestoreRepository(ctx: FirestoreContext, positio
   function write(tx: Transaction, id: string, doc: BookingDoc) {
     seen.set(id, doc);
     tx.set(bookingRef(id), doc);
+    // A session of a tutor whose days this transaction holds: those days are written with it, so a rival
+    // confirm of the tutor's that read them conflicts with this one (tutorSessionsOn).
+    const days = doc.status === 'Confirmed' && doc.tutorId ? heldDays.get(doc.tutorId) : undefined;
+    for (const date of days ?? [])
+      tx.set(tutorDayRef(doc.tutorId!, date), { at: doc.updatedAt, tutorId: doc.tutorId! });
+    if (days) heldDays.delete(doc.tutorId!);
   }
 
   /**
@@ -246,13 +293,13 @@ export function createBookingsFirestoreRepository(ctx: FirestoreContext, positio
   }
 
   /**
-   * Applies `change` to every booking `which` picks among those `query` finds. In a transaction, on what
+   * Applies `change` to every booking `which` picks among those `queries` find. In a transaction, on what
    * `listTouchedBy(userId)` read in it (it found every booking of the user and every one they changed);
    * outside, in a transaction of its own that reads them.
    */
   async function modifyAll(
     userId: string,
-    query: Query<BookingDoc>,
+    queries: Query<BookingDoc>[],
     which: (doc: BookingDoc) => boolean,
     change: (doc: BookingDoc) => BookingDoc,
   ): Promise<void> {
@@ -264,7 +311,8 @@ export function createBookingsFirestoreRepository(ctx: FirestoreContext, positio
       return;
     }
     await ctx.db.runTransaction(async (own) => {
-      for (const snapshot of (await own.get(query)).docs) {
+      const found = (await Promise.all(queries.map((query) => own.get(query)))).flatMap((answer) => answer.docs);
+      for (const snapshot of new Map(found.map((d) => [d.id, d])).values()) {
         if (which(snapshot.data())) own.set(snapshot.ref, change(snapshot.data()));
       }
     });
@@ -272,6 +320,16 @@ export function createBookingsFirestoreRepository(ctx: FirestoreContext, positio
 
   const ofStudent = (userId: string) => bookings.where('userId', '==', userId);
   const changedBy = (userId: string) => bookings.where('historyBy', 'array-contains', userId);
+  const ofTutor = (userId: string) => bookings.where('tutorId', '==', userId);
+  /** Whether the user's name is in the booking's history or on it as its tutor. */
+  const namedIn = (userId: string) => (doc: BookingDoc) => doc.historyBy.includes(userId) || doc.tutorId === userId;
+  /** The user's name in the history and as the tutor replaced by `name`; their id by `id` (null: forgotten). */
+  const renamed = (userId: string, name: string, id: string | null) => (doc: BookingDoc) => ({
+    ...doc,
+    history: doc.history.map((c) => (c.byId === userId ? { ...c, byId: id, byName: name } : c)),
+    historyBy: id === null ? doc.historyBy.filter((by) => by !== userId) : doc.historyBy,
+    ...(doc.tutorId === userId ? { tutorId: id, tutorName: name } : {}),
+  });
 
   return {
     // The transaction is the serialisation point on Firestore: nothing to take first.
@@ -308,7 +366,8 @@ export function createBookingsFirestoreRepository(ctx: FirestoreContext, positio
       if (ctx.tx) {
         ctx.tx.create(bookingRef(booking.id), doc);
         ctx.tx.create(referenceRef(booking.paymentReference), { bookingId: booking.id });
-        requestTimes.record(ctx.tx, booking.student.id, booking.createdAt);
+        // A weekly series is one request: its first session stands for it.
+        if (!booking.series?.index) requestTimes.record(ctx.tx, booking.student.id, booking.createdAt);
         seen.set(booking.id, doc);
         return;
       }
@@ -316,7 +375,7 @@ export function createBookingsFirestoreRepository(ctx: FirestoreContext, positio
         .batch()
         .create(bookingRef(booking.id), doc)
         .create(referenceRef(booking.paymentReference), { bookingId: booking.id });
-      requestTimes.record(batch, booking.student.id, booking.createdAt);
+      if (!booking.series?.index) requestTimes.record(batch, booking.student.id, booking.createdAt);
       await batch.commit();
     },
 
@@ -334,6 +393,59 @@ export function createBookingsFirestoreRepository(ctx: FirestoreContext, positio
 
     updateIfAtVersion: (id, version, update) =>
       modify(id, (doc) => (doc.version === version ? applyUpdate(doc, update) : undefined)),
+
+    async findSeries(seriesId) {
+      const docs = await readQuery(bookings.where('seriesId', '==', seriesId));
+      return docs.map((d) => toRecord(d.id, d.data())).sort((a, b) => (a.series?.index ?? 0) - (b.series?.index ?? 0));
+    },
+
+    async tutorSessionsOn(tutorId, dates) {
+      if (dates.length === 0) return [];
+      const { tx } = ctx;
+      if (!tx) throw new Error('bookings: a tutor’s sessions are held in a transaction');
+      // The tutor's day documents, read in the transaction and written with the session it confirms: of two
+      // confirms of the tutor's around one date, one commits and the other runs again. After they are read,
+      // the sessions found are those committed, and no other confirm of the tutor's on these dates commits until
+      // this transaction ends: so the query needs no place in the transaction, where the emulator would lock the
+      // whole collection against every booking request meanwhile (docs/firestore-layout.md: the rate limit's count).
+      await tx.getAll(...dates.map((date) => tutorDayRef(tutorId, date)));
+      // Several confirms in one transaction (a weekly series) hold every date they read.
+      heldDays.set(tutorId, [...new Set([...(heldDays.get(tutorId) ?? []), ...dates])]);
+      const query = bookings
+        .where('tutorId', '==', tutorId)
+        .where('status', '==', 'Confirmed')
+        .where('date', 'in', [...dates]);
+      return (await query.get()).docs.map((d) => toRecord(d.id, d.data()));
+    },
+
+    async busyOf(tutorIds, { from, to }) {
+      // `in` takes 30 values at most; a category has a few tutors.
+      const groups = Array.from({ length: Math.ceil(tutorIds.length / 30) }, (_, i) =>
+        tutorIds.slice(i * 30, i * 30 + 30),
+      );
+      const answers = await Promise.all(
+        groups.map((ids) =>
+          bookings
+            .where('tutorId', 'in', ids)
+            .where('status', '==', 'Confirmed')
+            .where('date', '>=', from)
+            .where('date', '<=', to)
+            .select('tutorId', 'date', 'confirmedSlot', 'startsAt', 'hours')
+            .get(),
+        ),
+      );
+      return answers.flatMap((answer) =>
+        answer.docs.map((d) => {
+          const doc = d.data();
+          return {
+            tutorId: doc.tutorId!,
+            date: doc.date,
+            start: doc.confirmedSlot ?? sastTime(new Date(doc.startsAt)),
+            hours: doc.hours,
+          };
+        }),
+      );
+    },
 
     async setVersion(id, stamp) {
       await modify(id, (doc) => ({ ...doc, version: stamp.version, versionShard: stamp.shard }));
@@ -408,16 +520,24 @@ export function createBookingsFirestoreRepository(ctx: FirestoreContext, positio
     },
 
     async listTouchedBy(userId) {
-      const [own, changed] = await Promise.all([readQuery(ofStudent(userId)), readQuery(changedBy(userId))]);
+      const [found, days] = await Promise.all([
+        Promise.all([ofStudent(userId), changedBy(userId), ofTutor(userId)].map(readQuery)),
+        ctx.tx ? ctx.tx.get(tutorDaysOf(userId)) : undefined,
+      ]);
       touchedRead.add(userId);
-      const byId = new Map([...own, ...changed].map((d) => [d.id, toRecord(d.id, d.data())]));
+      if (days)
+        daysRead.set(
+          userId,
+          days.docs.map((day) => day.ref),
+        );
+      const byId = new Map(found.flat().map((d) => [d.id, toRecord(d.id, d.data())]));
       return [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     },
 
     async scrubStudent(userId, name, at) {
       await modifyAll(
         userId,
-        ofStudent(userId),
+        [ofStudent(userId)],
         (doc) => doc.userId === userId,
         (doc) => ({ ...doc, userId: null, studentName: name, studentEmail: '', concepts: '', updatedAt: at }),
       );
@@ -433,29 +553,24 @@ export function createBookingsFirestoreRepository(ctx: FirestoreContext, positio
     setStudentName: (userId, name, at) =>
       modifyAll(
         userId,
-        ofStudent(userId),
+        [ofStudent(userId)],
         (doc) => doc.userId === userId,
         (doc) => ({ ...doc, studentName: name, updatedAt: at }),
       ),
 
     setNameInHistory: (userId, name) =>
-      modifyAll(
-        userId,
-        changedBy(userId),
-        (doc) => doc.historyBy.includes(userId),
-        (doc) => ({ ...doc, history: doc.history.map((c) => (c.byId === userId ? { ...c, byName: name } : c)) }),
-      ),
+      modifyAll(userId, [changedBy(userId), ofTutor(userId)], namedIn(userId), renamed(userId, name, userId)),
 
-    forgetInHistory: (userId, name) =>
-      modifyAll(
-        userId,
-        changedBy(userId),
-        (doc) => doc.historyBy.includes(userId),
-        (doc) => ({
-          ...doc,
-          history: doc.history.map((c) => (c.byId === userId ? { ...c, byId: null, byName: name } : c)),
-          historyBy: doc.historyBy.filter((id) => id !== userId),
-        }),
-      ),
+    async forgetInHistory(userId, name) {
+      await modifyAll(userId, [changedBy(userId), ofTutor(userId)], namedIn(userId), renamed(userId, name, null));
+      // A tutor's day documents go too: they hold only times, but under their id.
+      if (ctx.tx) for (const day of daysRead.get(userId) ?? []) ctx.tx.delete(day);
+      else {
+        const days = await tutorDaysOf(userId).get();
+        const batch = ctx.db.batch();
+        for (const day of days.docs) batch.delete(day.ref);
+        await batch.commit();
+      }
+    },
   };
 }

@@ -1,4 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { BookingMove } from '../../../common/bookings.ts';
+import { sastTime } from '../../../common/sast.ts';
 import type { Db } from '../../db/create-db.ts';
 import { preparedQuery } from '../../db/prepared-query.ts';
 import { versionsOn, type Versions } from '../../db/versions.ts';
@@ -36,6 +38,10 @@ function toRecord(row: BookingRow): BookingRecord {
     startsAt: row.starts_at,
     reminderSentAt: row.reminder_sent_at,
     updatedAt: row.updated_at,
+    tutor: row.tutor_name === null ? null : { id: row.tutor_id, name: row.tutor_name },
+    ...(row.series_id === null
+      ? {}
+      : { series: { id: row.series_id, index: row.series_index ?? 0, count: row.series_count ?? 1 } }),
   };
 }
 
@@ -65,6 +71,11 @@ function toRow(booking: Omit<BookingRecord, 'version'>, version: number): Insert
     created_at: booking.createdAt,
     updated_at: booking.updatedAt,
     version,
+    tutor_id: booking.tutor?.id ?? null,
+    tutor_name: booking.tutor?.name ?? null,
+    series_id: booking.series?.id ?? null,
+    series_index: booking.series?.index ?? null,
+    series_count: booking.series?.count ?? null,
   };
 }
 
@@ -77,6 +88,9 @@ function toSet(update: BookingUpdate): Updateable<BookingsTable> {
     ...(update.lateCancellation !== undefined ? { late_cancellation: update.lateCancellation ? 1 : 0 } : {}),
     ...(update.reminderSentAt !== undefined ? { reminder_sent_at: update.reminderSentAt } : {}),
     ...(update.updatedAt !== undefined ? { updated_at: update.updatedAt } : {}),
+    ...(update.tutor !== undefined
+      ? { tutor_id: update.tutor?.id ?? null, tutor_name: update.tutor?.name ?? null }
+      : {}),
     ...(update.student !== undefined
       ? { user_id: update.student.id, student_name: update.student.name, student_email: update.student.email }
       : {}),
@@ -102,6 +116,7 @@ function toChangeRecord(row: BookingChangeRow): BookingChangeRecord {
     from: row.from_status,
     to: row.to_status,
     slot: row.slot,
+    ...(row.move ? { move: JSON.parse(row.move) as BookingMove } : {}),
   };
 }
 
@@ -117,6 +132,7 @@ function toChangeRow(change: BookingChangeRecord): Insertable<BookingChangesTabl
     from_status: change.from,
     to_status: change.to,
     slot: change.slot,
+    move: change.move ? JSON.stringify(change.move) : null,
   };
 }
 
@@ -131,7 +147,9 @@ const requestsSince = preparedQuery<{ userId: string; since: string }, { n: numb
     .selectFrom('bookings')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('user_id', '=', arg('userId'))
-    .where('created_at', '>', arg('since')),
+    .where('created_at', '>', arg('since'))
+    // A weekly series is one request: its first session stands for it.
+    .where((eb) => eb.or([eb('series_index', 'is', null), eb('series_index', '=', 0)])),
 );
 const byPaymentReference = preparedQuery<{ reference: string }, { id: string }>((db, arg) =>
   db.selectFrom('bookings').select('id').where('payment_reference', '=', arg('reference')),
@@ -215,6 +233,48 @@ export function createBookingsRepository(db: Db, versions: Versions = versionsOn
         .where('version', '=', version)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
+    },
+
+    async findSeries(seriesId) {
+      const rows = await db
+        .selectFrom('bookings')
+        .selectAll()
+        .where('series_id', '=', seriesId)
+        .orderBy('series_index')
+        .execute();
+      return toRecords(rows);
+    },
+
+    async tutorSessionsOn(tutorId, dates) {
+      if (dates.length === 0) return [];
+      // Along bookings_tutor_idx; beginChanges's lock keeps them so until the commit (db/versions.ts).
+      const rows = await db
+        .selectFrom('bookings')
+        .selectAll()
+        .where('tutor_id', '=', tutorId)
+        .where('status', '=', 'Confirmed')
+        .where('date', 'in', dates)
+        .execute();
+      return toRecords(rows);
+    },
+
+    async busyOf(tutorIds, { from, to }) {
+      if (tutorIds.length === 0) return [];
+      // Along bookings_tutor_idx, four columns of each row: the whole rows cost three times as much (bench/free-times.ts).
+      const rows = await db
+        .selectFrom('bookings')
+        .select(['tutor_id', 'date', 'confirmed_slot', 'starts_at', 'hours'])
+        .where('tutor_id', 'in', tutorIds)
+        .where('status', '=', 'Confirmed')
+        .where('date', '>=', from)
+        .where('date', '<=', to)
+        .execute();
+      return rows.map((row) => ({
+        tutorId: row.tutor_id!,
+        date: row.date,
+        start: row.confirmed_slot ?? sastTime(new Date(row.starts_at)),
+        hours: row.hours,
+      }));
     },
 
     async setVersion(id, stamp) {
@@ -307,6 +367,7 @@ export function createBookingsRepository(db: Db, versions: Versions = versionsOn
         .where((eb) =>
           eb.or([
             eb('user_id', '=', userId),
+            eb('tutor_id', '=', userId),
             eb('id', 'in', eb.selectFrom('booking_changes').select('booking_id').where('by_user_id', '=', userId)),
           ]),
         )
@@ -333,6 +394,7 @@ export function createBookingsRepository(db: Db, versions: Versions = versionsOn
 
     async setNameInHistory(userId, name) {
       await db.updateTable('booking_changes').set({ by_name: name }).where('by_user_id', '=', userId).execute();
+      await db.updateTable('bookings').set({ tutor_name: name }).where('tutor_id', '=', userId).execute();
     },
 
     async forgetInHistory(userId, name) {
@@ -340,6 +402,11 @@ export function createBookingsRepository(db: Db, versions: Versions = versionsOn
         .updateTable('booking_changes')
         .set({ by_name: name, by_user_id: null })
         .where('by_user_id', '=', userId)
+        .execute();
+      await db
+        .updateTable('bookings')
+        .set({ tutor_name: name, tutor_id: null })
+        .where('tutor_id', '=', userId)
         .execute();
     },
   };

@@ -5,6 +5,9 @@ import {
   createBookingInputSchema,
   dateRangeInOrder,
   bookingMessages,
+  keepBookingTimeInputSchema,
+  moveBookingInputSchema,
+  rescheduleBookingInputSchema,
   setBookingStatusInputSchema,
 } from '../../../common/bookings.ts';
 import { positionSchema } from '../../../common/position-schema.ts';
@@ -16,14 +19,17 @@ import { answerJson, personal } from '../../http/etag.ts';
 import { jsonBody, queryOf } from '../../http/json-body.ts';
 import { offlineChanges } from '../../http/offline-changes.ts';
 import { syncedTo } from '../../http/synced-to.ts';
+import { requireBookingStaff } from './bookings.access.ts';
 import {
   cancelBooking,
   confirmBooking,
   createBooking,
+  keepBookingTime,
   listBookingChanges,
   listBookings,
+  moveBooking,
   readBookingsPosition,
-  requireBookingStaff,
+  rescheduleBooking,
   setBookingStatus,
 } from './bookings.usecases.ts';
 
@@ -44,23 +50,35 @@ const listQuerySchema = z
 export function createBookingRoutes(deps: Deps) {
   // Before everything else: a request queued offline may be another account's, or refused before.
   const queued = offlineChanges(deps);
-  return new Hono<SessionEnv>()
-    .use(syncedTo(() => readBookingsPosition(deps)))
-    .get('/', checkFirst(requireUser), queryOf(listQuerySchema), async (c) => {
-      c.header('cache-control', personal);
-      const { since, ...page } = c.req.valid('query');
-      if (since === undefined) return answerJson(c, await listBookings(deps, c.get('me'), page, c.get('readAt')));
-      return answerJson(c, await listBookingChanges(deps, c.get('me'), since));
-    })
-    .post('/', queued, checkFirst(requireUser), jsonBody(createBookingInputSchema), async (c) => {
-      const { booking, created } = await createBooking(deps, c.get('me'), c.req.valid('json'));
-      return c.json(booking, created ? 201 : 200);
-    })
-    .post('/:id/confirm', checkFirst(requireBookingStaff), jsonBody(confirmBookingInputSchema), async (c) =>
-      c.json(await confirmBooking(deps, c.get('me'), c.req.param('id'), c.req.valid('json'))),
-    )
-    .put('/:id/status', checkFirst(requireBookingStaff), jsonBody(setBookingStatusInputSchema), async (c) =>
-      c.json(await setBookingStatus(deps, c.get('me'), c.req.param('id'), c.req.valid('json'))),
-    )
-    .post('/:id/cancel', async (c) => c.json(await cancelBooking(deps, c.get('me'), c.req.param('id'))));
+  return (
+    new Hono<SessionEnv>()
+      .use(syncedTo(() => readBookingsPosition(deps)))
+      .get('/', checkFirst(requireUser), queryOf(listQuerySchema), async (c) => {
+        c.header('cache-control', personal);
+        const { since, ...page } = c.req.valid('query');
+        if (since === undefined) return answerJson(c, await listBookings(deps, c.get('me'), page, c.get('readAt')));
+        return answerJson(c, await listBookingChanges(deps, c.get('me'), since));
+      })
+      .post('/', queued, checkFirst(requireUser), jsonBody(createBookingInputSchema), async (c) => {
+        const { booking, created } = await createBooking(deps, c.get('me'), c.req.valid('json'));
+        return c.json(booking, created ? 201 : 200);
+      })
+      .post('/:id/confirm', checkFirst(requireBookingStaff), jsonBody(confirmBookingInputSchema), async (c) =>
+        c.json(await confirmBooking(deps, c.get('me'), c.req.param('id'), c.req.valid('json'))),
+      )
+      .put('/:id/status', checkFirst(requireBookingStaff), jsonBody(setBookingStatusInputSchema), async (c) =>
+        c.json(await setBookingStatus(deps, c.get('me'), c.req.param('id'), c.req.valid('json'))),
+      )
+      .post('/:id/cancel', async (c) => c.json(await cancelBooking(deps, c.get('me'), c.req.param('id'))))
+      // The student's move, queued offline as a request is (issue 36).
+      .post('/:id/reschedule', queued, checkFirst(requireUser), jsonBody(rescheduleBookingInputSchema), async (c) =>
+        c.json(await rescheduleBooking(deps, c.get('me'), c.req.param('id'), c.req.valid('json'))),
+      )
+      .post('/:id/move', checkFirst(requireBookingStaff), jsonBody(moveBookingInputSchema), async (c) =>
+        c.json(await moveBooking(deps, c.get('me'), c.req.param('id'), c.req.valid('json'))),
+      )
+      .post('/:id/keep-time', checkFirst(requireBookingStaff), jsonBody(keepBookingTimeInputSchema), async (c) =>
+        c.json(await keepBookingTime(deps, c.get('me'), c.req.param('id'), c.req.valid('json'))),
+      )
+  );
 }

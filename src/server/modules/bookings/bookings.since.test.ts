@@ -104,7 +104,15 @@ test('readers pulling `since` during concurrent booking requests, confirmations 
   /** The latest state of each booking that a writer has been answered with: staff act on these versions. */
   const latest = new Map<string, Booking>();
   const unexpected: string[] = [];
-  const counts = { requests: 0, confirmed: 0, statuses: 0, cancelled: 0, changedMeanwhile: 0, cannotCancel: 0 };
+  const counts = {
+    requests: 0,
+    confirmed: 0,
+    statuses: 0,
+    cancelled: 0,
+    changedMeanwhile: 0,
+    clashes: 0,
+    cannotCancel: 0,
+  };
 
   /** Records a 2xx answer carrying a booking; anything but the statuses allowed is collected as a failure. */
   function record(what: string, response: TestResponse, allowed: { status: number; code?: string }[]) {
@@ -207,7 +215,8 @@ test('readers pulling `since` during concurrent booking requests, confirmations 
     }
   })();
   // Staff confirm and set statuses at the version they last heard of, as the dashboards do: when both act on
-  // one booking at once, one of them gets 409 bookings.changed.
+  // one booking at once, one of them gets 409 bookings.changed. A time the tutor already has a session at is
+  // 409 bookings.clash (the admin's of a Statistics booking too: its only tutor's session).
   let studentsDone = false;
   const staffWork = [admin, tutor].map(async (staff) => {
     let acted = 0;
@@ -232,10 +241,16 @@ test('readers pulling `since` during concurrent booking requests, confirmations 
               // As the dashboards send it once staff said yes to completing a session still to come.
               body: JSON.stringify({ status: rng.pick(bookingStatuses), version: target.version, beforeStart: true }),
             });
-      record(`${staff.name} on ${target.id}`, response, [{ status: 200 }, { status: 409, code: 'bookings.changed' }]);
+      record(`${staff.name} on ${target.id}`, response, [
+        { status: 200 },
+        { status: 409, code: 'bookings.changed' },
+        { status: 409, code: 'bookings.clash' },
+      ]);
       if (response.status === 200) {
         if (response.body.status === 'Confirmed' && target.status !== 'Confirmed') counts.confirmed += 1;
         else counts.statuses += 1;
+      } else if (response.body?.error?.code === 'bookings.clash') {
+        counts.clashes += 1;
       } else {
         counts.changedMeanwhile += 1;
       }
@@ -286,7 +301,7 @@ test('readers pulling `since` during concurrent booking requests, confirmations 
     [
       `bookings since (${server.services.kind}, seed ${rng.seed}): in ${writeMs} ms, ${counts.requests} requests, ` +
         `${counts.confirmed} confirmations, ${counts.statuses} other staff changes, ${counts.cancelled} cancellations ` +
-        `(${counts.changedMeanwhile} staff 409 changed, ${counts.cannotCancel} 409 cannot cancel), ${written.length} versions answered`,
+        `(${counts.changedMeanwhile} staff 409 changed, ${counts.clashes} 409 clash, ${counts.cannotCancel} 409 cannot cancel), ${written.length} versions answered`,
       ...everyReader.map(
         (r) =>
           `  ${r.name}: ${r.polls} pulls, ${r.rows} rows, ${r.morePages} pages with more to come, holds ${r.held.size}`,

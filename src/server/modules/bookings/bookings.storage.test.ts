@@ -2,6 +2,8 @@ import { beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { contractEngines, openFirestoreEngine, openSqlEngine } from '../../test/storage-engines.ts';
 import { covers, coversStamp, type Position, type Stamp } from '../../../common/positions.ts';
 import { createPositions } from '../../storage/firestore/positions.ts';
+import { clashWith } from '../../../common/availability.ts';
+import { datesAround } from './bookings.clash.ts';
 import { createBookingsFirestoreRepository } from './bookings.firestore.ts';
 import type { BookingChangeRecord, BookingRecord, BookingsRepository } from './bookings.storage.ts';
 import { deadline } from '../../test/deadline.ts';
@@ -17,6 +19,8 @@ interface Engine {
   transaction<T>(work: (repo: BookingsRepository) => Promise<T>): Promise<T>;
   /** A student's account (bookings name their student's). */
   addStudent(name: string): Promise<Student>;
+  /** What the engine keeps of a tutor's days apart from their bookings (Firestore's `tutorDays`), by id. */
+  tutorDayIds(tutorId: string): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -38,6 +42,8 @@ async function openSql(): Promise<Engine> {
       await storage.repos.accounts.insertInvited({ ...student, role: 'student' }, new Date());
       return student;
     },
+    // Nothing: the bookings' lock orders the confirms (docs/decisions/0048).
+    tutorDayIds: async () => [],
     close,
   };
 }
@@ -52,6 +58,8 @@ async function openFirestore(): Promise<Engine> {
       db.runTransaction((tx) => work(createBookingsFirestoreRepository({ db, tx }, positions)), { maxAttempts: 20 }),
     // Firestore has no foreign keys: a booking names its student, and nothing checks that they exist.
     addStudent: async (name) => someone(name),
+    tutorDayIds: async (tutorId) =>
+      (await db.collection('tutorDays').get()).docs.map((doc) => doc.id).filter((id) => id.includes(tutorId)),
     close,
   };
 }
@@ -79,6 +87,7 @@ function newBooking(student: Student, extra: Partial<BookingRecord> = {}): Booki
     createdAt: at,
     updatedAt: at,
     version: 1,
+    tutor: null,
     ...extra,
   };
 }
@@ -296,6 +305,114 @@ describe.each(contractEngines(openSql, openFirestore))('the bookings’ storage 
     const history = await engine.repo.historyOf([booking.id]);
     expect(history.map((c) => c.to)).toEqual(['Pending', 'Confirmed']);
     expect(history.at(-1)!.version).toBe(after.version);
+  });
+
+  /**
+   * A confirmation as the usecase runs it (bookings.usecases.ts): the booking, the tutor's confirmed sessions around
+   * its date, then the change unless the slot overlaps one of them ('clash').
+   */
+  function confirmFor(tutor: Student, booking: BookingRecord, slot: string) {
+    return engine.transaction(async (repo): Promise<'confirmed' | 'clash' | 'changed'> => {
+      await repo.beginChanges();
+      const row = (await repo.findById(booking.id))!;
+      const sessions = await repo.tutorSessionsOn(tutor.id, datesAround(row.date));
+      const busy = sessions
+        .filter((s) => s.id !== row.id)
+        .map((s) => ({ date: s.date, start: s.confirmedSlot!, hours: s.hours }));
+      if (clashWith({ date: row.date, start: slot, hours: row.hours }, busy, 0)) return 'clash';
+      await repo.historyOf([row.id]);
+      const [stamp] = (await repo.takeStamps(1, [row.version])) as [Stamp];
+      const update = {
+        status: 'Confirmed' as const,
+        confirmedSlot: slot,
+        tutor: { id: tutor.id, name: tutor.name },
+        stamp,
+      };
+      if (!(await repo.updateIfAtVersion(row.id, row.version, update))) return 'changed';
+      await repo.addChange(entry(row, stamp.version, { from: row.status, to: 'Confirmed', slot }));
+      return 'confirmed';
+    });
+  }
+
+  test('a tutor’s account erased, as the deletion runs it in one transaction: nothing of their days is kept', async () => {
+    const tutor = await engine.addStudent('Leaving Tutor');
+    const booking = await book(engine, newBooking(await engine.addStudent('Their Student'), { date: '2027-04-14' }));
+    expect(await confirmFor(tutor, booking, '09:00')).toBe('confirmed');
+    // Firestore: the day documents of the session's date and the days either side.
+    expect((await engine.tutorDayIds(tutor.id)).length).toBe(_name === 'Firestore' ? 3 : 0);
+    await engine.transaction(async (repo) => {
+      await repo.beginChanges();
+      await repo.listTouchedBy(tutor.id);
+      await repo.forgetInHistory(tutor.id, 'Deleted user');
+    });
+    expect(await engine.tutorDayIds(tutor.id)).toEqual([]);
+    expect((await engine.repo.findById(booking.id))!.tutor).toEqual({ id: null, name: 'Deleted user' });
+  });
+
+  test('when tutors are taken: their confirmed sessions of the dates asked, nothing of others’ or of requests', async () => {
+    const [musa, lindiwe, other] = [
+      await engine.addStudent('Musa'),
+      await engine.addStudent('Lindiwe'),
+      await engine.addStudent('Other'),
+    ];
+    const student = await engine.addStudent('Their Student');
+    const confirmed = async (tutor: Student, date: string, slot: string, hours: number) => {
+      const booking = await book(engine, newBooking(student, { date, slots: [slot, '06:00', '21:00'], hours }));
+      expect(await confirmFor(tutor, booking, slot)).toBe('confirmed');
+    };
+    await confirmed(musa, '2027-05-03', '09:00', 2);
+    await confirmed(lindiwe, '2027-05-07', '14:00', 1);
+    await confirmed(other, '2027-05-03', '10:00', 1);
+    await confirmed(musa, '2027-05-08', '09:00', 1);
+    await book(engine, newBooking(student, { date: '2027-05-05' }));
+
+    const busy = await engine.repo.busyOf([musa.id, lindiwe.id], { from: '2027-05-01', to: '2027-05-07' });
+    expect(busy.sort((a, b) => (a.date < b.date ? -1 : 1))).toEqual([
+      { tutorId: musa.id, date: '2027-05-03', start: '09:00', hours: 2 },
+      { tutorId: lindiwe.id, date: '2027-05-07', start: '14:00', hours: 1 },
+    ]);
+    expect(await engine.repo.busyOf([], { from: '2027-05-01', to: '2027-05-07' })).toEqual([]);
+  });
+
+  test('of two overlapping sessions of one tutor confirmed at once, one is confirmed and the other reads it', async () => {
+    const tutor = await engine.addStudent('Busy Tutor');
+    const date = '2027-03-10';
+    const slots = ['13:30', '14:00'];
+    const requests = await Promise.all(
+      slots.map(async (slot) =>
+        book(engine, newBooking(await engine.addStudent('Wants 14:00'), { date, slots: [slot, '07:00', '20:00'] })),
+      ),
+    );
+    const outcomes = await Promise.all(requests.map((booking, i) => confirmFor(tutor, booking, slots[i]!)));
+    expect(outcomes.filter((o) => o === 'confirmed')).toHaveLength(1);
+    expect(outcomes.filter((o) => o === 'clash')).toHaveLength(1);
+    const held = await engine.transaction((repo) => repo.tutorSessionsOn(tutor.id, [date]));
+    expect(held.map((b) => [b.id, b.confirmedSlot, b.tutor])).toEqual([
+      [
+        requests[outcomes.indexOf('confirmed')]!.id,
+        slots[outcomes.indexOf('confirmed')],
+        { id: tutor.id, name: tutor.name },
+      ],
+    ]);
+  });
+
+  test('a tutor’s sessions are their confirmed ones of those dates: not another tutor’s, a pending or a cancelled one', async () => {
+    const [tutor, other] = [await engine.addStudent('Sessions Tutor'), await engine.addStudent('Other Tutor')];
+    const student = await engine.addStudent('Student Of Both');
+    const mine = { id: tutor.id, name: tutor.name };
+    const confirmed = { status: 'Confirmed' as const, confirmedSlot: '09:00' };
+    const rows = [
+      newBooking(student, { ...confirmed, date: '2027-04-01', tutor: mine }),
+      newBooking(student, { ...confirmed, date: '2027-04-02', tutor: mine }),
+      newBooking(student, { ...confirmed, date: '2027-04-05', tutor: mine }),
+      newBooking(student, { ...confirmed, date: '2027-04-01', tutor: { id: other.id, name: other.name } }),
+      newBooking(student, { status: 'Cancelled', confirmedSlot: '09:00', date: '2027-04-01', tutor: mine }),
+      newBooking(student, { date: '2027-04-01', tutor: mine }),
+    ];
+    for (const row of rows) await book(engine, row);
+    const found = await engine.transaction((repo) => repo.tutorSessionsOn(tutor.id, ['2027-04-01', '2027-04-02']));
+    expect(sortedIds(found)).toEqual(sortedIds(rows.slice(0, 2)));
+    expect(found.find((b) => b.id === rows[0]!.id)).toMatchObject({ tutor: mine, confirmedSlot: '09:00' });
   });
 
   test('of five requests drawing one payment reference at once, one books it and four find it taken', async () => {

@@ -1,9 +1,12 @@
-import type { Booking, BookingCategory, BookingChange, BookingStatus } from '../../../common/bookings.ts';
+import type { Booking, BookingCategory, BookingChange, BookingStatus, BookingTutor } from '../../../common/bookings.ts';
+import type { BusySession } from '../../../common/availability.ts';
 import type { Position, Stamp } from '../../../common/positions.ts';
 import type { Category, Role } from '../../../common/roles.ts';
 
 /** A booking as stored: what the API sends but its history, plus what the server keeps for itself. */
-export interface BookingRecord extends Omit<Booking, 'history'> {
+export interface BookingRecord extends Omit<Booking, 'history' | 'tutor'> {
+  /** Set by a confirmation (bookings.usecases.ts); null before. */
+  tutor: BookingTutor | null;
   /** UTC ISO: the confirmed slot's start, else the earliest requested slot's. */
   startsAt: string;
   /** When the reminder went (or the confirmation stood for it); null until then. */
@@ -33,6 +36,7 @@ export type BookingUpdate = Partial<
     | 'lateCancellation'
     | 'reminderSentAt'
     | 'updatedAt'
+    | 'tutor'
     | 'student'
     | 'moduleName'
     | 'moduleCategory'
@@ -95,6 +99,22 @@ export interface BookingsRepository {
    * booking must have been read in it first (`findById`, `listTouchedBy`).
    */
   updateIfAtVersion(id: string, version: number, update: BookingUpdate): Promise<boolean>;
+  /**
+   * The tutor's confirmed sessions dated `dates` (a confirm's date and the days either side: a session may cross
+   * midnight), held until this transaction ends: read after `beginChanges` and before the first write, no other
+   * transaction confirms a session of this tutor on those dates until this one ends, so the clash check that
+   * reads them holds at the commit. SQL: `beginChanges`'s lock already orders every bookings writer. Firestore:
+   * reads the tutor's day documents of `dates` with the sessions, and `updateIfAtVersion` of a booking that
+   * becomes this tutor's confirmed session writes them, so two such transactions conflict and one runs again.
+   */
+  tutorSessionsOn(tutorId: string, dates: readonly string[]): Promise<BookingRecord[]>;
+  /** Every session of a weekly series, in order; in a change's transaction, read as its other reads are. */
+  findSeries(seriesId: string): Promise<BookingRecord[]>;
+  /**
+   * When these tutors are taken from `from` to `to` (dates, SAST, both included): each confirmed session's date,
+   * start and length, nothing else of it (the free times' read: common/availability.ts). Outside any lock.
+   */
+  busyOf(tutorIds: readonly string[], dates: { from: string; to: string }): Promise<TutorBusySession[]>;
   /** Gives the booking a new version without changing anything else (its student's name changes elsewhere). */
   setVersion(id: string, stamp: Stamp): Promise<void>;
   /**
@@ -120,7 +140,7 @@ export interface BookingsRepository {
   claimReminder(id: string, version: number, at: string): Promise<boolean>;
   /** The user's own bookings, oldest request first (the data export). */
   listOf(userId: string): Promise<BookingRecord[]>;
-  /** Bookings the user made or changed (a tutor's confirmations), by id. */
+  /** Bookings the user made, changed (a tutor's confirmations) or is the tutor of, by id. */
   listTouchedBy(userId: string): Promise<BookingRecord[]>;
   /**
    * Replaces the student's name, address and concepts on all their bookings and takes their account's id off
@@ -130,8 +150,16 @@ export interface BookingsRepository {
   scrubStudent(userId: string, name: string, at: string): Promise<void>;
   /** The student's name on all their bookings: the name they have now (docs/decisions/0025). */
   setStudentName(userId: string, name: string, at: string): Promise<void>;
-  /** Replaces the user's name in every booking's history (a rename, or 'Deleted user'). */
+  /** Replaces the user's name in every booking's history and as its tutor (a rename, or 'Deleted user'). */
   setNameInHistory(userId: string, name: string): Promise<void>;
-  /** Replaces the user's name in every booking's history by `name`, and takes their id off (account deletion). */
+  /**
+   * Replaces the user's name in every booking's history and as its tutor by `name`, and takes their id off
+   * (account deletion).
+   */
   forgetInHistory(userId: string, name: string): Promise<void>;
+}
+
+/** A confirmed session as it takes its tutor's time (`busyOf`). */
+export interface TutorBusySession extends BusySession {
+  tutorId: string;
 }

@@ -30,6 +30,14 @@ export interface BookingsTable {
   created_at: string;
   updated_at: string;
   version: number;
+  /** Who confirmed it or was named by the admin (null until then; set null when their account goes). */
+  tutor_id: string | null;
+  /** Their name as it is now (a rename reaches it); 'Deleted user' once their account is deleted. */
+  tutor_name: string | null;
+  /** A weekly series' id (its first session's), this session's place from 0, and the count; null for one session. */
+  series_id: string | null;
+  series_index: number | null;
+  series_count: number | null;
 }
 
 /** One change to a booking: the request itself (from null), a confirmation, a status, a cancellation. */
@@ -45,4 +53,6 @@ export interface BookingChangesTable {
   from_status: BookingStatus | null;
   to_status: BookingStatus;
   slot: string | null;
+  /** A move's `BookingMove` as JSON; null for every other change. */
+  move: string | null;
 }

@@ -2,47 +2,55 @@ import { randomInt } from 'node:crypto';
 import type { z } from 'zod';
 import {
   bookingLimits,
-  bookingMessages,
   bookingTotalCents,
   latestBookableDate,
   leadTimeProblem,
+  seriesSessionId,
   uncategorized,
   type Booking,
-  type BookingChange,
   type BookingChanges,
+  type BookingTutor,
   type BookingPage,
-  type BookingStatus,
   type bookingListQuerySchema,
+  bookingMessages,
   type confirmBookingInputSchema,
   type createBookingInputSchema,
+  type keepBookingTimeInputSchema,
+  type moveBookingInputSchema,
+  type rescheduleBookingInputSchema,
   type setBookingStatusInputSchema,
 } from '../../../common/bookings.ts';
-import { formatPosition, positionInBody, type Position, type Stamp } from '../../../common/positions.ts';
-import { categories, type Category, type Role } from '../../../common/roles.ts';
+import { clashMessage, clashWith, dateAfter } from '../../../common/availability.ts';
+import { positionInBody, type Position, type Stamp } from '../../../common/positions.ts';
 import { formatSastSlot, sastInstant, sastTime } from '../../../common/sast.ts';
 import type { Me } from '../../../common/session.ts';
-import { requireRole, requireUser } from '../../auth/auth.session.ts';
-import { withTransaction, type Deps } from '../../deps.ts';
-import type { Audience } from '../../events/events.ts';
+import { requireUser } from '../../auth/auth.session.ts';
+import { withTransaction, type Deps, type Uses } from '../../deps.ts';
 import { createForbiddenError } from '../../http/errors.ts';
-import type { PersonalDataPart } from '../../personal-data.ts';
 import { isRecordId } from '../../storage/record-ids.ts';
+import { isCategory, requireBookingStaff, requireManageable, requireVisible } from './bookings.access.ts';
+import { datesAround } from './bookings.clash.ts';
 import {
   cancelledEmail,
   cancelledForStaffEmail,
   completedEmail,
   confirmedEmail,
+  moveRequestedEmail,
   newRequestEmail,
   timeChangedEmail,
   receiptEmail,
   reminderEmail,
 } from './bookings.emails.ts';
 import {
-  createBookingNotFoundError,
   createCannotCancelError,
   createCannotConfirmError,
+  createCannotMoveError,
+  createMoveInPastError,
+  createNothingToKeepError,
+  createTooLateToMoveError,
+  createClashError,
+  createNotATutorError,
   createNotStartedError,
-  createOwnBookingError,
   createTooFarError,
   createChangedMeanwhileError,
   createIdReusedError,
@@ -51,6 +59,17 @@ import {
   createSlotNotRequestedError,
   createTooSoonError,
 } from './bookings.errors.ts';
+import { keptPage } from './bookings.kept-pages.ts';
+import {
+  historyEntry,
+  notify,
+  readBooking,
+  staffToTell,
+  toBooking,
+  toChange,
+  updated,
+  withHistory,
+} from './bookings.records.ts';
 import type {
   BookingChangeRecord,
   BookingListFilter,
@@ -58,7 +77,6 @@ import type {
   BookingsRepository,
   BookingUpdate,
 } from './bookings.storage.ts';
-import { timeOrderedId } from '../../time-ordered-id.ts';
 
 /**
  * Bookings (spec §3, §4, §6; DESIGN "Product decisions"). Who sees what: a student their own bookings, a tutor
@@ -66,91 +84,21 @@ import { timeOrderedId } from '../../time-ordered-id.ts';
  * (404); one they see but may not change is a 403. Every change is a transaction of one shape (0026): it
  * begins (`beginChanges`, SQL's bookings lock), reads all it needs, takes its versions (`takeStamps`), then
  * writes: the booking, its history entry, its e-mails; after the commit it tells the people concerned which
- * booking changed.
+ * booking changed. Who may do what: bookings.access.ts; the shapes the API sends, the history entries and the
+ * notices: bookings.records.ts; first pages kept: bookings.kept-pages.ts; the export and account deletion:
+ * bookings.personal-data.ts.
  */
 
 const hourMs = 3_600_000;
 
-// ---------------------------------------------------------------------------------------------------------
-// Who may do what
-
-const isCategory = (category: string): category is Category => (categories as readonly string[]).includes(category);
-
-function canSee(me: Me, row: BookingRecord): boolean {
-  return me.role === 'admin' || row.student.id === me.id || canManage(me, row);
-}
-
-/** Confirming and setting a status: the admin, or a tutor of the booking's category. */
-function canManage(me: Me, row: BookingRecord): boolean {
-  return (
-    me.role === 'admin' ||
-    (me.role === 'tutor' && isCategory(row.moduleCategory) && me.categories.includes(row.moduleCategory))
-  );
-}
-
-/**
- * canManage, and not a tutor's own booking: a tutor who books a session in their own subject is its student,
- * and does not confirm or complete it themself (another tutor of the category or the admin does).
- */
-function requireManageable(me: Me, row: BookingRecord) {
-  if (!canManage(me, row)) throw createForbiddenError();
-  if (me.role === 'tutor' && row.student.id === me.id) throw createOwnBookingError();
-}
-
-/** Staff only: a student is refused before the body is read or the booking looked up. */
-export function requireBookingStaff(me: Me | undefined): Me {
-  return requireRole(me, 'tutor', 'admin');
-}
-
-async function requireVisible(tx: Deps, me: Me, id: string): Promise<BookingRecord> {
-  const row = await tx.repos.bookings.findById(id);
-  if (!row || !canSee(me, row)) throw createBookingNotFoundError();
-  return row;
-}
+/** What a staff member's or student's change to one booking uses (`confirmBooking`, `setBookingStatus`). */
+type BookingChangeDeps = Uses<
+  'bookings' | 'accounts' | 'availability',
+  'storage' | 'events' | 'clock' | 'mail' | 'config'
+>;
 
 // ---------------------------------------------------------------------------------------------------------
 // Reading
-
-/** The history entry as the API sends it: no ids of its own. */
-function toChange(change: BookingChangeRecord): BookingChange {
-  return { at: change.at, by: change.by, from: change.from, to: change.to, slot: change.slot };
-}
-
-/** The booking as the API sends it: what the server keeps for itself (its start, reminder, last change) stays. */
-function toBooking(record: BookingRecord, history: BookingChange[]): Booking {
-  return {
-    id: record.id,
-    student: record.student,
-    moduleName: record.moduleName,
-    moduleCategory: record.moduleCategory,
-    date: record.date,
-    slots: record.slots,
-    confirmedSlot: record.confirmedSlot,
-    hours: record.hours,
-    concepts: record.concepts,
-    status: record.status,
-    priceCentsPerHour: record.priceCentsPerHour,
-    totalCents: record.totalCents,
-    paymentReference: record.paymentReference,
-    lateCancellation: record.lateCancellation,
-    createdAt: record.createdAt,
-    version: record.version,
-    history,
-  };
-}
-
-/** The bookings with their histories: one read for all the histories, whatever the count. */
-async function withHistory(bookings: BookingsRepository, records: BookingRecord[]): Promise<Booking[]> {
-  const changes = Map.groupBy(await bookings.historyOf(records.map((r) => r.id)), (c) => c.bookingId);
-  return records.map((record) => toBooking(record, (changes.get(record.id) ?? []).map(toChange)));
-}
-
-async function readBooking(bookings: BookingsRepository, id: string): Promise<Booking> {
-  const record = await bookings.findById(id);
-  if (!record) throw createBookingNotFoundError();
-  return (await withHistory(bookings, [record]))[0]!;
-}
-
 type ListQuery = z.output<typeof bookingListQuerySchema>;
 
 const encodeCursor = (row: BookingRecord) =>
@@ -188,7 +136,7 @@ function newestFirst(a: BookingRecord, b: BookingRecord): number {
  * (`keptPage`).
  */
 export async function listBookings(
-  deps: Deps,
+  deps: Uses<'bookings'>,
   me: Me | undefined,
   query: ListQuery,
   readAt?: Position,
@@ -199,7 +147,7 @@ export async function listBookings(
   return keptPage(deps.repos.bookings, user, query, readAt, () => readPage(deps, user, query));
 }
 
-async function readPage(deps: Deps, user: Me, query: ListQuery): Promise<BookingPage> {
+async function readPage(deps: Uses<'bookings'>, user: Me, query: ListQuery): Promise<BookingPage> {
   const after = query.cursor ? decodeCursor(query.cursor) : undefined;
   const filter = { status: query.status, from: query.from, to: query.to, after, limit: bookingLimits.pageSize + 1 };
   const parts: Pick<BookingListFilter, 'userId' | 'category'>[] =
@@ -225,44 +173,15 @@ async function readPage(deps: Deps, user: Me, query: ListQuery): Promise<Booking
   };
 }
 
-/** Pages kept per repository (so per app and storage), at most this many: the oldest kept goes first. */
-const keptPagesLimit = 1_000;
-const keptPages = new WeakMap<BookingsRepository, Map<string, { at: string; page: Promise<BookingPage> }>>();
-
-/**
- * The page `read` gives, kept under the position it was read at (issue 22: a device reads its list on every
- * page, focus and reconnection, mostly unchanged). Sound because every change to a booking or its history
- * takes a new version of the collection (a rename's and a deleted account's included), as the devices'
- * `?since=` reads need too: while the committed position is the one the page was read after, nothing it
- * holds has changed, and a fresh read would give the same rows. Kept by who reads (their id, role and
- * categories: a tutor given another category reads anew) and by what they ask. A failed read is not kept.
- */
-function keptPage(
-  bookings: BookingsRepository,
-  user: Me,
-  query: ListQuery,
-  readAt: Position,
-  read: () => Promise<BookingPage>,
-): Promise<BookingPage> {
-  let pages = keptPages.get(bookings);
-  if (!pages) keptPages.set(bookings, (pages = new Map()));
-  const key = JSON.stringify([user.id, user.role, user.categories, query]);
-  const at = formatPosition(readAt);
-  const known = pages.get(key);
-  if (known?.at === at) return known.page;
-  const page = read();
-  pages.delete(key);
-  pages.set(key, { at, page });
-  if (pages.size > keptPagesLimit) pages.delete(pages.keys().next().value!);
-  page.catch(() => pages.get(key)?.page === page && pages.delete(key));
-  return page;
-}
-
 /** The bookings' committed position, for `Synced-To` (http/synced-to.ts). */
-export const readBookingsPosition = (deps: Deps) => deps.repos.bookings.readPosition();
+export const readBookingsPosition = ({ repos }: Uses<'bookings'>) => repos.bookings.readPosition();
 
 /** Every booking the caller may see that changed since `since`, in the order they changed. */
-export async function listBookingChanges(deps: Deps, me: Me | undefined, since: Position): Promise<BookingChanges> {
+export async function listBookingChanges(
+  deps: Uses<'bookings'>,
+  me: Me | undefined,
+  since: Position,
+): Promise<BookingChanges> {
   const user = requireUser(me);
   const visibleTo =
     user.role === 'admin' ? undefined : { userId: user.id, categories: user.role === 'tutor' ? user.categories : [] };
@@ -280,54 +199,6 @@ export async function listBookingChanges(deps: Deps, me: Me | undefined, since: 
 
 // ---------------------------------------------------------------------------------------------------------
 // Writing
-
-/** The student, the admins, and the tutors of the category hear of a change (an uncategorised booking: no tutor). */
-function audienceOf(row: Pick<BookingRecord, 'student' | 'moduleCategory'>): Audience {
-  return {
-    userIds: row.student.id ? [row.student.id] : [],
-    roles: ['admin'],
-    tutorCategories: isCategory(row.moduleCategory) ? [row.moduleCategory] : [],
-  };
-}
-
-/** `version`: the bookings' version the change commits at. */
-const notify = (tx: Deps, row: Pick<BookingRecord, 'id' | 'student' | 'moduleCategory'>, version: number) =>
-  tx.events.publish({ table: 'bookings', ids: [row.id], audience: audienceOf(row), version });
-
-type Actor = { id: string | null; name: string; role: Role | null };
-
-/** The deletion of an account, as the history shows it. */
-const deletedUser: Actor = { id: null, name: bookingMessages.deletedUser, role: null };
-
-function historyEntry(
-  bookingId: string,
-  version: number,
-  at: string,
-  by: Actor,
-  from: BookingStatus | null,
-  to: BookingStatus,
-  slot: string | null = null,
-): BookingChangeRecord {
-  return {
-    // Time-ordered, as the outbox's ids are (mail.repository.ts): a stored entry's key goes after the others.
-    id: timeOrderedId(),
-    bookingId,
-    version,
-    at,
-    by: { id: by.id, name: by.name, role: by.role },
-    from,
-    to,
-    slot,
-  };
-}
-
-/**
- * Who hears of a booking by e-mail: the tutors of its category and every admin (an uncategorised one: the
- * admins). Read before the transaction's first write to the bookings (docs/decisions/0026).
- */
-const staffToTell = (tx: Deps, category: BookingRecord['moduleCategory']) =>
-  tx.repos.accounts.staffOf(category === uncategorized ? null : category);
-
 /** Unambiguous characters only (no 0/O, 1/I/L), so a reference survives being read aloud or typed into a bank's form. */
 const referenceAlphabet = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 const newPaymentReference = () =>
@@ -354,7 +225,7 @@ type CreateInput = z.output<typeof createBookingInputSchema>;
  * booking; anything else under the id is a conflict. Undefined when the id is new. The module is compared in
  * any case: the stored name is the catalogue's spelling of what was typed.
  */
-async function findRepeatedBooking(deps: Deps, me: Me, input: CreateInput): Promise<Booking | undefined> {
+async function findRepeatedBooking(deps: Uses<'bookings'>, me: Me, input: CreateInput): Promise<Booking | undefined> {
   const row = await deps.repos.bookings.findById(input.id);
   if (!row) return undefined;
   const same =
@@ -363,7 +234,8 @@ async function findRepeatedBooking(deps: Deps, me: Me, input: CreateInput): Prom
     row.date === input.date &&
     row.slots.join() === input.slots.join() &&
     row.hours === input.hours &&
-    row.concepts === input.concepts;
+    row.concepts === input.concepts &&
+    (row.series?.count ?? 1) === (input.weeks ?? 1);
   if (!same) throw createIdReusedError();
   return readBooking(deps.repos.bookings, row.id);
 }
@@ -372,18 +244,32 @@ async function findRepeatedBooking(deps: Deps, me: Me, input: CreateInput): Prom
  * Every requested time must be at least the configured lead time away (a past date is too); the refusal names
  * the times too soon and the earliest one accepted. And no further than a year ahead (a typo's year 9999).
  */
-function requireBookableTime(deps: Deps, input: CreateInput) {
+function requireBookableTime(
+  deps: Pick<Deps, 'clock' | 'config'>,
+  input: Pick<CreateInput, 'date' | 'slots'> & { weeks?: number | undefined },
+) {
   const now = deps.clock.now();
   const problem = leadTimeProblem(input.date, input.slots, { now, leadHours: deps.config.bookingMinLeadHours });
   if (problem) throw createTooSoonError(problem.message, problem.field);
   const latest = latestBookableDate(now);
-  if (input.date > latest) throw createTooFarError(latest);
+  // A weekly series' last session too.
+  if (dateAfter(input.date, 7 * ((input.weeks ?? 1) - 1)) > latest) throw createTooFarError(latest);
 }
 
 /** The session's start as a time of day (SAST): what `startsAt` holds. */
 const startTime = (row: BookingRecord) => sastTime(new Date(row.startsAt));
 
-async function requireWithinRateLimit(tx: Deps, me: Me) {
+/**
+ * A session confirmed (or moved) to `slot` on `date`: its start, and its reminder as already sent when the
+ * session is within the reminder's window (the confirmation itself is the reminder).
+ */
+function confirmedTimes(date: string, slot: string, now: Date): Pick<BookingUpdate, 'startsAt' | 'reminderSentAt'> {
+  const startsAt = sastInstant(date, slot);
+  const soon = startsAt.getTime() - now.getTime() <= bookingLimits.reminderHours * hourMs;
+  return { startsAt: startsAt.toISOString(), reminderSentAt: soon ? now.toISOString() : null };
+}
+
+async function requireWithinRateLimit(tx: Uses<'bookings', 'clock'>, me: Me) {
   const since = new Date(tx.clock.now().getTime() - hourMs).toISOString();
   if ((await tx.repos.bookings.countRequestsSince(me.id, since)) >= bookingLimits.requestsPerHour)
     throw createRateLimitedError();
@@ -395,7 +281,7 @@ async function requireWithinRateLimit(tx: Deps, me: Me) {
  * does not know is a custom subject, uncategorised, at the live session fee. The e-mails are queued with it.
  */
 export async function createBooking(
-  deps: Deps,
+  deps: Uses<'bookings' | 'catalogue' | 'accounts', 'storage' | 'events' | 'clock' | 'mail' | 'config'>,
   me: Me | undefined,
   input: CreateInput,
 ): Promise<{ booking: Booking; created: boolean }> {
@@ -412,59 +298,69 @@ export async function createBooking(
     const module = await tx.repos.catalogue.findByName(input.module);
     const priceCentsPerHour = module?.priceCents ?? bookingLimits.customRateCents;
     const moduleCategory = module?.category ?? uncategorized;
-    const paymentReference = await uniquePaymentReference(bookings);
+    // A weekly series (issue 36): a booking per week, each with its own reference, moved or cancelled alone.
+    const weeks = input.weeks ?? 1;
+    const references: string[] = [];
+    while (references.length < weeks) {
+      const reference = await uniquePaymentReference(bookings);
+      if (!references.includes(reference)) references.push(reference);
+    }
     const staff = await staffToTell(tx, moduleCategory);
-    const [stamp] = (await bookings.takeStamps(1)) as [Stamp];
-    const version = stamp.version;
+    const stamps = await bookings.takeStamps(weeks);
     const now = tx.clock.now().toISOString();
-    const record: BookingRecord = {
-      id: input.id,
-      student: { id: student.id, name: student.name, email: student.email },
-      moduleName: module?.name ?? input.module,
-      moduleCategory,
-      priceCentsPerHour,
-      totalCents: bookingTotalCents(input.hours, priceCentsPerHour),
-      date: input.date,
-      slots: [...input.slots],
-      confirmedSlot: null,
-      startsAt: sastInstant(input.date, [...input.slots].sort()[0]!).toISOString(),
-      hours: input.hours,
-      concepts: input.concepts,
-      status: 'Pending',
-      lateCancellation: false,
-      paymentReference,
-      reminderSentAt: null,
-      createdAt: now,
-      updatedAt: now,
-      version,
-    };
-    const change = historyEntry(record.id, version, now, student, null, 'Pending');
-    await bookings.insert(record, stamp);
-    await bookings.addChange(change);
-    const booking = toBooking(record, [toChange(change)]);
+    const records = stamps.map((stamp, index): BookingRecord => {
+      const date = dateAfter(input.date, 7 * index);
+      return {
+        id: seriesSessionId(input.id, index),
+        student: { id: student.id, name: student.name, email: student.email },
+        moduleName: module?.name ?? input.module,
+        moduleCategory,
+        priceCentsPerHour,
+        totalCents: bookingTotalCents(input.hours, priceCentsPerHour),
+        date,
+        slots: [...input.slots],
+        confirmedSlot: null,
+        startsAt: sastInstant(date, [...input.slots].sort()[0]!).toISOString(),
+        hours: input.hours,
+        concepts: input.concepts,
+        status: 'Pending',
+        lateCancellation: false,
+        paymentReference: references[index]!,
+        reminderSentAt: null,
+        createdAt: now,
+        updatedAt: now,
+        version: stamp.version,
+        // A confirmation names the tutor.
+        tutor: null,
+        ...(weeks > 1 ? { series: { id: input.id, index, count: weeks } } : {}),
+      };
+    });
+    const changes = records.map((record) => historyEntry(record.id, record.version, now, student, null, 'Pending'));
+    for (const [index, record] of records.entries()) await bookings.insert(record, stamps[index]!);
+    for (const change of changes) await bookings.addChange(change);
+    const booking = toBooking(records[0]!, [toChange(changes[0]!)]);
     await tx.mail.enqueue(
       ...staff.map((person) => newRequestEmail(booking, person, tx.config.publicUrl)),
       receiptEmail(booking, tx.config.publicUrl),
     );
-    notify(tx, record, version);
+    notify(
+      tx,
+      records[0]!,
+      stamps.at(-1)!.version,
+      records.map((r) => r.id),
+    );
     return booking;
   });
   if (created) return { booking: created, created: true };
   return { booking: (await findRepeatedBooking(deps, student, input))!, created: false };
 }
-
-/** The booking as `update` leaves it: its fields, at its stamp's version. */
-function updated(row: BookingRecord, { stamp, ...changes }: BookingUpdate): BookingRecord {
-  return { ...row, ...changes, version: stamp.version };
-}
-
 /**
  * A change to a booking read in this transaction, as its last reads and its writes: reads the booking's
  * history, takes the change's version, then applies `change(version)`'s update only if the booking is still at
  * `atVersion` (else 409) and records its entry. The answer is the booking as changed, with the entry last.
  */
 async function applyChange(
-  tx: Deps,
+  tx: Uses<'bookings'>,
   row: BookingRecord,
   atVersion: number,
   change: (stamp: Stamp) => { update: BookingUpdate; entry: BookingChangeRecord },
@@ -479,13 +375,75 @@ async function applyChange(
   return { booking, version: stamp.version };
 }
 
+// ---------------------------------------------------------------------------------------------------------
+// The session's tutor, never booked twice (issue 36)
+
+/** The minutes the tutor keeps free before and after each session (their availability; 0 if they set none). */
+const tutorBufferMinutes = async (tx: Uses<'availability'>, tutorId: string) =>
+  (await tx.repos.availability.find(tutorId))?.availability.bufferMinutes ?? 0;
+
+/**
+ * Who tutors a session being confirmed: a tutor who confirms it; else whom the admin names (`tutorId`, one of the
+ * category's tutors, else 400); else the tutor it has; else the category's tutor if it has exactly one; else none.
+ */
+async function sessionTutor(
+  tx: Uses<'accounts'>,
+  staff: Me,
+  row: BookingRecord,
+  tutorId: string | undefined,
+): Promise<BookingTutor | null> {
+  if (staff.role === 'tutor') {
+    if (tutorId !== undefined && tutorId !== staff.id) throw createForbiddenError();
+    return { id: staff.id, name: staff.name };
+  }
+  if (tutorId === undefined && row.tutor) return row.tutor;
+  const tutors = isCategory(row.moduleCategory)
+    ? (await tx.repos.accounts.staffOf(row.moduleCategory)).filter((person) => person.role === 'tutor')
+    : [];
+  const chosen =
+    tutorId === undefined ? (tutors.length === 1 ? tutors[0] : undefined) : tutors.find((t) => t.id === tutorId);
+  if (tutorId !== undefined && !chosen) throw createNotATutorError();
+  return chosen ? { id: chosen.id, name: chosen.name } : null;
+}
+
+/**
+ * Refuses (409) a session of `tutor` at `slot` on the booking's date that overlaps another of their confirmed
+ * sessions, the buffer kept free around each. In the change's transaction, before its writes: the sessions read
+ * are held until the commit (`tutorSessionsOn`), so of two confirms that overlap, one commits and the other
+ * reads its session here. The message names the clash, to the tutor as theirs, to the admin as the tutor's.
+ */
+async function requireTutorFree(
+  tx: Uses<'bookings' | 'availability'>,
+  staff: Me,
+  row: BookingRecord,
+  slot: string,
+  tutor: BookingTutor | null,
+  date: string = row.date,
+): Promise<void> {
+  if (!tutor?.id) return;
+  const bufferMinutes = await tutorBufferMinutes(tx, tutor.id);
+  const sessions = await tx.repos.bookings.tutorSessionsOn(tutor.id, datesAround(date));
+  const busy = sessions
+    .filter((session) => session.id !== row.id)
+    .map((session) => ({
+      date: session.date,
+      start: session.confirmedSlot ?? startTime(session),
+      hours: session.hours,
+    }));
+  const candidate = { date, start: slot, hours: row.hours };
+  const clash = clashWith(candidate, busy, bufferMinutes);
+  if (!clash) return;
+  const whose = tutor.id === staff.id ? 'your' : `${tutor.name}’s`;
+  throw createClashError(`${clashMessage(candidate, clash, { whose, onDate: true })}.`);
+}
+
 /**
  * Staff confirm one of the three requested times: the slot and Confirmed are set together, and only if the
  * booking is still at the version the caller read (else 409). The same confirmation sent again is answered
  * with the booking as it is. The student gets the time, a calendar invitation and the payment details.
  */
 export async function confirmBooking(
-  deps: Deps,
+  deps: BookingChangeDeps,
   me: Me | undefined,
   id: string,
   input: z.output<typeof confirmBookingInputSchema>,
@@ -496,22 +454,23 @@ export async function confirmBooking(
     const row = await requireVisible(tx, staff, id);
     requireManageable(staff, row);
     if (!row.slots.includes(input.slot)) throw createSlotNotRequestedError();
-    if (row.status === 'Confirmed' && row.confirmedSlot === input.slot) return;
+    const sameTutor = input.tutorId === undefined || input.tutorId === row.tutor?.id;
+    if (row.status === 'Confirmed' && row.confirmedSlot === input.slot && sameTutor) return;
     // A card out of date hears that first: what it showed may no longer hold.
     if (row.version !== input.version) throw createChangedMeanwhileError();
     // A cancelled session is not brought back by a confirmation sent from a card that was out of date.
     if (row.status === 'Cancelled' || row.status === 'Completed') throw createCannotConfirmError();
+    const tutor = await sessionTutor(tx, staff, row, input.tutorId);
+    if (input.series && row.series) return confirmSeries(tx, staff, row, input.slot, tutor);
+    await requireTutorFree(tx, staff, row, input.slot, tutor);
     const now = tx.clock.now();
-    const startsAt = sastInstant(row.date, input.slot);
     const { booking, version } = await applyChange(tx, row, input.version, (stamp) => ({
       update: {
         status: 'Confirmed',
         confirmedSlot: input.slot,
-        startsAt: startsAt.toISOString(),
+        tutor,
+        ...confirmedTimes(row.date, input.slot, now),
         lateCancellation: false,
-        // Confirmed within the reminder's window, the confirmation itself is the reminder.
-        reminderSentAt:
-          startsAt.getTime() - now.getTime() <= bookingLimits.reminderHours * hourMs ? now.toISOString() : null,
         updatedAt: now.toISOString(),
         stamp,
       },
@@ -521,7 +480,7 @@ export async function confirmBooking(
       publicUrl: tx.config.publicUrl,
       eftDetails: tx.config.paymentEftDetails,
       now,
-      // EmailJS carries no attachments (README): its e-mails give the time in SAST and promise no invitation.
+      // EmailJS carries no attachments (docs/email.md): its e-mails give the time in SAST and promise no invitation.
       withInvitation: !tx.config.emailJs,
     };
     // Confirmed before at another time: the student hears that the time moved, from what to what.
@@ -535,12 +494,63 @@ export async function confirmBooking(
 }
 
 /**
+ * A weekly series confirmed at once (issue 36): `row` and every other pending session of its series that asked
+ * for `slot`, each at its own date, with one tutor, each clear of the tutor's other sessions (409 names the first
+ * clash, with its date). Every read comes before the writes (Firestore's transactions need it). The student gets
+ * one e-mail whose invitation holds every session.
+ */
+async function confirmSeries(
+  tx: Uses<'bookings' | 'availability', 'events' | 'clock' | 'mail' | 'config'>,
+  staff: Me,
+  row: BookingRecord,
+  slot: string,
+  tutor: BookingTutor | null,
+): Promise<void> {
+  const { bookings } = tx.repos;
+  const members = (await bookings.findSeries(row.series!.id)).filter(
+    (m) => m.id === row.id || (m.status === 'Pending' && m.slots.includes(slot) && m.date >= row.date),
+  );
+  for (const member of members) await requireTutorFree(tx, staff, member, slot, tutor, member.date);
+  const before = await withHistory(bookings, members);
+  const stamps = await bookings.takeStamps(
+    members.length,
+    members.map((m) => m.version),
+  );
+  const now = tx.clock.now();
+  const confirmed: Booking[] = [];
+  for (const [i, member] of members.entries()) {
+    const stamp = stamps[i]!;
+    const update: BookingUpdate = {
+      status: 'Confirmed',
+      confirmedSlot: slot,
+      tutor,
+      ...confirmedTimes(member.date, slot, now),
+      lateCancellation: false,
+      updatedAt: now.toISOString(),
+      stamp,
+    };
+    if (!(await bookings.updateIfAtVersion(member.id, member.version, update))) throw createChangedMeanwhileError();
+    const entry = historyEntry(member.id, stamp.version, now.toISOString(), staff, member.status, 'Confirmed', slot);
+    await bookings.addChange(entry);
+    confirmed.push(toBooking(updated(member, update), [...before[i]!.history, toChange(entry)]));
+  }
+  const [first, ...rest] = confirmed;
+  await tx.mail.enqueue(confirmedEmail(first!, slot, mailArgsOf(tx, now), rest));
+  notify(
+    tx,
+    row,
+    stamps.at(-1)!.version,
+    members.map((m) => m.id),
+  );
+}
+
+/**
  * Staff set any of the four statuses, in any order (spec §4), if the booking is still at the version they
  * read; asking for the status it already has changes nothing. The student hears when it is Cancelled or
  * Completed.
  */
 export async function setBookingStatus(
-  deps: Deps,
+  deps: BookingChangeDeps,
   me: Me | undefined,
   id: string,
   input: z.output<typeof setBookingStatusInputSchema>,
@@ -557,10 +567,15 @@ export async function setBookingStatus(
     const notStarted = Date.parse(row.startsAt) > tx.clock.now().getTime();
     if (input.status === 'Completed' && notStarted && !input.beforeStart)
       throw createNotStartedError(formatSastSlot(row.date, startTime(row)));
+    // Confirmed again (after Pending, say): the session takes its tutor's time again, if it is still free.
+    const tutor =
+      input.status === 'Confirmed' ? (row.tutor ?? (await sessionTutor(tx, staff, row, undefined))) : row.tutor;
+    if (input.status === 'Confirmed' && row.confirmedSlot)
+      await requireTutorFree(tx, staff, row, row.confirmedSlot, tutor);
     const now = tx.clock.now().toISOString();
     // A staff change is never a student's late cancellation, and takes back one recorded before.
     const { booking, version } = await applyChange(tx, row, input.version, (stamp) => ({
-      update: { status: input.status, lateCancellation: false, updatedAt: now, stamp },
+      update: { status: input.status, lateCancellation: false, updatedAt: now, tutor, stamp },
       entry: historyEntry(id, stamp.version, now, staff, row.status, input.status),
     }));
     if (input.status === 'Cancelled')
@@ -576,7 +591,11 @@ export async function setBookingStatus(
  * confirmed time, else the earliest requested one) it is recorded as late: the fee applies. Cancelling a
  * cancelled booking again is answered with it (a retry); staff use the status instead.
  */
-export async function cancelBooking(deps: Deps, me: Me | undefined, id: string): Promise<Booking> {
+export async function cancelBooking(
+  deps: Uses<'bookings' | 'accounts', 'storage' | 'events' | 'clock' | 'mail' | 'config'>,
+  me: Me | undefined,
+  id: string,
+): Promise<Booking> {
   const user = requireUser(me);
   await withTransaction(deps, async (tx) => {
     await tx.repos.bookings.beginChanges();
@@ -601,13 +620,186 @@ export async function cancelBooking(deps: Deps, me: Me | undefined, id: string):
 }
 
 // ---------------------------------------------------------------------------------------------------------
+// Moving a session (issue 36): the student proposes three new times; staff confirm one of them, or keep the time
+// it had; staff move a confirmed session themselves. The booking keeps its id and payment reference; each move
+// is in its history with from where to where; the invitation sent after has the same UID and a higher SEQUENCE.
+
+const mailArgsOf = (tx: Pick<Deps, 'config'>, now: Date) => ({
+  publicUrl: tx.config.publicUrl,
+  eftDetails: tx.config.paymentEftDetails,
+  now,
+  // EmailJS carries no attachments (docs/email.md): its e-mails give the time in SAST and promise no invitation.
+  withInvitation: !tx.config.emailJs,
+});
+
+const timesOf = (row: Pick<BookingRecord, 'date' | 'confirmedSlot' | 'slots'>) => ({
+  date: row.date,
+  slot: row.confirmedSlot,
+  slots: [...row.slots],
+});
+
+/** The session's new start: the confirmed slot, else the earliest of the slots. */
+const startOf = (date: string, slots: readonly string[], slot: string | null) =>
+  sastInstant(date, slot ?? [...slots].sort()[0]!);
+
+/**
+ * The student moves their pending or confirmed session to three new times, up to `bookingRescheduleMinHours`
+ * before it starts (later: 409, and cancelling is still open to them), if it is still as they saw it
+ * (`version`, else 409: a tutor confirmed it meanwhile, say). The new times follow a request's rules (lead
+ * time, a year ahead). The session becomes pending at the new date, its old time free; the category's staff are
+ * told, and may keep a confirmed session's old time instead. The same move sent again changes nothing.
+ */
+export async function rescheduleBooking(
+  deps: BookingChangeDeps,
+  me: Me | undefined,
+  id: string,
+  input: z.output<typeof rescheduleBookingInputSchema>,
+): Promise<Booking> {
+  const student = requireUser(me);
+  await withTransaction(deps, async (tx) => {
+    await tx.repos.bookings.beginChanges();
+    const row = await requireVisible(tx, student, id);
+    if (row.student.id !== student.id) throw createForbiddenError();
+    if (row.status === 'Pending' && row.date === input.date && row.slots.join() === input.slots.join()) return;
+    if (row.version !== input.version) throw createChangedMeanwhileError();
+    if (row.status !== 'Pending' && row.status !== 'Confirmed') throw createCannotMoveError();
+    const now = tx.clock.now();
+    const cutOff = tx.config.bookingRescheduleMinHours;
+    if (Date.parse(row.startsAt) - now.getTime() < cutOff * hourMs)
+      throw createTooLateToMoveError(cutOff, formatSastSlot(row.date, startTime(row)));
+    requireBookableTime(tx, input);
+    const staff = await staffToTell(tx, row.moduleCategory);
+    const to = { date: input.date, slot: null, slots: [...input.slots] };
+    const { booking, version } = await applyChange(tx, row, input.version, (stamp) => ({
+      update: {
+        status: 'Pending',
+        date: input.date,
+        slots: [...input.slots],
+        confirmedSlot: null,
+        startsAt: startOf(input.date, input.slots, null).toISOString(),
+        reminderSentAt: null,
+        lateCancellation: false,
+        updatedAt: now.toISOString(),
+        stamp,
+      },
+      entry: {
+        ...historyEntry(id, stamp.version, now.toISOString(), student, row.status, 'Pending'),
+        move: { from: timesOf(row), to },
+      },
+    }));
+    await tx.mail.enqueue(
+      ...staff.map((person) => moveRequestedEmail(booking, timesOf(row), person, tx.config.publicUrl)),
+    );
+    notify(tx, row, version);
+  });
+  return readBooking(deps.repos.bookings, id);
+}
+
+/**
+ * Staff move a confirmed session to a new date and time (still to come, within a year), its tutor free then
+ * (409 names the clash), if it is as they saw it. The student gets the new time and the updated invitation.
+ */
+export async function moveBooking(
+  deps: BookingChangeDeps,
+  me: Me | undefined,
+  id: string,
+  input: z.output<typeof moveBookingInputSchema>,
+): Promise<Booking> {
+  const staff = requireBookingStaff(me);
+  await withTransaction(deps, async (tx) => {
+    await tx.repos.bookings.beginChanges();
+    const row = await requireVisible(tx, staff, id);
+    requireManageable(staff, row);
+    if (row.status === 'Confirmed' && row.date === input.date && row.confirmedSlot === input.slot) return;
+    if (row.version !== input.version) throw createChangedMeanwhileError();
+    if (row.status !== 'Confirmed') throw createCannotMoveError(bookingMessages.staffMoveConfirmedOnly);
+    const now = tx.clock.now();
+    const startsAt = sastInstant(input.date, input.slot);
+    if (startsAt.getTime() <= now.getTime()) throw createMoveInPastError();
+    const latest = latestBookableDate(now);
+    if (input.date > latest) throw createTooFarError(latest);
+    await requireTutorFree(tx, staff, row, input.slot, row.tutor, input.date);
+    // The requested times were for the old date: the new time stands for them.
+    const slots = input.date === row.date ? [...row.slots] : [input.slot, input.slot, input.slot];
+    const to = { date: input.date, slot: input.slot, slots };
+    const { booking, version } = await applyChange(tx, row, input.version, (stamp) => ({
+      update: {
+        date: input.date,
+        slots,
+        confirmedSlot: input.slot,
+        ...confirmedTimes(input.date, input.slot, now),
+        updatedAt: now.toISOString(),
+        stamp,
+      },
+      entry: {
+        ...historyEntry(id, stamp.version, now.toISOString(), staff, 'Confirmed', 'Confirmed', input.slot),
+        move: { from: timesOf(row), to },
+      },
+    }));
+    const from = { date: row.date, slot: row.confirmedSlot ?? startTime(row) };
+    await tx.mail.enqueue(timeChangedEmail(booking, from, input.slot, mailArgsOf(tx, now)));
+    notify(tx, row, version);
+  });
+  return readBooking(deps.repos.bookings, id);
+}
+
+/**
+ * Staff keep the time a session had before its student asked to move it: the last change must be that move,
+ * from a confirmed time, and the booking as they saw it. The session is confirmed at its old date and time again
+ * (its tutor free then), with its old requested times; the student gets the confirmation and invitation.
+ */
+export async function keepBookingTime(
+  deps: BookingChangeDeps,
+  me: Me | undefined,
+  id: string,
+  input: z.output<typeof keepBookingTimeInputSchema>,
+): Promise<Booking> {
+  const staff = requireBookingStaff(me);
+  await withTransaction(deps, async (tx) => {
+    await tx.repos.bookings.beginChanges();
+    const row = await requireVisible(tx, staff, id);
+    requireManageable(staff, row);
+    if (row.version !== input.version) throw createChangedMeanwhileError();
+    const [current] = await withHistory(tx.repos.bookings, [row]);
+    const last = current!.history.at(-1);
+    const old = last?.move?.from;
+    if (row.status !== 'Pending' || !old?.slot || last?.by.id !== row.student.id) throw createNothingToKeepError();
+    const tutor = row.tutor ?? (await sessionTutor(tx, staff, row, undefined));
+    await requireTutorFree(tx, staff, row, old.slot, tutor, old.date);
+    const now = tx.clock.now();
+    const slot = old.slot;
+    const { booking, version } = await applyChange(tx, row, input.version, (stamp) => ({
+      update: {
+        status: 'Confirmed',
+        date: old.date,
+        slots: [...old.slots],
+        confirmedSlot: slot,
+        tutor,
+        ...confirmedTimes(old.date, slot, now),
+        updatedAt: now.toISOString(),
+        stamp,
+      },
+      entry: {
+        ...historyEntry(id, stamp.version, now.toISOString(), staff, 'Pending', 'Confirmed', slot),
+        move: { from: timesOf(row), to: { date: old.date, slot, slots: [...old.slots] } },
+      },
+    }));
+    await tx.mail.enqueue(confirmedEmail(booking, old.slot, mailArgsOf(tx, now)));
+    notify(tx, row, version);
+  });
+  return readBooking(deps.repos.bookings, id);
+}
+
+// ---------------------------------------------------------------------------------------------------------
 // Reminders
 
 /**
  * Queues the reminder of every confirmed session that starts within `reminderHours` and has not had one. Safe
  * to run in several processes at once: each reminder is claimed with a conditional update before it is queued.
  */
-export async function sendDueReminders(deps: Deps): Promise<number> {
+export async function sendDueReminders(
+  deps: Uses<'bookings', 'storage' | 'clock' | 'mail' | 'config'>,
+): Promise<number> {
   const now = deps.clock.now();
   const due = await deps.repos.bookings.findDueReminders({
     after: now.toISOString(),
@@ -624,125 +816,4 @@ export async function sendDueReminders(deps: Deps): Promise<number> {
     if (claimed) queued++;
   }
   return queued;
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// The user's part of the data export and of account deletion
-
-/** Ids per notice when one change touches many bookings: a notice stays far under NOTIFY's 8,000 bytes. */
-const idsPerNotice = 100;
-
-export const bookingsPersonalData: PersonalDataPart = {
-  async exportFor(deps, me) {
-    const { bookings } = deps.repos;
-    return { bookings: await withHistory(bookings, await bookings.listOf(me.id)) };
-  },
-
-  /**
-   * The user's future Pending and Confirmed bookings are cancelled (their tutors and the admins are told, so
-   * nobody waits for a session that will not happen); on all their bookings the name, address and concepts are
-   * scrubbed, and their name leaves every booking's history. Each booking touched gets a new version.
-   */
-  async eraseFor(tx, userId) {
-    const { bookings } = tx.repos;
-    await bookings.beginChanges();
-    const now = tx.clock.now().toISOString();
-    const touched = await bookings.listTouchedBy(userId);
-    if (touched.length === 0) return;
-    // All it reads comes before its writes: which bookings it cancels, and whom to tell of each.
-    const toCancel = new Set(
-      touched.filter(
-        (r) => r.student.id === userId && (r.status === 'Pending' || r.status === 'Confirmed') && r.startsAt > now,
-      ),
-    );
-    const staff = await staffOfEach(tx, [...toCancel]);
-    const stamps = await bookings.takeStamps(
-      touched.length,
-      touched.map((row) => row.version),
-    );
-    const cancelled: BookingRecord[] = [];
-    for (const [i, row] of touched.entries()) {
-      const stamp = stamps[i]!;
-      if (toCancel.has(row)) {
-        const update: BookingUpdate = { status: 'Cancelled', lateCancellation: false, updatedAt: now, stamp };
-        await bookings.updateIfAtVersion(row.id, row.version, update);
-        await bookings.addChange(historyEntry(row.id, stamp.version, now, deletedUser, row.status, 'Cancelled'));
-        cancelled.push(updated(row, update));
-      } else {
-        await bookings.setVersion(row.id, stamp);
-      }
-    }
-    await bookings.scrubStudent(userId, bookingMessages.deletedUser, now);
-    await bookings.forgetInHistory(userId, bookingMessages.deletedUser);
-    for (const row of cancelled) {
-      // Nothing of the student's, nor their id: this notice outlives their account (profile deletes the rest).
-      const scrubbed = toBooking(
-        { ...row, student: { id: null, name: bookingMessages.deletedUser, email: '' }, concepts: '' },
-        [],
-      );
-      await tx.mail.enqueue(
-        ...staff
-          .get(row.moduleCategory)!
-          .map((person) => cancelledForStaffEmail(scrubbed, person, tx.config.publicUrl, 'account-deleted')),
-      );
-    }
-    // The deleted user hears nothing more.
-    publishTouched(
-      tx,
-      touched.map((row) =>
-        audienceOf(row.student.id === userId ? { ...row, student: { ...row.student, id: null } } : row),
-      ),
-      touched,
-      stamps.at(-1)!.version,
-    );
-  },
-
-  /**
-   * Bookings show a person's current name (docs/decisions/0025): a rename reaches the student's bookings and
-   * the history entries the user made (a tutor's confirmations), each booking with a new version, so every
-   * device that holds one refreshes it and nobody's list shows two names for one person.
-   */
-  async renameFor(tx, userId, name) {
-    const { bookings } = tx.repos;
-    await bookings.beginChanges();
-    const touched = await bookings.listTouchedBy(userId);
-    if (touched.length === 0) return;
-    const stamps = await bookings.takeStamps(
-      touched.length,
-      touched.map((row) => row.version),
-    );
-    for (const [i, row] of touched.entries()) await bookings.setVersion(row.id, stamps[i]!);
-    await bookings.setStudentName(userId, name, tx.clock.now().toISOString());
-    await bookings.setNameInHistory(userId, name);
-    publishTouched(tx, touched.map(audienceOf), touched, stamps.at(-1)!.version);
-  },
-};
-
-/** Whom to tell of each of `rows`, by category: a read per category, one after another (one connection). */
-async function staffOfEach(tx: Deps, rows: BookingRecord[]) {
-  const staff = new Map<BookingRecord['moduleCategory'], Awaited<ReturnType<typeof staffToTell>>>();
-  for (const row of rows)
-    if (!staff.has(row.moduleCategory)) staff.set(row.moduleCategory, await staffToTell(tx, row.moduleCategory));
-  return staff;
-}
-
-/**
- * Tells who may see each of `touched` (its audience, same index) that it changed: one notice per audience and
- * at most `idsPerNotice` ids, each with `version`, the last one the change set (they all commit together).
- */
-function publishTouched(tx: Deps, audiences: Audience[], touched: { id: string }[], version: number) {
-  const groups = Map.groupBy(
-    touched.map((row, i) => ({ id: row.id, audience: audiences[i]! })),
-    (n) => JSON.stringify(n.audience),
-  );
-  for (const notices of groups.values()) {
-    for (let i = 0; i < notices.length; i += idsPerNotice) {
-      tx.events.publish({
-        table: 'bookings',
-        ids: notices.slice(i, i + idsPerNotice).map((n) => n.id),
-        audience: notices[0]!.audience,
-        version,
-      });
-    }
-  }
 }

@@ -9,7 +9,7 @@ import {
 import { categories } from '../../../common/roles.ts';
 import type { Me } from '../../../common/session.ts';
 import { requireRole } from '../../auth/auth.session.ts';
-import { withTransaction, type Deps } from '../../deps.ts';
+import { withTransaction, type Deps, type Uses } from '../../deps.ts';
 import type { ChangeNotice, EventBus } from '../../events/events.ts';
 import { createCatalogueCache, type CatalogueCache, type CatalogueSnapshot } from './catalogue.cache.ts';
 import {
@@ -19,9 +19,15 @@ import {
   createPriceLimitError,
 } from './catalogue.errors.ts';
 
+/** What the routes hold: the server's `deps` and the catalogue's copy in memory (`createCatalogueDeps`). */
 export interface CatalogueDeps extends Deps {
   cache: CatalogueCache;
 }
+
+/** What the catalogue's reads use: its copy in memory alone. */
+type CacheDeps = Pick<CatalogueDeps, 'cache'>;
+/** What the catalogue's writes use: its repository, and its copy, which they make stale. */
+type WriteDeps = Uses<'catalogue', 'events' | 'clock'> & CacheDeps;
 
 /** What clients (and every process's copy) call the catalogue's data in change notices. */
 const table = 'modules';
@@ -30,7 +36,10 @@ const table = 'modules';
  * The catalogue's dependencies, with a copy in memory that loads from its repository: one per server process. It
  * listens to the bus, so a write made by any process sharing the database invalidates it (catalogue.cache.ts).
  */
-export function createCatalogueDeps(deps: Deps, bus: Pick<EventBus, 'subscribe'>): CatalogueDeps {
+export function createCatalogueDeps<D extends Uses<'catalogue'>>(
+  deps: D,
+  bus: Pick<EventBus, 'subscribe'>,
+): D & CacheDeps {
   const cache = createCatalogueCache(async () => (await deps.repos.catalogue.list()).sort(byCategoryThenName));
   bus.subscribe((message) => {
     if (message.type === 'resync' || message.event.table === table) cache.invalidate();
@@ -49,7 +58,7 @@ const changed = (id: string): ChangeNotice => ({ table, ids: [id], audience: 'ev
  * Called once a write is committed, beside its notice on the bus: the bus may bring the notice back to this
  * process later (PostgreSQL), and the admin's next read must already see the change.
  */
-const forgetCopy = (deps: CatalogueDeps) => deps.cache.invalidate();
+const forgetCopy = (deps: CacheDeps) => deps.cache.invalidate();
 
 /** Only the admin changes the catalogue. Routes call it before reading the body, so a student's write is a 403 whatever it carries. */
 export function requireCatalogueAdmin(me: Me | undefined): Me {
@@ -57,28 +66,28 @@ export function requireCatalogueAdmin(me: Me | undefined): Me {
 }
 
 /** The whole catalogue, by category then name (from memory; see catalogue.cache.ts). */
-export function listCatalogue(deps: CatalogueDeps): Promise<CatalogueSnapshot> {
-  return deps.cache.get();
+export function listCatalogue({ cache }: CacheDeps): Promise<CatalogueSnapshot> {
+  return cache.get();
 }
 
 /** The whole catalogue if it is in memory, or undefined (then `listCatalogue` loads it). */
-export function peekCatalogue(deps: CatalogueDeps): CatalogueSnapshot | undefined {
-  return deps.cache.peek();
+export function peekCatalogue({ cache }: CacheDeps): CatalogueSnapshot | undefined {
+  return cache.peek();
 }
 
-export async function findModuleBySlug(deps: CatalogueDeps, slug: string): Promise<Module | undefined> {
-  return (await deps.cache.get()).bySlug.get(slug);
+export async function findModuleBySlug({ cache }: CacheDeps, slug: string): Promise<Module | undefined> {
+  return (await cache.get()).bySlug.get(slug);
 }
 
-export async function requireModuleBySlug(deps: CatalogueDeps, slug: string): Promise<Module> {
-  const module = await findModuleBySlug(deps, slug);
+export async function requireModuleBySlug({ cache }: CacheDeps, slug: string): Promise<Module> {
+  const module = await findModuleBySlug({ cache }, slug);
   if (!module) throw createModuleNotFoundError();
   return module;
 }
 
 /** Adds a module. Its page address is made from its name. */
 export async function createModule(
-  deps: CatalogueDeps,
+  deps: WriteDeps & Pick<Deps, 'storage'>,
   me: Me | undefined,
   input: z.output<typeof createModuleInputSchema>,
 ): Promise<Module> {
@@ -112,7 +121,7 @@ export async function createModule(
  * still not equal another module's (any case) nor make another module's page address.
  */
 export async function updateModule(
-  deps: CatalogueDeps,
+  deps: WriteDeps & Pick<Deps, 'storage'>,
   me: Me | undefined,
   id: string,
   input: z.output<typeof updateModuleInputSchema>,
@@ -135,7 +144,7 @@ export async function updateModule(
 }
 
 /** The admin's "+R10" (spec §9): atomic, so two clicks at once raise the price twice. */
-export async function raiseModulePrice(deps: CatalogueDeps, me: Me | undefined, id: string): Promise<Module> {
+export async function raiseModulePrice(deps: WriteDeps, me: Me | undefined, id: string): Promise<Module> {
   requireCatalogueAdmin(me);
   const { catalogue } = deps.repos;
   const raised = await catalogue.raisePrice(
@@ -154,7 +163,7 @@ export async function raiseModulePrice(deps: CatalogueDeps, me: Me | undefined, 
 }
 
 /** Removes a module from the catalogue; enrolments in it keep its name. */
-export async function deleteModule(deps: CatalogueDeps, me: Me | undefined, id: string): Promise<void> {
+export async function deleteModule(deps: WriteDeps, me: Me | undefined, id: string): Promise<void> {
   requireCatalogueAdmin(me);
   if (!(await deps.repos.catalogue.delete(id))) throw createModuleNotFoundError();
   deps.events.publish(changed(id));

@@ -278,11 +278,14 @@ describe('downloading my data', () => {
     ]).toContain(disposition);
 
     const data = response.body;
-    // The profile's own keys, and those of every feature that registered a part (the Q&A board, bookings).
+    // The profile's own keys, and those of every feature that registered a part (the Q&A board, bookings,
+    // availability, the calendar feed).
     expect(Object.keys(data).sort()).toEqual([
       'account',
       'answers',
+      'availability',
       'bookings',
+      'calendarFeed',
       'emails',
       'enrolments',
       'exportedAt',

@@ -2,7 +2,7 @@ import type { UpdateNameInput } from '../../../common/auth.schemas.ts';
 import type { Enrolment, EnrolInput } from '../../../common/profile.ts';
 import type { Me } from '../../../common/session.ts';
 import { requireUser } from '../../auth/auth.session.ts';
-import { withTransaction, type Deps } from '../../deps.ts';
+import { withTransaction, type Deps, type Uses } from '../../deps.ts';
 import { accessChanged } from '../../events/events.ts';
 import { createForbiddenError, createUnauthenticatedError } from '../../http/errors.ts';
 import type { PersonalDataPart } from '../../personal-data.ts';
@@ -10,7 +10,8 @@ import { createEnrolModuleNotFoundError, createEnrolmentNotFoundError } from './
 
 /*
  * The signed-in user's own data. Every function acts on `me` only: an admin has no more rights over
- * someone else's profile here than a student has.
+ * someone else's profile here than a student has. The export, the rename and the deletion take the whole
+ * `Deps`: they hand it to every feature's part (personal-data.ts), whose needs are the parts' own.
  */
 
 /**
@@ -18,11 +19,14 @@ import { createEnrolModuleNotFoundError, createEnrolmentNotFoundError } from './
  * the name it had when the enrolment was made (and no slug). The names are the catalogue's, asked for here
  * rather than copied on a rename, so the catalogue never writes the profile's storage.
  */
-export async function listMyEnrolments(deps: Deps, me: Me | undefined): Promise<Enrolment[]> {
+export async function listMyEnrolments(
+  { repos }: Uses<'profile' | 'catalogue'>,
+  me: Me | undefined,
+): Promise<Enrolment[]> {
   const user = requireUser(me);
-  const stored = await deps.repos.profile.enrolmentsOf(user.id);
+  const stored = await repos.profile.enrolmentsOf(user.id);
   const moduleIds = stored.flatMap((e) => (e.moduleId === null ? [] : [e.moduleId]));
-  const modules = await deps.repos.catalogue.findNames(moduleIds);
+  const modules = await repos.catalogue.findNames(moduleIds);
   return stored.map((e) => {
     const module = e.moduleId === null ? undefined : modules.get(e.moduleId);
     // A module gone is gone whether or not the storage has cleared the enrolment's link to it yet (SQL's
@@ -37,19 +41,23 @@ export async function listMyEnrolments(deps: Deps, me: Me | undefined): Promise<
   });
 }
 
-export async function enrol(deps: Deps, me: Me | undefined, input: EnrolInput): Promise<Enrolment> {
+export async function enrol(
+  { repos, clock }: Uses<'profile' | 'catalogue', 'clock'>,
+  me: Me | undefined,
+  input: EnrolInput,
+): Promise<Enrolment> {
   const user = requireUser(me);
-  const module = await deps.repos.catalogue.findById(input.moduleId);
+  const module = await repos.catalogue.findById(input.moduleId);
   if (!module) throw createEnrolModuleNotFoundError();
   const enrolment = {
     id: crypto.randomUUID(),
     userId: user.id,
     moduleId: module.id,
     moduleName: module.name,
-    createdAt: deps.clock.now().toISOString(),
+    createdAt: clock.now().toISOString(),
   };
   // Refused there when the user is enrolled already (a double click) or the module was deleted meanwhile.
-  await deps.repos.profile.insertEnrolment(enrolment);
+  await repos.profile.insertEnrolment(enrolment);
   return {
     id: enrolment.id,
     moduleId: module.id,
@@ -60,12 +68,12 @@ export async function enrol(deps: Deps, me: Me | undefined, input: EnrolInput): 
 }
 
 /** Removes one of the user's own enrolments; someone else's is refused (403), a missing one is a 404. */
-export async function removeEnrolment(deps: Deps, me: Me | undefined, id: string): Promise<void> {
+export async function removeEnrolment({ repos }: Uses<'profile'>, me: Me | undefined, id: string): Promise<void> {
   const user = requireUser(me);
-  const enrolment = await deps.repos.profile.findEnrolment(id);
+  const enrolment = await repos.profile.findEnrolment(id);
   if (!enrolment) throw createEnrolmentNotFoundError();
   if (enrolment.userId !== user.id) throw createForbiddenError();
-  await deps.repos.profile.deleteEnrolment(id, user.id);
+  await repos.profile.deleteEnrolment(id, user.id);
 }
 
 /** The profile's own storage, as one part of the export and deletion like any other feature's. */

@@ -6,6 +6,7 @@ import type { Role } from '../../../common/roles.ts';
 import type { Me } from '../../../common/session.ts';
 import { withTransaction, type Deps } from '../../deps.ts';
 import { seededRandom } from '../../test/random.ts';
+import { transact } from '../../storage/firestore/context.ts';
 import { createPositions } from '../../storage/firestore/positions.ts';
 import { createAccountsFirestoreRepository } from '../../auth/accounts.firestore.ts';
 import { createQaFirestoreRepository } from './qa.firestore.ts';
@@ -80,9 +81,11 @@ async function openFirestore(): Promise<Engine> {
   return {
     repo,
     smallRounds: repo,
-    // As many attempts as the positions test gives: under contention the emulator's lock waits time out.
+    // As the storage runs one (`transact`: a read the emulator closed is tried again), with as many attempts as
+    // the positions test gives: under contention the emulator's lock waits time out.
     transaction: (work) =>
-      db.runTransaction(
+      transact(
+        db,
         (tx) => work(createQaFirestoreRepository({ db, tx }, positions, createAccountsFirestoreRepository({ db, tx }))),
         { maxAttempts: 20 },
       ),

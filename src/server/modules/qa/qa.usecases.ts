@@ -16,7 +16,7 @@ import {
 } from '../../../common/qa.ts';
 import type { Me } from '../../../common/session.ts';
 import { requireUser } from '../../auth/auth.session.ts';
-import { withTransaction, type Deps } from '../../deps.ts';
+import { withTransaction, type Deps, type Uses } from '../../deps.ts';
 import { createForbiddenError, createUnauthenticatedError } from '../../http/errors.ts';
 import type { PersonalDataPart } from '../../personal-data.ts';
 import { isRecordId } from '../../storage/record-ids.ts';
@@ -47,6 +47,11 @@ import type {
 
 const changesPageSize = 100;
 
+/** What the board's reads use: its repository alone. */
+type BoardReads = Uses<'qa'>;
+/** What the board's changes use: its repository in a transaction, the clock, and the notices. */
+type BoardWrites = Uses<'qa', 'storage' | 'events' | 'clock'>;
+
 // ---------------------------------------------------------------------------------------------------------
 // Reading
 
@@ -57,7 +62,7 @@ const toAuthor = (author: PostAuthor | null): Author =>
 const toAnswer = (answer: BoardAnswer): Answer => ({ ...answer, author: toAuthor(answer.author) });
 
 /** The questions with all their answers and the caller's votes: one query for each, whatever the count. */
-async function withAnswersAndVotes(deps: Deps, me: Me | undefined, rows: BoardQuestion[]): Promise<Question[]> {
+async function withAnswersAndVotes(deps: BoardReads, me: Me | undefined, rows: BoardQuestion[]): Promise<Question[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const [answers, votes] = await Promise.all([
@@ -102,7 +107,7 @@ function decodeCursor(cursor: string): BoardPosition {
 
 /** The board, newest first, 20 at a time; `q` keeps questions whose title or text contains it, in any case. */
 export async function listQuestions(
-  deps: Deps,
+  deps: BoardReads,
   me: Me | undefined,
   options: { q?: string; cursor?: string },
 ): Promise<QuestionPage> {
@@ -119,7 +124,11 @@ export async function listQuestions(
 }
 
 /** Every question changed after `since`, in version order; deleted ones as ids (see QaRepository). */
-export async function listQuestionChanges(deps: Deps, me: Me | undefined, since: Position): Promise<QuestionChanges> {
+export async function listQuestionChanges(
+  deps: BoardReads,
+  me: Me | undefined,
+  since: Position,
+): Promise<QuestionChanges> {
   const { questions: page, position, more } = await deps.repos.qa.listChangedSince(since, changesPageSize);
   const live = page.filter((r) => r.deletedAt === null);
   return {
@@ -131,16 +140,16 @@ export async function listQuestionChanges(deps: Deps, me: Me | undefined, since:
 }
 
 /** The board's committed position, for `Synced-To` (http/synced-to.ts). */
-export const readBoardPosition = (deps: Deps) => deps.repos.qa.readPosition();
+export const readBoardPosition = ({ repos }: BoardReads) => repos.qa.readPosition();
 
-export async function getQuestion(deps: Deps, me: Me | undefined, id: string): Promise<Question> {
+export async function getQuestion(deps: BoardReads, me: Me | undefined, id: string): Promise<Question> {
   const question = await findQuestion(deps, me, id);
   if (!question) throw createQuestionNotFoundError();
   return question;
 }
 
 /** The question with its answers and `me`'s vote; undefined when unknown or deleted. */
-export async function findQuestion(deps: Deps, me: Me | undefined, id: string): Promise<Question | undefined> {
+export async function findQuestion(deps: BoardReads, me: Me | undefined, id: string): Promise<Question | undefined> {
   const row = await deps.repos.qa.findBoardQuestion(id);
   if (!row || row.deletedAt !== null) return undefined;
   const [question] = await withAnswersAndVotes(deps, me, [row]);
@@ -151,7 +160,7 @@ export async function findQuestion(deps: Deps, me: Me | undefined, id: string): 
 // Writing
 
 /** `version`: the board's version the change commits at. */
-const notify = (tx: Deps, questionIds: readonly string[], version: number) =>
+const notify = (tx: Pick<Deps, 'events'>, questionIds: readonly string[], version: number) =>
   tx.events.publish({ table: 'questions', ids: questionIds, audience: 'everyone', version });
 
 /** `requireUser` with the spec's words for the action (spec §5). */
@@ -160,7 +169,7 @@ export function requireSignedIn(me: Me | undefined, message: string): Me {
   return me;
 }
 
-async function requireWithinRateLimit(tx: Deps, me: Me) {
+async function requireWithinRateLimit(tx: Uses<'qa', 'clock'>, me: Me) {
   const since = new Date(tx.clock.now().getTime() - qaLimits.rateWindowMinutes * 60_000).toISOString();
   if ((await tx.repos.qa.countPostsSince(me.id, since)) >= qaLimits.postsPerWindow) throw createRateLimitedError();
 }
@@ -171,7 +180,7 @@ type AskInput = z.output<typeof askQuestionInputSchema>;
  * A question stored under this id already: the same post sent again (its answer was lost) gets the stored
  * question; anything else under the id is a conflict. Undefined when the id is new.
  */
-async function findRepeatedQuestion(deps: Deps, me: Me, input: AskInput): Promise<Question | undefined> {
+async function findRepeatedQuestion(deps: BoardReads, me: Me, input: AskInput): Promise<Question | undefined> {
   const row = await deps.repos.qa.findQuestion(input.id);
   if (!row) return undefined;
   if (row.userId !== me.id || row.title !== input.title || row.text !== input.text) throw createIdReusedError();
@@ -181,7 +190,7 @@ async function findRepeatedQuestion(deps: Deps, me: Me, input: AskInput): Promis
 
 /** Posts a question, exactly once per client id: `created` is false when it was stored before. */
 export async function askQuestion(
-  deps: Deps,
+  deps: BoardWrites,
   me: Me | undefined,
   input: AskInput,
 ): Promise<{ question: Question; created: boolean }> {
@@ -230,7 +239,7 @@ type AnswerInput = z.output<typeof answerInputSchema>;
 
 /** As `findRepeatedQuestion`, for an answer: also a conflict when the id was used on another question. */
 async function findRepeatedAnswer(
-  deps: Deps,
+  deps: BoardReads,
   me: Me,
   questionId: string,
   input: AnswerInput,
@@ -244,7 +253,7 @@ async function findRepeatedAnswer(
 
 /** Posts an answer, exactly once per client id, to a question that still exists. */
 export async function answerQuestion(
-  deps: Deps,
+  deps: BoardWrites,
   me: Me | undefined,
   questionId: string,
   input: AnswerInput,
@@ -275,21 +284,21 @@ export async function answerQuestion(
   return { answer, created };
 }
 
-async function requireLiveQuestion(tx: Deps, questionId: string) {
+async function requireLiveQuestion(tx: BoardReads, questionId: string) {
   const question = await tx.repos.qa.findQuestion(questionId);
   if (!question || question.deletedAt !== null) throw createQuestionNotFoundError();
   return question;
 }
 
 /** The stamp of a change to `question` (read in this transaction): after every read, before any write. */
-async function stampFor(tx: Deps, question: QuestionRecord) {
+async function stampFor(tx: BoardReads, question: QuestionRecord) {
   const [stamp] = await tx.repos.qa.takeStamps(1, [question.version]);
   return stamp!;
 }
 
 /** Sets the user's vote (1 up, -1 down, 0 none): sending it twice changes nothing. */
 export async function voteOnQuestion(
-  deps: Deps,
+  deps: BoardWrites,
   me: Me | undefined,
   questionId: string,
   value: VoteValue,
@@ -309,7 +318,7 @@ export async function voteOnQuestion(
 
 /** The asker marks one answer to their question as the one that helped, or none (null). */
 export async function acceptAnswer(
-  deps: Deps,
+  deps: BoardWrites,
   me: Me | undefined,
   questionId: string,
   input: z.output<typeof acceptAnswerInputSchema>,
@@ -336,7 +345,7 @@ function requireAdmin(me: Me | undefined): Me {
 }
 
 /** The admin removes a question (spam, abuse). It stays as a tombstone so every client learns it went. */
-export async function deleteQuestion(deps: Deps, me: Me | undefined, questionId: string): Promise<void> {
+export async function deleteQuestion(deps: BoardWrites, me: Me | undefined, questionId: string): Promise<void> {
   requireAdmin(me);
   await withTransaction(deps, async (tx) => {
     await tx.repos.qa.beginChanges();
@@ -350,7 +359,7 @@ export async function deleteQuestion(deps: Deps, me: Me | undefined, questionId:
 
 /** The admin removes one answer; its question gets a new version, which is how clients learn it went. */
 export async function deleteAnswer(
-  deps: Deps,
+  deps: BoardWrites,
   me: Me | undefined,
   questionId: string,
   answerId: string,
@@ -374,7 +383,7 @@ export async function deleteAnswer(
 const idsPerNotice = 100;
 
 /** The user's own votes, for a device that has just logged in. */
-export async function listMyVotes(deps: Deps, me: Me | undefined): Promise<MyVotes> {
+export async function listMyVotes(deps: BoardReads, me: Me | undefined): Promise<MyVotes> {
   const voter = requireUser(me);
   return { votes: await deps.repos.qa.listVotesBy(voter.id) };
 }

@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { runCli } from '../../test/main-process.ts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { isAppError } from '../../http/errors.ts';
@@ -243,6 +246,23 @@ describe('removing and listing staff', () => {
 describe('the staff command line', () => {
   // Only the test server's variables: the CLI must find the same data, database and mail server.
   const cli = (args: string[]) => runCli(args, server.envVars);
+
+  test("without the server's DATA_DIR, it says there is no database there and makes none", async () => {
+    const elsewhere = mkdtempSync(path.join(tmpdir(), 'tutorbook-cli-'));
+    try {
+      const listed = await runCli(['staff', 'list'], { DATA_DIR: elsewhere });
+      expect(listed.stdout).toBe('');
+      expect(listed.stderr.trim()).toBe(
+        `Error: there is no database at ${path.join(elsewhere, 'app.db')}. The command line works on the server's ` +
+          "data: give it the server's DATA_DIR or DATABASE_URL (npm start and npm run cli both read them from .env).",
+      );
+      expect(listed.code).toBe(1);
+      expect(existsSync(path.join(elsewhere, 'app.db'))).toBe(false);
+      expect(readdirSync(elsewhere)).toEqual([]);
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
 
   test('`staff add --role admin` invites a new admin, who can then log in', async () => {
     const email = uniqueEmail('cli-admin');

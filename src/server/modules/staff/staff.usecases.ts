@@ -4,7 +4,7 @@ import { categories, type Category } from '../../../common/roles.ts';
 import type { Me } from '../../../common/session.ts';
 import { requireRole } from '../../auth/auth.session.ts';
 import type { Auth } from '../../auth/auth.ts';
-import { withTransaction, type Deps } from '../../deps.ts';
+import { withTransaction, type Uses } from '../../deps.ts';
 import { accessChanged } from '../../events/events.ts';
 import { createError } from '../../http/errors.ts';
 
@@ -25,10 +25,8 @@ export const addStaffInputSchema = z
   });
 export type AddStaffInput = z.input<typeof addStaffInputSchema>;
 
-/** better-auth sends the invitation (its password-reset link). */
-export interface StaffDeps extends Deps {
-  auth: Auth;
-}
+/** What `addStaff` uses; better-auth (`auth`) sends the invitation (its password-reset link). */
+export type StaffDeps = Uses<'accounts', 'storage' | 'events' | 'clock' | 'config'> & { auth: Auth };
 
 /**
  * - `promoted`: a verified account got the role and keeps its password.
@@ -98,7 +96,10 @@ export type RemoveStaffOutcome = 'removed' | 'already-student';
  * Makes a staff member a student again; their account stays. The only admin cannot be removed: nobody could
  * then manage the catalogue or make another admin but the operator, who may not notice until it is needed.
  */
-export async function removeStaff(deps: Deps, rawEmail: string): Promise<RemoveStaffOutcome> {
+export async function removeStaff(
+  deps: Uses<'accounts', 'storage' | 'events' | 'clock'>,
+  rawEmail: string,
+): Promise<RemoveStaffOutcome> {
   const email = rawEmail.trim().toLowerCase();
   return withTransaction(deps, async (tx) => {
     const { accounts } = tx.repos;
@@ -124,7 +125,7 @@ function requireAnotherAdmin(email: string, admins: number) {
   });
 }
 
-export const listStaffMembers = (deps: Deps) => deps.repos.accounts.listStaff();
+export const listStaffMembers = ({ repos }: Uses<'accounts'>) => repos.accounts.listStaff();
 
 /**
  * The admin's count of accounts from the old site that have not logged in with their old password yet
@@ -132,9 +133,9 @@ export const listStaffMembers = (deps: Deps) => deps.repos.accounts.listStaff();
  * that refuse them, or of people to remind. Accounts that sign in with Google only are not in it.
  */
 export async function countImportedAccountsWaiting(
-  deps: Pick<Deps, 'repos'>,
+  { repos }: Uses<'accounts'>,
   me: Me | undefined,
 ): Promise<{ waitingForFirstLogin: number }> {
   requireRole(me, 'admin');
-  return { waitingForFirstLogin: await deps.repos.accounts.countImportedPasswordsUnused() };
+  return { waitingForFirstLogin: await repos.accounts.countImportedPasswordsUnused() };
 }

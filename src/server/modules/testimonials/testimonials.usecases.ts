@@ -7,7 +7,7 @@ import type {
 } from '../../../common/testimonials.ts';
 import type { Me } from '../../../common/session.ts';
 import { requireRole } from '../../auth/auth.session.ts';
-import { withTransaction, type Deps } from '../../deps.ts';
+import { withTransaction, type Uses } from '../../deps.ts';
 import type { ChangeNotice } from '../../events/events.ts';
 import { createTestimonialNotFoundError } from './testimonials.errors.ts';
 
@@ -23,19 +23,19 @@ export function requireTestimonialsAdmin(me: Me | undefined): Me {
 }
 
 /** What the public pages show: the testimonials not hidden, in order. */
-export async function listVisibleTestimonials(deps: Pick<Deps, 'repos'>): Promise<Testimonial[]> {
-  return (await deps.repos.testimonials.list()).filter((t) => !t.hidden);
+export async function listVisibleTestimonials({ repos }: Uses<'testimonials'>): Promise<Testimonial[]> {
+  return (await repos.testimonials.list()).filter((t) => !t.hidden);
 }
 
 /** Every testimonial, hidden ones included, in order: the admin's list. */
-export async function listAllTestimonials(deps: Pick<Deps, 'repos'>, me: Me | undefined): Promise<Testimonial[]> {
+export async function listAllTestimonials({ repos }: Uses<'testimonials'>, me: Me | undefined): Promise<Testimonial[]> {
   requireTestimonialsAdmin(me);
-  return deps.repos.testimonials.list();
+  return repos.testimonials.list();
 }
 
 /** Adds a testimonial after all the others. */
 export async function createTestimonial(
-  deps: Deps,
+  deps: Uses<'testimonials', 'storage' | 'events' | 'clock'>,
   me: Me | undefined,
   input: z.output<typeof createTestimonialInputSchema>,
 ): Promise<Testimonial> {
@@ -57,7 +57,7 @@ export async function createTestimonial(
 
 /** Changes any of name, course, quote and hidden; fields left out stay. Hiding takes it off the public pages. */
 export async function updateTestimonial(
-  deps: Deps,
+  deps: Uses<'testimonials', 'storage' | 'events' | 'clock'>,
   me: Me | undefined,
   id: string,
   input: z.output<typeof updateTestimonialInputSchema>,
@@ -73,7 +73,7 @@ export async function updateTestimonial(
 
 /** Puts a testimonial at another place in the order (from 0); returns every testimonial in the new order. */
 export async function moveTestimonial(
-  deps: Deps,
+  deps: Uses<'testimonials', 'storage' | 'events' | 'clock'>,
   me: Me | undefined,
   id: string,
   input: z.output<typeof moveTestimonialInputSchema>,

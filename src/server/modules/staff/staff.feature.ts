@@ -1,0 +1,3 @@
+import type { ServerFeature } from '../../feature.ts';
+
+export const staffFeature: ServerFeature = { name: 'staff', signedIn: [{ path: '/api/staff/*' }] };
