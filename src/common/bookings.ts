@@ -192,6 +192,8 @@ export const bookingSchema = z.object({
   tutor: bookingTutorSchema.nullable().optional(),
   /** One session of a weekly series (issue 36), its place in it; absent or null for a single session. */
   series: bookingSeriesSchema.nullable().optional(),
+  /** A seat in a group session (issue 36, common/groups.ts): the group's id; absent or null for a session of one. */
+  group: z.object({ id: z.string() }).nullable().optional(),
 });
 export type Booking = z.infer<typeof bookingSchema>;
 

@@ -4,6 +4,7 @@ import type { EmailOutboxTable } from '../mail/mail.table.ts';
 import type { TutorAvailabilityTable } from '../modules/availability/availability.table.ts';
 import type { CalendarFeedsTable } from '../modules/calendar/calendar.table.ts';
 import type { BookingChangesTable, BookingsTable } from '../modules/bookings/bookings.table.ts';
+import type { GroupSessionsTable } from '../modules/bookings/groups.table.ts';
 import type { ModulesTable } from '../modules/catalogue/catalogue.table.ts';
 import type { EnrolmentsTable } from '../modules/profile/profile.table.ts';
 import type { AnswersTable, QuestionsTable, QuestionVotesTable } from '../modules/qa/qa.table.ts';
@@ -29,6 +30,7 @@ export interface Database {
   sync_counter: SyncCounterTable;
   bookings: BookingsTable;
   booking_changes: BookingChangesTable;
+  group_sessions: GroupSessionsTable;
   change_refusals: ChangeRefusalsTable;
   imported_records: ImportedRecordsTable;
   testimonials: TestimonialsTable;

@@ -110,6 +110,7 @@ describe('the Firestore storage', () => {
       'availability',
       'bookings',
       'calendarFeeds',
+      'groups',
       'importLedger',
       'outbox',
       'profile',

@@ -14,6 +14,8 @@ import { createBookingsFirestoreRepository } from '../modules/bookings/bookings.
 import { createBookingsRepository } from '../modules/bookings/bookings.repository.ts';
 import { createCalendarFeedsFirestoreRepository } from '../modules/calendar/calendar.firestore.ts';
 import { createCalendarFeedsRepository } from '../modules/calendar/calendar.repository.ts';
+import { createGroupSessionsFirestoreRepository } from '../modules/bookings/groups.firestore.ts';
+import { createGroupSessionsRepository } from '../modules/bookings/groups.repository.ts';
 import { createCatalogueFirestoreRepository } from '../modules/catalogue/catalogue.firestore.ts';
 import { createCatalogueRepository } from '../modules/catalogue/catalogue.repository.ts';
 import { createProfileFirestoreRepository } from '../modules/profile/profile.firestore.ts';
@@ -59,6 +61,7 @@ export const repositoryMakers = {
     firestore: createCalendarFeedsFirestoreRepository,
   },
   catalogue: { sql: ({ db }) => createCatalogueRepository(db), firestore: createCatalogueFirestoreRepository },
+  groups: { sql: ({ db }) => createGroupSessionsRepository(db), firestore: createGroupSessionsFirestoreRepository },
   importLedger: { sql: ({ db }) => createImportLedgerRepository(db), firestore: createImportLedgerFirestoreRepository },
   outbox: { sql: ({ db }) => createOutboxRepository(db), firestore: createOutboxFirestoreRepository },
   profile: { sql: ({ db }) => createProfileRepository(db), firestore: createProfileFirestoreRepository },

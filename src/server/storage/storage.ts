@@ -6,6 +6,7 @@ import type { AvailabilityRepository } from '../modules/availability/availabilit
 import type { BookingsRepository } from '../modules/bookings/bookings.storage.ts';
 import type { CalendarFeedsRepository } from '../modules/calendar/calendar.storage.ts';
 import type { CatalogueRepository } from '../modules/catalogue/catalogue.storage.ts';
+import type { GroupSessionsRepository } from '../modules/bookings/groups.storage.ts';
 import type { ProfileRepository } from '../modules/profile/profile.storage.ts';
 import type { QaRepository } from '../modules/qa/qa.storage.ts';
 import type { TestimonialsRepository } from '../modules/testimonials/testimonials.storage.ts';
@@ -25,6 +26,8 @@ export interface Repositories {
   /** Each user's calendar feed: its secret's hash. */
   calendarFeeds: CalendarFeedsRepository;
   catalogue: CatalogueRepository;
+  /** Group sessions and the seats taken in them (their bookings are the bookings'). */
+  groups: GroupSessionsRepository;
   /** The Firebase import's ledger: what it brought in, and as what (docs/decisions/0037). */
   importLedger: ImportLedgerRepository;
   /** E-mails waiting to be sent, and the delivery log. */

@@ -1,4 +1,5 @@
 import { bookingMessages } from '../../../common/bookings.ts';
+import { groupMessages } from '../../../common/groups.ts';
 import { createError } from '../../http/errors.ts';
 
 /** Unknown, or not one the caller may see (the answer does not tell which). */
@@ -86,3 +87,33 @@ export const createMoveInPastError = () =>
 /** Keep the old time of a booking the student did not move from a confirmed time. */
 export const createNothingToKeepError = () =>
   createError({ code: 'bookings.nothing_to_keep', message: bookingMessages.nothingToKeep, status: 409 });
+
+// Group sessions (issue 36, bookings.groups.ts)
+export const createGroupNotFoundError = () =>
+  createError({ code: 'groups.not_found', message: groupMessages.notFound, status: 404 });
+
+export const createGroupFullError = () =>
+  createError({ code: 'groups.full', message: groupMessages.full, status: 409 });
+
+export const createAlreadySeatedError = () =>
+  createError({ code: 'groups.already_seated', message: groupMessages.alreadySeated, status: 409 });
+
+export const createGroupStartedError = () =>
+  createError({ code: 'groups.started', message: groupMessages.started, status: 409 });
+
+/** A seat keeps its group's time: it is not moved on its own. */
+export const createSeatNotMovedError = () =>
+  createError({ code: 'groups.seat_not_moved', message: groupMessages.seatNotMoved, status: 409 });
+
+/** A tutor opening a group for a module outside their categories, or a module the catalogue does not know. */
+export const createNotOfCategoryError = () =>
+  createError({
+    code: 'groups.not_of_category',
+    message: groupMessages.notOfCategory,
+    status: 400,
+    fields: { module: groupMessages.notOfCategory },
+  });
+
+/** A group id already used by another group, or by this one with other details. */
+export const createGroupIdReusedError = () =>
+  createError({ code: 'groups.id_reused', message: bookingMessages.idReused, status: 409 });

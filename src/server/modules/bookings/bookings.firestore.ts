@@ -91,6 +91,8 @@ interface BookingDoc {
   seriesId?: string | null;
   seriesIndex?: number | null;
   seriesCount?: number | null;
+  /** A seat's group session; absent or null for a session of one. */
+  groupId?: string | null;
 }
 
 /** `tutorDays/<tutor id>:<date>`: written by each confirm of the tutor's around the date (`tutorSessionsOn`). */
@@ -129,6 +131,7 @@ function toRecord(id: string, doc: BookingDoc): BookingRecord {
     ...(doc.seriesId == null
       ? {}
       : { series: { id: doc.seriesId, index: doc.seriesIndex ?? 0, count: doc.seriesCount ?? 1 } }),
+    ...(doc.groupId == null ? {} : { group: { id: doc.groupId } }),
   };
 }
 
@@ -162,6 +165,7 @@ function toDoc(booking: Omit<BookingRecord, 'version'>, stamp: Stamp): BookingDo
     ...(booking.series
       ? { seriesId: booking.series.id, seriesIndex: booking.series.index, seriesCount: booking.series.count }
       : {}),
+    ...(booking.group ? { groupId: booking.group.id } : {}),
   };
 }
 

@@ -1,3 +1,4 @@
+import { seatFollows } from './bookings.seats.ts';
 import { bookingMessages } from '../../../common/bookings.ts';
 import type { Deps, Uses } from '../../deps.ts';
 import type { Audience } from '../../events/events.ts';
@@ -38,7 +39,12 @@ export const bookingsPersonalData: PersonalDataPart = {
     await bookings.beginChanges();
     const now = tx.clock.now().toISOString();
     const touched = await bookings.listTouchedBy(userId);
-    if (touched.length === 0) return;
+    // A tutor's group sessions keep their time and seats, under 'Deleted user' (read before any write).
+    const groupsRun = await tx.repos.groups.ofTutor(userId);
+    const forgetGroups = async () => {
+      for (const group of groupsRun) await tx.repos.groups.setTutor(group.id, { id: null, name: deletedUser.name });
+    };
+    if (touched.length === 0) return forgetGroups();
     // All it reads comes before its writes: which bookings it cancels, and whom to tell of each.
     const toCancel = new Set(
       touched.filter(
@@ -46,6 +52,9 @@ export const bookingsPersonalData: PersonalDataPart = {
       ),
     );
     const staff = await staffOfEach(tx, [...toCancel]);
+    // The seats of the sessions cancelled go back to their groups.
+    const seats = [];
+    for (const row of toCancel) seats.push(await seatFollows(tx, row, 'Cancelled'));
     const stamps = await bookings.takeStamps(
       touched.length,
       touched.map((row) => row.version),
@@ -62,6 +71,8 @@ export const bookingsPersonalData: PersonalDataPart = {
         await bookings.setVersion(row.id, stamp);
       }
     }
+    for (const giveBack of seats) await giveBack();
+    await forgetGroups();
     await bookings.scrubStudent(userId, bookingMessages.deletedUser, now);
     await bookings.forgetInHistory(userId, bookingMessages.deletedUser);
     for (const row of cancelled) {
@@ -96,7 +107,11 @@ export const bookingsPersonalData: PersonalDataPart = {
     const { bookings } = tx.repos;
     await bookings.beginChanges();
     const touched = await bookings.listTouchedBy(userId);
-    if (touched.length === 0) return;
+    const groupsRun = await tx.repos.groups.ofTutor(userId);
+    if (touched.length === 0) {
+      for (const group of groupsRun) await tx.repos.groups.setTutor(group.id, { id: userId, name });
+      return;
+    }
     const stamps = await bookings.takeStamps(
       touched.length,
       touched.map((row) => row.version),
@@ -104,6 +119,7 @@ export const bookingsPersonalData: PersonalDataPart = {
     for (const [i, row] of touched.entries()) await bookings.setVersion(row.id, stamps[i]!);
     await bookings.setStudentName(userId, name, tx.clock.now().toISOString());
     await bookings.setNameInHistory(userId, name);
+    for (const group of groupsRun) await tx.repos.groups.setTutor(group.id, { id: userId, name });
     publishTouched(tx, touched.map(audienceOf), touched, stamps.at(-1)!.version);
   },
 };

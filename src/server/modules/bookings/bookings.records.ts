@@ -52,6 +52,7 @@ export function toBooking(record: BookingRecord, history: BookingChange[]): Book
     history,
     tutor: record.tutor,
     ...(record.series ? { series: record.series } : {}),
+    ...(record.group ? { group: record.group } : {}),
   };
 }
 

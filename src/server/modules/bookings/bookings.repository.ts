@@ -42,6 +42,7 @@ function toRecord(row: BookingRow): BookingRecord {
     ...(row.series_id === null
       ? {}
       : { series: { id: row.series_id, index: row.series_index ?? 0, count: row.series_count ?? 1 } }),
+    ...(row.group_id === null ? {} : { group: { id: row.group_id } }),
   };
 }
 
@@ -76,6 +77,7 @@ function toRow(booking: Omit<BookingRecord, 'version'>, version: number): Insert
     series_id: booking.series?.id ?? null,
     series_index: booking.series?.index ?? null,
     series_count: booking.series?.count ?? null,
+    group_id: booking.group?.id ?? null,
   };
 }
 

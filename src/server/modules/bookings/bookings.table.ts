@@ -38,6 +38,8 @@ export interface BookingsTable {
   series_id: string | null;
   series_index: number | null;
   series_count: number | null;
+  /** A seat's group session (groups.table.ts); null for a session of one. */
+  group_id: string | null;
 }
 
 /** One change to a booking: the request itself (from null), a confirmation, a status, a cancellation. */

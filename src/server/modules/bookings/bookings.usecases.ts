@@ -58,7 +58,9 @@ import {
   createRateLimitedError,
   createSlotNotRequestedError,
   createTooSoonError,
+  createSeatNotMovedError,
 } from './bookings.errors.ts';
+import { seatFollows } from './bookings.seats.ts';
 import { keptPage } from './bookings.kept-pages.ts';
 import {
   historyEntry,
@@ -93,7 +95,7 @@ const hourMs = 3_600_000;
 
 /** What a staff member's or student's change to one booking uses (`confirmBooking`, `setBookingStatus`). */
 type BookingChangeDeps = Uses<
-  'bookings' | 'accounts' | 'availability',
+  'bookings' | 'accounts' | 'availability' | 'groups',
   'storage' | 'events' | 'clock' | 'mail' | 'config'
 >;
 
@@ -263,13 +265,17 @@ const startTime = (row: BookingRecord) => sastTime(new Date(row.startsAt));
  * A session confirmed (or moved) to `slot` on `date`: its start, and its reminder as already sent when the
  * session is within the reminder's window (the confirmation itself is the reminder).
  */
-function confirmedTimes(date: string, slot: string, now: Date): Pick<BookingUpdate, 'startsAt' | 'reminderSentAt'> {
+export function confirmedTimes(
+  date: string,
+  slot: string,
+  now: Date,
+): { startsAt: string; reminderSentAt: string | null } {
   const startsAt = sastInstant(date, slot);
   const soon = startsAt.getTime() - now.getTime() <= bookingLimits.reminderHours * hourMs;
   return { startsAt: startsAt.toISOString(), reminderSentAt: soon ? now.toISOString() : null };
 }
 
-async function requireWithinRateLimit(tx: Uses<'bookings', 'clock'>, me: Me) {
+export async function requireWithinRateLimit(tx: Uses<'bookings', 'clock'>, me: Me) {
   const since = new Date(tx.clock.now().getTime() - hourMs).toISOString();
   if ((await tx.repos.bookings.countRequestsSince(me.id, since)) >= bookingLimits.requestsPerHour)
     throw createRateLimitedError();
@@ -412,10 +418,10 @@ async function sessionTutor(
  * are held until the commit (`tutorSessionsOn`), so of two confirms that overlap, one commits and the other
  * reads its session here. The message names the clash, to the tutor as theirs, to the admin as the tutor's.
  */
-async function requireTutorFree(
+export async function requireTutorFree(
   tx: Uses<'bookings' | 'availability'>,
   staff: Me,
-  row: BookingRecord,
+  row: Pick<BookingRecord, 'id' | 'date' | 'hours' | 'group'>,
   slot: string,
   tutor: BookingTutor | null,
   date: string = row.date,
@@ -424,7 +430,8 @@ async function requireTutorFree(
   const bufferMinutes = await tutorBufferMinutes(tx, tutor.id);
   const sessions = await tx.repos.bookings.tutorSessionsOn(tutor.id, datesAround(date));
   const busy = sessions
-    .filter((session) => session.id !== row.id)
+    // A group's seats are one session of its tutor's.
+    .filter((session) => session.id !== row.id && !(row.group && session.group?.id === row.group.id))
     .map((session) => ({
       date: session.date,
       start: session.confirmedSlot ?? startTime(session),
@@ -572,12 +579,14 @@ export async function setBookingStatus(
       input.status === 'Confirmed' ? (row.tutor ?? (await sessionTutor(tx, staff, row, undefined))) : row.tutor;
     if (input.status === 'Confirmed' && row.confirmedSlot)
       await requireTutorFree(tx, staff, row, row.confirmedSlot, tutor);
+    const seat = await seatFollows(tx, row, input.status);
     const now = tx.clock.now().toISOString();
     // A staff change is never a student's late cancellation, and takes back one recorded before.
     const { booking, version } = await applyChange(tx, row, input.version, (stamp) => ({
       update: { status: input.status, lateCancellation: false, updatedAt: now, tutor, stamp },
       entry: historyEntry(id, stamp.version, now, staff, row.status, input.status),
     }));
+    await seat();
     if (input.status === 'Cancelled')
       await tx.mail.enqueue(cancelledEmail(booking, tx.config.publicUrl, tx.config.paymentEftDetails));
     if (input.status === 'Completed') await tx.mail.enqueue(completedEmail(booking, tx.config.publicUrl));
@@ -592,7 +601,7 @@ export async function setBookingStatus(
  * cancelled booking again is answered with it (a retry); staff use the status instead.
  */
 export async function cancelBooking(
-  deps: Uses<'bookings' | 'accounts', 'storage' | 'events' | 'clock' | 'mail' | 'config'>,
+  deps: Uses<'bookings' | 'accounts' | 'groups', 'storage' | 'events' | 'clock' | 'mail' | 'config'>,
   me: Me | undefined,
   id: string,
 ): Promise<Booking> {
@@ -606,10 +615,12 @@ export async function cancelBooking(
     const now = tx.clock.now();
     const late = Date.parse(row.startsAt) - now.getTime() < bookingLimits.lateCancelHours * hourMs;
     const staff = await staffToTell(tx, row.moduleCategory);
+    const seat = await seatFollows(tx, row, 'Cancelled');
     const { booking, version } = await applyChange(tx, row, row.version, (stamp) => ({
       update: { status: 'Cancelled', lateCancellation: late, updatedAt: now.toISOString(), stamp },
       entry: historyEntry(id, stamp.version, now.toISOString(), user, row.status, 'Cancelled'),
     }));
+    await seat();
     await tx.mail.enqueue(
       cancelledEmail(booking, tx.config.publicUrl, tx.config.paymentEftDetails),
       ...staff.map((person) => cancelledForStaffEmail(booking, person, tx.config.publicUrl, 'student')),
@@ -624,7 +635,7 @@ export async function cancelBooking(
 // it had; staff move a confirmed session themselves. The booking keeps its id and payment reference; each move
 // is in its history with from where to where; the invitation sent after has the same UID and a higher SEQUENCE.
 
-const mailArgsOf = (tx: Pick<Deps, 'config'>, now: Date) => ({
+export const mailArgsOf = (tx: Pick<Deps, 'config'>, now: Date) => ({
   publicUrl: tx.config.publicUrl,
   eftDetails: tx.config.paymentEftDetails,
   now,
@@ -663,6 +674,7 @@ export async function rescheduleBooking(
     if (row.status === 'Pending' && row.date === input.date && row.slots.join() === input.slots.join()) return;
     if (row.version !== input.version) throw createChangedMeanwhileError();
     if (row.status !== 'Pending' && row.status !== 'Confirmed') throw createCannotMoveError();
+    if (row.group) throw createSeatNotMovedError();
     const now = tx.clock.now();
     const cutOff = tx.config.bookingRescheduleMinHours;
     if (Date.parse(row.startsAt) - now.getTime() < cutOff * hourMs)
@@ -713,6 +725,7 @@ export async function moveBooking(
     if (row.status === 'Confirmed' && row.date === input.date && row.confirmedSlot === input.slot) return;
     if (row.version !== input.version) throw createChangedMeanwhileError();
     if (row.status !== 'Confirmed') throw createCannotMoveError(bookingMessages.staffMoveConfirmedOnly);
+    if (row.group) throw createSeatNotMovedError();
     const now = tx.clock.now();
     const startsAt = sastInstant(input.date, input.slot);
     if (startsAt.getTime() <= now.getTime()) throw createMoveInPastError();
