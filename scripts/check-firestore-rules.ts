@@ -134,7 +134,15 @@ async function probe(base: string, project: string, database: string, rules: str
   const requests: [string, string, RequestInit][] = [];
   // What the new site keeps there: accounts, sessions, reset tokens and hashes among it, the testimonials the
   // admin hid, the tutors' availability and the calendar feeds' hashes (docs/firestore-layout.md).
-  for (const collection of ['users', 'sessions', 'verifications', 'testimonials', 'availability', 'calendarFeeds']) {
+  for (const collection of [
+    'users',
+    'sessions',
+    'verifications',
+    'testimonials',
+    'availability',
+    'calendarFeeds',
+    'groupSessions',
+  ]) {
     requests.push(
       [`read ${collection}/a`, `${documents}/${collection}/a`, {}],
       [`list ${collection}`, `${documents}/${collection}`, {}],

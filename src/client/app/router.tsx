@@ -65,7 +65,7 @@ export const routes: RouteObject[] = [
           },
           {
             path: '/modules/:slug',
-            ...page(() => import('../features/catalogue/module-page.tsx'), 'ModulePage'),
+            ...page(() => import('./module-route.tsx'), 'ModuleRoute'),
             ...loginNotice('Log in to see this module.'),
           },
           {

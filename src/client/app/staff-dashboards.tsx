@@ -4,8 +4,10 @@ import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { PageMeta } from '../components/page-meta.tsx';
 import { SectionTabs } from '../components/section-tabs.tsx';
 import { StaffBookings } from '../features/bookings/staff-bookings.tsx';
+import { StaffGroups } from '../features/bookings/staff-groups.tsx';
 import { TutorWeekView } from '../features/bookings/tutor-week-view.tsx';
 import { ManageModules } from '../features/catalogue/manage-modules.tsx';
+import { useModules } from '../features/catalogue/use-modules.ts';
 import { ManageTestimonials } from '../features/public/manage-testimonials.tsx';
 import { ImportedAccountsNote } from '../features/staff/imported-accounts-note.tsx';
 import { useHydrated } from '../lib/hydrated.ts';
@@ -26,21 +28,23 @@ function DashboardHeading({ title }: { title: string }) {
 
 export function TutorDashboardPage() {
   const { session } = useSession();
+  const modules = useModules();
   return (
     <section className="container-page py-10">
       <PageMeta title="Tutor dashboard" description="Bookings in your subjects." />
       <DashboardHeading title="Tutor dashboard" />
       <TutorWeekView tutorId={session.me?.id ?? ''} categories={session.me?.categories ?? []} />
+      <StaffGroups role="tutor" categories={session.me?.categories ?? []} modules={modules.data} />
       <StaffBookings role="tutor" categories={session.me?.categories ?? []} userId={session.me?.id ?? ''} />
     </section>
   );
 }
 
-type AdminSection = 'bookings' | 'modules' | 'testimonials';
-const sectionsByHash: readonly AdminSection[] = ['modules', 'testimonials'];
+type AdminSection = 'bookings' | 'groups' | 'modules' | 'testimonials';
+const sectionsByHash: readonly AdminSection[] = ['groups', 'modules', 'testimonials'];
 
 /**
- * The admin's section: Bookings, the daily work, unless the address says `#modules` or `#testimonials`, so a
+ * The admin's section: Bookings, the daily work, unless the address says `#groups`, `#modules` or `#testimonials`, so a
  * reload or a link keeps that section open. The page is rendered at build time without the hash: it is read once hydrated.
  */
 function useAdminSection(): [AdminSection, (section: AdminSection) => void] {
@@ -64,6 +68,7 @@ function useAdminSection(): [AdminSection, (section: AdminSection) => void] {
 export function AdminDashboardPage() {
   const [section, setSection] = useAdminSection();
   const { session } = useSession();
+  const modules = useModules();
   return (
     <section className="container-page py-10">
       <PageMeta title="Admin dashboard" description="Manage bookings, modules and testimonials." />
@@ -78,6 +83,11 @@ export function AdminDashboardPage() {
             id: 'bookings',
             label: 'Bookings',
             content: <StaffBookings role="admin" categories={[]} userId={session.me?.id ?? ''} />,
+          },
+          {
+            id: 'groups',
+            label: 'Groups',
+            content: <StaffGroups role="admin" categories={[]} modules={modules.data} />,
           },
           { id: 'modules', label: 'Modules', content: <ManageModules /> },
           { id: 'testimonials', label: 'Testimonials', content: <ManageTestimonials /> },

@@ -7,6 +7,7 @@ import { BookingForm, BookingFormSkeleton } from './booking-form.tsx';
 import { moduleInfo } from './booking-rules.ts';
 import { moduleFromState, storeChosenModule, storedChosenModule, type ChosenModule } from './chosen-module.ts';
 import { ChooseModule } from './choose-module.tsx';
+import { GroupSessionsOffer } from './group-sessions.tsx';
 import { ModuleSummary } from './module-summary.tsx';
 
 /**
@@ -46,6 +47,7 @@ export function BookingPage({ modules }: { modules: Module[] | undefined }) {
           {info ? <BookingForm module={info} /> : <BookingFormSkeleton />}
         </div>
       )}
+      {chosen && <GroupSessionsOffer moduleName={chosen.name} />}
       <p className="mt-8">
         <Link to="/offers" className="link inline-flex min-h-11 items-center gap-1">
           <ArrowLeft aria-hidden size={18} />

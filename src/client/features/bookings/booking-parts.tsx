@@ -87,6 +87,7 @@ export function BookingFacts({ booking, forStaff = false }: { booking: Booking; 
           Session {booking.series.index + 1} of {booking.series.count}
         </Fact>
       )}
+      {booking.group && <Fact term="Kind">Group session (a seat)</Fact>}
       <Fact term="Hours">{booking.hours}</Fact>
       <Fact term="Total">
         {formatRand(booking.totalCents)}{' '}

@@ -20,9 +20,10 @@ function BackToCourses() {
 
 /**
  * /modules/:slug (spec §2): one module from the local catalogue. "Not found" is decided only once this
- * visit's refresh has ended, so a module added since the last visit does not flash as missing.
+ * visit's refresh has ended, so a module added since the last visit does not flash as missing. `extra`: what
+ * app/ shows under the module (its group sessions: features do not import each other).
  */
-export function ModulePage() {
+export function ModulePage({ extra }: { extra?: (module: Module) => React.ReactNode } = {}) {
   const { slug } = useParams();
   const catalogue = useModules();
   const module = catalogue.data?.find((m) => m.slug === slug);
@@ -42,6 +43,7 @@ export function ModulePage() {
         </div>
       )}
       {body}
+      {module && extra?.(module)}
     </section>
   );
 }

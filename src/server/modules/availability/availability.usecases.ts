@@ -85,7 +85,7 @@ export async function setTutorAvailability(
  * their sessions at once.
  */
 export async function listCategoryAvailability(
-  { repos, clock }: Uses<'availability' | 'accounts' | 'bookings', 'clock'>,
+  { repos, clock }: Uses<'availability' | 'accounts' | 'bookings' | 'groups', 'clock'>,
   me: Me | undefined,
   category: Category,
 ): Promise<CategoryAvailability> {
@@ -98,10 +98,18 @@ export async function listCategoryAvailability(
     .filter((person) => person.role === 'tutor')
     .sort((a, b) => a.name.localeCompare(b.name, 'en') || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const tutorIds = tutors.map((t) => t.id);
-  const [found, busy] = await Promise.all([
+  const [found, sessions, groups] = await Promise.all([
     repos.availability.findMany(tutorIds),
     tutorIds.length > 0 ? repos.bookings.busyOf(tutorIds, { from, to }) : [],
+    tutorIds.length > 0 ? repos.groups.listFrom(from) : [],
   ]);
+  // A group session takes its tutor's time from when it is opened, before any seat is taken.
+  const busy = [
+    ...sessions,
+    ...groups
+      .filter((g) => g.date <= to && g.tutor.id !== null && tutorIds.includes(g.tutor.id))
+      .map((g) => ({ tutorId: g.tutor.id!, date: g.date, start: g.start, hours: g.hours })),
+  ];
   const records = new Map(found.map((record) => [record.tutorId, record]));
   return {
     tutors: tutors.map((tutor) => ({

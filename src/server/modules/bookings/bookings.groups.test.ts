@@ -129,6 +129,32 @@ describe('opening a group session', () => {
   });
 });
 
+describe('an open group takes its tutor’s time', () => {
+  test('before any seat is taken: a confirm over it is refused, naming it, and the free times leave it out', async () => {
+    // Within the free times’ four weeks, on a day no fresh date (3, 10, 17… days ahead) falls on.
+    const date = sastDate(new Date(Date.now() + 5 * day));
+    await openGroup({ date });
+    const student = await signInAs(server, 'student');
+    const id = crypto.randomUUID();
+    const request = await student.client.post('/api/bookings', {
+      id,
+      module: 'Introduction to Statistics',
+      date,
+      slots: ['15:00', '17:00', '18:00'],
+      hours: 1,
+      concepts: 'Sampling',
+    });
+    expect(request.status, request.text).toBe(201);
+    const clash = await musa.client.post(`/api/bookings/${id}/confirm`, {
+      slot: '15:00',
+      version: request.body.version,
+    });
+    expect(expectApiError(clash, 409, 'bookings.clash').message).toContain('14:00');
+    const times = await student.client.get('/api/availability?category=Statistics');
+    expect(times.body.busy).toContainEqual({ tutorId: musa.id, date, start: '14:00', hours: 2 });
+  });
+});
+
 describe('taking a seat', () => {
   test('a confirmed booking of the student’s own: the group’s time, tutor and price, a reference and an invitation', async () => {
     const group = await openGroup();

@@ -419,7 +419,7 @@ async function sessionTutor(
  * reads its session here. The message names the clash, to the tutor as theirs, to the admin as the tutor's.
  */
 export async function requireTutorFree(
-  tx: Uses<'bookings' | 'availability'>,
+  tx: Uses<'bookings' | 'availability' | 'groups'>,
   staff: Me,
   row: Pick<BookingRecord, 'id' | 'date' | 'hours' | 'group'>,
   slot: string,
@@ -428,15 +428,23 @@ export async function requireTutorFree(
 ): Promise<void> {
   if (!tutor?.id) return;
   const bufferMinutes = await tutorBufferMinutes(tx, tutor.id);
-  const sessions = await tx.repos.bookings.tutorSessionsOn(tutor.id, datesAround(date));
-  const busy = sessions
-    // A group's seats are one session of its tutor's.
-    .filter((session) => session.id !== row.id && !(row.group && session.group?.id === row.group.id))
-    .map((session) => ({
-      date: session.date,
-      start: session.confirmedSlot ?? startTime(session),
-      hours: session.hours,
-    }));
+  const dates = datesAround(date);
+  const sessions = await tx.repos.bookings.tutorSessionsOn(tutor.id, dates);
+  // A group session takes its tutor's time from when it is opened, before any seat is taken.
+  const groups = (await tx.repos.groups.ofTutor(tutor.id)).filter(
+    (group) => dates.includes(group.date) && group.id !== row.id && group.id !== row.group?.id,
+  );
+  const busy = [
+    ...sessions
+      // A group's seats are one session of its tutor's.
+      .filter((session) => session.id !== row.id && !(row.group && session.group?.id === row.group.id))
+      .map((session) => ({
+        date: session.date,
+        start: session.confirmedSlot ?? startTime(session),
+        hours: session.hours,
+      })),
+    ...groups.map((group) => ({ date: group.date, start: group.start, hours: group.hours })),
+  ];
   const candidate = { date, start: slot, hours: row.hours };
   const clash = clashWith(candidate, busy, bufferMinutes);
   if (!clash) return;
@@ -507,7 +515,7 @@ export async function confirmBooking(
  * one e-mail whose invitation holds every session.
  */
 async function confirmSeries(
-  tx: Uses<'bookings' | 'availability', 'events' | 'clock' | 'mail' | 'config'>,
+  tx: Uses<'bookings' | 'availability' | 'groups', 'events' | 'clock' | 'mail' | 'config'>,
   staff: Me,
   row: BookingRecord,
   slot: string,
