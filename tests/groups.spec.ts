@@ -59,6 +59,7 @@ test('a tutor opens a group; two students take seats; the tutor sees who is comi
   await dialog.getByRole('button', { name: 'Take a seat' }).click();
   await expect(offer).toContainText(groupMessages.seatTaken);
   await expect(offer).toContainText('2 seats left');
+  await expect(offer.getByRole('button', { name: /^You have a seat/ })).toBeDisabled();
   await offer.getByRole('link', { name: 'See your bookings' }).click();
   const seat = first.page.getByRole('list', { name: 'Your bookings' }).getByRole('article', { name: module.name });
   await expect(seat.locator('.status-label.confirmed')).toBeVisible();
@@ -85,6 +86,20 @@ test('a tutor opens a group; two students take seats; the tutor sees who is comi
   await expect(seat.locator('.status-label.cancelled')).toBeVisible();
   await first.page.goto(`/modules/${module.slug}`);
   await expect(offer).toContainText('2 seats left');
+
+  // The admin sees it under Groups, with the one still coming.
+  await admin.page.goto('/admin-dashboard#groups');
+  const adminCard = admin.page
+    .getByRole('region', { name: 'Group sessions' })
+    .getByRole('listitem')
+    .filter({ hasText: module.name });
+  await expect(adminCard).toContainText('1 of 3 seats taken');
+  await expect(adminCard).toContainText('Who is coming: Sipho Dlamini');
+  await expectNoAxeViolations(admin.page);
+  for (const [size, viewport] of Object.entries(viewports)) {
+    await admin.page.setViewportSize(viewport);
+    await admin.page.screenshot({ path: `test-results/screenshots/group-admin-${size}.png` });
+  }
 
   // Offline, the module page says why no seat can be taken.
   await first.context.setOffline(true);

@@ -56,7 +56,8 @@ export function SectionTabs<Id extends string>({
       <div
         role="tablist"
         aria-label={label}
-        className="mt-6 flex gap-1 rounded-xl border border-slate-200 bg-slate-100 p-1 sm:inline-flex dark:border-slate-800 dark:bg-slate-900"
+        // Four tabs do not fit side by side on a 360-px phone: two rows of two there.
+        className={`mt-6 ${sections.length > 3 ? 'grid grid-cols-2' : 'flex'} gap-1 rounded-xl border border-slate-200 bg-slate-100 p-1 sm:inline-flex dark:border-slate-800 dark:bg-slate-900`}
         onKeyDown={onKeyDown}
       >
         {sections.map(({ id, label: tabLabel }) => {

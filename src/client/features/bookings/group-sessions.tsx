@@ -9,7 +9,8 @@ import { Notice } from '../../components/notice.tsx';
 import { errorText } from '../../lib/error-text.ts';
 import { groupsApi } from './groups-api.ts';
 import { sessionEnd } from './tutor-week.ts';
-import { storeBookings } from './use-bookings.ts';
+import { useSession } from '../../lib/session.tsx';
+import { storeBookings, useMyBookings } from './use-bookings.ts';
 import { useGroupSessions, type GroupSessionsState } from './use-group-sessions.ts';
 
 const muted = 'text-slate-700 dark:text-slate-300';
@@ -50,6 +51,9 @@ export function GroupSessionsOffer({ moduleName }: { moduleName: string }) {
   const headingId = useId();
   const { groups, failed, online, reload } = useGroupSessions({ module: moduleName });
   const confirm = useConfirm();
+  const { session } = useSession();
+  const mine = useMyBookings(session.me?.id ?? '');
+  const seatedIn = new Set((mine.data ?? []).flatMap((b) => (b.group && b.status !== 'Cancelled' ? [b.group.id] : [])));
   const [busy, setBusy] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
 
@@ -75,8 +79,9 @@ export function GroupSessionsOffer({ moduleName }: { moduleName: string }) {
     }
   }
 
-  // Nothing to offer and nothing to say: a module without groups shows no empty section on a phone.
-  if (online && groups?.length === 0 && !outcome) return null;
+  // Nothing to offer and nothing to say: a module without groups shows no empty section on a phone, and none
+  // appears while they are read (most modules have none: a section shown and taken away would shift the page).
+  if (online && !failed && (groups === undefined || groups.length === 0) && !outcome) return null;
   return (
     <section aria-labelledby={headingId} className="card mt-6 sm:p-8">
       <h2 id={headingId} className="flex items-center gap-2 text-xl font-semibold">
@@ -110,6 +115,7 @@ export function GroupSessionsOffer({ moduleName }: { moduleName: string }) {
         <ul className="mt-4 space-y-3">
           {groups.map((group) => {
             const left = group.seats - group.taken;
+            const seated = seatedIn.has(group.id);
             return (
               <li
                 key={group.id}
@@ -125,11 +131,17 @@ export function GroupSessionsOffer({ moduleName }: { moduleName: string }) {
                 <button
                   type="button"
                   className="btn-primary w-full sm:w-auto"
-                  disabled={!online || left <= 0 || busy !== null}
-                  aria-label={`Take a seat: ${groupWhen(group)}`}
+                  disabled={!online || left <= 0 || seated || busy !== null}
+                  aria-label={`${seated ? 'You have a seat' : 'Take a seat'}: ${groupWhen(group)}`}
                   onClick={() => void take(group)}
                 >
-                  {busy === group.id ? 'Taking a seat…' : left > 0 ? 'Take a seat' : 'Full'}
+                  {busy === group.id
+                    ? 'Taking a seat…'
+                    : seated
+                      ? 'You have a seat'
+                      : left > 0
+                        ? 'Take a seat'
+                        : 'Full'}
                 </button>
               </li>
             );

@@ -1,5 +1,5 @@
 import { Plus, UsersRound } from 'lucide-react';
-import { useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { bookingLimits } from '../../../common/bookings.ts';
 import type { Module } from '../../../common/catalogue.ts';
 import { groupLimits, groupMessages, openGroupInputSchema, type GroupSession } from '../../../common/groups.ts';
@@ -56,6 +56,17 @@ export function StaffGroups({
         byGroup.set(b.group.id, [...(byGroup.get(b.group.id) ?? []), b.student.name]);
     return byGroup;
   }, [bookings.data]);
+
+  // A seat taken or given back reaches the device as its booking (a live notice): the counts are read again.
+  const seatsSeen = (bookings.data ?? [])
+    .filter((b) => b.group)
+    .map((b) => `${b.id}:${b.version}`)
+    .join();
+  const firstSeen = useRef(true);
+  useEffect(() => {
+    if (firstSeen.current) firstSeen.current = false;
+    else reload();
+  }, [seatsSeen, reload]);
 
   if (role === 'tutor' && categories.length === 0) return null;
   return (
