@@ -93,7 +93,7 @@ export function StaffGroups({
       </div>
       {!online && (
         <Notice tone="offline" className="mt-4">
-          You are offline. Group sessions and their seats show, and can be opened, when you are back online.
+          Group sessions and their seats show, and can be opened, once the connection is back.
         </Notice>
       )}
       {opened && (
