@@ -8,6 +8,7 @@ import { FormField, SelectField } from '../../components/form-field.tsx';
 import { Notice } from '../../components/notice.tsx';
 import { normalizeTime } from '../../components/time-input.tsx';
 import { useFormSubmit } from '../../lib/forms.ts';
+import { useHydrated } from '../../lib/hydrated.ts';
 import { groupWhen, GroupsLoading } from './group-sessions.tsx';
 import { groupsApi } from './groups-api.ts';
 import { useConfirmData } from './use-confirm-data.ts';
@@ -46,6 +47,8 @@ export function StaffGroups({
   const [opening, setOpening] = useState(false);
   const [opened, setOpened] = useState(false);
   const { groups, failed, online, reload } = useGroupSessions({});
+  // Rendered at build time (the dashboards' stand-in, decision 0013): nothing takes a click before it is hydrated.
+  const hydrated = useHydrated();
   const bookings = useStaffBookings({}, role === 'tutor' ? categories : undefined);
   const shown = (groups ?? []).filter((g) => role === 'admin' || categories.includes(g.moduleCategory));
   const ownModules = (modules ?? []).filter((m) => role === 'admin' || categories.includes(m.category));
@@ -80,7 +83,7 @@ export function StaffGroups({
           <button
             type="button"
             className="btn-secondary"
-            disabled={!online}
+            disabled={!online || !hydrated}
             onClick={() => {
               setOpening(true);
               setOpened(false);
