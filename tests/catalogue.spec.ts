@@ -313,6 +313,9 @@ test('after one visit, /offers and a module page open with no connection', async
 test('/offers, a module page and the admin dashboard: no axe violations, screenshots at phone and desktop size', async ({
   page,
 }) => {
+  // Seven pages loaded, each checked by axe and shot whole: 28 s alone, and past the default 60 s twice in a
+  // rehearsal's first lane (2 December), where the admin's dashboard holds every booking the lane has made.
+  test.setTimeout(120_000);
   await loginAs(page, 'admin');
   const pages = [
     { path: '/offers', name: 'offers', ready: page.getByRole('region', { name: 'Computer Science' }) },
