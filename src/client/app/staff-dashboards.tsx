@@ -1,10 +1,13 @@
 /** The staff dashboards: app/ composes them from the features' parts (the catalogue's Manage Modules, the bookings, the testimonials). */
 import { CalendarRange } from 'lucide-react';
+import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { PageMeta } from '../components/page-meta.tsx';
 import { SectionTabs } from '../components/section-tabs.tsx';
 import { StaffBookings } from '../features/bookings/staff-bookings.tsx';
-import { StaffGroups } from '../features/bookings/staff-groups.tsx';
+import { AdminGroups, StaffGroups } from '../features/bookings/staff-groups.tsx';
+import { useStaffBookings } from '../features/bookings/use-bookings.ts';
+import { useGroupSessions } from '../features/bookings/use-group-sessions.ts';
 import { TutorWeekView } from '../features/bookings/tutor-week-view.tsx';
 import { ManageModules } from '../features/catalogue/manage-modules.tsx';
 import { useModules } from '../features/catalogue/use-modules.ts';
@@ -26,22 +29,60 @@ function DashboardHeading({ title }: { title: string }) {
   );
 }
 
+/** How long the dashboard waits for the group sessions before it shows the rest without them. */
+const groupsPatienceMs = 3_000;
+
+/**
+ * The tutor's dashboard: their week, the group sessions, and the bookings of their subjects. The week and the
+ * groups come in as they are read; shown as they came, they grew and pushed what was below them down the screen
+ * (a layout shift, and a tap on the wrong card). So the page waits for the bookings on the device (on a new
+ * device, for the first refresh) and for the groups (at most 3 s; offline, not at all), and then shows them all
+ * at once, in a space that keeps the footer out of view meanwhile.
+ */
 export function TutorDashboardPage() {
   const { session } = useSession();
   const modules = useModules();
+  const categories = session.me?.categories ?? [];
+  const tutorId = session.me?.id ?? '';
+  const bookings = useStaffBookings({}, categories);
+  const groups = useGroupSessions({});
+  const [waited, setWaited] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setWaited(true), groupsPatienceMs);
+    return () => clearTimeout(timer);
+  }, []);
+  const ready =
+    bookings.status !== 'loading' && (waited || !groups.online || groups.failed || groups.groups !== undefined);
   return (
     <section className="container-page py-10">
       <PageMeta title="Tutor dashboard" description="Bookings in your subjects." />
       <DashboardHeading title="Tutor dashboard" />
-      <TutorWeekView tutorId={session.me?.id ?? ''} categories={session.me?.categories ?? []} />
-      <StaffGroups role="tutor" categories={session.me?.categories ?? []} modules={modules.data} />
-      <StaffBookings role="tutor" categories={session.me?.categories ?? []} userId={session.me?.id ?? ''} />
+      {categories.length > 0 && (
+        <p className="mt-2 text-slate-700 dark:text-slate-300">Your subjects: {categories.join(', ')}.</p>
+      )}
+      {ready ? (
+        <>
+          {categories.length > 0 && <TutorWeekView tutorId={tutorId} bookings={bookings.data ?? []} />}
+          <StaffGroups
+            role="tutor"
+            categories={categories}
+            modules={modules.data}
+            state={groups}
+            bookings={bookings.data}
+          />
+          <StaffBookings role="tutor" categories={categories} userId={tutorId} />
+        </>
+      ) : (
+        <p role="status" className="mt-8 min-h-screen text-slate-700 dark:text-slate-300">
+          Loading your week and bookings…
+        </p>
+      )}
     </section>
   );
 }
 
 type AdminSection = 'bookings' | 'groups' | 'modules' | 'testimonials';
-const sectionsByHash: readonly AdminSection[] = ['groups', 'modules', 'testimonials'];
+const sectionsByHash: readonly AdminSection[] = ['modules', 'groups', 'testimonials'];
 
 /**
  * The admin's section: Bookings, the daily work, unless the address says `#groups`, `#modules` or `#testimonials`, so a
@@ -84,12 +125,12 @@ export function AdminDashboardPage() {
             label: 'Bookings',
             content: <StaffBookings role="admin" categories={[]} userId={session.me?.id ?? ''} />,
           },
+          { id: 'modules', label: 'Modules', content: <ManageModules /> },
           {
             id: 'groups',
             label: 'Groups',
-            content: <StaffGroups role="admin" categories={[]} modules={modules.data} />,
+            content: <AdminGroups modules={modules.data} />,
           },
-          { id: 'modules', label: 'Modules', content: <ManageModules /> },
           { id: 'testimonials', label: 'Testimonials', content: <ManageTestimonials /> },
         ]}
       />

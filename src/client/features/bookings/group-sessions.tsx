@@ -49,11 +49,12 @@ type Outcome = { tone: 'info'; reference: string } | { tone: 'error'; text: stri
  */
 export function GroupSessionsOffer({ moduleName }: { moduleName: string }) {
   const headingId = useId();
-  const { groups, failed, online, reload } = useGroupSessions({ module: moduleName });
   const confirm = useConfirm();
   const { session } = useSession();
   const mine = useMyBookings(session.me?.id ?? '');
-  const seatedIn = new Set((mine.data ?? []).flatMap((b) => (b.group && b.status !== 'Cancelled' ? [b.group.id] : [])));
+  const seats = (mine.data ?? []).flatMap((b) => (b.group && b.status !== 'Cancelled' ? [b.group.id] : []));
+  const seatedIn = new Set(seats);
+  const { groups, failed, online, reload } = useGroupSessions({ module: moduleName }, seats.sort().join());
   const [busy, setBusy] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
 

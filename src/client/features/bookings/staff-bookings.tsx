@@ -8,8 +8,6 @@ import { StaffFilters } from './staff-filters.tsx';
 import { useServerPages } from './use-server-pages.ts';
 import { useStaffActions, useStaffBookings } from './use-bookings.ts';
 
-const muted = 'text-slate-700 dark:text-slate-300';
-
 /**
  * The staff's bookings as cards (spec §2 tutor and admin dashboards, §8 Tutor and Admin): a tutor's categories,
  * or every booking for the admin, who can filter by status, category and session dates. Cards come from
@@ -55,7 +53,6 @@ export function StaffBookings({
       <h2 id={headingId} className="text-xl font-semibold">
         Bookings
       </h2>
-      {role === 'tutor' && <p className={`mt-1 ${muted}`}>Your subjects: {categories.join(', ')}.</p>}
       <StaffFilters filters={typed} onChange={changeFilters} withCategory={role === 'admin'} reversed={reversed} />
       {!online && (
         <Notice tone="offline" className="mt-4">

@@ -1,6 +1,6 @@
 import { Plus, UsersRound } from 'lucide-react';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import { bookingLimits } from '../../../common/bookings.ts';
+import { bookingLimits, type Booking } from '../../../common/bookings.ts';
 import type { Module } from '../../../common/catalogue.ts';
 import { groupLimits, groupMessages, openGroupInputSchema, type GroupSession } from '../../../common/groups.ts';
 import { formatRand, randToCents } from '../../../common/money.ts';
@@ -13,7 +13,7 @@ import { groupWhen, GroupsLoading } from './group-sessions.tsx';
 import { groupsApi } from './groups-api.ts';
 import { useConfirmData } from './use-confirm-data.ts';
 import { useStaffBookings } from './use-bookings.ts';
-import { useGroupSessions } from './use-group-sessions.ts';
+import { useGroupSessions, type GroupSessionsState } from './use-group-sessions.ts';
 
 const muted = 'text-slate-700 dark:text-slate-300';
 
@@ -29,39 +29,50 @@ interface Values {
 
 const emptyValues: Values = { module: '', date: '', start: '', hours: '2', seats: '4', price: '', tutorId: '' };
 
+/** The admin's Groups tab: every group, and the names from every booking on the device. */
+export function AdminGroups({ modules }: { modules: readonly Module[] | undefined }) {
+  const state = useGroupSessions({});
+  const bookings = useStaffBookings({}, undefined);
+  return <StaffGroups role="admin" categories={[]} modules={modules} state={state} bookings={bookings.data} />;
+}
+
 /**
  * Group sessions on the staff dashboards (issue 36): open one for a module of your categories (the admin: any,
  * naming its tutor), and the coming ones with who is coming, the names read from the bookings on the device.
- * `modules`: the catalogue, handed in by app/.
+ * `modules`: the catalogue, handed in by app/; `state`: the groups as read (useGroupSessions); `bookings`: the
+ * staff member's bookings on the device, the seats among them. The tutor's dashboard reads both before it shows
+ * this, so that nothing grows under the tutor's eyes.
  */
 export function StaffGroups({
   role,
   categories,
   modules,
+  state: { groups, failed, online, reload },
+  bookings,
 }: {
   role: 'tutor' | 'admin';
   categories: readonly string[];
   modules: readonly Module[] | undefined;
+  state: GroupSessionsState;
+  bookings: readonly Booking[] | undefined;
 }) {
   const headingId = useId();
   const [opening, setOpening] = useState(false);
   const [opened, setOpened] = useState(false);
-  const { groups, failed, online, reload } = useGroupSessions({});
   // Rendered at build time (the dashboards' stand-in, decision 0013): nothing takes a click before it is hydrated.
   const hydrated = useHydrated();
-  const bookings = useStaffBookings({}, role === 'tutor' ? categories : undefined);
   const shown = (groups ?? []).filter((g) => role === 'admin' || categories.includes(g.moduleCategory));
   const ownModules = (modules ?? []).filter((m) => role === 'admin' || categories.includes(m.category));
   const seated = useMemo(() => {
     const byGroup = new Map<string, string[]>();
-    for (const b of bookings.data ?? [])
+    for (const b of bookings ?? [])
       if (b.group && b.status !== 'Cancelled')
         byGroup.set(b.group.id, [...(byGroup.get(b.group.id) ?? []), b.student.name]);
     return byGroup;
-  }, [bookings.data]);
+  }, [bookings]);
 
   // A seat taken or given back reaches the device as its booking (a live notice): the counts are read again.
-  const seatsSeen = (bookings.data ?? [])
+  const seatsSeen = (bookings ?? [])
     .filter((b) => b.group)
     .map((b) => `${b.id}:${b.version}`)
     .join();

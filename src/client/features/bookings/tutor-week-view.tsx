@@ -1,10 +1,8 @@
 import { useId } from 'react';
-import { dateAfter } from '../../../common/availability.ts';
 import type { Booking } from '../../../common/bookings.ts';
 import { formatSastDate, sastDate } from '../../../common/sast.ts';
 import { formatSlots } from './booking-parts.tsx';
 import { tutorWeek, sessionEnd, type WeekDay } from './tutor-week.ts';
-import { useStaffBookings } from './use-bookings.ts';
 
 const muted = 'text-sm text-slate-600 dark:text-slate-400';
 const item = 'block rounded-lg px-2 py-1.5 -mx-2 hover:bg-slate-100 dark:hover:bg-slate-800';
@@ -20,13 +18,13 @@ function dayName(day: WeekDay, index: number): string {
  * A tutor's week at a glance (issue 36): the next seven days, each with their confirmed sessions and the
  * requests waiting in their subjects, each a link to its card below. From the bookings on the device, so it
  * reads offline too; a day with nothing says so in one line, so that a phone shows the week on a screen or two.
+ * `bookings`: the tutor's bookings, read (the dashboard shows the week once they are, so that it does not grow
+ * under the tutor's eyes and move what is below it).
  */
-export function TutorWeekView({ tutorId, categories }: { tutorId: string; categories: readonly string[] }) {
+export function TutorWeekView({ tutorId, bookings }: { tutorId: string; bookings: readonly Booking[] }) {
   const headingId = useId();
-  const today = sastDate(new Date());
-  const bookings = useStaffBookings({ from: today, to: dateAfter(today, 6) }, categories);
-  if (categories.length === 0 || !tutorId) return null;
-  const week = tutorWeek(bookings.data ?? [], { tutorId, today });
+  if (!tutorId) return null;
+  const week = tutorWeek(bookings, { tutorId, today: sastDate(new Date()) });
   const sessions = week.reduce((sum, day) => sum + day.sessions.length, 0);
   const requests = week.reduce((sum, day) => sum + day.requests.length, 0);
   return (
@@ -34,8 +32,7 @@ export function TutorWeekView({ tutorId, categories }: { tutorId: string; catego
       <h2 id={headingId} className="text-xl font-semibold">
         Your week
       </h2>
-      {/* While the bookings load, the line keeps its place, hidden: a shorter one there moved the week below it. */}
-      <p className={`mt-1 ${muted} ${bookings.status === 'loading' ? 'invisible' : ''}`} aria-live="polite">
+      <p className={`mt-1 ${muted}`} aria-live="polite">
         {`${sessions === 1 ? '1 session' : `${sessions} sessions`} and ${requests === 1 ? '1 request' : `${requests} requests`} waiting in the next seven days. Times are SAST.`}
       </p>
       <ol className="mt-3 grid grid-cols-1 items-start gap-3 sm:grid-cols-2 lg:grid-cols-3">

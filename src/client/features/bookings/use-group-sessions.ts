@@ -11,11 +11,19 @@ export interface GroupSessionsState {
   reload: () => void;
 }
 
+/** How long a read of the groups may take before it counts as failed (a network that answers nothing). */
+const patienceMs = 10_000;
+
 /**
  * The open group sessions of a module or a category, read from the server while online (seats change as students
  * take them, so a copy on the device would promise seats that are gone). `query` undefined reads nothing.
+ * `seen`: what the caller knows of the seats (its seats' bookings, say); when it changes, the groups are read
+ * again, so that a seat taken shows in the counts even if the page that took it was replaced meanwhile.
  */
-export function useGroupSessions(query: { module?: string; category?: GroupSession['moduleCategory'] } | undefined) {
+export function useGroupSessions(
+  query: { module?: string; category?: GroupSession['moduleCategory'] } | undefined,
+  seen = '',
+) {
   const { online } = useSyncStatus();
   const [groups, setGroups] = useState<GroupSession[] | undefined>();
   const [failed, setFailed] = useState(false);
@@ -24,6 +32,11 @@ export function useGroupSessions(query: { module?: string; category?: GroupSessi
   useEffect(() => {
     if (!key || !online) return;
     const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, patienceMs);
     groupsApi
       .list(JSON.parse(key) as Parameters<typeof groupsApi.list>[0], controller.signal)
       .then((answer) => {
@@ -31,10 +44,14 @@ export function useGroupSessions(query: { module?: string; category?: GroupSessi
         setFailed(false);
       })
       .catch(() => {
-        if (!controller.signal.aborted) setFailed(true);
-      });
-    return () => controller.abort();
-  }, [key, online, round]);
+        if (timedOut || !controller.signal.aborted) setFailed(true);
+      })
+      .finally(() => clearTimeout(timer));
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [key, online, round, seen]);
   const reload = useCallback(() => setRound((n) => n + 1), []);
   return { groups, failed, online, reload } satisfies GroupSessionsState;
 }
