@@ -8,6 +8,12 @@ import { deadline } from './src/server/test/deadline.ts';
  * one (.ci/run); a contract test's Firestore half skips there by `firestoreTestsRun` (test/firestore-emulator.ts).
  */
 const firestoreOnly = ['src/server/**/firestore*.test.ts', 'src/server/storage/firestore/**/*.test.ts'];
+/**
+ * The tests that reach no database of their own, and the client's, whose servers are only the ground its engine
+ * runs on (the server's own tests cover each route on each engine): the PostgreSQL run leaves them to the SQLite
+ * one. They were a fifth of its time, the seeded offline chaos run alone three minutes.
+ */
+const engineBlind = ['src/client/**', 'src/common/**', 'scripts/**', 'eslint.config.test.ts'];
 const onPostgres = /^postgres(ql)?:/.test(process.env.TEST_DATABASE_URL ?? '');
 /**
  * On Google's emulator a contended transaction waits out the SDK's backoff (1 s, then 1.5 s, …) before it
@@ -51,7 +57,7 @@ class SlowestFirst extends BaseSequencer {
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'scripts/**/*.test.ts', 'eslint.config.test.ts'],
-    exclude: [...configDefaults.exclude, ...(onPostgres ? firestoreOnly : [])],
+    exclude: [...configDefaults.exclude, ...(onPostgres ? [...firestoreOnly, ...engineBlind] : [])],
     // Starts the Firestore run's emulator; does nothing on SQL.
     globalSetup: ['vitest.global-setup.ts'],
     environment: 'node',
@@ -62,9 +68,10 @@ export default defineConfig({
     // (176 s instead of 229) the emulator, shared by all, slowed events.test's slow-reader case past its 15 s.
     maxWorkers: onFirestore ? 2 : 4,
     sequence: { sequencer: SlowestFirst },
-    // 90 s: on Google's emulator a test can take many times what it takes alone. In the SQLite run each file
-    // that tests Firestore starts an emulator of its own, four files at once on two cores, and the board's search
-    // test went from 4 s alone to 28 s there (once past 30 s, CI, 28 November). The PostgreSQL run skips the
+    // 90 s: on Google's emulator a test can take many times what it takes alone. When each file that tested
+    // Firestore in the SQLite run started an emulator of its own (now only outside CI: vitest.global-setup.ts),
+    // four files at once on two cores, the board's search test went from 4 s alone to 28 s there (once past 30 s,
+    // CI, 28 November). The PostgreSQL run skips the
     // contract tests' Firestore halves (firestoreTestsRun) but not every test that uses the emulator (the
     // Firebase import's). A passing test takes no longer; only a hung one fails later. Both scaled by the time
     // factor (src/server/test/deadline.ts, docs/testing.md), read once as the run starts.

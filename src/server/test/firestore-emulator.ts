@@ -19,12 +19,13 @@ const missing =
   'google-cloud-cli-firestore-emulator (it brings `gcloud emulators firestore`) and a Java 17 runtime.';
 
 /**
- * The emulator the run shares when FIRESTORE_EMULATOR_HOST names one (the Firestore run's global setup,
- * vitest.global-setup.ts, or a developer's own), whose `stop` leaves it running; otherwise one of the caller's.
+ * The emulator the run shares when TEST_FIRESTORE_EMULATOR_HOST or FIRESTORE_EMULATOR_HOST names one (the
+ * run's global setup, vitest.global-setup.ts, or a developer's own), whose `stop` leaves it running; otherwise
+ * one of the caller's.
  */
 export async function startFirestoreEmulator(timeoutMs = 60_000): Promise<FirestoreEmulator> {
-  // eslint-disable-next-line no-restricted-properties -- a test setting, not app configuration (env.ts)
-  const shared = process.env.FIRESTORE_EMULATOR_HOST;
+  // eslint-disable-next-line no-restricted-properties -- test settings, not app configuration (env.ts)
+  const shared = process.env.TEST_FIRESTORE_EMULATOR_HOST || process.env.FIRESTORE_EMULATOR_HOST;
   if (shared) return { host: shared, stop: async () => {} };
   return startOwnFirestoreEmulator(timeoutMs);
 }
