@@ -85,6 +85,7 @@ export function StaffBookingActions({
   const confirmable = booking.status === 'Pending' || booking.status === 'Confirmed';
   const tutors = confirmer.data.tutorsOf(booking.moduleCategory);
   const tutorId = chosenTutor ?? defaultTutorId(booking, tutors);
+  const tutorChoices = tutorOptions(booking, tutors);
   const checks = checkSlots(booking, confirmer, tutorId);
   const clash = slot ? checks.clashes.get(slot) : undefined;
 
@@ -107,17 +108,26 @@ export function StaffBookingActions({
   return (
     <div className="mt-4 grid items-start gap-4 md:grid-cols-2">
       <div>
-        {confirmer.role === 'admin' && (tutors.length > 0 || booking.tutor?.id) && (
+        {/* Always there for the admin, so that the card does not grow under their eyes as the tutors arrive. */}
+        {confirmer.role === 'admin' && (
           <SelectField
             label="Tutor"
             className="mb-2"
             value={tutorId}
-            disabled={busy || !confirmable}
+            disabled={busy || !confirmable || tutorChoices.length === 0}
             onChange={(e) => setChosenTutor(e.target.value)}
           >
             {/* No tutor is offered once there is one: without one the server would take that one anyway. */}
-            {!tutorId && <option value="">Choose a tutor</option>}
-            {tutorOptions(booking, tutors).map((t) => (
+            {!tutorId && (
+              <option value="">
+                {tutorChoices.length > 0
+                  ? 'Choose a tutor'
+                  : confirmer.data.tutorsRead
+                    ? 'No tutor in this category yet'
+                    : 'Reading the tutors…'}
+              </option>
+            )}
+            {tutorChoices.map((t) => (
               <option key={t.tutorId} value={t.tutorId}>
                 {t.name}
               </option>

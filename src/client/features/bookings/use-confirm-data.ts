@@ -10,6 +10,8 @@ export interface ConfirmData {
   sessions: TutorSession[];
   /** The category's tutors, with their hours and buffer; none until its times have reached the device. */
   tutorsOf: (category: string) => CategoryTimesRow['tutors'];
+  /** Whether the categories' times have been read from the device (or found missing there and on the server). */
+  tutorsRead: boolean;
   /** The confirmed sessions of the category's tutors over the next weeks, as its times list them. */
   listedOf: (category: string) => ListedSession[];
 }
@@ -33,6 +35,7 @@ export function useConfirmData(role: 'tutor' | 'admin', categories: readonly str
   return {
     sessions: sessions.data ?? [],
     tutorsOf: (category) => byCategory.get(category)?.tutors ?? [],
+    tutorsRead: rows.status !== 'loading',
     listedOf: (category) => byCategory.get(category)?.busy ?? [],
   };
 }
