@@ -51,8 +51,15 @@ export function TutorDashboardPage() {
     const timer = setTimeout(() => setWaited(true), groupsPatienceMs);
     return () => clearTimeout(timer);
   }, []);
-  const ready =
-    bookings.status !== 'loading' && (waited || !groups.online || groups.failed || groups.groups !== undefined);
+  // Once shown, shown for good: a later read (new categories, say) must not take the bookings and a half-typed
+  // confirmation away.
+  const [ready, setReady] = useState(false);
+  if (
+    !ready &&
+    bookings.status !== 'loading' &&
+    (waited || !groups.online || groups.failed || groups.groups !== undefined)
+  )
+    setReady(true);
   return (
     <section className="container-page py-10">
       <PageMeta title="Tutor dashboard" description="Bookings in your subjects." />
