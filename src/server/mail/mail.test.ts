@@ -22,6 +22,7 @@ import { storedEmails, storeEmails } from '../test/stored.ts';
 import type { EmailKind } from './email-kinds.ts';
 import { createFolderTransport, createSmtpTransport, type MailTransport } from './mail.transports.ts';
 import { createMailWorker, emailRetentionMs, maxEmailAttempts, nextAttemptDelayMs } from './mail.worker.ts';
+import { deadline } from '../test/deadline.ts';
 
 describe('retry schedule', () => {
   test('waits 30 s after the first failure, doubling each time up to an hour, and gives up after ten attempts', () => {
@@ -357,8 +358,9 @@ describe('a slow mail server', () => {
       await worker.stop();
       transport.close();
     }
-    // One at a time: 23 × 0.75 s, over 17 s; four at a time, about 5 s.
-    expect(Date.now() - startedAt).toBeLessThan(12_000);
+    // One at a time: 23 × 0.75 s, over 17 s; four at a time, about 5 s. Scaled by the machine's load (deadline.ts):
+    // in CI, beside two other test runs, it once took 27 s; `mostAtOnce` says how many went at once.
+    expect(Date.now() - startedAt).toBeLessThan(deadline(12_000));
     expect(slow.counts.mostAtOnce).toBe(4);
     expect(slow.sameAddressAtOnce()).toBe(0);
     expect(slow.arrived.filter((m) => m.to === student).map((m) => m.subject)).toEqual([
