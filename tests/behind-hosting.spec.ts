@@ -1,6 +1,6 @@
 import { expect, request as apiRequest, test, type APIRequestContext } from '@playwright/test';
 import { statsPath } from '../scripts/hosting-standin.ts';
-import { origin, password, signUpAndVerify } from './fixtures.ts';
+import { journeyTimeout, origin, password, signUpAndVerify } from './fixtures.ts';
 
 // Behind the Firebase Hosting stand-in only (scripts/e2e-hosting.ts, docs/decisions/0038), which ends every
 // request, the board's event stream included, after E2E_HOSTING_LIMIT_MS: the browser's own EventSource and the
@@ -20,7 +20,7 @@ const streams = (s: Stats) => s.proxied['/api/events'] ?? 0;
 test('the board stays live while Hosting cuts its stream, and a quiet board fetches nothing again', async ({
   browser,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(journeyTimeout(120_000));
   const hosting = await apiRequest.newContext({ baseURL: origin });
   // The author asks through the API: no page, so the reader's is the only stream open.
   const author = await apiRequest.newContext({ baseURL: origin });

@@ -11,15 +11,16 @@ import { textMessages } from '../src/common/validation.ts';
 import {
   emailTo,
   expectNoAxeViolations,
+  journeyTimeout,
   loginAs,
   newModule,
-  requestBooking,
   origin,
+  requestBooking,
+  type TestModule,
   uniqueModuleName,
   userPage,
   viewports,
   waitForActiveServiceWorker,
-  type TestModule,
 } from './fixtures.ts';
 
 // The e2e server books at least 20 hours ahead (tests/start-server.ts), so that a session inside the 24-hour
@@ -835,7 +836,7 @@ test('the admin filters every booking by status, category and date, confirms a t
 }) => {
   // Three signed-in browsers, two dashboards, axe and screenshots at two sizes: 26 to 42 s in CI's lane, and past the
   // default 60 s when CI's two lanes and other work share the machine's two cores.
-  test.setTimeout(120_000);
+  test.setTimeout(journeyTimeout(120_000));
   const { admin, module } = await newModule(browser, 'Statistics');
   const student = await userPage(browser, 'student');
   const custom = uniqueModuleName('Data Structures and Algorithms');
@@ -1065,7 +1066,7 @@ test("the About page tells students to pay with their booking's payment referenc
 test('the booking page and the three dashboards: no axe violations, nothing sideways on a phone, screenshots at 360 and 1280 px in light and dark', async ({
   browser,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(journeyTimeout(180_000));
   const { admin, module } = await newModule(browser);
   const tutor = await userPage(browser, 'tutor', { categories: ['Mathematics'] });
   const student = await userPage(browser, 'student');

@@ -2,6 +2,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import {
   createModule,
   expectNoAxeViolations,
+  journeyTimeout,
   loginAs,
   origin,
   uniqueModuleName,
@@ -315,7 +316,7 @@ test('/offers, a module page and the admin dashboard: no axe violations, screens
 }) => {
   // Seven pages loaded, each checked by axe and shot whole: 28 s alone, and past the default 60 s twice in a
   // rehearsal's first lane (2 December), where the admin's dashboard holds every booking the lane has made.
-  test.setTimeout(120_000);
+  test.setTimeout(journeyTimeout(120_000));
   await loginAs(page, 'admin');
   const pages = [
     { path: '/offers', name: 'offers', ready: page.getByRole('region', { name: 'Computer Science' }) },

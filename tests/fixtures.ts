@@ -187,6 +187,12 @@ export async function expectNoAxeViolations(page: Page) {
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 
+/**
+ * A journey's own time limit (`test.setTimeout`), doubled on CI as the default one is (playwright.config.ts): CI's
+ * machine has run the journeys at a third of the speed they run here.
+ */
+export const journeyTimeout = (ms: number) => (process.env.CI ? 2 * ms : ms);
+
 export const viewports = { phone: { width: 360, height: 740 }, desktop: { width: 1280, height: 800 } } as const;
 
 /**

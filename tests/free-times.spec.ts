@@ -3,8 +3,9 @@ import { noAvailability, type Availability } from '../src/common/availability.ts
 import { bookingMessages, type Booking } from '../src/common/bookings.ts';
 import { formatSastDate, sastDate } from '../src/common/sast.ts';
 import {
-  expectNoAxeViolations,
   confirmTime,
+  expectNoAxeViolations,
+  journeyTimeout,
   newModule,
   origin,
   requestBooking,
@@ -41,7 +42,7 @@ const slotLabels = ['First choice', 'Second choice', 'Third choice'] as const;
 test('a student picks three of the tutors’ free times, offline too; a confirmed session’s time is not offered', async ({
   browser,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(journeyTimeout(120_000));
   const sunday = nextSunday();
   const { admin, module } = await newModule(browser, 'Computer Science');
   const tutor = await userPage(browser, 'tutor', { categories: ['Computer Science'] });
@@ -118,7 +119,7 @@ test('a student picks three of the tutors’ free times, offline too; a confirme
 test('a tutor’s week at a glance: their sessions and the requests waiting, by day, each a link to its card; offline too', async ({
   browser,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(journeyTimeout(90_000));
   const { admin, module } = await newModule(browser, 'Statistics');
   const tutor = await userPage(browser, 'tutor', { categories: ['Statistics'] });
   const student = await userPage(browser, 'student');

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { groupMessages } from '../src/common/groups.ts';
 import { sastDate } from '../src/common/sast.ts';
-import { expectNoAxeViolations, newModule, userPage, viewports } from './fixtures.ts';
+import { expectNoAxeViolations, journeyTimeout, newModule, userPage, viewports } from './fixtures.ts';
 
 /**
  * Issue 36 §4, groups ("group sessions offered"): a tutor opens a three-seat group for a module; two students take
@@ -12,7 +12,7 @@ import { expectNoAxeViolations, newModule, userPage, viewports } from './fixture
 test('a tutor opens a group; two students take seats; the tutor sees who is coming; a cancelled seat goes back', async ({
   browser,
 }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(journeyTimeout(150_000));
   const { admin, module } = await newModule(browser, 'Mathematics');
   const tutor = await userPage(browser, 'tutor', { categories: ['Mathematics'] });
   await tutor.page.goto('/tutor-dashboard');

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { expectNoAxeViolations, loginAs, viewports } from './fixtures.ts';
+import { expectNoAxeViolations, journeyTimeout, loginAs, viewports } from './fixtures.ts';
 
 const schemes = ['light', 'dark'] as const;
 
@@ -194,7 +194,7 @@ test('toasts: under the navbar on a phone, bottom-right on a desktop, never over
   page,
   context,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(journeyTimeout(180_000));
   // This device was told it works offline already: that toast, coming whenever the worker is done, would stack
   // above the ones measured here.
   await page.addInitScript(() => localStorage.setItem('offlineReadyTold', new Date().toISOString()));

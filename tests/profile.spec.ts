@@ -4,6 +4,7 @@ import { sastDate } from '../src/common/sast.ts';
 import {
   createModule,
   expectNoAxeViolations,
+  journeyTimeout,
   logIn,
   loginAs,
   origin,
@@ -196,7 +197,7 @@ test('a student renames themself: their other open device says the new name at o
   page,
   browser,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(journeyTimeout(120_000));
   const admin = await browser.newContext({ baseURL: origin });
   const adminPage = await admin.newPage();
   await loginAs(adminPage, 'admin');

@@ -1,6 +1,14 @@
 import { expect, test, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
 import type { Question, QuestionPage } from '../src/common/qa.ts';
-import { expectNoAxeViolations, logIn, loginAs, origin, viewports, waitForActiveServiceWorker } from './fixtures.ts';
+import {
+  expectNoAxeViolations,
+  journeyTimeout,
+  logIn,
+  loginAs,
+  origin,
+  viewports,
+  waitForActiveServiceWorker,
+} from './fixtures.ts';
 
 // ---------------------------------------------------------------------------------------------------------
 // Helpers
@@ -355,7 +363,7 @@ test('a question, its answer and a vote from one student appear on another stude
 test('a student who renames herself sees the new name on her posts on the board at once and after a reload, in her other tab and on her other device', async ({
   browser,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(journeyTimeout(90_000));
   const her = await userPage(browser, 'student');
   const oldName = her.account.name;
   const classmate = await userPage(browser, 'student');

@@ -5,6 +5,7 @@ import {
   confirmTime,
   emailTo,
   expectNoAxeViolations,
+  journeyTimeout,
   newModule,
   requestBooking,
   userPage,
@@ -29,7 +30,7 @@ const card = (page: Page, module: string) => page.getByRole('article', { name: m
 test('a student moves a confirmed session offline; the tutor keeps the old time, then moves it; the student hears', async ({
   browser,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(journeyTimeout(120_000));
   const { admin, module } = await newModule(browser, 'Statistics');
   const tutor = await userPage(browser, 'tutor', { categories: ['Statistics'] });
   const student = await userPage(browser, 'student');

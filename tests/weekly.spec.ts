@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { weeksAfter } from '../src/common/booking-series.ts';
 import { bookingMessages } from '../src/common/bookings.ts';
 import { formatSastDate, sastDate } from '../src/common/sast.ts';
-import { expectNoAxeViolations, newModule, userPage, viewports } from './fixtures.ts';
+import { expectNoAxeViolations, journeyTimeout, newModule, userPage, viewports } from './fixtures.ts';
 
 /**
  * Issue 36 §4: the same time every week. The student asks for three weeks from the booking form; the price says
@@ -11,7 +11,7 @@ import { expectNoAxeViolations, newModule, userPage, viewports } from './fixture
 test('a student books three weekly sessions; the tutor confirms them at once; each is its own booking', async ({
   browser,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(journeyTimeout(120_000));
   const { admin, module } = await newModule(browser, 'Mathematics');
   const student = await userPage(browser, 'student');
   const { page } = student;
