@@ -133,7 +133,7 @@ async function probe(base: string, project: string, database: string, rules: str
   const fields = JSON.stringify({ fields: { name: { stringValue: 'x' } } });
   const requests: [string, string, RequestInit][] = [];
   // What the new site keeps there: accounts, sessions, reset tokens and hashes among it, the testimonials the
-  // admin hid, the tutors' availability and the calendar feeds' hashes (docs/firestore-layout.md).
+  // admin hid, the tutors' availability, the calendar feeds' hashes and the payments (docs/firestore-layout.md).
   for (const collection of [
     'users',
     'sessions',
@@ -142,6 +142,8 @@ async function probe(base: string, project: string, database: string, rules: str
     'availability',
     'calendarFeeds',
     'groupSessions',
+    'payments',
+    'paymentStatementLines',
   ]) {
     requests.push(
       [`read ${collection}/a`, `${documents}/${collection}/a`, {}],

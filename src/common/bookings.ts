@@ -4,6 +4,7 @@ import { z } from './zod.ts';
 import { formatCount } from './locale.ts';
 import { asLineFeeds, isMultiLine, isOneLine, textMessages } from './validation.ts';
 import { formatRand } from './money.ts';
+import { paymentKinds, paymentMethods, paymentTotalsSchema } from './payment-kinds.ts';
 
 /** Spec §4 Booking status. */
 export const bookingStatuses = ['Pending', 'Confirmed', 'Completed', 'Cancelled'] as const;
@@ -149,6 +150,14 @@ export const bookingChangeSchema = z.object({
   slot: z.string().nullable(),
   /** A move of the session to another date or time; absent for every other change. */
   move: bookingMoveSchema.optional(),
+  /** Money recorded against the booking (issue 37): what and how much; absent for every other change. */
+  payment: z
+    .object({
+      kind: z.enum(paymentKinds),
+      method: z.enum(paymentMethods).nullable(),
+      amountCents: z.number().int(),
+    })
+    .optional(),
 });
 export type BookingChange = z.infer<typeof bookingChangeSchema>;
 
@@ -194,6 +203,11 @@ export const bookingSchema = z.object({
   series: bookingSeriesSchema.nullable().optional(),
   /** A seat in a group session (issue 36, common/groups.ts): the group's id; absent or null for a session of one. */
   group: z.object({ id: z.string() }).nullable().optional(),
+  /**
+   * The sums of the money recorded against it (issue 37, common/payments.ts `bookingStanding`); absent on a
+   * device that stored the booking before money was kept, which reads as nothing recorded.
+   */
+  payments: paymentTotalsSchema.optional(),
 });
 export type Booking = z.infer<typeof bookingSchema>;
 

@@ -18,6 +18,8 @@ import { createGroupSessionsFirestoreRepository } from '../modules/bookings/grou
 import { createGroupSessionsRepository } from '../modules/bookings/groups.repository.ts';
 import { createCatalogueFirestoreRepository } from '../modules/catalogue/catalogue.firestore.ts';
 import { createCatalogueRepository } from '../modules/catalogue/catalogue.repository.ts';
+import { createPaymentsFirestoreRepository } from '../modules/bookings/payments.firestore.ts';
+import { createPaymentsRepository } from '../modules/bookings/payments.repository.ts';
 import { createProfileFirestoreRepository } from '../modules/profile/profile.firestore.ts';
 import { createProfileRepository } from '../modules/profile/profile.repository.ts';
 import { createQaFirestoreRepository } from '../modules/qa/qa.firestore.ts';
@@ -64,6 +66,7 @@ export const repositoryMakers = {
   groups: { sql: ({ db }) => createGroupSessionsRepository(db), firestore: createGroupSessionsFirestoreRepository },
   importLedger: { sql: ({ db }) => createImportLedgerRepository(db), firestore: createImportLedgerFirestoreRepository },
   outbox: { sql: ({ db }) => createOutboxRepository(db), firestore: createOutboxFirestoreRepository },
+  payments: { sql: ({ db }) => createPaymentsRepository(db), firestore: createPaymentsFirestoreRepository },
   profile: { sql: ({ db }) => createProfileRepository(db), firestore: createProfileFirestoreRepository },
   refusals: { sql: ({ db }) => createRefusalsRepository(db), firestore: createRefusalsFirestoreRepository },
   qa: {

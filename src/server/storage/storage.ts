@@ -7,6 +7,7 @@ import type { BookingsRepository } from '../modules/bookings/bookings.storage.ts
 import type { CalendarFeedsRepository } from '../modules/calendar/calendar.storage.ts';
 import type { CatalogueRepository } from '../modules/catalogue/catalogue.storage.ts';
 import type { GroupSessionsRepository } from '../modules/bookings/groups.storage.ts';
+import type { PaymentsRepository } from '../modules/bookings/payments.storage.ts';
 import type { ProfileRepository } from '../modules/profile/profile.storage.ts';
 import type { QaRepository } from '../modules/qa/qa.storage.ts';
 import type { TestimonialsRepository } from '../modules/testimonials/testimonials.storage.ts';
@@ -32,6 +33,8 @@ export interface Repositories {
   importLedger: ImportLedgerRepository;
   /** E-mails waiting to be sent, and the delivery log. */
   outbox: OutboxRepository;
+  /** Payments, refunds and waivers, and what each went to (the bookings keep the sums). */
+  payments: PaymentsRepository;
   /** The users' enrolments. */
   profile: ProfileRepository;
   /** Changes queued offline and refused for good (http/offline-changes.ts). */

@@ -8,6 +8,7 @@ import {
 } from 'firebase-admin/firestore';
 import type { BookingCategory, BookingMove, BookingStatus } from '../../../common/bookings.ts';
 import type { Stamp } from '../../../common/positions.ts';
+import type { PaymentTotals } from '../../../common/payment-kinds.ts';
 import type { Role } from '../../../common/roles.ts';
 import { sastTime } from '../../../common/sast.ts';
 import { read, readAll, type FirestoreContext } from '../../storage/firestore/context.ts';
@@ -58,6 +59,8 @@ interface ChangeDoc {
   slot: string | null;
   /** A move's ends (absent on other changes, and on entries written before moves existed). */
   move?: BookingMove;
+  /** Money recorded (absent on other changes). */
+  payment?: NonNullable<BookingChangeRecord['payment']>;
 }
 
 interface BookingDoc {
@@ -93,6 +96,8 @@ interface BookingDoc {
   seriesCount?: number | null;
   /** A seat's group session; absent or null for a session of one. */
   groupId?: string | null;
+  /** The sums of the money recorded against it (payments.firestore.ts); absent while there is none. */
+  payments?: PaymentTotals;
 }
 
 /** `tutorDays/<tutor id>:<date>`: written by each confirm of the tutor's around the date (`tutorSessionsOn`). */
@@ -132,6 +137,9 @@ function toRecord(id: string, doc: BookingDoc): BookingRecord {
       ? {}
       : { series: { id: doc.seriesId, index: doc.seriesIndex ?? 0, count: doc.seriesCount ?? 1 } }),
     ...(doc.groupId == null ? {} : { group: { id: doc.groupId } }),
+    ...(doc.payments && (doc.payments.paidCents || doc.payments.refundedCents || doc.payments.waivedCents)
+      ? { payments: { ...doc.payments } }
+      : {}),
   };
 }
 
@@ -166,6 +174,7 @@ function toDoc(booking: Omit<BookingRecord, 'version'>, stamp: Stamp): BookingDo
       ? { seriesId: booking.series.id, seriesIndex: booking.series.index, seriesCount: booking.series.count }
       : {}),
     ...(booking.group ? { groupId: booking.group.id } : {}),
+    ...(booking.payments ? { payments: { ...booking.payments } } : {}),
   };
 }
 
@@ -191,6 +200,7 @@ function applyUpdate(doc: BookingDoc, update: BookingUpdate): BookingDoc {
     ...(update.slots !== undefined ? { slots: [...update.slots] } : {}),
     ...(update.hours !== undefined ? { hours: update.hours } : {}),
     ...(update.concepts !== undefined ? { concepts: update.concepts } : {}),
+    ...(update.payments !== undefined ? { payments: { ...update.payments } } : {}),
     version: update.stamp.version,
     versionShard: update.stamp.shard,
   };
@@ -207,6 +217,7 @@ const toChangeDoc = (change: BookingChangeRecord): ChangeDoc => ({
   to: change.to,
   slot: change.slot,
   ...(change.move ? { move: change.move } : {}),
+  ...(change.payment ? { payment: { ...change.payment } } : {}),
 });
 
 const toChangeRecord = (bookingId: string, change: ChangeDoc): BookingChangeRecord => ({
@@ -219,6 +230,7 @@ const toChangeRecord = (bookingId: string, change: ChangeDoc): BookingChangeReco
   to: change.to,
   slot: change.slot,
   ...(change.move ? { move: change.move } : {}),
+  ...(change.payment ? { payment: { ...change.payment } } : {}),
 });
 
 const byVersion = (a: { version: number }, b: { version: number }) => a.version - b.version;

@@ -25,8 +25,23 @@ const idsPerNotice = 100;
 
 export const bookingsPersonalData: PersonalDataPart = {
   async exportFor(deps, me) {
-    const { bookings } = deps.repos;
-    return { bookings: await withHistory(bookings, await bookings.listOf(me.id)) };
+    const { bookings, payments } = deps.repos;
+    const own = await bookings.listOf(me.id);
+    // The money recorded against their bookings, without who recorded it (the admin's, not theirs).
+    const paid = await payments.listForBookings(own.map((row) => row.id));
+    return {
+      bookings: await withHistory(bookings, own),
+      payments: paid.map(({ id, kind, method, amountCents, paidOn, reference, note, allocations }) => ({
+        id,
+        kind,
+        method,
+        amountCents,
+        paidOn,
+        reference,
+        note,
+        bookings: allocations,
+      })),
+    };
   },
 
   /**
@@ -41,6 +56,8 @@ export const bookingsPersonalData: PersonalDataPart = {
     const touched = await bookings.listTouchedBy(userId);
     // A tutor's group sessions keep their time and seats, under 'Deleted user' (read before any write).
     const groupsRun = await tx.repos.groups.ofTutor(userId);
+    // The payments an admin recorded stay, under 'Deleted user'.
+    await tx.repos.payments.setRecorderName(userId, deletedUser.name, true);
     const forgetGroups = async () => {
       for (const group of groupsRun) await tx.repos.groups.setTutor(group.id, { id: null, name: deletedUser.name });
     };
@@ -108,6 +125,7 @@ export const bookingsPersonalData: PersonalDataPart = {
     await bookings.beginChanges();
     const touched = await bookings.listTouchedBy(userId);
     const groupsRun = await tx.repos.groups.ofTutor(userId);
+    await tx.repos.payments.setRecorderName(userId, name, false);
     if (touched.length === 0) {
       for (const group of groupsRun) await tx.repos.groups.setTutor(group.id, { id: userId, name });
       return;

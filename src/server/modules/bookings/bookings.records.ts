@@ -27,6 +27,7 @@ export function toChange(change: BookingChangeRecord): BookingChange {
     to: change.to,
     slot: change.slot,
     ...(change.move ? { move: change.move } : {}),
+    ...(change.payment ? { payment: change.payment } : {}),
   };
 }
 
@@ -53,6 +54,7 @@ export function toBooking(record: BookingRecord, history: BookingChange[]): Book
     tutor: record.tutor,
     ...(record.series ? { series: record.series } : {}),
     ...(record.group ? { group: record.group } : {}),
+    ...(record.payments ? { payments: record.payments } : {}),
   };
 }
 

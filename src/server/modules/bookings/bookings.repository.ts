@@ -43,6 +43,9 @@ function toRecord(row: BookingRow): BookingRecord {
       ? {}
       : { series: { id: row.series_id, index: row.series_index ?? 0, count: row.series_count ?? 1 } }),
     ...(row.group_id === null ? {} : { group: { id: row.group_id } }),
+    ...(row.paid_cents || row.refunded_cents || row.waived_cents
+      ? { payments: { paidCents: row.paid_cents, refundedCents: row.refunded_cents, waivedCents: row.waived_cents } }
+      : {}),
   };
 }
 
@@ -78,6 +81,9 @@ function toRow(booking: Omit<BookingRecord, 'version'>, version: number): Insert
     series_index: booking.series?.index ?? null,
     series_count: booking.series?.count ?? null,
     group_id: booking.group?.id ?? null,
+    paid_cents: booking.payments?.paidCents ?? 0,
+    refunded_cents: booking.payments?.refundedCents ?? 0,
+    waived_cents: booking.payments?.waivedCents ?? 0,
   };
 }
 
@@ -104,6 +110,13 @@ function toSet(update: BookingUpdate): Updateable<BookingsTable> {
     ...(update.slots !== undefined ? { slot1: update.slots[0], slot2: update.slots[1], slot3: update.slots[2] } : {}),
     ...(update.hours !== undefined ? { hours: update.hours } : {}),
     ...(update.concepts !== undefined ? { concepts: update.concepts } : {}),
+    ...(update.payments !== undefined
+      ? {
+          paid_cents: update.payments.paidCents,
+          refunded_cents: update.payments.refundedCents,
+          waived_cents: update.payments.waivedCents,
+        }
+      : {}),
     version: update.stamp.version,
   };
 }
@@ -119,6 +132,7 @@ function toChangeRecord(row: BookingChangeRow): BookingChangeRecord {
     to: row.to_status,
     slot: row.slot,
     ...(row.move ? { move: JSON.parse(row.move) as BookingMove } : {}),
+    ...(row.payment ? { payment: JSON.parse(row.payment) as BookingChangeRecord['payment'] } : {}),
   };
 }
 
@@ -135,6 +149,7 @@ function toChangeRow(change: BookingChangeRecord): Insertable<BookingChangesTabl
     to_status: change.to,
     slot: change.slot,
     move: change.move ? JSON.stringify(change.move) : null,
+    payment: change.payment ? JSON.stringify(change.payment) : null,
   };
 }
 

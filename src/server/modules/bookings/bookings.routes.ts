@@ -10,16 +10,20 @@ import {
   rescheduleBookingInputSchema,
   setBookingStatusInputSchema,
 } from '../../../common/bookings.ts';
+import { recordPaymentInputSchema } from '../../../common/payments.ts';
 import { positionSchema } from '../../../common/position-schema.ts';
 import { z } from '../../../common/zod.ts';
 import { checkFirst, type SessionEnv } from '../../auth/auth.middleware.ts';
-import { requireUser } from '../../auth/auth.session.ts';
+import { requireRole, requireUser } from '../../auth/auth.session.ts';
 import type { Deps } from '../../deps.ts';
 import { answerJson, personal } from '../../http/etag.ts';
 import { jsonBody, queryOf } from '../../http/json-body.ts';
 import { offlineChanges } from '../../http/offline-changes.ts';
 import { syncedTo } from '../../http/synced-to.ts';
+import { recordPayment } from './bookings.payments.ts';
 import { requireBookingStaff } from './bookings.access.ts';
+
+const requireAdmin = (me: Parameters<typeof requireRole>[0]) => requireRole(me, 'admin');
 import {
   cancelBooking,
   confirmBooking,
@@ -76,6 +80,10 @@ export function createBookingRoutes(deps: Deps) {
       )
       .post('/:id/move', checkFirst(requireBookingStaff), jsonBody(moveBookingInputSchema), async (c) =>
         c.json(await moveBooking(deps, c.get('me'), c.req.param('id'), c.req.valid('json'))),
+      )
+      // Money recorded by the admin (issue 37): a payment, refund or waiver.
+      .post('/:id/payments', checkFirst(requireAdmin), jsonBody(recordPaymentInputSchema), async (c) =>
+        c.json(await recordPayment(deps, c.get('me'), c.req.param('id'), c.req.valid('json'))),
       )
       .post('/:id/keep-time', checkFirst(requireBookingStaff), jsonBody(keepBookingTimeInputSchema), async (c) =>
         c.json(await keepBookingTime(deps, c.get('me'), c.req.param('id'), c.req.valid('json'))),

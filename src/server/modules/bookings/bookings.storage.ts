@@ -46,6 +46,7 @@ export type BookingUpdate = Partial<
     | 'slots'
     | 'hours'
     | 'concepts'
+    | 'payments'
   >
 > & { stamp: Stamp };
 

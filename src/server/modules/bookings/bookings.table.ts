@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 import type { BookingCategory, BookingStatus } from '../../../common/bookings.ts';
 import type { Role } from '../../../common/roles.ts';
 
@@ -40,6 +41,10 @@ export interface BookingsTable {
   series_count: number | null;
   /** A seat's group session (groups.table.ts); null for a session of one. */
   group_id: string | null;
+  /** The sums of the payments, refunds and waivers recorded against it (payments.table.ts), in cents. */
+  paid_cents: Generated<number>;
+  refunded_cents: Generated<number>;
+  waived_cents: Generated<number>;
 }
 
 /** One change to a booking: the request itself (from null), a confirmation, a status, a cancellation. */
@@ -57,4 +62,6 @@ export interface BookingChangesTable {
   slot: string | null;
   /** A move's `BookingMove` as JSON; null for every other change. */
   move: string | null;
+  /** Money recorded (`BookingChange['payment']`) as JSON; null for every other change. */
+  payment: string | null;
 }

@@ -1,0 +1,121 @@
+import type { CollectionReference, Query } from 'firebase-admin/firestore';
+import type { PaymentKind, PaymentMethod } from '../../../common/payments.ts';
+import { read, type FirestoreContext } from '../../storage/firestore/context.ts';
+import { isRecordId } from '../../storage/record-ids.ts';
+import type { PaymentAllocation, PaymentRecord, PaymentsRepository } from './payments.storage.ts';
+
+/**
+ * Payments on Firestore (docs/firestore-layout.md): `payments/{id}`, what it went to inside (`allocations`) and
+ * the bookings' ids again as an array to find a booking's payments by (`bookingIds`, array-contains-any). A
+ * statement line recorded is a document of its own, `paymentStatementLines/{key}`, created with the payment:
+ * of two imports of the same line at once, the second's create fails, so the line is recorded once.
+ */
+interface PaymentDoc {
+  kind: PaymentKind;
+  method: PaymentMethod | null;
+  amountCents: number;
+  paidOn: string;
+  reference: string;
+  note: string;
+  statementLineKey: string | null;
+  recordedById: string | null;
+  recordedByName: string;
+  recordedAt: string;
+  allocations: PaymentAllocation[];
+  bookingIds: string[];
+}
+
+interface StatementLineDoc {
+  paymentId: string;
+}
+
+const toRecord = (id: string, doc: PaymentDoc): PaymentRecord => ({
+  id,
+  kind: doc.kind,
+  method: doc.method,
+  amountCents: doc.amountCents,
+  paidOn: doc.paidOn,
+  reference: doc.reference,
+  note: doc.note,
+  statementLineKey: doc.statementLineKey,
+  recordedBy: { id: doc.recordedById, name: doc.recordedByName },
+  recordedAt: doc.recordedAt,
+  allocations: doc.allocations.map((a) => ({ ...a })).sort((a, b) => a.bookingId.localeCompare(b.bookingId)),
+});
+
+/** Firestore's most values an `in` or `array-contains-any` takes. */
+const inLimit = 30;
+
+export function createPaymentsFirestoreRepository(ctx: FirestoreContext): PaymentsRepository {
+  const payments = ctx.db.collection('payments') as CollectionReference<PaymentDoc>;
+  const statementLines = ctx.db.collection('paymentStatementLines') as CollectionReference<StatementLineDoc>;
+  const query = async (q: Query<PaymentDoc>) => (ctx.tx ? await ctx.tx.get(q) : await q.get()).docs;
+
+  async function find(id: string) {
+    if (!isRecordId(id)) return undefined;
+    const doc = (await read(ctx, payments.doc(id))).data();
+    return doc && toRecord(id, doc);
+  }
+
+  return {
+    find,
+
+    async findByStatementLine(key) {
+      if (!isRecordId(key)) return undefined;
+      const line = (await read(ctx, statementLines.doc(key))).data();
+      return line && find(line.paymentId);
+    },
+
+    async insert(payment) {
+      const doc: PaymentDoc = {
+        kind: payment.kind,
+        method: payment.method,
+        amountCents: payment.amountCents,
+        paidOn: payment.paidOn,
+        reference: payment.reference,
+        note: payment.note,
+        statementLineKey: payment.statementLineKey,
+        recordedById: payment.recordedBy.id,
+        recordedByName: payment.recordedBy.name,
+        recordedAt: payment.recordedAt,
+        allocations: payment.allocations.map((a) => ({ ...a })),
+        bookingIds: payment.allocations.map((a) => a.bookingId),
+      };
+      const key = payment.statementLineKey;
+      if (ctx.tx) {
+        ctx.tx.create(payments.doc(payment.id), doc);
+        if (key) ctx.tx.create(statementLines.doc(key), { paymentId: payment.id });
+        return;
+      }
+      const batch = ctx.db.batch();
+      batch.create(payments.doc(payment.id), doc);
+      if (key) batch.create(statementLines.doc(key), { paymentId: payment.id });
+      await batch.commit();
+    },
+
+    async listForBookings(bookingIds) {
+      const chunks = Array.from({ length: Math.ceil(bookingIds.length / inLimit) }, (_, i) =>
+        bookingIds.slice(i * inLimit, (i + 1) * inLimit),
+      );
+      const docs = (
+        await Promise.all(chunks.map((ids) => query(payments.where('bookingIds', 'array-contains-any', ids))))
+      ).flat();
+      const byId = new Map(docs.map((doc) => [doc.id, toRecord(doc.id, doc.data())]));
+      return [...byId.values()].sort((a, b) => a.recordedAt.localeCompare(b.recordedAt) || a.id.localeCompare(b.id));
+    },
+
+    async listPaidBetween(from, to) {
+      const docs = await query(payments.where('paidOn', '>=', from).where('paidOn', '<=', to).orderBy('paidOn'));
+      return docs
+        .map((doc) => toRecord(doc.id, doc.data()))
+        .sort((a, b) => a.paidOn.localeCompare(b.paidOn) || a.id.localeCompare(b.id));
+    },
+
+    async setRecorderName(userId, name, forget) {
+      const docs = await query(payments.where('recordedById', '==', userId));
+      const change = { recordedByName: name, ...(forget ? { recordedById: null } : {}) };
+      if (ctx.tx) for (const doc of docs) ctx.tx.update(doc.ref, change);
+      else await Promise.all(docs.map((doc) => doc.ref.update(change)));
+    },
+  };
+}

@@ -1,0 +1,121 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../db/create-db.ts';
+import type { PaymentAllocation, PaymentRecord, PaymentsRepository } from './payments.storage.ts';
+import type { PaymentsTable } from './payments.table.ts';
+
+type PaymentRow = Selectable<PaymentsTable>;
+
+const toRecord = (row: PaymentRow, allocations: PaymentAllocation[]): PaymentRecord => ({
+  id: row.id,
+  kind: row.kind,
+  method: row.method,
+  amountCents: row.amount_cents,
+  paidOn: row.paid_on,
+  reference: row.reference,
+  note: row.note,
+  statementLineKey: row.statement_line_key,
+  recordedBy: { id: row.recorded_by_id, name: row.recorded_by_name },
+  recordedAt: row.recorded_at,
+  allocations,
+});
+
+/** Payments on SQLite and PostgreSQL: `payments`, and what each went to in `payment_allocations`. */
+export function createPaymentsRepository(db: Db): PaymentsRepository {
+  /** The rows whole, with their allocations (each booking's in id order), in the rows' order. */
+  async function withAllocations(rows: PaymentRow[]): Promise<PaymentRecord[]> {
+    if (rows.length === 0) return [];
+    const allocations = await db
+      .selectFrom('payment_allocations')
+      .selectAll()
+      .where(
+        'payment_id',
+        'in',
+        rows.map((row) => row.id),
+      )
+      .orderBy('booking_id')
+      .execute();
+    const byPayment = Map.groupBy(allocations, (a) => a.payment_id);
+    return rows.map((row) =>
+      toRecord(
+        row,
+        (byPayment.get(row.id) ?? []).map((a) => ({ bookingId: a.booking_id, amountCents: a.amount_cents })),
+      ),
+    );
+  }
+
+  async function findWhere(column: 'id' | 'statement_line_key', value: string) {
+    const row = await db.selectFrom('payments').selectAll().where(column, '=', value).executeTakeFirst();
+    return row && (await withAllocations([row]))[0];
+  }
+
+  return {
+    find: (id) => findWhere('id', id),
+
+    findByStatementLine: (key) => findWhere('statement_line_key', key),
+
+    async insert(payment) {
+      await db
+        .insertInto('payments')
+        .values({
+          id: payment.id,
+          kind: payment.kind,
+          method: payment.method,
+          amount_cents: payment.amountCents,
+          paid_on: payment.paidOn,
+          reference: payment.reference,
+          note: payment.note,
+          statement_line_key: payment.statementLineKey,
+          recorded_by_id: payment.recordedBy.id,
+          recorded_by_name: payment.recordedBy.name,
+          recorded_at: payment.recordedAt,
+        })
+        .execute();
+      await db
+        .insertInto('payment_allocations')
+        .values(
+          payment.allocations.map((a) => ({
+            payment_id: payment.id,
+            booking_id: a.bookingId,
+            amount_cents: a.amountCents,
+          })),
+        )
+        .execute();
+    },
+
+    async listForBookings(bookingIds) {
+      if (bookingIds.length === 0) return [];
+      const rows = await db
+        .selectFrom('payments')
+        .selectAll()
+        .where(
+          'id',
+          'in',
+          db.selectFrom('payment_allocations').select('payment_id').where('booking_id', 'in', bookingIds),
+        )
+        .orderBy('recorded_at')
+        .orderBy('id')
+        .execute();
+      return withAllocations(rows);
+    },
+
+    async listPaidBetween(from, to) {
+      const rows = await db
+        .selectFrom('payments')
+        .selectAll()
+        .where('paid_on', '>=', from)
+        .where('paid_on', '<=', to)
+        .orderBy('paid_on')
+        .orderBy('id')
+        .execute();
+      return withAllocations(rows);
+    },
+
+    async setRecorderName(userId, name, forget) {
+      await db
+        .updateTable('payments')
+        .set({ recorded_by_name: name, ...(forget ? { recorded_by_id: null } : {}) })
+        .where('recorded_by_id', '=', userId)
+        .execute();
+    },
+  };
+}

@@ -1,0 +1,150 @@
+import { beforeAll, describe, expect, test } from 'vitest';
+import { transact } from '../../storage/firestore/context.ts';
+import { deadline } from '../../test/deadline.ts';
+import { contractEngines, openFirestoreEngine, openSqlEngine } from '../../test/storage-engines.ts';
+import { createPaymentsFirestoreRepository } from './payments.firestore.ts';
+import type { PaymentRecord, PaymentsRepository } from './payments.storage.ts';
+
+/**
+ * The payments' repository contract, the same cases on each engine: SQL (the SQLite file, or PostgreSQL with
+ * TEST_DATABASE_URL) and Firestore (Google's emulator). That a payment and the booking's sums change together is
+ * tested through the API on every engine (bookings.payments.test.ts).
+ */
+interface Engine {
+  repo: PaymentsRepository;
+  transaction<T>(work: (repo: PaymentsRepository) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+async function openSql(): Promise<Engine> {
+  const { storage, close } = await openSqlEngine();
+  return {
+    repo: storage.repos.payments,
+    transaction: (work) => storage.transaction((repos) => work(repos.payments)),
+    close,
+  };
+}
+
+async function openFirestore(): Promise<Engine> {
+  const { db, close } = await openFirestoreEngine('payments');
+  return {
+    repo: createPaymentsFirestoreRepository({ db }),
+    transaction: (work) => transact(db, (tx) => work(createPaymentsFirestoreRepository({ db, tx }))),
+    close,
+  };
+}
+
+const payment = (fields: Partial<PaymentRecord> = {}): PaymentRecord => {
+  const bookingId = crypto.randomUUID();
+  return {
+    id: crypto.randomUUID(),
+    kind: 'payment',
+    method: 'eft',
+    amountCents: 360_00,
+    paidOn: '2026-12-02',
+    reference: 'TB-ABC234',
+    note: '',
+    statementLineKey: null,
+    recordedBy: { id: crypto.randomUUID(), name: 'Lerato Admin' },
+    recordedAt: '2026-12-02T10:00:00.000Z',
+    allocations: [{ bookingId, amountCents: 360_00 }],
+    ...fields,
+  };
+};
+
+const hash = () => Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('hex');
+
+describe.each(contractEngines(openSql, openFirestore))('the payments’ storage on %s', (_name, open) => {
+  let engine: Engine;
+  beforeAll(async () => {
+    engine = await open();
+    return () => engine.close();
+  }, deadline(90_000));
+
+  test('stored and found whole, by id and by its statement line; an unknown one finds nothing', async () => {
+    const { repo } = engine;
+    const [a, b] = [crypto.randomUUID(), crypto.randomUUID()].sort();
+    const split = payment({
+      statementLineKey: hash(),
+      method: 'statement',
+      amountCents: 500_00,
+      allocations: [
+        { bookingId: b!, amountCents: 140_00 },
+        { bookingId: a!, amountCents: 360_00 },
+      ],
+    });
+    await repo.insert(split);
+    const whole = {
+      ...split,
+      allocations: [...split.allocations].sort((x, y) => x.bookingId.localeCompare(y.bookingId)),
+    };
+    expect(await repo.find(split.id)).toEqual(whole);
+    expect(await repo.findByStatementLine(split.statementLineKey!)).toEqual(whole);
+    expect(await repo.find(crypto.randomUUID())).toBeUndefined();
+    expect(await repo.find('a/b')).toBeUndefined();
+    expect(await repo.findByStatementLine(hash())).toBeUndefined();
+
+    const waiver = payment({ kind: 'waiver', method: null, note: 'Goodwill', reference: '' });
+    await repo.insert(waiver);
+    expect(await repo.find(waiver.id)).toEqual(waiver);
+  });
+
+  test('a payment id or a statement line recorded twice throws, and the second records nothing', async () => {
+    const { repo } = engine;
+    const first = payment({ statementLineKey: hash() });
+    await repo.insert(first);
+    await expect(repo.insert({ ...first, statementLineKey: hash() })).rejects.toThrow();
+    const again = payment({ statementLineKey: first.statementLineKey });
+    await expect(engine.transaction((tx) => tx.insert(again))).rejects.toThrow();
+    expect(await repo.find(again.id)).toBeUndefined();
+    expect((await repo.findByStatementLine(first.statementLineKey!))?.id).toBe(first.id);
+  });
+
+  test('a booking’s payments in the order recorded, each whole; the money of some dates, by date', async () => {
+    const { repo } = engine;
+    const bookingId = crypto.randomUUID();
+    const other = crypto.randomUUID();
+    const paid = payment({
+      recordedAt: '2026-12-01T09:00:00.000Z',
+      paidOn: '2030-01-03',
+      allocations: [{ bookingId, amountCents: 360_00 }],
+    });
+    const shared = payment({
+      recordedAt: '2026-12-01T10:00:00.000Z',
+      paidOn: '2030-01-01',
+      amountCents: 400_00,
+      allocations: [
+        { bookingId: other, amountCents: 200_00 },
+        { bookingId, amountCents: 200_00 },
+      ].sort((x, y) => x.bookingId.localeCompare(y.bookingId)),
+    });
+    const refund = payment({
+      kind: 'refund',
+      recordedAt: '2026-12-01T11:00:00.000Z',
+      paidOn: '2030-01-05',
+      note: 'Paid twice',
+      allocations: [{ bookingId, amountCents: 200_00 }],
+    });
+    for (const p of [refund, paid, shared]) await repo.insert(p);
+    expect(await repo.listForBookings([bookingId])).toEqual([paid, shared, refund]);
+    expect(await repo.listForBookings([other])).toEqual([shared]);
+    expect(await repo.listForBookings([other, bookingId])).toEqual([paid, shared, refund]);
+    expect(await repo.listForBookings([])).toEqual([]);
+    expect((await repo.listPaidBetween('2030-01-01', '2030-01-03')).map((p) => p.id)).toEqual([shared.id, paid.id]);
+    expect(await repo.listPaidBetween('2030-01-06', '2030-02-01')).toEqual([]);
+  });
+
+  test('a recorder renamed, then deleted: the name follows, and the id goes', async () => {
+    const { repo } = engine;
+    const admin = { id: crypto.randomUUID(), name: 'Lerato Admin' };
+    const mine = payment({ recordedBy: admin });
+    const others = payment();
+    await repo.insert(mine);
+    await repo.insert(others);
+    await engine.transaction((tx) => tx.setRecorderName(admin.id, 'Lerato Dlamini', false));
+    expect((await repo.find(mine.id))?.recordedBy).toEqual({ id: admin.id, name: 'Lerato Dlamini' });
+    await repo.setRecorderName(admin.id, 'Deleted user', true);
+    expect((await repo.find(mine.id))?.recordedBy).toEqual({ id: null, name: 'Deleted user' });
+    expect((await repo.find(others.id))?.recordedBy).toEqual(others.recordedBy);
+  });
+});

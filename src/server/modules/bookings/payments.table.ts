@@ -1,0 +1,28 @@
+import type { PaymentKind, PaymentMethod } from '../../../common/payments.ts';
+
+/** A payment, refund or waiver (db/migrations/0022-payments.ts). */
+export interface PaymentsTable {
+  id: string;
+  kind: PaymentKind;
+  /** Null for a waiver. */
+  method: PaymentMethod | null;
+  /** Positive, in cents. */
+  amount_cents: number;
+  /** `YYYY-MM-DD`, SAST: when the money moved (or the waiver was given). */
+  paid_on: string;
+  reference: string;
+  note: string;
+  /** A bank statement line's content hash; null for anything not read from a statement. Unique. */
+  statement_line_key: string | null;
+  /** Null once the account is deleted. */
+  recorded_by_id: string | null;
+  recorded_by_name: string;
+  recorded_at: string;
+}
+
+/** What part of a payment went to which booking. */
+export interface PaymentAllocationsTable {
+  payment_id: string;
+  booking_id: string;
+  amount_cents: number;
+}
