@@ -140,13 +140,17 @@ export const paymentMessages = {
   dateAhead: 'That date is still to come: enter the day the money arrived.',
   methodRequired: 'Say how the money came: by EFT, or by hand (cash or card).',
   methodNotForWaiver: 'A waiver moves no money: leave out how it came.',
-  reasonRequired: 'Say why in a few words: the student sees it.',
+  reasonRequired: 'Say why, in a few words.',
   noteTooLong: 'Keep the note to 500 characters.',
   refundTooMuch: (paidCents: number) => `Only ${formatRand(paidCents)} was paid: refund at most that.`,
   waiveTooMuch: (owingCents: number) =>
     owingCents > 0 ? `Only ${formatRand(owingCents)} is owing: waive at most that.` : 'Nothing is owing to waive.',
   idReused: 'This payment was already recorded with other details. Reload the booking and try again.',
-  adminOnly: 'Only the admin records payments.',
+  recordFailed: 'Failed to record the payment. Please try again.',
+  recorded: (kind: PaymentKind, amountCents: number) =>
+    kind === 'waiver'
+      ? `${formatRand(amountCents)} waived.`
+      : `${kind === 'refund' ? 'Refund' : 'Payment'} of ${formatRand(amountCents)} recorded.`,
 } as const;
 
 /** The payment methods the admin records by hand (a statement's and PayFast's come from their own paths). */

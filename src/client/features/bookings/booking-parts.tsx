@@ -8,6 +8,7 @@ import {
   type BookingStatus,
 } from '../../../common/bookings.ts';
 import { formatRand } from '../../../common/money.ts';
+import { bookingStanding, paymentStateLabels, type PaymentState } from '../../../common/payments.ts';
 import { formatSastDate, formatSastDateTime, formatSastSlot } from '../../../common/sast.ts';
 import { shownSlots, statusClassName } from './booking-rules.ts';
 
@@ -93,6 +94,7 @@ export function BookingFacts({ booking, forStaff = false }: { booking: Booking; 
         {formatRand(booking.totalCents)}{' '}
         <span className="text-sm font-normal">({formatRand(booking.priceCentsPerHour)}/hour)</span>
       </Fact>
+      <PaymentFact booking={booking} />
       <Fact term="Payment reference">
         {booking.paymentReference ? (
           <span className="font-mono">{booking.paymentReference}</span>
@@ -102,6 +104,38 @@ export function BookingFacts({ booking, forStaff = false }: { booking: Booking; 
       </Fact>
       {forStaff && <Fact term="Category">{booking.moduleCategory}</Fact>}
     </dl>
+  );
+}
+
+const paymentLooks: Record<Exclude<PaymentState, 'nothing-due'>, string> = {
+  unpaid: 'bg-amber-100 text-amber-900 dark:bg-amber-900 dark:text-amber-100',
+  'part-paid': 'bg-amber-100 text-amber-900 dark:bg-amber-900 dark:text-amber-100',
+  paid: 'bg-green-100 text-green-900 dark:bg-green-900 dark:text-green-100',
+  refunded: 'bg-slate-200 text-slate-800 dark:bg-slate-700 dark:text-slate-100',
+  waived: 'bg-slate-200 text-slate-800 dark:bg-slate-700 dark:text-slate-100',
+};
+
+/**
+ * Where the booking's money stands (issue 37), as the student, its tutor and the admin all see it: a word, and
+ * what is still to pay or was paid beyond what is due. Nothing while nothing is due or recorded (a request not
+ * yet confirmed, a cancellation in good time).
+ */
+function PaymentFact({ booking }: { booking: Booking }) {
+  const standing = bookingStanding(booking);
+  if (standing.state === 'nothing-due') return null;
+  const detail =
+    standing.owingCents > 0
+      ? `${formatRand(standing.owingCents)} to pay${standing.due.what === 'late-fee' ? ' (the late fee)' : ''}`
+      : standing.overpaidCents > 0
+        ? `${formatRand(standing.overpaidCents)} paid beyond what is due`
+        : standing.state === 'paid'
+          ? `${formatRand(standing.paidCents)} received`
+          : '';
+  return (
+    <Fact term="Payment">
+      <span className={`${badge} ${paymentLooks[standing.state]}`}>{paymentStateLabels[standing.state]}</span>
+      {detail && <span className="block text-sm font-normal">{detail}</span>}
+    </Fact>
   );
 }
 
@@ -121,8 +155,22 @@ export function LateCancellation({ booking }: { booking: Booking }) {
 const timesText = (times: BookingMove['from']) =>
   times.slot ? formatSastSlot(times.date, times.slot) : `${formatSastDate(times.date)} (${formatSlots(times.slots)})`;
 
+const paymentMethodWords = {
+  eft: 'by EFT',
+  statement: 'from the bank statement',
+  admin: 'by hand',
+  payfast: 'through PayFast',
+};
+
 function describeChange(change: BookingChange): string {
   if (change.from === null) return 'requested the booking';
+  if (change.payment) {
+    const { kind, method, amountCents } = change.payment;
+    const amount = formatRand(amountCents);
+    if (kind === 'waiver') return `waived ${amount}`;
+    const how = method ? ` ${paymentMethodWords[method]}` : '';
+    return kind === 'refund' ? `recorded a refund of ${amount}${how}` : `recorded a payment of ${amount}${how}`;
+  }
   if (change.move) return `moved the session from ${timesText(change.move.from)} to ${timesText(change.move.to)}`;
   if (change.to === 'Confirmed' && change.slot) return `confirmed ${change.slot} SAST`;
   return `changed the status from ${change.from} to ${change.to}`;

@@ -6,7 +6,11 @@ import type {
   BookingStatus,
   RescheduleBookingInput,
 } from '../../../common/bookings.ts';
+import type { RecordPaymentInput } from '../../../common/payments.ts';
 import type { Position } from '../../../common/positions.ts';
+
+/** What the admin's device sends to record money: the note may be left out. */
+export type RecordPaymentRequest = Omit<RecordPaymentInput, 'note'> & { note?: string };
 import { readJson } from '../../lib/api.ts';
 import {
   ifNoneMatch,
@@ -77,6 +81,9 @@ export const bookingsApi = {
   /** Staff move a confirmed session to a new date and time. */
   move: async (id: string, date: string, slot: string, version: number): Promise<Booking> =>
     readJson(await bookings[':id'].move.$post({ ...booking(id), json: { date, slot, version } })),
+  /** The admin records a payment, refund or waiver against the booking (issue 37). */
+  recordPayment: async (id: string, json: RecordPaymentRequest): Promise<Booking> =>
+    readJson(await bookings[':id'].payments.$post({ ...booking(id), json })),
   /** Staff keep the time a session had before its student asked to move it. */
   keepTime: async (id: string, version: number): Promise<Booking> =>
     readJson(await bookings[':id']['keep-time'].$post({ ...booking(id), json: { version } })),

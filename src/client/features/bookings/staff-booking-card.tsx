@@ -3,6 +3,7 @@ import { bookingMessages, type Booking } from '../../../common/bookings.ts';
 import { Notice } from '../../components/notice.tsx';
 import { BookingFacts, BookingHistory, LateCancellation, StatusLabel } from './booking-parts.tsx';
 import { StaffBookingActions, type Confirmer } from './staff-booking-actions.tsx';
+import { RecordPayment } from './record-payment.tsx';
 import { StaffMove } from './staff-move.tsx';
 import type { useStaffActions } from './use-bookings.ts';
 
@@ -47,6 +48,7 @@ export function StaffBookingCard({
         <>
           <StaffBookingActions booking={booking} actions={actions} nameId={nameId} confirmer={confirmer} />
           <StaffMove booking={booking} actions={actions} nameId={nameId} />
+          {confirmer.role === 'admin' && <RecordPayment booking={booking} actions={actions} nameId={nameId} />}
         </>
       )}
       <BookingHistory history={booking.history} />

@@ -1,5 +1,6 @@
 import { useNavigate } from 'react-router-dom';
 import { bookingMessages, lateFeeCents, type Booking, type BookingStatus } from '../../../common/bookings.ts';
+import { paymentMessages } from '../../../common/payments.ts';
 import { formatSastSlot } from '../../../common/sast.ts';
 import { useConfirm } from '../../components/confirm-dialog.tsx';
 import { ApiError, isOffline, isSessionEnded, NetworkError } from '../../lib/api.ts';
@@ -8,7 +9,7 @@ import { toast } from '../../lib/toast.ts';
 import { discardItem, engine, mergeRows, refreshSource, type OutboxItem } from '../../offline/engine.ts';
 import { useLocalData, type LocalData } from '../../offline/hooks.ts';
 import { byNextSessionFirst, cancelIsLate, sessionStart } from './booking-rules.ts';
-import type { BookingFilters } from './bookings-api.ts';
+import type { BookingFilters, RecordPaymentRequest } from './bookings-api.ts';
 import { bookingsApi } from './bookings-api.ts';
 import { bookingDraftsTable, bookingsSource, bookingsTable, type BookingRequestPayload } from './bookings.sync.ts';
 import { storeChosenModule } from './chosen-module.ts';
@@ -138,6 +139,12 @@ export function useStaffActions(role: 'tutor' | 'admin') {
         bookingMessages.moveFailed,
       );
       if (done) toast.success(`Moved to ${formatSastSlot(date, slot)}. The student has been told.`);
+      return done !== undefined;
+    },
+    /** The admin's record of money against the booking (issue 37); the id is made once per form, so a retry repeats it. */
+    async recordPayment(booking: Booking, request: RecordPaymentRequest): Promise<boolean> {
+      const done = await run(() => bookingsApi.recordPayment(booking.id, request), paymentMessages.recordFailed);
+      if (done) toast.success(paymentMessages.recorded(request.kind, request.amountCents));
       return done !== undefined;
     },
     async setStatus(booking: Booking, status: BookingStatus): Promise<boolean> {

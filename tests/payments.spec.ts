@@ -1,0 +1,115 @@
+import { expect, test, type Page } from '@playwright/test';
+import { paymentMessages } from '../src/common/payments.ts';
+import { sastDate } from '../src/common/sast.ts';
+import { confirmTime, expectNoAxeViolations, newModule, requestBooking, userPage, viewports } from './fixtures.ts';
+
+/**
+ * Money recorded against a booking (issue 37 §1), as the admin, the student and the tutor meet it: the admin
+ * records part of a session's price, then the rest; the student's card and the tutor's say where it stands; a
+ * mistyped amount is refused in place and what was typed stays.
+ */
+const dayMs = 24 * 3_600_000;
+const daysAhead = (days: number) => sastDate(new Date(Date.now() + days * dayMs));
+
+const staffCard = (page: Page, name: string) =>
+  page.getByRole('region', { name: 'Bookings' }).getByRole('article', { name });
+const studentCard = (page: Page, name: string) =>
+  page.getByRole('list', { name: 'Your bookings' }).getByRole('article', { name });
+const paymentFact = (card: ReturnType<typeof staffCard>) =>
+  card
+    .getByRole('term')
+    .filter({ hasText: /^Payment$/ })
+    .locator('xpath=following-sibling::dd[1]');
+
+test('the admin records part of a payment, then the rest; the student and the tutor see it paid', async ({
+  browser,
+}) => {
+  const { admin, module } = await newModule(browser);
+  const tutor = await userPage(browser, 'tutor', { categories: ['Mathematics'] });
+  const student = await userPage(browser, 'student');
+  const requested = await requestBooking(student.page.request, {
+    module: module.name,
+    date: daysAhead(5),
+    slots: ['09:00', '13:30', '17:00'],
+    hours: 2,
+  });
+  await confirmTime(tutor.page.request, requested, '13:30');
+
+  // The student owes R180 once the session is confirmed.
+  await student.page.goto('/student-dashboard');
+  await expect(paymentFact(studentCard(student.page, module.name))).toContainText('Unpaid');
+  await expect(paymentFact(studentCard(student.page, module.name))).toContainText('R180 to pay');
+
+  await admin.page.goto('/admin-dashboard');
+  const card = staffCard(admin.page, module.name);
+  await card.getByRole('button', { name: 'Record payment' }).click();
+  const form = card.getByRole('form', { name: /^Record money for TB-/ });
+  await expect(form.getByLabel('Amount (R)')).toHaveValue('180.00');
+
+  // A mistyped amount is refused in place, and stays as typed.
+  await form.getByLabel('Amount (R)').fill('R1O0');
+  await form.getByRole('button', { name: 'Record payment' }).click();
+  await expect(form.getByText(paymentMessages.amountInvalid)).toBeVisible();
+  await expect(form.getByLabel('Amount (R)')).toHaveValue('R1O0');
+  await expect(form.getByLabel('Amount (R)')).toHaveAttribute('aria-invalid', 'true');
+
+  // The form at a phone's width and a desktop's: labelled, nothing sideways, axe clean.
+  for (const [size, viewport] of Object.entries(viewports)) {
+    await admin.page.setViewportSize(viewport);
+    await form.scrollIntoViewIfNeeded();
+    await expectNoAxeViolations(admin.page);
+    await form.screenshot({ path: `test-results/screenshots/record-payment-${size}.png` });
+  }
+
+  await form.getByLabel('Amount (R)').fill('100');
+  await form.getByRole('button', { name: 'Record payment' }).click();
+  await expect(admin.page.getByText('Payment of R100 recorded.')).toBeVisible();
+  await expect(form).toHaveCount(0);
+  await expect(paymentFact(card)).toContainText('Part-paid');
+  await expect(paymentFact(card)).toContainText('R80 to pay');
+  await expect(card.getByText(/recorded a payment of R100 by EFT/)).toBeAttached();
+
+  // The rest, by hand: the amount starts at what is still owing.
+  await card.getByRole('button', { name: 'Record payment' }).click();
+  await expect(form.getByLabel('Amount (R)')).toHaveValue('80.00');
+  await form.getByLabel('How').selectOption({ label: 'By hand (cash or card)' });
+  await form.getByRole('button', { name: 'Record payment' }).click();
+  await expect(paymentFact(card)).toContainText('Paid');
+  await expect(paymentFact(card)).toContainText('R180 received');
+
+  // The student's card and the tutor's follow, without a reload of theirs being needed beyond opening the page.
+  await expect(paymentFact(studentCard(student.page, module.name))).toContainText('Paid');
+  await tutor.page.goto('/tutor-dashboard');
+  await expect(paymentFact(staffCard(tutor.page, module.name))).toContainText('Paid');
+  // Only the admin records money: the tutor has no such button.
+  await expect(staffCard(tutor.page, module.name).getByRole('button', { name: 'Record payment' })).toHaveCount(0);
+
+  await student.page.setViewportSize(viewports.phone);
+  await studentCard(student.page, module.name).scrollIntoViewIfNeeded();
+  await student.page.screenshot({ path: 'test-results/screenshots/payment-student-phone.png' });
+  for (const { context } of [admin, tutor, student]) await context.close();
+});
+
+test('a waiver needs a reason; given one, the booking is waived', async ({ browser }) => {
+  const { admin, module } = await newModule(browser);
+  const student = await userPage(browser, 'student');
+  const requested = await requestBooking(student.page.request, {
+    module: module.name,
+    date: daysAhead(6),
+    slots: ['10:00', '12:00', '14:00'],
+  });
+  await confirmTime(admin.page.request, requested, '12:00');
+  await admin.page.goto('/admin-dashboard');
+  const card = staffCard(admin.page, module.name);
+  await card.getByRole('button', { name: 'Record payment' }).click();
+  const form = card.getByRole('form', { name: /^Record money for TB-/ });
+  await form.getByRole('radio', { name: 'Waive (no money)' }).check();
+  await expect(form.getByLabel('How')).toHaveCount(0);
+  await form.getByRole('button', { name: 'Waive' }).click();
+  await expect(form.getByText(paymentMessages.reasonRequired)).toBeVisible();
+  await form.getByLabel('Reason').fill('Goodwill: the first session of a new student');
+  await form.getByRole('button', { name: 'Waive' }).click();
+  await expect(paymentFact(card)).toContainText('Waived');
+  await expect(card.getByText(/waived R90/)).toBeAttached();
+  for (const { context } of [admin, student]) await context.close();
+});
