@@ -39,6 +39,7 @@ test('the admin records part of a payment, then the rest; the student and the tu
   await student.page.goto('/student-dashboard');
   await expect(paymentFact(studentCard(student.page, module.name))).toContainText('Unpaid');
   await expect(paymentFact(studentCard(student.page, module.name))).toContainText('R180 to pay');
+  await expect(student.page.getByText('To pay: R180 for 1 session.')).toBeVisible();
 
   await admin.page.goto('/admin-dashboard');
   const card = staffCard(admin.page, module.name);
@@ -79,6 +80,8 @@ test('the admin records part of a payment, then the rest; the student and the tu
 
   // The student's card and the tutor's follow, without a reload of theirs being needed beyond opening the page.
   await expect(paymentFact(studentCard(student.page, module.name))).toContainText('Paid');
+  await expect(student.page.getByText('Nothing to pay.')).toBeVisible();
+  await expect(student.page.getByText('Paid so far: R180.')).toBeVisible();
   await tutor.page.goto('/tutor-dashboard');
   await expect(paymentFact(staffCard(tutor.page, module.name))).toContainText('Paid');
   // Only the admin records money: the tutor has no such button.

@@ -2,6 +2,8 @@ import { CalendarPlus } from 'lucide-react';
 import { useId, useMemo } from 'react';
 import { Link } from 'react-router-dom';
 import { bookingMessages, type Booking } from '../../../common/bookings.ts';
+import { formatRand } from '../../../common/money.ts';
+import { bookingStanding } from '../../../common/payments.ts';
 import { Notice } from '../../components/notice.tsx';
 import type { OutboxItem } from '../../offline/engine.ts';
 import { useOutboxItems } from '../../offline/hooks.ts';
@@ -71,6 +73,7 @@ export function StudentBookings({ userId }: { userId: string }) {
             <CalendarPlus aria-hidden size={18} />
             Book another session
           </Link>
+          <MoneySummary bookings={list} />
           <ul className="flex flex-col gap-4" aria-label="Your bookings">
             {list.map((booking) => (
               <li key={booking.id}>
@@ -81,6 +84,33 @@ export function StudentBookings({ userId }: { userId: string }) {
         </>
       )}
     </div>
+  );
+}
+
+/**
+ * What the student owes across their bookings and what they have paid (issue 37): a line above the list, only once
+ * something is due or paid. Each card says its own; this says the sum.
+ */
+function MoneySummary({ bookings }: { bookings: Booking[] }) {
+  const standings = bookings.map(bookingStanding).filter((s) => s.state !== 'nothing-due');
+  if (standings.length === 0) return null;
+  const owing = standings.filter((s) => s.owingCents > 0);
+  const owingCents = owing.reduce((sum, s) => sum + s.owingCents, 0);
+  const paidCents = standings.reduce((sum, s) => sum + Math.max(0, s.paidCents), 0);
+  return (
+    <p className={`card mb-4 ${muted}`}>
+      {owing.length > 0 ? (
+        <>
+          <strong className="text-slate-900 dark:text-slate-100">
+            To pay: {formatRand(owingCents)} for {owing.length} {owing.length === 1 ? 'session' : 'sessions'}.
+          </strong>{' '}
+          Pay by EFT with each session's payment reference.
+        </>
+      ) : (
+        <strong className="text-slate-900 dark:text-slate-100">Nothing to pay.</strong>
+      )}{' '}
+      Paid so far: {formatRand(paidCents)}.
+    </p>
   );
 }
 
