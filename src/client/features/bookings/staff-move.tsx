@@ -21,7 +21,8 @@ export function StaffMove({
   actions: ReturnType<typeof useStaffActions>;
   nameId: string;
 }) {
-  const last = booking.history.at(-1);
+  // The last change of the session itself: money recorded since (issue 37) does not hide the student's ask.
+  const last = booking.history.findLast((change) => !change.payment);
   const asked = booking.status === 'Pending' && last?.move?.from.slot && last.by.id === booking.student.id;
   if (asked && last.move?.from.slot)
     return (

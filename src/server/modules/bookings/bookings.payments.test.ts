@@ -198,6 +198,29 @@ describe('the admin records money against a booking', () => {
     expect(JSON.stringify(exported.payments)).not.toContain('Lerato Admin');
   });
 
+  test('money recorded after a student asks to move the session does not hide the ask: the old time can be kept', async () => {
+    const thandi = await student();
+    const booking = await confirmedSession(thandi);
+    const moved = await thandi.post(`/api/bookings/${booking.id}/reschedule`, {
+      date: freshDate(),
+      slots: ['08:00', '10:00', '12:00'],
+      version: booking.version,
+    });
+    expect(moved.status, moved.text).toBe(200);
+    const asked = bookingSchema.parse(moved.body);
+    const paid = await record(admin.client, asked, { amountCents: booking.totalCents });
+    expect(paid.status, paid.text).toBe(200);
+    const kept = await musa.client.post(`/api/bookings/${booking.id}/keep-time`, {
+      version: bookingSchema.parse(paid.body).version,
+    });
+    expect(kept.status, kept.text).toBe(200);
+    expect(bookingSchema.parse(kept.body)).toMatchObject({
+      status: 'Confirmed',
+      confirmedSlot: '11:00',
+      date: booking.date,
+    });
+  });
+
   test('refused: a student, a tutor, no session; an unknown booking; a stale version; bad fields', async () => {
     const thandi = await student();
     const booking = await confirmedSession(thandi);

@@ -782,7 +782,8 @@ export async function keepBookingTime(
     requireManageable(staff, row);
     if (row.version !== input.version) throw createChangedMeanwhileError();
     const [current] = await withHistory(tx.repos.bookings, [row]);
-    const last = current!.history.at(-1);
+    // The last change of the session itself: money recorded since (issue 37) does not hide the student's ask.
+    const last = current!.history.findLast((change) => !change.payment);
     const old = last?.move?.from;
     if (row.status !== 'Pending' || !old?.slot || last?.by.id !== row.student.id) throw createNothingToKeepError();
     const tutor = row.tutor ?? (await sessionTutor(tx, staff, row, undefined));
