@@ -1,0 +1,94 @@
+/**
+ * A bank statement's lines matched to what is due (issue 37 §2), before anything is recorded: the preview the
+ * admin reads, and what the server records once they agree. Pure: the server runs it, the admin's device shows
+ * its result, and a benchmark times it (10,000 lines in under 2 s).
+ *
+ * A line is matched by the `TB-` reference its description holds, however the bank wrote it: `TB-ABC234`,
+ * `TB ABC234`, `tbabc234`, with the late fee's `-F` after it. Its amount is then set against what that reference
+ * still owes, in the statement's order: covering it, the line pays it; short, it part-pays it; over, it pays it
+ * and says by how much. A line with no reference, or one nobody has, waits to be matched by hand or ignored; a
+ * line already recorded (the same statement imported again) records nothing.
+ */
+
+/** One line of money in or out, as read from the statement and its column mapping. */
+export interface StatementLine {
+  /** Its place in the file, from 1 (the header not counted): what a message names. */
+  line: number;
+  /** `YYYY-MM-DD`. */
+  date: string;
+  /** Money in is above 0, money out below. */
+  amountCents: number;
+  description: string;
+  /** The line's content key (the server hashes the bank, date, amount, description and its occurrence). */
+  key: string;
+}
+
+/** What a reference still has owing when the statement is read. */
+export interface OpenDue {
+  bookingId: string;
+  /** `TB-…`, or a late fee's `TB-…-F`. */
+  reference: string;
+  owingCents: number;
+}
+
+export type LineMatch =
+  | { kind: 'pays'; line: StatementLine; bookingId: string; reference: string; amountCents: number }
+  | {
+      kind: 'part-pays';
+      line: StatementLine;
+      bookingId: string;
+      reference: string;
+      amountCents: number;
+      shortCents: number;
+    }
+  | {
+      kind: 'over-pays';
+      line: StatementLine;
+      bookingId: string;
+      reference: string;
+      amountCents: number;
+      overCents: number;
+    }
+  | { kind: 'unknown-reference'; line: StatementLine; reference: string }
+  | { kind: 'no-reference'; line: StatementLine }
+  | { kind: 'money-out'; line: StatementLine }
+  | { kind: 'already-recorded'; line: StatementLine };
+
+/** The references' letters (bookings.usecases.ts `referenceAlphabet`): no I, L, O, 0 or 1 to misread. */
+const referencePattern = /(?<![A-Z0-9])TB[\s-]?([A-HJKMNP-Z2-9]{6})(?:[\s-]?(F))?(?![A-Z0-9])/gi;
+
+/** The references a description holds, written as the site writes them (`TB-ABC234`, `TB-ABC234-F`), in order. */
+export function referencesIn(description: string): string[] {
+  return [...description.matchAll(referencePattern)].map(
+    ([, code, fee]) => `TB-${code!.toUpperCase()}${fee ? '-F' : ''}`,
+  );
+}
+
+/**
+ * Each line's match, in the statement's order. `dues` by reference; `recorded`: the keys of lines recorded
+ * before. A reference's owing goes down as the lines before pay it, so two lines for one session are a payment
+ * and an over-payment, not two payments.
+ */
+export function matchStatement(
+  lines: readonly StatementLine[],
+  dues: ReadonlyMap<string, OpenDue>,
+  recorded: ReadonlySet<string>,
+): LineMatch[] {
+  const owing = new Map([...dues].map(([reference, due]) => [reference, due.owingCents]));
+  return lines.map((line): LineMatch => {
+    if (recorded.has(line.key)) return { kind: 'already-recorded', line };
+    if (line.amountCents <= 0) return { kind: 'money-out', line };
+    const references = referencesIn(line.description);
+    if (references.length === 0) return { kind: 'no-reference', line };
+    // "TB-ABC234 F Smith" reads as the fee's reference; where only the session's is due, it is the session's.
+    const reference = references.flatMap((r) => [r, r.replace(/-F$/, '')]).find((r) => dues.has(r));
+    if (!reference) return { kind: 'unknown-reference', line, reference: references[0]! };
+    const due = dues.get(reference)!;
+    const left = owing.get(reference)!;
+    owing.set(reference, Math.max(0, left - line.amountCents));
+    const paid = { line, bookingId: due.bookingId, reference, amountCents: line.amountCents };
+    if (line.amountCents < left) return { kind: 'part-pays', ...paid, shortCents: left - line.amountCents };
+    if (line.amountCents > left) return { kind: 'over-pays', ...paid, overCents: line.amountCents - left };
+    return { kind: 'pays', ...paid };
+  });
+}
