@@ -54,7 +54,8 @@ export default defineConfig({
   // passed 60 s. Twice the time there.
   timeout: process.env.CI ? 120_000 : 60_000,
   expect: { timeout: process.env.CI ? 15_000 : 10_000 },
-  reporter: [['list']],
+  // On CI, a failed journey's page is printed too: the log is all CI keeps (tests/page-snapshot-reporter.ts).
+  reporter: process.env.CI ? [['list'], ['./tests/page-snapshot-reporter.ts']] : [['list']],
   use: {
     baseURL: `http://127.0.0.1:${e2ePort}`,
     // A trace records the screen all along, for every journey: about a sixth of the run's time here (bookings and
