@@ -43,6 +43,8 @@ test('the admin records part of a payment, then the rest; the student and the tu
 
   await admin.page.goto('/admin-dashboard');
   const card = staffCard(admin.page, module.name);
+  // As the admin would: the card as confirmed (the device may first show the copy it read before), then the form.
+  await expect(paymentFact(card)).toContainText('R180 to pay');
   await card.getByRole('button', { name: 'Record payment' }).click();
   const form = card.getByRole('form', { name: /^Record money for TB-/ });
   await expect(form.getByLabel('Amount (R)')).toHaveValue('180.00');
@@ -104,6 +106,7 @@ test('a waiver needs a reason; given one, the booking is waived', async ({ brows
   await confirmTime(admin.page.request, requested, '12:00');
   await admin.page.goto('/admin-dashboard');
   const card = staffCard(admin.page, module.name);
+  await expect(paymentFact(card)).toContainText('R90 to pay');
   await card.getByRole('button', { name: 'Record payment' }).click();
   const form = card.getByRole('form', { name: /^Record money for TB-/ });
   await form.getByRole('radio', { name: 'Waive (no money)' }).check();
@@ -114,5 +117,61 @@ test('a waiver needs a reason; given one, the booking is waived', async ({ brows
   await form.getByRole('button', { name: 'Waive' }).click();
   await expect(paymentFact(card)).toContainText('Waived');
   await expect(card.getByText(/waived R90/)).toBeAttached();
+  for (const { context } of [admin, student]) await context.close();
+});
+
+test('a form left open keeps what was typed when the booking changes; money recorded meanwhile is said first', async ({
+  browser,
+}) => {
+  const { admin, module } = await newModule(browser);
+  const student = await userPage(browser, 'student');
+  const requested = await requestBooking(student.page.request, {
+    module: module.name,
+    date: daysAhead(7),
+    slots: ['09:00', '11:00', '15:00'],
+  });
+  const confirmed = await confirmTime(admin.page.request, requested, '11:00');
+  await admin.page.goto('/admin-dashboard');
+  const card = staffCard(admin.page, module.name);
+  await expect(paymentFact(card)).toContainText('R90 to pay');
+  await card.getByRole('button', { name: 'Record payment' }).click();
+  const form = card.getByRole('form', { name: /^Record money for TB-/ });
+  await form.getByLabel('Amount (R)').fill('50');
+  await form.getByLabel('Note (optional)').fill('Half now, half at the session');
+
+  // Another change to the booking (the session moved, from another device): the form stays as typed.
+  const moveRes = await admin.page.request.post(`/api/bookings/${confirmed.id}/move`, {
+    data: { date: daysAhead(8), slot: '16:00', version: confirmed.version },
+    headers: { origin: new URL(admin.page.url()).origin },
+  });
+  expect(moveRes.status(), await moveRes.text()).toBe(200);
+  const moved = (await moveRes.json()) as typeof confirmed;
+  await expect(card.getByText('16:00 SAST').first()).toBeVisible();
+  await expect(form.getByLabel('Amount (R)')).toHaveValue('50');
+  await expect(form.getByLabel('Note (optional)')).toHaveValue('Half now, half at the session');
+
+  // Money recorded elsewhere meanwhile: said before anything is sent, with the figures brought up to date.
+  const paidRes = await admin.page.request.post(`/api/bookings/${confirmed.id}/payments`, {
+    data: {
+      id: crypto.randomUUID(),
+      kind: 'payment',
+      method: 'eft',
+      amountCents: 4000,
+      paidOn: sastDate(new Date()),
+      version: moved.version,
+    },
+    headers: { origin: new URL(admin.page.url()).origin },
+  });
+  expect(paidRes.status(), await paidRes.text()).toBe(200);
+  await expect(form.getByText(/received R40; owing R50/)).toBeVisible();
+  await form.getByRole('button', { name: 'Record payment' }).click();
+  await expect(form.getByRole('alert')).toHaveText(paymentMessages.moneyChanged);
+  await expect(form.getByLabel('Amount (R)')).toHaveValue('50');
+  await expectNoAxeViolations(admin.page);
+
+  // Read again, it goes: R40 and R50 make the R90.
+  await form.getByRole('button', { name: 'Record payment' }).click();
+  await expect(form).toHaveCount(0);
+  await expect(paymentFact(card)).toContainText('Paid');
   for (const { context } of [admin, student]) await context.close();
 });

@@ -145,6 +145,7 @@ export const paymentMessages = {
   refundTooMuch: (paidCents: number) => `Only ${formatRand(paidCents)} was paid: refund at most that.`,
   waiveTooMuch: (owingCents: number) =>
     owingCents > 0 ? `Only ${formatRand(owingCents)} is owing: waive at most that.` : 'Nothing is owing to waive.',
+  moneyChanged: 'The money on this booking changed while the form was open. Check the figures above and record again.',
   idReused: 'This payment was already recorded with other details. Reload the booking and try again.',
   recordFailed: 'Failed to record the payment. Please try again.',
   recorded: (kind: PaymentKind, amountCents: number) =>

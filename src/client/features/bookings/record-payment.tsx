@@ -5,11 +5,13 @@ import { formatRand, randToCents } from '../../../common/money.ts';
 import {
   bookingStanding,
   manualPaymentMethods,
+  paymentMessages,
   recordPaymentInputSchema,
   type PaymentKind,
 } from '../../../common/payments.ts';
 import { sastDate } from '../../../common/sast.ts';
 import { FormField, SelectField } from '../../components/form-field.tsx';
+import { Notice } from '../../components/notice.tsx';
 import type { useStaffActions } from './use-bookings.ts';
 
 const kindChoices: { kind: PaymentKind; label: string }[] = [
@@ -24,6 +26,12 @@ const methodLabels: Record<(typeof manualPaymentMethods)[number], string> = {
 };
 
 type Fields = 'amountCents' | 'paidOn' | 'method' | 'note';
+
+/** The figures the form shows: what is due, what was received and what is owing. */
+const moneyOf = (booking: Booking) => {
+  const { dueCents, paidCents, owingCents } = bookingStanding(booking);
+  return `${dueCents} ${paidCents} ${owingCents}`;
+};
 
 /**
  * The admin records money against a booking (issue 37 §1): a payment received, a refund given or an amount
@@ -51,6 +59,10 @@ export function RecordPayment({
   const [sending, setSending] = useState(false);
   // One id per form opened: a retry after a lost answer records nothing twice.
   const [paymentId, setPaymentId] = useState(() => crypto.randomUUID());
+  // The money as the admin read it. A newer copy of the booking (another change, or money recorded elsewhere)
+  // keeps what was typed; only a change to the money is said before sending, as the figures typed may be stale.
+  const [moneyRead, setMoneyRead] = useState('');
+  const [moneyChanged, setMoneyChanged] = useState(false);
 
   function start() {
     setKind('payment');
@@ -59,6 +71,8 @@ export function RecordPayment({
     setNote('');
     setErrors({});
     setPaymentId(crypto.randomUUID());
+    setMoneyRead(moneyOf(booking));
+    setMoneyChanged(false);
     setOpen(true);
   }
 
@@ -83,6 +97,12 @@ export function RecordPayment({
       return;
     }
     setErrors({});
+    if (moneyOf(booking) !== moneyRead) {
+      setMoneyRead(moneyOf(booking));
+      setMoneyChanged(true);
+      return;
+    }
+    setMoneyChanged(false);
     setSending(true);
     const done = await actions.recordPayment(booking, parsed.data);
     setSending(false);
@@ -169,6 +189,7 @@ export function RecordPayment({
         onChange={(e) => setNote(e.target.value)}
         error={errors.note}
       />
+      {moneyChanged && <Notice tone="error">{paymentMessages.moneyChanged}</Notice>}
       <div className="flex flex-wrap gap-3">
         <button type="submit" className="btn-primary" disabled={sending}>
           {kind === 'waiver' ? 'Waive' : kind === 'refund' ? 'Record refund' : 'Record payment'}

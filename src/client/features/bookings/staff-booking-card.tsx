@@ -46,7 +46,15 @@ export function StaffBookingCard({
         </Notice>
       ) : (
         <>
-          <StaffBookingActions booking={booking} actions={actions} nameId={nameId} confirmer={confirmer} />
+          {/* Keyed by version: a newer copy of the booking resets the choosers to what it holds. The forms below
+              keep what was typed in them (a newer copy came in the middle of an admin's payment in CI). */}
+          <StaffBookingActions
+            key={booking.version}
+            booking={booking}
+            actions={actions}
+            nameId={nameId}
+            confirmer={confirmer}
+          />
           <StaffMove booking={booking} actions={actions} nameId={nameId} />
           {confirmer.role === 'admin' && <RecordPayment booking={booking} actions={actions} nameId={nameId} />}
         </>

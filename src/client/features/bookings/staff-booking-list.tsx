@@ -60,14 +60,7 @@ export function StaffBookingList({
     <ul className="flex flex-col gap-4" aria-label="Bookings">
       {list.map((booking) => (
         <li key={booking.id} className="min-w-0">
-          {/* Keyed by version: a newer copy of the booking resets the choosers to what it holds. */}
-          <StaffBookingCard
-            key={booking.version}
-            booking={booking}
-            actions={actions}
-            own={isOwn(booking)}
-            confirmer={confirmer}
-          />
+          <StaffBookingCard booking={booking} actions={actions} own={isOwn(booking)} confirmer={confirmer} />
         </li>
       ))}
     </ul>

@@ -60,6 +60,14 @@ function MoveConfirmed({
   const [error, setError] = useState<{ date?: string; slot?: string }>({});
   const [sending, setSending] = useState(false);
 
+  // The form starts from the booking as it is when opened: a newer copy may have come since this card was drawn.
+  function start() {
+    setDate(booking.date);
+    setSlot(booking.confirmedSlot ?? '');
+    setError({});
+    setOpen(true);
+  }
+
   async function submit(event: FormEvent) {
     event.preventDefault();
     const problems = {
@@ -76,7 +84,7 @@ function MoveConfirmed({
 
   if (!open)
     return (
-      <button type="button" className="btn-secondary mt-4" aria-describedby={nameId} onClick={() => setOpen(true)}>
+      <button type="button" className="btn-secondary mt-4" aria-describedby={nameId} onClick={start}>
         <CalendarRange aria-hidden size={18} />
         Move session
       </button>
