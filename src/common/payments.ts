@@ -147,6 +147,8 @@ export const paymentMessages = {
     owingCents > 0 ? `Only ${formatRand(owingCents)} is owing: waive at most that.` : 'Nothing is owing to waive.',
   idReused: 'This payment was already recorded with other details. Reload the booking and try again.',
   recordFailed: 'Failed to record the payment. Please try again.',
+  nothingOwing: 'Nothing is owing on this booking: there is nothing to remind the student of.',
+  reminderSent: 'Reminder sent to the student.',
   recorded: (kind: PaymentKind, amountCents: number) =>
     kind === 'waiver'
       ? `${formatRand(amountCents)} waived.`
@@ -183,3 +185,6 @@ export const recordPaymentInputSchema = z
       ctx.addIssue({ code: 'custom', path: ['note'], message: paymentMessages.reasonRequired });
   });
 export type RecordPaymentInput = z.output<typeof recordPaymentInputSchema>;
+
+/** `POST /api/bookings/:id/payment-reminder` (the admin): the booking's version as read. */
+export const paymentReminderInputSchema = z.strictObject({ version: z.number().int() });
