@@ -148,6 +148,8 @@ export const paymentMessages = {
   moneyChanged: 'The money on this booking changed while the form was open. Check the figures above and record again.',
   idReused: 'This payment was already recorded with other details. Reload the booking and try again.',
   recordFailed: 'Failed to record the payment. Please try again.',
+  nothingOwing: 'Nothing is owing on this booking: there is nothing to remind the student of.',
+  reminderSent: 'Reminder sent to the student.',
   recorded: (kind: PaymentKind, amountCents: number) =>
     kind === 'waiver'
       ? `${formatRand(amountCents)} waived.`
@@ -184,3 +186,6 @@ export const recordPaymentInputSchema = z
       ctx.addIssue({ code: 'custom', path: ['note'], message: paymentMessages.reasonRequired });
   });
 export type RecordPaymentInput = z.output<typeof recordPaymentInputSchema>;
+
+/** `POST /api/bookings/:id/payment-reminder` (the admin): the booking's version as read. */
+export const paymentReminderInputSchema = z.strictObject({ version: z.number().int() });

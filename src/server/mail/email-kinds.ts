@@ -18,6 +18,7 @@ export const emailKinds = [
   'booking-cancelled-staff',
   'booking-completed',
   'booking-reminder',
+  'payment-reminder',
 ] as const;
 
 export type EmailKind = (typeof emailKinds)[number];

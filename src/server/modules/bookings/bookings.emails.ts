@@ -358,3 +358,30 @@ export function completedEmail(b: Booking, publicUrl: string): NewEmail {
     }),
   };
 }
+
+/**
+ * The admin's reminder of money owing on a booking (issue 37 §1): what is still to pay, under which reference, and
+ * the bank details. One per booking and version: a double click, or two admins at once, send one.
+ */
+export function paymentReminderEmail(
+  b: Booking,
+  owing: { owingCents: number; reference: string; lateFee: boolean },
+  publicUrl: string,
+  eftDetails: readonly string[] | undefined,
+): NewEmail {
+  return {
+    kind: 'payment-reminder',
+    ...addressed(b, b.student),
+    dedupeKey: `payment-reminder:${b.id}:${b.version}`,
+    ...renderEmail({
+      subject: `Payment reminder: ${b.moduleName}, ${formatSastDate(b.date)}`,
+      greeting: `Hi ${b.student.name},`,
+      paragraphs: [
+        `Our records show ${formatRand(owing.owingCents)} still to pay for ${owing.lateFee ? 'the late-cancellation fee of ' : ''}this session. Please pay it by EFT, with the payment reference ${owing.reference}. If you have paid in the last few days, thank you: it may not have reached us yet.`,
+        bankDetails(eftDetails),
+        details(b),
+      ],
+      action: { label: 'View my bookings', url: dashboard(publicUrl, 'student') },
+    }),
+  };
+}

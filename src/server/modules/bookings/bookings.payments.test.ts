@@ -259,3 +259,42 @@ describe('the admin records money against a booking', () => {
     expect(after.payments).toBeUndefined();
   });
 });
+
+describe('what is owing, for the admin', () => {
+  test('every booking with money owing, oldest session first; paid and pending ones are not listed', async () => {
+    const thandi = await student();
+    // Dates are handed out later and later (freshDate): the first confirmed has the sooner session.
+    const sooner = await confirmedSession(thandi);
+    const later = await confirmedSession(thandi);
+    const paid = await confirmedSession(thandi);
+    expect((await record(admin.client, paid, { amountCents: paid.totalCents })).status).toBe(200);
+    const response = await admin.client.get('/api/bookings/unpaid');
+    expect(response.status, response.text).toBe(200);
+    const { bookings } = response.body as { bookings: { booking: Booking; owingCents: number; reference: string }[] };
+    const ids = bookings.map((b) => b.booking.id);
+    expect(ids).not.toContain(paid.id);
+    expect(ids).toContain(sooner.id);
+    expect(ids.indexOf(sooner.id)).toBeLessThan(ids.indexOf(later.id));
+    expect(bookings.find((b) => b.booking.id === later.id)).toMatchObject({
+      owingCents: later.totalCents,
+      reference: later.paymentReference,
+    });
+    expectApiError(await thandi.get('/api/bookings/unpaid'), 403, 'auth.forbidden');
+    expectApiError(await musa.client.get('/api/bookings/unpaid'), 403, 'auth.forbidden');
+  });
+
+  test('a reminder of what is owing goes to the student once per booking as it stands; none when nothing is owing', async () => {
+    const thandi = await student();
+    const booking = await confirmedSession(thandi);
+    const remind = (client: TestClient, version = booking.version) =>
+      client.post(`/api/bookings/${booking.id}/payment-reminder`, { version });
+    const clicks = await Promise.all([remind(admin.client), remind(admin.client)]);
+    expect(clicks.map((r) => r.status)).toEqual([202, 202]);
+    const exported = (await thandi.get('/api/me/export')).body as { emails: { kind: string; subject: string }[] };
+    expect(exported.emails.filter((e) => e.kind === 'payment-reminder')).toHaveLength(1);
+    expectApiError(await remind(thandi), 403, 'auth.forbidden');
+    expectApiError(await remind(admin.client, booking.version - 1), 409, 'bookings.changed');
+    const paid = bookingSchema.parse((await record(admin.client, booking, { amountCents: booking.totalCents })).body);
+    expectApiError(await remind(admin.client, paid.version), 409, 'payments.nothing_owing');
+  });
+});

@@ -13,7 +13,9 @@ import { requireRole } from '../../auth/auth.session.ts';
 import { withTransaction, type Uses } from '../../deps.ts';
 import { createError } from '../../http/errors.ts';
 import { createBookingNotFoundError, createChangedMeanwhileError } from './bookings.errors.ts';
-import { historyEntry, notify, readBooking } from './bookings.records.ts';
+import { historyEntry, notify, readBooking, withHistory } from './bookings.records.ts';
+import { paymentReminderEmail } from './bookings.emails.ts';
+import type { BookingRecord } from './bookings.storage.ts';
 import type { PaymentRecord } from './payments.storage.ts';
 
 /**
@@ -105,4 +107,89 @@ export async function recordPayment(
     notify(tx, row, stamp.version);
   });
   return readBooking(deps.repos.bookings, bookingId);
+}
+
+/** One booking with money owing, as the admin's list shows it. */
+export interface UnpaidBooking {
+  booking: Booking;
+  owingCents: number;
+  /** The reference to pay under: the booking's, or its late fee's. */
+  reference: string;
+}
+
+/** Statuses whose bookings can have money due (common/payments.ts `bookingDue`). */
+const owingStatuses = ['Confirmed', 'Completed', 'Cancelled'] as const;
+const scanPage = 500;
+
+/**
+ * Every booking with money still owing, the oldest session first (issue 37 §1), for the admin. Read by walking
+ * the bookings of the statuses that can owe, a page at a time, and working out each one's standing: for a
+ * tutoring business's thousands of bookings a year that is a few reads; a stored "owing" index is the step
+ * after it.
+ */
+export async function listUnpaid(
+  deps: Uses<'bookings'>,
+  me: Me | undefined,
+): Promise<{ bookings: UnpaidBooking[]; owingCents: number }> {
+  requireRole(me, 'admin');
+  const { bookings } = deps.repos;
+  const owing: { row: BookingRecord; owingCents: number; reference: string }[] = [];
+  for (const status of owingStatuses) {
+    let after: { date: string; createdAt: string; id: string } | undefined;
+    for (;;) {
+      const page = await bookings.list({ status, limit: scanPage, ...(after ? { after } : {}) });
+      for (const row of page) {
+        const standing = bookingStanding(row);
+        if (standing.owingCents > 0)
+          owing.push({ row, owingCents: standing.owingCents, reference: standing.due.reference });
+      }
+      if (page.length < scanPage) break;
+      const last = page.at(-1)!;
+      after = { date: last.date, createdAt: last.createdAt, id: last.id };
+    }
+  }
+  owing.sort((a, b) => a.row.startsAt.localeCompare(b.row.startsAt) || a.row.id.localeCompare(b.row.id));
+  const withHistories = await withHistory(
+    bookings,
+    owing.map((o) => o.row),
+  );
+  return {
+    bookings: owing.map((o, i) => ({ booking: withHistories[i]!, owingCents: o.owingCents, reference: o.reference })),
+    owingCents: owing.reduce((sum, o) => sum + o.owingCents, 0),
+  };
+}
+
+/**
+ * The admin's reminder to the student of money owing on a booking, through the outbox: one per booking and
+ * version, so a double click (or two admins) sends one. 409 when nothing is owing, or the booking changed since
+ * it was read.
+ */
+export async function sendPaymentReminder(
+  deps: Uses<'bookings', 'storage' | 'mail' | 'config'>,
+  me: Me | undefined,
+  bookingId: string,
+  input: { version: number },
+): Promise<void> {
+  requireRole(me, 'admin');
+  await withTransaction(deps, async (tx) => {
+    const row = await tx.repos.bookings.findById(bookingId);
+    if (!row) throw createBookingNotFoundError();
+    if (row.version !== input.version) throw createChangedMeanwhileError();
+    const standing = bookingStanding(row);
+    if (standing.owingCents === 0 || !row.student.id)
+      throw createError({ code: 'payments.nothing_owing', message: paymentMessages.nothingOwing, status: 409 });
+    const [booking] = await withHistory(tx.repos.bookings, [row]);
+    await tx.mail.enqueue(
+      paymentReminderEmail(
+        booking!,
+        {
+          owingCents: standing.owingCents,
+          reference: standing.due.reference,
+          lateFee: standing.due.what === 'late-fee',
+        },
+        tx.config.publicUrl,
+        tx.config.paymentEftDetails,
+      ),
+    );
+  });
 }

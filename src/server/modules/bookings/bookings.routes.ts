@@ -10,7 +10,7 @@ import {
   rescheduleBookingInputSchema,
   setBookingStatusInputSchema,
 } from '../../../common/bookings.ts';
-import { recordPaymentInputSchema } from '../../../common/payments.ts';
+import { paymentReminderInputSchema, recordPaymentInputSchema } from '../../../common/payments.ts';
 import { positionSchema } from '../../../common/position-schema.ts';
 import { z } from '../../../common/zod.ts';
 import { checkFirst, type SessionEnv } from '../../auth/auth.middleware.ts';
@@ -20,7 +20,7 @@ import { answerJson, personal } from '../../http/etag.ts';
 import { jsonBody, queryOf } from '../../http/json-body.ts';
 import { offlineChanges } from '../../http/offline-changes.ts';
 import { syncedTo } from '../../http/synced-to.ts';
-import { recordPayment } from './bookings.payments.ts';
+import { listUnpaid, recordPayment, sendPaymentReminder } from './bookings.payments.ts';
 import { requireBookingStaff } from './bookings.access.ts';
 
 const requireAdmin = (me: Parameters<typeof requireRole>[0]) => requireRole(me, 'admin');
@@ -81,6 +81,15 @@ export function createBookingRoutes(deps: Deps) {
       .post('/:id/move', checkFirst(requireBookingStaff), jsonBody(moveBookingInputSchema), async (c) =>
         c.json(await moveBooking(deps, c.get('me'), c.req.param('id'), c.req.valid('json'))),
       )
+      // Money (issue 37): every booking with money owing, oldest session first; a reminder to its student.
+      .get('/unpaid', checkFirst(requireAdmin), async (c) => {
+        c.header('cache-control', personal);
+        return c.json(await listUnpaid(deps, c.get('me')));
+      })
+      .post('/:id/payment-reminder', checkFirst(requireAdmin), jsonBody(paymentReminderInputSchema), async (c) => {
+        await sendPaymentReminder(deps, c.get('me'), c.req.param('id'), c.req.valid('json'));
+        return c.json({ sent: true }, 202);
+      })
       // Money recorded by the admin (issue 37): a payment, refund or waiver.
       .post('/:id/payments', checkFirst(requireAdmin), jsonBody(recordPaymentInputSchema), async (c) =>
         c.json(await recordPayment(deps, c.get('me'), c.req.param('id'), c.req.valid('json'))),
