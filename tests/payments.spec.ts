@@ -1,7 +1,16 @@
 import { expect, test, type Page } from '@playwright/test';
 import { paymentMessages } from '../src/common/payments.ts';
 import { sastDate } from '../src/common/sast.ts';
-import { confirmTime, expectNoAxeViolations, newModule, requestBooking, userPage, viewports } from './fixtures.ts';
+import {
+  confirmTime,
+  emailTo,
+  expectNoAxeViolations,
+  newModule,
+  requestBooking,
+  userPage,
+  viewports,
+} from './fixtures.ts';
+import { formatSastDate } from '../src/common/sast.ts';
 
 /**
  * Money recorded against a booking (issue 37 §1), as the admin, the student and the tutor meet it: the admin
@@ -173,5 +182,67 @@ test('a form left open keeps what was typed when the booking changes; money reco
   await form.getByRole('button', { name: 'Record payment' }).click();
   await expect(form).toHaveCount(0);
   await expect(paymentFact(card)).toContainText('Paid');
+  for (const { context } of [admin, student]) await context.close();
+});
+
+test('the admin sees what is owing, oldest session first, reminds a student once and records a payment in place', async ({
+  browser,
+}) => {
+  const { admin, module } = await newModule(browser);
+  const student = await userPage(browser, 'student');
+  const later = await requestBooking(student.page.request, {
+    module: module.name,
+    date: daysAhead(9),
+    slots: ['10:00', '12:00', '14:00'],
+  });
+  const sooner = await requestBooking(student.page.request, {
+    module: module.name,
+    date: daysAhead(3),
+    slots: ['09:00', '11:00', '15:00'],
+  });
+  await confirmTime(admin.page.request, later, '10:00');
+  await confirmTime(admin.page.request, sooner, '15:00');
+
+  await admin.page.goto('/admin-dashboard');
+  await admin.page.getByRole('tab', { name: 'Money' }).click();
+  await expect(admin.page).toHaveURL(/#money$/);
+  const owing = admin.page.getByRole('list', { name: 'Money owing' }).getByRole('article', { name: module.name });
+  await expect(owing).toHaveCount(2);
+  await expect(owing.first()).toContainText(formatSastDate(sooner.date));
+  await expect(owing.first()).toContainText(sooner.paymentReference);
+  await expect(owing.first()).toContainText('R90');
+  await expect(owing.last()).toContainText(formatSastDate(later.date));
+  await expect(admin.page.getByText(/owing on \d+ bookings?, the oldest session first\./)).toBeVisible();
+
+  // A reminder, once: the button says it went and cannot be pressed again; the student has it, with the reference.
+  const remind = owing.first().getByRole('button', { name: 'Send reminder' });
+  await remind.click();
+  await expect(admin.page.getByText(paymentMessages.reminderSent)).toBeVisible();
+  await expect(owing.first().getByRole('button', { name: 'Reminder sent' })).toBeDisabled();
+  const reminder = await emailTo(student.account.email, /^Payment reminder: /);
+  expect(reminder.text).toContain(sooner.paymentReference);
+  expect(reminder.text).toContain('R90');
+
+  for (const [size, viewport] of Object.entries(viewports)) {
+    await admin.page.setViewportSize(viewport);
+    await owing.first().scrollIntoViewIfNeeded();
+    await expectNoAxeViolations(admin.page);
+    expect(await admin.page.evaluate(() => document.documentElement.scrollWidth - innerWidth)).toBeLessThanOrEqual(0);
+    await owing.first().screenshot({ path: `test-results/screenshots/money-owing-${size}.png` });
+  }
+
+  // Paid in full from the list: the booking leaves it.
+  await owing.last().getByRole('button', { name: 'Record payment' }).click();
+  const form = owing.last().getByRole('form', { name: /^Record money for TB-/ });
+  await expect(form.getByLabel('Amount (R)')).toHaveValue('90.00');
+  await form.getByRole('button', { name: 'Record payment' }).click();
+  await expect(admin.page.getByText('Payment of R90 recorded.')).toBeVisible();
+  await expect(owing).toHaveCount(1);
+
+  // Offline, the list stays as it was read, and says so.
+  await admin.context.setOffline(true);
+  await expect(admin.page.getByText(/You are offline\. The list is as it was/)).toBeVisible();
+  await expect(owing).toHaveCount(1);
+  await admin.context.setOffline(false);
   for (const { context } of [admin, student]) await context.close();
 });

@@ -150,6 +150,8 @@ export const paymentMessages = {
   recordFailed: 'Failed to record the payment. Please try again.',
   nothingOwing: 'Nothing is owing on this booking: there is nothing to remind the student of.',
   reminderSent: 'Reminder sent to the student.',
+  reminderFailed: 'Failed to send the reminder.',
+  unpaidFailed: 'Failed to fetch what is owing.',
   recorded: (kind: PaymentKind, amountCents: number) =>
     kind === 'waiver'
       ? `${formatRand(amountCents)} waived.`

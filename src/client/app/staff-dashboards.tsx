@@ -5,6 +5,7 @@ import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { PageMeta } from '../components/page-meta.tsx';
 import { SectionTabs } from '../components/section-tabs.tsx';
 import { StaffBookings } from '../features/bookings/staff-bookings.tsx';
+import { MoneyOwing } from '../features/bookings/money-owing.tsx';
 import { AdminGroups, StaffGroups } from '../features/bookings/staff-groups.tsx';
 import { useStaffBookings } from '../features/bookings/use-bookings.ts';
 import { useGroupSessions } from '../features/bookings/use-group-sessions.ts';
@@ -88,11 +89,11 @@ export function TutorDashboardPage() {
   );
 }
 
-type AdminSection = 'bookings' | 'groups' | 'modules' | 'testimonials';
-const sectionsByHash: readonly AdminSection[] = ['modules', 'groups', 'testimonials'];
+type AdminSection = 'bookings' | 'money' | 'groups' | 'modules' | 'testimonials';
+const sectionsByHash: readonly AdminSection[] = ['money', 'modules', 'groups', 'testimonials'];
 
 /**
- * The admin's section: Bookings, the daily work, unless the address says `#groups`, `#modules` or `#testimonials`, so a
+ * The admin's section: Bookings, the daily work, unless the address says `#money`, `#groups`, `#modules` or `#testimonials`, so a
  * reload or a link keeps that section open. The page is rendered at build time without the hash: it is read once hydrated.
  */
 function useAdminSection(): [AdminSection, (section: AdminSection) => void] {
@@ -132,6 +133,7 @@ export function AdminDashboardPage() {
             label: 'Bookings',
             content: <StaffBookings role="admin" categories={[]} userId={session.me?.id ?? ''} />,
           },
+          { id: 'money', label: 'Money', content: <MoneyOwing /> },
           { id: 'modules', label: 'Modules', content: <ManageModules /> },
           {
             id: 'groups',

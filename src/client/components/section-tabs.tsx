@@ -39,9 +39,11 @@ export function SectionTabs<Id extends string>({
   const panelId = (id: Id) => `${baseId}-${id}-panel`;
 
   const onKeyDown = (event: KeyboardEvent) => {
+    // From the tab that has the focus, not the selected one: two presses before the page draws again go two tabs.
+    const focused = sections.findIndex((s) => tabs.current.get(s.id) === event.target);
     const next = tabAfterKey(
       event.key,
-      sections.findIndex((s) => s.id === selected),
+      focused >= 0 ? focused : sections.findIndex((s) => s.id === selected),
       sections.length,
     );
     if (next === undefined) return;
@@ -56,8 +58,9 @@ export function SectionTabs<Id extends string>({
       <div
         role="tablist"
         aria-label={label}
-        // Four tabs do not fit side by side on a 360-px phone: two rows of two there.
-        className={`mt-6 ${sections.length > 3 ? 'grid grid-cols-2' : 'flex'} gap-1 rounded-xl border border-slate-200 bg-slate-100 p-1 sm:inline-flex dark:border-slate-800 dark:bg-slate-900`}
+        // More than three tabs do not fit side by side on a 360-px phone: they wrap there, each as wide as its label
+        // and the rows filled (five make two rows, not three of two).
+        className={`mt-6 flex ${sections.length > 3 ? 'flex-wrap' : ''} gap-1 rounded-xl border border-slate-200 bg-slate-100 p-1 sm:inline-flex dark:border-slate-800 dark:bg-slate-900`}
         onKeyDown={onKeyDown}
       >
         {sections.map(({ id, label: tabLabel }) => {
@@ -77,7 +80,7 @@ export function SectionTabs<Id extends string>({
               tabIndex={current ? 0 : -1}
               disabled={!hydrated}
               onClick={() => onSelect(id)}
-              className={`min-h-11 flex-1 rounded-lg px-2 py-2 font-semibold transition-colors sm:flex-none sm:px-4 ${
+              className={`min-h-11 ${sections.length > 3 ? 'flex-auto' : 'flex-1'} rounded-lg px-2 py-2 font-semibold transition-colors sm:flex-none sm:px-4 ${
                 current
                   ? 'bg-white text-brand-800 shadow-sm dark:bg-slate-700 dark:text-white'
                   : 'text-slate-700 hover:bg-white/60 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white'

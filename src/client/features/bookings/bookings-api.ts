@@ -84,6 +84,12 @@ export const bookingsApi = {
   /** The admin records a payment, refund or waiver against the booking (issue 37). */
   recordPayment: async (id: string, json: RecordPaymentRequest): Promise<Booking> =>
     readJson(await bookings[':id'].payments.$post({ ...booking(id), json })),
+  /** Every booking with money owing, the oldest session first (the admin). */
+  unpaid: async (signal?: AbortSignal) => readJson(await bookings.unpaid.$get({}, { init: { signal } })),
+  /** A reminder of what is owing, e-mailed to the booking's student (the admin). */
+  remindPayment: async (id: string, version: number): Promise<void> => {
+    await readJson(await bookings[':id']['payment-reminder'].$post({ ...booking(id), json: { version } }));
+  },
   /** Staff keep the time a session had before its student asked to move it. */
   keepTime: async (id: string, version: number): Promise<Booking> =>
     readJson(await bookings[':id']['keep-time'].$post({ ...booking(id), json: { version } })),

@@ -141,6 +141,24 @@ export function useStaffActions(role: 'tutor' | 'admin') {
       if (done) toast.success(`Moved to ${formatSastSlot(date, slot)}. The student has been told.`);
       return done !== undefined;
     },
+    /** A reminder of what is owing on the booking, e-mailed to its student (issue 37): one a day however often pressed. */
+    async remindPayment(booking: Booking): Promise<boolean> {
+      if (isOffline()) {
+        toast.error(offlineText);
+        return false;
+      }
+      try {
+        await bookingsApi.remindPayment(booking.id, booking.version);
+        toast.success(paymentMessages.reminderSent);
+        return true;
+      } catch (error) {
+        if (!isSessionEnded(error))
+          toast.error(
+            error instanceof NetworkError ? offlineText : staffFailure(error, paymentMessages.reminderFailed),
+          );
+        return false;
+      }
+    },
     /** The admin's record of money against the booking (issue 37); the id is made once per form, so a retry repeats it. */
     async recordPayment(booking: Booking, request: RecordPaymentRequest): Promise<boolean> {
       const done = await run(() => bookingsApi.recordPayment(booking.id, request), paymentMessages.recordFailed);

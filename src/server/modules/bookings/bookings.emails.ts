@@ -361,18 +361,19 @@ export function completedEmail(b: Booking, publicUrl: string): NewEmail {
 
 /**
  * The admin's reminder of money owing on a booking (issue 37 §1): what is still to pay, under which reference, and
- * the bank details. One per booking and version: a double click, or two admins at once, send one.
+ * the bank details. One per booking, version and day (`day`, SAST): a double click, or two admins at once, send
+ * one; a reminder a week later goes.
  */
 export function paymentReminderEmail(
   b: Booking,
   owing: { owingCents: number; reference: string; lateFee: boolean },
-  publicUrl: string,
-  eftDetails: readonly string[] | undefined,
+  sent: { day: string; publicUrl: string; eftDetails: readonly string[] | undefined },
 ): NewEmail {
+  const { day, publicUrl, eftDetails } = sent;
   return {
     kind: 'payment-reminder',
     ...addressed(b, b.student),
-    dedupeKey: `payment-reminder:${b.id}:${b.version}`,
+    dedupeKey: `payment-reminder:${b.id}:${b.version}:${day}`,
     ...renderEmail({
       subject: `Payment reminder: ${b.moduleName}, ${formatSastDate(b.date)}`,
       greeting: `Hi ${b.student.name},`,

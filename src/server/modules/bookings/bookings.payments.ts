@@ -160,12 +160,12 @@ export async function listUnpaid(
 }
 
 /**
- * The admin's reminder to the student of money owing on a booking, through the outbox: one per booking and
- * version, so a double click (or two admins) sends one. 409 when nothing is owing, or the booking changed since
+ * The admin's reminder to the student of money owing on a booking, through the outbox: one per booking, version
+ * and day, so a double click (or two admins) sends one. 409 when nothing is owing, or the booking changed since
  * it was read.
  */
 export async function sendPaymentReminder(
-  deps: Uses<'bookings', 'storage' | 'mail' | 'config'>,
+  deps: Uses<'bookings', 'storage' | 'mail' | 'config' | 'clock'>,
   me: Me | undefined,
   bookingId: string,
   input: { version: number },
@@ -187,8 +187,7 @@ export async function sendPaymentReminder(
           reference: standing.due.reference,
           lateFee: standing.due.what === 'late-fee',
         },
-        tx.config.publicUrl,
-        tx.config.paymentEftDetails,
+        { day: sastDate(tx.clock.now()), publicUrl: tx.config.publicUrl, eftDetails: tx.config.paymentEftDetails },
       ),
     );
   });
