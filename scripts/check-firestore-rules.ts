@@ -144,6 +144,7 @@ async function probe(base: string, project: string, database: string, rules: str
     'groupSessions',
     'payments',
     'paymentStatementLines',
+    'bankMappings',
   ]) {
     requests.push(
       [`read ${collection}/a`, `${documents}/${collection}/a`, {}],

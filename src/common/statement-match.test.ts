@@ -99,4 +99,10 @@ describe('a statement matched to what is due', () => {
     const [match] = matchStatement([line(180_00, 'TB-ABC234 F SMITH')], dues, new Set());
     expect(match).toMatchObject({ kind: 'pays', reference: 'TB-ABC234' });
   });
+
+  test('a late fee paid under the session’s own reference pays the fee', () => {
+    const feeOnly = new Map([due('TB-QRS567-F', 45_00)]);
+    const [match] = matchStatement([line(45_00, 'EFT TB-QRS567 MOKOENA')], feeOnly, new Set());
+    expect(match).toMatchObject({ kind: 'pays', reference: 'TB-QRS567-F', bookingId: 'booking-TB-QRS567-F' });
+  });
 });

@@ -80,8 +80,11 @@ export function matchStatement(
     if (line.amountCents <= 0) return { kind: 'money-out', line };
     const references = referencesIn(line.description);
     if (references.length === 0) return { kind: 'no-reference', line };
-    // "TB-ABC234 F Smith" reads as the fee's reference; where only the session's is due, it is the session's.
-    const reference = references.flatMap((r) => [r, r.replace(/-F$/, '')]).find((r) => dues.has(r));
+    // "TB-ABC234 F Smith" reads as the fee's reference; where only the session's is due, it is the session's. And
+    // a late fee paid under the session's own reference (what the student has written down) pays the fee.
+    const reference = references
+      .flatMap((r) => (r.endsWith('-F') ? [r, r.slice(0, -2)] : [r, `${r}-F`]))
+      .find((r) => dues.has(r));
     if (!reference) return { kind: 'unknown-reference', line, reference: references[0]! };
     const due = dues.get(reference)!;
     const left = owing.get(reference)!;

@@ -10,6 +10,7 @@ import type { Deps } from './deps.ts';
 import type { EventBus } from './events/events.ts';
 import { createEventsRoutes, livePosition } from './events/events.routes.ts';
 import type { StreamHub } from './events/stream-hub.ts';
+import { statementMaxBytes } from '../common/statements.ts';
 import { limitBody } from './http/body-limit.ts';
 import { compressJson } from './http/compression.ts';
 import { errorHandler } from './http/error-handler.ts';
@@ -81,7 +82,12 @@ export function createApp({
 
   if (deps.logger.isLevelEnabled('info')) app.use(requestLog(deps.logger));
   // Registered for the methods that carry a body only: GETs, the hot path, skip it entirely.
-  app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '/api/*', requireSameOrigin(deps.config.publicUrl), limitBody(64 * 1024));
+  // A bank statement (the admin's, issue 37) may be megabytes; every other body fits in 64 KB.
+  const smallBody = limitBody(64 * 1024);
+  const statementBody = limitBody(statementMaxBytes + 64 * 1024);
+  app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '/api/*', requireSameOrigin(deps.config.publicUrl), (c, next) =>
+    (c.req.path.startsWith('/api/bookings/statements/') ? statementBody : smallBody)(c, next),
+  );
   // Counted against the signed-in user, or a visitor's address: the session is read here for the one time the
   // request reads it.
   const readLimit =

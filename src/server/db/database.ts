@@ -6,7 +6,7 @@ import type { CalendarFeedsTable } from '../modules/calendar/calendar.table.ts';
 import type { BookingChangesTable, BookingsTable } from '../modules/bookings/bookings.table.ts';
 import type { GroupSessionsTable } from '../modules/bookings/groups.table.ts';
 import type { ModulesTable } from '../modules/catalogue/catalogue.table.ts';
-import type { PaymentAllocationsTable, PaymentsTable } from '../modules/bookings/payments.table.ts';
+import type { BankMappingsTable, PaymentAllocationsTable, PaymentsTable } from '../modules/bookings/payments.table.ts';
 import type { EnrolmentsTable } from '../modules/profile/profile.table.ts';
 import type { AnswersTable, QuestionsTable, QuestionVotesTable } from '../modules/qa/qa.table.ts';
 import type { TutorCategoriesTable } from '../modules/staff/staff.table.ts';
@@ -38,5 +38,6 @@ export interface Database {
   tutor_availability: TutorAvailabilityTable;
   calendar_feeds: CalendarFeedsTable;
   payments: PaymentsTable;
+  bank_mappings: BankMappingsTable;
   payment_allocations: PaymentAllocationsTable;
 }

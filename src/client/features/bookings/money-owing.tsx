@@ -64,7 +64,8 @@ export function MoneyOwing() {
     const sent = await staff.remindPayment(booking);
     setSending(undefined);
     if (sent) setReminded((ids) => new Set(ids).add(booking.id));
-    else readAgain();
+    // Sent, the booking has a new version (the reminder's guard against a second); refused, it changed.
+    readAgain();
   }
 
   let body;

@@ -21,6 +21,7 @@ import * as m0019 from './0019-calendar-feeds.ts';
 import * as m0020 from './0020-booking-series.ts';
 import * as m0021 from './0021-group-sessions.ts';
 import * as m0022 from './0022-payments.ts';
+import * as m0023 from './0023-bank-mappings.ts';
 
 /** Every migration, in order. Append only: a landed migration is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0020-booking-series': m0020,
   '0021-group-sessions': m0021,
   '0022-payments': m0022,
+  '0023-bank-mappings': m0023,
 };

@@ -238,6 +238,9 @@ const byVersion = (a: { version: number }, b: { version: number }) => a.version 
 /** How far back a user's request times are kept: the rate limit counts an hour (bookingLimits). */
 const requestTimesKeptMs = 24 * 3_600_000;
 
+/** Documents read in one round trip by `findByPaymentReferences`: a statement's thousand lines in a few. */
+const docsPerRead = 300;
+
 /** A change of a booking: the booking as it leaves it, or undefined to leave it alone. */
 type Change = (doc: BookingDoc) => BookingDoc | undefined;
 
@@ -374,6 +377,26 @@ export function createBookingsFirestoreRepository(ctx: FirestoreContext, positio
 
     async isPaymentReferenceTaken(reference) {
       return (await read(ctx, referenceRef(reference))).exists;
+    },
+
+    async findByPaymentReferences(references) {
+      const ids: string[] = [];
+      for (let i = 0; i < references.length; i += docsPerRead) {
+        const held = await readAll(ctx, references.slice(i, i + docsPerRead).map(referenceRef));
+        for (const doc of held) {
+          const bookingId = doc.data()?.bookingId;
+          if (bookingId) ids.push(bookingId);
+        }
+      }
+      const found: BookingRecord[] = [];
+      for (let i = 0; i < ids.length; i += docsPerRead) {
+        const docs = await readAll(ctx, ids.slice(i, i + docsPerRead).map(bookingRef));
+        for (const doc of docs) {
+          const data = doc.data();
+          if (data) found.push(toRecord(doc.id, data));
+        }
+      }
+      return found;
     },
 
     async insert(booking, stamp) {

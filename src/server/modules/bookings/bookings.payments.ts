@@ -75,10 +75,7 @@ export async function recordPayment(
     if (input.kind === 'waiver' && input.amountCents > standing.owingCents)
       throw fieldError('waive_too_much', 'amountCents', paymentMessages.waiveTooMuch(standing.owingCents));
 
-    const [stamp] = (await bookings.takeStamps(1, [row.version])) as [Stamp];
-    const share = { kind: input.kind, amountCents: input.amountCents };
-    const at = now.toISOString();
-    await payments.insert({
+    await writePayment(tx, row, admin, now.toISOString(), {
       id: input.id,
       kind: input.kind,
       method: input.method ?? null,
@@ -87,26 +84,39 @@ export async function recordPayment(
       reference: input.kind === 'payment' ? standing.due.reference : '',
       note: input.note,
       statementLineKey: null,
-      recordedBy: { id: admin.id, name: admin.name },
-      recordedAt: at,
-      allocations: [{ bookingId, amountCents: input.amountCents }],
     });
-    const update = { payments: withShare(row.payments ?? noPayments, share), updatedAt: at, stamp };
-    if (!(await bookings.updateIfAtVersion(bookingId, row.version, update))) throw createChangedMeanwhileError();
-    await bookings.addChange({
-      ...historyEntry(
-        bookingId,
-        stamp.version,
-        at,
-        { id: admin.id, name: admin.name, role: admin.role },
-        row.status,
-        row.status,
-      ),
-      payment: { kind: input.kind, method: input.method ?? null, amountCents: input.amountCents },
-    });
-    notify(tx, row, stamp.version);
   });
   return readBooking(deps.repos.bookings, bookingId);
+}
+
+/**
+ * Money recorded against one booking, in the change transaction the caller began (`beginChanges`, then its
+ * reads): the payment's record, the booking's sums at a new version (if it is still at the one read), and its
+ * history entry. The admin's form and a statement's lines both record through here.
+ */
+export async function writePayment(
+  tx: PaymentDeps,
+  row: BookingRecord,
+  by: Me,
+  at: string,
+  payment: Omit<PaymentRecord, 'recordedBy' | 'recordedAt' | 'allocations'>,
+): Promise<void> {
+  const { bookings, payments } = tx.repos;
+  const [stamp] = (await bookings.takeStamps(1, [row.version])) as [Stamp];
+  await payments.insert({
+    ...payment,
+    recordedBy: { id: by.id, name: by.name },
+    recordedAt: at,
+    allocations: [{ bookingId: row.id, amountCents: payment.amountCents }],
+  });
+  const share = { kind: payment.kind, amountCents: payment.amountCents };
+  const update = { payments: withShare(row.payments ?? noPayments, share), updatedAt: at, stamp };
+  if (!(await bookings.updateIfAtVersion(row.id, row.version, update))) throw createChangedMeanwhileError();
+  await bookings.addChange({
+    ...historyEntry(row.id, stamp.version, at, { id: by.id, name: by.name, role: by.role }, row.status, row.status),
+    payment: { kind: payment.kind, method: payment.method, amountCents: payment.amountCents },
+  });
+  notify(tx, row, stamp.version);
 }
 
 /** One booking with money owing, as the admin's list shows it. */
@@ -160,18 +170,20 @@ export async function listUnpaid(
 }
 
 /**
- * The admin's reminder to the student of money owing on a booking, through the outbox: one per booking, version
- * and day, so a double click (or two admins) sends one. 409 when nothing is owing, or the booking changed since
- * it was read.
+ * The admin's reminder to the student of money owing on a booking, through the outbox, if the booking is still at
+ * the version read: the reminder gives it a new one, so of a double click's two (or two admins') one is sent and
+ * the other is a 409, on every engine (on Firestore the outbox's key alone does not stop a second transaction).
+ * Keyed by booking, version and day besides. 409 when nothing is owing.
  */
 export async function sendPaymentReminder(
-  deps: Uses<'bookings', 'storage' | 'mail' | 'config' | 'clock'>,
+  deps: Uses<'bookings', 'storage' | 'mail' | 'config' | 'clock' | 'events'>,
   me: Me | undefined,
   bookingId: string,
   input: { version: number },
 ): Promise<void> {
   requireRole(me, 'admin');
   await withTransaction(deps, async (tx) => {
+    await tx.repos.bookings.beginChanges();
     const row = await tx.repos.bookings.findById(bookingId);
     if (!row) throw createBookingNotFoundError();
     if (row.version !== input.version) throw createChangedMeanwhileError();
@@ -190,5 +202,8 @@ export async function sendPaymentReminder(
         { day: sastDate(tx.clock.now()), publicUrl: tx.config.publicUrl, eftDetails: tx.config.paymentEftDetails },
       ),
     );
+    const [stamp] = (await tx.repos.bookings.takeStamps(1, [row.version])) as [Stamp];
+    await tx.repos.bookings.setVersion(row.id, stamp);
+    notify(tx, row, stamp.version);
   });
 }

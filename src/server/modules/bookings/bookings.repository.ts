@@ -154,6 +154,8 @@ function toChangeRow(change: BookingChangeRecord): Insertable<BookingChangesTabl
 }
 
 const toRecords = (rows: BookingRow[]) => rows.map(toRecord);
+/** A statement's references asked for at once: well under SQLite's and PostgreSQL's limits on parameters. */
+const referencesPerQuery = 500;
 
 // The statements of a booking's request and of the lists, compiled once (db/prepared-query.ts).
 const byId = preparedQuery<{ id: string }, BookingRow>((db, arg) =>
@@ -231,6 +233,15 @@ export function createBookingsRepository(db: Db, versions: Versions = versionsOn
 
     async isPaymentReferenceTaken(reference) {
       return (await byPaymentReference(db, { reference })).rows.length > 0;
+    },
+
+    async findByPaymentReferences(references) {
+      const rows: BookingRow[] = [];
+      for (let i = 0; i < references.length; i += referencesPerQuery) {
+        const chunk = references.slice(i, i + referencesPerQuery);
+        rows.push(...(await db.selectFrom('bookings').selectAll().where('payment_reference', 'in', chunk).execute()));
+      }
+      return toRecords(rows);
     },
 
     async insert(booking, stamp) {

@@ -11,6 +11,7 @@ import {
   setBookingStatusInputSchema,
 } from '../../../common/bookings.ts';
 import { paymentReminderInputSchema, recordPaymentInputSchema } from '../../../common/payments.ts';
+import { statementImportInputSchema, statementPreviewInputSchema } from '../../../common/statements.ts';
 import { positionSchema } from '../../../common/position-schema.ts';
 import { z } from '../../../common/zod.ts';
 import { checkFirst, type SessionEnv } from '../../auth/auth.middleware.ts';
@@ -21,6 +22,7 @@ import { jsonBody, queryOf } from '../../http/json-body.ts';
 import { offlineChanges } from '../../http/offline-changes.ts';
 import { syncedTo } from '../../http/synced-to.ts';
 import { listUnpaid, recordPayment, sendPaymentReminder } from './bookings.payments.ts';
+import { importStatement, listBankMappings, previewStatement } from './bookings.statements.ts';
 import { requireBookingStaff } from './bookings.access.ts';
 
 const requireAdmin = (me: Parameters<typeof requireRole>[0]) => requireRole(me, 'admin');
@@ -86,6 +88,17 @@ export function createBookingRoutes(deps: Deps) {
         c.header('cache-control', personal);
         return c.json(await listUnpaid(deps, c.get('me')));
       })
+      // Bank statements (issue 37 §2): each bank's columns as last mapped; a statement previewed, then recorded.
+      .get('/bank-mappings', checkFirst(requireAdmin), async (c) => {
+        c.header('cache-control', personal);
+        return c.json({ mappings: await listBankMappings(deps, c.get('me')) });
+      })
+      .post('/statements/preview', checkFirst(requireAdmin), jsonBody(statementPreviewInputSchema), async (c) =>
+        c.json(await previewStatement(deps, c.get('me'), c.req.valid('json'))),
+      )
+      .post('/statements/import', checkFirst(requireAdmin), jsonBody(statementImportInputSchema), async (c) =>
+        c.json(await importStatement(deps, c.get('me'), c.req.valid('json'))),
+      )
       .post('/:id/payment-reminder', checkFirst(requireAdmin), jsonBody(paymentReminderInputSchema), async (c) => {
         await sendPaymentReminder(deps, c.get('me'), c.req.param('id'), c.req.valid('json'));
         return c.json({ sent: true }, 202);

@@ -159,6 +159,24 @@ describe.each(contractEngines(openSql, openFirestore))('the bookings’ storage 
     expect(await repo.findById(booking.id)).toEqual(booking);
   });
 
+  test('bookings found by a statement’s payment references, many at once; a reference nobody holds finds none', async () => {
+    const { repo } = engine;
+    const student = await engine.addStudent('Sipho Dlamini');
+    const held = [newBooking(student), newBooking(student)];
+    for (const booking of held) await repo.insert(booking, stampOf(booking));
+    // More than one query's or read's worth, the held ones among them.
+    const unheld = Array.from({ length: 620 }, (_, i) => `TB-Z${String(i).padStart(5, '2')}`);
+    const found = await repo.findByPaymentReferences([
+      ...unheld.slice(0, 400),
+      held[0]!.paymentReference,
+      ...unheld.slice(400),
+      held[1]!.paymentReference,
+    ]);
+    expect(found.map((b) => b.id).sort()).toEqual(held.map((b) => b.id).sort());
+    expect(found.find((b) => b.id === held[0]!.id)).toEqual(held[0]);
+    expect(await repo.findByPaymentReferences([])).toEqual([]);
+  });
+
   test('stamps are handed out each once, in order within a shard, however many writers take them at once', async () => {
     const { repo } = engine;
     const before = await repo.readPosition();

@@ -90,6 +90,11 @@ export interface BookingsRepository {
   countRequestsSince(userId: string, since: string): Promise<number>;
   /** Whether a booking holds this reference; read in the change's transaction, it stays free until the insert. */
   isPaymentReferenceTaken(reference: string): Promise<boolean>;
+  /**
+   * The bookings holding these payment references (a bank statement's, `TB-…` without a late fee's `-F`), in no
+   * order; a reference nobody holds is left out.
+   */
+  findByPaymentReferences(references: readonly string[]): Promise<BookingRecord[]>;
   /** Stores a new booking at `stamp` (its `version`). Its reference and id are unique: a duplicate throws. */
   insert(booking: Omit<BookingRecord, 'version'>, stamp: Stamp): Promise<void>;
   /** Adds an entry to a booking's history (stored, or inserted in this transaction). */

@@ -1,6 +1,8 @@
 import type { CollectionReference, Query } from 'firebase-admin/firestore';
 import type { PaymentKind, PaymentMethod } from '../../../common/payments.ts';
-import { read, type FirestoreContext } from '../../storage/firestore/context.ts';
+import { bankMappingSchema, type BankMapping } from '../../../common/statements.ts';
+import { keyId } from '../../storage/firestore/document-ids.ts';
+import { read, readAll, type FirestoreContext } from '../../storage/firestore/context.ts';
 import { isRecordId } from '../../storage/record-ids.ts';
 import type { PaymentAllocation, PaymentRecord, PaymentsRepository } from './payments.storage.ts';
 
@@ -43,13 +45,24 @@ const toRecord = (id: string, doc: PaymentDoc): PaymentRecord => ({
   allocations: doc.allocations.map((a) => ({ ...a })).sort((a, b) => a.bookingId.localeCompare(b.bookingId)),
 });
 
+/** `bankMappings/{bank lower-cased, as a key}`: how that bank's statement is read. */
+interface BankMappingDoc {
+  bankKey: string;
+  mapping: BankMapping;
+  updatedAt: string;
+}
+
+/** Documents read in one round trip by `recordedStatementLines`. */
+const docsPerRead = 300;
+
 /** Firestore's most values an `in` or `array-contains-any` takes. */
 const inLimit = 30;
 
 export function createPaymentsFirestoreRepository(ctx: FirestoreContext): PaymentsRepository {
   const payments = ctx.db.collection('payments') as CollectionReference<PaymentDoc>;
   const statementLines = ctx.db.collection('paymentStatementLines') as CollectionReference<StatementLineDoc>;
-  const query = async (q: Query<PaymentDoc>) => (ctx.tx ? await ctx.tx.get(q) : await q.get()).docs;
+  const bankMappings = ctx.db.collection('bankMappings') as CollectionReference<BankMappingDoc>;
+  const query = async <T>(q: Query<T>) => (ctx.tx ? await ctx.tx.get(q) : await q.get()).docs;
 
   async function find(id: string) {
     if (!isRecordId(id)) return undefined;
@@ -64,6 +77,32 @@ export function createPaymentsFirestoreRepository(ctx: FirestoreContext): Paymen
       if (!isRecordId(key)) return undefined;
       const line = (await read(ctx, statementLines.doc(key))).data();
       return line && find(line.paymentId);
+    },
+
+    async recordedStatementLines(keys) {
+      const found = new Set<string>();
+      const valid = keys.filter(isRecordId);
+      for (let i = 0; i < valid.length; i += docsPerRead) {
+        const docs = await readAll(
+          ctx,
+          valid.slice(i, i + docsPerRead).map((key) => statementLines.doc(key)),
+        );
+        for (const doc of docs) if (doc.exists) found.add(doc.id);
+      }
+      return found;
+    },
+
+    async listBankMappings() {
+      const docs = await query(bankMappings.orderBy('bankKey'));
+      return docs.map((doc) => bankMappingSchema.parse(doc.data().mapping));
+    },
+
+    async saveBankMapping(mapping, at) {
+      const bankKey = mapping.bank.toLowerCase();
+      const doc = { bankKey, mapping, updatedAt: at };
+      const ref = bankMappings.doc(keyId(bankKey));
+      if (ctx.tx) ctx.tx.set(ref, doc);
+      else await ref.set(doc);
     },
 
     async insert(payment) {

@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { bankMappingSchema } from '../../../common/statements.ts';
 import type { Db } from '../../db/create-db.ts';
 import type { PaymentAllocation, PaymentRecord, PaymentsRepository } from './payments.storage.ts';
 import type { PaymentsTable } from './payments.table.ts';
@@ -18,6 +19,9 @@ const toRecord = (row: PaymentRow, allocations: PaymentAllocation[]): PaymentRec
   recordedAt: row.recorded_at,
   allocations,
 });
+
+/** A statement's line keys asked for at once: well under SQLite's and PostgreSQL's limits on parameters. */
+const keysPerQuery = 500;
 
 /** Payments on SQLite and PostgreSQL: `payments`, and what each went to in `payment_allocations`. */
 export function createPaymentsRepository(db: Db): PaymentsRepository {
@@ -52,6 +56,33 @@ export function createPaymentsRepository(db: Db): PaymentsRepository {
     find: (id) => findWhere('id', id),
 
     findByStatementLine: (key) => findWhere('statement_line_key', key),
+
+    async recordedStatementLines(keys) {
+      const found = new Set<string>();
+      for (let i = 0; i < keys.length; i += keysPerQuery) {
+        const rows = await db
+          .selectFrom('payments')
+          .select('statement_line_key')
+          .where('statement_line_key', 'in', keys.slice(i, i + keysPerQuery))
+          .execute();
+        for (const row of rows) if (row.statement_line_key) found.add(row.statement_line_key);
+      }
+      return found;
+    },
+
+    async listBankMappings() {
+      const rows = await db.selectFrom('bank_mappings').select('mapping').orderBy('bank_key').execute();
+      return rows.map((row) => bankMappingSchema.parse(JSON.parse(row.mapping)));
+    },
+
+    async saveBankMapping(mapping, at) {
+      const row = { bank_key: mapping.bank.toLowerCase(), mapping: JSON.stringify(mapping), updated_at: at };
+      await db
+        .insertInto('bank_mappings')
+        .values(row)
+        .onConflict((oc) => oc.column('bank_key').doUpdateSet({ mapping: row.mapping, updated_at: at }))
+        .execute();
+    },
 
     async insert(payment) {
       await db

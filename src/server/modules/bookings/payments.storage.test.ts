@@ -3,6 +3,7 @@ import { transact } from '../../storage/firestore/context.ts';
 import { deadline } from '../../test/deadline.ts';
 import { contractEngines, openFirestoreEngine, openSqlEngine } from '../../test/storage-engines.ts';
 import { createPaymentsFirestoreRepository } from './payments.firestore.ts';
+import type { BankMapping } from '../../../common/statements.ts';
 import type { PaymentRecord, PaymentsRepository } from './payments.storage.ts';
 
 /**
@@ -146,5 +147,41 @@ describe.each(contractEngines(openSql, openFirestore))('the payments’ storage 
     await repo.setRecorderName(admin.id, 'Deleted user', true);
     expect((await repo.find(mine.id))?.recordedBy).toEqual({ id: null, name: 'Deleted user' });
     expect((await repo.find(others.id))?.recordedBy).toEqual(others.recordedBy);
+  });
+
+  test('which statement lines were recorded, asked for many at once', async () => {
+    const { repo } = engine;
+    const recorded = [hash(), hash()];
+    for (const key of recorded) await repo.insert(payment({ statementLineKey: key, method: 'statement' }));
+    // More than one query's or read's worth of keys, the recorded ones at the end.
+    const asked = [...Array.from({ length: 650 }, hash), 'a/b', ...recorded];
+    expect(await repo.recordedStatementLines(asked)).toEqual(new Set(recorded));
+    expect(await engine.transaction((tx) => tx.recordedStatementLines(recorded.slice(0, 1)))).toEqual(
+      new Set(recorded.slice(0, 1)),
+    );
+    expect(await repo.recordedStatementLines([])).toEqual(new Set());
+  });
+
+  test('one mapping per bank, its name’s case aside; the last saved is the one read', async () => {
+    const { repo } = engine;
+    const suffix = crypto.randomUUID().slice(0, 8);
+    const fnb: BankMapping = {
+      bank: `FNB ${suffix}`,
+      date: 'Date',
+      amount: { kind: 'signed', column: 'Amount' },
+      description: ['Description'],
+    };
+    const capitec: BankMapping = {
+      bank: `Capitec ${suffix}`,
+      date: 'Transaction Date',
+      amount: { kind: 'in-out', in: 'Money In', out: 'Money Out' },
+      description: ['Description', 'Original Description'],
+    };
+    await repo.saveBankMapping(fnb, '2026-12-01T10:00:00.000Z');
+    await engine.transaction((tx) => tx.saveBankMapping(capitec, '2026-12-01T10:00:00.000Z'));
+    const renamed = { ...fnb, bank: `fnb ${suffix}`, date: 'Transaction date' };
+    await repo.saveBankMapping(renamed, '2026-12-02T10:00:00.000Z');
+    const mine = (await repo.listBankMappings()).filter((m) => m.bank.endsWith(suffix));
+    expect(mine).toEqual([capitec, renamed]);
   });
 });

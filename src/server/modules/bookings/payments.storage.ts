@@ -1,4 +1,5 @@
 import type { PaymentKind, PaymentMethod } from '../../../common/payments.ts';
+import type { BankMapping } from '../../../common/statements.ts';
 
 /** The part of a payment, refund or waiver that went to one booking. */
 export interface PaymentAllocation {
@@ -42,6 +43,12 @@ export interface PaymentsRepository {
   find(id: string): Promise<PaymentRecord | undefined>;
   /** The payment recorded from this statement line; undefined when none was. */
   findByStatementLine(key: string): Promise<PaymentRecord | undefined>;
+  /** Which of these statement lines (their keys) were recorded before. */
+  recordedStatementLines(keys: readonly string[]): Promise<Set<string>>;
+  /** How each bank's statement is read, by bank name. */
+  listBankMappings(): Promise<BankMapping[]>;
+  /** Remembers how `mapping.bank`'s statements are read: one mapping per bank, its name's case aside. */
+  saveBankMapping(mapping: BankMapping, at: string): Promise<void>;
   /** Stores a new payment and its allocations. A duplicate id or statement line throws. */
   insert(payment: PaymentRecord): Promise<void>;
   /** Every payment that went to any of these bookings, oldest first (then by id), each whole. */

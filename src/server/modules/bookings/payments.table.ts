@@ -26,3 +26,12 @@ export interface PaymentAllocationsTable {
   booking_id: string;
   amount_cents: number;
 }
+
+/** How one bank's statement is read (db/migrations/0023-bank-mappings.ts). */
+export interface BankMappingsTable {
+  /** The bank's name, lower-cased. */
+  bank_key: string;
+  /** JSON: common/statements.ts `BankMapping`. */
+  mapping: string;
+  updated_at: string;
+}

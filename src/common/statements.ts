@@ -1,0 +1,90 @@
+import type { LineMatch } from './statement-match.ts';
+import { z } from './zod.ts';
+
+/**
+ * Bank statements imported as CSV (issue 37 §2): how one bank's columns are read (a mapping, remembered per bank),
+ * and what the admin reads when a statement cannot be. Each message names the line where it is one line.
+ */
+export const statementMessages = {
+  notCsv: 'This file is not a CSV statement. Export the statement from your bank as CSV and choose that file.',
+  columnsMissing: (columns: readonly string[]) =>
+    `The statement has no column named ${columns.map((c) => `“${c}”`).join(', ')}. Check the column names for this bank.`,
+  dateInvalid: (text: string) => (text ? `“${text}” is not a date this page can read.` : 'The date is missing.'),
+  amountInvalid: 'The amount is not a number.',
+  noLines: 'The statement has no lines of money in it.',
+  tooLarge: 'The statement is larger than 5 MB. Export a shorter period and import each one.',
+  onLine: (line: number, message: string) => `Line ${line}: ${message}`,
+  lineUnknown: 'The statement changed since its preview. Preview it again.',
+  lineUnmatched: 'this line records no payment now. Preview the statement again.',
+  referenceInvalid: 'Enter a booking reference, such as TB-ABC234.',
+  bankRequired: 'Name the bank, such as FNB or Capitec.',
+  columnRequired: 'Name the column as the statement’s first row writes it.',
+} as const;
+
+const column = z.string().trim().min(1, statementMessages.columnRequired).max(80);
+
+/**
+ * How a bank's statement is read: the header's names of the date, the amount (one signed column, or money in and
+ * money out apart, as Capitec writes it) and the description (one or more columns, joined).
+ */
+export const bankMappingSchema = z.strictObject({
+  bank: z.string().trim().min(1, statementMessages.bankRequired).max(60),
+  date: column,
+  amount: z.discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('signed'), column }),
+    z.strictObject({ kind: z.literal('in-out'), in: column, out: column }),
+  ]),
+  description: z.array(column).min(1).max(3),
+});
+export type BankMapping = z.output<typeof bankMappingSchema>;
+
+/** The largest statement read at once: a year of a small business's lines is well under it. */
+export const statementMaxBytes = 5 * 1024 * 1024;
+
+const csv = z.string().max(statementMaxBytes, statementMessages.tooLarge);
+
+/** `POST /api/bookings/statements/preview` (the admin): the statement as the bank exported it, and how to read it. */
+export const statementPreviewInputSchema = z.strictObject({ mapping: bankMappingSchema, csv });
+
+/**
+ * `POST /api/bookings/statements/import` (the admin): the statement again, and the lines to record by their keys;
+ * `reference`: the booking the admin matched a line to by hand (a line with no reference, or a wrong one).
+ */
+export const statementImportInputSchema = z.strictObject({
+  mapping: bankMappingSchema,
+  csv,
+  lines: z
+    .array(
+      z.strictObject({
+        key: z.string().regex(/^[0-9a-f]{64}$/),
+        reference: z
+          .string()
+          .trim()
+          .regex(/^TB-[A-HJKMNP-Z2-9]{6}(-F)?$/i, statementMessages.referenceInvalid)
+          .transform((r) => r.toUpperCase())
+          .optional(),
+      }),
+    )
+    .max(20_000),
+});
+export type StatementImportInput = z.output<typeof statementImportInputSchema>;
+
+/** One line of a statement's preview: as read, and what it would record. */
+export interface StatementPreviewLine {
+  line: number;
+  key: string;
+  date: string;
+  amountCents: number;
+  description: string;
+  match: LineMatch['kind'];
+  /** The reference the line was matched by (or named, where nobody holds it). */
+  reference?: string;
+  booking?: { id: string; moduleName: string; studentName: string; date: string };
+  shortCents?: number;
+  overCents?: number;
+}
+
+export interface StatementPreview {
+  bank: string;
+  lines: StatementPreviewLine[];
+}
