@@ -7,6 +7,7 @@ import type {
   RescheduleBookingInput,
 } from '../../../common/bookings.ts';
 import type { RecordPaymentInput } from '../../../common/payments.ts';
+import type { BankMapping, StatementPreview } from '../../../common/statements.ts';
 import type { Position } from '../../../common/positions.ts';
 
 /** What the admin's device sends to record money: the note may be left out. */
@@ -38,6 +39,9 @@ const bookings = client.api.bookings;
 const booking = (id: string) => ({ param: { id: encodeURIComponent(id) } });
 
 /** Every call the bookings feature makes, in one place. */
+/** A time limit longer than the default, for a statement of thousands of lines (apiFetch reads `timeoutMs`). */
+const longer = (timeoutMs: number) => ({ timeoutMs }) as RequestInit;
+
 export const bookingsApi = {
   /** A page of the bookings the caller may see, newest session first. The route answers changes when asked with `since`: `nextCursor` tells them apart. */
   async list(
@@ -90,6 +94,14 @@ export const bookingsApi = {
   remindPayment: async (id: string, version: number): Promise<void> => {
     await readJson(await bookings[':id']['payment-reminder'].$post({ ...booking(id), json: { version } }));
   },
+  /** How each bank's statement was read last time (the admin). */
+  bankMappings: async (): Promise<BankMapping[]> => (await readJson(await bookings['bank-mappings'].$get())).mappings,
+  /** A bank statement read and matched: what each line would record; nothing is written (the admin). */
+  previewStatement: async (mapping: BankMapping, csv: string): Promise<StatementPreview> =>
+    readJson(await bookings.statements.preview.$post({ json: { mapping, csv } }, { init: longer(60_000) })),
+  /** The statement's chosen lines recorded, by their keys (the admin). */
+  importStatement: async (mapping: BankMapping, csv: string, lines: { key: string; reference?: string }[]) =>
+    readJson(await bookings.statements.import.$post({ json: { mapping, csv, lines } }, { init: longer(120_000) })),
   /** Staff keep the time a session had before its student asked to move it. */
   keepTime: async (id: string, version: number): Promise<Booking> =>
     readJson(await bookings[':id']['keep-time'].$post({ ...booking(id), json: { version } })),

@@ -10,6 +10,7 @@ import { useSyncStatus } from '../../offline/hooks.ts';
 import { StatusLabel } from './booking-parts.tsx';
 import { bookingsApi } from './bookings-api.ts';
 import { RecordPayment } from './record-payment.tsx';
+import { StatementImport } from './statement-import.tsx';
 import { useStaffActions } from './use-bookings.ts';
 
 type Owing = Awaited<ReturnType<typeof bookingsApi.unpaid>>;
@@ -127,6 +128,7 @@ export function MoneyOwing() {
           You are offline. The list is as it was when you last had a connection; reminders and payments need one.
         </Notice>
       )}
+      <StatementImport onRecorded={readAgain} />
       {body}
     </section>
   );
