@@ -8,6 +8,7 @@ import {
 import { dateAfter } from '../../../common/availability.ts';
 import { brand } from '../../../common/brand.ts';
 import { formatRand } from '../../../common/money.ts';
+import { bookingStanding } from '../../../common/payments.ts';
 import { dashboardPathByRole, type Role } from '../../../common/roles.ts';
 import { formatSastDate, formatSastSlot } from '../../../common/sast.ts';
 import { addSessionEvent, createSastCalendar } from '../../calendar/session-event.ts';
@@ -280,6 +281,16 @@ export function timeChangedEmail(
   };
 }
 
+/** What the session's reminder says of its money, as the admin has recorded it (issue 37). */
+function reminderPayment(b: Booking): string {
+  const { owingCents, paidCents } = bookingStanding(b);
+  if (owingCents === 0) return paidCents > 0 ? 'It is paid: thank you.' : 'There is nothing to pay for it.';
+  const pay = `${formatRand(owingCents)} by EFT, with the payment reference ${b.paymentReference}`;
+  return paidCents > 0
+    ? `Still to pay: ${pay}. If you paid in the last few days, thank you: it may not have reached us yet.`
+    : `If you have not paid yet: ${pay}.`;
+}
+
 export function reminderEmail(b: Booking, slot: string, publicUrl: string): NewEmail {
   const when = formatSastSlot(b.date, slot);
   return {
@@ -292,7 +303,7 @@ export function reminderEmail(b: Booking, slot: string, publicUrl: string): NewE
       greeting: `Hi ${b.student.name},`,
       paragraphs: [
         `A reminder that your session starts ${when} (${b.hours} hour${b.hours === 1 ? '' : 's'}).`,
-        `If you have not paid yet: ${formatRand(b.totalCents)} by EFT, with the payment reference ${b.paymentReference}.`,
+        reminderPayment(b),
         details(b),
       ],
       action: { label: 'View my bookings', url: dashboard(publicUrl, 'student') },

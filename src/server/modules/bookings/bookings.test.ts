@@ -9,6 +9,7 @@ import {
   type Booking,
   type BookingCategory,
 } from '../../../common/bookings.ts';
+import { formatRand } from '../../../common/money.ts';
 import type { Category } from '../../../common/roles.ts';
 import { formatSastDate, sastDate, sastInstant } from '../../../common/sast.ts';
 import { textMessages } from '../../../common/validation.ts';
@@ -1128,7 +1129,31 @@ describe('the reminder', () => {
     const email = await smtp.waitForEmail({ to: student.email, subject: 'Reminder' });
     expect(email.subject).toBe(`Reminder: Introduction to Statistics, ${formatSastDate(booking.date)}, 14:00 SAST`);
     expect(email.text).toContain(booking.paymentReference);
+    expect(email.text).toContain(`If you have not paid yet: ${formatRand(booking.totalCents)} by EFT`);
     expect((await queuedAbout(booking)).filter((e) => e.startsWith('booking-reminder'))).toHaveLength(1);
+  });
+
+  test('the reminder of a session paid says so, and asks for nothing', async () => {
+    const student = await newStudent();
+    const booking = await book(student.client, { date: inDays(41) });
+    const confirmedAnswer = await confirm(statsTutor.client, booking, '14:00');
+    expect(confirmedAnswer.status, confirmedAnswer.text).toBe(200);
+    const confirmed = bookingSchema.parse(confirmedAnswer.body);
+    const paid = await admin.client.post(`/api/bookings/${booking.id}/payments`, {
+      id: crypto.randomUUID(),
+      kind: 'payment',
+      method: 'eft',
+      amountCents: confirmed.totalCents,
+      paidOn: sastDate(new Date()),
+      note: '',
+      version: confirmed.version,
+    });
+    expect(paid.status, paid.text).toBe(200);
+    const start = sastInstant(booking.date, '14:00').getTime();
+    await sendDueReminders({ ...server.services.deps, clock: { now: () => new Date(start - 23 * hour) } });
+    const email = await smtp.waitForEmail({ to: student.email, subject: 'Reminder' });
+    expect(email.text).toContain('It is paid: thank you.');
+    expect(email.text).not.toContain('If you have not paid yet');
   });
 
   test('a cancelled session gets none, and one confirmed within 24 hours needs none', async () => {
