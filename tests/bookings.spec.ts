@@ -770,7 +770,7 @@ test('a student cancels: in good time it is simply cancelled; inside 24 hours th
   // The e-mail says what to pay and how: the fee, the reference, and whom to pay (or whom to ask).
   const email = await emailTo(account.email, new RegExp(`^Booking cancelled: .*${formatSastDate(soon.date)}$`));
   expect(email.text).toContain(
-    `the late-cancellation fee (50%, R90) applies. Please pay it by EFT, with the payment reference ${late.paymentReference}.`,
+    `the late-cancellation fee (50%, R90) applies. Please pay it by EFT, with the payment reference ${late.paymentReference}-F.`,
   );
   expect(email.text).toMatch(/For the bank details, e-mail \S+@\S+ or send a WhatsApp message to \+27/);
   const stored = await bookingsOf(page.request, module.name);

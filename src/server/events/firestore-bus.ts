@@ -172,13 +172,18 @@ export async function createFirestoreBus(options: { firestore: Firestore; logger
 /**
  * The new notices of one snapshot in the order they were written: by Firestore's time, and one publisher's
  * by its count (two notices may share a millisecond; the query's tie-break, the random document id, is no order).
+ * Notices of two publishers at one time are ordered by publisher: the order must be total. Comparing only one
+ * publisher's counts (0 between publishers) is not an order, and sorting by it once delivered a batch's notices
+ * out of their order when another process's batch committed in the same millisecond (a CI rehearsal).
  */
-function inOrder(changes: DocumentChange<NoticeDoc>[]): { id: string; doc: NoticeDoc }[] {
+export function inOrder(changes: DocumentChange<NoticeDoc>[]): { id: string; doc: NoticeDoc }[] {
   return changes
     .filter((change) => change.type === 'added')
     .map((change) => ({ id: change.doc.id, doc: change.doc.data() }))
     .sort(
-      (a, b) => a.doc.at.toMillis() - b.doc.at.toMillis() || (a.doc.from === b.doc.from ? a.doc.seq - b.doc.seq : 0),
+      (a, b) =>
+        a.doc.at.toMillis() - b.doc.at.toMillis() ||
+        (a.doc.from < b.doc.from ? -1 : a.doc.from > b.doc.from ? 1 : a.doc.seq - b.doc.seq),
     );
 }
 

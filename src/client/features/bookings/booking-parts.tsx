@@ -8,7 +8,7 @@ import {
   type BookingStatus,
 } from '../../../common/bookings.ts';
 import { formatRand } from '../../../common/money.ts';
-import { bookingStanding, paymentStateLabels, type PaymentState } from '../../../common/payments.ts';
+import { bookingStanding, lateFeeReference, paymentStateLabels, type PaymentState } from '../../../common/payments.ts';
 import { formatSastDate, formatSastDateTime, formatSastSlot } from '../../../common/sast.ts';
 import { shownSlots, statusClassName } from './booking-rules.ts';
 
@@ -146,7 +146,8 @@ export function LateCancellation({ booking }: { booking: Booking }) {
   return (
     <p className="mt-3 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm font-medium text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100">
       Late cancellation: cancelled within {bookingLimits.lateCancelHours} hours of the session, so the late-cancellation
-      fee ({bookingLimits.lateFeePercent}%, {formatRand(fee)}) applies.
+      fee ({bookingLimits.lateFeePercent}%, {formatRand(fee)}) applies. Its payment reference is{' '}
+      <span className="font-mono">{lateFeeReference(booking.paymentReference)}</span>.
     </p>
   );
 }

@@ -8,7 +8,7 @@ import {
 import { dateAfter } from '../../../common/availability.ts';
 import { brand } from '../../../common/brand.ts';
 import { formatRand } from '../../../common/money.ts';
-import { bookingStanding } from '../../../common/payments.ts';
+import { bookingStanding, lateFeeReference } from '../../../common/payments.ts';
 import { dashboardPathByRole, type Role } from '../../../common/roles.ts';
 import { formatSastDate, formatSastSlot } from '../../../common/sast.ts';
 import { addSessionEvent, createSastCalendar } from '../../calendar/session-event.ts';
@@ -322,7 +322,7 @@ export function cancelledEmail(b: Booking, publicUrl: string, eftDetails: readon
       paragraphs: [
         ...(b.lateCancellation
           ? [
-              `${bookingMessages.cancelledLate(lateFeeCents(b.totalCents))} Please pay it by EFT, with the payment reference ${b.paymentReference}.`,
+              `${bookingMessages.cancelledLate(lateFeeCents(b.totalCents))} Please pay it by EFT, with the payment reference ${lateFeeReference(b.paymentReference)}.`,
               bankDetails(eftDetails),
             ]
           : [bookingMessages.cancelled]),

@@ -1079,7 +1079,7 @@ describe('a student cancelling', () => {
     // What to pay, in rand, with which reference and into which account.
     expect(email.text).toContain('the late-cancellation fee (50%, R80) applies.');
     expect(email.text).toContain(bookingMessages.cancelledLate(8000));
-    expect(email.text).toContain(`Please pay it by EFT, with the payment reference ${booking.paymentReference}.`);
+    expect(email.text).toContain(`Please pay it by EFT, with the payment reference ${booking.paymentReference}-F.`);
     for (const line of eftDetails.split('; ')) expect(email.text).toContain(line);
   });
 
