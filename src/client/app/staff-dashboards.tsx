@@ -116,6 +116,10 @@ function useAdminSection(): [AdminSection, (section: AdminSection) => void] {
  */
 export function AdminDashboardPage() {
   const [section, setSection] = useAdminSection();
+  // Money is read from the server (every booking owing): only once its tab is first opened, then kept, so that
+  // a statement half-chosen survives a look at another tab.
+  const [moneyOpened, setMoneyOpened] = useState(false);
+  if (section === 'money' && !moneyOpened) setMoneyOpened(true);
   const { session } = useSession();
   const modules = useModules();
   return (
@@ -133,7 +137,7 @@ export function AdminDashboardPage() {
             label: 'Bookings',
             content: <StaffBookings role="admin" categories={[]} userId={session.me?.id ?? ''} />,
           },
-          { id: 'money', label: 'Money', content: <MoneyOwing /> },
+          { id: 'money', label: 'Money', content: moneyOpened ? <MoneyOwing /> : null },
           { id: 'modules', label: 'Modules', content: <ManageModules /> },
           {
             id: 'groups',
