@@ -245,9 +245,13 @@ describe('a bank statement matched and recorded', () => {
       400,
       'request.invalid',
     );
-    const huge = `Date,Amount,Balance,Description\n${'2026/12/01,1.00,0,x\n'.repeat(300_000)}`;
+    // Over 5 MB: refused with what to do; far over, before the body is read.
+    const large = `Date,Amount,Balance,Description\n${'2026/12/01,1.00,0,x\n'.repeat(300_000)}`;
+    const tooLarge = await admin.client.post('/api/bookings/statements/preview', { mapping: fnb, csv: large });
+    expectApiError(tooLarge, 400, 'request.invalid');
+    expect((tooLarge.body as { error: { fields: { csv: string } } }).error.fields.csv).toBe(statementMessages.tooLarge);
     expectApiError(
-      await admin.client.post('/api/bookings/statements/preview', { mapping: fnb, csv: huge }),
+      await admin.client.post('/api/bookings/statements/preview', { mapping: fnb, csv: large.repeat(2) }),
       413,
       'request.too_large',
     );
