@@ -3,6 +3,7 @@ import { parse } from 'csv-parse/sync';
 import { dateAfter } from '../src/common/availability.ts';
 import { sastDate, sastInstant } from '../src/common/sast.ts';
 import type { Me } from '../src/common/session.ts';
+import { referenceAlphabet } from '../src/common/statement-match.ts';
 import type { BankMapping } from '../src/common/statements.ts';
 import { previewStatement } from '../src/server/modules/bookings/bookings.statements.ts';
 import { readStatement } from '../src/server/modules/bookings/statement-csv.ts';
@@ -28,7 +29,6 @@ const lineCount = 10_000;
 const rounds = 15;
 const goalMs = 2_000;
 const loadAtStart = os.loadavg()[0]!.toFixed(1);
-const referenceAlphabet = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 const referenceOf = (n: number) => {
   let code = '';
   for (let i = 0, rest = n; i < 6; i++, rest = Math.floor(rest / referenceAlphabet.length))

@@ -1,7 +1,23 @@
 import { describe, expect, test } from 'vitest';
-import { matchStatement, referencesIn, type OpenDue, type StatementLine } from './statement-match.ts';
+import {
+  matchStatement,
+  referenceAlphabet,
+  referencesIn,
+  wholeReference,
+  type OpenDue,
+  type StatementLine,
+} from './statement-match.ts';
 
 describe('the references a statement line holds', () => {
+  test('every letter a reference is drawn from is read, whole and inside a description', () => {
+    for (const letter of referenceAlphabet) {
+      const reference = `TB-${letter.repeat(6)}`;
+      expect(wholeReference.test(reference)).toBe(true);
+      expect(referencesIn(`EFT ${reference} SMITH`)).toEqual([reference]);
+    }
+    expect(wholeReference.test('TB-ABC1O4')).toBe(false);
+  });
+
   test.each([
     ['TB-ABC234', ['TB-ABC234']],
     ['EFT FROM T MOKOENA TB-ABC234', ['TB-ABC234']],

@@ -54,7 +54,13 @@ export type LineMatch =
   | { kind: 'money-out'; line: StatementLine }
   | { kind: 'already-recorded'; line: StatementLine };
 
-/** The references' letters (bookings.usecases.ts `referenceAlphabet`): no I, L, O, 0 or 1 to misread. */
+/** The letters a booking's payment reference is drawn from (`TB-` and six of them): no I, L, O, 0 or 1 to misread. */
+export const referenceAlphabet = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+
+/** A reference as the site writes it, the whole text: `TB-ABC234`, or a late fee's `TB-ABC234-F`, any case. */
+export const wholeReference = /^TB-[A-HJKMNP-Z2-9]{6}(-F)?$/i;
+
+/** A reference inside a statement line's description, however the bank wrote it. */
 const referencePattern = /(?<![A-Z0-9])TB[\s-]?([A-HJKMNP-Z2-9]{6})(?:[\s-]?(F))?(?![A-Z0-9])/gi;
 
 /** The references a description holds, written as the site writes them (`TB-ABC234`, `TB-ABC234-F`), in order. */

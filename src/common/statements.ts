@@ -1,4 +1,4 @@
-import type { LineMatch } from './statement-match.ts';
+import { wholeReference, type LineMatch } from './statement-match.ts';
 import { z } from './zod.ts';
 
 /**
@@ -60,7 +60,7 @@ export const statementImportInputSchema = z.strictObject({
         reference: z
           .string()
           .trim()
-          .regex(/^TB-[A-HJKMNP-Z2-9]{6}(-F)?$/i, statementMessages.referenceInvalid)
+          .regex(wholeReference, statementMessages.referenceInvalid)
           .transform((r) => r.toUpperCase())
           .optional(),
       }),

@@ -16,12 +16,12 @@ import { ApiError, isOffline, isSessionEnded } from '../../lib/api.ts';
 import { errorText } from '../../lib/error-text.ts';
 import { toast } from '../../lib/toast.ts';
 import { bookingsApi } from './bookings-api.ts';
+import { wholeReference } from '../../../common/statement-match.ts';
 import { headerColumns } from './statement-columns.ts';
 
 type Choice = { chosen: boolean; reference: string };
 type MappingField = 'bank' | 'date' | 'amount' | 'in' | 'out' | 'description';
 
-const referencePattern = /^TB-[A-HJKMNP-Z2-9]{6}(-F)?$/i;
 /** Lines shown per group: a statement of thousands records them all, the page shows the first. */
 const shownPerGroup = 100;
 const offlineText = 'You are offline. Importing a statement needs the connection.';
@@ -160,7 +160,7 @@ export function StatementImport({ onRecorded }: { onRecorded: () => void }) {
   const chosenLines = preview
     ? preview.result.lines.filter((line) => {
         const choice = choices.get(line.key);
-        return choice?.chosen && (line.booking || referencePattern.test(choice.reference.trim()));
+        return choice?.chosen && (line.booking || wholeReference.test(choice.reference.trim()));
       })
     : [];
   const chosenCents = chosenLines.reduce((sum, line) => sum + line.amountCents, 0);
@@ -323,7 +323,7 @@ export function StatementImport({ onRecorded }: { onRecorded: () => void }) {
                   }
                   error={
                     choices.get(line.key)?.reference.trim() &&
-                    !referencePattern.test(choices.get(line.key)!.reference.trim())
+                    !wholeReference.test(choices.get(line.key)!.reference.trim())
                       ? statementMessages.referenceInvalid
                       : undefined
                   }

@@ -61,6 +61,7 @@ import {
   createSeatNotMovedError,
 } from './bookings.errors.ts';
 import { seatFollows } from './bookings.seats.ts';
+import { referenceAlphabet } from '../../../common/statement-match.ts';
 import { keptPage } from './bookings.kept-pages.ts';
 import {
   historyEntry,
@@ -202,7 +203,6 @@ export async function listBookingChanges(
 // ---------------------------------------------------------------------------------------------------------
 // Writing
 /** Unambiguous characters only (no 0/O, 1/I/L), so a reference survives being read aloud or typed into a bank's form. */
-const referenceAlphabet = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 const newPaymentReference = () =>
   `TB-${Array.from({ length: 6 }, () => referenceAlphabet[randomInt(referenceAlphabet.length)]).join('')}`;
 
