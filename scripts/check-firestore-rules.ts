@@ -133,7 +133,8 @@ async function probe(base: string, project: string, database: string, rules: str
   const fields = JSON.stringify({ fields: { name: { stringValue: 'x' } } });
   const requests: [string, string, RequestInit][] = [];
   // What the new site keeps there: accounts, sessions, reset tokens and hashes among it, the testimonials the
-  // admin hid, the tutors' availability, the calendar feeds' hashes and the payments (docs/firestore-layout.md).
+  // admin hid, the tutors' availability, the calendar feeds' hashes, the payments and the
+  // monthly packages (docs/firestore-layout.md).
   for (const collection of [
     'users',
     'sessions',
@@ -145,6 +146,9 @@ async function probe(base: string, project: string, database: string, rules: str
     'payments',
     'paymentStatementLines',
     'bankMappings',
+    'packageOffers',
+    'packages',
+    'packagePaymentReferences',
   ]) {
     requests.push(
       [`read ${collection}/a`, `${documents}/${collection}/a`, {}],

@@ -1,5 +1,6 @@
 import { categories } from './roles.ts';
 import { formatSastDate, isCalendarDate, isTimeOfDay, sastDate, sastInstant, sastTime } from './sast.ts';
+import { packageDrawSchema } from './package-draw.ts';
 import { z } from './zod.ts';
 import { formatCount } from './locale.ts';
 import { asLineFeeds, isMultiLine, isOneLine, textMessages } from './validation.ts';
@@ -208,6 +209,11 @@ export const bookingSchema = z.object({
    * device that stored the booking before money was kept, which reads as nothing recorded.
    */
   payments: paymentTotalsSchema.optional(),
+  /**
+   * What the session took from the student's monthly package (issue 37 §3, common/packages.ts); absent or null
+   * when it is paid for in money.
+   */
+  package: packageDrawSchema.nullable().optional(),
 });
 export type Booking = z.infer<typeof bookingSchema>;
 

@@ -33,7 +33,12 @@ describe('where a thing due stands', () => {
 });
 
 describe('what a booking has due', () => {
-  const booking = { totalCents: 36_000, paymentReference: 'TB-ABC234', lateCancellation: false } as const;
+  const booking = {
+    totalCents: 36_000,
+    priceCentsPerHour: 18_000,
+    paymentReference: 'TB-ABC234',
+    lateCancellation: false,
+  } as const;
 
   test('a request not yet confirmed has nothing due; its session is paid under its reference once confirmed', () => {
     expect(bookingDue({ ...booking, status: 'Pending' })).toEqual({
@@ -53,5 +58,13 @@ describe('what a booking has due', () => {
       reference: 'TB-ABC234-F',
     });
     expect(lateFeeReference('TB-ABC234')).not.toBe('TB-ABC234');
+  });
+
+  test('hours a package covers are not due in money; a late fee is half of the money part only', () => {
+    const draw = { id: 'p', name: '10 hours', coveredMinutes: 60, countedMinutes: 60, leftMinutes: 120 };
+    expect(bookingDue({ ...booking, status: 'Confirmed', package: draw }).dueCents).toBe(18_000);
+    expect(bookingDue({ ...booking, status: 'Confirmed', package: { ...draw, coveredMinutes: 120 } }).dueCents).toBe(0);
+    expect(bookingDue({ ...booking, status: 'Cancelled', lateCancellation: true, package: draw }).dueCents).toBe(9_000);
+    expect(bookingDue({ ...booking, status: 'Confirmed', package: null }).dueCents).toBe(36_000);
   });
 });

@@ -99,20 +99,36 @@ export interface BookingDue {
 export const lateFeeReference = (paymentReference: string) => `${paymentReference}-F`;
 
 /**
+ * The part of a session's total that is paid in money: all of it, less the hours a monthly package covers
+ * (common/package-draw.ts), at the rate the session was booked at.
+ */
+export const moneyPartCents = (booking: Pick<Booking, 'totalCents' | 'priceCentsPerHour' | 'package'>) =>
+  Math.max(
+    0,
+    booking.totalCents - Math.round((booking.priceCentsPerHour * (booking.package?.coveredMinutes ?? 0)) / 60),
+  );
+
+/**
  * What a booking has due: a confirmed or completed session its total; a late cancellation its fee, under the fee's
- * own reference; a request not yet confirmed, or a cancellation in good time, nothing.
+ * own reference; a request not yet confirmed, or a cancellation in good time, nothing. Hours a monthly package
+ * covers are not due in money, and a late cancellation's fee is on the money part only (the package's own rule
+ * says what its hours count).
  */
 export function bookingDue(
-  booking: Pick<Booking, 'status' | 'totalCents' | 'lateCancellation' | 'paymentReference'>,
+  booking: Pick<
+    Booking,
+    'status' | 'totalCents' | 'priceCentsPerHour' | 'lateCancellation' | 'paymentReference' | 'package'
+  >,
 ): BookingDue {
+  const moneyCents = moneyPartCents(booking);
   if (booking.status === 'Cancelled' && booking.lateCancellation)
     return {
       what: 'late-fee',
-      dueCents: lateFeeCents(booking.totalCents),
+      dueCents: lateFeeCents(moneyCents),
       reference: lateFeeReference(booking.paymentReference),
     };
   const owed = booking.status === 'Confirmed' || booking.status === 'Completed';
-  return { what: 'session', dueCents: owed ? booking.totalCents : 0, reference: booking.paymentReference };
+  return { what: 'session', dueCents: owed ? moneyCents : 0, reference: booking.paymentReference };
 }
 
 /** Words for each state, as the dashboard and the admin's list show them. */
@@ -127,7 +143,10 @@ export const paymentStateLabels: Record<PaymentState, string> = {
 
 /** Where a booking stands: what it has due, against the sums it keeps. */
 export const bookingStanding = (
-  booking: Pick<Booking, 'status' | 'totalCents' | 'lateCancellation' | 'paymentReference' | 'payments'>,
+  booking: Pick<
+    Booking,
+    'status' | 'totalCents' | 'priceCentsPerHour' | 'lateCancellation' | 'paymentReference' | 'payments' | 'package'
+  >,
 ): PaymentStanding & { due: BookingDue } => {
   const due = bookingDue(booking);
   return { ...paymentStanding(due.dueCents, booking.payments ?? noPayments), due };
@@ -165,28 +184,38 @@ export const manualPaymentMethods = ['eft', 'admin'] as const;
  * `POST /api/bookings/:id/payments` (the admin): a payment, refund or waiver against one booking. `id` is made
  * by the admin's device, so that a repeat records nothing new; `version` is the booking's as the admin read it.
  */
+const paymentFields = {
+  id: z.uuid(),
+  kind: z.enum(paymentKinds),
+  method: z.enum(manualPaymentMethods, paymentMessages.methodRequired).optional(),
+  amountCents: z
+    .number(paymentMessages.amountInvalid)
+    .int(paymentMessages.amountInvalid)
+    .min(1, paymentMessages.amountInvalid)
+    .max(10_000_000, paymentMessages.amountInvalid),
+  paidOn: z.string(paymentMessages.dateInvalid).refine(isCalendarDate, paymentMessages.dateInvalid),
+  note: z.string().trim().max(500, paymentMessages.noteTooLong).default(''),
+};
+
+/** A waiver moves no money; anything else says how it came; a refund or waiver says why. */
+function checkPayment(
+  input: { kind: PaymentKind; method?: string | undefined; note: string },
+  ctx: z.RefinementCtx,
+): void {
+  if (input.kind === 'waiver' && input.method)
+    ctx.addIssue({ code: 'custom', path: ['method'], message: paymentMessages.methodNotForWaiver });
+  if (input.kind !== 'waiver' && !input.method)
+    ctx.addIssue({ code: 'custom', path: ['method'], message: paymentMessages.methodRequired });
+  if (input.kind !== 'payment' && !input.note)
+    ctx.addIssue({ code: 'custom', path: ['note'], message: paymentMessages.reasonRequired });
+}
+
 export const recordPaymentInputSchema = z
-  .strictObject({
-    id: z.uuid(),
-    kind: z.enum(paymentKinds),
-    method: z.enum(manualPaymentMethods, paymentMessages.methodRequired).optional(),
-    amountCents: z
-      .number(paymentMessages.amountInvalid)
-      .int(paymentMessages.amountInvalid)
-      .min(1, paymentMessages.amountInvalid)
-      .max(10_000_000, paymentMessages.amountInvalid),
-    paidOn: z.string(paymentMessages.dateInvalid).refine(isCalendarDate, paymentMessages.dateInvalid),
-    note: z.string().trim().max(500, paymentMessages.noteTooLong).default(''),
-    version: z.number().int(),
-  })
-  .superRefine((input, ctx) => {
-    if (input.kind === 'waiver' && input.method)
-      ctx.addIssue({ code: 'custom', path: ['method'], message: paymentMessages.methodNotForWaiver });
-    if (input.kind !== 'waiver' && !input.method)
-      ctx.addIssue({ code: 'custom', path: ['method'], message: paymentMessages.methodRequired });
-    if (input.kind !== 'payment' && !input.note)
-      ctx.addIssue({ code: 'custom', path: ['note'], message: paymentMessages.reasonRequired });
-  });
+  .strictObject({ ...paymentFields, version: z.number().int() })
+  .superRefine(checkPayment);
+/** `POST /api/packages/:id/payments` (the admin): the same, for a monthly package (common/packages.ts). */
+export const packagePaymentInputSchema = z.strictObject(paymentFields).superRefine(checkPayment);
+export type PackagePaymentInput = z.output<typeof packagePaymentInputSchema>;
 export type RecordPaymentInput = z.output<typeof recordPaymentInputSchema>;
 
 /** `POST /api/bookings/:id/payment-reminder` (the admin): the booking's version as read. */

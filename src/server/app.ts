@@ -24,6 +24,7 @@ import { createStaticRoutes } from './http/static.ts';
 import { createAvailabilityRoutes } from './modules/availability/availability.routes.ts';
 import { createBookingRoutes } from './modules/bookings/bookings.routes.ts';
 import { createGroupRoutes } from './modules/bookings/groups.routes.ts';
+import { createPackageRoutes } from './modules/bookings/packages.routes.ts';
 import { createCalendarFeedRoutes, createCalendarRoutes } from './modules/calendar/calendar.routes.ts';
 import { createCatalogueRoutes, preparedCatalogue } from './modules/catalogue/catalogue.routes.ts';
 import { createCatalogueDeps, findModuleBySlug, type CatalogueDeps } from './modules/catalogue/catalogue.usecases.ts';
@@ -182,6 +183,7 @@ function createApiRoutes({
     .route('/api/questions', createQaRoutes(deps))
     .route('/api/bookings', createBookingRoutes(deps))
     .route('/api/groups', createGroupRoutes(deps))
+    .route('/api/packages', createPackageRoutes(deps))
     .route('/api/staff', createStaffRoutes(deps))
     .route('/api/testimonials', createTestimonialsRoutes(deps))
     .route('/api/availability', createAvailabilityRoutes(deps))

@@ -7,6 +7,7 @@ import type { BookingChangesTable, BookingsTable } from '../modules/bookings/boo
 import type { GroupSessionsTable } from '../modules/bookings/groups.table.ts';
 import type { ModulesTable } from '../modules/catalogue/catalogue.table.ts';
 import type { BankMappingsTable, PaymentAllocationsTable, PaymentsTable } from '../modules/bookings/payments.table.ts';
+import type { PackageOffersTable, PackagesTable } from '../modules/bookings/packages.table.ts';
 import type { EnrolmentsTable } from '../modules/profile/profile.table.ts';
 import type { AnswersTable, QuestionsTable, QuestionVotesTable } from '../modules/qa/qa.table.ts';
 import type { TutorCategoriesTable } from '../modules/staff/staff.table.ts';
@@ -40,4 +41,6 @@ export interface Database {
   payments: PaymentsTable;
   bank_mappings: BankMappingsTable;
   payment_allocations: PaymentAllocationsTable;
+  package_offers: PackageOffersTable;
+  packages: PackagesTable;
 }

@@ -113,6 +113,7 @@ describe('the Firestore storage', () => {
       'groups',
       'importLedger',
       'outbox',
+      'packages',
       'payments',
       'profile',
       'refusals',

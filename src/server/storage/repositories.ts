@@ -18,6 +18,8 @@ import { createGroupSessionsFirestoreRepository } from '../modules/bookings/grou
 import { createGroupSessionsRepository } from '../modules/bookings/groups.repository.ts';
 import { createCatalogueFirestoreRepository } from '../modules/catalogue/catalogue.firestore.ts';
 import { createCatalogueRepository } from '../modules/catalogue/catalogue.repository.ts';
+import { createPackagesFirestoreRepository } from '../modules/bookings/packages.firestore.ts';
+import { createPackagesRepository } from '../modules/bookings/packages.repository.ts';
 import { createPaymentsFirestoreRepository } from '../modules/bookings/payments.firestore.ts';
 import { createPaymentsRepository } from '../modules/bookings/payments.repository.ts';
 import { createProfileFirestoreRepository } from '../modules/profile/profile.firestore.ts';
@@ -67,6 +69,7 @@ export const repositoryMakers = {
   importLedger: { sql: ({ db }) => createImportLedgerRepository(db), firestore: createImportLedgerFirestoreRepository },
   outbox: { sql: ({ db }) => createOutboxRepository(db), firestore: createOutboxFirestoreRepository },
   payments: { sql: ({ db }) => createPaymentsRepository(db), firestore: createPaymentsFirestoreRepository },
+  packages: { sql: ({ db }) => createPackagesRepository(db), firestore: createPackagesFirestoreRepository },
   profile: { sql: ({ db }) => createProfileRepository(db), firestore: createProfileFirestoreRepository },
   refusals: { sql: ({ db }) => createRefusalsRepository(db), firestore: createRefusalsFirestoreRepository },
   qa: {

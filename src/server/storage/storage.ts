@@ -7,6 +7,7 @@ import type { BookingsRepository } from '../modules/bookings/bookings.storage.ts
 import type { CalendarFeedsRepository } from '../modules/calendar/calendar.storage.ts';
 import type { CatalogueRepository } from '../modules/catalogue/catalogue.storage.ts';
 import type { GroupSessionsRepository } from '../modules/bookings/groups.storage.ts';
+import type { PackagesRepository } from '../modules/bookings/packages.storage.ts';
 import type { PaymentsRepository } from '../modules/bookings/payments.storage.ts';
 import type { ProfileRepository } from '../modules/profile/profile.storage.ts';
 import type { QaRepository } from '../modules/qa/qa.storage.ts';
@@ -35,6 +36,7 @@ export interface Repositories {
   outbox: OutboxRepository;
   /** Payments, refunds and waivers, and what each went to (the bookings keep the sums). */
   payments: PaymentsRepository;
+  packages: PackagesRepository;
   /** The users' enrolments. */
   profile: ProfileRepository;
   /** Changes queued offline and refused for good (http/offline-changes.ts). */

@@ -1,14 +1,9 @@
-import {
-  bookingLimits,
-  bookingMessages,
-  lateFeeCents,
-  type Booking,
-  type BookingSeries,
-} from '../../../common/bookings.ts';
+import { bookingLimits, bookingMessages, type Booking, type BookingSeries } from '../../../common/bookings.ts';
 import { dateAfter } from '../../../common/availability.ts';
 import { brand } from '../../../common/brand.ts';
 import { formatRand } from '../../../common/money.ts';
-import { bookingStanding, lateFeeReference } from '../../../common/payments.ts';
+import { hoursOf } from '../../../common/package-draw.ts';
+import { bookingDue, bookingStanding, lateFeeReference } from '../../../common/payments.ts';
 import { dashboardPathByRole, type Role } from '../../../common/roles.ts';
 import { formatSastDate, formatSastSlot } from '../../../common/sast.ts';
 import { addSessionEvent, createSastCalendar } from '../../calendar/session-event.ts';
@@ -207,10 +202,24 @@ type ConfirmedArgs = {
 
 const hoursText = (hours: number) => `${hours} hour${hours === 1 ? '' : 's'}`;
 
-const paymentParagraphs = (b: Booking, eftDetails: readonly string[] | undefined) => [
-  `Amount due: ${formatRand(b.totalCents)}. Please pay by EFT before the session, with the payment reference ${b.paymentReference}.`,
-  bankDetails(eftDetails),
-];
+/** What to pay for a confirmed session: its total, or what a monthly package (issue 37 §3) leaves of it. */
+function paymentParagraphs(b: Booking, eftDetails: readonly string[] | undefined): string[] {
+  const { owingCents, paidCents } = bookingStanding(b);
+  const draw = b.package;
+  const fromPackage = draw
+    ? `${hoursText(draw.coveredMinutes / 60)} of it ${draw.coveredMinutes === 60 ? 'is' : 'are'} paid from your package “${draw.name}” (${hoursOf(draw.leftMinutes)} hours left).`
+    : undefined;
+  if (owingCents === 0) {
+    const settled = paidCents > 0 ? 'It is paid: thank you.' : fromPackage && 'There is nothing more to pay.';
+    const words = [fromPackage, settled].filter((part) => part !== undefined);
+    return words.length > 0 ? [words.join(' ')] : [];
+  }
+  return [
+    ...(fromPackage ? [fromPackage] : []),
+    `Amount due: ${formatRand(owingCents)}. Please pay by EFT before the session, with the payment reference ${b.paymentReference}.`,
+    bankDetails(eftDetails),
+  ];
+}
 
 /**
  * To the student: the time, the invitation, what to pay and how. `alsoSessions`: the rest of a weekly series
@@ -322,7 +331,7 @@ export function cancelledEmail(b: Booking, publicUrl: string, eftDetails: readon
       paragraphs: [
         ...(b.lateCancellation
           ? [
-              `${bookingMessages.cancelledLate(lateFeeCents(b.totalCents))} Please pay it by EFT, with the payment reference ${lateFeeReference(b.paymentReference)}.`,
+              `${bookingMessages.cancelledLate(bookingDue(b).dueCents)} Please pay it by EFT, with the payment reference ${lateFeeReference(b.paymentReference)}.`,
               bankDetails(eftDetails),
             ]
           : [bookingMessages.cancelled]),
@@ -348,7 +357,7 @@ export function cancelledForStaffEmail(
       greeting: `Hi ${to.name},`,
       paragraphs: [
         reason === 'student'
-          ? `${b.student.name} cancelled this booking${b.lateCancellation ? `, within ${bookingLimits.lateCancelHours} hours of the session: the late-cancellation fee (${bookingLimits.lateFeePercent}%, ${formatRand(lateFeeCents(b.totalCents))}) applies` : ''}.`
+          ? `${b.student.name} cancelled this booking${b.lateCancellation ? `, within ${bookingLimits.lateCancelHours} hours of the session: the late-cancellation fee (${bookingLimits.lateFeePercent}%, ${formatRand(bookingDue(b).dueCents)}) applies` : ''}.`
           : 'This booking was cancelled because the student deleted their account.',
         details(b),
       ],

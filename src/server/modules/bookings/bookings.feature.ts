@@ -4,7 +4,7 @@ import { startBookingReminders } from './bookings.reminders.ts';
 
 export const bookingsFeature: ServerFeature = {
   name: 'bookings',
-  signedIn: [{ path: '/api/bookings/*' }, { path: '/api/groups/*', methods: ['POST'] }],
+  signedIn: [{ path: '/api/bookings/*' }, { path: '/api/groups/*', methods: ['POST'] }, { path: '/api/packages/*' }],
   // What a write returns: the booking with its history.
   compressed: [{ path: '/api/bookings/*', methods: ['POST', 'PUT', 'PATCH', 'DELETE'] }],
   personalData: bookingsPersonalData,

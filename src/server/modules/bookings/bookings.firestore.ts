@@ -1,3 +1,4 @@
+import type { PackageDraw } from '../../../common/package-draw.ts';
 import {
   FieldPath,
   Filter,
@@ -98,6 +99,8 @@ interface BookingDoc {
   groupId?: string | null;
   /** The sums of the money recorded against it (payments.firestore.ts); absent while there is none. */
   payments?: PaymentTotals;
+  /** What the session took from a monthly package; absent or null if nothing. */
+  packageDraw?: PackageDraw | null;
 }
 
 /** `tutorDays/<tutor id>:<date>`: written by each confirm of the tutor's around the date (`tutorSessionsOn`). */
@@ -140,6 +143,7 @@ function toRecord(id: string, doc: BookingDoc): BookingRecord {
     ...(doc.payments && (doc.payments.paidCents || doc.payments.refundedCents || doc.payments.waivedCents)
       ? { payments: { ...doc.payments } }
       : {}),
+    ...(doc.packageDraw ? { package: { ...doc.packageDraw } } : {}),
   };
 }
 
@@ -175,6 +179,7 @@ function toDoc(booking: Omit<BookingRecord, 'version'>, stamp: Stamp): BookingDo
       : {}),
     ...(booking.group ? { groupId: booking.group.id } : {}),
     ...(booking.payments ? { payments: { ...booking.payments } } : {}),
+    ...(booking.package ? { packageDraw: { ...booking.package } } : {}),
   };
 }
 
@@ -201,6 +206,7 @@ function applyUpdate(doc: BookingDoc, update: BookingUpdate): BookingDoc {
     ...(update.hours !== undefined ? { hours: update.hours } : {}),
     ...(update.concepts !== undefined ? { concepts: update.concepts } : {}),
     ...(update.payments !== undefined ? { payments: { ...update.payments } } : {}),
+    ...(update.package !== undefined ? { packageDraw: update.package ? { ...update.package } : null } : {}),
     version: update.stamp.version,
     versionShard: update.stamp.shard,
   };

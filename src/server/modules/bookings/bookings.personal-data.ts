@@ -25,7 +25,7 @@ const idsPerNotice = 100;
 
 export const bookingsPersonalData: PersonalDataPart = {
   async exportFor(deps, me) {
-    const { bookings, payments } = deps.repos;
+    const { bookings, payments, packages } = deps.repos;
     const own = await bookings.listOf(me.id);
     // The money recorded against their bookings, without who recorded it (the admin's, not theirs).
     const paid = await payments.listForBookings(own.map((row) => row.id));
@@ -41,6 +41,8 @@ export const bookingsPersonalData: PersonalDataPart = {
         note,
         bookings: allocations,
       })),
+      // The monthly packages they bought (issue 37 §3), whole: they are theirs.
+      packages: await packages.ofStudent(me.id),
     };
   },
 
@@ -58,6 +60,8 @@ export const bookingsPersonalData: PersonalDataPart = {
     const groupsRun = await tx.repos.groups.ofTutor(userId);
     // The payments an admin recorded stay, under 'Deleted user'.
     await tx.repos.payments.setRecorderName(userId, deletedUser.name, true);
+    // The packages they bought stay in the books, under 'Deleted user', with no address.
+    await tx.repos.packages.setStudent(userId, { name: bookingMessages.deletedUser, email: '' }, true);
     const forgetGroups = async () => {
       for (const group of groupsRun) await tx.repos.groups.setTutor(group.id, { id: null, name: deletedUser.name });
     };
@@ -126,6 +130,7 @@ export const bookingsPersonalData: PersonalDataPart = {
     const touched = await bookings.listTouchedBy(userId);
     const groupsRun = await tx.repos.groups.ofTutor(userId);
     await tx.repos.payments.setRecorderName(userId, name, false);
+    await tx.repos.packages.setStudent(userId, { name }, false);
     if (touched.length === 0) {
       for (const group of groupsRun) await tx.repos.groups.setTutor(group.id, { id: userId, name });
       return;

@@ -55,6 +55,7 @@ export function toBooking(record: BookingRecord, history: BookingChange[]): Book
     ...(record.series ? { series: record.series } : {}),
     ...(record.group ? { group: record.group } : {}),
     ...(record.payments ? { payments: record.payments } : {}),
+    ...(record.package ? { package: record.package } : {}),
   };
 }
 

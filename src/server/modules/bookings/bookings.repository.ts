@@ -1,3 +1,4 @@
+import { packageDrawSchema } from '../../../common/package-draw.ts';
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { BookingMove } from '../../../common/bookings.ts';
 import { sastTime } from '../../../common/sast.ts';
@@ -46,6 +47,7 @@ function toRecord(row: BookingRow): BookingRecord {
     ...(row.paid_cents || row.refunded_cents || row.waived_cents
       ? { payments: { paidCents: row.paid_cents, refundedCents: row.refunded_cents, waivedCents: row.waived_cents } }
       : {}),
+    ...(row.package_draw ? { package: packageDrawSchema.parse(JSON.parse(row.package_draw)) } : {}),
   };
 }
 
@@ -84,6 +86,7 @@ function toRow(booking: Omit<BookingRecord, 'version'>, version: number): Insert
     paid_cents: booking.payments?.paidCents ?? 0,
     refunded_cents: booking.payments?.refundedCents ?? 0,
     waived_cents: booking.payments?.waivedCents ?? 0,
+    package_draw: booking.package ? JSON.stringify(booking.package) : null,
   };
 }
 
@@ -117,6 +120,7 @@ function toSet(update: BookingUpdate): Updateable<BookingsTable> {
           waived_cents: update.payments.waivedCents,
         }
       : {}),
+    ...(update.package !== undefined ? { package_draw: update.package ? JSON.stringify(update.package) : null } : {}),
     version: update.stamp.version,
   };
 }

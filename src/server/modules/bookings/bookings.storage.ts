@@ -47,6 +47,7 @@ export type BookingUpdate = Partial<
     | 'hours'
     | 'concepts'
     | 'payments'
+    | 'package'
   >
 > & { stamp: Stamp };
 

@@ -45,6 +45,8 @@ export interface BookingsTable {
   paid_cents: Generated<number>;
   refunded_cents: Generated<number>;
   waived_cents: Generated<number>;
+  /** What the session took from a monthly package: JSON of common/package-draw.ts `PackageDraw`; null if nothing. */
+  package_draw: Generated<string | null>;
 }
 
 /** One change to a booking: the request itself (from null), a confirmation, a status, a cancellation. */

@@ -63,6 +63,7 @@ import {
 import { seatFollows } from './bookings.seats.ts';
 import { referenceAlphabet } from '../../../common/statement-match.ts';
 import { keptPage } from './bookings.kept-pages.ts';
+import { packagesFor, redraw, settleDraws } from './bookings.package-draws.ts';
 import {
   historyEntry,
   notify,
@@ -96,7 +97,7 @@ const hourMs = 3_600_000;
 
 /** What a staff member's or student's change to one booking uses (`confirmBooking`, `setBookingStatus`). */
 type BookingChangeDeps = Uses<
-  'bookings' | 'accounts' | 'availability' | 'groups',
+  'bookings' | 'accounts' | 'availability' | 'groups' | 'packages',
   'storage' | 'events' | 'clock' | 'mail' | 'config'
 >;
 
@@ -203,7 +204,7 @@ export async function listBookingChanges(
 // ---------------------------------------------------------------------------------------------------------
 // Writing
 /** Unambiguous characters only (no 0/O, 1/I/L), so a reference survives being read aloud or typed into a bank's form. */
-const newPaymentReference = () =>
+export const newPaymentReference = () =>
   `TB-${Array.from({ length: 6 }, () => referenceAlphabet[randomInt(referenceAlphabet.length)]).join('')}`;
 
 /**
@@ -366,17 +367,22 @@ export async function createBooking(
  * `atVersion` (else 409) and records its entry. The answer is the booking as changed, with the entry last.
  */
 async function applyChange(
-  tx: Uses<'bookings'>,
+  tx: Uses<'bookings' | 'packages'>,
   row: BookingRecord,
   atVersion: number,
   change: (stamp: Stamp) => { update: BookingUpdate; entry: BookingChangeRecord },
 ): Promise<{ booking: Booking; version: number }> {
   const { bookings } = tx.repos;
   const [before] = await withHistory(bookings, [row]);
+  const packages = await packagesFor(tx, [row]);
   const [stamp] = (await bookings.takeStamps(1, [row.version])) as [Stamp];
-  const { update, entry } = change(stamp);
+  const { update: asked, entry } = change(stamp);
+  // The session's hours from a monthly package follow what the change made of it (bookings.package-draws.ts).
+  const { changes, moved } = redraw([updated(row, asked)], packages);
+  const update = { ...asked, ...changes.get(row.id) };
   if (!(await bookings.updateIfAtVersion(row.id, atVersion, update))) throw createChangedMeanwhileError();
   await bookings.addChange(entry);
+  await settleDraws(tx, moved);
   const booking = toBooking(updated(row, update), [...before!.history, toChange(entry)]);
   return { booking, version: stamp.version };
 }
@@ -515,7 +521,7 @@ export async function confirmBooking(
  * one e-mail whose invitation holds every session.
  */
 async function confirmSeries(
-  tx: Uses<'bookings' | 'availability' | 'groups', 'events' | 'clock' | 'mail' | 'config'>,
+  tx: Uses<'bookings' | 'availability' | 'groups' | 'packages', 'events' | 'clock' | 'mail' | 'config'>,
   staff: Me,
   row: BookingRecord,
   slot: string,
@@ -527,28 +533,36 @@ async function confirmSeries(
   );
   for (const member of members) await requireTutorFree(tx, staff, member, slot, tutor, member.date);
   const before = await withHistory(bookings, members);
+  const packages = await packagesFor(tx, members);
   const stamps = await bookings.takeStamps(
     members.length,
     members.map((m) => m.version),
   );
   const now = tx.clock.now();
+  const asked = members.map((member, i): BookingUpdate => ({
+    status: 'Confirmed',
+    confirmedSlot: slot,
+    tutor,
+    ...confirmedTimes(member.date, slot, now),
+    lateCancellation: false,
+    updatedAt: now.toISOString(),
+    stamp: stamps[i]!,
+  }));
+  // Each session draws from the student's package in date order, as long as it has hours.
+  const { changes, moved } = redraw(
+    members.map((member, i) => updated(member, asked[i]!)),
+    packages,
+  );
   const confirmed: Booking[] = [];
   for (const [i, member] of members.entries()) {
     const stamp = stamps[i]!;
-    const update: BookingUpdate = {
-      status: 'Confirmed',
-      confirmedSlot: slot,
-      tutor,
-      ...confirmedTimes(member.date, slot, now),
-      lateCancellation: false,
-      updatedAt: now.toISOString(),
-      stamp,
-    };
+    const update: BookingUpdate = { ...asked[i]!, ...changes.get(member.id) };
     if (!(await bookings.updateIfAtVersion(member.id, member.version, update))) throw createChangedMeanwhileError();
     const entry = historyEntry(member.id, stamp.version, now.toISOString(), staff, member.status, 'Confirmed', slot);
     await bookings.addChange(entry);
     confirmed.push(toBooking(updated(member, update), [...before[i]!.history, toChange(entry)]));
   }
+  await settleDraws(tx, moved);
   const [first, ...rest] = confirmed;
   await tx.mail.enqueue(confirmedEmail(first!, slot, mailArgsOf(tx, now), rest));
   notify(
@@ -609,7 +623,7 @@ export async function setBookingStatus(
  * cancelled booking again is answered with it (a retry); staff use the status instead.
  */
 export async function cancelBooking(
-  deps: Uses<'bookings' | 'accounts' | 'groups', 'storage' | 'events' | 'clock' | 'mail' | 'config'>,
+  deps: Uses<'bookings' | 'accounts' | 'groups' | 'packages', 'storage' | 'events' | 'clock' | 'mail' | 'config'>,
   me: Me | undefined,
   id: string,
 ): Promise<Booking> {

@@ -25,6 +25,8 @@ interface PaymentDoc {
   recordedAt: string;
   allocations: PaymentAllocation[];
   bookingIds: string[];
+  /** The package it pays; absent or null for a payment to bookings. */
+  packageId?: string | null;
 }
 
 interface StatementLineDoc {
@@ -43,6 +45,7 @@ const toRecord = (id: string, doc: PaymentDoc): PaymentRecord => ({
   recordedBy: { id: doc.recordedById, name: doc.recordedByName },
   recordedAt: doc.recordedAt,
   allocations: doc.allocations.map((a) => ({ ...a })).sort((a, b) => a.bookingId.localeCompare(b.bookingId)),
+  ...(doc.packageId ? { packageId: doc.packageId } : {}),
 });
 
 /** `bankMappings/{bank lower-cased, as a key}`: how that bank's statement is read. */
@@ -119,6 +122,7 @@ export function createPaymentsFirestoreRepository(ctx: FirestoreContext): Paymen
         recordedAt: payment.recordedAt,
         allocations: payment.allocations.map((a) => ({ ...a })),
         bookingIds: payment.allocations.map((a) => a.bookingId),
+        ...(payment.packageId ? { packageId: payment.packageId } : {}),
       };
       const key = payment.statementLineKey;
       if (ctx.tx) {

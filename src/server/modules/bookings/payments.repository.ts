@@ -18,6 +18,7 @@ const toRecord = (row: PaymentRow, allocations: PaymentAllocation[]): PaymentRec
   recordedBy: { id: row.recorded_by_id, name: row.recorded_by_name },
   recordedAt: row.recorded_at,
   allocations,
+  ...(row.package_id ? { packageId: row.package_id } : {}),
 });
 
 /** A statement's line keys asked for at once: well under SQLite's and PostgreSQL's limits on parameters. */
@@ -99,8 +100,10 @@ export function createPaymentsRepository(db: Db): PaymentsRepository {
           recorded_by_id: payment.recordedBy.id,
           recorded_by_name: payment.recordedBy.name,
           recorded_at: payment.recordedAt,
+          package_id: payment.packageId ?? null,
         })
         .execute();
+      if (payment.allocations.length === 0) return;
       await db
         .insertInto('payment_allocations')
         .values(

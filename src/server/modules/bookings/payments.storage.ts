@@ -28,8 +28,10 @@ export interface PaymentRecord {
   recordedBy: { id: string | null; name: string };
   /** UTC ISO. */
   recordedAt: string;
-  /** At least one; each booking once. */
+  /** Each booking once; none for a package's payment. */
   allocations: PaymentAllocation[];
+  /** The monthly package it pays (common/packages.ts), whole; absent or null for a payment to bookings. */
+  packageId?: string | null;
 }
 
 /**

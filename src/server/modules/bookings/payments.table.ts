@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 import type { PaymentKind, PaymentMethod } from '../../../common/payments.ts';
 
 /** A payment, refund or waiver (db/migrations/0022-payments.ts). */
@@ -18,6 +19,8 @@ export interface PaymentsTable {
   recorded_by_id: string | null;
   recorded_by_name: string;
   recorded_at: string;
+  /** The package it pays (db/migrations/0025-packages.ts); null for a payment to bookings. */
+  package_id: Generated<string | null>;
 }
 
 /** What part of a payment went to which booking. */

@@ -1,0 +1,313 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { bookingSchema, type Booking } from '../../../common/bookings.ts';
+import { packageMessages, packageSchema, packageOfferSchema, type Package } from '../../../common/packages.ts';
+import { bookingStanding } from '../../../common/payments.ts';
+import { sastDate } from '../../../common/sast.ts';
+import {
+  createClient,
+  createVerifiedUser,
+  expectApiError,
+  logIn,
+  signInAs,
+  startTestServer,
+  type TestClient,
+  type TestServer,
+} from '../../test/harness.ts';
+
+/**
+ * Monthly packages (issue 37 §3): the admin offers one, a student buys it for a month and gets its reference, the
+ * admin records its payment, and the student's confirmed sessions in its category draw their hours from it, in
+ * the confirmation's transaction: never the same last hour twice. Every refusal is tested.
+ */
+let server: TestServer;
+type Person = Awaited<ReturnType<typeof signInAs>>;
+let admin: Person;
+let musa: Person;
+
+beforeAll(async () => {
+  server = await startTestServer({});
+  [admin, musa] = await Promise.all([
+    signInAs(server, 'admin', { name: 'Lerato Admin' }),
+    signInAs(server, 'tutor', { name: 'Musa Stats', categories: ['Statistics'] }),
+  ]);
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+const day = 24 * 3_600_000;
+const today = () => sastDate(new Date());
+const thisMonth = () => today().slice(0, 7);
+/** Sessions dated in this month's days still to come, after the lead time; else early next month. */
+let dates = 0;
+function freshDate(month = thisMonth()): string {
+  for (;;) {
+    const date = sastDate(new Date(Date.now() + (3 + dates++) * day));
+    if (date.startsWith(month)) return date;
+    if (date > `${month}-31`) throw new Error(`no date left in ${month}`);
+  }
+}
+
+async function student(): Promise<TestClient> {
+  return logIn(server, await createVerifiedUser(server, { name: 'Thandi Mokoena' }));
+}
+
+async function offer(fields: Record<string, unknown> = {}) {
+  const response = await admin.client.post('/api/packages/offers', {
+    id: crypto.randomUUID(),
+    name: '4 hours of Statistics',
+    category: 'Statistics',
+    hours: 4,
+    priceCents: 60_000,
+    ...fields,
+  });
+  expect(response.status, response.text).toBe(201);
+  return packageOfferSchema.parse(response.body);
+}
+
+async function buy(who: TestClient, offerId: string, month = thisMonth()): Promise<Package> {
+  const response = await who.post('/api/packages', { id: crypto.randomUUID(), offerId, month });
+  expect(response.status, response.text).toBe(201);
+  return packageSchema.parse(response.body);
+}
+
+async function pay(pkg: Package, amountCents = pkg.priceCents): Promise<Package> {
+  const response = await admin.client.post(`/api/packages/${pkg.id}/payments`, {
+    id: crypto.randomUUID(),
+    kind: 'payment',
+    method: 'eft',
+    amountCents,
+    paidOn: today(),
+  });
+  expect(response.status, response.text).toBe(200);
+  return packageSchema.parse(response.body);
+}
+
+async function request(who: TestClient, hours: number, date: string): Promise<Booking> {
+  const created = await who.post('/api/bookings', {
+    id: crypto.randomUUID(),
+    module: 'Introduction to Statistics',
+    hours,
+    concepts: 'Hypothesis testing',
+    date,
+    slots: ['09:00', '12:00', '15:00'],
+  });
+  expect(created.status, created.text).toBe(201);
+  return bookingSchema.parse(created.body);
+}
+
+async function confirm(booking: Booking, slot = '09:00') {
+  return musa.client.post(`/api/bookings/${booking.id}/confirm`, { slot, version: booking.version });
+}
+
+async function confirmed(booking: Booking, slot = '09:00'): Promise<Booking> {
+  const response = await confirm(booking, slot);
+  expect(response.status, response.text).toBe(200);
+  return bookingSchema.parse(response.body);
+}
+
+async function mine(who: TestClient): Promise<Package[]> {
+  const response = await who.get('/api/packages');
+  expect(response.status, response.text).toBe(200);
+  return (response.body as { packages: unknown[] }).packages.map((p) => packageSchema.parse(p));
+}
+
+describe('the admin offers packages', () => {
+  test('an offer is listed for anyone; one no longer offered only for the admin', async () => {
+    const kept = await offer({ name: '10 hours of Statistics', hours: 10, priceCents: 80_000 });
+    const retired = await offer({ name: 'Old package' });
+    const changed = await admin.client.post('/api/packages/offers', {
+      ...retired,
+      active: false,
+      updatedAt: undefined,
+    });
+    expect(changed.status, changed.text).toBe(200);
+
+    const visitor = await createClient(server.url).get('/api/packages/offers');
+    expect(visitor.status).toBe(200);
+    const names = (visitor.body as { offers: { id: string }[] }).offers.map((o) => o.id);
+    expect(names).toContain(kept.id);
+    expect(names).not.toContain(retired.id);
+    const all = await admin.client.get('/api/packages/offers');
+    expect((all.body as { offers: { id: string }[] }).offers.map((o) => o.id)).toContain(retired.id);
+  });
+
+  test('only the admin offers; bad input is refused with the field’s message', async () => {
+    const body = { id: crypto.randomUUID(), name: 'X', category: 'Statistics', hours: 4, priceCents: 100 };
+    expect((await createClient(server.url).post('/api/packages/offers', body)).status).toBe(401);
+    expect((await musa.client.post('/api/packages/offers', body)).status).toBe(403);
+    expect((await (await student()).post('/api/packages/offers', body)).status).toBe(403);
+    const noHours = expectApiError(
+      await admin.client.post('/api/packages/offers', { ...body, hours: 0 }),
+      400,
+      'request.invalid',
+    );
+    expect(noHours.fields).toEqual({ hours: packageMessages.hoursInvalid });
+    const noPrice = expectApiError(
+      await admin.client.post('/api/packages/offers', { ...body, priceCents: 0 }),
+      400,
+      'request.invalid',
+    );
+    expect(noPrice.fields).toEqual({ priceCents: packageMessages.priceInvalid });
+    const otherModule = expectApiError(
+      await admin.client.post('/api/packages/offers', {
+        ...body,
+        moduleName: 'Introduction to Statistics',
+        category: 'Mathematics',
+      }),
+      400,
+      'packages.module_not_of_category',
+    );
+    expect(otherModule.fields).toEqual({ moduleName: packageMessages.moduleNotOfCategory });
+  });
+});
+
+describe('a student buys a package and pays it', () => {
+  test('it waits for its money under its own reference; the same buy sent again is the same package', async () => {
+    const thandi = await student();
+    const { id: offerId } = await offer();
+    const id = crypto.randomUUID();
+    const first = await thandi.post('/api/packages', { id, offerId, month: thisMonth() });
+    expect(first.status, first.text).toBe(201);
+    const pkg = packageSchema.parse(first.body);
+    expect(pkg.paymentReference).toMatch(/^TB-[A-HJKMNP-Z2-9]{6}-P$/);
+    expect(pkg).toMatchObject({
+      minutes: 240,
+      usedMinutes: 0,
+      month: thisMonth(),
+      student: { name: 'Thandi Mokoena' },
+    });
+    const again = await thandi.post('/api/packages', { id, offerId, month: thisMonth() });
+    expect(again.status).toBe(200);
+    expect(packageSchema.parse(again.body).paymentReference).toBe(pkg.paymentReference);
+    expect((await mine(thandi)).map((p) => p.id)).toEqual([pkg.id]);
+    // Another student sees none of it; the admin sees it.
+    expect(await mine(await student())).toEqual([]);
+    expect((await mine(admin.client)).map((p) => p.id)).toContain(pkg.id);
+  });
+
+  test('refusals: signed out, an unknown offer, a month past, someone else’s id, money by anyone but the admin', async () => {
+    const thandi = await student();
+    const { id: offerId } = await offer();
+    expect(
+      (await createClient(server.url).post('/api/packages', { id: crypto.randomUUID(), offerId, month: thisMonth() }))
+        .status,
+    ).toBe(401);
+    expect((await createClient(server.url).get('/api/packages')).status).toBe(401);
+    const unknown = expectApiError(
+      await thandi.post('/api/packages', { id: crypto.randomUUID(), offerId: 'nope', month: thisMonth() }),
+      404,
+      'packages.offer_not_found',
+    );
+    expect(unknown.message).toBe(packageMessages.offerNotFound);
+    const past = expectApiError(
+      await thandi.post('/api/packages', { id: crypto.randomUUID(), offerId, month: '2020-01' }),
+      400,
+      'packages.month_invalid',
+    );
+    expect(past.fields).toEqual({ month: packageMessages.monthInvalid });
+    const pkg = await buy(thandi, offerId);
+    expect((await (await student()).post('/api/packages', { id: pkg.id, offerId, month: thisMonth() })).status).toBe(
+      409,
+    );
+    const payment = { id: crypto.randomUUID(), kind: 'payment', method: 'eft', amountCents: 100, paidOn: today() };
+    expect((await thandi.post(`/api/packages/${pkg.id}/payments`, payment)).status).toBe(403);
+    expect((await musa.client.post(`/api/packages/${pkg.id}/payments`, payment)).status).toBe(403);
+    expect((await admin.client.post(`/api/packages/nope/payments`, payment)).status).toBe(404);
+  });
+
+  test('paid in part it draws nothing; paid in full, a confirmed session draws its hours and owes no money', async () => {
+    const thandi = await student();
+    const pkg = await buy(thandi, (await offer()).id);
+    const part = await pay(pkg, 10_000);
+    const unpaidDraw = await confirmed(await request(thandi, 1, freshDate()));
+    expect(unpaidDraw.package ?? null).toBeNull();
+    expect(bookingStanding(unpaidDraw).owingCents).toBe(unpaidDraw.totalCents);
+
+    const paid = await pay(part, pkg.priceCents - 10_000);
+    expect(paid.payments.paidCents).toBe(pkg.priceCents);
+    const session = await confirmed(await request(thandi, 2, freshDate()));
+    expect(session.package).toMatchObject({ id: pkg.id, coveredMinutes: 120, countedMinutes: 120, leftMinutes: 120 });
+    expect(bookingStanding(session)).toMatchObject({ owingCents: 0 });
+    expect((await mine(thandi))[0]).toMatchObject({ usedMinutes: 120 });
+  });
+});
+
+describe('sessions draw from the package as their status says', () => {
+  test('a session larger than what is left draws whole hours and owes the rest; the last paid one says so', async () => {
+    const thandi = await student();
+    const pkg = await pay(await buy(thandi, (await offer({ hours: 3 })).id));
+    const first = await confirmed(await request(thandi, 2, freshDate()));
+    expect(first.package).toMatchObject({ coveredMinutes: 120, leftMinutes: 60 });
+    const second = await confirmed(await request(thandi, 2, freshDate()));
+    expect(second.package).toMatchObject({ id: pkg.id, coveredMinutes: 60, leftMinutes: 0 });
+    expect(bookingStanding(second).owingCents).toBe(second.priceCentsPerHour);
+    const third = await confirmed(await request(thandi, 1, freshDate()));
+    expect(third.package ?? null).toBeNull();
+  });
+
+  test('a cancellation in good time gives the hours back; a late one counts them as the package says', async () => {
+    const thandi = await student();
+    const pkg = await pay(await buy(thandi, (await offer({ hours: 4, lateCancel: 'half' })).id));
+    const session = await confirmed(await request(thandi, 2, freshDate()));
+    const cancelled = await thandi.post(`/api/bookings/${session.id}/cancel`, {});
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect(bookingSchema.parse(cancelled.body).package ?? null).toBeNull();
+    expect((await mine(thandi)).find((p) => p.id === pkg.id)).toMatchObject({ usedMinutes: 0 });
+
+    // Back to a request (staff set it Pending) gives them back too; confirmed again, it draws again.
+    const other = await confirmed(await request(thandi, 2, freshDate()));
+    const pending = await musa.client.put(`/api/bookings/${other.id}/status`, {
+      status: 'Pending',
+      version: other.version,
+    });
+    expect(pending.status, pending.text).toBe(200);
+    expect(bookingSchema.parse(pending.body).package ?? null).toBeNull();
+    expect((await mine(thandi))[0]).toMatchObject({ usedMinutes: 0 });
+  });
+
+  test('a weekly series confirmed at once draws for each session in turn', async () => {
+    const thandi = await student();
+    await pay(await buy(thandi, (await offer({ hours: 3 })).id));
+    const first = freshDate();
+    const created = await thandi.post('/api/bookings', {
+      id: crypto.randomUUID(),
+      module: 'Introduction to Statistics',
+      hours: 1,
+      concepts: 'Regression',
+      date: first,
+      slots: ['09:00', '12:00', '15:00'],
+      weeks: 2,
+    });
+    expect(created.status, created.text).toBe(201);
+    const booking = bookingSchema.parse(created.body);
+    const response = await musa.client.post(`/api/bookings/${booking.id}/confirm`, {
+      slot: '12:00',
+      version: booking.version,
+      series: true,
+    });
+    expect(response.status, response.text).toBe(200);
+    const list = await thandi.get('/api/bookings');
+    const series = (list.body as { bookings: unknown[] }).bookings
+      .map((b) => bookingSchema.parse(b))
+      .filter((b) => b.series?.id === booking.series?.id);
+    // Sessions in next month are not this month's package's.
+    const inMonth = series.filter((b) => b.date.startsWith(thisMonth()));
+    for (const session of inMonth) expect(session.package?.coveredMinutes).toBe(60);
+    expect((await mine(thandi))[0]!.usedMinutes).toBe(inMonth.length * 60);
+  });
+});
+
+describe('race-safe', () => {
+  test('two sessions confirmed at once never take the same last hour', async () => {
+    const thandi = await student();
+    const pkg = await pay(await buy(thandi, (await offer({ hours: 1 })).id));
+    const [a, b] = [await request(thandi, 1, freshDate()), await request(thandi, 1, freshDate())];
+    const answers = await Promise.all([confirm(a!), confirm(b!)]);
+    for (const answer of answers) expect(answer.status, answer.text).toBe(200);
+    const drawn = answers.map((answer) => bookingSchema.parse(answer.body)).filter((s) => s.package);
+    expect(drawn).toHaveLength(1);
+    expect((await mine(thandi)).find((p) => p.id === pkg.id)).toMatchObject({ usedMinutes: 60 });
+  });
+});

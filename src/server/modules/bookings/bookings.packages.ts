@@ -1,0 +1,177 @@
+import {
+  buyableMonths,
+  packageMessages,
+  packageReference,
+  packageStanding,
+  validUntilOf,
+  type BuyPackageInput,
+  type Package,
+  type PackageOffer,
+  type PackageOfferInput,
+} from '../../../common/packages.ts';
+import { noPayments, paymentMessages, withShare, type PackagePaymentInput } from '../../../common/payments.ts';
+import { sastDate } from '../../../common/sast.ts';
+import type { Me } from '../../../common/session.ts';
+import { requireRole, requireUser } from '../../auth/auth.session.ts';
+import { withTransaction, type Uses } from '../../deps.ts';
+import { createError } from '../../http/errors.ts';
+import { newPaymentReference } from './bookings.usecases.ts';
+import type { PackageRecord } from './packages.storage.ts';
+
+/**
+ * Monthly packages (issue 37 §3, docs/decisions/0054): the admin's offers, a student buying one for a month, and
+ * the money recorded for it. The hours are drawn by the sessions' own changes (bookings.package-draws.ts). Buying
+ * and paying are written in the bookings' change transaction (`beginChanges`: SQL's bookings lock), so they are
+ * ordered with the draws.
+ */
+
+const notFound = () => createError({ code: 'packages.not_found', message: packageMessages.notFound, status: 404 });
+const fieldError = (code: string, field: string, message: string) =>
+  createError({ code: `packages.${code}`, message, status: 400, fields: { [field]: message } });
+
+/** The offers: every one for the admin, those still offered for anyone else, by category, then name. */
+export async function listOffers(deps: Uses<'packages'>, me: Me | undefined): Promise<{ offers: PackageOffer[] }> {
+  const all = await deps.repos.packages.listOffers();
+  const offers = me?.role === 'admin' ? all : all.filter((offer) => offer.active);
+  offers.sort((a, b) => a.category.localeCompare(b.category) || a.hours - b.hours || a.name.localeCompare(b.name));
+  return { offers };
+}
+
+/**
+ * The admin adds an offer, or changes one (the same id). A module named must be the category's. A change reaches
+ * only packages bought after it: each package keeps what it was bought as.
+ */
+export async function saveOffer(
+  deps: Uses<'packages' | 'catalogue', 'clock'>,
+  me: Me | undefined,
+  input: PackageOfferInput,
+): Promise<{ offer: PackageOffer; created: boolean }> {
+  requireRole(me, 'admin');
+  const moduleName = input.moduleName || null;
+  if (moduleName) {
+    const module = await deps.repos.catalogue.findByName(moduleName);
+    if (module?.category !== input.category)
+      throw fieldError('module_not_of_category', 'moduleName', packageMessages.moduleNotOfCategory);
+  }
+  const created = !(await deps.repos.packages.findOffer(input.id));
+  const offer: PackageOffer = { ...input, moduleName, updatedAt: deps.clock.now().toISOString() };
+  await deps.repos.packages.saveOffer(offer);
+  return { offer, created };
+}
+
+/**
+ * A student buys an offer for this month or the next (SAST), once per id (the device's): the package, with its
+ * own reference, waits for its money; the same id sent again answers with it. Someone else's id is a 409.
+ */
+export async function buyPackage(
+  deps: Uses<'bookings' | 'packages', 'storage' | 'clock'>,
+  me: Me | undefined,
+  input: BuyPackageInput,
+): Promise<{ package: Package; created: boolean }> {
+  const student = requireUser(me);
+  return withTransaction(deps, async (tx) => {
+    const { bookings, packages } = tx.repos;
+    await bookings.beginChanges();
+    const stored = await packages.find(input.id);
+    if (stored) {
+      if (stored.student.id !== student.id || stored.offerId !== input.offerId || stored.month !== input.month)
+        throw createError({ code: 'packages.id_reused', message: paymentMessages.idReused, status: 409 });
+      return { package: stored, created: false };
+    }
+    const offer = await packages.findOffer(input.offerId);
+    if (!offer?.active)
+      throw createError({ code: 'packages.offer_not_found', message: packageMessages.offerNotFound, status: 404 });
+    const now = tx.clock.now();
+    if (!buyableMonths(sastDate(now)).includes(input.month))
+      throw fieldError('month_invalid', 'month', packageMessages.monthInvalid);
+    let reference: string;
+    do reference = packageReference(newPaymentReference().slice(3));
+    while (await packages.isReferenceTaken(reference));
+    const pkg: PackageRecord = {
+      id: input.id,
+      offerId: offer.id,
+      name: offer.name,
+      category: offer.category,
+      moduleName: offer.moduleName,
+      minutes: offer.hours * 60,
+      usedMinutes: 0,
+      priceCents: offer.priceCents,
+      carryOver: offer.carryOver,
+      lateCancel: offer.lateCancel,
+      student: { id: student.id, name: student.name, email: student.email },
+      month: input.month,
+      validUntil: validUntilOf(input.month, offer.carryOver),
+      paymentReference: reference,
+      payments: noPayments,
+      createdAt: now.toISOString(),
+    };
+    await packages.insert(pkg);
+    return { package: pkg, created: true };
+  });
+}
+
+/** The caller's packages, newest first; the admin's answer is every package (the newest 500). */
+export async function listPackages(deps: Uses<'packages'>, me: Me | undefined): Promise<{ packages: Package[] }> {
+  const user = requireUser(me);
+  const packages =
+    user.role === 'admin' ? await deps.repos.packages.list(500) : await deps.repos.packages.ofStudent(user.id);
+  return { packages };
+}
+
+/**
+ * The admin records money for a package: a payment (by EFT or by hand), a refund (at most what was paid) or a
+ * waiver (at most what is owing), as for a booking (bookings.payments.ts). The payment names the package and goes
+ * to no booking. Sent again with the same id and details, it records nothing new.
+ */
+export async function recordPackagePayment(
+  deps: Uses<'bookings' | 'packages' | 'payments', 'storage' | 'clock'>,
+  me: Me | undefined,
+  packageId: string,
+  input: PackagePaymentInput,
+): Promise<Package> {
+  const admin = requireRole(me, 'admin');
+  return withTransaction(deps, async (tx) => {
+    const { bookings, packages, payments } = tx.repos;
+    await bookings.beginChanges();
+    const pkg = await packages.find(packageId);
+    if (!pkg) throw notFound();
+    const stored = await payments.find(input.id);
+    if (stored) {
+      const same =
+        stored.packageId === packageId &&
+        stored.kind === input.kind &&
+        stored.amountCents === input.amountCents &&
+        stored.paidOn === input.paidOn;
+      if (same) return pkg;
+      throw createError({ code: 'payments.id_reused', message: paymentMessages.idReused, status: 409 });
+    }
+    const now = tx.clock.now();
+    if (input.paidOn > sastDate(now)) throw fieldError('date_ahead', 'paidOn', paymentMessages.dateAhead);
+    const standing = packageStanding(pkg);
+    if (input.kind === 'refund' && input.amountCents > standing.paidCents)
+      throw fieldError(
+        'refund_too_much',
+        'amountCents',
+        paymentMessages.refundTooMuch(Math.max(0, standing.paidCents)),
+      );
+    if (input.kind === 'waiver' && input.amountCents > standing.owingCents)
+      throw fieldError('waive_too_much', 'amountCents', paymentMessages.waiveTooMuch(standing.owingCents));
+    await payments.insert({
+      id: input.id,
+      kind: input.kind,
+      method: input.method ?? null,
+      amountCents: input.amountCents,
+      paidOn: input.paidOn,
+      reference: input.kind === 'payment' ? pkg.paymentReference : '',
+      note: input.note,
+      statementLineKey: null,
+      recordedBy: { id: admin.id, name: admin.name },
+      recordedAt: now.toISOString(),
+      allocations: [],
+      packageId,
+    });
+    const totals = withShare(pkg.payments, { kind: input.kind, amountCents: input.amountCents });
+    await packages.update(packageId, { payments: totals });
+    return { ...pkg, payments: totals };
+  });
+}
