@@ -60,7 +60,7 @@ export const routes: RouteObject[] = [
         children: [
           {
             path: '/offers',
-            ...page(() => import('../features/catalogue/offers-page.tsx'), 'OffersPage'),
+            ...page(() => import('./offers-route.tsx'), 'OffersRoute'),
             ...loginNotice('Log in to see the courses.'),
           },
           {

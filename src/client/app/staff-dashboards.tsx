@@ -6,6 +6,7 @@ import { PageMeta } from '../components/page-meta.tsx';
 import { SectionTabs } from '../components/section-tabs.tsx';
 import { StaffBookings } from '../features/bookings/staff-bookings.tsx';
 import { MoneyOwing } from '../features/bookings/money-owing.tsx';
+import { PackagesAdmin } from '../features/bookings/packages-admin.tsx';
 import { AdminGroups, StaffGroups } from '../features/bookings/staff-groups.tsx';
 import { useStaffBookings } from '../features/bookings/use-bookings.ts';
 import { useGroupSessions } from '../features/bookings/use-group-sessions.ts';
@@ -89,11 +90,11 @@ export function TutorDashboardPage() {
   );
 }
 
-type AdminSection = 'bookings' | 'money' | 'groups' | 'modules' | 'testimonials';
-const sectionsByHash: readonly AdminSection[] = ['money', 'modules', 'groups', 'testimonials'];
+type AdminSection = 'bookings' | 'money' | 'packages' | 'groups' | 'modules' | 'testimonials';
+const sectionsByHash: readonly AdminSection[] = ['money', 'packages', 'modules', 'groups', 'testimonials'];
 
 /**
- * The admin's section: Bookings, the daily work, unless the address says `#money`, `#groups`, `#modules` or `#testimonials`, so a
+ * The admin's section: Bookings, the daily work, unless the address says `#money`, `#packages`, `#groups`, `#modules` or `#testimonials`, so a
  * reload or a link keeps that section open. The page is rendered at build time without the hash: it is read once hydrated.
  */
 function useAdminSection(): [AdminSection, (section: AdminSection) => void] {
@@ -120,6 +121,8 @@ export function AdminDashboardPage() {
   // a statement half-chosen survives a look at another tab.
   const [moneyOpened, setMoneyOpened] = useState(false);
   if (section === 'money' && !moneyOpened) setMoneyOpened(true);
+  const [packagesOpened, setPackagesOpened] = useState(false);
+  if (section === 'packages' && !packagesOpened) setPackagesOpened(true);
   const { session } = useSession();
   const modules = useModules();
   return (
@@ -138,6 +141,11 @@ export function AdminDashboardPage() {
             content: <StaffBookings role="admin" categories={[]} userId={session.me?.id ?? ''} />,
           },
           { id: 'money', label: 'Money', content: moneyOpened ? <MoneyOwing /> : null },
+          {
+            id: 'packages',
+            label: 'Packages',
+            content: packagesOpened ? <PackagesAdmin modules={modules.data} /> : null,
+          },
           { id: 'modules', label: 'Modules', content: <ManageModules /> },
           {
             id: 'groups',

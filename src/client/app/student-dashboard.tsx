@@ -1,5 +1,6 @@
 import { PageMeta } from '../components/page-meta.tsx';
 import { StudentBookings } from '../features/bookings/student-bookings.tsx';
+import { MyPackages } from '../features/bookings/my-packages.tsx';
 import { useSession } from '../lib/session.tsx';
 
 export function StudentDashboardPage() {
@@ -12,6 +13,7 @@ export function StudentDashboardPage() {
       <h1 className="text-3xl font-bold">Welcome, {me.name}!</h1>
       <h2 className="mt-8 text-xl font-semibold">Your sessions</h2>
       <StudentBookings userId={me.id} />
+      <MyPackages userId={me.id} />
     </section>
   );
 }

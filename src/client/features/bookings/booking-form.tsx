@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { useSyncStatus } from '../../offline/hooks.ts';
+import { PackageQuote } from './package-quote.tsx';
 import { BookingFields } from './booking-fields.tsx';
 import { BookingQuote } from './booking-quote.tsx';
 import { weeksOf, type ModuleInfo } from './booking-rules.ts';
@@ -44,7 +45,9 @@ export function BookingForm({ module }: { module: ModuleInfo }) {
         disabled={waiting || submitting}
         onChange={set}
       />
-      <BookingQuote id={quoteId} hours={values.hours} rateCents={module.rateCents} weeks={weeksOf(values)} />
+      <BookingQuote id={quoteId} hours={values.hours} rateCents={module.rateCents} weeks={weeksOf(values)}>
+        <PackageQuote userId={me.id} module={module} date={values.date} />
+      </BookingQuote>
       <BookingStatusLine status={statusOf(current, online, submitting)} localError={localError} />
       {waiting ? (
         <WaitingActions onAnother={clear} />

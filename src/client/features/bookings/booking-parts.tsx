@@ -8,7 +8,14 @@ import {
   type BookingStatus,
 } from '../../../common/bookings.ts';
 import { formatRand } from '../../../common/money.ts';
-import { bookingStanding, lateFeeReference, paymentStateLabels, type PaymentState } from '../../../common/payments.ts';
+import { hoursOf, isLastFromPackage } from '../../../common/package-draw.ts';
+import {
+  bookingDue,
+  bookingStanding,
+  lateFeeReference,
+  paymentStateLabels,
+  type PaymentState,
+} from '../../../common/payments.ts';
 import { formatSastDate, formatSastDateTime, formatSastSlot } from '../../../common/sast.ts';
 import { shownSlots, statusClassName } from './booking-rules.ts';
 
@@ -122,7 +129,7 @@ const paymentLooks: Record<Exclude<PaymentState, 'nothing-due'>, string> = {
  */
 function PaymentFact({ booking }: { booking: Booking }) {
   const standing = bookingStanding(booking);
-  if (standing.state === 'nothing-due') return null;
+  if (standing.state === 'nothing-due') return <PackageFact booking={booking} />;
   const detail =
     standing.owingCents > 0
       ? `${formatRand(standing.owingCents)} to pay${standing.due.what === 'late-fee' ? ' (the late fee)' : ''}`
@@ -135,14 +142,44 @@ function PaymentFact({ booking }: { booking: Booking }) {
     <Fact term="Payment">
       <span className={`${badge} ${paymentLooks[standing.state]}`}>{paymentStateLabels[standing.state]}</span>
       {detail && <span className="block text-sm font-normal">{detail}</span>}
+      <PackageLines booking={booking} />
     </Fact>
+  );
+}
+
+/** A session its monthly package pays for whole (issue 37 §3): nothing due in money, and from which package. */
+function PackageFact({ booking }: { booking: Booking }) {
+  if (!booking.package?.countedMinutes) return null;
+  return (
+    <Fact term="Payment">
+      <span className={`${badge} ${paymentLooks.paid}`}>From package</span>
+      <PackageLines booking={booking} />
+    </Fact>
+  );
+}
+
+/** How many of the session's hours its package pays, and whether it is the last session the package pays for. */
+function PackageLines({ booking }: { booking: Booking }) {
+  const draw = booking.package;
+  if (!draw?.countedMinutes) return null;
+  return (
+    <>
+      <span className="block text-sm font-normal">
+        {hoursOf(draw.countedMinutes)} {draw.countedMinutes === 60 ? 'hour' : 'hours'} from “{draw.name}”
+      </span>
+      {isLastFromPackage(draw) && (
+        <span className="mt-1 block text-sm font-semibold text-amber-900 dark:text-amber-200">
+          Last session paid from the package
+        </span>
+      )}
+    </>
   );
 }
 
 /** A late cancellation is shown on the booking, with what the fee comes to. */
 export function LateCancellation({ booking }: { booking: Booking }) {
   if (!booking.lateCancellation) return null;
-  const fee = Math.round((booking.totalCents * bookingLimits.lateFeePercent) / 100);
+  const fee = bookingDue(booking).dueCents;
   return (
     <p className="mt-3 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm font-medium text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100">
       Late cancellation: cancelled within {bookingLimits.lateCancelHours} hours of the session, so the late-cancellation

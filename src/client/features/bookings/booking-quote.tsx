@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { formatRand } from '../../../common/money.ts';
 import { quoteCents } from './booking-rules.ts';
 
@@ -10,11 +11,14 @@ export function BookingQuote({
   hours,
   rateCents,
   weeks = 1,
+  children,
 }: {
   id: string;
   hours: string;
   rateCents: number;
   weeks?: number;
+  /** What else pays for it: the student's monthly package (packages/package-quote.tsx). */
+  children?: ReactNode;
 }) {
   const quote = quoteCents(hours, rateCents);
   return (
@@ -32,6 +36,7 @@ export function BookingQuote({
           </span>
         </p>
       )}
+      {children}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import type { Module } from '../../../common/catalogue.ts';
 import { formatRand } from '../../../common/money.ts';
@@ -10,9 +10,10 @@ import { useModules } from './use-modules.ts';
 
 /**
  * /offers (spec §2): every module, grouped by category, each with its hourly price and Book Now. Read from
- * IndexedDB, so it opens offline once seen; refreshed from the server when the page opens.
+ * IndexedDB, so it opens offline once seen; refreshed from the server when the page opens. `extra` goes under
+ * the modules (app/offers-route.tsx: the monthly packages).
  */
-export function OffersPage() {
+export function OffersPage({ extra }: { extra?: ReactNode }) {
   const catalogue = useModules();
   const modules = catalogue.data ?? [];
 
@@ -54,6 +55,7 @@ export function OffersPage() {
           )}
         </>
       )}
+      {extra}
     </section>
   );
 }

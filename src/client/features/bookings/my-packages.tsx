@@ -1,0 +1,51 @@
+import { useId } from 'react';
+import { packageMessages } from '../../../common/packages.ts';
+import { sastDate } from '../../../common/sast.ts';
+import { Notice } from '../../components/notice.tsx';
+import { packageState, packageSummary, packageTitle, scopeOf } from './package-words.ts';
+import { packagesApi } from './packages-api.ts';
+import { useOnlineRead } from './use-online-read.ts';
+
+const muted = 'text-slate-700 dark:text-slate-300';
+
+/**
+ * The student's monthly packages on their dashboard (issue 37 §3): each with what is still to pay and under which
+ * reference, or its balance of hours; read from the server while online.
+ */
+export function MyPackages({ userId }: { userId: string }) {
+  const headingId = useId();
+  const mine = useOnlineRead(`mine:${userId}`, (signal) => packagesApi.list(signal));
+  const today = sastDate(new Date());
+  if (mine.data?.length === 0) return null;
+  return (
+    <section aria-labelledby={headingId} className="mt-8">
+      <h2 id={headingId} className="text-xl font-semibold">
+        Your packages
+      </h2>
+      {!mine.online && !mine.data ? (
+        <p className={`mt-3 ${muted}`}>Your packages’ balance shows when you are online.</p>
+      ) : mine.failed ? (
+        <Notice tone="error" className="mt-3">
+          {packageMessages.loadFailed}{' '}
+          <button type="button" className="link" onClick={mine.reload}>
+            Try again
+          </button>
+        </Notice>
+      ) : !mine.data ? (
+        <p role="status" className={`mt-3 ${muted}`}>
+          Loading your packages…
+        </p>
+      ) : (
+        <ul className="mt-3 grid gap-3 sm:grid-cols-2">
+          {mine.data.map((pkg) => (
+            <li key={pkg.id} className="card" data-state={packageState(pkg, today)}>
+              <h3 className="font-semibold">{packageTitle(pkg)}</h3>
+              <p className={`text-sm ${muted}`}>{scopeOf(pkg)}</p>
+              <p className="mt-2">{packageSummary(pkg, today)}</p>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
