@@ -27,7 +27,7 @@ export const publicPageModules: Record<keyof typeof prerenderedPages, string> = 
  * own, and the offline engine with every feature's tables.
  */
 export const signedInPageModules: Record<SignedInPagePath, string[]> = {
-  '/offers': ['features/catalogue/offers-page.tsx', 'app/offline-setup.ts'],
+  '/offers': ['app/offers-route.tsx', 'app/offline-setup.ts'],
   '/qa': ['features/qa/qa-page.tsx', 'app/offline-setup.ts'],
   '/student-dashboard': ['app/student-dashboard.tsx', 'app/offline-setup.ts'],
   '/tutor-dashboard': ['app/staff-dashboards.tsx', 'app/offline-setup.ts'],

@@ -4,7 +4,7 @@ import { origin, signUpAndVerify, waitForActiveServiceWorker } from './fixtures.
 
 // The chunks of the signed-in pages, by the name of their module (src/client/app/router.tsx).
 const signedInChunks =
-  /\/assets\/(offers-page|module-page|booking-route|student-dashboard|staff-dashboards|profile-route|qa-page|change-password-page)-[\w-]+\.js$/;
+  /\/assets\/(offers-route|module-page|booking-route|student-dashboard|staff-dashboards|profile-route|qa-page|change-password-page)-[\w-]+\.js$/;
 const publicChunks = ['home-page', 'about-page', 'testimonials-route', 'privacy-page', 'login-page', 'signup-page'];
 
 /** A fresh browser profile whose /assets/ requests (the page's and the service worker's) are recorded; with the data saver on if asked. */
@@ -84,9 +84,9 @@ test('with the data saver on, a signed-in page opened before the worker was ther
   await page.goto('/offers');
   await expect(page.getByRole('heading', { level: 1, name: 'Courses' })).toBeVisible();
   await underWorker(page);
-  await expect.poll(async () => (await cached(page)).some((p) => p.startsWith('/assets/offers-page-'))).toBe(true);
+  await expect.poll(async () => (await cached(page)).some((p) => p.startsWith('/assets/offers-route-'))).toBe(true);
   const others = (paths: Iterable<string>) =>
-    [...paths].filter((p) => signedInChunks.test(p) && !p.startsWith('/assets/offers-page-'));
+    [...paths].filter((p) => signedInChunks.test(p) && !p.startsWith('/assets/offers-route-'));
   expect(others(requested)).toEqual([]);
   expect(others(await cached(page))).toEqual([]);
 

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bookingSchema, type Booking } from '../../../common/bookings.ts';
-import { packageMessages, packageSchema, packageOfferSchema, type Package } from '../../../common/packages.ts';
+import {
+  nextMonth,
+  packageMessages,
+  packageOfferSchema,
+  packageSchema,
+  type Package,
+} from '../../../common/packages.ts';
 import { bookingStanding } from '../../../common/payments.ts';
 import { sastDate } from '../../../common/sast.ts';
 import {
@@ -36,18 +42,14 @@ afterAll(async () => {
   await server?.close();
 });
 
-const day = 24 * 3_600_000;
 const today = () => sastDate(new Date());
-const thisMonth = () => today().slice(0, 7);
-/** Sessions dated in this month's days still to come, after the lead time; else early next month. */
+/**
+ * The packages are bought for next month, and the sessions dated in it: whatever day the tests run on, its days
+ * are all still to come, past the lead time.
+ */
+const packageMonth = () => nextMonth(today().slice(0, 7));
 let dates = 0;
-function freshDate(month = thisMonth()): string {
-  for (;;) {
-    const date = sastDate(new Date(Date.now() + (3 + dates++) * day));
-    if (date.startsWith(month)) return date;
-    if (date > `${month}-31`) throw new Error(`no date left in ${month}`);
-  }
-}
+const freshDate = () => `${packageMonth()}-${String(1 + (dates++ % 28)).padStart(2, '0')}`;
 
 async function student(): Promise<TestClient> {
   return logIn(server, await createVerifiedUser(server, { name: 'Thandi Mokoena' }));
@@ -66,7 +68,7 @@ async function offer(fields: Record<string, unknown> = {}) {
   return packageOfferSchema.parse(response.body);
 }
 
-async function buy(who: TestClient, offerId: string, month = thisMonth()): Promise<Package> {
+async function buy(who: TestClient, offerId: string, month = packageMonth()): Promise<Package> {
   const response = await who.post('/api/packages', { id: crypto.randomUUID(), offerId, month });
   expect(response.status, response.text).toBe(201);
   return packageSchema.parse(response.body);
@@ -168,17 +170,17 @@ describe('a student buys a package and pays it', () => {
     const thandi = await student();
     const { id: offerId } = await offer();
     const id = crypto.randomUUID();
-    const first = await thandi.post('/api/packages', { id, offerId, month: thisMonth() });
+    const first = await thandi.post('/api/packages', { id, offerId, month: packageMonth() });
     expect(first.status, first.text).toBe(201);
     const pkg = packageSchema.parse(first.body);
     expect(pkg.paymentReference).toMatch(/^TB-[A-HJKMNP-Z2-9]{6}-P$/);
     expect(pkg).toMatchObject({
       minutes: 240,
       usedMinutes: 0,
-      month: thisMonth(),
+      month: packageMonth(),
       student: { name: 'Thandi Mokoena' },
     });
-    const again = await thandi.post('/api/packages', { id, offerId, month: thisMonth() });
+    const again = await thandi.post('/api/packages', { id, offerId, month: packageMonth() });
     expect(again.status).toBe(200);
     expect(packageSchema.parse(again.body).paymentReference).toBe(pkg.paymentReference);
     expect((await mine(thandi)).map((p) => p.id)).toEqual([pkg.id]);
@@ -191,12 +193,17 @@ describe('a student buys a package and pays it', () => {
     const thandi = await student();
     const { id: offerId } = await offer();
     expect(
-      (await createClient(server.url).post('/api/packages', { id: crypto.randomUUID(), offerId, month: thisMonth() }))
-        .status,
+      (
+        await createClient(server.url).post('/api/packages', {
+          id: crypto.randomUUID(),
+          offerId,
+          month: packageMonth(),
+        })
+      ).status,
     ).toBe(401);
     expect((await createClient(server.url).get('/api/packages')).status).toBe(401);
     const unknown = expectApiError(
-      await thandi.post('/api/packages', { id: crypto.randomUUID(), offerId: 'nope', month: thisMonth() }),
+      await thandi.post('/api/packages', { id: crypto.randomUUID(), offerId: 'nope', month: packageMonth() }),
       404,
       'packages.offer_not_found',
     );
@@ -208,7 +215,7 @@ describe('a student buys a package and pays it', () => {
     );
     expect(past.fields).toEqual({ month: packageMessages.monthInvalid });
     const pkg = await buy(thandi, offerId);
-    expect((await (await student()).post('/api/packages', { id: pkg.id, offerId, month: thisMonth() })).status).toBe(
+    expect((await (await student()).post('/api/packages', { id: pkg.id, offerId, month: packageMonth() })).status).toBe(
       409,
     );
     const payment = { id: crypto.randomUUID(), kind: 'payment', method: 'eft', amountCents: 100, paidOn: today() };
@@ -292,8 +299,8 @@ describe('sessions draw from the package as their status says', () => {
     const series = (list.body as { bookings: unknown[] }).bookings
       .map((b) => bookingSchema.parse(b))
       .filter((b) => b.series?.id === booking.series?.id);
-    // Sessions in next month are not this month's package's.
-    const inMonth = series.filter((b) => b.date.startsWith(thisMonth()));
+    // A week later may be the month after: not the package's.
+    const inMonth = series.filter((b) => b.date.startsWith(packageMonth()));
     for (const session of inMonth) expect(session.package?.coveredMinutes).toBe(60);
     expect((await mine(thandi))[0]!.usedMinutes).toBe(inMonth.length * 60);
   });
