@@ -145,6 +145,7 @@ async function probe(base: string, project: string, database: string, rules: str
     'payments',
     'paymentStatementLines',
     'bankMappings',
+    'ignoredStatementLines',
   ]) {
     requests.push(
       [`read ${collection}/a`, `${documents}/${collection}/a`, {}],

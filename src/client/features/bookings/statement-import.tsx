@@ -34,6 +34,7 @@ const lineWords: Record<StatementPreviewLine['match'], string> = {
   'no-reference': 'names no booking',
   'money-out': 'is money out',
   'already-recorded': 'was recorded before',
+  ignored: 'was ignored',
 };
 
 /**
