@@ -419,6 +419,26 @@ describe('a waiting line ignored', () => {
     expect(bookingStanding(await readAs(admin.client, owing.id)).state).toBe('unpaid');
   });
 
+  test('who ignored a line follows their rename, and their account’s deletion', async () => {
+    const other = await signInAs(server, 'admin', { name: 'Sipho Admin' });
+    const csv = `Date,Amount,Balance,Description\n2026/12/01,75.00,0,TRANSFER ${crypto.randomUUID()}\n`;
+    const [line] = await preview(fnb, csv);
+    const ignored = await other.client.post('/api/bookings/statements/import', {
+      mapping: fnb,
+      csv,
+      lines: [],
+      ignore: [line!.key],
+    });
+    expect(ignored.body).toMatchObject({ ignored: 1 });
+    expect((await preview(fnb, csv))[0]).toMatchObject({ match: 'ignored', ignored: { by: 'Sipho Admin' } });
+    expect((await other.client.put('/api/me/name', { name: 'Sipho Dlamini' })).status).toBe(200);
+    expect((await preview(fnb, csv))[0]).toMatchObject({ ignored: { by: 'Sipho Dlamini' } });
+    expect((await other.client.delete('/api/me')).status).toBe(200);
+    expect((await preview(fnb, csv))[0]).toMatchObject({ match: 'ignored', ignored: { by: 'Deleted user' } });
+    const stored = await server.services.deps.repos.payments.ignoredStatementLines([line!.key]);
+    expect(stored.get(line!.key)?.ignoredBy).toEqual({ id: null, name: 'Deleted user' });
+  });
+
   test('a line recorded and ignored at once is only one of them', async () => {
     const thandi = await student();
     const bookings = [await confirmedSession(thandi), await confirmedSession(thandi), await confirmedSession(thandi)];
