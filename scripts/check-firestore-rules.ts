@@ -146,6 +146,7 @@ async function probe(base: string, project: string, database: string, rules: str
     'payments',
     'paymentStatementLines',
     'bankMappings',
+    'ignoredStatementLines',
     'packageOffers',
     'packages',
     'packagePaymentReferences',

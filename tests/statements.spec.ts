@@ -14,9 +14,10 @@ import {
 
 /**
  * Bank statements matched without a spreadsheet (issue 37 §2), as the admin does it: a statement from each of two
- * banks' formats, previewed and recorded, ten sessions paid and one part-paid, two lines left to match by hand;
- * the first statement again records nothing, and one of its waiting lines is matched by hand; a statement that
- * cannot be read says which line, and the form keeps what was chosen.
+ * banks' formats, previewed and recorded, ten sessions paid and one part-paid, two lines waiting for a hand: one is
+ * ignored (by keyboard), shown ignored when its statement is imported again, and its ignore taken back; the first
+ * statement again records nothing, and its waiting line is matched by hand; a statement that cannot be read says
+ * which line, and the form keeps what was chosen.
  */
 const dayMs = 24 * 3_600_000;
 const daysAhead = (days: number) => sastDate(new Date(Date.now() + days * dayMs));
@@ -25,7 +26,7 @@ const csvFile = (name: string, text: string) => ({ name, mimeType: 'text/csv', b
 const owingCard = (page: Page, module: string) =>
   page.getByRole('list', { name: 'Money owing' }).getByRole('article', { name: module });
 
-test('the admin imports two banks’ statements: ten sessions paid, one part-paid, two lines wait', async ({
+test('the admin imports two banks’ statements: ten sessions paid, one part-paid, two lines wait, one ignored', async ({
   browser,
 }) => {
   test.setTimeout(journeyTimeout(180_000));
@@ -71,7 +72,7 @@ test('the admin imports two banks’ statements: ten sessions paid, one part-pai
   await form.getByLabel('Amount column').selectOption('Amount');
   await form.getByRole('button', { name: 'Preview' }).click();
   await expect(preview.getByRole('status')).toHaveText(
-    '9 lines read: 7 pay a booking, 1 to match by hand, 1 money out, 0 recorded before.',
+    '9 lines read: 7 pay a booking, 1 to match by hand, 0 ignored, 1 money out, 0 recorded before.',
   );
   await expect(preview.getByText(/part-pays .* \(TB-\w+\), R45 short\./)).toBeVisible();
   for (const [size, viewport] of Object.entries(viewports)) {
@@ -96,14 +97,69 @@ test('the admin imports two banks’ statements: ten sessions paid, one part-pai
   await form.getByLabel('Money out column').selectOption('Money Out');
   await form.getByRole('button', { name: 'Preview' }).click();
   await expect(preview.getByRole('status')).toHaveText(
-    '5 lines read: 4 pay a booking, 1 to match by hand, 0 money out, 0 recorded before.',
+    '5 lines read: 4 pay a booking, 1 to match by hand, 0 ignored, 0 money out, 0 recorded before.',
   );
-  await preview.getByRole('button', { name: 'Record 4 payments (R360)' }).click();
-  await expect(admin.page.getByText('Recorded 4 payments (R360).')).toBeVisible();
+  // The cash deposit is not for a session: ignored, by keyboard; Undo brings it back, and the focus follows it.
+  const ignore = preview.getByRole('button', { name: /^Ignore line \d+$/ });
+  await ignore.focus();
+  await admin.page.keyboard.press('Enter');
+  const undo = preview.getByRole('button', { name: /^Undo ignoring line \d+$/ });
+  await expect(undo).toBeFocused();
+  await expect(preview.getByRole('status')).toHaveText(
+    '5 lines read: 4 pay a booking, 0 to match by hand, 1 ignored, 0 money out, 0 recorded before.',
+  );
+  await admin.page.keyboard.press('Enter');
+  await expect(ignore).toBeFocused();
+  await expect(preview.getByLabel(/^Booking reference for line \d+$/)).toBeVisible();
+  await admin.page.keyboard.press('Space');
+  await expect(undo).toBeFocused();
+  await expect(preview.getByRole('heading', { name: 'Ignored' })).toBeVisible();
+  for (const [size, viewport] of Object.entries(viewports)) {
+    await admin.page.setViewportSize(viewport);
+    await preview.scrollIntoViewIfNeeded();
+    await expectNoAxeViolations(admin.page);
+    expect(await admin.page.evaluate(() => document.documentElement.scrollWidth - innerWidth)).toBeLessThanOrEqual(0);
+    await preview.screenshot({ path: `test-results/screenshots/statement-ignoring-${size}.png` });
+  }
+  await preview.getByRole('button', { name: 'Record 4 payments (R360), ignore 1 line' }).click();
+  await expect(admin.page.getByText('Recorded 4 payments (R360). Ignored 1 line.')).toBeVisible();
   // Ten sessions paid, one part-paid: it alone is still owing, R45.
   await expect(owingCard(admin.page, module.name)).toHaveCount(1);
   await expect(owingCard(admin.page, module.name)).toContainText(partPaid.paymentReference);
   await expect(owingCard(admin.page, module.name)).toContainText('R45');
+
+  // Capitec again: the deposit is shown ignored, not waiting and not chosen, and its ignore is taken back.
+  await form.getByLabel('Bank').fill('Capitec');
+  await expect(form.getByLabel('Money in column')).toHaveValue('Money In');
+  await form.getByLabel('Statement (CSV)').setInputFiles(csvFile('capitec.csv', capitecCsv));
+  await form.getByRole('button', { name: 'Preview' }).click();
+  await expect(preview.getByRole('status')).toHaveText(
+    '5 lines read: 0 pay a booking, 0 to match by hand, 1 ignored, 0 money out, 4 recorded before.',
+  );
+  await expect(
+    preview.getByText(/“Cash deposit .*” was ignored by .+ \(\d{2} \w{3} \d{4}, \d{2}:\d{2} SAST\)\./),
+  ).toBeVisible();
+  await expect(preview.getByLabel(/^Booking reference for line \d+$/)).toHaveCount(0);
+  await expect(preview.getByRole('button', { name: /^Record/ })).toBeDisabled();
+  for (const [size, viewport] of Object.entries(viewports)) {
+    await admin.page.setViewportSize(viewport);
+    await preview.scrollIntoViewIfNeeded();
+    await expectNoAxeViolations(admin.page);
+    expect(await admin.page.evaluate(() => document.documentElement.scrollWidth - innerWidth)).toBeLessThanOrEqual(0);
+    await preview.screenshot({ path: `test-results/screenshots/statement-ignored-${size}.png` });
+  }
+  await preview.getByRole('button', { name: /^Take back ignore of line \d+$/ }).click();
+  await expect(preview.getByRole('button', { name: /^Ignore line \d+$/ })).toBeFocused();
+  await expect(preview.getByRole('status')).toHaveText(
+    '5 lines read: 0 pay a booking, 1 to match by hand, 0 ignored, 0 money out, 4 recorded before.',
+  );
+  await preview.getByRole('button', { name: 'Stop ignoring 1 line' }).click();
+  await expect(admin.page.getByText('1 line no longer ignored.')).toBeVisible();
+  await form.getByRole('button', { name: 'Preview' }).click();
+  await expect(preview.getByRole('status')).toHaveText(
+    '5 lines read: 0 pay a booking, 1 to match by hand, 0 ignored, 0 money out, 4 recorded before.',
+  );
+  await preview.getByRole('button', { name: 'Cancel' }).click();
 
   // FNB again: its columns come back with its name, nothing is recorded twice, and a waiting line is matched by hand.
   await form.getByLabel('Bank').fill('FNB');
@@ -112,7 +168,7 @@ test('the admin imports two banks’ statements: ten sessions paid, one part-pai
   await expect(form.getByRole('radio', { name: 'One column (money out below zero)' })).toBeChecked();
   await form.getByRole('button', { name: 'Preview' }).click();
   await expect(preview.getByRole('status')).toHaveText(
-    '9 lines read: 0 pay a booking, 1 to match by hand, 1 money out, 7 recorded before.',
+    '9 lines read: 0 pay a booking, 1 to match by hand, 0 ignored, 1 money out, 7 recorded before.',
   );
   const byHand = preview.getByLabel(/^Booking reference for line \d+$/);
   await byHand.fill('TB-12');

@@ -111,6 +111,14 @@ describe('a statement matched to what is due', () => {
     expect(matchStatement(lines, dues, new Set())[1]).toMatchObject({ reference: 'TB-MNP234' });
   });
 
+  test('an ignored line records nothing and pays nothing: the line after it pays the session', () => {
+    const lines = [line(180_00, 'TB-ABC234 OWN TRANSFER'), line(300_00, 'SALARY'), line(180_00, 'TB-ABC234')];
+    const ignored = new Set([lines[0]!.key, lines[1]!.key]);
+    expect(matchStatement(lines, dues, new Set(), ignored).map((m) => m.kind)).toEqual(['ignored', 'ignored', 'pays']);
+    // Recorded wins: a line is never shown as both.
+    expect(matchStatement(lines, dues, ignored, ignored)[0]!.kind).toBe('already-recorded');
+  });
+
   test('"TB-ABC234 F Smith": read as a fee nobody owes, it pays the session', () => {
     const [match] = matchStatement([line(180_00, 'TB-ABC234 F SMITH')], dues, new Set());
     expect(match).toMatchObject({ kind: 'pays', reference: 'TB-ABC234' });

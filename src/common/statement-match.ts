@@ -7,7 +7,7 @@
  * `TB ABC234`, `tbabc234`, with the late fee's `-F` after it. Its amount is then set against what that reference
  * still owes, in the statement's order: covering it, the line pays it; short, it part-pays it; over, it pays it
  * and says by how much. A line with no reference, or one nobody has, waits to be matched by hand or ignored; a
- * line already recorded (the same statement imported again) records nothing.
+ * line already recorded (the same statement imported again), or ignored by the admin, records nothing.
  */
 
 /** One line of money in or out, as read from the statement and its column mapping. */
@@ -52,7 +52,9 @@ export type LineMatch =
   | { kind: 'unknown-reference'; line: StatementLine; reference: string }
   | { kind: 'no-reference'; line: StatementLine }
   | { kind: 'money-out'; line: StatementLine }
-  | { kind: 'already-recorded'; line: StatementLine };
+  | { kind: 'already-recorded'; line: StatementLine }
+  /** A waiting line the admin chose not to record (a transfer of their own, a line not for a session). */
+  | { kind: 'ignored'; line: StatementLine };
 
 /** The letters a booking's payment reference is drawn from (`TB-` and six of them): no I, L, O, 0 or 1 to misread. */
 export const referenceAlphabet = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
@@ -72,17 +74,19 @@ export function referencesIn(description: string): string[] {
 
 /**
  * Each line's match, in the statement's order. `dues` by reference; `recorded`: the keys of lines recorded
- * before. A reference's owing goes down as the lines before pay it, so two lines for one session are a payment
- * and an over-payment, not two payments.
+ * before; `ignored`: the keys of lines the admin ignored, which pay nothing. A reference's owing goes down as the
+ * lines before pay it, so two lines for one session are a payment and an over-payment, not two payments.
  */
 export function matchStatement(
   lines: readonly StatementLine[],
   dues: ReadonlyMap<string, OpenDue>,
   recorded: ReadonlySet<string>,
+  ignored: ReadonlySet<string> = new Set(),
 ): LineMatch[] {
   const owing = new Map([...dues].map(([reference, due]) => [reference, due.owingCents]));
   return lines.map((line): LineMatch => {
     if (recorded.has(line.key)) return { kind: 'already-recorded', line };
+    if (ignored.has(line.key)) return { kind: 'ignored', line };
     if (line.amountCents <= 0) return { kind: 'money-out', line };
     const references = referencesIn(line.description);
     if (references.length === 0) return { kind: 'no-reference', line };

@@ -16,6 +16,11 @@ export const statementMessages = {
   onLine: (line: number, message: string) => `Line ${line}: ${message}`,
   lineUnknown: 'The statement changed since its preview. Preview it again.',
   lineUnmatched: 'this line records no payment now. Preview the statement again.',
+  lineIgnored: 'this line is ignored. Take the ignore back to record it.',
+  lineRecordedNotIgnored: 'this line was recorded, so it cannot be ignored. Preview the statement again.',
+  lineNotWaiting: 'only a line waiting to be matched by hand can be ignored. Preview the statement again.',
+  ignoreUnknown: 'A line to ignore, or to take the ignore back from, is not in this statement. Preview it again.',
+  recordedAndIgnored: 'A line cannot be both recorded and ignored.',
   referenceInvalid: 'Enter a booking reference, such as TB-ABC234.',
   bankRequired: 'Name the bank, such as FNB or Capitec.',
   columnRequired: 'Name the column as the statement’s first row writes it.',
@@ -46,27 +51,43 @@ const csv = z.string().max(statementMaxBytes, statementMessages.tooLarge);
 /** `POST /api/bookings/statements/preview` (the admin): the statement as the bank exported it, and how to read it. */
 export const statementPreviewInputSchema = z.strictObject({ mapping: bankMappingSchema, csv });
 
+/** A statement line's content key (`sha256`, hex): what a payment's `statementLineKey` holds. */
+const lineKey = z.string().regex(/^[0-9a-f]{64}$/);
+
 /**
- * `POST /api/bookings/statements/import` (the admin): the statement again, and the lines to record by their keys;
- * `reference`: the booking the admin matched a line to by hand (a line with no reference, or a wrong one).
+ * `POST /api/bookings/statements/import` (the admin): the statement again, and what to do with its lines, by
+ * their keys. `lines`: to record; `reference`: the booking the admin matched a line to by hand (a line with no
+ * reference, or a wrong one). `ignore`: waiting lines not to record (a transfer of their own, a line not for a
+ * session), remembered so that the next import shows them ignored; `unignore`: ignores taken back, after which
+ * the line waits again (or is recorded, when `lines` names it too).
  */
-export const statementImportInputSchema = z.strictObject({
-  mapping: bankMappingSchema,
-  csv,
-  lines: z
-    .array(
-      z.strictObject({
-        key: z.string().regex(/^[0-9a-f]{64}$/),
-        reference: z
-          .string()
-          .trim()
-          .regex(wholeReference, statementMessages.referenceInvalid)
-          .transform((r) => r.toUpperCase())
-          .optional(),
-      }),
-    )
-    .max(20_000),
-});
+export const statementImportInputSchema = z
+  .strictObject({
+    mapping: bankMappingSchema,
+    csv,
+    lines: z
+      .array(
+        z.strictObject({
+          key: lineKey,
+          reference: z
+            .string()
+            .trim()
+            .regex(wholeReference, statementMessages.referenceInvalid)
+            .transform((r) => r.toUpperCase())
+            .optional(),
+        }),
+      )
+      .max(20_000),
+    ignore: z.array(lineKey).max(20_000).default([]),
+    unignore: z.array(lineKey).max(20_000).default([]),
+  })
+  .refine(
+    ({ lines, ignore, unignore }) => {
+      const elsewhere = new Set([...lines.map((l) => l.key), ...unignore]);
+      return ignore.every((key) => !elsewhere.has(key));
+    },
+    { message: statementMessages.recordedAndIgnored, path: ['ignore'] },
+  );
 export type StatementImportInput = z.output<typeof statementImportInputSchema>;
 
 /** One line of a statement's preview: as read, and what it would record. */
@@ -82,6 +103,8 @@ export interface StatementPreviewLine {
   booking?: { id: string; moduleName: string; studentName: string; date: string };
   shortCents?: number;
   overCents?: number;
+  /** A line the admin ignored: who, and when (UTC ISO). */
+  ignored?: { by: string; at: string };
 }
 
 export interface StatementPreview {

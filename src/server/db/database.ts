@@ -6,7 +6,12 @@ import type { CalendarFeedsTable } from '../modules/calendar/calendar.table.ts';
 import type { BookingChangesTable, BookingsTable } from '../modules/bookings/bookings.table.ts';
 import type { GroupSessionsTable } from '../modules/bookings/groups.table.ts';
 import type { ModulesTable } from '../modules/catalogue/catalogue.table.ts';
-import type { BankMappingsTable, PaymentAllocationsTable, PaymentsTable } from '../modules/bookings/payments.table.ts';
+import type {
+  BankMappingsTable,
+  IgnoredStatementLinesTable,
+  PaymentAllocationsTable,
+  PaymentsTable,
+} from '../modules/bookings/payments.table.ts';
 import type { PackageOffersTable, PackagesTable } from '../modules/bookings/packages.table.ts';
 import type { EnrolmentsTable } from '../modules/profile/profile.table.ts';
 import type { AnswersTable, QuestionsTable, QuestionVotesTable } from '../modules/qa/qa.table.ts';
@@ -40,6 +45,7 @@ export interface Database {
   calendar_feeds: CalendarFeedsTable;
   payments: PaymentsTable;
   bank_mappings: BankMappingsTable;
+  ignored_statement_lines: IgnoredStatementLinesTable;
   payment_allocations: PaymentAllocationsTable;
   package_offers: PackageOffersTable;
   packages: PackagesTable;

@@ -99,9 +99,15 @@ export const bookingsApi = {
   /** A bank statement read and matched: what each line would record; nothing is written (the admin). */
   previewStatement: async (mapping: BankMapping, csv: string): Promise<StatementPreview> =>
     readJson(await bookings.statements.preview.$post({ json: { mapping, csv } }, { init: longer(60_000) })),
-  /** The statement's chosen lines recorded, by their keys (the admin). */
-  importStatement: async (mapping: BankMapping, csv: string, lines: { key: string; reference?: string }[]) =>
-    readJson(await bookings.statements.import.$post({ json: { mapping, csv, lines } }, { init: longer(120_000) })),
+  /** The statement's chosen lines recorded, and its waiting lines ignored or taken back, by their keys (the admin). */
+  importStatement: async (
+    mapping: BankMapping,
+    csv: string,
+    decision: { lines: { key: string; reference?: string }[]; ignore: string[]; unignore: string[] },
+  ) =>
+    readJson(
+      await bookings.statements.import.$post({ json: { mapping, csv, ...decision } }, { init: longer(120_000) }),
+    ),
   /** Staff keep the time a session had before its student asked to move it. */
   keepTime: async (id: string, version: number): Promise<Booking> =>
     readJson(await bookings[':id']['keep-time'].$post({ ...booking(id), json: { version } })),

@@ -1,14 +1,12 @@
 import { FileUp } from 'lucide-react';
-import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { formatRand } from '../../../common/money.ts';
-import { formatSastDate } from '../../../common/sast.ts';
 import {
   bankMappingSchema,
   statementMaxBytes,
   statementMessages,
   type BankMapping,
   type StatementPreview,
-  type StatementPreviewLine,
 } from '../../../common/statements.ts';
 import { FormField, SelectField } from '../../components/form-field.tsx';
 import { Notice } from '../../components/notice.tsx';
@@ -16,32 +14,20 @@ import { ApiError, isOffline, isSessionEnded } from '../../lib/api.ts';
 import { errorText } from '../../lib/error-text.ts';
 import { toast } from '../../lib/toast.ts';
 import { bookingsApi } from './bookings-api.ts';
-import { wholeReference } from '../../../common/statement-match.ts';
 import { headerColumns } from './statement-columns.ts';
+import { StatementPreviewPanel, type StatementDecision } from './statement-preview.tsx';
 
-type Choice = { chosen: boolean; reference: string };
 type MappingField = 'bank' | 'date' | 'amount' | 'in' | 'out' | 'description';
 
-/** Lines shown per group: a statement of thousands records them all, the page shows the first. */
-const shownPerGroup = 100;
 const offlineText = 'You are offline. Importing a statement needs the connection.';
-
-const lineWords: Record<StatementPreviewLine['match'], string> = {
-  pays: 'pays',
-  'part-pays': 'part-pays',
-  'over-pays': 'pays more than is due on',
-  'unknown-reference': 'names a reference no booking has',
-  'no-reference': 'names no booking',
-  'money-out': 'is money out',
-  'already-recorded': 'was recorded before',
-};
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * A bank statement imported (issue 37 §2): the admin names the bank and chooses the CSV file; the bank's columns
  * are offered from the file's header, and filled in from last time for a bank seen before. The preview says what
- * each line would record; lines that pay a booking are chosen, an over-payment is left to the admin, and a line
- * with no reference can be given one by hand. Nothing is recorded until "Record". A statement that cannot be read
- * is refused whole, naming the line, and the form keeps what was chosen.
+ * each line would record (statement-preview.tsx): lines that pay a booking are chosen, an over-payment is left to
+ * the admin, and a line with no reference can be given one by hand, or ignored. Nothing is recorded until
+ * "Record". A statement that cannot be read is refused whole, naming the line, and the form keeps what was chosen.
  */
 export function StatementImport({ onRecorded }: { onRecorded: () => void }) {
   const headingId = useId();
@@ -58,7 +44,8 @@ export function StatementImport({ onRecorded }: { onRecorded: () => void }) {
   const [refusal, setRefusal] = useState<string>();
   const [busy, setBusy] = useState(false);
   const [preview, setPreview] = useState<{ mapping: BankMapping; csv: string; result: StatementPreview }>();
-  const [choices, setChoices] = useState<ReadonlyMap<string, Choice>>(new Map());
+  // Each preview starts from what it read: the panel's choices are made afresh.
+  const [previews, setPreviews] = useState(0);
 
   useEffect(() => {
     if (isOffline()) return;
@@ -147,35 +134,23 @@ export function StatementImport({ onRecorded }: { onRecorded: () => void }) {
     const result = await send(() => bookingsApi.previewStatement(mapping, file.text));
     if (!result) return;
     setPreview({ mapping, csv: file.text, result });
-    setChoices(
-      new Map(
-        result.lines.map((line) => [
-          line.key,
-          { chosen: line.match === 'pays' || line.match === 'part-pays', reference: '' },
-        ]),
-      ),
-    );
+    setPreviews((n) => n + 1);
   }
 
-  const chosenLines = preview
-    ? preview.result.lines.filter((line) => {
-        const choice = choices.get(line.key);
-        return choice?.chosen && (line.booking || wholeReference.test(choice.reference.trim()));
-      })
-    : [];
-  const chosenCents = chosenLines.reduce((sum, line) => sum + line.amountCents, 0);
-
-  async function record() {
+  async function record(decision: StatementDecision) {
     if (!preview) return;
-    const lines = chosenLines.map((line) => {
-      const reference = line.booking ? undefined : choices.get(line.key)!.reference.trim().toUpperCase();
-      return reference ? { key: line.key, reference } : { key: line.key };
-    });
-    const done = await send(() => bookingsApi.importStatement(preview.mapping, preview.csv, lines));
+    const done = await send(() => bookingsApi.importStatement(preview.mapping, preview.csv, decision));
     if (!done) return;
     toast.success(
-      `Recorded ${done.recorded} ${done.recorded === 1 ? 'payment' : 'payments'} (${formatRand(done.amountCents)}).` +
-        (done.alreadyRecorded > 0 ? ` ${done.alreadyRecorded} had been recorded before.` : ''),
+      [
+        decision.lines.length > 0 &&
+          `Recorded ${count(done.recorded, 'payment', 'payments')} (${formatRand(done.amountCents)}).`,
+        done.alreadyRecorded > 0 && `${done.alreadyRecorded} had been recorded before.`,
+        done.ignored > 0 && `Ignored ${count(done.ignored, 'line', 'lines')}.`,
+        done.unignored > 0 && `${count(done.unignored, 'line', 'lines')} no longer ignored.`,
+      ]
+        .filter(Boolean)
+        .join(' ') || 'Nothing changed: those lines were ignored already.',
     );
     setPreview(undefined);
     setMappings((known) => [
@@ -184,9 +159,6 @@ export function StatementImport({ onRecorded }: { onRecorded: () => void }) {
     ]);
     onRecorded();
   }
-
-  const setChoice = (key: string, change: Partial<Choice>) =>
-    setChoices((all) => new Map(all).set(key, { ...all.get(key)!, ...change }));
 
   const columnField = (label: string, field: MappingField, value: string, onChange: (v: string) => void) =>
     columns.length > 0 ? (
@@ -201,13 +173,6 @@ export function StatementImport({ onRecorded }: { onRecorded: () => void }) {
     ) : (
       <FormField label={label} value={value} onChange={(e) => onChange(e.target.value)} error={errors[field]} />
     );
-
-  const groups = preview && {
-    toRecord: preview.result.lines.filter((l) => l.booking),
-    waiting: preview.result.lines.filter((l) => l.match === 'no-reference' || l.match === 'unknown-reference'),
-    moneyOut: preview.result.lines.filter((l) => l.match === 'money-out').length,
-    before: preview.result.lines.filter((l) => l.match === 'already-recorded').length,
-  };
 
   return (
     <section aria-labelledby={headingId} className="card mt-6">
@@ -290,108 +255,15 @@ export function StatementImport({ onRecorded }: { onRecorded: () => void }) {
         </div>
       </form>
 
-      {preview && groups && (
-        <div className="mt-6 flex flex-col gap-4" aria-label="Statement preview" role="region">
-          <p className="font-medium" role="status">
-            {preview.result.lines.length} lines read: {groups.toRecord.length} pay a booking, {groups.waiting.length} to
-            match by hand, {groups.moneyOut} money out, {groups.before} recorded before.
-          </p>
-          <LineGroup title="Pay a booking" lines={groups.toRecord}>
-            {(line) => (
-              <label className="flex items-start gap-3">
-                <input
-                  type="checkbox"
-                  className="mt-1 h-5 w-5 shrink-0"
-                  checked={choices.get(line.key)?.chosen ?? false}
-                  onChange={(e) => setChoice(line.key, { chosen: e.target.checked })}
-                />
-                <LineText line={line} />
-              </label>
-            )}
-          </LineGroup>
-          <LineGroup title="To match by hand" lines={groups.waiting}>
-            {(line) => (
-              <div className="flex flex-col gap-2">
-                <LineText line={line} />
-                <FormField
-                  label={`Booking reference for line ${line.line}`}
-                  placeholder="TB-ABC234"
-                  className="sm:max-w-xs"
-                  value={choices.get(line.key)?.reference ?? ''}
-                  onChange={(e) =>
-                    setChoice(line.key, { reference: e.target.value, chosen: e.target.value.trim() !== '' })
-                  }
-                  error={
-                    choices.get(line.key)?.reference.trim() &&
-                    !wholeReference.test(choices.get(line.key)!.reference.trim())
-                      ? statementMessages.referenceInvalid
-                      : undefined
-                  }
-                />
-              </div>
-            )}
-          </LineGroup>
-          <div className="flex flex-wrap gap-3">
-            <button
-              type="button"
-              className="btn-primary"
-              disabled={busy || chosenLines.length === 0}
-              onClick={() => void record()}
-            >
-              Record {chosenLines.length} {chosenLines.length === 1 ? 'payment' : 'payments'} ({formatRand(chosenCents)}
-              )
-            </button>
-            <button type="button" className="btn-secondary" onClick={() => setPreview(undefined)}>
-              Cancel
-            </button>
-          </div>
-        </div>
+      {preview && (
+        <StatementPreviewPanel
+          key={previews}
+          result={preview.result}
+          busy={busy}
+          onSubmit={(decision) => void record(decision)}
+          onCancel={() => setPreview(undefined)}
+        />
       )}
     </section>
-  );
-}
-
-function LineGroup({
-  title,
-  lines,
-  children,
-}: {
-  title: string;
-  lines: StatementPreviewLine[];
-  children: (line: StatementPreviewLine) => ReactNode;
-}) {
-  if (lines.length === 0) return null;
-  return (
-    <div>
-      <h4 className="font-semibold">{title}</h4>
-      <ul className="mt-2 flex flex-col divide-y divide-slate-200 rounded-lg border border-slate-200 dark:divide-slate-700 dark:border-slate-700">
-        {lines.slice(0, shownPerGroup).map((line) => (
-          <li key={line.key} className="p-3">
-            {children(line)}
-          </li>
-        ))}
-      </ul>
-      {lines.length > shownPerGroup && (
-        <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
-          And {lines.length - shownPerGroup} more, chosen as the ones above are.
-        </p>
-      )}
-    </div>
-  );
-}
-
-function LineText({ line }: { line: StatementPreviewLine }) {
-  const what = line.booking
-    ? `${lineWords[line.match]} ${line.booking.moduleName} for ${line.booking.studentName} (${line.reference})`
-    : lineWords[line.match];
-  return (
-    <span className="min-w-0 break-words">
-      <span className="font-medium">
-        Line {line.line}, {formatSastDate(line.date)}: {formatRand(line.amountCents)}
-      </span>{' '}
-      <span className="text-slate-600 dark:text-slate-400">“{line.description}”</span> {what}
-      {line.shortCents ? `, ${formatRand(line.shortCents)} short` : ''}
-      {line.overCents ? `, ${formatRand(line.overCents)} over` : ''}.
-    </span>
   );
 }

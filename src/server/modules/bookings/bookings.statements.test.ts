@@ -9,6 +9,7 @@ import {
   type StatementPreviewLine,
 } from '../../../common/statements.ts';
 import {
+  createClient,
   createVerifiedUser,
   expectApiError,
   logIn,
@@ -21,8 +22,9 @@ import {
 /**
  * Bank statements matched without a spreadsheet (issue 37 §2), through the API: the admin previews a statement
  * read with the bank's column mapping, records the lines chosen, and the bookings they pay become paid or
- * part-paid; lines with no reference wait to be matched by hand; the same statement again records nothing; a
- * statement that cannot be read is refused whole, naming the line. Only the admin.
+ * part-paid; lines with no reference wait to be matched by hand, or are ignored (and shown ignored the next time,
+ * until the ignore is taken back); the same statement again records nothing; a statement that cannot be read is
+ * refused whole, naming the line. Only the admin.
  */
 let server: TestServer;
 type Person = Awaited<ReturnType<typeof signInAs>>;
@@ -99,8 +101,13 @@ const preview = async (mapping: BankMapping, csv: string) => {
   expect(response.status, response.text).toBe(200);
   return (response.body as StatementPreview).lines;
 };
-const importLines = (mapping: BankMapping, csv: string, lines: { key: string; reference?: string }[]) =>
-  admin.client.post('/api/bookings/statements/import', { mapping, csv, lines });
+const importLines = (
+  mapping: BankMapping,
+  csv: string,
+  lines: { key: string; reference?: string }[],
+  ignores: { ignore?: string[]; unignore?: string[] } = {},
+) => admin.client.post('/api/bookings/statements/import', { mapping, csv, lines, ...ignores });
+const errorMessage = (response: { body: unknown }) => (response.body as { error: { message: string } }).error.message;
 const recordable = (lines: StatementPreviewLine[]) =>
   lines.filter((l) => ['pays', 'part-pays', 'over-pays'].includes(l.match)).map((l) => ({ key: l.key }));
 
@@ -257,9 +264,11 @@ describe('a bank statement matched and recorded', () => {
     );
   });
 
-  test('only the admin reads statements and mappings', async () => {
+  test('only the admin reads statements and mappings, and ignores lines', async () => {
     const thandi = await student();
-    const csv = 'Date,Amount,Balance,Description\n2026/12/01,1.00,0,x\n';
+    const csv = `Date,Amount,Balance,Description\n2026/12/01,1.00,0,x ${crypto.randomUUID()}\n`;
+    const [line] = await preview(fnb, csv);
+    const ignoring = { mapping: fnb, csv, lines: [], ignore: [line!.key] };
     for (const who of [thandi, musa.client]) {
       expectApiError(await who.post('/api/bookings/statements/preview', { mapping: fnb, csv }), 403, 'auth.forbidden');
       expectApiError(
@@ -267,7 +276,195 @@ describe('a bank statement matched and recorded', () => {
         403,
         'auth.forbidden',
       );
+      expectApiError(await who.post('/api/bookings/statements/import', ignoring), 403, 'auth.forbidden');
+      expectApiError(
+        await who.post('/api/bookings/statements/import', { ...ignoring, ignore: [], unignore: [line!.key] }),
+        403,
+        'auth.forbidden',
+      );
       expectApiError(await who.get('/api/bookings/bank-mappings'), 403, 'auth.forbidden');
+    }
+    const nobody = createClient(server.url);
+    expectApiError(
+      await nobody.post('/api/bookings/statements/preview', { mapping: fnb, csv }),
+      401,
+      'auth.unauthenticated',
+    );
+    expectApiError(await nobody.post('/api/bookings/statements/import', ignoring), 401, 'auth.unauthenticated');
+    expect((await preview(fnb, csv))[0]!.match).toBe('no-reference');
+  });
+});
+
+describe('a waiting line ignored', () => {
+  test('shown ignored the next time, with who and when; sent twice, nothing changes; taken back, it waits again', async () => {
+    const thandi = await student();
+    const [paid, byHand] = [await confirmedSession(thandi), await confirmedSession(thandi)];
+    const tag = crypto.randomUUID();
+    const csv = [
+      'Date,Amount,Balance,Description',
+      `2026/12/01,${rand(paid.totalCents)},0,${paid.paymentReference} ${tag}`,
+      `2026/12/01,${rand(byHand.totalCents)},0,TRANSFER FROM SAVINGS ${tag}`,
+      `2026/12/02,90.00,0,CASH DEPOSIT ${tag}`,
+      `2026/12/02,150.00,0,TB-ZZZ234 ${tag}`,
+    ].join('\n');
+    const [pays, transfer, cash, unknown] = await preview(fnb, csv);
+    expect([pays, transfer, cash, unknown].map((l) => l!.match)).toEqual([
+      'pays',
+      'no-reference',
+      'no-reference',
+      'unknown-reference',
+    ]);
+
+    // The paying line recorded, two waiting lines ignored, in one request.
+    const first = await importLines(fnb, csv, [{ key: pays!.key }], { ignore: [transfer!.key, unknown!.key] });
+    expect(first.status, first.text).toBe(200);
+    expect(first.body).toEqual({
+      recorded: 1,
+      amountCents: paid.totalCents,
+      alreadyRecorded: 0,
+      ignored: 2,
+      unignored: 0,
+    });
+    const again = await preview(fnb, csv);
+    expect(again.map((l) => l.match)).toEqual(['already-recorded', 'ignored', 'no-reference', 'ignored']);
+    const ignoredAt = again[1]!.ignored!.at;
+    expect(again[1]).toMatchObject({ ignored: { by: 'Lerato Admin' } });
+    expect(Date.now() - Date.parse(ignoredAt)).toBeLessThan(60_000);
+    expect(again[1]).not.toHaveProperty('reference');
+
+    // The same ignore sent twice: nothing changes, not even who and when.
+    const twice = await importLines(fnb, csv, [], { ignore: [transfer!.key] });
+    expect(twice.body).toMatchObject({ recorded: 0, ignored: 0, unignored: 0 });
+    expect((await preview(fnb, csv))[1]!.ignored!.at).toBe(ignoredAt);
+
+    // An ignored line is not recorded until its ignore is taken back: 409 naming it, and nothing written.
+    const refused = await importLines(fnb, csv, [{ key: transfer!.key, reference: byHand.paymentReference }]);
+    expectApiError(refused, 409, 'statements.line_ignored');
+    expect(errorMessage(refused)).toBe(statementMessages.onLine(3, statementMessages.lineIgnored));
+    expect(bookingStanding(await readAs(admin.client, byHand.id)).state).toBe('unpaid');
+
+    // Taken back alone, it waits again; taken back twice, nothing changes.
+    expect((await importLines(fnb, csv, [], { unignore: [unknown!.key] })).body).toMatchObject({ unignored: 1 });
+    expect((await importLines(fnb, csv, [], { unignore: [unknown!.key] })).body).toMatchObject({ unignored: 0 });
+    expect((await preview(fnb, csv))[3]).toMatchObject({ match: 'unknown-reference', reference: 'TB-ZZZ234' });
+
+    // Taken back and matched by hand in one request: recorded, and no longer ignored.
+    const matched = await importLines(fnb, csv, [{ key: transfer!.key, reference: byHand.paymentReference }], {
+      unignore: [transfer!.key],
+    });
+    expect(matched.body).toMatchObject({ recorded: 1, amountCents: byHand.totalCents, unignored: 1 });
+    expect(bookingStanding(await readAs(admin.client, byHand.id)).state).toBe('paid');
+    expect((await preview(fnb, csv)).map((l) => l.match)).toEqual([
+      'already-recorded',
+      'already-recorded',
+      'no-reference',
+      'unknown-reference',
+    ]);
+    const { payments } = server.services.deps.repos;
+    expect(await payments.ignoredStatementLines([transfer!.key, unknown!.key])).toEqual(new Map());
+  });
+
+  test('a recorded line, a paying one or money out cannot be ignored; a key not in the file, or malformed, is refused', async () => {
+    const thandi = await student();
+    const [recordedBooking, owing] = [await confirmedSession(thandi), await confirmedSession(thandi)];
+    const tag = crypto.randomUUID();
+    const csv = [
+      'Date,Amount,Balance,Description',
+      `2026/12/01,${rand(recordedBooking.totalCents)},0,${recordedBooking.paymentReference} ${tag}`,
+      `2026/12/01,${rand(owing.totalCents)},0,${owing.paymentReference} ${tag}`,
+      `2026/12/02,-35.00,0,MONTHLY FEE ${tag}`,
+      `2026/12/02,90.00,0,CASH DEPOSIT ${tag}`,
+    ].join('\n');
+    const [recorded, pays, fee, cash] = await preview(fnb, csv);
+    expect((await importLines(fnb, csv, [{ key: recorded!.key }])).body).toMatchObject({ recorded: 1 });
+
+    // A recorded line: 409 naming it, and the waiting line sent with it is not ignored either.
+    const ignoreRecorded = await importLines(fnb, csv, [], { ignore: [cash!.key, recorded!.key] });
+    expectApiError(ignoreRecorded, 409, 'statements.line_recorded');
+    expect(errorMessage(ignoreRecorded)).toBe(statementMessages.onLine(2, statementMessages.lineRecordedNotIgnored));
+    for (const line of [pays!, fee!]) {
+      const refused = await importLines(fnb, csv, [], { ignore: [line.key] });
+      expectApiError(refused, 409, 'statements.line_not_waiting');
+      expect(errorMessage(refused)).toBe(statementMessages.onLine(line.line, statementMessages.lineNotWaiting));
+    }
+    expect((await preview(fnb, csv)).map((l) => l.match)).toEqual([
+      'already-recorded',
+      'pays',
+      'money-out',
+      'no-reference',
+    ]);
+
+    // Keys the file has no line for; keys that are no keys; one line both recorded and ignored.
+    for (const ignores of [{ ignore: ['c'.repeat(64)] }, { unignore: ['d'.repeat(64)] }]) {
+      const unknown = await importLines(fnb, csv, [], ignores);
+      expectApiError(unknown, 400, 'statements.ignore_unknown');
+      expect(errorMessage(unknown)).toBe(statementMessages.ignoreUnknown);
+    }
+    for (const ignores of [
+      { ignore: ['not-a-key'] },
+      { unignore: [cash!.key.toUpperCase()] },
+      { ignore: cash!.key } as unknown as { ignore: string[] },
+    ])
+      expectApiError(await importLines(fnb, csv, [], ignores), 400, 'request.invalid');
+    const both = await importLines(fnb, csv, [{ key: pays!.key }], { ignore: [pays!.key] });
+    expect(expectApiError(both, 400, 'request.invalid').fields).toMatchObject({
+      ignore: statementMessages.recordedAndIgnored,
+    });
+    expectApiError(
+      await importLines(fnb, csv, [], { ignore: [cash!.key], unignore: [cash!.key] }),
+      400,
+      'request.invalid',
+    );
+    expect((await preview(fnb, csv))[3]!.match).toBe('no-reference');
+    expect(bookingStanding(await readAs(admin.client, owing.id)).state).toBe('unpaid');
+  });
+
+  test('who ignored a line follows their rename, and their account’s deletion', async () => {
+    const other = await signInAs(server, 'admin', { name: 'Sipho Admin' });
+    const csv = `Date,Amount,Balance,Description\n2026/12/01,75.00,0,TRANSFER ${crypto.randomUUID()}\n`;
+    const [line] = await preview(fnb, csv);
+    const ignored = await other.client.post('/api/bookings/statements/import', {
+      mapping: fnb,
+      csv,
+      lines: [],
+      ignore: [line!.key],
+    });
+    expect(ignored.body).toMatchObject({ ignored: 1 });
+    expect((await preview(fnb, csv))[0]).toMatchObject({ match: 'ignored', ignored: { by: 'Sipho Admin' } });
+    expect((await other.client.put('/api/me/name', { name: 'Sipho Dlamini' })).status).toBe(200);
+    expect((await preview(fnb, csv))[0]).toMatchObject({ ignored: { by: 'Sipho Dlamini' } });
+    expect((await other.client.delete('/api/me')).status).toBe(200);
+    expect((await preview(fnb, csv))[0]).toMatchObject({ match: 'ignored', ignored: { by: 'Deleted user' } });
+    const stored = await server.services.deps.repos.payments.ignoredStatementLines([line!.key]);
+    expect(stored.get(line!.key)?.ignoredBy).toEqual({ id: null, name: 'Deleted user' });
+  });
+
+  test('a line recorded and ignored at once is only one of them', async () => {
+    const thandi = await student();
+    const bookings = [await confirmedSession(thandi), await confirmedSession(thandi), await confirmedSession(thandi)];
+    const tag = crypto.randomUUID();
+    const csv = [
+      'Date,Amount,Balance,Description',
+      ...bookings.map((b, i) => `2026/12/0${i + 1},${rand(b.totalCents)},0,DEPOSIT ${i} ${tag}`),
+    ].join('\n');
+    const lines = await preview(fnb, csv);
+    const answers = await Promise.all(
+      lines.flatMap((line, i) => [
+        importLines(fnb, csv, [{ key: line.key, reference: bookings[i]!.paymentReference }]),
+        importLines(fnb, csv, [], { ignore: [line.key] }),
+      ]),
+    );
+    for (const answer of answers) expect([200, 409], answer.text).toContain(answer.status);
+    const { payments } = server.services.deps.repos;
+    const keys = lines.map((l) => l.key);
+    const [recorded, ignored] = [
+      await payments.recordedStatementLines(keys),
+      await payments.ignoredStatementLines(keys),
+    ];
+    for (const [i, key] of keys.entries()) {
+      expect(recorded.has(key) !== ignored.has(key), `line ${i + 2}: recorded or ignored, not both`).toBe(true);
+      const state = bookingStanding(await readAs(admin.client, bookings[i]!.id)).state;
+      expect(state).toBe(recorded.has(key) ? 'paid' : 'unpaid');
     }
   });
 });

@@ -13,6 +13,7 @@ import { withTransaction, type Uses } from '../../deps.ts';
 import { createError } from '../../http/errors.ts';
 import type { BookingRecord } from './bookings.storage.ts';
 import { writePayment } from './bookings.payments.ts';
+import type { IgnoredStatementLine } from './payments.storage.ts';
 import { readStatement, StatementError } from './statement-csv.ts';
 
 type StatementDeps = Uses<'bookings' | 'payments', 'storage' | 'events' | 'clock'>;
@@ -28,18 +29,22 @@ function refused(error: unknown): never {
 interface Matched {
   matches: LineMatch[];
   bookings: Map<string, BookingRecord>;
+  /** The lines the admin ignored, by key. */
+  ignores: Map<string, IgnoredStatementLine>;
 }
 
 /**
  * Reads the statement with the bank's mapping and matches each line against what the references it names still
- * owe, and the lines recorded before. `byHand`: references the admin gave lines that had none (or a wrong one),
- * by line key: such a line is matched as if its description began with it.
+ * owe, the lines recorded before and the lines ignored. `byHand`: references the admin gave lines that had none
+ * (or a wrong one), by line key: such a line is matched as if its description began with it. `takenBack`: lines
+ * whose ignore the admin is taking back, matched as if they had never been ignored.
  */
 async function readAndMatch(
   deps: Uses<'bookings' | 'payments'>,
   mapping: BankMapping,
   csv: string,
   byHand: ReadonlyMap<string, string> = new Map(),
+  takenBack: ReadonlySet<string> = new Set(),
 ): Promise<Matched> {
   let lines;
   try {
@@ -55,10 +60,19 @@ async function readAndMatch(
     ...new Set(matched.flatMap((line) => referencesIn(line.description).map((r) => r.replace(/-F$/, '')))),
   ];
   const { bookings, payments } = deps.repos;
-  const [found, recorded] = await Promise.all([
+  const recordedRead = payments.recordedStatementLines(matched.map((line) => line.key));
+  const [found, recorded, ignores] = await Promise.all([
     bookings.findByPaymentReferences(references),
-    payments.recordedStatementLines(matched.map((line) => line.key)),
+    recordedRead,
+    // Only money in that is not recorded can have been ignored (only a waiting line is): on Firestore each key
+    // asked for is a read, and a statement imported again is mostly lines recorded before.
+    recordedRead.then((recorded) =>
+      payments.ignoredStatementLines(
+        matched.filter((line) => line.amountCents > 0 && !recorded.has(line.key)).map((line) => line.key),
+      ),
+    ),
   ]);
+  for (const key of takenBack) ignores.delete(key);
   const dues = new Map<string, OpenDue>();
   for (const booking of found) {
     const standing = bookingStanding(booking);
@@ -69,12 +83,13 @@ async function readAndMatch(
     });
   }
   return {
-    matches: matchStatement(matched, dues, recorded),
+    matches: matchStatement(matched, dues, recorded, new Set(ignores.keys())),
     bookings: new Map(found.map((booking) => [booking.id, booking])),
+    ignores,
   };
 }
 
-const previewLine = (match: LineMatch, bookings: Map<string, BookingRecord>): StatementPreviewLine => {
+const previewLine = (match: LineMatch, { bookings, ignores }: Matched): StatementPreviewLine => {
   const { line } = match;
   const base = {
     line: line.line,
@@ -84,6 +99,10 @@ const previewLine = (match: LineMatch, bookings: Map<string, BookingRecord>): St
     description: line.description,
     match: match.kind,
   };
+  if (match.kind === 'ignored') {
+    const ignore = ignores.get(line.key)!;
+    return { ...base, ignored: { by: ignore.ignoredBy.name, at: ignore.ignoredAt } };
+  }
   if (!('bookingId' in match)) return { ...base, ...('reference' in match ? { reference: match.reference } : {}) };
   const booking = bookings.get(match.bookingId)!;
   return {
@@ -110,8 +129,8 @@ export async function previewStatement(
   input: { mapping: BankMapping; csv: string },
 ): Promise<StatementPreview> {
   requireRole(me, 'admin');
-  const { matches, bookings } = await readAndMatch(deps, input.mapping, input.csv);
-  return { bank: input.mapping.bank, lines: matches.map((match) => previewLine(match, bookings)) };
+  const matched = await readAndMatch(deps, input.mapping, input.csv);
+  return { bank: input.mapping.bank, lines: matched.matches.map((match) => previewLine(match, matched)) };
 }
 
 /** How each bank's statement was read last time (the admin): the next one from it starts from this. */
@@ -124,20 +143,47 @@ export async function listBankMappings(deps: Uses<'payments'>, me: Me | undefine
 const records = (match: LineMatch): match is Extract<LineMatch, { bookingId: string }> =>
   match.kind === 'pays' || match.kind === 'part-pays' || match.kind === 'over-pays';
 
+/** Whether a line waits for the admin's hand: the only lines that can be ignored. */
+const waits = (match: LineMatch) => match.kind === 'no-reference' || match.kind === 'unknown-reference';
+
+/** A line that cannot be done as asked, as the statement stands now: 409, naming it. */
+const lineConflict = (code: string, match: LineMatch, message: string) =>
+  createError({ code: `statements.${code}`, message: statementMessages.onLine(match.line.line, message), status: 409 });
+
+/** Lines ignored (or their ignores taken back) in one transaction: a Firestore transaction stays small. */
+const ignoresPerTransaction = 200;
+
+/** What an import did. */
+export interface StatementImportResult {
+  /** Payments recorded, and their sum. */
+  recorded: number;
+  amountCents: number;
+  /** Chosen lines recorded before (the same statement again, or another admin at once). */
+  alreadyRecorded: number;
+  /** Lines ignored now; a line ignored before is not counted. */
+  ignored: number;
+  /** Ignores taken back; a line that was not ignored is not counted. */
+  unignored: number;
+}
+
 /**
  * The statement's lines the admin chose, recorded (issue 37 §2): read and matched again here (the preview is not
  * trusted), the bank's mapping remembered, then one payment per line, by statement, dated the day the bank
  * says. A line recorded before (the same statement imported twice, or two admins at once) records nothing. A
- * chosen line that no longer records anything is refused, naming it, before anything is written.
+ * chosen line that no longer records anything, or that is ignored, is refused, naming it, before anything is
+ * written. The waiting lines the admin ignores, and the ignores taken back, ride on the same request and are
+ * checked the same way (docs/decisions/0056): an ignore of a line recorded, or one that does not wait, is refused;
+ * one sent twice changes nothing.
  */
 export async function importStatement(
   deps: StatementDeps,
   me: Me | undefined,
   input: StatementImportInput,
-): Promise<{ recorded: number; amountCents: number; alreadyRecorded: number }> {
+): Promise<StatementImportResult> {
   const admin = requireRole(me, 'admin');
   const byHand = new Map(input.lines.flatMap((l) => (l.reference ? [[l.key, l.reference] as const] : [])));
-  const { matches } = await readAndMatch(deps, input.mapping, input.csv, byHand);
+  const takenBack = new Set(input.unignore);
+  const { matches } = await readAndMatch(deps, input.mapping, input.csv, byHand, takenBack);
   const byKey = new Map(matches.map((match) => [match.line.key, match]));
   const chosen: Extract<LineMatch, { bookingId: string }>[] = [];
   let alreadyRecorded = 0;
@@ -147,15 +193,25 @@ export async function importStatement(
       throw createError({ code: 'statements.line_unknown', message: statementMessages.lineUnknown, status: 409 });
     if (match.kind === 'already-recorded') alreadyRecorded++;
     else if (records(match)) chosen.push(match);
-    else
-      throw createError({
-        code: 'statements.line_unmatched',
-        message: statementMessages.onLine(match.line.line, statementMessages.lineUnmatched),
-        status: 409,
-      });
+    else if (match.kind === 'ignored') throw lineConflict('line_ignored', match, statementMessages.lineIgnored);
+    else throw lineConflict('line_unmatched', match, statementMessages.lineUnmatched);
+  }
+  // The file was sent with the keys: a key it has no line for is the request's own mistake.
+  const notInFile = [...input.ignore, ...takenBack].some((key) => !byKey.has(key));
+  if (notInFile)
+    throw createError({ code: 'statements.ignore_unknown', message: statementMessages.ignoreUnknown, status: 400 });
+  const toIgnore = new Set<string>();
+  for (const key of input.ignore) {
+    const match = byKey.get(key)!;
+    if (match.kind === 'already-recorded')
+      throw lineConflict('line_recorded', match, statementMessages.lineRecordedNotIgnored);
+    if (waits(match)) toIgnore.add(key);
+    else if (match.kind !== 'ignored') throw lineConflict('line_not_waiting', match, statementMessages.lineNotWaiting);
   }
   const at = deps.clock.now().toISOString();
   await deps.repos.payments.saveBankMapping(input.mapping, at);
+  // Before the payments: a line whose ignore is taken back may be one of them.
+  const { ignored, unignored } = await writeIgnores(deps, admin, at, [...toIgnore], [...takenBack]);
   let recorded = 0;
   let amountCents = 0;
   for (const match of chosen) {
@@ -163,6 +219,8 @@ export async function importStatement(
       const { bookings, payments } = tx.repos;
       await bookings.beginChanges();
       if (await payments.findByStatementLine(match.line.key)) return false;
+      // Ignored meanwhile by another admin: it records nothing (and is not recorded before either).
+      if ((await payments.ignoredStatementLines([match.line.key])).size > 0) return undefined;
       const row = await bookings.findById(match.bookingId);
       if (!row) return false;
       await writePayment(tx, row, admin, at, {
@@ -180,7 +238,43 @@ export async function importStatement(
     if (wrote) {
       recorded++;
       amountCents += match.amountCents;
-    } else alreadyRecorded++;
+    } else if (wrote === false) alreadyRecorded++;
   }
-  return { recorded, amountCents, alreadyRecorded };
+  return { recorded, amountCents, alreadyRecorded, ignored, unignored };
+}
+
+/**
+ * Remembers the lines ignored and forgets the ignores taken back, `ignoresPerTransaction` at a time. Each
+ * transaction takes the lock a payment is recorded under (`beginChanges`) and reads again, so a line recorded
+ * meanwhile is not ignored: a line is never both. Returns how many changed.
+ */
+async function writeIgnores(
+  deps: StatementDeps,
+  admin: Me,
+  at: string,
+  ignore: readonly string[],
+  unignore: readonly string[],
+): Promise<{ ignored: number; unignored: number }> {
+  let ignored = 0;
+  let unignored = 0;
+  for (let i = 0; i < Math.max(ignore.length, unignore.length); i += ignoresPerTransaction) {
+    const adding = ignore.slice(i, i + ignoresPerTransaction);
+    const taking = unignore.slice(i, i + ignoresPerTransaction);
+    const changed = await withTransaction(deps, async (tx) => {
+      const { bookings, payments } = tx.repos;
+      await bookings.beginChanges();
+      const recorded = await payments.recordedStatementLines(adding);
+      const before = await payments.ignoredStatementLines([...adding, ...taking]);
+      const fresh = adding.filter((key) => !recorded.has(key) && !before.has(key));
+      const back = taking.filter((key) => before.has(key));
+      await payments.ignoreStatementLines(
+        fresh.map((key) => ({ key, ignoredBy: { id: admin.id, name: admin.name }, ignoredAt: at })),
+      );
+      await payments.unignoreStatementLines(back);
+      return { ignored: fresh.length, unignored: back.length };
+    });
+    ignored += changed.ignored;
+    unignored += changed.unignored;
+  }
+  return { ignored, unignored };
 }

@@ -2,15 +2,16 @@ import type { CollectionReference, Query } from 'firebase-admin/firestore';
 import type { PaymentKind, PaymentMethod } from '../../../common/payments.ts';
 import { bankMappingSchema, type BankMapping } from '../../../common/statements.ts';
 import { keyId } from '../../storage/firestore/document-ids.ts';
-import { read, readAll, type FirestoreContext } from '../../storage/firestore/context.ts';
+import { atomically, read, readAll, type FirestoreContext } from '../../storage/firestore/context.ts';
 import { isRecordId } from '../../storage/record-ids.ts';
-import type { PaymentAllocation, PaymentRecord, PaymentsRepository } from './payments.storage.ts';
+import type { IgnoredStatementLine, PaymentAllocation, PaymentRecord, PaymentsRepository } from './payments.storage.ts';
 
 /**
  * Payments on Firestore (docs/firestore-layout.md): `payments/{id}`, what it went to inside (`allocations`) and
  * the bookings' ids again as an array to find a booking's payments by (`bookingIds`, array-contains-any). A
  * statement line recorded is a document of its own, `paymentStatementLines/{key}`, created with the payment:
- * of two imports of the same line at once, the second's create fails, so the line is recorded once.
+ * of two imports of the same line at once, the second's create fails, so the line is recorded once. A line the
+ * admin ignored is `ignoredStatementLines/{key}`, with who ignored it and when.
  */
 interface PaymentDoc {
   kind: PaymentKind;
@@ -31,6 +32,12 @@ interface PaymentDoc {
 
 interface StatementLineDoc {
   paymentId: string;
+}
+
+interface IgnoredLineDoc {
+  ignoredById: string | null;
+  ignoredByName: string;
+  ignoredAt: string;
 }
 
 const toRecord = (id: string, doc: PaymentDoc): PaymentRecord => ({
@@ -55,7 +62,7 @@ interface BankMappingDoc {
   updatedAt: string;
 }
 
-/** Documents read in one round trip by `recordedStatementLines`. */
+/** Documents read in one round trip by `recordedStatementLines` and `ignoredStatementLines`. */
 const docsPerRead = 300;
 
 /** Firestore's most values an `in` or `array-contains-any` takes. */
@@ -65,7 +72,22 @@ export function createPaymentsFirestoreRepository(ctx: FirestoreContext): Paymen
   const payments = ctx.db.collection('payments') as CollectionReference<PaymentDoc>;
   const statementLines = ctx.db.collection('paymentStatementLines') as CollectionReference<StatementLineDoc>;
   const bankMappings = ctx.db.collection('bankMappings') as CollectionReference<BankMappingDoc>;
+  const ignoredLines = ctx.db.collection('ignoredStatementLines') as CollectionReference<IgnoredLineDoc>;
   const query = async <T>(q: Query<T>) => (ctx.tx ? await ctx.tx.get(q) : await q.get()).docs;
+
+  /** The documents of these keys that exist, read `docsPerRead` at a time (a key no document can have: none). */
+  async function existing<T>(collection: CollectionReference<T>, keys: readonly string[]) {
+    const valid = keys.filter(isRecordId);
+    const found = [];
+    for (let i = 0; i < valid.length; i += docsPerRead) {
+      const docs = await readAll(
+        ctx,
+        valid.slice(i, i + docsPerRead).map((key) => collection.doc(key)),
+      );
+      found.push(...docs.filter((doc) => doc.exists));
+    }
+    return found;
+  }
 
   async function find(id: string) {
     if (!isRecordId(id)) return undefined;
@@ -83,16 +105,43 @@ export function createPaymentsFirestoreRepository(ctx: FirestoreContext): Paymen
     },
 
     async recordedStatementLines(keys) {
-      const found = new Set<string>();
-      const valid = keys.filter(isRecordId);
-      for (let i = 0; i < valid.length; i += docsPerRead) {
-        const docs = await readAll(
-          ctx,
-          valid.slice(i, i + docsPerRead).map((key) => statementLines.doc(key)),
-        );
-        for (const doc of docs) if (doc.exists) found.add(doc.id);
+      return new Set((await existing(statementLines, keys)).map((doc) => doc.id));
+    },
+
+    async ignoredStatementLines(keys) {
+      const found = new Map<string, IgnoredStatementLine>();
+      for (const doc of await existing(ignoredLines, keys)) {
+        const { ignoredById, ignoredByName, ignoredAt } = doc.data()!;
+        found.set(doc.id, { key: doc.id, ignoredBy: { id: ignoredById, name: ignoredByName }, ignoredAt });
       }
       return found;
+    },
+
+    async ignoreStatementLines(lines) {
+      if (lines.length === 0) return;
+      // Read first, so that a line ignored before keeps who and when: in the usecase's transaction, or one of its own.
+      await atomically(ctx, async (inner) => {
+        const scoped = createPaymentsFirestoreRepository(inner);
+        const before = await scoped.ignoredStatementLines(lines.map((line) => line.key));
+        for (const line of lines)
+          if (!before.has(line.key))
+            inner.tx.create(ignoredLines.doc(line.key), {
+              ignoredById: line.ignoredBy.id,
+              ignoredByName: line.ignoredBy.name,
+              ignoredAt: line.ignoredAt,
+            });
+      });
+    },
+
+    async unignoreStatementLines(keys) {
+      const refs = keys.filter(isRecordId).map((key) => ignoredLines.doc(key));
+      if (ctx.tx) for (const ref of refs) ctx.tx.delete(ref);
+      else
+        for (let i = 0; i < refs.length; i += docsPerRead) {
+          const batch = ctx.db.batch();
+          for (const ref of refs.slice(i, i + docsPerRead)) batch.delete(ref);
+          await batch.commit();
+        }
     },
 
     async listBankMappings() {
@@ -155,10 +204,18 @@ export function createPaymentsFirestoreRepository(ctx: FirestoreContext): Paymen
     },
 
     async setRecorderName(userId, name, forget) {
-      const docs = await query(payments.where('recordedById', '==', userId));
+      const recorded = await query(payments.where('recordedById', '==', userId));
+      const ignored = await query(ignoredLines.where('ignoredById', '==', userId));
       const change = { recordedByName: name, ...(forget ? { recordedById: null } : {}) };
-      if (ctx.tx) for (const doc of docs) ctx.tx.update(doc.ref, change);
-      else await Promise.all(docs.map((doc) => doc.ref.update(change)));
+      const ignoredChange = { ignoredByName: name, ...(forget ? { ignoredById: null } : {}) };
+      if (ctx.tx) {
+        for (const doc of recorded) ctx.tx.update(doc.ref, change);
+        for (const doc of ignored) ctx.tx.update(doc.ref, ignoredChange);
+      } else
+        await Promise.all([
+          ...recorded.map((doc) => doc.ref.update(change)),
+          ...ignored.map((doc) => doc.ref.update(ignoredChange)),
+        ]);
     },
   };
 }

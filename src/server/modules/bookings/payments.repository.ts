@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import { bankMappingSchema } from '../../../common/statements.ts';
 import type { Db } from '../../db/create-db.ts';
-import type { PaymentAllocation, PaymentRecord, PaymentsRepository } from './payments.storage.ts';
+import type { IgnoredStatementLine, PaymentAllocation, PaymentRecord, PaymentsRepository } from './payments.storage.ts';
 import type { PaymentsTable } from './payments.table.ts';
 
 type PaymentRow = Selectable<PaymentsTable>;
@@ -23,6 +23,12 @@ const toRecord = (row: PaymentRow, allocations: PaymentAllocation[]): PaymentRec
 
 /** A statement's line keys asked for at once: well under SQLite's and PostgreSQL's limits on parameters. */
 const keysPerQuery = 500;
+
+/** The keys in slices of `keysPerQuery`. */
+const slices = <T>(keys: readonly T[]) =>
+  Array.from({ length: Math.ceil(keys.length / keysPerQuery) }, (_, i) =>
+    keys.slice(i * keysPerQuery, (i + 1) * keysPerQuery),
+  );
 
 /** Payments on SQLite and PostgreSQL: `payments`, and what each went to in `payment_allocations`. */
 export function createPaymentsRepository(db: Db): PaymentsRepository {
@@ -69,6 +75,45 @@ export function createPaymentsRepository(db: Db): PaymentsRepository {
         for (const row of rows) if (row.statement_line_key) found.add(row.statement_line_key);
       }
       return found;
+    },
+
+    async ignoredStatementLines(keys) {
+      const found = new Map<string, IgnoredStatementLine>();
+      for (const slice of slices(keys)) {
+        const rows = await db
+          .selectFrom('ignored_statement_lines')
+          .selectAll()
+          .where('line_key', 'in', slice)
+          .execute();
+        for (const row of rows)
+          found.set(row.line_key, {
+            key: row.line_key,
+            ignoredBy: { id: row.ignored_by_id, name: row.ignored_by_name },
+            ignoredAt: row.ignored_at,
+          });
+      }
+      return found;
+    },
+
+    async ignoreStatementLines(lines) {
+      for (const slice of slices(lines))
+        await db
+          .insertInto('ignored_statement_lines')
+          .values(
+            slice.map((line) => ({
+              line_key: line.key,
+              ignored_by_id: line.ignoredBy.id,
+              ignored_by_name: line.ignoredBy.name,
+              ignored_at: line.ignoredAt,
+            })),
+          )
+          .onConflict((oc) => oc.column('line_key').doNothing())
+          .execute();
+    },
+
+    async unignoreStatementLines(keys) {
+      for (const slice of slices(keys))
+        await db.deleteFrom('ignored_statement_lines').where('line_key', 'in', slice).execute();
     },
 
     async listBankMappings() {
@@ -149,6 +194,11 @@ export function createPaymentsRepository(db: Db): PaymentsRepository {
         .updateTable('payments')
         .set({ recorded_by_name: name, ...(forget ? { recorded_by_id: null } : {}) })
         .where('recorded_by_id', '=', userId)
+        .execute();
+      await db
+        .updateTable('ignored_statement_lines')
+        .set({ ignored_by_name: name, ...(forget ? { ignored_by_id: null } : {}) })
+        .where('ignored_by_id', '=', userId)
         .execute();
     },
   };

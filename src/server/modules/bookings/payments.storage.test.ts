@@ -4,7 +4,7 @@ import { deadline } from '../../test/deadline.ts';
 import { contractEngines, openFirestoreEngine, openSqlEngine } from '../../test/storage-engines.ts';
 import { createPaymentsFirestoreRepository } from './payments.firestore.ts';
 import type { BankMapping } from '../../../common/statements.ts';
-import type { PaymentRecord, PaymentsRepository } from './payments.storage.ts';
+import type { IgnoredStatementLine, PaymentRecord, PaymentsRepository } from './payments.storage.ts';
 
 /**
  * The payments' repository contract, the same cases on each engine: SQL (the SQLite file, or PostgreSQL with
@@ -54,6 +54,13 @@ const payment = (fields: Partial<PaymentRecord> = {}): PaymentRecord => {
 };
 
 const hash = () => Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('hex');
+
+const ignore = (fields: Partial<IgnoredStatementLine> = {}): IgnoredStatementLine => ({
+  key: hash(),
+  ignoredBy: { id: crypto.randomUUID(), name: 'Lerato Admin' },
+  ignoredAt: '2026-12-02T10:00:00.000Z',
+  ...fields,
+});
 
 describe.each(contractEngines(openSql, openFirestore))('the payments’ storage on %s', (_name, open) => {
   let engine: Engine;
@@ -135,18 +142,72 @@ describe.each(contractEngines(openSql, openFirestore))('the payments’ storage 
     expect(await repo.listPaidBetween('2030-01-06', '2030-02-01')).toEqual([]);
   });
 
-  test('a recorder renamed, then deleted: the name follows, and the id goes', async () => {
+  test('a recorder renamed, then deleted: the name follows, and the id goes, on payments and ignored lines', async () => {
     const { repo } = engine;
     const admin = { id: crypto.randomUUID(), name: 'Lerato Admin' };
     const mine = payment({ recordedBy: admin });
     const others = payment();
     await repo.insert(mine);
     await repo.insert(others);
+    const [myLine, otherLine] = [ignore({ ignoredBy: admin }), ignore()];
+    await repo.ignoreStatementLines([myLine, otherLine]);
     await engine.transaction((tx) => tx.setRecorderName(admin.id, 'Lerato Dlamini', false));
     expect((await repo.find(mine.id))?.recordedBy).toEqual({ id: admin.id, name: 'Lerato Dlamini' });
+    expect((await repo.ignoredStatementLines([myLine.key])).get(myLine.key)?.ignoredBy).toEqual({
+      id: admin.id,
+      name: 'Lerato Dlamini',
+    });
     await repo.setRecorderName(admin.id, 'Deleted user', true);
     expect((await repo.find(mine.id))?.recordedBy).toEqual({ id: null, name: 'Deleted user' });
     expect((await repo.find(others.id))?.recordedBy).toEqual(others.recordedBy);
+    const lines = await repo.ignoredStatementLines([myLine.key, otherLine.key]);
+    expect(lines.get(myLine.key)?.ignoredBy).toEqual({ id: null, name: 'Deleted user' });
+    expect(lines.get(otherLine.key)).toEqual(otherLine);
+  });
+
+  test('statement lines ignored: found with who and when, many at once; ignored again, kept as first; taken back, gone', async () => {
+    const { repo } = engine;
+    const first = ignore();
+    const second = ignore({ ignoredAt: '2026-12-03T08:00:00.000Z' });
+    await repo.ignoreStatementLines([first]);
+    await engine.transaction((tx) => tx.ignoreStatementLines([second]));
+    // More than one query's or read's worth of keys, the ignored ones among them.
+    const others = Array.from({ length: 650 }, hash);
+    const asked = [...others.slice(0, 320), first.key, 'a/b', ...others.slice(320), second.key];
+    expect(await repo.ignoredStatementLines(asked)).toEqual(
+      new Map([
+        [first.key, first],
+        [second.key, second],
+      ]),
+    );
+    expect(await repo.ignoredStatementLines([])).toEqual(new Map());
+
+    // The same line ignored again, by someone else later, and beside a new one: the first ignore stays whole.
+    const again = {
+      ...first,
+      ignoredBy: { id: crypto.randomUUID(), name: 'Sipho Admin' },
+      ignoredAt: '2026-12-09T00:00:00.000Z',
+    };
+    const third = ignore();
+    await engine.transaction((tx) => tx.ignoreStatementLines([again, third]));
+    await repo.ignoreStatementLines([again]);
+    expect(await repo.ignoredStatementLines([first.key, third.key])).toEqual(
+      new Map([
+        [first.key, first],
+        [third.key, third],
+      ]),
+    );
+
+    // Taken back (in a transaction and outside one), then taken back again: gone, and the others stay.
+    await engine.transaction((tx) => tx.unignoreStatementLines([first.key]));
+    await repo.unignoreStatementLines([third.key, hash(), 'a/b']);
+    await repo.unignoreStatementLines([third.key]);
+    expect(await repo.ignoredStatementLines([first.key, second.key, third.key])).toEqual(
+      new Map([[second.key, second]]),
+    );
+    // Ignored once more after being taken back: who and when are the new ones.
+    await repo.ignoreStatementLines([again]);
+    expect((await repo.ignoredStatementLines([first.key])).get(first.key)).toEqual(again);
   });
 
   test('which statement lines were recorded, asked for many at once', async () => {

@@ -35,6 +35,18 @@ export interface PaymentRecord {
 }
 
 /**
+ * A bank statement line the admin chose not to record (a transfer of their own, a line not for a session), known
+ * by the same content key a recorded line's payment holds (docs/decisions/0056).
+ */
+export interface IgnoredStatementLine {
+  /** The line's content hash (`sha256`, hex). */
+  key: string;
+  ignoredBy: { id: string | null; name: string };
+  /** UTC ISO. */
+  ignoredAt: string;
+}
+
+/**
  * The payments, in their words (docs/decisions/0026): payments.repository.ts on SQL, payments.firestore.ts on
  * Firestore. A payment is recorded in the bookings' change transaction (payments.usecases.ts), with the sums on
  * each booking it goes to: after `beginChanges`, `find` (a repeat) and `findByStatementLine` with its other
@@ -47,6 +59,12 @@ export interface PaymentsRepository {
   findByStatementLine(key: string): Promise<PaymentRecord | undefined>;
   /** Which of these statement lines (their keys) were recorded before. */
   recordedStatementLines(keys: readonly string[]): Promise<Set<string>>;
+  /** Which of these statement lines (their keys) the admin ignored, each with who and when. */
+  ignoredStatementLines(keys: readonly string[]): Promise<Map<string, IgnoredStatementLine>>;
+  /** Remembers these lines as ignored; a line ignored before keeps who ignored it and when. */
+  ignoreStatementLines(lines: readonly IgnoredStatementLine[]): Promise<void>;
+  /** Takes these lines' ignores back; a line not ignored stays as it is. */
+  unignoreStatementLines(keys: readonly string[]): Promise<void>;
   /** How each bank's statement is read, by bank name. */
   listBankMappings(): Promise<BankMapping[]>;
   /** Remembers how `mapping.bank`'s statements are read: one mapping per bank, its name's case aside. */
@@ -57,6 +75,9 @@ export interface PaymentsRepository {
   listForBookings(bookingIds: readonly string[]): Promise<PaymentRecord[]>;
   /** Payments paid from `from` to `to` (dates, both included), oldest first (then by id): the money's figures. */
   listPaidBetween(from: string, to: string): Promise<PaymentRecord[]>;
-  /** Replaces the name of whoever recorded payments (a rename, 'Deleted user'); `forget` takes their id off. */
+  /**
+   * Replaces the name of whoever recorded payments or ignored statement lines (a rename, 'Deleted user');
+   * `forget` takes their id off.
+   */
   setRecorderName(userId: string, name: string, forget: boolean): Promise<void>;
 }

@@ -30,6 +30,16 @@ export interface PaymentAllocationsTable {
   amount_cents: number;
 }
 
+/** A bank statement line the admin ignored (db/migrations/0024-ignored-statement-lines.ts). */
+export interface IgnoredStatementLinesTable {
+  /** The line's content hash, as a payment's `statement_line_key`. */
+  line_key: string;
+  /** Null once the account is deleted. */
+  ignored_by_id: string | null;
+  ignored_by_name: string;
+  ignored_at: string;
+}
+
 /** How one bank's statement is read (db/migrations/0023-bank-mappings.ts). */
 export interface BankMappingsTable {
   /** The bank's name, lower-cased. */
