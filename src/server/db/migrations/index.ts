@@ -22,6 +22,7 @@ import * as m0020 from './0020-booking-series.ts';
 import * as m0021 from './0021-group-sessions.ts';
 import * as m0022 from './0022-payments.ts';
 import * as m0023 from './0023-bank-mappings.ts';
+import * as m0026 from './0026-payment-ids-in-history.ts';
 
 /** Every migration, in order. Append only: a landed migration is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '0021-group-sessions': m0021,
   '0022-payments': m0022,
   '0023-bank-mappings': m0023,
+  '0026-payment-ids-in-history': m0026,
 };
