@@ -42,7 +42,7 @@ export const receiptMessages = {
   vatNumber: (vat: string) => `VAT number: ${vat}`,
   /** The session card's link, and what it says to a screen reader. */
   link: 'Receipt',
-  linkLabel: (amount: string, date: string) => `Download the receipt for ${amount} paid on ${date} (PDF)`,
+  linkLabel: (amount: string, recorded: string) => `Download the receipt for ${amount}, recorded ${recorded} (PDF)`,
   downloading: 'Downloading the receipt…',
   offline: 'You are offline. A receipt is made by the server: download it once you have a connection.',
   failed: 'Failed to download the receipt. Please try again.',
