@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { migrateToLatest } from '../../db/create-db.ts';
+import { namePaymentsInHistory } from './payments.firestore.ts';
 import { bookingSchema, type Booking } from '../../../common/bookings.ts';
 import { formatRand } from '../../../common/money.ts';
 import { receiptMessages, receiptNumber, receiptPath } from '../../../common/receipts.ts';
@@ -311,6 +312,39 @@ describe.skipIf(onFirestore)('history written before receipts (migration 0026)',
 
     await migrateToLatest(db);
     expect(await history()).toEqual(withIds.map((c) => c.payment));
+  });
+});
+
+describe.runIf(onFirestore)('history written before receipts, on Firestore', () => {
+  test('gets the id of the payment each entry records, once, at the start', async () => {
+    const thandi = await student();
+    const booking = await confirmedSession(thandi.client);
+    const first = await record(booking, { amountCents: 5_000 });
+    const second = await record(first.booking, { amountCents: 5_000, method: 'admin' });
+    const withIds = second.booking.history.flatMap((c) => (c.payment ? [c.payment] : []));
+    expect(withIds.map((p) => p.id)).toEqual([first.paymentId, second.paymentId]);
+
+    // As the booking was before: no ids in its history; and the database not yet marked.
+    const firestore = server.services.firestore!;
+    const ref = firestore.collection('bookings').doc(booking.id);
+    const history = (await ref.get()).get('history') as { payment?: Record<string, unknown> }[];
+    await ref.update({
+      history: history.map((entry) => {
+        if (!entry.payment) return entry;
+        const payment = { ...entry.payment };
+        delete payment.id;
+        return { ...entry, payment };
+      }),
+    });
+    await firestore.doc('setup/payment-ids-in-history').delete();
+    const stored = async () =>
+      (await server.services.deps.repos.bookings.historyOf([booking.id])).flatMap((c) =>
+        c.payment ? [c.payment] : [],
+      );
+    expect((await stored()).filter((p) => p.id)).toEqual([]);
+
+    await namePaymentsInHistory(firestore);
+    expect(await stored()).toEqual(withIds);
   });
 });
 
