@@ -136,7 +136,11 @@ export function renderReceiptPdf(receipt: ReceiptDocument): Promise<Buffer> {
     const top = doc.y;
     doc.font('Helvetica').fontSize(11).fillColor(ink);
     doc.text(text(item.description), left, top, { width: inner - amountWidth - 12 });
-    if (item.detail) doc.fontSize(9).fillColor(muted).text(text(item.detail), { width: inner - amountWidth - 12 });
+    if (item.detail)
+      doc
+        .fontSize(9)
+        .fillColor(muted)
+        .text(text(item.detail), { width: inner - amountWidth - 12 });
     const bottom = doc.y;
     doc
       .fontSize(11)
