@@ -151,9 +151,14 @@ export const bookingChangeSchema = z.object({
   slot: z.string().nullable(),
   /** A move of the session to another date or time; absent for every other change. */
   move: bookingMoveSchema.optional(),
-  /** Money recorded against the booking (issue 37): what and how much; absent for every other change. */
+  /**
+   * Money recorded against the booking (issue 37): what and how much; absent for every other change. `id`: the
+   * payment's, whose receipt the student downloads (common/receipts.ts); absent on a device's copy from before
+   * receipts.
+   */
   payment: z
     .object({
+      id: z.string().optional(),
       kind: z.enum(paymentKinds),
       method: z.enum(paymentMethods).nullable(),
       amountCents: z.number().int(),

@@ -22,6 +22,7 @@ describe('loadEnv', () => {
       bookingMinLeadHours: 48,
       bookingRescheduleMinHours: 24,
       paymentEftDetails: undefined,
+      vatNumber: undefined,
       trustedProxies: 0,
       logLevel: 'info',
       rateLimit: false,
@@ -92,6 +93,12 @@ describe('loadEnv', () => {
       'Branch code: 250655',
     ]);
     expect(loadEnv({ PAYMENT_EFT_DETAILS: ' ; ' }).paymentEftDetails).toBeUndefined();
+  });
+
+  test('a VAT number is ten digits starting with 4, spaces dropped; anything else stops the start', () => {
+    expect(loadEnv({ VAT_NUMBER: '4123 456 789' }).vatNumber).toBe('4123456789');
+    for (const wrong of ['123456789', '5123456789', '41234567890', 'VAT4123456789'])
+      expect(() => loadEnv({ VAT_NUMBER: wrong }), wrong).toThrow(/VAT_NUMBER: a South African VAT number/);
   });
 
   const emailJsKeys = {

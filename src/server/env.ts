@@ -55,6 +55,15 @@ const schema = z.object({
   /** Bank, account name, number, branch code: one line each, separated by `;` or new lines. */
   PAYMENT_EFT_DETAILS: z.string().max(1000).optional(),
   /**
+   * The business's VAT number, printed on receipts; unset, they say "Not VAT registered". SARS's are ten digits
+   * starting with 4; spaces are allowed and dropped.
+   */
+  VAT_NUMBER: z
+    .string()
+    .transform((value) => value.replace(/\s/g, ''))
+    .pipe(z.string().regex(/^4\d{9}$/, 'a South African VAT number: ten digits starting with 4, e.g. 4123456789'))
+    .optional(),
+  /**
    * How many proxies of our own append to X-Forwarded-For in front of the server (http/client-address.ts,
    * docs/limits.md): 1 for Cloud Run alone, 2 for Firebase Hosting in front of Cloud Run. `on` (as before) is 1.
    */
@@ -140,6 +149,8 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     bookingRescheduleMinHours: e.BOOKING_RESCHEDULE_MIN_HOURS,
     /** Printed in booking confirmations; undefined (development only): they say whom to ask for them. */
     paymentEftDetails: splitLines(e.PAYMENT_EFT_DETAILS),
+    /** Printed on receipts; undefined: they say "Not VAT registered". */
+    vatNumber: e.VAT_NUMBER,
     /** How many proxies append to X-Forwarded-For: the client's entry is that many from the right (0: ignored). */
     trustedProxies: e.TRUST_PROXY,
     streamLimits: { perUser: e.EVENT_STREAMS_PER_USER, perAddress: e.EVENT_STREAMS_PER_ADDRESS },

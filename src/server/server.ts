@@ -22,6 +22,7 @@ import {
   type FirestoreRepositoryFactories,
 } from './storage/firestore-storage.ts';
 import { requireOwnDatabase, seedCatalogue, seedTestimonials } from './storage/firestore/setup.ts';
+import { namePaymentsInHistory } from './modules/bookings/payments.firestore.ts';
 import { createSqlStorage } from './storage/sql-storage.ts';
 import type { Storage } from './storage/storage.ts';
 import { createLogDestination } from './log.ts';
@@ -210,6 +211,7 @@ async function openFirestoreEngine(
   const storage = createFirestoreStorage(connection, { factories });
   await seedCatalogue(firestore, storage, new Date());
   await seedTestimonials(firestore, new Date());
+  await namePaymentsInHistory(firestore);
   return {
     storage,
     firestore,

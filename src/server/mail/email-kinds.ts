@@ -19,6 +19,7 @@ export const emailKinds = [
   'booking-completed',
   'booking-reminder',
   'payment-reminder',
+  'payment-receipt',
 ] as const;
 
 export type EmailKind = (typeof emailKinds)[number];

@@ -1,10 +1,14 @@
 import type { EmailKind } from './email-kinds.ts';
 
-/** A file sent with an e-mail (a calendar invitation): text content, stored with the e-mail. */
+/**
+ * A file sent with an e-mail (a calendar invitation, a receipt's PDF), stored with the e-mail: text, or bytes in
+ * base64 (`encoding`), as nodemailer takes them.
+ */
 export interface EmailAttachment {
   filename: string;
   contentType: string;
   content: string;
+  encoding?: 'base64';
 }
 
 /**

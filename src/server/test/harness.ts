@@ -46,7 +46,8 @@ export interface ReceivedEmail {
   subject: string;
   text: string;
   html: string;
-  attachments: { filename: string; contentType: string; content: string }[];
+  /** `content` as text (a calendar's); `bytes` as sent (a PDF's). */
+  attachments: { filename: string; contentType: string; content: string; bytes: Buffer }[];
 }
 
 export interface EmailQuery {
@@ -93,6 +94,7 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
               filename: a.filename ?? '',
               contentType: a.contentType,
               content: a.content.toString('utf8'),
+              bytes: a.content,
             })),
           });
           callback();
@@ -379,6 +381,8 @@ export interface TestResponse<T = Json> {
   headers: Headers;
   body: T;
   text: string;
+  /** The body as sent (a PDF's). */
+  bytes: Uint8Array;
 }
 
 export interface TestClient {
@@ -425,10 +429,11 @@ export function createClient(baseUrl: string): TestClient {
     }
     const response = await fetch(new URL(target, baseUrl), { redirect: 'manual', ...init, headers });
     for (const line of response.headers.getSetCookie()) storeCookie(cookies, line);
-    const text = await response.text();
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    const text = new TextDecoder().decode(bytes);
     let body: unknown = text;
     if (response.headers.get('content-type')?.includes('application/json') && text) body = JSON.parse(text);
-    return { status: response.status, headers: response.headers, body: body as T, text };
+    return { status: response.status, headers: response.headers, body: body as T, text, bytes };
   }
 
   return {

@@ -10,6 +10,7 @@ import { useOutboxItems } from '../../offline/hooks.ts';
 import { BookingFacts, BookingHistory, LateCancellation, StatusLabel, WaitingBadge } from './booking-parts.tsx';
 import { canCancel } from './booking-rules.ts';
 import { MoveSession } from './move-session.tsx';
+import { ReceiptLinks } from './receipt-links.tsx';
 import { useMyBookings, useStudentActions } from './use-bookings.ts';
 
 const muted = 'text-slate-700 dark:text-slate-300';
@@ -142,6 +143,7 @@ function StudentBookingCard({
       </div>
       <BookingFacts booking={booking} />
       <LateCancellation booking={booking} />
+      <ReceiptLinks booking={booking} />
       {refused ? (
         <div className="mt-4 flex flex-col gap-3">
           <Notice tone="error">Needs attention: {pending.error?.message ?? bookingMessages.failed}</Notice>

@@ -24,6 +24,7 @@ import * as m0022 from './0022-payments.ts';
 import * as m0023 from './0023-bank-mappings.ts';
 import * as m0024 from './0024-ignored-statement-lines.ts';
 import * as m0025 from './0025-packages.ts';
+import * as m0026 from './0026-payment-ids-in-history.ts';
 
 /** Every migration, in order. Append only: a landed migration is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '0023-bank-mappings': m0023,
   '0024-ignored-statement-lines': m0024,
   '0025-packages': m0025,
+  '0026-payment-ids-in-history': m0026,
 };

@@ -4,6 +4,7 @@ import { brand } from '../../../common/brand.ts';
 import { formatRand } from '../../../common/money.ts';
 import { hoursOf } from '../../../common/package-draw.ts';
 import { bookingDue, bookingStanding, lateFeeReference } from '../../../common/payments.ts';
+import { receiptFileName, receiptMessages, receiptNumber } from '../../../common/receipts.ts';
 import { dashboardPathByRole, type Role } from '../../../common/roles.ts';
 import { formatSastDate, formatSastSlot } from '../../../common/sast.ts';
 import { addSessionEvent, createSastCalendar } from '../../calendar/session-event.ts';
@@ -403,6 +404,45 @@ export function paymentReminderEmail(
         details(b),
       ],
       action: { label: 'View my bookings', url: dashboard(publicUrl, 'student') },
+    }),
+  };
+}
+
+/**
+ * To the student, when a payment is recorded against their booking (issue 37 §4, docs/decisions/0055): how much
+ * arrived, when, for what, and the receipt as a PDF (`pdf`); without it (EmailJS carries no attachments) where to
+ * download it instead. One per payment, whoever records it and however often.
+ */
+export function paymentReceiptEmail(
+  b: Booking,
+  payment: { id: string; amountCents: number; paidOn: string; reference: string },
+  args: { publicUrl: string; pdf: Buffer | undefined },
+): NewEmail {
+  const number = receiptNumber(payment.id);
+  const when = b.confirmedSlot ? formatSastSlot(b.date, b.confirmedSlot) : formatSastDate(b.date);
+  return {
+    kind: 'payment-receipt',
+    ...addressed(b, b.student),
+    dedupeKey: `payment-receipt:${payment.id}`,
+    attachments: args.pdf
+      ? [
+          {
+            filename: receiptFileName(payment.id),
+            contentType: 'application/pdf',
+            content: args.pdf.toString('base64'),
+            encoding: 'base64',
+          },
+        ]
+      : [],
+    ...renderEmail({
+      subject: `Receipt ${number}: ${formatRand(payment.amountCents)} for ${b.moduleName}`,
+      greeting: `Hi ${b.student.name},`,
+      paragraphs: [
+        `Thank you: we received ${formatRand(payment.amountCents)} on ${formatSastDate(payment.paidOn)} for your session of ${b.moduleName} (${when})${payment.reference ? `, with the reference ${payment.reference}` : ''}.`,
+        `${args.pdf ? receiptMessages.attached : receiptMessages.onDashboard} Receipt number: ${number}.`,
+        reminderPayment(b),
+      ],
+      action: { label: 'View my bookings', url: dashboard(args.publicUrl, 'student') },
     }),
   };
 }

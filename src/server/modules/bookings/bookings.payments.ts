@@ -13,8 +13,10 @@ import { requireRole } from '../../auth/auth.session.ts';
 import { withTransaction, type Uses } from '../../deps.ts';
 import { createError } from '../../http/errors.ts';
 import { createBookingNotFoundError, createChangedMeanwhileError } from './bookings.errors.ts';
-import { historyEntry, notify, readBooking, withHistory } from './bookings.records.ts';
-import { paymentReminderEmail } from './bookings.emails.ts';
+import { historyEntry, notify, readBooking, toBooking, updated, withHistory } from './bookings.records.ts';
+import { paymentReceiptEmail, paymentReminderEmail } from './bookings.emails.ts';
+import { receiptDocument } from './bookings.receipts.ts';
+import { renderReceiptPdf } from '../../receipts/receipt-pdf.ts';
 import type { BookingRecord } from './bookings.storage.ts';
 import type { PaymentRecord } from './payments.storage.ts';
 
@@ -24,7 +26,7 @@ import type { PaymentRecord } from './payments.storage.ts';
  * one's history commit together, at a new version the devices sync.
  */
 
-type PaymentDeps = Uses<'bookings' | 'payments', 'storage' | 'events' | 'clock'>;
+type PaymentDeps = Uses<'bookings' | 'payments', 'storage' | 'events' | 'clock' | 'mail' | 'config'>;
 
 const fieldError = (code: string, field: string, message: string) =>
   createError({ code: `payments.${code}`, message, status: 400, fields: { [field]: message } });
@@ -91,8 +93,9 @@ export async function recordPayment(
 
 /**
  * Money recorded against one booking, in the change transaction the caller began (`beginChanges`, then its
- * reads): the payment's record, the booking's sums at a new version (if it is still at the one read), and its
- * history entry. The admin's form and a statement's lines both record through here.
+ * reads): the payment's record, the booking's sums at a new version (if it is still at the one read), its
+ * history entry (naming the payment, whose receipt the student's card offers), and for a payment the student's
+ * e-mail with its receipt (0055). The admin's form and a statement's lines both record through here.
  */
 export async function writePayment(
   tx: PaymentDeps,
@@ -103,19 +106,26 @@ export async function writePayment(
 ): Promise<void> {
   const { bookings, payments } = tx.repos;
   const [stamp] = (await bookings.takeStamps(1, [row.version])) as [Stamp];
-  await payments.insert({
+  const record: PaymentRecord = {
     ...payment,
     recordedBy: { id: by.id, name: by.name },
     recordedAt: at,
     allocations: [{ bookingId: row.id, amountCents: payment.amountCents }],
-  });
+  };
+  await payments.insert(record);
   const share = { kind: payment.kind, amountCents: payment.amountCents };
   const update = { payments: withShare(row.payments ?? noPayments, share), updatedAt: at, stamp };
   if (!(await bookings.updateIfAtVersion(row.id, row.version, update))) throw createChangedMeanwhileError();
   await bookings.addChange({
     ...historyEntry(row.id, stamp.version, at, { id: by.id, name: by.name, role: by.role }, row.status, row.status),
-    payment: { kind: payment.kind, method: payment.method, amountCents: payment.amountCents },
+    payment: { id: payment.id, kind: payment.kind, method: payment.method, amountCents: payment.amountCents },
   });
+  if (payment.kind === 'payment' && row.student.id) {
+    const paid = updated(row, update);
+    // EmailJS carries no attachments (docs/email.md): its e-mail says where to download the receipt instead.
+    const pdf = tx.config.emailJs ? undefined : await renderReceiptPdf(receiptDocument(record, [paid], tx.config));
+    await tx.mail.enqueue(paymentReceiptEmail(toBooking(paid, []), record, { publicUrl: tx.config.publicUrl, pdf }));
+  }
   notify(tx, row, stamp.version);
 }
 

@@ -23,6 +23,7 @@ import { offlineChanges } from '../../http/offline-changes.ts';
 import { syncedTo } from '../../http/synced-to.ts';
 import { listUnpaid, recordPayment, sendPaymentReminder } from './bookings.payments.ts';
 import { importStatement, listBankMappings, previewStatement } from './bookings.statements.ts';
+import { readReceipt } from './bookings.receipts.ts';
 import { requireBookingStaff } from './bookings.access.ts';
 
 const requireAdmin = (me: Parameters<typeof requireRole>[0]) => requireRole(me, 'admin');
@@ -107,6 +108,15 @@ export function createBookingRoutes(deps: Deps) {
       .post('/:id/payments', checkFirst(requireAdmin), jsonBody(recordPaymentInputSchema), async (c) =>
         c.json(await recordPayment(deps, c.get('me'), c.req.param('id'), c.req.valid('json'))),
       )
+      // A payment's receipt as a PDF (issue 37 §4): the booking's student or the admin.
+      .get('/:id/receipts/:paymentId', checkFirst(requireUser), async (c) => {
+        const { fileName, pdf } = await readReceipt(deps, c.get('me'), c.req.param('id'), c.req.param('paymentId'));
+        return c.body(new Uint8Array(pdf), 200, {
+          'content-type': 'application/pdf',
+          'content-disposition': `attachment; filename="${fileName}"`,
+          'cache-control': personal,
+        });
+      })
       .post('/:id/keep-time', checkFirst(requireBookingStaff), jsonBody(keepBookingTimeInputSchema), async (c) =>
         c.json(await keepBookingTime(deps, c.get('me'), c.req.param('id'), c.req.valid('json'))),
       )

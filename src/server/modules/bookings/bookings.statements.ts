@@ -16,7 +16,7 @@ import { writePayment } from './bookings.payments.ts';
 import type { IgnoredStatementLine } from './payments.storage.ts';
 import { readStatement, StatementError } from './statement-csv.ts';
 
-type StatementDeps = Uses<'bookings' | 'payments', 'storage' | 'events' | 'clock'>;
+type StatementDeps = Uses<'bookings' | 'payments', 'storage' | 'events' | 'clock' | 'mail' | 'config'>;
 
 /** A statement that cannot be read: 400, its message naming the line where it is one line. */
 function refused(error: unknown): never {

@@ -1,8 +1,8 @@
-import type { CollectionReference, Query } from 'firebase-admin/firestore';
+import type { CollectionReference, Firestore, Query } from 'firebase-admin/firestore';
 import type { PaymentKind, PaymentMethod } from '../../../common/payments.ts';
 import { bankMappingSchema, type BankMapping } from '../../../common/statements.ts';
 import { keyId } from '../../storage/firestore/document-ids.ts';
-import { atomically, read, readAll, type FirestoreContext } from '../../storage/firestore/context.ts';
+import { atomically, read, readAll, transact, type FirestoreContext } from '../../storage/firestore/context.ts';
 import { isRecordId } from '../../storage/record-ids.ts';
 import type { IgnoredStatementLine, PaymentAllocation, PaymentRecord, PaymentsRepository } from './payments.storage.ts';
 
@@ -218,4 +218,52 @@ export function createPaymentsFirestoreRepository(ctx: FirestoreContext): Paymen
         ]);
     },
   };
+}
+
+/** Marks a database whose bookings' history names its payments (below). */
+const paymentIdsMarker = 'setup/payment-ids-in-history';
+
+/**
+ * What SQL's migration 0026 does, for Firestore (docs/decisions/0055): each history entry of money recorded
+ * before receipts gets the id of the payment it records, so the student's card offers its receipt. The payment
+ * is the one that went to the same booking, of the same kind and amount, recorded at the entry's time (the two
+ * are written with one time). Once, marked; each booking in a transaction of its own, so a payment recorded
+ * meanwhile, or two processes starting at once, lose nothing (a rival's write runs the transaction again).
+ */
+export async function namePaymentsInHistory(firestore: Firestore): Promise<void> {
+  const marker = firestore.doc(paymentIdsMarker);
+  if ((await marker.get()).exists) return;
+  const docs = (await (firestore.collection('payments') as CollectionReference<PaymentDoc>).get()).docs;
+  const byBooking = new Map<string, { id: string; kind: PaymentKind; amountCents: number; at: string }[]>();
+  for (const doc of docs) {
+    const { kind, recordedAt, allocations } = doc.data();
+    for (const a of allocations) {
+      const list = byBooking.get(a.bookingId) ?? [];
+      list.push({ id: doc.id, kind, amountCents: a.amountCents, at: recordedAt });
+      byBooking.set(a.bookingId, list);
+    }
+  }
+  type Entry = { at: string; payment?: { id?: string; kind: PaymentKind; amountCents: number } };
+  for (const [bookingId, payments] of byBooking) {
+    const ref = firestore.collection('bookings').doc(bookingId);
+    await transact(firestore, async (tx) => {
+      const history = (await tx.get(ref)).get('history') as Entry[] | undefined;
+      if (!history) return;
+      const taken = new Set(history.flatMap((e) => (e.payment?.id ? [e.payment.id] : [])));
+      let changed = false;
+      const named = history.map((entry) => {
+        if (!entry.payment || entry.payment.id) return entry;
+        const { kind, amountCents } = entry.payment;
+        const found = payments.find(
+          (p) => !taken.has(p.id) && p.at === entry.at && p.kind === kind && p.amountCents === amountCents,
+        );
+        if (!found) return entry;
+        taken.add(found.id);
+        changed = true;
+        return { ...entry, payment: { id: found.id, ...entry.payment } };
+      });
+      if (changed) tx.update(ref, { history: named });
+    });
+  }
+  await marker.set({ doneAt: new Date().toISOString() });
 }
