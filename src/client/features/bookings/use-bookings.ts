@@ -1,6 +1,6 @@
 import { useNavigate } from 'react-router-dom';
 import { bookingMessages, lateFeeCents, type Booking, type BookingStatus } from '../../../common/bookings.ts';
-import { paymentMessages } from '../../../common/payments.ts';
+import { bookingDue, moneyPartCents, paymentMessages } from '../../../common/payments.ts';
 import { formatSastSlot } from '../../../common/sast.ts';
 import { useConfirm } from '../../components/confirm-dialog.tsx';
 import { ApiError, isOffline, isSessionEnded, NetworkError } from '../../lib/api.ts';
@@ -207,7 +207,7 @@ export function useStudentActions() {
       const ok = await confirm({
         title: 'Cancel booking',
         message: late
-          ? bookingMessages.cancelLateConfirm(lateFeeCents(booking.totalCents))
+          ? bookingMessages.cancelLateConfirm(lateFeeCents(moneyPartCents(booking)))
           : bookingMessages.cancelConfirm,
         confirmLabel: 'Cancel booking',
         cancelLabel: 'Keep booking',
@@ -220,7 +220,7 @@ export function useStudentActions() {
         await storeBookings([cancelled], generation);
         toast.success(
           cancelled.lateCancellation
-            ? bookingMessages.cancelledLate(lateFeeCents(cancelled.totalCents))
+            ? bookingMessages.cancelledLate(bookingDue(cancelled).dueCents)
             : bookingMessages.cancelled,
         );
       } catch (error) {
