@@ -427,6 +427,8 @@ test('the admin dashboard opens on Bookings at the top of a phone; Modules is a 
   await page.keyboard.press('ArrowRight');
   await expect(page.getByRole('tab', { name: 'Money' })).toBeFocused();
   await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('tab', { name: 'Packages' })).toBeFocused();
+  await page.keyboard.press('ArrowRight');
   await expect(modulesTab).toBeFocused();
   await expect(modulesTab).toHaveAttribute('aria-selected', 'true');
   await expect(page).toHaveURL(/\/admin-dashboard#modules$/);
@@ -434,7 +436,8 @@ test('the admin dashboard opens on Bookings at the top of a phone; Modules is a 
   await expect(bookingsHeading).toBeHidden();
   await addForm.getByLabel('Name').fill('Half-typed module');
   await modulesTab.focus();
-  // Two presses at once go two tabs (they once went one: the second counted from the tab still selected).
+  // Three presses at once go three tabs (two once went one: the second counted from the tab still selected).
+  await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('ArrowLeft');
   await expect(bookingsTab).toBeFocused();
