@@ -17,6 +17,7 @@ import {
   createVerifiedUser,
   delay,
   expectApiError,
+  findClosedPort,
   logIn,
   signInAs,
   startSmtpServer,
@@ -387,6 +388,67 @@ describe('a package’s receipts', () => {
     expect(recorded.status, recorded.text).toBe(200);
     expectApiError(await thandi.get(packageReceiptPath(pkg.id, bookingPayment)), 404, 'receipts.not_found');
     expectApiError(await thandi.get(`/api/bookings/${booking.id}/receipts/${paymentId}`), 404, 'receipts.not_found');
+  });
+});
+
+describe('a package’s receipt through EmailJS', () => {
+  let emailJsServer: TestServer;
+
+  beforeAll(async () => {
+    emailJsServer = await startTestServer({
+      env: {
+        EMAILJS_SERVICE_ID: 'service_tb',
+        EMAILJS_TEMPLATE_ID: 'template_all',
+        EMAILJS_PUBLIC_KEY: 'public-key',
+        EMAILJS_PRIVATE_KEY: 'private-key',
+        // Nobody answers there: the e-mail stays in the outbox, where the test reads it.
+        EMAILJS_API_URL: `http://127.0.0.1:${await findClosedPort()}`,
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await emailJsServer?.close();
+  });
+
+  test('the e-mail carries no PDF and says where on the dashboard the receipt is', async () => {
+    const lerato = await signInAs(emailJsServer, 'admin', { name: 'Lerato Admin' });
+    const account = await createVerifiedUser(emailJsServer, { name: 'Thandi Mokoena' });
+    const thandi = await logIn(emailJsServer, account);
+    const offered = await lerato.client.post('/api/packages/offers', {
+      id: crypto.randomUUID(),
+      name: '4 hours of Statistics',
+      category: 'Statistics',
+      hours: 4,
+      priceCents: 60_000,
+    });
+    expect(offered.status, offered.text).toBe(201);
+    const bought = await thandi.post('/api/packages', {
+      id: crypto.randomUUID(),
+      offerId: packageOfferSchema.parse(offered.body).id,
+      month: packageMonth(),
+    });
+    const pkg = packageSchema.parse(bought.body);
+    const paymentId = crypto.randomUUID();
+    const paid = await lerato.client.post(`/api/packages/${pkg.id}/payments`, {
+      id: paymentId,
+      kind: 'payment',
+      method: 'eft',
+      amountCents: pkg.priceCents,
+      paidOn: today(),
+    });
+    expect(paid.status, paid.text).toBe(200);
+
+    const emails = (await storedEmails(emailJsServer.services, [account.email])).filter(
+      (e) => e.kind === 'payment-receipt',
+    );
+    expect(emails).toHaveLength(1);
+    expect(emails[0]?.attachments).toBeNull();
+    expect(emails[0]?.text).toContain(receiptMessages.onDashboardPackage);
+    expect(emails[0]?.text).not.toContain(receiptMessages.attached);
+    const response = await thandi.get(packageReceiptPath(pkg.id, paymentId));
+    expect(response.status).toBe(200);
+    expect(await pdfText(response.bytes)).toContain(`Package: 4 hours of Statistics, ${formatMonth(pkg.month)}`);
   });
 });
 
