@@ -1,8 +1,12 @@
+import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { formatMonth, nextMonth } from '../src/common/packages.ts';
+import { receiptMessages } from '../src/common/receipts.ts';
 import { formatSastDate, sastDate } from '../src/common/sast.ts';
+import { pdfText } from '../src/server/test/pdf-text.ts';
 import {
   confirmTime,
+  emailTo,
   expectNoAxeViolations,
   journeyTimeout,
   newModule,
@@ -14,7 +18,7 @@ import {
 /**
  * Monthly packages (issue 37 §3), as the admin, a student and a tutor meet them: the admin offers "6 hours" of one
  * module; the student buys it for next month from the offers page and is given its reference; the admin records
- * its EFT; the booking form then says the session comes from the package; three two-hour sessions confirmed by the
+ * its EFT, and the student downloads its receipt from their package card; the booking form then says the session comes from the package; three two-hour sessions confirmed by the
  * tutor draw its six hours, the student's dashboard shows the balance, and the last one is marked for the tutor.
  */
 const month = nextMonth(sastDate(new Date()).slice(0, 7));
@@ -103,6 +107,43 @@ test('a student buys a monthly package, pays by EFT, and three sessions draw fro
   }
   await boughtCard.getByRole('button', { name: 'Record payment', exact: true }).click();
   await expect(boughtCard).toContainText('Paid. 6 of 6 hours left');
+
+  // The student's package card lists the payment with its receipt (issue 37 §4): downloaded, it says the package.
+  await student.page.goto('/student-dashboard');
+  const receipts = mine.getByRole('region', { name: 'Payments' });
+  const paidOn = formatSastDate(sastDate(new Date()));
+  const receiptButton = receipts.getByRole('button', { name: `Download the receipt for R450, paid ${paidOn} (PDF)` });
+  await expect(receiptButton).toHaveText(receiptMessages.link);
+  const [download] = await Promise.all([student.page.waitForEvent('download'), receiptButton.click()]);
+  const fileName = download.suggestedFilename();
+  expect(fileName).toMatch(/^tutorbook-receipt-R-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}\.pdf$/);
+  const text = await pdfText(await readFile(await download.path()));
+  const number = fileName.replace(/^tutorbook-receipt-|\.pdf$/g, '');
+  for (const expected of [
+    'Not VAT registered',
+    `Receipt number: ${number}`,
+    `Received from: ${student.account.name} (${student.account.email})`,
+    `Paid on: ${paidOn}`,
+    `Reference: ${reference}`,
+    `Package: ${name}, ${formatMonth(month)}`,
+    `6 hours of ${module.name} only; package reference ${reference}`,
+    'Total paid R450',
+  ])
+    expect(text).toContain(expected);
+  const email = await emailTo(student.account.email, new RegExp(`^Receipt ${number}: R450 for your package `));
+  expect(await pdfText(email.attachments.find((a) => a.contentType === 'application/pdf')!.content)).toBe(text);
+  for (const [size, viewport] of Object.entries(viewports)) {
+    await student.page.setViewportSize(viewport);
+    await mine.scrollIntoViewIfNeeded();
+    expect(await student.page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
+    await expectNoAxeViolations(student.page);
+    await mine.screenshot({ path: `test-results/screenshots/packages-receipt-${size}.png` });
+  }
+  // Offline, the button says a receipt needs the connection.
+  await student.context.setOffline(true);
+  await receiptButton.click();
+  await expect(receipts.getByRole('status')).toHaveText(receiptMessages.offline);
+  await student.context.setOffline(false);
 
   // The booking form says the session is the package's, once its date is in the package's month.
   await student.page.goto(`/modules/${module.slug}`);

@@ -1,7 +1,7 @@
 import { bookingCategories, type Booking } from './bookings.ts';
 import { formatRand } from './money.ts';
 import { hoursOf, type PackageDraw } from './package-draw.ts';
-import { noPayments, paymentTotalsSchema, type PaymentTotals } from './payment-kinds.ts';
+import { noPayments, paymentKinds, paymentTotalsSchema, type PaymentTotals } from './payment-kinds.ts';
 import { paymentStanding, type PaymentStanding } from './payments.ts';
 import { categories } from './roles.ts';
 import { z } from './zod.ts';
@@ -118,9 +118,19 @@ export const packageSchema = z.object({
   validUntil: z.string(),
   paymentReference: z.string(),
   payments: paymentTotalsSchema,
+  /**
+   * Each payment, refund and waiver recorded for it, oldest first: a payment's receipt is one press away on the
+   * student's card (`packageReceiptPath`). Read from the payments' own records (docs/decisions/0055).
+   */
+  recordedPayments: z.array(
+    z.object({ id: z.string(), kind: z.enum(paymentKinds), amountCents: z.number().int(), paidOn: z.string() }),
+  ),
   createdAt: z.string(),
 });
 export type Package = z.infer<typeof packageSchema>;
+/** A package as stored: the money's records are the payments' own (payments.storage.ts), read beside it. */
+export type PackageRecord = Omit<Package, 'recordedPayments'>;
+export type RecordedPackagePayment = Package['recordedPayments'][number];
 
 export const packageOfferListSchema = z.object({ offers: z.array(packageOfferSchema) });
 export const packageListSchema = z.object({ packages: z.array(packageSchema) });
@@ -196,7 +206,7 @@ export function packageCovers(
  * The package a session draws from, of `packages`: paid, covering it, with at least an hour left; the one that
  * ends first (its hours would lapse first), a module's before a category's, then the oldest. Undefined if none.
  */
-export function packageFor<P extends Package>(
+export function packageFor<P extends PackageRecord>(
   packages: readonly P[],
   booking: Pick<Booking, 'student' | 'moduleCategory' | 'moduleName' | 'date'>,
 ): P | undefined {

@@ -24,6 +24,10 @@ export function receiptNumber(paymentId: string): string {
 export const receiptPath = (bookingId: string, paymentId: string) =>
   `/api/bookings/${encodeURIComponent(bookingId)}/receipts/${encodeURIComponent(paymentId)}`;
 
+/** `GET` this: a package's payment's receipt as a PDF, for the package's student, or the admin. */
+export const packageReceiptPath = (packageId: string, paymentId: string) =>
+  `/api/packages/${encodeURIComponent(packageId)}/receipts/${encodeURIComponent(paymentId)}`;
+
 /** The file's name as it is downloaded and attached. */
 export const receiptFileName = (paymentId: string) => `tutorbook-receipt-${receiptNumber(paymentId)}.pdf`;
 
@@ -43,11 +47,15 @@ export const receiptMessages = {
   /** The session card's link, and what it says to a screen reader. */
   link: 'Receipt',
   linkLabel: (amount: string, recorded: string) => `Download the receipt for ${amount}, recorded ${recorded} (PDF)`,
+  /** A package's payment, known by the day the money moved. */
+  paidLabel: (amount: string, paidOn: string) => `Download the receipt for ${amount}, paid ${paidOn} (PDF)`,
   downloading: 'Downloading the receipt…',
   offline: 'You are offline. A receipt is made by the server: download it once you have a connection.',
   failed: 'Failed to download the receipt. Please try again.',
   notFound: 'There is no receipt for this payment.',
   /** In the e-mail, when the mail service carries no attachments (EmailJS). */
   onDashboard: 'Your receipt is on your dashboard: open the session and choose "Receipt" beside the payment.',
+  /** The same, for a package's payment. */
+  onDashboardPackage: 'Your receipt is on your dashboard: under "Your packages", choose "Receipt" beside the payment.',
   attached: 'Your receipt is attached as a PDF.',
 } as const;

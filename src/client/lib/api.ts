@@ -125,6 +125,20 @@ export async function apiFetch(input: RequestInfo | URL, init: RequestInit & Req
   }
 }
 
+/**
+ * A file the server makes (a receipt's PDF), not JSON: not through the typed client; a refusal is read as any other
+ * (ApiError), a failed fetch or body read as `failure` says.
+ */
+export async function fetchPdf(path: string): Promise<Blob> {
+  const response = await apiFetch(path, { headers: { accept: 'application/pdf' }, timeoutMs: 30_000 });
+  if (!response.ok) await readJson(response);
+  try {
+    return await response.blob();
+  } catch (error) {
+    throw failure(error);
+  }
+}
+
 /** `apiFetch` with its own time allowed, for one call of hono's client: `$post(args, { fetch: fetchWithin(60_000) })`. */
 export const fetchWithin =
   (timeoutMs: number): typeof fetch =>

@@ -13,7 +13,7 @@ import type { Position } from '../../../common/positions.ts';
 /** What the admin's device sends to record money: the note may be left out. */
 export type RecordPaymentRequest = Omit<RecordPaymentInput, 'note'> & { note?: string };
 import { receiptPath } from '../../../common/receipts.ts';
-import { apiFetch, failure, readJson } from '../../lib/api.ts';
+import { fetchPdf, readJson } from '../../lib/api.ts';
 import {
   ifNoneMatch,
   readRevalidated,
@@ -91,22 +91,8 @@ export const bookingsApi = {
     readJson(await bookings[':id'].payments.$post({ ...booking(id), json })),
   /** Every booking with money owing, the oldest session first (the admin). */
   unpaid: async (signal?: AbortSignal) => readJson(await bookings.unpaid.$get({}, { init: { signal } })),
-  /**
-   * A payment's receipt, as the server makes it (a PDF; the booking's student or the admin). Not through the typed
-   * client: the answer is a file, not JSON; a refusal is read as any other.
-   */
-  receipt: async (bookingId: string, paymentId: string): Promise<Blob> => {
-    const response = await apiFetch(receiptPath(bookingId, paymentId), {
-      headers: { accept: 'application/pdf' },
-      timeoutMs: 30_000,
-    });
-    if (!response.ok) await readJson(response);
-    try {
-      return await response.blob();
-    } catch (error) {
-      throw failure(error);
-    }
-  },
+  /** A payment's receipt, as the server makes it (a PDF; the booking's student or the admin). */
+  receipt: (bookingId: string, paymentId: string): Promise<Blob> => fetchPdf(receiptPath(bookingId, paymentId)),
   /** A reminder of what is owing, e-mailed to the booking's student (the admin). */
   remindPayment: async (id: string, version: number): Promise<void> => {
     await readJson(await bookings[':id']['payment-reminder'].$post({ ...booking(id), json: { version } }));

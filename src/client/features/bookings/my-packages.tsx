@@ -1,16 +1,19 @@
 import { useId } from 'react';
+import { formatRand } from '../../../common/money.ts';
 import { packageMessages } from '../../../common/packages.ts';
-import { sastDate } from '../../../common/sast.ts';
+import { receiptMessages } from '../../../common/receipts.ts';
+import { formatSastDate, sastDate } from '../../../common/sast.ts';
 import { Notice } from '../../components/notice.tsx';
 import { packageState, packageSummary, packageTitle, scopeOf } from './package-words.ts';
 import { packagesApi } from './packages-api.ts';
+import { ReceiptList } from './receipt-links.tsx';
 import { useOnlineRead } from './use-online-read.ts';
 
 const muted = 'text-slate-700 dark:text-slate-300';
 
 /**
  * The student's monthly packages on their dashboard (issue 37 §3): each with what is still to pay and under which
- * reference, or its balance of hours; read from the server while online.
+ * reference, or its balance of hours, and each payment with its receipt; read from the server while online.
  */
 export function MyPackages({ userId }: { userId: string }) {
   const headingId = useId();
@@ -42,6 +45,24 @@ export function MyPackages({ userId }: { userId: string }) {
               <h3 className="font-semibold">{packageTitle(pkg)}</h3>
               <p className={`text-sm ${muted}`}>{scopeOf(pkg)}</p>
               <p className="mt-2">{packageSummary(pkg, today)}</p>
+              <ReceiptList
+                payments={pkg.recordedPayments.flatMap((payment) =>
+                  payment.kind === 'payment'
+                    ? [
+                        {
+                          id: payment.id,
+                          amountCents: payment.amountCents,
+                          when: `paid ${formatSastDate(payment.paidOn)}`,
+                          label: receiptMessages.paidLabel(
+                            formatRand(payment.amountCents),
+                            formatSastDate(payment.paidOn),
+                          ),
+                        },
+                      ]
+                    : [],
+                )}
+                fetchReceipt={(paymentId) => packagesApi.receipt(pkg.id, paymentId)}
+              />
             </li>
           ))}
         </ul>

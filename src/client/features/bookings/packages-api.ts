@@ -1,6 +1,7 @@
 import type { BuyPackageInput, Package, PackageOffer, PackageOfferInput } from '../../../common/packages.ts';
 import type { PackagePaymentInput } from '../../../common/payments.ts';
-import { readJson } from '../../lib/api.ts';
+import { packageReceiptPath } from '../../../common/receipts.ts';
+import { fetchPdf, readJson } from '../../lib/api.ts';
 import { client } from '../../lib/api-client.ts';
 
 const packages = client.api.packages;
@@ -18,4 +19,6 @@ export const packagesApi = {
   buy: async (input: BuyPackageInput): Promise<Package> => readJson(await packages.$post({ json: input })),
   recordPayment: async (id: string, input: PackagePaymentInput): Promise<Package> =>
     readJson(await packages[':id'].payments.$post({ param: { id: encodeURIComponent(id) }, json: input })),
+  /** A payment's receipt, as the server makes it (a PDF; the package's student or the admin). */
+  receipt: (packageId: string, paymentId: string): Promise<Blob> => fetchPdf(packageReceiptPath(packageId, paymentId)),
 };

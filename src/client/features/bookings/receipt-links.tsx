@@ -31,17 +31,31 @@ function save(blob: Blob, fileName: string) {
   setTimeout(() => URL.revokeObjectURL(url), 1_000);
 }
 
+/** A payment offered with its receipt: what it was, as the list says it and as a screen reader hears it. */
+export interface ReceiptItem {
+  id: string;
+  amountCents: number;
+  /** "recorded Thu, 03 Dec 2026, 10:00", "paid Thu, 03 Dec 2026". */
+  when: string;
+  label: string;
+}
+
 /**
- * Each payment recorded against the booking, with its receipt one press away (a PDF the server makes). The list
- * comes from the device's copy, so it shows offline; the download needs the connection, and says so rather than
- * failing in silence.
+ * Payments, each with its receipt one press away (a PDF the server makes, `fetchReceipt`): a booking's, a
+ * package's. The list comes from what the device holds, so it shows offline; the download needs the connection,
+ * and says so rather than failing in silence.
  */
-export function ReceiptLinks({ booking }: { booking: Booking }) {
+export function ReceiptList({
+  payments,
+  fetchReceipt,
+}: {
+  payments: readonly ReceiptItem[];
+  fetchReceipt: (paymentId: string) => Promise<Blob>;
+}) {
   const headingId = useId();
   const { online } = useSyncStatus();
   const [busy, setBusy] = useState<string>();
   const [problem, setProblem] = useState<{ tone: 'offline' | 'error'; text: string }>();
-  const payments = paymentsOf(booking);
   if (payments.length === 0) return null;
 
   async function download(paymentId: string) {
@@ -52,7 +66,7 @@ export function ReceiptLinks({ booking }: { booking: Booking }) {
     setProblem(undefined);
     setBusy(paymentId);
     try {
-      save(await bookingsApi.receipt(booking.id, paymentId), receiptFileName(paymentId));
+      save(await fetchReceipt(paymentId), receiptFileName(paymentId));
     } catch (error) {
       // A session that has ended is the app's to tell (it offers to log in again).
       if (!isSessionEnded(error))
@@ -75,29 +89,25 @@ export function ReceiptLinks({ booking }: { booking: Booking }) {
         Payments
       </h4>
       <ul className="mt-1 divide-y divide-slate-200 dark:divide-slate-700">
-        {payments.map((payment) => {
-          const amount = formatRand(payment.amountCents);
-          const when = formatSastDateTime(payment.at);
-          return (
-            <li key={payment.id} className="flex flex-wrap items-center justify-between gap-x-3 py-1">
-              <span className="min-w-0">
-                <span className="font-medium">{amount}</span>{' '}
-                <span className="text-sm text-slate-600 dark:text-slate-400">recorded {when}</span>
-              </span>
-              <button
-                type="button"
-                className="btn-secondary min-h-11"
-                aria-label={receiptMessages.linkLabel(amount, when)}
-                aria-busy={busy === payment.id}
-                disabled={busy === payment.id}
-                onClick={() => void download(payment.id)}
-              >
-                <FileDown aria-hidden size={18} />
-                {busy === payment.id ? receiptMessages.downloading : receiptMessages.link}
-              </button>
-            </li>
-          );
-        })}
+        {payments.map((payment) => (
+          <li key={payment.id} className="flex flex-wrap items-center justify-between gap-x-3 py-1">
+            <span className="min-w-0">
+              <span className="font-medium">{formatRand(payment.amountCents)}</span>{' '}
+              <span className="text-sm text-slate-600 dark:text-slate-400">{payment.when}</span>
+            </span>
+            <button
+              type="button"
+              className="btn-secondary min-h-11"
+              aria-label={payment.label}
+              aria-busy={busy === payment.id}
+              disabled={busy === payment.id}
+              onClick={() => void download(payment.id)}
+            >
+              <FileDown aria-hidden size={18} />
+              {busy === payment.id ? receiptMessages.downloading : receiptMessages.link}
+            </button>
+          </li>
+        ))}
       </ul>
       {problem && (
         <Notice tone={problem.tone} className="mt-2">
@@ -106,4 +116,18 @@ export function ReceiptLinks({ booking }: { booking: Booking }) {
       )}
     </section>
   );
+}
+
+/** Each payment recorded against the booking, from its history as the device holds it, with its receipt. */
+export function ReceiptLinks({ booking }: { booking: Booking }) {
+  const payments = paymentsOf(booking).map((payment) => {
+    const when = formatSastDateTime(payment.at);
+    return {
+      id: payment.id,
+      amountCents: payment.amountCents,
+      when: `recorded ${when}`,
+      label: receiptMessages.linkLabel(formatRand(payment.amountCents), when),
+    };
+  });
+  return <ReceiptList payments={payments} fetchReceipt={(paymentId) => bookingsApi.receipt(booking.id, paymentId)} />;
 }

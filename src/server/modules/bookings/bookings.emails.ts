@@ -3,6 +3,7 @@ import { dateAfter } from '../../../common/availability.ts';
 import { brand } from '../../../common/brand.ts';
 import { formatRand } from '../../../common/money.ts';
 import { hoursOf } from '../../../common/package-draw.ts';
+import { formatMonth, packageStanding, type PackageRecord } from '../../../common/packages.ts';
 import { bookingDue, bookingStanding, lateFeeReference } from '../../../common/payments.ts';
 import { receiptFileName, receiptMessages, receiptNumber } from '../../../common/receipts.ts';
 import { dashboardPathByRole, type Role } from '../../../common/roles.ts';
@@ -443,6 +444,50 @@ export function paymentReceiptEmail(
         reminderPayment(b),
       ],
       action: { label: 'View my bookings', url: dashboard(args.publicUrl, 'student') },
+    }),
+  };
+}
+
+/**
+ * To the student, when a payment is recorded for their monthly package (issue 37 §3, §4): how much arrived, for
+ * which package, what is still to pay, and the receipt as a PDF (`pdf`), or, over EmailJS, where to download it.
+ * Keyed as a booking's receipt is (`payment-receipt:<payment id>`): one per payment.
+ */
+export function packageReceiptEmail(
+  pkg: PackageRecord,
+  payment: { id: string; amountCents: number; paidOn: string; reference: string },
+  args: { publicUrl: string; pdf: Buffer | undefined },
+): NewEmail {
+  const number = receiptNumber(payment.id);
+  const title = `${pkg.name}, ${formatMonth(pkg.month)}`;
+  const { owingCents } = packageStanding(pkg);
+  return {
+    kind: 'payment-receipt',
+    to: pkg.student.email,
+    toName: pkg.student.name,
+    ...(pkg.student.id ? { aboutUserId: pkg.student.id } : {}),
+    dedupeKey: `payment-receipt:${payment.id}`,
+    attachments: args.pdf
+      ? [
+          {
+            filename: receiptFileName(payment.id),
+            contentType: 'application/pdf',
+            content: args.pdf.toString('base64'),
+            encoding: 'base64',
+          },
+        ]
+      : [],
+    ...renderEmail({
+      subject: `Receipt ${number}: ${formatRand(payment.amountCents)} for your package ${title}`,
+      greeting: `Hi ${pkg.student.name},`,
+      paragraphs: [
+        `Thank you: we received ${formatRand(payment.amountCents)} on ${formatSastDate(payment.paidOn)} for your package “${title}”${payment.reference ? `, with the reference ${payment.reference}` : ''}.`,
+        `${args.pdf ? receiptMessages.attached : receiptMessages.onDashboardPackage} Receipt number: ${number}.`,
+        owingCents === 0
+          ? `It is paid: thank you. Your confirmed sessions until ${formatSastDate(pkg.validUntil)} draw their hours from it.`
+          : `Still to pay: ${formatRand(owingCents)} by EFT, with the reference ${pkg.paymentReference}. Sessions draw from the package once it is paid.`,
+      ],
+      action: { label: 'View my packages', url: dashboard(args.publicUrl, 'student') },
     }),
   };
 }

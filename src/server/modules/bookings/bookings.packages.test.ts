@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bookingSchema, type Booking } from '../../../common/bookings.ts';
+import { formatRand } from '../../../common/money.ts';
 import {
+  formatMonth,
   nextMonth,
   packageMessages,
   packageOfferSchema,
@@ -8,30 +10,39 @@ import {
   type Package,
 } from '../../../common/packages.ts';
 import { bookingStanding } from '../../../common/payments.ts';
-import { sastDate } from '../../../common/sast.ts';
+import { packageReceiptPath, receiptMessages, receiptNumber } from '../../../common/receipts.ts';
+import { formatSastDate, sastDate } from '../../../common/sast.ts';
 import {
   createClient,
   createVerifiedUser,
+  delay,
   expectApiError,
+  findClosedPort,
   logIn,
   signInAs,
+  startSmtpServer,
   startTestServer,
   type TestClient,
   type TestServer,
+  type TestSmtpServer,
 } from '../../test/harness.ts';
+import { isPdf, pdfText } from '../../test/pdf-text.ts';
+import { storedEmails } from '../../test/stored.ts';
 
 /**
  * Monthly packages (issue 37 §3): the admin offers one, a student buys it for a month and gets its reference, the
  * admin records its payment, and the student's confirmed sessions in its category draw their hours from it, in
  * the confirmation's transaction: never the same last hour twice. Every refusal is tested.
  */
+let smtp: TestSmtpServer;
 let server: TestServer;
 type Person = Awaited<ReturnType<typeof signInAs>>;
 let admin: Person;
 let musa: Person;
 
 beforeAll(async () => {
-  server = await startTestServer({});
+  smtp = await startSmtpServer();
+  server = await startTestServer({ smtpUrl: smtp.url });
   [admin, musa] = await Promise.all([
     signInAs(server, 'admin', { name: 'Lerato Admin' }),
     signInAs(server, 'tutor', { name: 'Musa Stats', categories: ['Statistics'] }),
@@ -40,6 +51,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
+  await smtp?.close();
 });
 
 const today = () => sastDate(new Date());
@@ -74,13 +86,14 @@ async function buy(who: TestClient, offerId: string, month = packageMonth()): Pr
   return packageSchema.parse(response.body);
 }
 
-async function pay(pkg: Package, amountCents = pkg.priceCents): Promise<Package> {
+async function pay(pkg: Package, amountCents = pkg.priceCents, fields: Record<string, unknown> = {}): Promise<Package> {
   const response = await admin.client.post(`/api/packages/${pkg.id}/payments`, {
     id: crypto.randomUUID(),
     kind: 'payment',
     method: 'eft',
     amountCents,
     paidOn: today(),
+    ...fields,
   });
   expect(response.status, response.text).toBe(200);
   return packageSchema.parse(response.body);
@@ -238,6 +251,204 @@ describe('a student buys a package and pays it', () => {
     expect(session.package).toMatchObject({ id: pkg.id, coveredMinutes: 120, countedMinutes: 120, leftMinutes: 120 });
     expect(bookingStanding(session)).toMatchObject({ owingCents: 0 });
     expect((await mine(thandi))[0]).toMatchObject({ usedMinutes: 120 });
+  });
+});
+
+describe('a package’s receipts', () => {
+  /** The receipt's text, downloaded by `who`, after checking it is a PDF offered as a file. */
+  async function download(who: TestClient, packageId: string, paymentId: string): Promise<string> {
+    const response = await who.get(packageReceiptPath(packageId, paymentId));
+    expect(response.status, response.text.slice(0, 300)).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/pdf');
+    expect(response.headers.get('content-disposition')).toBe(
+      `attachment; filename="tutorbook-receipt-${receiptNumber(paymentId)}.pdf"`,
+    );
+    expect(response.headers.get('cache-control')).toBe('private, no-store');
+    expect(isPdf(response.bytes)).toBe(true);
+    return pdfText(response.bytes);
+  }
+
+  test('each payment is e-mailed with its PDF, once, listed on the package, and downloaded the same', async () => {
+    const account = await createVerifiedUser(server, { name: 'Thandi Mokoena' });
+    const thandi = await logIn(server, account);
+    const pkg = await buy(thandi, (await offer({ name: '6 hours of Statistics', hours: 6 })).id);
+    const first = crypto.randomUUID();
+    await pay(pkg, 20_000, { id: first });
+    // Sent again (its answer lost): recorded and e-mailed once.
+    await pay(pkg, 20_000, { id: first });
+    const second = crypto.randomUUID();
+    const paid = await pay(pkg, pkg.priceCents - 20_000, { id: second, method: 'admin' });
+    expect(paid.recordedPayments).toEqual([
+      { id: first, kind: 'payment', amountCents: 20_000, paidOn: today() },
+      { id: second, kind: 'payment', amountCents: pkg.priceCents - 20_000, paidOn: today() },
+    ]);
+    expect((await mine(thandi))[0]?.recordedPayments.map((p) => p.id)).toEqual([first, second]);
+
+    const title = `6 hours of Statistics, ${formatMonth(pkg.month)}`;
+    const email = await smtp.waitForEmail({ to: account.email, subject: `Receipt ${receiptNumber(first)}` });
+    expect(email.subject).toBe(`Receipt ${receiptNumber(first)}: ${formatRand(20_000)} for your package ${title}`);
+    expect(email.text).toContain(receiptMessages.attached);
+    expect(email.text).toContain(`Still to pay: ${formatRand(pkg.priceCents - 20_000)}`);
+    expect(email.attachments).toHaveLength(1);
+    expect(email.attachments[0]).toMatchObject({
+      filename: `tutorbook-receipt-${receiptNumber(first)}.pdf`,
+      contentType: 'application/pdf',
+    });
+    const attached = await pdfText(email.attachments[0]!.bytes);
+    for (const expected of [
+      'TutorBook',
+      'Not VAT registered',
+      `Receipt number: ${receiptNumber(first)}`,
+      `Received from: Thandi Mokoena (${account.email})`,
+      `Paid on: ${formatSastDate(today())}`,
+      'Method: EFT',
+      `Reference: ${pkg.paymentReference}`,
+      `Package: ${title}`,
+      `6 hours of any Statistics module; package reference ${pkg.paymentReference}`,
+      `Total paid ${formatRand(20_000)}`,
+      first,
+    ])
+      expect(attached).toContain(expected);
+    expect(await download(thandi, pkg.id, first)).toBe(attached);
+    expect(await download(admin.client, pkg.id, first)).toBe(attached);
+
+    const last = await smtp.waitForEmail({ to: account.email, subject: `Receipt ${receiptNumber(second)}` });
+    expect(last.text).toContain('It is paid: thank you.');
+    const lastText = await pdfText(last.attachments[0]!.bytes);
+    expect(lastText).toContain('Method: By hand (cash or card)');
+    expect(await download(thandi, pkg.id, second)).toBe(lastText);
+
+    await delay(1_000);
+    expect(smtp.unclaimed({ to: account.email, subject: 'Receipt' })).toEqual([]);
+    expect(
+      (await storedEmails(server.services, [account.email])).filter((e) => e.kind === 'payment-receipt'),
+    ).toHaveLength(2);
+  });
+
+  test('a module’s package names the module; refunds and waivers are listed, with no receipt and no e-mail', async () => {
+    const account = await createVerifiedUser(server, { name: 'Thandi Mokoena' });
+    const thandi = await logIn(server, account);
+    const pkg = await buy(
+      thandi,
+      (await offer({ name: '2 hours of Intro Stats', hours: 2, moduleName: 'Introduction to Statistics' })).id,
+    );
+    const paymentId = crypto.randomUUID();
+    await pay(pkg, pkg.priceCents, { id: paymentId });
+    const refundId = crypto.randomUUID();
+    await pay(pkg, 10_000, { id: refundId, kind: 'refund', note: 'Paid too much' });
+    const waiverId = crypto.randomUUID();
+    const after = await pay(pkg, 10_000, { id: waiverId, kind: 'waiver', method: undefined, note: 'Goodwill' });
+    expect(after.recordedPayments.map((p) => [p.id, p.kind])).toEqual([
+      [paymentId, 'payment'],
+      [refundId, 'refund'],
+      [waiverId, 'waiver'],
+    ]);
+    expect(await download(thandi, pkg.id, paymentId)).toContain(
+      `2 hours of Introduction to Statistics only; package reference ${pkg.paymentReference}`,
+    );
+    for (const id of [refundId, waiverId, crypto.randomUUID()])
+      expect(expectApiError(await thandi.get(packageReceiptPath(pkg.id, id)), 404, 'receipts.not_found').message).toBe(
+        receiptMessages.notFound,
+      );
+    await delay(500);
+    expect(
+      (await storedEmails(server.services, [account.email])).filter((e) => e.kind === 'payment-receipt'),
+    ).toHaveLength(1);
+  });
+
+  test('refusals: signed out 401; another student and a tutor 404 as for no package; another package’s payment 404', async () => {
+    const thandi = await student();
+    const pkg = await buy(thandi, (await offer()).id);
+    const paymentId = crypto.randomUUID();
+    await pay(pkg, pkg.priceCents, { id: paymentId });
+    const path = packageReceiptPath(pkg.id, paymentId);
+
+    expect((await createClient(server.url).get(path)).status).toBe(401);
+    for (const who of [await student(), musa.client])
+      expect(expectApiError(await who.get(path), 404, 'packages.not_found').message).toBe(packageMessages.notFound);
+    expectApiError(await admin.client.get(packageReceiptPath('nope', paymentId)), 404, 'packages.not_found');
+
+    // The same student's other package: its payment is not this package's.
+    const other = await buy(thandi, (await offer()).id);
+    const otherPayment = crypto.randomUUID();
+    await pay(other, 5_000, { id: otherPayment });
+    expectApiError(await thandi.get(packageReceiptPath(pkg.id, otherPayment)), 404, 'receipts.not_found');
+    expectApiError(await admin.client.get(packageReceiptPath(pkg.id, otherPayment)), 404, 'receipts.not_found');
+    // A booking's payment is not the package's either (nor is a package's the booking's).
+    const booking = await confirmed(await request(thandi, 1, freshDate()));
+    const bookingPayment = crypto.randomUUID();
+    const recorded = await admin.client.post(`/api/bookings/${booking.id}/payments`, {
+      id: bookingPayment,
+      kind: 'payment',
+      method: 'eft',
+      amountCents: 1_000,
+      paidOn: today(),
+      version: booking.version,
+    });
+    expect(recorded.status, recorded.text).toBe(200);
+    expectApiError(await thandi.get(packageReceiptPath(pkg.id, bookingPayment)), 404, 'receipts.not_found');
+    expectApiError(await thandi.get(`/api/bookings/${booking.id}/receipts/${paymentId}`), 404, 'receipts.not_found');
+  });
+});
+
+describe('a package’s receipt through EmailJS', () => {
+  let emailJsServer: TestServer;
+
+  beforeAll(async () => {
+    emailJsServer = await startTestServer({
+      env: {
+        EMAILJS_SERVICE_ID: 'service_tb',
+        EMAILJS_TEMPLATE_ID: 'template_all',
+        EMAILJS_PUBLIC_KEY: 'public-key',
+        EMAILJS_PRIVATE_KEY: 'private-key',
+        // Nobody answers there: the e-mail stays in the outbox, where the test reads it.
+        EMAILJS_API_URL: `http://127.0.0.1:${await findClosedPort()}`,
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await emailJsServer?.close();
+  });
+
+  test('the e-mail carries no PDF and says where on the dashboard the receipt is', async () => {
+    const lerato = await signInAs(emailJsServer, 'admin', { name: 'Lerato Admin' });
+    const account = await createVerifiedUser(emailJsServer, { name: 'Thandi Mokoena' });
+    const thandi = await logIn(emailJsServer, account);
+    const offered = await lerato.client.post('/api/packages/offers', {
+      id: crypto.randomUUID(),
+      name: '4 hours of Statistics',
+      category: 'Statistics',
+      hours: 4,
+      priceCents: 60_000,
+    });
+    expect(offered.status, offered.text).toBe(201);
+    const bought = await thandi.post('/api/packages', {
+      id: crypto.randomUUID(),
+      offerId: packageOfferSchema.parse(offered.body).id,
+      month: packageMonth(),
+    });
+    const pkg = packageSchema.parse(bought.body);
+    const paymentId = crypto.randomUUID();
+    const paid = await lerato.client.post(`/api/packages/${pkg.id}/payments`, {
+      id: paymentId,
+      kind: 'payment',
+      method: 'eft',
+      amountCents: pkg.priceCents,
+      paidOn: today(),
+    });
+    expect(paid.status, paid.text).toBe(200);
+
+    const emails = (await storedEmails(emailJsServer.services, [account.email])).filter(
+      (e) => e.kind === 'payment-receipt',
+    );
+    expect(emails).toHaveLength(1);
+    expect(emails[0]?.attachments).toBeNull();
+    expect(emails[0]?.text).toContain(receiptMessages.onDashboardPackage);
+    expect(emails[0]?.text).not.toContain(receiptMessages.attached);
+    const response = await thandi.get(packageReceiptPath(pkg.id, paymentId));
+    expect(response.status).toBe(200);
+    expect(await pdfText(response.bytes)).toContain(`Package: 4 hours of Statistics, ${formatMonth(pkg.month)}`);
   });
 });
 

@@ -10,13 +10,18 @@ import {
   type PackageOfferInput,
 } from '../../../common/packages.ts';
 import { noPayments, paymentMessages, withShare, type PackagePaymentInput } from '../../../common/payments.ts';
+import { receiptFileName } from '../../../common/receipts.ts';
 import { sastDate } from '../../../common/sast.ts';
 import type { Me } from '../../../common/session.ts';
 import { requireRole, requireUser } from '../../auth/auth.session.ts';
 import { withTransaction, type Uses } from '../../deps.ts';
 import { createError } from '../../http/errors.ts';
 import { newPaymentReference } from './bookings.usecases.ts';
+import { packageReceiptEmail } from './bookings.emails.ts';
+import { createReceiptNotFoundError, packageReceiptDocument } from './bookings.receipts.ts';
+import { renderReceiptPdf } from '../../receipts/receipt-pdf.ts';
 import type { PackageRecord } from './packages.storage.ts';
+import type { PaymentRecord } from './payments.storage.ts';
 
 /**
  * Monthly packages (issue 37 §3, docs/decisions/0054): the admin's offers, a student buying one for a month, and
@@ -76,7 +81,7 @@ export async function buyPackage(
     if (stored) {
       if (stored.student.id !== student.id || stored.offerId !== input.offerId || stored.month !== input.month)
         throw createError({ code: 'packages.id_reused', message: paymentMessages.idReused, status: 409 });
-      return { package: stored, created: false };
+      return { package: { ...stored, recordedPayments: [] }, created: false };
     }
     const offer = await packages.findOffer(input.offerId);
     if (!offer?.active)
@@ -106,16 +111,19 @@ export async function buyPackage(
       createdAt: now.toISOString(),
     };
     await packages.insert(pkg);
-    return { package: pkg, created: true };
+    return { package: { ...pkg, recordedPayments: [] }, created: true };
   });
 }
 
 /** The caller's packages, newest first; the admin's answer is every package (the newest 500). */
-export async function listPackages(deps: Uses<'packages'>, me: Me | undefined): Promise<{ packages: Package[] }> {
+export async function listPackages(
+  deps: Uses<'packages' | 'payments'>,
+  me: Me | undefined,
+): Promise<{ packages: Package[] }> {
   const user = requireUser(me);
   const packages =
     user.role === 'admin' ? await deps.repos.packages.list(500) : await deps.repos.packages.ofStudent(user.id);
-  return { packages };
+  return { packages: await withRecordedPayments(deps, packages) };
 }
 
 /**
@@ -124,13 +132,13 @@ export async function listPackages(deps: Uses<'packages'>, me: Me | undefined): 
  * to no booking. Sent again with the same id and details, it records nothing new.
  */
 export async function recordPackagePayment(
-  deps: Uses<'bookings' | 'packages' | 'payments', 'storage' | 'clock'>,
+  deps: Uses<'bookings' | 'packages' | 'payments', 'storage' | 'clock' | 'mail' | 'config'>,
   me: Me | undefined,
   packageId: string,
   input: PackagePaymentInput,
 ): Promise<Package> {
   const admin = requireRole(me, 'admin');
-  return withTransaction(deps, async (tx) => {
+  const pkg = await withTransaction(deps, async (tx): Promise<PackageRecord> => {
     const { bookings, packages, payments } = tx.repos;
     await bookings.beginChanges();
     const pkg = await packages.find(packageId);
@@ -156,7 +164,7 @@ export async function recordPackagePayment(
       );
     if (input.kind === 'waiver' && input.amountCents > standing.owingCents)
       throw fieldError('waive_too_much', 'amountCents', paymentMessages.waiveTooMuch(standing.owingCents));
-    await payments.insert({
+    const record: PaymentRecord = {
       id: input.id,
       kind: input.kind,
       method: input.method ?? null,
@@ -169,9 +177,58 @@ export async function recordPackagePayment(
       recordedAt: now.toISOString(),
       allocations: [],
       packageId,
-    });
+    };
+    await payments.insert(record);
     const totals = withShare(pkg.payments, { kind: input.kind, amountCents: input.amountCents });
     await packages.update(packageId, { payments: totals });
-    return { ...pkg, payments: totals };
+    const paid = { ...pkg, payments: totals };
+    // The student's receipt, in the same transaction and once per payment (0055); EmailJS carries no attachments.
+    if (record.kind === 'payment' && pkg.student.id) {
+      const pdf = tx.config.emailJs
+        ? undefined
+        : await renderReceiptPdf(packageReceiptDocument(record, paid, tx.config));
+      await tx.mail.enqueue(packageReceiptEmail(paid, record, { publicUrl: tx.config.publicUrl, pdf }));
+    }
+    return paid;
   });
+  return (await withRecordedPayments(deps, [pkg]))[0]!;
+}
+
+/** The packages with their payments, refunds and waivers (the payments' own records), read at once. */
+async function withRecordedPayments(deps: Uses<'payments'>, pkgs: readonly PackageRecord[]): Promise<Package[]> {
+  if (pkgs.length === 0) return [];
+  const recorded = Map.groupBy(
+    await deps.repos.payments.listForPackages(pkgs.map((pkg) => pkg.id)),
+    (payment) => payment.packageId ?? '',
+  );
+  return pkgs.map((pkg) => ({
+    ...pkg,
+    recordedPayments: (recorded.get(pkg.id) ?? []).map(({ id, kind, amountCents, paidOn }) => ({
+      id,
+      kind,
+      amountCents,
+      paidOn,
+    })),
+  }));
+}
+
+/**
+ * A package's payment's receipt as a PDF (`GET /api/packages/:id/receipts/:paymentId`), for the package's student
+ * or the admin. Anyone else, a tutor too, is answered as for a package that does not exist (404): nobody else
+ * sees a package, so there is nothing to tell them it is there. A refund, a waiver and another package's payment
+ * have no receipt here (404).
+ */
+export async function readPackageReceipt(
+  deps: Uses<'packages' | 'payments', 'config'>,
+  me: Me | undefined,
+  packageId: string,
+  paymentId: string,
+): Promise<{ fileName: string; pdf: Buffer }> {
+  const user = requireUser(me);
+  const pkg = await deps.repos.packages.find(packageId);
+  if (!pkg || (user.role !== 'admin' && (pkg.student.id === null || pkg.student.id !== user.id))) throw notFound();
+  const payment = await deps.repos.payments.find(paymentId);
+  if (!payment || payment.kind !== 'payment' || payment.packageId !== packageId) throw createReceiptNotFoundError();
+  const pdf = await renderReceiptPdf(packageReceiptDocument(payment, pkg, deps.config));
+  return { fileName: receiptFileName(payment.id), pdf };
 }

@@ -1,4 +1,5 @@
 import { brand } from '../../../common/brand.ts';
+import { formatMonth, type PackageRecord } from '../../../common/packages.ts';
 import type { Me } from '../../../common/session.ts';
 import { receiptFileName, receiptMessages, receiptNumber, paymentMethodNames } from '../../../common/receipts.ts';
 import { formatSastDate, formatSastSlot } from '../../../common/sast.ts';
@@ -32,6 +33,27 @@ function sessionLine(booking: BookingRecord, amountCents: number): ReceiptLine {
   };
 }
 
+/** What every receipt of `payment` says besides its payer and lines: its number, dates, business, method. */
+function receiptOf(
+  payment: PaymentRecord,
+  payer: { name: string; email: string } | undefined,
+  lines: ReceiptLine[],
+  config: { vatNumber: string | undefined },
+): ReceiptDocument {
+  return {
+    number: receiptNumber(payment.id),
+    paymentId: payment.id,
+    issuedAt: payment.recordedAt,
+    paidOn: payment.paidOn,
+    business: { name: brand.name, email: brand.email, phone: brand.phoneDisplay, vatNumber: config.vatNumber },
+    payer: { name: payer?.name ?? '', email: payer?.email || undefined },
+    lines,
+    method: payment.method ? paymentMethodNames[payment.method] : '',
+    reference: payment.reference,
+    accent: brand.themeColor,
+  };
+}
+
 /** The receipt of `payment`, whose allocations' bookings are `bookings` (in any order). */
 export function receiptDocument(
   payment: PaymentRecord,
@@ -43,19 +65,30 @@ export function receiptDocument(
     const booking = byId.get(a.bookingId);
     return booking ? [{ booking, amountCents: a.amountCents }] : [];
   });
-  const student = paid[0]?.booking.student;
-  return {
-    number: receiptNumber(payment.id),
-    paymentId: payment.id,
-    issuedAt: payment.recordedAt,
-    paidOn: payment.paidOn,
-    business: { name: brand.name, email: brand.email, phone: brand.phoneDisplay, vatNumber: config.vatNumber },
-    payer: { name: student?.name ?? '', email: student?.email || undefined },
-    lines: paid.map((p) => sessionLine(p.booking, p.amountCents)),
-    method: payment.method ? paymentMethodNames[payment.method] : '',
-    reference: payment.reference,
-    accent: brand.themeColor,
+  return receiptOf(
+    payment,
+    paid[0]?.booking.student,
+    paid.map((p) => sessionLine(p.booking, p.amountCents)),
+    config,
+  );
+}
+
+/**
+ * The receipt of `payment` for the monthly package `pkg` (issue 37 §3, §4): one line, "Package: 6 hours of
+ * Mathematics, January 2027", what it covers and its reference beneath.
+ */
+export function packageReceiptDocument(
+  payment: PaymentRecord,
+  pkg: PackageRecord,
+  config: { vatNumber: string | undefined },
+): ReceiptDocument {
+  const covers = pkg.moduleName ? `${pkg.moduleName} only` : `any ${pkg.category} module`;
+  const line: ReceiptLine = {
+    description: `Package: ${pkg.name}, ${formatMonth(pkg.month)}`,
+    detail: `${hoursText(pkg.minutes / 60)} of ${covers}; package reference ${pkg.paymentReference}`,
+    amountCents: payment.amountCents,
   };
+  return receiptOf(payment, pkg.student, [line], config);
 }
 
 export const createReceiptNotFoundError = () =>

@@ -1,8 +1,8 @@
-import type { Package, PackageOffer } from '../../../common/packages.ts';
+import type { PackageOffer, PackageRecord } from '../../../common/packages.ts';
 import type { PaymentTotals } from '../../../common/payments.ts';
 
-/** A package a student bought, as stored: what the API sends (common/packages.ts). */
-export type PackageRecord = Package;
+/** A package a student bought, as stored: what the API sends but its payments' list (common/packages.ts). */
+export type { PackageRecord };
 
 /**
  * The monthly packages, in their words (docs/decisions/0026, 0054): packages.repository.ts on SQL,

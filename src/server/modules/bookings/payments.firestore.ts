@@ -196,6 +196,16 @@ export function createPaymentsFirestoreRepository(ctx: FirestoreContext): Paymen
       return [...byId.values()].sort((a, b) => a.recordedAt.localeCompare(b.recordedAt) || a.id.localeCompare(b.id));
     },
 
+    async listForPackages(packageIds) {
+      const chunks = Array.from({ length: Math.ceil(packageIds.length / inLimit) }, (_, i) =>
+        packageIds.slice(i * inLimit, (i + 1) * inLimit),
+      );
+      const docs = (await Promise.all(chunks.map((ids) => query(payments.where('packageId', 'in', ids))))).flat();
+      return docs
+        .map((doc) => toRecord(doc.id, doc.data()))
+        .sort((a, b) => a.recordedAt.localeCompare(b.recordedAt) || a.id.localeCompare(b.id));
+    },
+
     async listPaidBetween(from, to) {
       const docs = await query(payments.where('paidOn', '>=', from).where('paidOn', '<=', to).orderBy('paidOn'));
       return docs

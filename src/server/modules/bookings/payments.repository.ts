@@ -177,6 +177,22 @@ export function createPaymentsRepository(db: Db): PaymentsRepository {
       return withAllocations(rows);
     },
 
+    async listForPackages(packageIds) {
+      const rows: PaymentRow[] = [];
+      for (const slice of slices(packageIds))
+        rows.push(
+          ...(await db
+            .selectFrom('payments')
+            .selectAll()
+            .where('package_id', 'in', slice)
+            .orderBy('recorded_at')
+            .orderBy('id')
+            .execute()),
+        );
+      rows.sort((a, b) => a.recorded_at.localeCompare(b.recorded_at) || a.id.localeCompare(b.id));
+      return withAllocations(rows);
+    },
+
     async listPaidBetween(from, to) {
       const rows = await db
         .selectFrom('payments')

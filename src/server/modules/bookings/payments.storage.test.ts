@@ -142,6 +142,27 @@ describe.each(contractEngines(openSql, openFirestore))('the payments’ storage 
     expect(await repo.listPaidBetween('2030-01-06', '2030-02-01')).toEqual([]);
   });
 
+  test('a package’s payments, refunds and waivers in the order recorded, each whole; many packages at once', async () => {
+    const { repo } = engine;
+    const packageId = crypto.randomUUID();
+    const ofPackage = (fields: Partial<PaymentRecord>) => payment({ allocations: [], packageId, ...fields });
+    const paid = ofPackage({ recordedAt: '2026-12-01T09:00:00.000Z', reference: 'TB-ABC234-P' });
+    const refund = ofPackage({ kind: 'refund', recordedAt: '2026-12-01T11:00:00.000Z', note: 'Paid twice' });
+    const waiver = ofPackage({ kind: 'waiver', method: null, recordedAt: '2026-12-01T10:00:00.000Z', reference: '' });
+    const toBooking = payment({ recordedAt: '2026-12-01T08:00:00.000Z' });
+    for (const p of [refund, toBooking, paid, waiver]) await repo.insert(p);
+    expect(await repo.listForPackages([packageId])).toEqual([paid, waiver, refund]);
+    expect(await repo.listForPackages([crypto.randomUUID()])).toEqual([]);
+    expect(await repo.listForPackages([])).toEqual([]);
+
+    // More packages than one query takes (Firestore's `in` takes thirty): the last one's payment is found too.
+    const many = Array.from({ length: 31 }, () => crypto.randomUUID());
+    const last = payment({ allocations: [], packageId: many[30]!, recordedAt: '2026-12-01T07:00:00.000Z' });
+    await repo.insert(last);
+    expect(await repo.listForPackages([...many, packageId])).toEqual([last, paid, waiver, refund]);
+    expect(await engine.transaction((tx) => tx.listForPackages([packageId]))).toEqual([paid, waiver, refund]);
+  });
+
   test('a recorder renamed, then deleted: the name follows, and the id goes, on payments and ignored lines', async () => {
     const { repo } = engine;
     const admin = { id: crypto.randomUUID(), name: 'Lerato Admin' };

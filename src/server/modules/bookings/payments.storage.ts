@@ -73,6 +73,8 @@ export interface PaymentsRepository {
   insert(payment: PaymentRecord): Promise<void>;
   /** Every payment that went to any of these bookings, oldest first (then by id), each whole. */
   listForBookings(bookingIds: readonly string[]): Promise<PaymentRecord[]>;
+  /** Every payment, refund and waiver recorded for any of these packages, oldest first (then by id), each whole. */
+  listForPackages(packageIds: readonly string[]): Promise<PaymentRecord[]>;
   /** Payments paid from `from` to `to` (dates, both included), oldest first (then by id): the money's figures. */
   listPaidBetween(from: string, to: string): Promise<PaymentRecord[]>;
   /**
