@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { formatMonth, nextMonth } from '../src/common/packages.ts';
@@ -189,4 +190,28 @@ test('a student buys a monthly package, pays by EFT, and three sessions draw fro
     .getByRole('article', { name: module.name })
     .filter({ hasText: formatSastDate(dated(12)) });
   await expect(paymentFact(last)).toContainText('Last session paid from the package');
+
+  // The admin's figures: this week's money in, the tutor's six hours in the package's month, the month's CSV.
+  await admin.page.goto('/admin-dashboard#money');
+  const figures = admin.page.getByRole('region', { name: 'Figures' });
+  const thisMonth = sastDate(new Date()).slice(0, 7);
+  await expect(figures.getByRole('figure', { name: `Money in per week, ${formatMonth(thisMonth)}` })).toBeVisible();
+  const [csvFile] = await Promise.all([
+    admin.page.waitForEvent('download'),
+    figures.getByRole('link', { name: `Payments of ${formatMonth(thisMonth)} as CSV` }).click(),
+  ]);
+  expect(csvFile.suggestedFilename()).toBe(`payments-${thisMonth}.csv`);
+  const csv = readFileSync((await csvFile.path())!, 'utf8');
+  expect(csv.split('\n')[0]).toBe('Date,Kind,Method,Amount (R),Reference,Student,For,Note,Recorded by,Payment id');
+  expect(csv).toContain(`,payment,EFT,450.00,${reference},`);
+  for (const [size, viewport] of Object.entries(viewports)) {
+    await admin.page.setViewportSize(viewport);
+    await figures.scrollIntoViewIfNeeded();
+    await expectNoAxeViolations(admin.page);
+    expect(await admin.page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
+    await figures.screenshot({ path: `test-results/screenshots/money-figures-${size}.png` });
+  }
+  await figures.getByLabel('Month', { exact: true }).fill(month);
+  const hours = figures.getByRole('table', { name: `Hours per tutor, ${formatMonth(month)}` });
+  await expect(hours.getByRole('row', { name: `${tutor.account.name} 3 6` })).toBeVisible();
 });

@@ -91,6 +91,9 @@ export const bookingsApi = {
     readJson(await bookings[':id'].payments.$post({ ...booking(id), json })),
   /** Every booking with money owing, the oldest session first (the admin). */
   unpaid: async (signal?: AbortSignal) => readJson(await bookings.unpaid.$get({}, { init: { signal } })),
+  /** The month's figures (the admin): money in per week, unpaid per month, hours per tutor. */
+  figures: async (month: string, signal?: AbortSignal) =>
+    readJson(await bookings.figures.$get({ query: { month } }, { init: { signal } })),
   /** A payment's receipt, as the server makes it (a PDF; the booking's student or the admin). */
   receipt: (bookingId: string, paymentId: string): Promise<Blob> => fetchPdf(receiptPath(bookingId, paymentId)),
   /** A reminder of what is owing, e-mailed to the booking's student (the admin). */

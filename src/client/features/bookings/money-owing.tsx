@@ -9,6 +9,7 @@ import { isSessionEnded } from '../../lib/api.ts';
 import { useSyncStatus } from '../../offline/hooks.ts';
 import { StatusLabel } from './booking-parts.tsx';
 import { bookingsApi } from './bookings-api.ts';
+import { MoneyFigures } from './money-figures.tsx';
 import { RecordPayment } from './record-payment.tsx';
 import { StatementImport } from './statement-import.tsx';
 import { useStaffActions } from './use-bookings.ts';
@@ -119,18 +120,21 @@ export function MoneyOwing() {
     );
 
   return (
-    <section aria-labelledby={headingId} className="mt-8">
-      <h2 id={headingId} className="text-xl font-semibold">
-        Money owing
-      </h2>
-      {!online && owing && (
-        <Notice tone="offline" className="mt-4">
-          You are offline. The list is as it was when you last had a connection; reminders and payments need one.
-        </Notice>
-      )}
-      <StatementImport onRecorded={readAgain} />
-      {body}
-    </section>
+    <>
+      <section aria-labelledby={headingId} className="mt-8">
+        <h2 id={headingId} className="text-xl font-semibold">
+          Money owing
+        </h2>
+        {!online && owing && (
+          <Notice tone="offline" className="mt-4">
+            You are offline. The list is as it was when you last had a connection; reminders and payments need one.
+          </Notice>
+        )}
+        <StatementImport onRecorded={readAgain} />
+        {body}
+      </section>
+      <MoneyFigures />
+    </>
   );
 }
 

@@ -1,4 +1,4 @@
-import type { Booking } from '../../../common/bookings.ts';
+import type { Booking, BookingStatus } from '../../../common/bookings.ts';
 import {
   bookingStanding,
   noPayments,
@@ -17,7 +17,7 @@ import { historyEntry, notify, readBooking, toBooking, updated, withHistory } fr
 import { paymentReceiptEmail, paymentReminderEmail } from './bookings.emails.ts';
 import { receiptDocument } from './bookings.receipts.ts';
 import { renderReceiptPdf } from '../../receipts/receipt-pdf.ts';
-import type { BookingRecord } from './bookings.storage.ts';
+import type { BookingRecord, BookingsRepository } from './bookings.storage.ts';
 import type { PaymentRecord } from './payments.storage.ts';
 
 /**
@@ -138,8 +138,31 @@ export interface UnpaidBooking {
 }
 
 /** Statuses whose bookings can have money due (common/payments.ts `bookingDue`). */
-const owingStatuses = ['Confirmed', 'Completed', 'Cancelled'] as const;
+/** The statuses a booking may owe money in: a session confirmed or held, or a late cancellation's fee. */
+export const owingStatuses = ['Confirmed', 'Completed', 'Cancelled'] as const;
 const scanPage = 500;
+
+/**
+ * Every booking of these statuses (within `dates`, both ends included, when given), a page at a time along the
+ * list's indexes, each given to `visit`: the admin's reads of the money over all bookings.
+ */
+export async function scanBookings(
+  bookings: BookingsRepository,
+  statuses: readonly BookingStatus[],
+  dates: { from?: string; to?: string },
+  visit: (row: BookingRecord) => void,
+): Promise<void> {
+  for (const status of statuses) {
+    let after: { date: string; createdAt: string; id: string } | undefined;
+    for (;;) {
+      const page = await bookings.list({ status, ...dates, limit: scanPage, ...(after ? { after } : {}) });
+      page.forEach(visit);
+      if (page.length < scanPage) break;
+      const last = page.at(-1)!;
+      after = { date: last.date, createdAt: last.createdAt, id: last.id };
+    }
+  }
+}
 
 /**
  * Every booking with money still owing, the oldest session first (issue 37 §1), for the admin. Read by walking
@@ -154,20 +177,11 @@ export async function listUnpaid(
   requireRole(me, 'admin');
   const { bookings } = deps.repos;
   const owing: { row: BookingRecord; owingCents: number; reference: string }[] = [];
-  for (const status of owingStatuses) {
-    let after: { date: string; createdAt: string; id: string } | undefined;
-    for (;;) {
-      const page = await bookings.list({ status, limit: scanPage, ...(after ? { after } : {}) });
-      for (const row of page) {
-        const standing = bookingStanding(row);
-        if (standing.owingCents > 0)
-          owing.push({ row, owingCents: standing.owingCents, reference: standing.due.reference });
-      }
-      if (page.length < scanPage) break;
-      const last = page.at(-1)!;
-      after = { date: last.date, createdAt: last.createdAt, id: last.id };
-    }
-  }
+  await scanBookings(bookings, owingStatuses, {}, (row) => {
+    const standing = bookingStanding(row);
+    if (standing.owingCents > 0)
+      owing.push({ row, owingCents: standing.owingCents, reference: standing.due.reference });
+  });
   owing.sort((a, b) => a.row.startsAt.localeCompare(b.row.startsAt) || a.row.id.localeCompare(b.row.id));
   const withHistories = await withHistory(
     bookings,

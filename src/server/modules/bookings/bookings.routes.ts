@@ -12,6 +12,7 @@ import {
 } from '../../../common/bookings.ts';
 import { paymentReminderInputSchema, recordPaymentInputSchema } from '../../../common/payments.ts';
 import { statementImportInputSchema, statementPreviewInputSchema } from '../../../common/statements.ts';
+import { figuresQuerySchema } from '../../../common/figures.ts';
 import { positionSchema } from '../../../common/position-schema.ts';
 import { z } from '../../../common/zod.ts';
 import { checkFirst, type SessionEnv } from '../../auth/auth.middleware.ts';
@@ -22,6 +23,7 @@ import { jsonBody, queryOf } from '../../http/json-body.ts';
 import { offlineChanges } from '../../http/offline-changes.ts';
 import { syncedTo } from '../../http/synced-to.ts';
 import { listUnpaid, recordPayment, sendPaymentReminder } from './bookings.payments.ts';
+import { paymentsCsv, readFigures } from './bookings.figures.ts';
 import { importStatement, listBankMappings, previewStatement } from './bookings.statements.ts';
 import { readReceipt } from './bookings.receipts.ts';
 import { requireBookingStaff } from './bookings.access.ts';
@@ -88,6 +90,19 @@ export function createBookingRoutes(deps: Deps) {
       .get('/unpaid', checkFirst(requireAdmin), async (c) => {
         c.header('cache-control', personal);
         return c.json(await listUnpaid(deps, c.get('me')));
+      })
+      // The figures (issue 37 §4): money in per week, unpaid per month, hours per tutor; the month's CSV.
+      .get('/figures', checkFirst(requireAdmin), queryOf(figuresQuerySchema), async (c) => {
+        c.header('cache-control', personal);
+        return c.json(await readFigures(deps, c.get('me'), c.req.valid('query').month));
+      })
+      .get('/figures/payments.csv', checkFirst(requireAdmin), queryOf(figuresQuerySchema), async (c) => {
+        const { month } = c.req.valid('query');
+        return c.body(await paymentsCsv(deps, c.get('me'), month), 200, {
+          'content-type': 'text/csv; charset=utf-8',
+          'content-disposition': `attachment; filename="payments-${month}.csv"`,
+          'cache-control': personal,
+        });
       })
       // Bank statements (issue 37 §2): each bank's columns as last mapped; a statement previewed, then recorded.
       .get('/bank-mappings', checkFirst(requireAdmin), async (c) => {
