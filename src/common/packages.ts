@@ -22,6 +22,8 @@ export const packageLimits = {
   /** R20,000: a typo's extra zeros are refused. */
   priceCentsMax: 20_000_00,
   nameMax: 80,
+  /** Packages a student may have waiting for their money at once. */
+  waitingMax: 3,
 } as const;
 
 /** What a late cancellation's hours count against the package: all of them, half, or none. */
@@ -48,11 +50,11 @@ export const packageMessages = {
   buyConfirm: (name: string, priceCents: number, month: string) =>
     `Buy “${name}” for ${formatMonth(month)} at ${formatRand(priceCents)}? You pay it by EFT under its own reference.`,
   offline: 'Buying a package needs a connection.',
+  tooManyWaiting: `You have ${packageLimits.waitingMax} packages waiting for payment. Pay one, or ask us to cancel it, before buying another.`,
   loadFailed: 'Could not load the packages.',
   none: 'No monthly packages are offered yet.',
   noneBought: 'You have no packages yet. A monthly package is cheaper than single sessions: see Courses.',
   fromPackage: (left: number, total: number) => `from your package (${hoursOf(left)} of ${hoursOf(total)} hours left)`,
-  lastPaid: 'Last session paid from the package',
 } as const;
 
 /** A package the admin offers. */

@@ -231,6 +231,17 @@ describe('a student buys a package and pays it', () => {
     expect((await (await student()).post('/api/packages', { id: pkg.id, offerId, month: packageMonth() })).status).toBe(
       409,
     );
+    // Three waiting for their money at most; one paid, another may be bought.
+    await buy(thandi, offerId);
+    await buy(thandi, offerId);
+    const fourth = expectApiError(
+      await thandi.post('/api/packages', { id: crypto.randomUUID(), offerId, month: packageMonth() }),
+      409,
+      'packages.too_many_waiting',
+    );
+    expect(fourth.message).toBe(packageMessages.tooManyWaiting);
+    await pay(pkg);
+    await buy(thandi, offerId);
     const payment = { id: crypto.randomUUID(), kind: 'payment', method: 'eft', amountCents: 100, paidOn: today() };
     expect((await thandi.post(`/api/packages/${pkg.id}/payments`, payment)).status).toBe(403);
     expect((await musa.client.post(`/api/packages/${pkg.id}/payments`, payment)).status).toBe(403);

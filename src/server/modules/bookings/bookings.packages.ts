@@ -1,5 +1,6 @@
 import {
   buyableMonths,
+  packageLimits,
   packageMessages,
   packageReference,
   packageStanding,
@@ -89,6 +90,12 @@ export async function buyPackage(
     const now = tx.clock.now();
     if (!buyableMonths(sastDate(now)).includes(input.month))
       throw fieldError('month_invalid', 'month', packageMessages.monthInvalid);
+    // A few waiting for their money at most: a package is a promise of hours, not a form to fill in again and again.
+    const waiting = (await packages.ofStudent(student.id)).filter(
+      (pkg) => packageStanding(pkg).owingCents > 0 && pkg.validUntil >= sastDate(now),
+    );
+    if (waiting.length >= packageLimits.waitingMax)
+      throw createError({ code: 'packages.too_many_waiting', message: packageMessages.tooManyWaiting, status: 409 });
     let reference: string;
     do reference = packageReference(newPaymentReference().slice(3));
     while (await packages.isReferenceTaken(reference));
