@@ -1,7 +1,6 @@
-import { useCallback, useEffect, useState } from 'react';
 import type { GroupSession } from '../../../common/groups.ts';
-import { useSyncStatus } from '../../offline/hooks.ts';
 import { groupsApi } from './groups-api.ts';
+import { useOnlineRead } from './use-online-read.ts';
 
 export interface GroupSessionsState {
   /** Undefined until the first answer. */
@@ -10,9 +9,6 @@ export interface GroupSessionsState {
   online: boolean;
   reload: () => void;
 }
-
-/** How long a read of the groups may take before it counts as failed (a network that answers nothing). */
-const patienceMs = 10_000;
 
 /**
  * The open group sessions of a module or a category, read from the server while online (seats change as students
@@ -23,35 +19,10 @@ const patienceMs = 10_000;
 export function useGroupSessions(
   query: { module?: string; category?: GroupSession['moduleCategory'] } | undefined,
   seen = '',
-) {
-  const { online } = useSyncStatus();
-  const [groups, setGroups] = useState<GroupSession[] | undefined>();
-  const [failed, setFailed] = useState(false);
-  const [round, setRound] = useState(0);
+): GroupSessionsState {
   const key = query ? JSON.stringify(query) : '';
-  useEffect(() => {
-    if (!key || !online) return;
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, patienceMs);
-    groupsApi
-      .list(JSON.parse(key) as Parameters<typeof groupsApi.list>[0], controller.signal)
-      .then((answer) => {
-        setGroups(answer);
-        setFailed(false);
-      })
-      .catch(() => {
-        if (timedOut || !controller.signal.aborted) setFailed(true);
-      })
-      .finally(() => clearTimeout(timer));
-    return () => {
-      clearTimeout(timer);
-      controller.abort();
-    };
-  }, [key, online, round, seen]);
-  const reload = useCallback(() => setRound((n) => n + 1), []);
-  return { groups, failed, online, reload } satisfies GroupSessionsState;
+  const read = useOnlineRead(key && `${key}\n${seen}`, (signal) =>
+    groupsApi.list(JSON.parse(key) as Parameters<typeof groupsApi.list>[0], signal),
+  );
+  return { groups: read.data, failed: read.failed, online: read.online, reload: read.reload };
 }

@@ -13,8 +13,9 @@ export interface OnlineRead<T> {
 const patienceMs = 10_000;
 
 /**
- * A read from the server while online (the packages' offers and balances change on the server: a copy on the
- * device would promise hours that are gone), again on `reload` or when `key` changes; `key` empty reads nothing.
+ * A read from the server while online, for what changes on the server as others act (a group's seats, a
+ * package's hours, the admin's figures: a copy on the device would promise what is gone), again on `reload` or
+ * when `key` changes; `key` empty reads nothing.
  */
 export function useOnlineRead<T>(key: string, read: (signal: AbortSignal) => Promise<T>): OnlineRead<T> {
   const { online } = useSyncStatus();

@@ -17,6 +17,7 @@ import type { Me } from '../../../common/session.ts';
 import { requireRole, requireUser } from '../../auth/auth.session.ts';
 import { withTransaction, type Uses } from '../../deps.ts';
 import { createError } from '../../http/errors.ts';
+import { requireRecordable } from './bookings.payments.ts';
 import { newPaymentReference } from './bookings.usecases.ts';
 import { packageReceiptEmail } from './bookings.emails.ts';
 import { createReceiptNotFoundError, packageReceiptDocument } from './bookings.receipts.ts';
@@ -161,16 +162,7 @@ export async function recordPackagePayment(
       throw createError({ code: 'payments.id_reused', message: paymentMessages.idReused, status: 409 });
     }
     const now = tx.clock.now();
-    if (input.paidOn > sastDate(now)) throw fieldError('date_ahead', 'paidOn', paymentMessages.dateAhead);
-    const standing = packageStanding(pkg);
-    if (input.kind === 'refund' && input.amountCents > standing.paidCents)
-      throw fieldError(
-        'refund_too_much',
-        'amountCents',
-        paymentMessages.refundTooMuch(Math.max(0, standing.paidCents)),
-      );
-    if (input.kind === 'waiver' && input.amountCents > standing.owingCents)
-      throw fieldError('waive_too_much', 'amountCents', paymentMessages.waiveTooMuch(standing.owingCents));
+    requireRecordable(input, packageStanding(pkg), now);
     const record: PaymentRecord = {
       id: input.id,
       kind: input.kind,

@@ -4,6 +4,7 @@ import {
   noPayments,
   paymentMessages,
   withShare,
+  type PaymentStanding,
   type RecordPaymentInput,
 } from '../../../common/payments.ts';
 import type { Stamp } from '../../../common/positions.ts';
@@ -66,16 +67,8 @@ export async function recordPayment(
     if (!row) throw createBookingNotFoundError();
     if (row.version !== input.version) throw createChangedMeanwhileError();
     const now = tx.clock.now();
-    if (input.paidOn > sastDate(now)) throw fieldError('date_ahead', 'paidOn', paymentMessages.dateAhead);
     const standing = bookingStanding(row);
-    if (input.kind === 'refund' && input.amountCents > standing.paidCents)
-      throw fieldError(
-        'refund_too_much',
-        'amountCents',
-        paymentMessages.refundTooMuch(Math.max(0, standing.paidCents)),
-      );
-    if (input.kind === 'waiver' && input.amountCents > standing.owingCents)
-      throw fieldError('waive_too_much', 'amountCents', paymentMessages.waiveTooMuch(standing.owingCents));
+    requireRecordable(input, standing, now);
 
     await writePayment(tx, row, admin, now.toISOString(), {
       id: input.id,
@@ -89,6 +82,22 @@ export async function recordPayment(
     });
   });
   return readBooking(deps.repos.bookings, bookingId);
+}
+
+/**
+ * Money that may be recorded against what `standing` says (a booking's, a package's): dated today (SAST) or before;
+ * a refund at most what was paid, a waiver at most what is owing. Else 400, naming the field.
+ */
+export function requireRecordable(
+  input: Pick<RecordPaymentInput, 'kind' | 'amountCents' | 'paidOn'>,
+  standing: PaymentStanding,
+  now: Date,
+): void {
+  if (input.paidOn > sastDate(now)) throw fieldError('date_ahead', 'paidOn', paymentMessages.dateAhead);
+  if (input.kind === 'refund' && input.amountCents > standing.paidCents)
+    throw fieldError('refund_too_much', 'amountCents', paymentMessages.refundTooMuch(Math.max(0, standing.paidCents)));
+  if (input.kind === 'waiver' && input.amountCents > standing.owingCents)
+    throw fieldError('waive_too_much', 'amountCents', paymentMessages.waiveTooMuch(standing.owingCents));
 }
 
 /**
