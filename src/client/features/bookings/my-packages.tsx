@@ -19,28 +19,23 @@ export function MyPackages({ userId }: { userId: string }) {
   const headingId = useId();
   const mine = useOnlineRead(`mine:${userId}`, (signal) => packagesApi.list(signal));
   const today = sastDate(new Date());
-  if (mine.data?.length === 0) return null;
+  // Most students have none: nothing shows until the server says there are some (offline, nothing at all).
+  if (!mine.failed && !mine.data?.length) return null;
   return (
     <section aria-labelledby={headingId} className="mt-8">
       <h2 id={headingId} className="text-xl font-semibold">
         Your packages
       </h2>
-      {!mine.online && !mine.data ? (
-        <p className={`mt-3 ${muted}`}>Your packages’ balance shows when you are online.</p>
-      ) : mine.failed ? (
+      {mine.failed ? (
         <Notice tone="error" className="mt-3">
           {packageMessages.loadFailed}{' '}
           <button type="button" className="link" onClick={mine.reload}>
             Try again
           </button>
         </Notice>
-      ) : !mine.data ? (
-        <p role="status" className={`mt-3 ${muted}`}>
-          Loading your packages…
-        </p>
       ) : (
         <ul className="mt-3 grid gap-3 sm:grid-cols-2">
-          {mine.data.map((pkg) => (
+          {(mine.data ?? []).map((pkg) => (
             <li key={pkg.id} className="card" data-state={packageState(pkg, today)}>
               <h3 className="font-semibold">{packageTitle(pkg)}</h3>
               <p className={`text-sm ${muted}`}>{scopeOf(pkg)}</p>
