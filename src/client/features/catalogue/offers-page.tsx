@@ -11,7 +11,7 @@ import { useModules } from './use-modules.ts';
 /**
  * /offers (spec §2): every module, grouped by category, each with its hourly price and Book Now. Read from
  * IndexedDB, so it opens offline once seen; refreshed from the server when the page opens. `extra` goes under
- * the modules (app/offers-route.tsx: the monthly packages).
+ * the modules once they are shown (app/offers-route.tsx: the monthly packages).
  */
 export function OffersPage({ extra }: { extra?: ReactNode }) {
   const catalogue = useModules();
@@ -55,7 +55,8 @@ export function OffersPage({ extra }: { extra?: ReactNode }) {
           )}
         </>
       )}
-      {extra}
+      {/* Once the modules are in: below cards that replace their placeholders, it would be pushed as they come. */}
+      {catalogue.status !== 'loading' && extra}
     </section>
   );
 }
