@@ -1,7 +1,7 @@
 import { bookingCategories, type Booking } from './bookings.ts';
 import { formatRand } from './money.ts';
 import { hoursOf, type PackageDraw } from './package-draw.ts';
-import { noPayments, paymentKinds, paymentTotalsSchema, type PaymentTotals } from './payment-kinds.ts';
+import { noPayments, paymentKinds, paymentTotalsSchema } from './payment-kinds.ts';
 import { paymentStanding, type PaymentStanding } from './payments.ts';
 import { categories } from './roles.ts';
 import { z } from './zod.ts';
@@ -240,9 +240,6 @@ export function countedMinutes(
     return Math.round(coveredMinutes * countedShare[lateCancel]);
   return 0;
 }
-
-/** A package's totals as they start: nothing recorded. */
-export const packageStartTotals: PaymentTotals = noPayments;
 
 /** A new draw of `minutes` from `pkg`, which has `left` minutes before it. */
 export const drawFrom = (pkg: Pick<Package, 'id' | 'name'>, minutes: number, left: number): PackageDraw => ({
