@@ -6,6 +6,7 @@ import { formatMonth } from '../../../common/packages.ts';
 import { formatSastDate, sastDate } from '../../../common/sast.ts';
 import { Notice } from '../../components/notice.tsx';
 import { bookingsApi } from './bookings-api.ts';
+import { ReadFailed } from './read-failed.tsx';
 import { useOnlineRead } from './use-online-read.ts';
 
 const muted = 'text-slate-700 dark:text-slate-300';
@@ -59,12 +60,7 @@ export function MoneyFigures() {
           {figuresMessages.offline}
         </Notice>
       ) : figures.failed ? (
-        <Notice tone="error" className="mt-4">
-          {figuresMessages.loadFailed}{' '}
-          <button type="button" className="link" onClick={figures.reload}>
-            Try again
-          </button>
-        </Notice>
+        <ReadFailed text={figuresMessages.loadFailed} onRetry={figures.reload} className="mt-4" />
       ) : !shown ? (
         <p role="status" className={`mt-4 ${muted}`}>
           Loading the figures…

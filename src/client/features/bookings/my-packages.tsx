@@ -3,10 +3,10 @@ import { formatRand } from '../../../common/money.ts';
 import { packageMessages } from '../../../common/packages.ts';
 import { receiptMessages } from '../../../common/receipts.ts';
 import { formatSastDate, sastDate } from '../../../common/sast.ts';
-import { Notice } from '../../components/notice.tsx';
 import { packageState, packageSummary, packageTitle, scopeOf } from './package-words.ts';
 import { packagesApi } from './packages-api.ts';
 import { ReceiptList } from './receipt-links.tsx';
+import { ReadFailed } from './read-failed.tsx';
 import { useOnlineRead } from './use-online-read.ts';
 
 const muted = 'text-slate-700 dark:text-slate-300';
@@ -27,12 +27,7 @@ export function MyPackages({ userId }: { userId: string }) {
         Your packages
       </h2>
       {mine.failed ? (
-        <Notice tone="error" className="mt-3">
-          {packageMessages.loadFailed}{' '}
-          <button type="button" className="link" onClick={mine.reload}>
-            Try again
-          </button>
-        </Notice>
+        <ReadFailed text={packageMessages.loadFailed} onRetry={mine.reload} className="mt-3" />
       ) : (
         <ul className="mt-3 grid gap-3 sm:grid-cols-2">
           {(mine.data ?? []).map((pkg) => (

@@ -15,6 +15,7 @@ import { errorText } from '../../lib/error-text.ts';
 import { useSession } from '../../lib/session.tsx';
 import { rulesOf, perHour, scopeOf } from './package-words.ts';
 import { packagesApi } from './packages-api.ts';
+import { ReadFailed } from './read-failed.tsx';
 import { useOnlineRead } from './use-online-read.ts';
 
 const muted = 'text-slate-700 dark:text-slate-300';
@@ -54,12 +55,7 @@ export function PackageOffers() {
           The monthly packages show when you are online.
         </Notice>
       ) : offers.failed ? (
-        <Notice tone="error" className="mt-4">
-          {packageMessages.loadFailed}{' '}
-          <button type="button" className="link" onClick={offers.reload}>
-            Try again
-          </button>
-        </Notice>
+        <ReadFailed text={packageMessages.loadFailed} onRetry={offers.reload} className="mt-4" />
       ) : !offers.data ? (
         <p role="status" className={`mt-4 ${muted}`}>
           Loading packages…

@@ -19,6 +19,7 @@ import { ApiError } from '../../lib/api.ts';
 import { errorText } from '../../lib/error-text.ts';
 import { packageState, packageSummary, packageTitle, perHour, rulesOf, scopeOf } from './package-words.ts';
 import { packagesApi } from './packages-api.ts';
+import { ReadFailed } from './read-failed.tsx';
 import { useOnlineRead } from './use-online-read.ts';
 
 const muted = 'text-slate-700 dark:text-slate-300';
@@ -227,12 +228,7 @@ function OfferList({
         </Notice>
       )}
       {failed ? (
-        <Notice tone="error" className="mt-3">
-          {packageMessages.loadFailed}{' '}
-          <button type="button" className="link" onClick={reload}>
-            Try again
-          </button>
-        </Notice>
+        <ReadFailed text={packageMessages.loadFailed} onRetry={reload} className="mt-3" />
       ) : !offers ? (
         <p role="status" className={`mt-3 ${muted}`}>
           Loading packages…
@@ -288,12 +284,7 @@ function BoughtList({
         Packages bought
       </h2>
       {failed ? (
-        <Notice tone="error" className="mt-3">
-          {packageMessages.loadFailed}{' '}
-          <button type="button" className="link" onClick={reload}>
-            Try again
-          </button>
-        </Notice>
+        <ReadFailed text={packageMessages.loadFailed} onRetry={reload} className="mt-3" />
       ) : !packages ? (
         <p role="status" className={`mt-3 ${muted}`}>
           Loading packages…
