@@ -163,7 +163,7 @@ export async function recordPackagePayment(
     }
     const now = tx.clock.now();
     requireRecordable(input, packageStanding(pkg), now);
-    const record: PaymentRecord = {
+    return writePackagePayment(tx, pkg, admin, now.toISOString(), {
       id: input.id,
       kind: input.kind,
       method: input.method ?? null,
@@ -172,25 +172,40 @@ export async function recordPackagePayment(
       reference: input.kind === 'payment' ? pkg.paymentReference : '',
       note: input.note,
       statementLineKey: null,
-      recordedBy: { id: admin.id, name: admin.name },
-      recordedAt: now.toISOString(),
-      allocations: [],
-      packageId,
-    };
-    await payments.insert(record);
-    const totals = withShare(pkg.payments, { kind: input.kind, amountCents: input.amountCents });
-    await packages.update(packageId, { payments: totals });
-    const paid = { ...pkg, payments: totals };
-    // The student's receipt, in the same transaction and once per payment (0055); EmailJS carries no attachments.
-    if (record.kind === 'payment' && pkg.student.id) {
-      const pdf = tx.config.emailJs
-        ? undefined
-        : await renderReceiptPdf(packageReceiptDocument(record, paid, tx.config));
-      await tx.mail.enqueue(packageReceiptEmail(paid, record, { publicUrl: tx.config.publicUrl, pdf }));
-    }
-    return paid;
+    });
   });
   return (await withRecordedPayments(deps, [pkg]))[0]!;
+}
+
+/**
+ * Money recorded for one package, in the change transaction the caller began (`beginChanges`, then its reads):
+ * the payment's record (naming the package, allocated to no booking), the package's sums, and for a payment the
+ * student's e-mail with its receipt, once per payment (0055; EmailJS carries no attachments). The admin's form, a
+ * statement's lines and PayFast's notice all record through here. Returns the package as it is now.
+ */
+export async function writePackagePayment(
+  tx: Uses<'packages' | 'payments', 'mail' | 'config'>,
+  pkg: PackageRecord,
+  by: Pick<Me, 'id' | 'name'>,
+  at: string,
+  payment: Omit<PaymentRecord, 'recordedBy' | 'recordedAt' | 'allocations' | 'packageId'>,
+): Promise<PackageRecord> {
+  const record: PaymentRecord = {
+    ...payment,
+    recordedBy: { id: by.id, name: by.name },
+    recordedAt: at,
+    allocations: [],
+    packageId: pkg.id,
+  };
+  await tx.repos.payments.insert(record);
+  const totals = withShare(pkg.payments, { kind: record.kind, amountCents: record.amountCents });
+  await tx.repos.packages.update(pkg.id, { payments: totals });
+  const paid = { ...pkg, payments: totals };
+  if (record.kind === 'payment' && pkg.student.id) {
+    const pdf = tx.config.emailJs ? undefined : await renderReceiptPdf(packageReceiptDocument(record, paid, tx.config));
+    await tx.mail.enqueue(packageReceiptEmail(paid, record, { publicUrl: tx.config.publicUrl, pdf }));
+  }
+  return paid;
 }
 
 /** The packages with their payments, refunds and waivers (the payments' own records), read at once. */
