@@ -6,6 +6,7 @@ import { hc, type InferRequestType } from 'hono/client';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, test } from 'vitest';
 import { apiErrorBodySchema } from '../common/api-error.ts';
 import type { Module } from '../common/catalogue.ts';
+import { payFastMessages } from '../common/payfast.ts';
 import type { EnrolInput } from '../common/profile.ts';
 import type { ApiRoutes } from './app.ts';
 import {
@@ -206,10 +207,28 @@ describe('health and headers', () => {
     expectApiError(await client.get('/api/health/extra'), 404, 'request.not_found');
   });
 
-  test('the client configuration says Google sign-in is off without its keys', async () => {
+  test('the client configuration says Google sign-in and paying online are off without their keys', async () => {
     const response = await createClient(server.url).get('/api/config');
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ googleSignIn: false, bookingMinLeadHours: 48, bookingRescheduleMinHours: 24 });
+    expect(response.body).toEqual({
+      googleSignIn: false,
+      bookingMinLeadHours: 48,
+      bookingRescheduleMinHours: 24,
+      payOnline: false,
+    });
+  });
+
+  test('without PayFast configured, a checkout is a 404 that says to pay by EFT, and a notice changes nothing', async () => {
+    const account = await createVerifiedUser(server);
+    const student = await logIn(server, account);
+    const checkout = await student.post('/api/payfast/checkout', { for: 'booking', id: crypto.randomUUID() });
+    expect(expectApiError(checkout, 404, 'payfast.not_configured').message).toBe(payFastMessages.notConfigured);
+    const notice = await createClient(server.url).request('/api/payfast/notify', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://www.payfast.co.za' },
+      body: 'm_payment_id=TB-ABC234&pf_payment_id=1&payment_status=COMPLETE&amount_gross=180.00&signature=0',
+    });
+    expectApiError(notice, 404, 'payfast.not_configured');
   });
 
   test('without a session, /api/me is 401', async () => {

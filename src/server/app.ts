@@ -25,6 +25,7 @@ import { createAvailabilityRoutes } from './modules/availability/availability.ro
 import { createBookingRoutes } from './modules/bookings/bookings.routes.ts';
 import { createGroupRoutes } from './modules/bookings/groups.routes.ts';
 import { createPackageRoutes } from './modules/bookings/packages.routes.ts';
+import { createPayFastRoutes } from './modules/bookings/payfast.routes.ts';
 import { createCalendarFeedRoutes, createCalendarRoutes } from './modules/calendar/calendar.routes.ts';
 import { createCatalogueRoutes, preparedCatalogue } from './modules/catalogue/catalogue.routes.ts';
 import { createCatalogueDeps, findModuleBySlug, type CatalogueDeps } from './modules/catalogue/catalogue.usecases.ts';
@@ -184,6 +185,7 @@ function createApiRoutes({
     .route('/api/bookings', createBookingRoutes(deps))
     .route('/api/groups', createGroupRoutes(deps))
     .route('/api/packages', createPackageRoutes(deps))
+    .route('/api/payfast', createPayFastRoutes(deps))
     .route('/api/staff', createStaffRoutes(deps))
     .route('/api/testimonials', createTestimonialsRoutes(deps))
     .route('/api/availability', createAvailabilityRoutes(deps))

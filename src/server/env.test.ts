@@ -101,6 +101,37 @@ describe('loadEnv', () => {
       expect(() => loadEnv({ VAT_NUMBER: wrong }), wrong).toThrow(/VAT_NUMBER: a South African VAT number/);
   });
 
+  test('PayFast: the three keys together or none, www.payfast.co.za unless told otherwise, https in production', () => {
+    const keys = {
+      PAYFAST_MERCHANT_ID: '10000100',
+      PAYFAST_MERCHANT_KEY: '46f0cd694581a',
+      PAYFAST_PASSPHRASE: ' jt7NOE43FZPn ',
+    };
+    expect(loadEnv({}).payfast).toBeUndefined();
+    expect(loadEnv(keys).payfast).toEqual({
+      merchantId: '10000100',
+      merchantKey: '46f0cd694581a',
+      passphrase: 'jt7NOE43FZPn',
+      url: 'https://www.payfast.co.za',
+    });
+    expect(loadEnv({ ...keys, PAYFAST_URL: 'http://127.0.0.1:5066/' }).payfast?.url).toBe('http://127.0.0.1:5066');
+    expect(() => loadEnv({ PAYFAST_MERCHANT_ID: '10000100', PAYFAST_MERCHANT_KEY: '46f0cd694581a' })).toThrow(
+      /PAYFAST_MERCHANT_ID, PAYFAST_MERCHANT_KEY: PayFast needs all of/,
+    );
+    expect(() => loadEnv({ ...keys, PAYFAST_MERCHANT_ID: 'abc' })).toThrow(/PAYFAST_MERCHANT_ID: digits/);
+    const production = {
+      ...keys,
+      NODE_ENV: 'production',
+      AUTH_SECRET: 'x'.repeat(32),
+      PUBLIC_URL: 'https://tutorbook.co.za',
+      PAYMENT_EFT_DETAILS: 'Bank: FNB',
+    };
+    expect(loadEnv(production).payfast?.url).toBe('https://www.payfast.co.za');
+    expect(() => loadEnv({ ...production, PAYFAST_URL: 'http://127.0.0.1:5066' })).toThrow(
+      /PAYFAST_URL: must be https:\/\/ in production/,
+    );
+  });
+
   const emailJsKeys = {
     EMAILJS_SERVICE_ID: 'service_tb',
     EMAILJS_TEMPLATE_ID: 'template_all',

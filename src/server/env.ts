@@ -64,6 +64,21 @@ const schema = z.object({
     .pipe(z.string().regex(/^4\d{9}$/, 'a South African VAT number: ten digits starting with 4, e.g. 4123456789'))
     .optional(),
   /**
+   * PayFast (issue 37 §4, docs/payfast.md): the merchant's id, key and passphrase from the PayFast dashboard, all
+   * three or none; unset, nobody is offered to pay online. PAYFAST_URL: https://sandbox.payfast.co.za to try it,
+   * or a stand-in's origin in tests.
+   */
+  PAYFAST_MERCHANT_ID: z
+    .string()
+    .regex(/^\d{1,20}$/, 'digits, as the PayFast dashboard shows it')
+    .optional(),
+  PAYFAST_MERCHANT_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9]{1,40}$/, 'letters and digits, as the PayFast dashboard shows it')
+    .optional(),
+  PAYFAST_PASSPHRASE: z.string().min(1).max(100).optional(),
+  PAYFAST_URL: z.url().default('https://www.payfast.co.za'),
+  /**
    * How many proxies of our own append to X-Forwarded-For in front of the server (http/client-address.ts,
    * docs/limits.md): 1 for Cloud Run alone, 2 for Firebase Hosting in front of Cloud Run. `on` (as before) is 1.
    */
@@ -123,6 +138,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
         'over http the session cookie is sent without Secure, readable on the network',
     );
   }
+  const payfast = payFastSettings(e, production);
   const databaseUrl = e.DATABASE_URL ?? `file:${path.join(dataDir, 'app.db')}`;
   if (!/^(file:|postgres(ql)?:\/\/|firestore:\/\/)/.test(databaseUrl)) {
     throw new Error('Invalid environment:\n  DATABASE_URL: must start with file:, postgres:// or firestore://');
@@ -149,6 +165,8 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     bookingRescheduleMinHours: e.BOOKING_RESCHEDULE_MIN_HOURS,
     /** Printed in booking confirmations; undefined (development only): they say whom to ask for them. */
     paymentEftDetails: splitLines(e.PAYMENT_EFT_DETAILS),
+    /** Set: students may pay online through PayFast (server/payfast/payfast.ts); undefined: by EFT only. */
+    payfast,
     /** Printed on receipts; undefined: they say "Not VAT registered". */
     vatNumber: e.VAT_NUMBER,
     /** How many proxies append to X-Forwarded-For: the client's entry is that many from the right (0: ignored). */
@@ -209,6 +227,33 @@ function firestoreOf(databaseUrl: string): { projectId: string; databaseId: stri
 export const settingNames: readonly string[] = Object.keys(schema.shape);
 
 type Parsed = z.infer<typeof schema>;
+
+/**
+ * The three PAYFAST_ keys come together or not at all: without the passphrase no notice could be checked (PayFast
+ * signs with it). In production the URL is https (a notice's check is posted to it).
+ */
+function payFastSettings(e: Parsed, production: boolean) {
+  const keys = {
+    PAYFAST_MERCHANT_ID: e.PAYFAST_MERCHANT_ID,
+    PAYFAST_MERCHANT_KEY: e.PAYFAST_MERCHANT_KEY,
+    PAYFAST_PASSPHRASE: e.PAYFAST_PASSPHRASE,
+  };
+  const set = Object.entries(keys).filter(([, value]) => value !== undefined);
+  if (set.length === 0) return undefined;
+  if (set.length < 3)
+    throw new Error(
+      `Invalid environment:\n  ${set.map(([name]) => name).join(', ')}: PayFast needs all of PAYFAST_MERCHANT_ID, PAYFAST_MERCHANT_KEY and PAYFAST_PASSPHRASE`,
+    );
+  const url = e.PAYFAST_URL.replace(/\/$/, '');
+  if (production && !url.startsWith('https://'))
+    throw new Error('Invalid environment:\n  PAYFAST_URL: must be https:// in production');
+  return {
+    merchantId: keys.PAYFAST_MERCHANT_ID!,
+    merchantKey: keys.PAYFAST_MERCHANT_KEY!,
+    passphrase: keys.PAYFAST_PASSPHRASE!.trim(),
+    url,
+  };
+}
 
 /** The four EMAILJS_ keys come together or not at all; EMAILJS_TEMPLATES names kinds the app sends. */
 function emailJsSettings(e: Parsed) {

@@ -186,7 +186,7 @@ export async function recordPackagePayment(
 export async function writePackagePayment(
   tx: Uses<'packages' | 'payments', 'mail' | 'config'>,
   pkg: PackageRecord,
-  by: Pick<Me, 'id' | 'name'>,
+  by: { id: string | null; name: string },
   at: string,
   payment: Omit<PaymentRecord, 'recordedBy' | 'recordedAt' | 'allocations' | 'packageId'>,
 ): Promise<PackageRecord> {

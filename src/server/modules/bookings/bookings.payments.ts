@@ -14,7 +14,7 @@ import { requireRole } from '../../auth/auth.session.ts';
 import { withTransaction, type Uses } from '../../deps.ts';
 import { createError } from '../../http/errors.ts';
 import { createBookingNotFoundError, createChangedMeanwhileError } from './bookings.errors.ts';
-import { historyEntry, notify, readBooking, toBooking, updated, withHistory } from './bookings.records.ts';
+import { historyEntry, notify, readBooking, toBooking, updated, withHistory, type Actor } from './bookings.records.ts';
 import { paymentReceiptEmail, paymentReminderEmail } from './bookings.emails.ts';
 import { receiptDocument } from './bookings.receipts.ts';
 import { renderReceiptPdf } from '../../receipts/receipt-pdf.ts';
@@ -109,7 +109,7 @@ export function requireRecordable(
 export async function writePayment(
   tx: PaymentDeps,
   row: BookingRecord,
-  by: Me,
+  by: Actor,
   at: string,
   payment: Omit<PaymentRecord, 'recordedBy' | 'recordedAt' | 'allocations'>,
 ): Promise<void> {

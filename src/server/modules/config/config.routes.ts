@@ -7,6 +7,8 @@ export function createConfigRoutes(deps: Pick<Deps, 'config'>) {
     googleSignIn: Boolean(deps.config.google),
     bookingMinLeadHours: deps.config.bookingMinLeadHours,
     bookingRescheduleMinHours: deps.config.bookingRescheduleMinHours,
+    /** Students may pay online through PayFast (issue 37 §4). */
+    payOnline: Boolean(deps.config.payfast),
   };
   return new Hono().get('/', (c) => {
     c.header('cache-control', 'no-cache');
