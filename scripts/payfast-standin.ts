@@ -3,8 +3,8 @@
  * app uses, as PayFast documents them, so that the tests (and an owner trying it out) go through the same
  * requests as with PayFast itself. Nothing here is the app's code: it signs and checks as PayFast does, on its own.
  *
- * - `POST /eng/process`: the payment page the student's browser posts the signed form to. A form whose merchant
- *   or signature is wrong is refused (400), as PayFast refuses it. Otherwise a page shows what is paid, with
+ * - `/eng/process`: the payment page the student's browser comes to with the signed fields, in its query (GET)
+ *   or as a posted form. Fields whose merchant or signature is wrong are refused (400), as PayFast refuses them. Otherwise a page shows what is paid, with
  *   "Complete payment" and "Cancel".
  * - Completing sends the payment notice (ITN) to the form's `notify_url`, signed with the passphrase, with
  *   PayFast's fields in PayFast's order, and sends it again until it is answered 200 (PayFast repeats a notice
@@ -147,35 +147,40 @@ export async function startPayFastStandIn(options: StandInOptions): Promise<PayF
     );
   };
 
+  /** PayFast's payment page for the fields of `params` (a query string or a form's body), if they are signed. */
+  function paymentPage(response: ServerResponse, params: string) {
+    const pairs = [...new URLSearchParams(params)];
+    const form = new Map(pairs);
+    const unsigned = pairs.filter(([k, v]) => k !== 'signature' && v !== '');
+    if (form.get('merchant_id') !== options.merchantId || form.get('merchant_key') !== options.merchantKey)
+      return page(response, 400, 'Merchant unknown', '<p>The merchant id or key is wrong.</p>');
+    if (form.get('signature') !== sign(unsigned, options.passphrase))
+      return page(response, 400, 'Signature mismatch', '<p>The payment was changed after it was signed.</p>');
+    const token = randomBytes(12).toString('hex');
+    open.set(token, form);
+    return page(
+      response,
+      200,
+      `Pay R${form.get('amount')}`,
+      `<p>${escapeHtml(form.get('item_name') ?? '')}</p>` +
+        `<form method="post" action="/eng/stand-in/pay"><input type="hidden" name="token" value="${token}">` +
+        '<button type="submit" name="choice" value="pay">Complete payment</button>' +
+        '<button type="submit" name="choice" value="cancel">Cancel</button></form>',
+    );
+  }
+
   const server = createServer((request, response) => {
     void (async () => {
       const url = new URL(request.url ?? '/', 'http://stand-in');
+      if (url.pathname === '/eng/process' && request.method === 'GET')
+        return paymentPage(response, url.search.slice(1));
       if (request.method !== 'POST') return page(response, 404, 'Not found', '');
       const body = await readBody(request);
       if (url.pathname === '/eng/query/validate') {
         response.writeHead(200, { 'content-type': 'text/plain' });
         return response.end(issuedBodies.has(body) ? 'VALID' : 'INVALID');
       }
-      if (url.pathname === '/eng/process') {
-        const pairs = [...new URLSearchParams(body)];
-        const form = new Map(pairs);
-        const unsigned = pairs.filter(([k, v]) => k !== 'signature' && v !== '');
-        if (form.get('merchant_id') !== options.merchantId || form.get('merchant_key') !== options.merchantKey)
-          return page(response, 400, 'Merchant unknown', '<p>The merchant id or key is wrong.</p>');
-        if (form.get('signature') !== sign(unsigned, options.passphrase))
-          return page(response, 400, 'Signature mismatch', '<p>The form was changed after it was signed.</p>');
-        const token = randomBytes(12).toString('hex');
-        open.set(token, form);
-        return page(
-          response,
-          200,
-          `Pay R${form.get('amount')}`,
-          `<p>${escapeHtml(form.get('item_name') ?? '')}</p>` +
-            `<form method="post" action="/eng/stand-in/pay"><input type="hidden" name="token" value="${token}">` +
-            '<button type="submit" name="choice" value="pay">Complete payment</button>' +
-            '<button type="submit" name="choice" value="cancel">Cancel</button></form>',
-        );
-      }
+      if (url.pathname === '/eng/process') return paymentPage(response, body);
       if (url.pathname === '/eng/stand-in/pay') {
         const choice = new URLSearchParams(body);
         const form = open.get(choice.get('token') ?? '');

@@ -2,6 +2,7 @@ import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { e2eClientDir, e2eDatabaseUrl, e2eDataDir, e2eDir, e2eHosting, e2ePort } from '../playwright.config.ts';
 import { readFirebaseJson, startHostingStandin } from '../scripts/hosting-standin.ts';
+import { sandboxMerchant, startPayFastStandIn } from '../scripts/payfast-standin.ts';
 import { findClosedPort } from '../src/server/test/free-port.ts';
 
 // A fresh folder per run: e-mails go to its data folder's mail folder, where the fixtures read them. The server
@@ -16,6 +17,8 @@ const firebaseJson = path.resolve('firebase.json');
 // Behind the Firebase Hosting stand-in (scripts/e2e-hosting.ts): the stand-in takes the run's port and serves this
 // run's copy of the build as Hosting would, the server listens on a port of its own behind it.
 const serverPort = e2eHosting ? await findClosedPort() : e2ePort;
+// PayFast on this machine (scripts/payfast-standin.ts): students may pay online, as on a site set up for it.
+const payFast = await startPayFastStandIn(sandboxMerchant);
 process.chdir(e2eDir);
 Object.assign(process.env, {
   DATA_DIR: e2eDataDir,
@@ -28,6 +31,10 @@ Object.assign(process.env, {
   // The storage engine: SQLite in the data folder, unless the run asks for another (scripts/e2e-firestore.ts
   // sets firestore://… with FIRESTORE_EMULATOR_HOST); the fixtures' CLI calls use the same.
   ...(e2eDatabaseUrl && { DATABASE_URL: e2eDatabaseUrl }),
+  PAYFAST_MERCHANT_ID: sandboxMerchant.merchantId,
+  PAYFAST_MERCHANT_KEY: sandboxMerchant.merchantKey,
+  PAYFAST_PASSPHRASE: sandboxMerchant.passphrase,
+  PAYFAST_URL: payFast.url,
 });
 await import('../src/server/main.ts');
 if (e2eHosting) {

@@ -19,12 +19,12 @@ export const payFastCheckoutInputSchema = z.strictObject({
 export type PayFastCheckoutInput = z.infer<typeof payFastCheckoutInputSchema>;
 
 /**
- * The answer: the form the browser posts to PayFast (`action`), its fields in the order PayFast signs them, the
- * signature last. The amount is what is owing now.
+ * The answer: PayFast's payment page with the signed fields in its query string (`url`), which the browser goes
+ * to; the amount is what is owing now. A link rather than a form: the pages' policy lets forms post to our own
+ * origin only (`form-action 'self'`), and PayFast takes the same fields either way.
  */
 export const payFastCheckoutSchema = z.object({
-  action: z.string(),
-  fields: z.array(z.tuple([z.string(), z.string()])),
+  url: z.string(),
   amountCents: z.number().int(),
 });
 export type PayFastCheckout = z.infer<typeof payFastCheckoutSchema>;

@@ -44,11 +44,11 @@ describe('PayFast’s signature, as PayFast documents it', () => {
       'item_name',
       'signature',
     ]);
-    expect(form.fields.at(-1)![1]).toBe(
-      md5(
-        'merchant_id=10000100&merchant_key=46f0cd694581a&m_payment_id=TB-ABC234&amount=100.00&item_name=Test+Product&passphrase=jt7NOE43FZPn',
-      ),
-    );
+    const signed =
+      'merchant_id=10000100&merchant_key=46f0cd694581a&m_payment_id=TB-ABC234&amount=100.00&item_name=Test+Product';
+    const signature = md5(`${signed}&passphrase=jt7NOE43FZPn`);
+    expect(form.fields.at(-1)![1]).toBe(signature);
+    expect(form.url).toBe(`https://sandbox.payfast.co.za/eng/process?${signed}&signature=${signature}`);
   });
 
   test('a notice is checked over its fields as they came, empty ones included, up to its signature', () => {

@@ -60,11 +60,14 @@ const checkoutOrder = [
 ] as const;
 export type CheckoutField = (typeof checkoutOrder)[number];
 
-/** The form for PayFast's payment page, signed: the merchant's fields first, then `fields`, then the signature. */
+/**
+ * PayFast's payment page for `fields`, signed: the merchant's fields first, then `fields`, then the signature, as
+ * the page's address (`url`, the parameter string PayFast signs, as its query) and as a form's fields.
+ */
 export function signedCheckout(
   settings: PayFastSettings,
   fields: Partial<Record<Exclude<CheckoutField, 'merchant_id' | 'merchant_key'>, string>>,
-): { action: string; fields: [string, string][] } {
+): { url: string; action: string; fields: [string, string][] } {
   const all: Partial<Record<CheckoutField, string>> = {
     merchant_id: settings.merchantId,
     merchant_key: settings.merchantKey,
@@ -74,10 +77,10 @@ export function signedCheckout(
     const value = all[name]?.trim();
     return value ? [[name, value]] : [];
   });
-  return {
-    action: `${settings.url}/eng/process`,
-    fields: [...ordered, ['signature', signatureOf(paramString(ordered), settings.passphrase)]],
-  };
+  const signed = paramString(ordered);
+  const signature = signatureOf(signed, settings.passphrase);
+  const action = `${settings.url}/eng/process`;
+  return { url: `${action}?${signed}&signature=${signature}`, action, fields: [...ordered, ['signature', signature]] };
 }
 
 /** Rands as PayFast writes them: `180.00`. */

@@ -6,6 +6,7 @@ import type {
   BookingStatus,
   RescheduleBookingInput,
 } from '../../../common/bookings.ts';
+import type { PayFastCheckout, PayFastCheckoutInput } from '../../../common/payfast.ts';
 import type { RecordPaymentInput } from '../../../common/payments.ts';
 import type { BankMapping, StatementPreview } from '../../../common/statements.ts';
 import type { Position } from '../../../common/positions.ts';
@@ -117,7 +118,15 @@ export const bookingsApi = {
   /** Staff keep the time a session had before its student asked to move it. */
   keepTime: async (id: string, version: number): Promise<Booking> =>
     readJson(await bookings[':id']['keep-time'].$post({ ...booking(id), json: { version } })),
-  /** The booking rules the server enforces (`BOOKING_MIN_LEAD_HOURS`, `BOOKING_RESCHEDULE_MIN_HOURS`). */
-  rules: async (signal?: AbortSignal): Promise<{ bookingMinLeadHours: number; bookingRescheduleMinHours: number }> =>
+  /**
+   * The booking rules the server enforces (`BOOKING_MIN_LEAD_HOURS`, `BOOKING_RESCHEDULE_MIN_HOURS`), and whether
+   * students may pay online (PayFast configured).
+   */
+  rules: async (
+    signal?: AbortSignal,
+  ): Promise<{ bookingMinLeadHours: number; bookingRescheduleMinHours: number; payOnline: boolean }> =>
     readJson(await client.api.config.$get({}, { init: { signal } })),
+  /** PayFast's payment page, signed, for what the student owes on one of their bookings or packages. */
+  payFastCheckout: async (input: PayFastCheckoutInput): Promise<PayFastCheckout> =>
+    readJson(await client.api.payfast.checkout.$post({ json: input })),
 };

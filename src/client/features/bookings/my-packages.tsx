@@ -1,10 +1,11 @@
 import { useId } from 'react';
 import { formatRand } from '../../../common/money.ts';
-import { packageMessages } from '../../../common/packages.ts';
+import { packageMessages, packageStanding } from '../../../common/packages.ts';
 import { receiptMessages } from '../../../common/receipts.ts';
 import { formatSastDate, sastDate } from '../../../common/sast.ts';
 import { packageState, packageSummary, packageTitle, scopeOf } from './package-words.ts';
 import { packagesApi } from './packages-api.ts';
+import { PayNow } from './pay-now.tsx';
 import { ReceiptList } from './receipt-links.tsx';
 import { ReadFailed } from './read-failed.tsx';
 import { useOnlineRead } from './use-online-read.ts';
@@ -35,6 +36,7 @@ export function MyPackages({ userId }: { userId: string }) {
               <h3 className="font-semibold">{packageTitle(pkg)}</h3>
               <p className={`text-sm ${muted}`}>{scopeOf(pkg)}</p>
               <p className="mt-2">{packageSummary(pkg, today)}</p>
+              <PayNow target="package" id={pkg.id} owingCents={packageStanding(pkg).owingCents} />
               <ReceiptList
                 payments={pkg.recordedPayments.flatMap((payment) =>
                   payment.kind === 'payment'

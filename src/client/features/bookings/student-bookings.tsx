@@ -10,6 +10,7 @@ import { useOutboxItems } from '../../offline/hooks.ts';
 import { BookingFacts, BookingHistory, LateCancellation, StatusLabel, WaitingBadge } from './booking-parts.tsx';
 import { canCancel } from './booking-rules.ts';
 import { MoveSession } from './move-session.tsx';
+import { PayNow } from './pay-now.tsx';
 import { ReceiptLinks } from './receipt-links.tsx';
 import { useMyBookings, useStudentActions } from './use-bookings.ts';
 
@@ -143,6 +144,14 @@ function StudentBookingCard({
       </div>
       <BookingFacts booking={booking} />
       <LateCancellation booking={booking} />
+      {!pending && (
+        <PayNow
+          target="booking"
+          id={booking.id}
+          owingCents={bookingStanding(booking).owingCents}
+          describedBy={nameId}
+        />
+      )}
       <ReceiptLinks booking={booking} />
       {refused ? (
         <div className="mt-4 flex flex-col gap-3">

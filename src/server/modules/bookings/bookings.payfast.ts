@@ -93,7 +93,7 @@ export async function startPayFastCheckout(
     custom_str1: input.for,
     custom_str2: input.id,
   });
-  return { ...form, amountCents: owed.cents };
+  return { url: form.url, amountCents: owed.cents };
 }
 
 /** What became of a notice that passed its checks. */
