@@ -1,7 +1,7 @@
 import { z } from './zod.ts';
 
 /**
- * Paying online through PayFast (issue 37 §4, docs/decisions/0057), where the owner has configured it: a "Pay now"
+ * Paying online through PayFast (issue 37 §4, docs/decisions/0058), where the owner has configured it: a "Pay now"
  * button on what a student owes (a booking, a late fee, a monthly package) takes them to PayFast's payment page
  * with the amount owing; PayFast's payment notice (ITN), checked as PayFast documents, records the payment. The
  * words and the request here; the checks are the server's (server/payfast/).

@@ -7,7 +7,7 @@ import { isIP } from 'node:net';
  * Notification.php): a signed form the browser posts to `<base>/eng/process`, and the payment notice (ITN) that
  * PayFast then posts to the server, checked four ways: its signature (MD5 over its fields and the passphrase), the
  * address it came from (one of PayFast's hosts), its data against what was asked, and PayFast's own answer to the
- * same fields posted back to `<base>/eng/query/validate`. No library does this for Node (docs/decisions/0057);
+ * same fields posted back to `<base>/eng/query/validate`. No library does this for Node (docs/decisions/0058);
  * these are the few lines it takes. The base URL is configurable, so the tests run against a local stand-in
  * (src/server/test/payfast-standin.ts) and never against a mock of this.
  */

@@ -26,7 +26,7 @@ import { writePayment } from './bookings.payments.ts';
 import type { Actor } from './bookings.records.ts';
 
 /**
- * Paying online through PayFast (issue 37 §4, docs/decisions/0057). A student asks for a checkout of what they owe
+ * Paying online through PayFast (issue 37 §4, docs/decisions/0058). A student asks for a checkout of what they owe
  * on a booking or a package, and is sent to PayFast with it; PayFast's payment notice records the payment, once,
  * through the same writes as the admin's form and the bank statement's lines.
  */

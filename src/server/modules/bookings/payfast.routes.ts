@@ -10,7 +10,7 @@ import { confirmWithPayFast, isFromHosts, noticeHosts, readNotice } from '../../
 import { acceptPayFastNotice, startPayFastCheckout } from './bookings.payfast.ts';
 
 /**
- * `/api/payfast` (issue 37 §4, docs/decisions/0057): a signed-in student's checkout of what they owe, and PayFast's
+ * `/api/payfast` (issue 37 §4, docs/decisions/0058): a signed-in student's checkout of what they owe, and PayFast's
  * payment notices. The notice route is the API's one write that comes from another site: PayFast's servers post
  * it as a form, without our Origin or a session (app.ts lets it past the origin check); its signature, address
  * and PayFast's confirmation stand for them.
