@@ -4,6 +4,7 @@ import { formatRand } from '../../../common/money.ts';
 import { payFastMessages, payFastReturnParam, type PayFastTarget } from '../../../common/payfast.ts';
 import { Notice } from '../../components/notice.tsx';
 import { ApiError, isOffline, isSessionEnded } from '../../lib/api.ts';
+import { useHydrated } from '../../lib/hydrated.ts';
 import { useSyncStatus } from '../../offline/hooks.ts';
 import { bookingsApi } from './bookings-api.ts';
 
@@ -124,9 +125,11 @@ export function PayNow({
 /**
  * What PayFast said when it brought the student back (`?payfast=paid|cancelled` on the dashboard): a line at the
  * top of the dashboard until they leave it. The payment itself shows on its card once PayFast's notice is in.
+ * Read after the first render: the dashboard's HTML was rendered without the query, and hydration must match it.
  */
 export function PayFastReturn({ search }: { search: string }) {
-  const outcome = new URLSearchParams(search).get(payFastReturnParam);
+  const hydrated = useHydrated();
+  const outcome = hydrated ? new URLSearchParams(search).get(payFastReturnParam) : null;
   if (outcome !== 'paid' && outcome !== 'cancelled') return null;
   return (
     <Notice tone="info" className="mt-4">
