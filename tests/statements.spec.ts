@@ -1,12 +1,14 @@
 import { expect, test, type Page } from '@playwright/test';
 import type { Booking } from '../src/common/bookings.ts';
-import { sastDate } from '../src/common/sast.ts';
+import { formatMonth, nextMonth, type Package } from '../src/common/packages.ts';
+import { formatSastDate, sastDate } from '../src/common/sast.ts';
 import { statementMessages } from '../src/common/statements.ts';
 import {
   confirmTime,
   expectNoAxeViolations,
   journeyTimeout,
   newModule,
+  origin,
   requestBooking,
   userPage,
   viewports,
@@ -17,7 +19,8 @@ import {
  * banks' formats, previewed and recorded, ten sessions paid and one part-paid, two lines waiting for a hand: one is
  * ignored (by keyboard), shown ignored when its statement is imported again, and its ignore taken back; the first
  * statement again records nothing, and its waiting line is matched by hand; a statement that cannot be read says
- * which line, and the form keeps what was chosen.
+ * which line, and the form keeps what was chosen. A monthly package's reference, however the bank wrote it, pays
+ * the package; a waiting line is matched by hand to another.
  */
 const dayMs = 24 * 3_600_000;
 const daysAhead = (days: number) => sastDate(new Date(Date.now() + days * dayMs));
@@ -110,7 +113,7 @@ test('the admin imports two banks’ statements: ten sessions paid, one part-pai
   );
   await admin.page.keyboard.press('Enter');
   await expect(ignore).toBeFocused();
-  await expect(preview.getByLabel(/^Booking reference for line \d+$/)).toBeVisible();
+  await expect(preview.getByLabel(/^Reference for line \d+$/)).toBeVisible();
   await admin.page.keyboard.press('Space');
   await expect(undo).toBeFocused();
   await expect(preview.getByRole('heading', { name: 'Ignored' })).toBeVisible();
@@ -139,7 +142,7 @@ test('the admin imports two banks’ statements: ten sessions paid, one part-pai
   await expect(
     preview.getByText(/“Cash deposit .*” was ignored by .+ \(\d{2} \w{3} \d{4}, \d{2}:\d{2} SAST\)\./),
   ).toBeVisible();
-  await expect(preview.getByLabel(/^Booking reference for line \d+$/)).toHaveCount(0);
+  await expect(preview.getByLabel(/^Reference for line \d+$/)).toHaveCount(0);
   await expect(preview.getByRole('button', { name: /^Record/ })).toBeDisabled();
   for (const [size, viewport] of Object.entries(viewports)) {
     await admin.page.setViewportSize(viewport);
@@ -170,7 +173,7 @@ test('the admin imports two banks’ statements: ten sessions paid, one part-pai
   await expect(preview.getByRole('status')).toHaveText(
     '9 lines read: 0 pay a booking, 1 to match by hand, 0 ignored, 1 money out, 7 recorded before.',
   );
-  const byHand = preview.getByLabel(/^Booking reference for line \d+$/);
+  const byHand = preview.getByLabel(/^Reference for line \d+$/);
   await byHand.fill('TB-12');
   await expect(preview.getByText(statementMessages.referenceInvalid)).toBeVisible();
   await byHand.fill(partPaid.paymentReference.toLowerCase());
@@ -193,4 +196,99 @@ test('the admin imports two banks’ statements: ten sessions paid, one part-pai
   await student.page.goto('/student-dashboard');
   await expect(student.page.getByText('Nothing to pay.')).toBeVisible();
   for (const { context } of [admin, ...students]) await context.close();
+});
+
+test('a statement pays a student’s monthly packages: its reference as the bank wrote it, and a line by hand', async ({
+  browser,
+}) => {
+  test.setTimeout(journeyTimeout(120_000));
+  const { admin, module } = await newModule(browser);
+  const student = await userPage(browser, 'student');
+  const tag = module.name.split(' ').at(-1)!;
+  const name = `6 hours of ${module.name}`.slice(0, 80);
+  const month = nextMonth(sastDate(new Date()).slice(0, 7));
+  const offered = await admin.page.request.post('/api/packages/offers', {
+    data: {
+      id: crypto.randomUUID(),
+      name,
+      category: 'Mathematics',
+      moduleName: module.name,
+      hours: 6,
+      priceCents: 450_00,
+    },
+    headers: { origin },
+  });
+  expect(offered.status(), await offered.text()).toBe(201);
+  const offerId = ((await offered.json()) as { id: string }).id;
+  const buy = async () => {
+    const bought = await student.page.request.post('/api/packages', {
+      data: { id: crypto.randomUUID(), offerId, month },
+      headers: { origin },
+    });
+    expect(bought.status(), await bought.text()).toBe(201);
+    return (await bought.json()) as Package;
+  };
+  const [paid, byHand] = [await buy(), await buy()];
+  const code = paid.paymentReference.slice(3, 9);
+  const csv = [
+    'Date,Amount,Balance,Description',
+    `2026/12/01,200.00,0.00,EFT TB ${code} P ${tag}`,
+    `2026/12/02,250.00,0.00,FNB APP tb${code.toLowerCase()}p ${tag}`,
+    `2026/12/03,450.00,0.00,CASH DEPOSIT ${tag}`,
+  ].join('\r\n');
+
+  await admin.page.goto('/admin-dashboard#money');
+  const form = admin.page.getByRole('form', { name: 'Import a bank statement' });
+  const preview = admin.page.getByRole('region', { name: 'Statement preview' });
+  await form.getByLabel('Bank').fill(`Standard Bank ${tag}`);
+  await form.getByLabel('Statement (CSV)').setInputFiles(csvFile('standard.csv', csv));
+  await form.getByLabel('Date column').selectOption('Date');
+  await form.getByLabel('Description column').selectOption('Description');
+  await form.getByLabel('Amount column').selectOption('Amount');
+  await form.getByRole('button', { name: 'Preview' }).click();
+  await expect(preview.getByRole('status')).toHaveText(
+    '3 lines read: 0 pay a booking, 2 pay a package, 1 to match by hand, 0 ignored, 0 money out, 0 recorded before.',
+  );
+  const packages = preview.getByRole('heading', { name: 'Pay a monthly package' });
+  await expect(packages).toBeVisible();
+  const who = `the package “${name}”, ${formatMonth(month)}, for ${student.account.name} (${paid.paymentReference})`;
+  await expect(preview.getByText(`part-pays ${who}, R250 short.`)).toBeVisible();
+  await expect(preview.getByText(`pays ${who}.`)).toBeVisible();
+  await preview.getByLabel(/^Reference for line \d+$/).fill(byHand.paymentReference.toLowerCase());
+  for (const [size, viewport] of Object.entries(viewports)) {
+    await admin.page.setViewportSize(viewport);
+    await preview.scrollIntoViewIfNeeded();
+    await expectNoAxeViolations(admin.page);
+    expect(await admin.page.evaluate(() => document.documentElement.scrollWidth - innerWidth)).toBeLessThanOrEqual(0);
+    await preview.screenshot({ path: `test-results/screenshots/statement-packages-${size}.png` });
+  }
+  await preview.getByRole('button', { name: 'Record 3 payments (R900)' }).click();
+  await expect(admin.page.getByText('Recorded 3 payments (R900).')).toBeVisible();
+
+  // Both packages paid, on the admin's Packages tab and on the student's card, each payment with its receipt.
+  await admin.page.goto('/admin-dashboard#packages');
+  const bought = admin.page.getByRole('region', { name: 'Packages bought' }).getByRole('listitem');
+  for (const reference of [paid.paymentReference, byHand.paymentReference])
+    await expect(bought.filter({ hasText: reference })).toContainText('Paid. 6 of 6 hours left');
+  await student.page.goto('/student-dashboard');
+  const mine = student.page.getByRole('region', { name: 'Your packages' });
+  for (const [amount, date] of [
+    ['R200', '2026-12-01'],
+    ['R250', '2026-12-02'],
+    ['R450', '2026-12-03'],
+  ])
+    await expect(
+      mine.getByRole('button', { name: `Download the receipt for ${amount}, paid ${formatSastDate(date!)} (PDF)` }),
+    ).toBeVisible();
+
+  // The same statement again records nothing.
+  await admin.page.goto('/admin-dashboard#money');
+  await form.getByLabel('Bank').fill(`Standard Bank ${tag}`);
+  await form.getByLabel('Statement (CSV)').setInputFiles(csvFile('standard.csv', csv));
+  await form.getByRole('button', { name: 'Preview' }).click();
+  await expect(preview.getByRole('status')).toHaveText(
+    '3 lines read: 0 pay a booking, 0 to match by hand, 0 ignored, 0 money out, 3 recorded before.',
+  );
+  await expect(preview.getByRole('button', { name: /^Record/ })).toBeDisabled();
+  for (const { context } of [admin, student]) await context.close();
 });

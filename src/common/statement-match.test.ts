@@ -18,6 +18,13 @@ describe('the references a statement line holds', () => {
     expect(wholeReference.test('TB-ABC1O4')).toBe(false);
   });
 
+  test('a whole reference is a session’s, a late fee’s or a package’s, as the site writes it', () => {
+    for (const reference of ['TB-ABC234', 'TB-ABC234-F', 'TB-ABC234-P', 'tb-abc234-p'])
+      expect(wholeReference.test(reference), reference).toBe(true);
+    for (const reference of ['TB-ABC234-X', 'TB-ABC234 P', 'TB-ABC234P', 'TB-ABC234-FP'])
+      expect(wholeReference.test(reference), reference).toBe(false);
+  });
+
   test.each([
     ['TB-ABC234', ['TB-ABC234']],
     ['EFT FROM T MOKOENA TB-ABC234', ['TB-ABC234']],
@@ -27,6 +34,13 @@ describe('the references a statement line holds', () => {
     ['TB-ABC234 F', ['TB-ABC234-F']],
     ['TB-ABC234 FNB', ['TB-ABC234']],
     ['TB-ABC234 and TB-XYZ789', ['TB-ABC234', 'TB-XYZ789']],
+    // A monthly package's, however the bank wrote it; a word starting with P is no package's.
+    ['TB-ABC234-P', ['TB-ABC234-P']],
+    ['EFT TB ABC234 P MOKOENA', ['TB-ABC234-P']],
+    ['tbabc234p', ['TB-ABC234-P']],
+    ['TB-ABC234P', ['TB-ABC234-P']],
+    ['TB-ABC234 PAYMENT', ['TB-ABC234']],
+    ['TB-ABC234-P and TB-ABC234-F', ['TB-ABC234-P', 'TB-ABC234-F']],
     // Letters the references never use (I, L, O, 0, 1), too short, too long, or inside a longer word.
     ['TB-ABC1O4', []],
     ['TB-ABC23', []],
@@ -122,6 +136,42 @@ describe('a statement matched to what is due', () => {
   test('"TB-ABC234 F Smith": read as a fee nobody owes, it pays the session', () => {
     const [match] = matchStatement([line(180_00, 'TB-ABC234 F SMITH')], dues, new Set());
     expect(match).toMatchObject({ kind: 'pays', reference: 'TB-ABC234' });
+  });
+
+  test('a package’s reference pays the package, short, whole or over, in the statement’s order', () => {
+    const packages = new Map<string, OpenDue>([
+      ['TB-PQR567-P', { packageId: 'package-1', reference: 'TB-PQR567-P', owingCents: 800_00 }],
+    ]);
+    const lines = [line(500_00, 'tbpqr567p'), line(300_00, 'TB PQR567 P'), line(100_00, 'TB-PQR567-P')];
+    const paid = { packageId: 'package-1', reference: 'TB-PQR567-P' };
+    expect(matchStatement(lines, packages, new Set())).toEqual([
+      { kind: 'part-pays', line: lines[0], ...paid, amountCents: 500_00, shortCents: 300_00 },
+      { kind: 'pays', line: lines[1], ...paid, amountCents: 300_00 },
+      { kind: 'over-pays', line: lines[2], ...paid, amountCents: 100_00, overCents: 100_00 },
+    ]);
+  });
+
+  test('a package’s reference is never a session’s or a fee’s, nor theirs a package’s', () => {
+    // One code held by a session and by a package: each reference pays its own.
+    const both = new Map([
+      ...dues,
+      ['TB-ABC234-P', { packageId: 'package-ABC234', reference: 'TB-ABC234-P', owingCents: 600_00 }] as const,
+      ['TB-PQR567-P', { packageId: 'package-PQR567', reference: 'TB-PQR567-P', owingCents: 800_00 }] as const,
+    ]);
+    const matched = (description: string) => matchStatement([line(100_00, description)], both, new Set())[0]!;
+    expect(matched('TB-ABC234-P')).toMatchObject({ packageId: 'package-ABC234', reference: 'TB-ABC234-P' });
+    expect(matched('TB ABC234 P')).toMatchObject({ packageId: 'package-ABC234', reference: 'TB-ABC234-P' });
+    expect(matched('TB-ABC234')).toMatchObject({ bookingId: 'booking-TB-ABC234', reference: 'TB-ABC234' });
+    expect(matched('TB-ABC234')).not.toHaveProperty('packageId');
+    expect(matched('TB-ABC234-F')).toMatchObject({ bookingId: 'booking-TB-ABC234', reference: 'TB-ABC234' });
+    // A package's code alone, or as a fee's, pays no package.
+    expect(matched('TB-PQR567')).toMatchObject({ kind: 'unknown-reference', reference: 'TB-PQR567' });
+    expect(matched('TB-PQR567-F')).toMatchObject({ kind: 'unknown-reference', reference: 'TB-PQR567-F' });
+    // A session's code as a package's pays no session, nor its fee...
+    for (const description of ['TB-XYZ789-P', 'tbxyz789p', 'TBXYZ789-P'])
+      expect(matched(description), description).toMatchObject({ kind: 'unknown-reference', reference: 'TB-XYZ789-P' });
+    // ...but a P written apart, where no package holds the reference, may be a name's initial, as a fee's F is.
+    expect(matched('TB-XYZ789 P MOKOENA')).toMatchObject({ bookingId: 'booking-TB-XYZ789', reference: 'TB-XYZ789' });
   });
 
   test('a late fee paid under the session’s own reference pays the fee', () => {

@@ -1,13 +1,14 @@
 /**
- * A bank statement's lines matched to what is due (issue 37 §2), before anything is recorded: the preview the
+ * A bank statement's lines matched to what is due (issue 37 §2, §3), before anything is recorded: the preview the
  * admin reads, and what the server records once they agree. Pure: the server runs it, the admin's device shows
  * its result, and a benchmark times it (10,000 lines in under 2 s).
  *
  * A line is matched by the `TB-` reference its description holds, however the bank wrote it: `TB-ABC234`,
- * `TB ABC234`, `tbabc234`, with the late fee's `-F` after it. Its amount is then set against what that reference
- * still owes, in the statement's order: covering it, the line pays it; short, it part-pays it; over, it pays it
- * and says by how much. A line with no reference, or one nobody has, waits to be matched by hand or ignored; a
- * line already recorded (the same statement imported again), or ignored by the admin, records nothing.
+ * `TB ABC234`, `tbabc234`, with the late fee's `-F` or a monthly package's `-P` after it. Its amount is then set
+ * against what that reference still owes, in the statement's order: covering it, the line pays it; short, it
+ * part-pays it; over, it pays it and says by how much. A line with no reference, or one nobody has, waits to be
+ * matched by hand or ignored; a line already recorded (the same statement imported again), or ignored by the
+ * admin, records nothing.
  */
 
 /** One line of money in or out, as read from the statement and its column mapping. */
@@ -23,32 +24,23 @@ export interface StatementLine {
   key: string;
 }
 
+/** Whose the money is: a booking's (its session or its late fee), or a monthly package's. */
+export type Payee = { bookingId: string } | { packageId: string };
+
 /** What a reference still has owing when the statement is read. */
-export interface OpenDue {
-  bookingId: string;
-  /** `TB-…`, or a late fee's `TB-…-F`. */
+export type OpenDue = Payee & {
+  /** `TB-…`, a late fee's `TB-…-F`, or a package's `TB-…-P`. */
   reference: string;
   owingCents: number;
-}
+};
+
+/** A line that records money: what it pays, under which reference. */
+type Paying = Payee & { line: StatementLine; reference: string; amountCents: number };
 
 export type LineMatch =
-  | { kind: 'pays'; line: StatementLine; bookingId: string; reference: string; amountCents: number }
-  | {
-      kind: 'part-pays';
-      line: StatementLine;
-      bookingId: string;
-      reference: string;
-      amountCents: number;
-      shortCents: number;
-    }
-  | {
-      kind: 'over-pays';
-      line: StatementLine;
-      bookingId: string;
-      reference: string;
-      amountCents: number;
-      overCents: number;
-    }
+  | ({ kind: 'pays' } & Paying)
+  | ({ kind: 'part-pays'; shortCents: number } & Paying)
+  | ({ kind: 'over-pays'; overCents: number } & Paying)
   | { kind: 'unknown-reference'; line: StatementLine; reference: string }
   | { kind: 'no-reference'; line: StatementLine }
   | { kind: 'money-out'; line: StatementLine }
@@ -56,20 +48,49 @@ export type LineMatch =
   /** A waiting line the admin chose not to record (a transfer of their own, a line not for a session). */
   | { kind: 'ignored'; line: StatementLine };
 
+/** A match that records money: a payment covering, short of, or over what is due. */
+export type PayingMatch = Extract<LineMatch, { amountCents: number }>;
+
 /** The letters a booking's payment reference is drawn from (`TB-` and six of them): no I, L, O, 0 or 1 to misread. */
 export const referenceAlphabet = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 
-/** A reference as the site writes it, the whole text: `TB-ABC234`, or a late fee's `TB-ABC234-F`, any case. */
-export const wholeReference = /^TB-[A-HJKMNP-Z2-9]{6}(-F)?$/i;
+/**
+ * A reference as the site writes it, the whole text, any case: a session's `TB-ABC234`, a late fee's
+ * `TB-ABC234-F`, or a monthly package's `TB-ABC234-P`.
+ */
+export const wholeReference = /^TB-[A-HJKMNP-Z2-9]{6}(-[FP])?$/i;
 
-/** A reference inside a statement line's description, however the bank wrote it. */
-const referencePattern = /(?<![A-Z0-9])TB[\s-]?([A-HJKMNP-Z2-9]{6})(?:[\s-]?(F))?(?![A-Z0-9])/gi;
+/** A reference inside a statement line's description, however the bank wrote it: the code, then `F` or `P`. */
+const referencePattern = /(?<![A-Z0-9])TB[\s-]?([A-HJKMNP-Z2-9]{6})(?:([\s-]?)([FP]))?(?![A-Z0-9])/gi;
 
-/** The references a description holds, written as the site writes them (`TB-ABC234`, `TB-ABC234-F`), in order. */
+/**
+ * What each reference in a description may be, most likely first, in order. A fee's `F` may be the initial
+ * of a name ("TB-ABC234 F SMITH"), and a session's late fee is owed under its session's reference too, so either
+ * reading of a session's code stands for the other. A package's `P` is a package's alone: a session's reference
+ * never pays a package, nor a package's a session, but for a `P` written apart ("TB-ABC234 P MOKOENA"), which
+ * reads as the session's where no package holds it, as a fee's `F` does.
+ */
+function readingsOf(description: string): string[][] {
+  return [...description.matchAll(referencePattern)].map(([, code, separator, suffix]) => {
+    const session = `TB-${code!.toUpperCase()}`;
+    const fee = `${session}-F`;
+    switch (suffix?.toUpperCase()) {
+      case undefined:
+        return [session, fee];
+      case 'F':
+        return [fee, session];
+      default:
+        return /^\s$/.test(separator!) ? [`${session}-P`, session, fee] : [`${session}-P`];
+    }
+  });
+}
+
+/**
+ * The references a description holds, written as the site writes them (`TB-ABC234`, `TB-ABC234-F`,
+ * `TB-ABC234-P`), in order.
+ */
 export function referencesIn(description: string): string[] {
-  return [...description.matchAll(referencePattern)].map(
-    ([, code, fee]) => `TB-${code!.toUpperCase()}${fee ? '-F' : ''}`,
-  );
+  return readingsOf(description).map((readings) => readings[0]!);
 }
 
 /**
@@ -88,18 +109,18 @@ export function matchStatement(
     if (recorded.has(line.key)) return { kind: 'already-recorded', line };
     if (ignored.has(line.key)) return { kind: 'ignored', line };
     if (line.amountCents <= 0) return { kind: 'money-out', line };
-    const references = referencesIn(line.description);
-    if (references.length === 0) return { kind: 'no-reference', line };
+    const readings = readingsOf(line.description);
+    if (readings.length === 0) return { kind: 'no-reference', line };
     // "TB-ABC234 F Smith" reads as the fee's reference; where only the session's is due, it is the session's. And
-    // a late fee paid under the session's own reference (what the student has written down) pays the fee.
-    const reference = references
-      .flatMap((r) => (r.endsWith('-F') ? [r, r.slice(0, -2)] : [r, `${r}-F`]))
-      .find((r) => dues.has(r));
-    if (!reference) return { kind: 'unknown-reference', line, reference: references[0]! };
+    // a late fee paid under the session's own reference (what the student has written down) pays the fee. A
+    // package's reference pays the package alone (readingsOf).
+    const reference = readings.flat().find((r) => dues.has(r));
+    if (!reference) return { kind: 'unknown-reference', line, reference: readings[0]![0]! };
     const due = dues.get(reference)!;
     const left = owing.get(reference)!;
     owing.set(reference, Math.max(0, left - line.amountCents));
-    const paid = { line, bookingId: due.bookingId, reference, amountCents: line.amountCents };
+    const payee: Payee = 'packageId' in due ? { packageId: due.packageId } : { bookingId: due.bookingId };
+    const paid = { line, ...payee, reference, amountCents: line.amountCents };
     if (line.amountCents < left) return { kind: 'part-pays', ...paid, shortCents: left - line.amountCents };
     if (line.amountCents > left) return { kind: 'over-pays', ...paid, overCents: line.amountCents - left };
     return { kind: 'pays', ...paid };

@@ -21,7 +21,7 @@ export const statementMessages = {
   lineNotWaiting: 'only a line waiting to be matched by hand can be ignored. Preview the statement again.',
   ignoreUnknown: 'A line to ignore, or to take the ignore back from, is not in this statement. Preview it again.',
   recordedAndIgnored: 'A line cannot be both recorded and ignored.',
-  referenceInvalid: 'Enter a booking reference, such as TB-ABC234.',
+  referenceInvalid: 'Enter a booking’s or a package’s reference, such as TB-ABC234 or TB-ABC234-P.',
   bankRequired: 'Name the bank, such as FNB or Capitec.',
   columnRequired: 'Name the column as the statement’s first row writes it.',
 } as const;
@@ -56,8 +56,8 @@ const lineKey = z.string().regex(/^[0-9a-f]{64}$/);
 
 /**
  * `POST /api/bookings/statements/import` (the admin): the statement again, and what to do with its lines, by
- * their keys. `lines`: to record; `reference`: the booking the admin matched a line to by hand (a line with no
- * reference, or a wrong one). `ignore`: waiting lines not to record (a transfer of their own, a line not for a
+ * their keys. `lines`: to record; `reference`: the booking (`TB-…`, a late fee's `TB-…-F`) or the monthly package
+ * (`TB-…-P`) the admin matched a line to by hand (a line with no reference, or a wrong one). `ignore`: waiting lines not to record (a transfer of their own, a line not for a
  * session), remembered so that the next import shows them ignored; `unignore`: ignores taken back, after which
  * the line waits again (or is recorded, when `lines` names it too).
  */
@@ -100,7 +100,10 @@ export interface StatementPreviewLine {
   match: LineMatch['kind'];
   /** The reference the line was matched by (or named, where nobody holds it). */
   reference?: string;
+  /** What a line that records money pays: a booking (its session or its late fee), or a monthly package. */
   booking?: { id: string; moduleName: string; studentName: string; date: string };
+  /** The package's name as bought, its student, and its month (`YYYY-MM`). */
+  package?: { id: string; name: string; studentName: string; month: string };
   shortCents?: number;
   overCents?: number;
   /** A line the admin ignored: who, and when (UTC ISO). */

@@ -25,9 +25,10 @@ const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : 
 /**
  * A bank statement imported (issue 37 §2): the admin names the bank and chooses the CSV file; the bank's columns
  * are offered from the file's header, and filled in from last time for a bank seen before. The preview says what
- * each line would record (statement-preview.tsx): lines that pay a booking are chosen, an over-payment is left to
- * the admin, and a line with no reference can be given one by hand, or ignored. Nothing is recorded until
- * "Record". A statement that cannot be read is refused whole, naming the line, and the form keeps what was chosen.
+ * each line would record (statement-preview.tsx): lines that pay a booking or a monthly package are chosen, an
+ * over-payment is left to the admin, and a line with no reference can be given one by hand, or ignored. Nothing
+ * is recorded until "Record". A statement that cannot be read is refused whole, naming the line, and the form
+ * keeps what was chosen.
  */
 export function StatementImport({ onRecorded }: { onRecorded: () => void }) {
   const headingId = useId();
@@ -180,8 +181,8 @@ export function StatementImport({ onRecorded }: { onRecorded: () => void }) {
         Import a bank statement
       </h3>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-        Export the statement from your bank as CSV. Lines that quote a booking’s reference are matched to it; nothing is
-        recorded until you press Record.
+        Export the statement from your bank as CSV. Lines that quote a booking’s or a monthly package’s reference are
+        matched to it; nothing is recorded until you press Record.
       </p>
       <form
         noValidate

@@ -1,6 +1,7 @@
 import { EyeOff, Undo2 } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { formatRand } from '../../../common/money.ts';
+import { formatMonth } from '../../../common/packages.ts';
 import { formatSastDate, formatSastDateTime } from '../../../common/sast.ts';
 import { wholeReference } from '../../../common/statement-match.ts';
 import { statementMessages, type StatementPreview, type StatementPreviewLine } from '../../../common/statements.ts';
@@ -23,12 +24,15 @@ const lineWords: Record<StatementPreviewLine['match'], string> = {
   pays: 'pays',
   'part-pays': 'part-pays',
   'over-pays': 'pays more than is due on',
-  'unknown-reference': 'names a reference no booking has',
-  'no-reference': 'names no booking',
+  'unknown-reference': 'names a reference no booking or package has',
+  'no-reference': 'names no booking or package',
   'money-out': 'is money out',
   'already-recorded': 'was recorded before',
   ignored: 'was ignored',
 };
+
+/** A line that records money for a booking or a package, as the statement stands. */
+const pays = (line: StatementPreviewLine) => Boolean(line.booking ?? line.package);
 
 /** A line that waits for the admin's hand, or did before it was ignored: the lines that can be ignored. */
 const waitsOrIgnored = (line: StatementPreviewLine) =>
@@ -37,10 +41,11 @@ const waitsOrIgnored = (line: StatementPreviewLine) =>
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /**
- * A statement's preview (issue 37 §2): what each line would record, grouped. Lines that pay a booking are chosen
- * (an over-payment is left to the admin); a waiting line is given a reference by hand, or ignored (a transfer of
- * their own, a line not for a session); a line ignored before shows in the ignored group, where its ignore can be
- * taken back. Nothing is sent until the one button, which says everything it will do.
+ * A statement's preview (issue 37 §2, §3): what each line would record, grouped. Lines that pay a booking or a
+ * monthly package are chosen (an over-payment is left to the admin); a waiting line is given a reference by hand
+ * (a booking's or a package's), or ignored (a transfer of their own, a line not for a session); a line ignored
+ * before shows in the ignored group, where its ignore can be taken back. Nothing is sent until the one button,
+ * which says everything it will do.
  */
 export function StatementPreviewPanel({
   result,
@@ -85,7 +90,8 @@ export function StatementPreviewPanel({
   };
 
   const { lines } = result;
-  const toRecord = lines.filter((l) => l.booking);
+  const toBookings = lines.filter((l) => l.booking);
+  const toPackages = lines.filter((l) => l.package);
   const waiting = lines.filter((l) => waitsOrIgnored(l) && !choice(l).ignored);
   const ignored = lines.filter((l) => waitsOrIgnored(l) && choice(l).ignored);
   const moneyOut = lines.filter((l) => l.match === 'money-out').length;
@@ -93,12 +99,12 @@ export function StatementPreviewPanel({
 
   const chosenLines = lines.filter((line) => {
     const { chosen, reference, ignored } = choice(line);
-    return chosen && !ignored && (line.booking || wholeReference.test(reference.trim()));
+    return chosen && !ignored && (pays(line) || wholeReference.test(reference.trim()));
   });
   const chosenCents = chosenLines.reduce((sum, line) => sum + line.amountCents, 0);
   const decision: StatementDecision = {
     lines: chosenLines.map((line) => {
-      const reference = line.booking ? undefined : choice(line).reference.trim().toUpperCase();
+      const reference = pays(line) ? undefined : choice(line).reference.trim().toUpperCase();
       return reference ? { key: line.key, reference } : { key: line.key };
     }),
     ignore: ignored.filter((l) => l.match !== 'ignored').map((l) => l.key),
@@ -112,6 +118,18 @@ export function StatementPreviewPanel({
     ...(ignore.length > 0 ? [`ignore ${plural(ignore.length, 'line', 'lines')}`] : []),
     ...(unignore.length > 0 ? [`stop ignoring ${plural(unignore.length, 'line', 'lines')}`] : []),
   ].join(', ');
+
+  const chooseLine = (line: StatementPreviewLine) => (
+    <label className="flex items-start gap-3">
+      <input
+        type="checkbox"
+        className="mt-1 h-5 w-5 shrink-0"
+        checked={choice(line).chosen}
+        onChange={(e) => setChoice(line.key, { chosen: e.target.checked })}
+      />
+      <LineText line={line} />
+    </label>
+  );
 
   const ignoreButton = (line: StatementPreviewLine, label: string, icon: ReactNode, name: string, to: boolean) => (
     <button
@@ -129,21 +147,15 @@ export function StatementPreviewPanel({
   return (
     <div className="mt-6 flex flex-col gap-4" aria-label="Statement preview" role="region">
       <p className="font-medium" role="status">
-        {lines.length} lines read: {toRecord.length} pay a booking, {waiting.length} to match by hand, {ignored.length}{' '}
-        ignored, {moneyOut} money out, {before} recorded before.
+        {lines.length} lines read: {toBookings.length} pay a booking,{' '}
+        {toPackages.length > 0 && `${toPackages.length} pay a package, `}
+        {waiting.length} to match by hand, {ignored.length} ignored, {moneyOut} money out, {before} recorded before.
       </p>
-      <LineGroup title="Pay a booking" lines={toRecord}>
-        {(line) => (
-          <label className="flex items-start gap-3">
-            <input
-              type="checkbox"
-              className="mt-1 h-5 w-5 shrink-0"
-              checked={choice(line).chosen}
-              onChange={(e) => setChoice(line.key, { chosen: e.target.checked })}
-            />
-            <LineText line={line} />
-          </label>
-        )}
+      <LineGroup title="Pay a booking" lines={toBookings}>
+        {chooseLine}
+      </LineGroup>
+      <LineGroup title="Pay a monthly package" lines={toPackages}>
+        {chooseLine}
       </LineGroup>
       <LineGroup title="To match by hand" lines={waiting}>
         {(line) => {
@@ -153,7 +165,7 @@ export function StatementPreviewPanel({
               <LineText line={line} />
               <div className="flex flex-wrap items-end gap-x-3 gap-y-2">
                 <FormField
-                  label={`Booking reference for line ${line.line}`}
+                  label={`Reference for line ${line.line}`}
                   placeholder="TB-ABC234"
                   className="min-w-48 flex-1 sm:w-80 sm:flex-none"
                   value={choice(line).reference}
@@ -233,16 +245,25 @@ function LineGroup({
 
 function LineText({ line }: { line: StatementPreviewLine }) {
   const what = line.booking
-    ? `${lineWords[line.match]} ${line.booking.moduleName} for ${line.booking.studentName} (${line.reference})`
-    : line.ignored
-      ? `${lineWords[line.match]} by ${line.ignored.by} (${formatSastDateTime(line.ignored.at)})`
-      : lineWords[line.match];
+    ? `${lineWords[line.match]} ${line.booking.moduleName} for ${line.booking.studentName}`
+    : line.package
+      ? `${lineWords[line.match]} the package “${line.package.name}”, ${formatMonth(line.package.month)}, for ${line.package.studentName}`
+      : line.ignored
+        ? `${lineWords[line.match]} by ${line.ignored.by} (${formatSastDateTime(line.ignored.at)})`
+        : lineWords[line.match];
   return (
     <span className="min-w-0 break-words">
       <span className="font-medium">
         Line {line.line}, {formatSastDate(line.date)}: {formatRand(line.amountCents)}
       </span>{' '}
       <span className="text-slate-600 dark:text-slate-400">“{line.description}”</span> {what}
+      {/* A reference is read as one word: a phone does not break it at its hyphens. */}
+      {pays(line) && (
+        <>
+          {' '}
+          (<span className="whitespace-nowrap">{line.reference}</span>)
+        </>
+      )}
       {line.shortCents ? `, ${formatRand(line.shortCents)} short` : ''}
       {line.overCents ? `, ${formatRand(line.overCents)} over` : ''}.
     </span>

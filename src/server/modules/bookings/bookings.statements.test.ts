@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bookingSchema, type Booking } from '../../../common/bookings.ts';
+import { formatRand } from '../../../common/money.ts';
+import { formatMonth, nextMonth, packageSchema, packageStanding, type Package } from '../../../common/packages.ts';
 import { bookingStanding } from '../../../common/payments.ts';
-import { sastDate } from '../../../common/sast.ts';
+import { packageReceiptPath, receiptNumber } from '../../../common/receipts.ts';
+import { formatSastDate, sastDate } from '../../../common/sast.ts';
 import {
   statementMessages,
   type BankMapping,
@@ -18,13 +21,16 @@ import {
   type TestClient,
   type TestServer,
 } from '../../test/harness.ts';
+import { pdfText } from '../../test/pdf-text.ts';
+import { storedEmails } from '../../test/stored.ts';
 
 /**
  * Bank statements matched without a spreadsheet (issue 37 §2), through the API: the admin previews a statement
  * read with the bank's column mapping, records the lines chosen, and the bookings they pay become paid or
  * part-paid; lines with no reference wait to be matched by hand, or are ignored (and shown ignored the next time,
  * until the ignore is taken back); the same statement again records nothing; a statement that cannot be read is
- * refused whole, naming the line. Only the admin.
+ * refused whole, naming the line. A monthly package's reference (`TB-…-P`) pays the package the same way. Only the
+ * admin.
  */
 let server: TestServer;
 type Person = Awaited<ReturnType<typeof signInAs>>;
@@ -49,6 +55,35 @@ const freshDate = () => sastDate(new Date(Date.now() + (5 + dates++) * day));
 
 async function student(): Promise<TestClient> {
   return logIn(server, await createVerifiedUser(server, { name: 'Thandi Mokoena' }));
+}
+
+/** A monthly package `who` bought for next month, waiting for its money. */
+async function boughtPackage(who: TestClient, priceCents = 600_00): Promise<Package> {
+  const offered = await admin.client.post('/api/packages/offers', {
+    id: crypto.randomUUID(),
+    name: '6 hours of Statistics',
+    category: 'Statistics',
+    hours: 6,
+    priceCents,
+  });
+  expect(offered.status, offered.text).toBe(201);
+  const bought = await who.post('/api/packages', {
+    id: crypto.randomUUID(),
+    offerId: (offered.body as { id: string }).id,
+    month: nextMonth(sastDate(new Date()).slice(0, 7)),
+  });
+  expect(bought.status, bought.text).toBe(201);
+  return packageSchema.parse(bought.body);
+}
+
+async function packageAs(who: TestClient, id: string): Promise<Package> {
+  const response = await who.get('/api/packages');
+  expect(response.status, response.text).toBe(200);
+  const found = (response.body as { packages: unknown[] }).packages
+    .map((p) => packageSchema.parse(p))
+    .find((p) => p.id === id);
+  expect(found, `package ${id}`).toBeDefined();
+  return found!;
 }
 
 async function confirmedSession(who: TestClient): Promise<Booking> {
@@ -196,16 +231,27 @@ describe('a bank statement matched and recorded', () => {
     expect((mappings.body as { mappings: BankMapping[] }).mappings).toEqual(expect.arrayContaining([fnb, capitec]));
   });
 
-  test('two imports of one statement at once record each line once', async () => {
+  test('two imports of one statement at once record each line once, a package’s too', async () => {
     const thandi = await student();
     const booking = await confirmedSession(thandi);
-    const csv = `Date,Amount,Description\n2026-12-02,${rand(booking.totalCents)},${booking.paymentReference} ${crypto.randomUUID()}\n`;
+    const pkg = await boughtPackage(thandi);
+    const tag = crypto.randomUUID();
+    const csv = [
+      'Date,Amount,Description',
+      `2026-12-02,${rand(booking.totalCents)},${booking.paymentReference} ${tag}`,
+      `2026-12-02,${rand(pkg.priceCents)},${pkg.paymentReference} ${tag}`,
+    ].join('\n');
     const mapping = { ...fnb, bank: `Nedbank ${run}` };
     const lines = recordable(await preview(mapping, csv));
+    expect(lines).toHaveLength(2);
     const answers = await Promise.all([importLines(mapping, csv, lines), importLines(mapping, csv, lines)]);
     expect(answers.map((a) => a.status)).toEqual([200, 200]);
-    expect(answers.map((a) => (a.body as { recorded: number }).recorded).sort()).toEqual([0, 1]);
+    expect(answers.map((a) => (a.body as { recorded: number }).recorded).reduce((a, b) => a + b)).toBe(2);
+    expect(answers.map((a) => (a.body as { alreadyRecorded: number }).alreadyRecorded).reduce((a, b) => a + b)).toBe(2);
     expect(bookingStanding(await readAs(admin.client, booking.id)).paidCents).toBe(booking.totalCents);
+    const paid = await packageAs(thandi, pkg.id);
+    expect(paid.payments.paidCents).toBe(pkg.priceCents);
+    expect(paid.recordedPayments).toHaveLength(1);
   });
 
   test('what cannot be read is refused whole, naming the line; a chosen line that records nothing is refused first', async () => {
@@ -466,5 +512,159 @@ describe('a waiting line ignored', () => {
       const state = bookingStanding(await readAs(admin.client, bookings[i]!.id)).state;
       expect(state).toBe(recorded.has(key) ? 'paid' : 'unpaid');
     }
+  });
+});
+
+describe('a monthly package paid from a statement', () => {
+  test('its reference, however the bank wrote it, part-pays, pays and over-pays it; recorded once, with receipts', async () => {
+    const account = await createVerifiedUser(server, { name: 'Thandi Mokoena' });
+    const thandi = await logIn(server, account);
+    const [pkg, byHand] = [await boughtPackage(thandi), await boughtPackage(thandi, 450_00)];
+    const booking = await confirmedSession(thandi);
+    const code = pkg.paymentReference.slice(3, 9);
+    const tag = crypto.randomUUID();
+    const csv = [
+      'Date,Amount,Balance,Description',
+      `2026/12/01,250.00,0,EFT TB ${code} P MOKOENA ${tag}`,
+      `2026/12/02,${rand(pkg.priceCents - 250_00)},0,tb${code.toLowerCase()}p ${tag}`,
+      `2026/12/02,${rand(booking.totalCents)},0,${booking.paymentReference} ${tag}`,
+      `2026/12/03,50.00,0,${pkg.paymentReference} AGAIN ${tag}`,
+      // The package's code alone is no package's reference; a package's reference nobody holds is unknown.
+      `2026/12/04,100.00,0,TB-${code} ${tag}`,
+      `2026/12/04,100.00,0,TB-ZZZ234-P ${tag}`,
+      `2026/12/05,${rand(byHand.priceCents)},0,CASH DEPOSIT ${tag}`,
+    ].join('\n');
+    const lines = await preview(fnb, csv);
+    expect(lines.map((l) => [l.match, l.reference])).toEqual([
+      ['part-pays', pkg.paymentReference],
+      ['pays', pkg.paymentReference],
+      ['pays', booking.paymentReference],
+      ['over-pays', pkg.paymentReference],
+      ['unknown-reference', `TB-${code}`],
+      ['unknown-reference', 'TB-ZZZ234-P'],
+      ['no-reference', undefined],
+    ]);
+    const named = { id: pkg.id, name: '6 hours of Statistics', studentName: 'Thandi Mokoena', month: pkg.month };
+    expect(lines[0]).toMatchObject({ package: named, shortCents: pkg.priceCents - 250_00 });
+    expect(lines[0]).not.toHaveProperty('booking');
+    expect(lines[1]).toMatchObject({ package: named });
+    expect(lines[2]).toMatchObject({ booking: { id: booking.id } });
+    expect(lines[2]).not.toHaveProperty('package');
+    expect(lines[3]).toMatchObject({ package: named, overCents: 50_00 });
+    // The preview records nothing.
+    expect(packageStanding(await packageAs(thandi, pkg.id)).state).toBe('unpaid');
+
+    // Recorded as the page chooses (the over-payment left): the package paid, the session too.
+    const chosen = lines.slice(0, 3).map((l) => ({ key: l.key }));
+    const recorded = await importLines(fnb, csv, chosen);
+    expect(recorded.status, recorded.text).toBe(200);
+    expect(recorded.body).toMatchObject({
+      recorded: 3,
+      amountCents: pkg.priceCents + booking.totalCents,
+      alreadyRecorded: 0,
+    });
+    const paid = await packageAs(thandi, pkg.id);
+    expect(packageStanding(paid)).toMatchObject({ state: 'paid', owingCents: 0 });
+    // One import records its lines at one time: listed in no order between them.
+    const byDate = [...paid.recordedPayments].sort((x, y) => x.paidOn.localeCompare(y.paidOn));
+    expect(byDate.map(({ kind, amountCents, paidOn }) => ({ kind, amountCents, paidOn }))).toEqual([
+      { kind: 'payment', amountCents: 250_00, paidOn: '2026-12-01' },
+      { kind: 'payment', amountCents: pkg.priceCents - 250_00, paidOn: '2026-12-02' },
+    ]);
+    expect(bookingStanding(await readAs(thandi, booking.id)).state).toBe('paid');
+    const { payments } = server.services.deps.repos;
+    const first = await payments.findByStatementLine(lines[0]!.key);
+    expect(first).toMatchObject({
+      id: byDate[0]!.id,
+      kind: 'payment',
+      method: 'statement',
+      amountCents: 250_00,
+      paidOn: '2026-12-01',
+      reference: pkg.paymentReference,
+      statementLineKey: lines[0]!.key,
+      recordedBy: { name: 'Lerato Admin' },
+      allocations: [],
+      packageId: pkg.id,
+    });
+
+    // Each payment's receipt is e-mailed to the student once, and says where the money came from.
+    const title = `6 hours of Statistics, ${formatMonth(pkg.month)}`;
+    const receipts = async () =>
+      (await storedEmails(server.services, [account.email])).filter((e) => e.kind === 'payment-receipt');
+    const firstNumber = receiptNumber(first!.id);
+    expect((await receipts()).map((e) => e.subject)).toEqual(
+      expect.arrayContaining([`Receipt ${firstNumber}: ${formatRand(250_00)} for your package ${title}`]),
+    );
+    expect(await receipts()).toHaveLength(3);
+    const pdf = await thandi.get(packageReceiptPath(pkg.id, first!.id));
+    expect(pdf.status).toBe(200);
+    const text = await pdfText(pdf.bytes);
+    for (const expected of [
+      `Receipt number: ${firstNumber}`,
+      `Paid on: ${formatSastDate('2026-12-01')}`,
+      'Method: EFT (from our bank statement)',
+      `Reference: ${pkg.paymentReference}`,
+      `Package: ${title}`,
+    ])
+      expect(text).toContain(expected);
+
+    // The same statement again: recorded before, nothing twice; the over-payment still says so.
+    const again = await preview(fnb, csv);
+    expect(again.map((l) => l.match).slice(0, 4)).toEqual([
+      'already-recorded',
+      'already-recorded',
+      'already-recorded',
+      'over-pays',
+    ]);
+    expect(again[3]).toMatchObject({ overCents: 50_00, package: named });
+    const twice = await importLines(fnb, csv, chosen);
+    expect(twice.body).toMatchObject({ recorded: 0, alreadyRecorded: 3 });
+    expect((await packageAs(admin.client, pkg.id)).payments.paidCents).toBe(pkg.priceCents);
+    expect(await receipts()).toHaveLength(3);
+
+    // A waiting line matched by hand to a package, its reference as the student wrote it; a reference of a package
+    // nobody has, or of none at all, records nothing.
+    const cash = again[6]!;
+    for (const reference of ['TB-ZZZ234-P', `TB-${code}`]) {
+      const refused = await importLines(fnb, csv, [{ key: cash.key, reference }]);
+      expectApiError(refused, 409, 'statements.line_unmatched');
+    }
+    expectApiError(await importLines(fnb, csv, [{ key: cash.key, reference: 'TB-ABC234-X' }]), 400, 'request.invalid');
+    expect(packageStanding(await packageAs(thandi, byHand.id)).state).toBe('unpaid');
+    const matched = await importLines(fnb, csv, [{ key: cash.key, reference: byHand.paymentReference.toLowerCase() }]);
+    expect(matched.body).toMatchObject({ recorded: 1, amountCents: byHand.priceCents });
+    const handPaid = await packageAs(thandi, byHand.id);
+    expect(packageStanding(handPaid).state).toBe('paid');
+    expect(handPaid.recordedPayments).toMatchObject([{ amountCents: byHand.priceCents, paidOn: '2026-12-05' }]);
+    expect(await payments.findByStatementLine(cash.key)).toMatchObject({
+      method: 'statement',
+      reference: byHand.paymentReference,
+      packageId: byHand.id,
+    });
+    expect(await receipts()).toHaveLength(4);
+
+    // The over-payment, chosen, is recorded: the package shows it overpaid, for the admin to refund or carry.
+    expect((await importLines(fnb, csv, [{ key: again[3]!.key }])).body).toMatchObject({ recorded: 1 });
+    expect(packageStanding(await packageAs(admin.client, pkg.id))).toMatchObject({ owingCents: 0 });
+    expect((await packageAs(admin.client, pkg.id)).payments.paidCents).toBe(pkg.priceCents + 50_00);
+  });
+
+  test('a line paying a package does not wait, so it cannot be ignored; only the admin records it', async () => {
+    const thandi = await student();
+    const pkg = await boughtPackage(thandi);
+    const csv = `Date,Amount,Balance,Description\n2026/12/01,${rand(pkg.priceCents)},0,${pkg.paymentReference} ${crypto.randomUUID()}\n`;
+    const [line] = await preview(fnb, csv);
+    expect(line).toMatchObject({ match: 'pays', package: { id: pkg.id } });
+    // A line paying a package does not wait: it cannot be ignored.
+    expectApiError(await importLines(fnb, csv, [], { ignore: [line!.key] }), 409, 'statements.line_not_waiting');
+    for (const who of [thandi, musa.client])
+      expectApiError(
+        await who.post('/api/bookings/statements/import', { mapping: fnb, csv, lines: [{ key: line!.key }] }),
+        403,
+        'auth.forbidden',
+      );
+    expect(packageStanding(await packageAs(thandi, pkg.id)).state).toBe('unpaid');
+    expect((await importLines(fnb, csv, [{ key: line!.key }])).body).toMatchObject({ recorded: 1 });
+    expect(packageStanding(await packageAs(thandi, pkg.id)).state).toBe('paid');
   });
 });

@@ -1,6 +1,13 @@
+import { packageStanding } from '../../../common/packages.ts';
 import { bookingStanding } from '../../../common/payments.ts';
 import type { Me } from '../../../common/session.ts';
-import { matchStatement, referencesIn, type LineMatch, type OpenDue } from '../../../common/statement-match.ts';
+import {
+  matchStatement,
+  referencesIn,
+  type LineMatch,
+  type OpenDue,
+  type PayingMatch,
+} from '../../../common/statement-match.ts';
 import {
   statementMessages,
   type BankMapping,
@@ -13,10 +20,14 @@ import { withTransaction, type Uses } from '../../deps.ts';
 import { createError } from '../../http/errors.ts';
 import type { BookingRecord } from './bookings.storage.ts';
 import { writePayment } from './bookings.payments.ts';
-import type { IgnoredStatementLine } from './payments.storage.ts';
+import { writePackagePayment } from './bookings.packages.ts';
+import type { PackageRecord } from './packages.storage.ts';
+import type { IgnoredStatementLine, PaymentRecord } from './payments.storage.ts';
 import { readStatement, StatementError } from './statement-csv.ts';
 
-type StatementDeps = Uses<'bookings' | 'payments', 'storage' | 'events' | 'clock' | 'mail' | 'config'>;
+type StatementDeps = Uses<'bookings' | 'packages' | 'payments', 'storage' | 'events' | 'clock' | 'mail' | 'config'>;
+/** What reading and matching a statement reads: the bookings and packages its references name, the lines' keys. */
+type MatchDeps = Uses<'bookings' | 'packages' | 'payments'>;
 
 /** A statement that cannot be read: 400, its message naming the line where it is one line. */
 function refused(error: unknown): never {
@@ -29,18 +40,20 @@ function refused(error: unknown): never {
 interface Matched {
   matches: LineMatch[];
   bookings: Map<string, BookingRecord>;
+  packages: Map<string, PackageRecord>;
   /** The lines the admin ignored, by key. */
   ignores: Map<string, IgnoredStatementLine>;
 }
 
 /**
  * Reads the statement with the bank's mapping and matches each line against what the references it names still
- * owe, the lines recorded before and the lines ignored. `byHand`: references the admin gave lines that had none
- * (or a wrong one), by line key: such a line is matched as if its description began with it. `takenBack`: lines
- * whose ignore the admin is taking back, matched as if they had never been ignored.
+ * owe (a booking's session or late fee, a monthly package), the lines recorded before and the lines ignored.
+ * `byHand`: references the admin gave lines that had none (or a wrong one), by line key: such a line is matched as
+ * if its description began with it. `takenBack`: lines whose ignore the admin is taking back, matched as if they
+ * had never been ignored.
  */
 async function readAndMatch(
-  deps: Uses<'bookings' | 'payments'>,
+  deps: MatchDeps,
   mapping: BankMapping,
   csv: string,
   byHand: ReadonlyMap<string, string> = new Map(),
@@ -56,13 +69,16 @@ async function readAndMatch(
     const reference = byHand.get(line.key);
     return reference ? { ...line, description: `${reference} ${line.description}` } : line;
   });
-  const references = [
-    ...new Set(matched.flatMap((line) => referencesIn(line.description).map((r) => r.replace(/-F$/, '')))),
-  ];
-  const { bookings, payments } = deps.repos;
+  const read = new Set(matched.flatMap((line) => referencesIn(line.description)));
+  // A session's code stands for its fee's too, and a P written apart may be a name's initial (statement-match.ts):
+  // every code is asked of the bookings, a package's reference of the packages.
+  const sessionReferences = [...new Set([...read].map((r) => r.replace(/-[FP]$/, '')))];
+  const packageReferences = [...read].filter((r) => r.endsWith('-P'));
+  const { bookings, packages, payments } = deps.repos;
   const recordedRead = payments.recordedStatementLines(matched.map((line) => line.key));
-  const [found, recorded, ignores] = await Promise.all([
-    bookings.findByPaymentReferences(references),
+  const [found, foundPackages, recorded, ignores] = await Promise.all([
+    bookings.findByPaymentReferences(sessionReferences),
+    packages.findByPaymentReferences(packageReferences),
     recordedRead,
     // Only money in that is not recorded can have been ignored (only a waiting line is): on Firestore each key
     // asked for is a read, and a statement imported again is mostly lines recorded before.
@@ -82,14 +98,21 @@ async function readAndMatch(
       owingCents: standing.owingCents,
     });
   }
+  for (const pkg of foundPackages)
+    dues.set(pkg.paymentReference, {
+      packageId: pkg.id,
+      reference: pkg.paymentReference,
+      owingCents: packageStanding(pkg).owingCents,
+    });
   return {
     matches: matchStatement(matched, dues, recorded, new Set(ignores.keys())),
     bookings: new Map(found.map((booking) => [booking.id, booking])),
+    packages: new Map(foundPackages.map((pkg) => [pkg.id, pkg])),
     ignores,
   };
 }
 
-const previewLine = (match: LineMatch, { bookings, ignores }: Matched): StatementPreviewLine => {
+const previewLine = (match: LineMatch, { bookings, packages, ignores }: Matched): StatementPreviewLine => {
   const { line } = match;
   const base = {
     line: line.line,
@@ -103,28 +126,38 @@ const previewLine = (match: LineMatch, { bookings, ignores }: Matched): Statemen
     const ignore = ignores.get(line.key)!;
     return { ...base, ignored: { by: ignore.ignoredBy.name, at: ignore.ignoredAt } };
   }
-  if (!('bookingId' in match)) return { ...base, ...('reference' in match ? { reference: match.reference } : {}) };
-  const booking = bookings.get(match.bookingId)!;
+  if (!records(match)) return { ...base, ...('reference' in match ? { reference: match.reference } : {}) };
   return {
     ...base,
     reference: match.reference,
-    booking: {
-      id: booking.id,
-      moduleName: booking.moduleName,
-      studentName: booking.student.name,
-      date: booking.date,
-    },
+    ...('packageId' in match
+      ? { package: packageOf(packages.get(match.packageId)!) }
+      : { booking: bookingOf(bookings.get(match.bookingId)!) }),
     ...(match.kind === 'part-pays' ? { shortCents: match.shortCents } : {}),
     ...(match.kind === 'over-pays' ? { overCents: match.overCents } : {}),
   };
 };
+
+const bookingOf = (booking: BookingRecord) => ({
+  id: booking.id,
+  moduleName: booking.moduleName,
+  studentName: booking.student.name,
+  date: booking.date,
+});
+
+const packageOf = (pkg: PackageRecord) => ({
+  id: pkg.id,
+  name: pkg.name,
+  studentName: pkg.student.name,
+  month: pkg.month,
+});
 
 /**
  * The admin's preview of a bank statement (issue 37 §2): each line as read, and what it would record. Nothing is
  * written, not even the mapping. A statement that cannot be read is refused whole, naming the line.
  */
 export async function previewStatement(
-  deps: Uses<'bookings' | 'payments'>,
+  deps: MatchDeps,
   me: Me | undefined,
   input: { mapping: BankMapping; csv: string },
 ): Promise<StatementPreview> {
@@ -140,7 +173,7 @@ export async function listBankMappings(deps: Uses<'payments'>, me: Me | undefine
 }
 
 /** Whether a line's match records money: a payment covering, short of, or over what is due. */
-const records = (match: LineMatch): match is Extract<LineMatch, { bookingId: string }> =>
+const records = (match: LineMatch): match is PayingMatch =>
   match.kind === 'pays' || match.kind === 'part-pays' || match.kind === 'over-pays';
 
 /** Whether a line waits for the admin's hand: the only lines that can be ignored. */
@@ -169,11 +202,13 @@ export interface StatementImportResult {
 /**
  * The statement's lines the admin chose, recorded (issue 37 §2): read and matched again here (the preview is not
  * trusted), the bank's mapping remembered, then one payment per line, by statement, dated the day the bank
- * says. A line recorded before (the same statement imported twice, or two admins at once) records nothing. A
- * chosen line that no longer records anything, or that is ignored, is refused, naming it, before anything is
- * written. The waiting lines the admin ignores, and the ignores taken back, ride on the same request and are
- * checked the same way (docs/decisions/0056): an ignore of a line recorded, or one that does not wait, is refused;
- * one sent twice changes nothing.
+ * says, each in its own change transaction: a booking's as the admin's form records it (bookings.payments.ts), a
+ * monthly package's as its Packages tab does (`writePackagePayment`), receipt e-mail included. A line recorded
+ * before (the same statement imported twice, or two admins at once) records nothing. A chosen line that no
+ * longer records anything, or that is ignored, is refused, naming it, before anything is written. The waiting
+ * lines the admin ignores, and the ignores taken back, ride on the same request and are checked the same way
+ * (docs/decisions/0056): an ignore of a line recorded, or one that does not wait, is refused; one sent twice
+ * changes nothing.
  */
 export async function importStatement(
   deps: StatementDeps,
@@ -185,7 +220,7 @@ export async function importStatement(
   const takenBack = new Set(input.unignore);
   const { matches } = await readAndMatch(deps, input.mapping, input.csv, byHand, takenBack);
   const byKey = new Map(matches.map((match) => [match.line.key, match]));
-  const chosen: Extract<LineMatch, { bookingId: string }>[] = [];
+  const chosen: PayingMatch[] = [];
   let alreadyRecorded = 0;
   for (const { key } of input.lines) {
     const match = byKey.get(key);
@@ -215,24 +250,31 @@ export async function importStatement(
   let recorded = 0;
   let amountCents = 0;
   for (const match of chosen) {
+    const payment: Omit<PaymentRecord, 'recordedBy' | 'recordedAt' | 'allocations' | 'packageId'> = {
+      id: crypto.randomUUID(),
+      kind: 'payment',
+      method: 'statement',
+      amountCents: match.amountCents,
+      paidOn: match.line.date,
+      reference: match.reference,
+      note: match.line.description.slice(0, 500),
+      statementLineKey: match.line.key,
+    };
     const wrote = await withTransaction(deps, async (tx) => {
-      const { bookings, payments } = tx.repos;
+      const { bookings, packages, payments } = tx.repos;
       await bookings.beginChanges();
       if (await payments.findByStatementLine(match.line.key)) return false;
       // Ignored meanwhile by another admin: it records nothing (and is not recorded before either).
       if ((await payments.ignoredStatementLines([match.line.key])).size > 0) return undefined;
+      if ('packageId' in match) {
+        const pkg = await packages.find(match.packageId);
+        if (!pkg) return false;
+        await writePackagePayment(tx, pkg, admin, at, payment);
+        return true;
+      }
       const row = await bookings.findById(match.bookingId);
       if (!row) return false;
-      await writePayment(tx, row, admin, at, {
-        id: crypto.randomUUID(),
-        kind: 'payment',
-        method: 'statement',
-        amountCents: match.amountCents,
-        paidOn: match.line.date,
-        reference: match.reference,
-        note: match.line.description.slice(0, 500),
-        statementLineKey: match.line.key,
-      });
+      await writePayment(tx, row, admin, at, payment);
       return true;
     });
     if (wrote) {

@@ -1,7 +1,7 @@
 import type { CollectionReference, DocumentReference } from 'firebase-admin/firestore';
 import { packageOfferSchema, type PackageOffer } from '../../../common/packages.ts';
 import { keyId } from '../../storage/firestore/document-ids.ts';
-import { read, type FirestoreContext } from '../../storage/firestore/context.ts';
+import { read, readAll, type FirestoreContext } from '../../storage/firestore/context.ts';
 import { isRecordId } from '../../storage/record-ids.ts';
 import type { PackageRecord, PackagesRepository } from './packages.storage.ts';
 
@@ -32,6 +32,9 @@ const toRecord = (id: string, doc: PackageDoc): PackageRecord => ({
   payments: { ...doc.payments },
   createdAt: doc.createdAt,
 });
+
+/** Documents read in one round trip by `findByPaymentReferences`: a statement's packages in a few. */
+const docsPerRead = 300;
 
 const newestFirst = (a: PackageRecord, b: PackageRecord) =>
   b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id);
@@ -71,6 +74,31 @@ export function createPackagesFirestoreRepository(ctx: FirestoreContext): Packag
 
     async isReferenceTaken(reference) {
       return (await read(ctx, referenceRef(reference))).exists;
+    },
+
+    async findByPaymentReferences(references) {
+      // Each reference's document names its package: two reads of up to `docsPerRead` documents each, not a query
+      // per reference (what bookings.firestore.ts does for the bookings' references).
+      const ids: string[] = [];
+      for (let i = 0; i < references.length; i += docsPerRead) {
+        const held = await readAll(ctx, references.slice(i, i + docsPerRead).map(referenceRef));
+        for (const doc of held) {
+          const packageId = doc.data()?.packageId;
+          if (packageId) ids.push(packageId);
+        }
+      }
+      const found: PackageRecord[] = [];
+      for (let i = 0; i < ids.length; i += docsPerRead) {
+        const docs = await readAll(
+          ctx,
+          ids.slice(i, i + docsPerRead).map((id) => packages.doc(id)),
+        );
+        for (const doc of docs) {
+          const data = doc.data();
+          if (data) found.push(toRecord(doc.id, data));
+        }
+      }
+      return found;
     },
 
     async insert(pkg) {

@@ -6,6 +6,9 @@ import type { PackagesTable } from './packages.table.ts';
 
 type PackageRow = Selectable<PackagesTable>;
 
+/** References asked for in one query: well under SQLite's and PostgreSQL's limits on parameters. */
+const referencesPerQuery = 500;
+
 const toRecord = (row: PackageRow): PackageRecord => ({
   id: row.id,
   offerId: row.offer_id,
@@ -60,6 +63,15 @@ export function createPackagesRepository(db: Db): PackagesRepository {
         .where('payment_reference', '=', reference)
         .executeTakeFirst();
       return row !== undefined;
+    },
+
+    async findByPaymentReferences(references) {
+      const rows: PackageRow[] = [];
+      for (let i = 0; i < references.length; i += referencesPerQuery) {
+        const chunk = references.slice(i, i + referencesPerQuery);
+        rows.push(...(await db.selectFrom('packages').selectAll().where('payment_reference', 'in', chunk).execute()));
+      }
+      return rows.map(toRecord);
     },
 
     async insert(pkg) {

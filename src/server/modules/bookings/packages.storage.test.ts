@@ -105,6 +105,24 @@ describe.each(contractEngines(openSql, openFirestore))('the packages’ storage 
     await expect(repo.insert({ ...pkg(), id: older.id })).rejects.toThrow();
   });
 
+  test('packages found by many references at once, in and out of a transaction; a reference nobody holds, none', async () => {
+    const { repo } = engine;
+    const held = [pkg(), pkg(), pkg()];
+    for (const p of held) await repo.insert(p);
+    const byId = (found: PackageRecord[]) => [...found].sort((a, b) => a.id.localeCompare(b.id));
+    // A statement's hundreds of references, most held by nobody: the held ones last, past the first reads' worth.
+    const nobodys = Array.from({ length: 650 }, (_, i) => `TB-${String(i).padStart(6, 'Z')}-P`);
+    const references = [...nobodys, 'TB-ABCDEF', ...held.map((p) => p.paymentReference)];
+    expect(byId(await repo.findByPaymentReferences(references))).toEqual(byId(held));
+    expect(await repo.findByPaymentReferences([held[1]!.paymentReference])).toEqual([held[1]]);
+    expect(await repo.findByPaymentReferences([])).toEqual([]);
+    expect(await repo.findByPaymentReferences(nobodys.slice(0, 3))).toEqual([]);
+    // A session's reference with the package's code is not the package's.
+    expect(await repo.findByPaymentReferences([held[0]!.paymentReference.slice(0, -2)])).toEqual([]);
+    const inTransaction = await engine.transaction((tx) => tx.findByPaymentReferences(references));
+    expect(byId(inTransaction)).toEqual(byId(held));
+  });
+
   test('hours and money change in a transaction; the student’s name changes and is forgotten', async () => {
     const { repo } = engine;
     const stored = pkg();

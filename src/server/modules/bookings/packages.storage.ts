@@ -22,6 +22,11 @@ export interface PackagesRepository {
   find(id: string): Promise<PackageRecord | undefined>;
   /** Whether a package holds this reference; read in the change's transaction, it stays free until the insert. */
   isReferenceTaken(reference: string): Promise<boolean>;
+  /**
+   * The packages holding these payment references (a bank statement's `TB-…-P`), in no order; a reference nobody
+   * holds is left out. Many at once: a statement's every package in a few reads.
+   */
+  findByPaymentReferences(references: readonly string[]): Promise<PackageRecord[]>;
   /** Stores a new package; a duplicate id or reference throws. */
   insert(pkg: PackageRecord): Promise<void>;
   /** The student's packages, newest first (then by id); in a change's transaction, read with its other reads. */

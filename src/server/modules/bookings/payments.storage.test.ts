@@ -231,6 +231,33 @@ describe.each(contractEngines(openSql, openFirestore))('the payments’ storage 
     expect((await repo.ignoredStatementLines([first.key])).get(first.key)).toEqual(again);
   });
 
+  test('a package’s payment from a statement line: found by the line, counted recorded, recorded once', async () => {
+    const { repo } = engine;
+    const packageId = crypto.randomUUID();
+    const fromLine = payment({
+      method: 'statement',
+      reference: 'TB-ABC234-P',
+      statementLineKey: hash(),
+      allocations: [],
+      packageId,
+    });
+    await engine.transaction((tx) => tx.insert(fromLine));
+    expect(await repo.findByStatementLine(fromLine.statementLineKey!)).toEqual(fromLine);
+    expect(await engine.transaction((tx) => tx.findByStatementLine(fromLine.statementLineKey!))).toEqual(fromLine);
+    expect(await repo.recordedStatementLines([fromLine.statementLineKey!, hash()])).toEqual(
+      new Set([fromLine.statementLineKey]),
+    );
+    // The same line again, for the package or for a booking: refused, and nothing of it stored.
+    for (const again of [
+      payment({ statementLineKey: fromLine.statementLineKey, allocations: [], packageId }),
+      payment({ statementLineKey: fromLine.statementLineKey }),
+    ]) {
+      await expect(engine.transaction((tx) => tx.insert(again))).rejects.toThrow();
+      expect(await repo.find(again.id)).toBeUndefined();
+    }
+    expect(await repo.listForPackages([packageId])).toEqual([fromLine]);
+  });
+
   test('which statement lines were recorded, asked for many at once', async () => {
     const { repo } = engine;
     const recorded = [hash(), hash()];
