@@ -197,6 +197,12 @@ describe('a student buys a package and pays it', () => {
     expect(again.status).toBe(200);
     expect(packageSchema.parse(again.body).paymentReference).toBe(pkg.paymentReference);
     expect((await mine(thandi)).map((p) => p.id)).toEqual([pkg.id]);
+    // Sent again once it is paid (the first answer lost), the answer has the payment too, as the list has.
+    const paid = await pay(pkg);
+    const afterPaid = await thandi.post('/api/packages', { id, offerId, month: packageMonth() });
+    expect(afterPaid.status).toBe(200);
+    expect(packageSchema.parse(afterPaid.body).recordedPayments).toEqual(paid.recordedPayments);
+    expect(paid.recordedPayments).toHaveLength(1);
     // Another student sees none of it; the admin sees it.
     expect(await mine(await student())).toEqual([]);
     expect((await mine(admin.client)).map((p) => p.id)).toContain(pkg.id);

@@ -68,59 +68,65 @@ export async function saveOffer(
 
 /**
  * A student buys an offer for this month or the next (SAST), once per id (the device's): the package, with its
- * own reference, waits for its money; the same id sent again answers with it. Someone else's id is a 409.
+ * own reference, waits for its money; the same id sent again answers with it as it is now, its payments too.
+ * Someone else's id is a 409.
  */
 export async function buyPackage(
-  deps: Uses<'bookings' | 'packages', 'storage' | 'clock'>,
+  deps: Uses<'bookings' | 'packages' | 'payments', 'storage' | 'clock'>,
   me: Me | undefined,
   input: BuyPackageInput,
 ): Promise<{ package: Package; created: boolean }> {
   const student = requireUser(me);
-  return withTransaction(deps, async (tx) => {
-    const { bookings, packages } = tx.repos;
-    await bookings.beginChanges();
-    const stored = await packages.find(input.id);
-    if (stored) {
-      if (stored.student.id !== student.id || stored.offerId !== input.offerId || stored.month !== input.month)
-        throw createError({ code: 'packages.id_reused', message: paymentMessages.idReused, status: 409 });
-      return { package: { ...stored, recordedPayments: [] }, created: false };
-    }
-    const offer = await packages.findOffer(input.offerId);
-    if (!offer?.active)
-      throw createError({ code: 'packages.offer_not_found', message: packageMessages.offerNotFound, status: 404 });
-    const now = tx.clock.now();
-    if (!buyableMonths(sastDate(now)).includes(input.month))
-      throw fieldError('month_invalid', 'month', packageMessages.monthInvalid);
-    // A few waiting for their money at most: a package is a promise of hours, not a form to fill in again and again.
-    const waiting = (await packages.ofStudent(student.id)).filter(
-      (pkg) => packageStanding(pkg).owingCents > 0 && pkg.validUntil >= sastDate(now),
-    );
-    if (waiting.length >= packageLimits.waitingMax)
-      throw createError({ code: 'packages.too_many_waiting', message: packageMessages.tooManyWaiting, status: 409 });
-    let reference: string;
-    do reference = packageReference(newPaymentReference().slice(3));
-    while (await packages.isReferenceTaken(reference));
-    const pkg: PackageRecord = {
-      id: input.id,
-      offerId: offer.id,
-      name: offer.name,
-      category: offer.category,
-      moduleName: offer.moduleName,
-      minutes: offer.hours * 60,
-      usedMinutes: 0,
-      priceCents: offer.priceCents,
-      carryOver: offer.carryOver,
-      lateCancel: offer.lateCancel,
-      student: { id: student.id, name: student.name, email: student.email },
-      month: input.month,
-      validUntil: validUntilOf(input.month, offer.carryOver),
-      paymentReference: reference,
-      payments: noPayments,
-      createdAt: now.toISOString(),
-    };
-    await packages.insert(pkg);
-    return { package: { ...pkg, recordedPayments: [] }, created: true };
-  });
+  const { pkg, created } = await withTransaction(
+    deps,
+    async (tx): Promise<{ pkg: PackageRecord; created: boolean }> => {
+      const { bookings, packages } = tx.repos;
+      await bookings.beginChanges();
+      const stored = await packages.find(input.id);
+      if (stored) {
+        if (stored.student.id !== student.id || stored.offerId !== input.offerId || stored.month !== input.month)
+          throw createError({ code: 'packages.id_reused', message: paymentMessages.idReused, status: 409 });
+        return { pkg: stored, created: false };
+      }
+      const offer = await packages.findOffer(input.offerId);
+      if (!offer?.active)
+        throw createError({ code: 'packages.offer_not_found', message: packageMessages.offerNotFound, status: 404 });
+      const now = tx.clock.now();
+      if (!buyableMonths(sastDate(now)).includes(input.month))
+        throw fieldError('month_invalid', 'month', packageMessages.monthInvalid);
+      // A few waiting for their money at most: a package is a promise of hours, not a form to fill in again and again.
+      const waiting = (await packages.ofStudent(student.id)).filter(
+        (pkg) => packageStanding(pkg).owingCents > 0 && pkg.validUntil >= sastDate(now),
+      );
+      if (waiting.length >= packageLimits.waitingMax)
+        throw createError({ code: 'packages.too_many_waiting', message: packageMessages.tooManyWaiting, status: 409 });
+      let reference: string;
+      do reference = packageReference(newPaymentReference().slice(3));
+      while (await packages.isReferenceTaken(reference));
+      const pkg: PackageRecord = {
+        id: input.id,
+        offerId: offer.id,
+        name: offer.name,
+        category: offer.category,
+        moduleName: offer.moduleName,
+        minutes: offer.hours * 60,
+        usedMinutes: 0,
+        priceCents: offer.priceCents,
+        carryOver: offer.carryOver,
+        lateCancel: offer.lateCancel,
+        student: { id: student.id, name: student.name, email: student.email },
+        month: input.month,
+        validUntil: validUntilOf(input.month, offer.carryOver),
+        paymentReference: reference,
+        payments: noPayments,
+        createdAt: now.toISOString(),
+      };
+      await packages.insert(pkg);
+      return { pkg, created: true };
+    },
+  );
+  // Sent again after it was paid (its first answer lost), it answers with its payments as the list does.
+  return { package: (await withRecordedPayments(deps, [pkg]))[0]!, created };
 }
 
 /** The caller's packages, newest first; the admin's answer is every package (the newest 500). */
