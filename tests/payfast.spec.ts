@@ -91,6 +91,12 @@ test('a student pays a confirmed session through PayFast and sees it paid, with 
   await admin.page.goto('/admin-dashboard');
   const staffCard = admin.page.getByRole('region', { name: 'Bookings' }).getByRole('article', { name: module.name });
   await expect(staffCard).toContainText('recorded a payment of R180 through PayFast');
+  // And the admin can download its receipt for the student, as the student can.
+  const [download] = await Promise.all([
+    admin.page.waitForEvent('download'),
+    staffCard.getByRole('button', { name: /^Download the receipt for R180/ }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/^tutorbook-receipt-R-[0-9A-F-]+\.pdf$/);
   for (const { context } of [admin, student, tutor]) await context.close();
 });
 

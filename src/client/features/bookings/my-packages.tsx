@@ -54,6 +54,7 @@ export function MyPackages({ userId }: { userId: string }) {
                     : [],
                 )}
                 fetchReceipt={(paymentId) => packagesApi.receipt(pkg.id, paymentId)}
+                of={`${packageTitle(pkg)} (${pkg.paymentReference})`}
               />
             </li>
           ))}

@@ -1,5 +1,5 @@
 import { FileDown } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import type { Booking } from '../../../common/bookings.ts';
 import { formatRand } from '../../../common/money.ts';
 import { receiptFileName, receiptMessages } from '../../../common/receipts.ts';
@@ -48,11 +48,13 @@ export interface ReceiptItem {
 export function ReceiptList({
   payments,
   fetchReceipt,
+  of,
 }: {
   payments: readonly ReceiptItem[];
   fetchReceipt: (paymentId: string) => Promise<Blob>;
+  /** What they paid for, with its reference: the region's name ("Payments for …") is then unique on a list. */
+  of: string;
 }) {
-  const headingId = useId();
   const { online } = useSyncStatus();
   const [busy, setBusy] = useState<string>();
   const [problem, setProblem] = useState<{ tone: 'offline' | 'error'; text: string }>();
@@ -84,10 +86,8 @@ export function ReceiptList({
   }
 
   return (
-    <section aria-labelledby={headingId} className="mt-4">
-      <h4 id={headingId} className="text-sm font-semibold text-slate-700 dark:text-slate-300">
-        Payments
-      </h4>
+    <section aria-label={`Payments for ${of}`} className="mt-4">
+      <h4 className="text-sm font-semibold text-slate-700 dark:text-slate-300">Payments</h4>
       <ul className="mt-1 divide-y divide-slate-200 dark:divide-slate-700">
         {payments.map((payment) => (
           <li key={payment.id} className="flex flex-wrap items-center justify-between gap-x-3 py-1">
@@ -129,5 +129,11 @@ export function ReceiptLinks({ booking }: { booking: Booking }) {
       label: receiptMessages.linkLabel(formatRand(payment.amountCents), when),
     };
   });
-  return <ReceiptList payments={payments} fetchReceipt={(paymentId) => bookingsApi.receipt(booking.id, paymentId)} />;
+  return (
+    <ReceiptList
+      payments={payments}
+      fetchReceipt={(paymentId) => bookingsApi.receipt(booking.id, paymentId)}
+      of={`${booking.moduleName} (${booking.paymentReference})`}
+    />
+  );
 }

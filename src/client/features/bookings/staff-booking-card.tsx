@@ -3,6 +3,7 @@ import { bookingMessages, type Booking } from '../../../common/bookings.ts';
 import { Notice } from '../../components/notice.tsx';
 import { BookingFacts, BookingHistory, LateCancellation, StatusLabel } from './booking-parts.tsx';
 import { StaffBookingActions, type Confirmer } from './staff-booking-actions.tsx';
+import { ReceiptLinks } from './receipt-links.tsx';
 import { RecordPayment } from './record-payment.tsx';
 import { StaffMove } from './staff-move.tsx';
 import type { useStaffActions } from './use-bookings.ts';
@@ -36,6 +37,8 @@ export function StaffBookingCard({
       </p>
       <BookingFacts booking={booking} forStaff />
       <LateCancellation booking={booking} />
+      {/* The admin may download every payment's receipt (a student asks for a copy); a tutor is not shown them. */}
+      {confirmer.role === 'admin' && <ReceiptLinks booking={booking} />}
       <div className="mt-3">
         <p className="text-sm text-slate-600 dark:text-slate-400">Concepts</p>
         <p className="whitespace-pre-line break-words">{booking.concepts}</p>
