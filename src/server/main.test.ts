@@ -3,6 +3,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from 'vitest';
+import { nodeChildEnv } from './test/child-env.ts';
 import { deadline } from './test/deadline.ts';
 import { startMainProcess } from './test/main-process.ts';
 
@@ -43,8 +44,7 @@ test('in production, an http PUBLIC_URL stops start-up with the reason alone, an
         ['src/server/main.ts'],
         {
           env: {
-            // eslint-disable-next-line no-restricted-properties -- the child gets PATH and nothing else from this environment
-            PATH: process.env.PATH,
+            ...nodeChildEnv(),
             NODE_ENV: 'production',
             AUTH_SECRET: 's'.repeat(32),
             PUBLIC_URL: 'http://tutorbook.co.za',

@@ -22,6 +22,7 @@ import { seedOldSite, snapshotDatabase, type OldSite } from '../test/old-site.ts
 import { parseAuthExport, parseHashConfig } from './firebase-auth-export.ts';
 import { importFirebase } from './firebase-import.ts';
 import { readFirestore } from './firestore-source.ts';
+import { nodeChildEnv } from '../test/child-env.ts';
 import { deadline } from '../test/deadline.ts';
 
 /**
@@ -251,7 +252,7 @@ describe('the hash parameters are proven on a known password before anything is 
         .map((arg) => `'${arg.replaceAll("'", "'\\''")}'`)
         .join(' ');
       const child = spawn('script', ['-qfec', command, '/dev/null'], {
-        env: { ...server.envVars, FIRESTORE_EMULATOR_HOST: emulator.host, LOG_LEVEL: 'silent' },
+        env: { ...nodeChildEnv(), ...server.envVars, FIRESTORE_EMULATOR_HOST: emulator.host, LOG_LEVEL: 'silent' },
         stdio: ['pipe', 'pipe', 'pipe'],
       });
       let output = '';

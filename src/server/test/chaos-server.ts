@@ -8,6 +8,7 @@ import { hashPassword } from 'better-auth/crypto';
 import pg from 'pg';
 import { insertVerifiedUsers } from '../auth/verified-users.ts';
 import { createDb, type Db } from '../db/create-db.ts';
+import { nodeChildEnv } from './child-env.ts';
 import { deadline } from './deadline.ts';
 
 /**
@@ -33,8 +34,7 @@ export async function startChaosServer({
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const env: Record<string, string> = {
-    // eslint-disable-next-line no-restricted-properties -- the child gets PATH and nothing else from this environment
-    PATH: process.env.PATH ?? '',
+    ...nodeChildEnv(),
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
     DATABASE_URL: database.url,

@@ -2,6 +2,7 @@ import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { nodeChildEnv } from './child-env.ts';
 import { deadline } from './deadline.ts';
 import { createTestDatabase, findClosedPort, waitFor } from './harness.ts';
 
@@ -58,8 +59,7 @@ export async function startMainProcess(data?: MainData) {
   const port = data?.port ?? (await findClosedPort());
   const env = data?.env ?? { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' };
   const child = spawn(process.execPath, ['src/server/main.ts'], {
-    // eslint-disable-next-line no-restricted-properties -- the child gets PATH and nothing else from this environment
-    env: { PATH: process.env.PATH, ...env },
+    env: { ...nodeChildEnv(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -116,8 +116,8 @@ export async function startProcessBeside(server: { envVars: Record<string, strin
 }
 
 /**
- * `npm run cli -- <args>` as its own process, with `env` and nothing else from this process's environment: a
- * test server's variables make it find the same data, database and mail server. `input` is its standard
+ * `npm run cli -- <args>` as its own process, with `env` and nothing else from this process's environment but what
+ * Node needs (child-env.ts): a test server's variables make it find the same data, database and mail server. `input` is its standard
  * input, piped (a password, say); without it stdin is empty. `timeoutMs` is scaled by the time factor (deadline.ts):
  * a CLI that loads firebase-admin took more than 30 s on a loaded machine, and was killed.
  */
@@ -131,7 +131,7 @@ export function runCli(
     const child = execFile(
       process.execPath,
       [path.resolve('src/server/cli.ts'), ...args],
-      { env, timeout: deadline(timeoutMs) },
+      { env: { ...nodeChildEnv(), ...env }, timeout: deadline(timeoutMs) },
       (error, stdout, stderr) =>
         resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
     );

@@ -2,10 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Firestore } from 'firebase-admin/firestore';
-import { afterAll } from 'vitest';
 import { createDb, migrateToLatest, type Db, type DbKind } from '../db/create-db.ts';
 import type { Storage } from '../storage/storage.ts';
 import { createSqlStorage } from '../storage/sql-storage.ts';
+import { afterThisFile } from './file-cleanup.ts';
 import { emulatorFirestore } from './firestore-client.ts';
 import { firestoreTestsRun, startFirestoreEmulator, type FirestoreEmulator } from './firestore-emulator.ts';
 import { createTestDatabase } from './harness.ts';
@@ -13,7 +13,7 @@ import { createTestDatabase } from './harness.ts';
 /**
  * The two engines a repository's contract test (`<feature>.storage.test.ts`) runs its cases on: a migrated SQL
  * database (the SQLite file, or PostgreSQL with TEST_DATABASE_URL), and a fresh project on Google's Firestore
- * emulator, started once per test file and stopped after it.
+ * emulator, started once per test file and stopped after it (or the run's, vitest.global-setup.ts).
  */
 export interface SqlEngine {
   db: Db;
@@ -40,15 +40,18 @@ export async function openSqlEngine(): Promise<SqlEngine> {
   };
 }
 
-let emulator: FirestoreEmulator | undefined;
-afterAll(async () => {
-  await emulator?.stop();
-  emulator = undefined;
-});
+/** The emulator of the file under way: the run's (vitest.global-setup.ts), or one of its own, stopped after it. */
+let emulator: Promise<FirestoreEmulator> | undefined;
 
 export async function openFirestoreEngine(name: string): Promise<{ db: Firestore; close(): Promise<void> }> {
-  emulator ??= await startFirestoreEmulator();
-  return emulatorFirestore(emulator.host, `demo-${name}-${crypto.randomUUID().slice(0, 8)}`);
+  if (!emulator) {
+    const started = (emulator = startFirestoreEmulator());
+    afterThisFile(async () => {
+      emulator = undefined;
+      await (await started.catch(() => undefined))?.stop();
+    });
+  }
+  return emulatorFirestore((await emulator).host, `demo-${name}-${crypto.randomUUID().slice(0, 8)}`);
 }
 
 /**

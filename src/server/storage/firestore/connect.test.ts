@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startFirestoreEmulator, type FirestoreEmulator } from '../../test/firestore-emulator.ts';
 import { findClosedPort } from '../../test/harness.ts';
 import { connectFirestore } from './connect.ts';
+import { nodeChildEnv } from '../../test/child-env.ts';
 import { deadline } from '../../test/deadline.ts';
 
 /** The Firestore engine's connection, on Google's emulator (a fresh project id per test keeps data apart). */
@@ -62,7 +63,10 @@ describe('connectFirestore', () => {
       execFile(
         process.execPath,
         ['--input-type=module', '-e', script],
-        { env: { GOOGLE_APPLICATION_CREDENTIALS: '/nonexistent/key.json' }, timeout: deadline(20_000) },
+        {
+          env: { ...nodeChildEnv(), GOOGLE_APPLICATION_CREDENTIALS: '/nonexistent/key.json' },
+          timeout: deadline(20_000),
+        },
         (error, out) => (error ? reject(error) : resolve(out)),
       ),
     );
