@@ -1,6 +1,13 @@
 import type { AccountsTable, SessionsTable, UsersTable, VerificationsTable } from '../auth/auth.table.ts';
 import type { ImportedRecordsTable } from '../import/import-ledger.table.ts';
 import type { EmailOutboxTable } from '../mail/mail.table.ts';
+import type {
+  NoticeDeliveriesTable,
+  NoticeFollowsTable,
+  NoticePreferencesTable,
+  NoticesTable,
+  PushSubscriptionsTable,
+} from '../notices/notices.table.ts';
 import type { TutorAvailabilityTable } from '../modules/availability/availability.table.ts';
 import type { CalendarFeedsTable } from '../modules/calendar/calendar.table.ts';
 import type { BookingChangesTable, BookingsTable } from '../modules/bookings/bookings.table.ts';
@@ -49,4 +56,9 @@ export interface Database {
   payment_allocations: PaymentAllocationsTable;
   package_offers: PackageOffersTable;
   packages: PackagesTable;
+  notices: NoticesTable;
+  notice_deliveries: NoticeDeliveriesTable;
+  notice_follows: NoticeFollowsTable;
+  notice_preferences: NoticePreferencesTable;
+  push_subscriptions: PushSubscriptionsTable;
 }

@@ -8,6 +8,11 @@ import { createImportLedgerFirestoreRepository } from '../import/import-ledger.f
 import { createImportLedgerRepository } from '../import/import-ledger.repository.ts';
 import { createOutboxFirestoreRepository } from '../mail/mail.firestore.ts';
 import { createOutboxRepository } from '../mail/mail.repository.ts';
+import {
+  createDeliveriesFirestoreRepository,
+  createNoticesFirestoreRepository,
+} from '../notices/notices.firestore.ts';
+import { createDeliveriesRepository, createNoticesRepository } from '../notices/notices.repository.ts';
 import { createAvailabilityFirestoreRepository } from '../modules/availability/availability.firestore.ts';
 import { createAvailabilityRepository } from '../modules/availability/availability.repository.ts';
 import { createBookingsFirestoreRepository } from '../modules/bookings/bookings.firestore.ts';
@@ -68,6 +73,11 @@ export const repositoryMakers = {
   groups: { sql: ({ db }) => createGroupSessionsRepository(db), firestore: createGroupSessionsFirestoreRepository },
   importLedger: { sql: ({ db }) => createImportLedgerRepository(db), firestore: createImportLedgerFirestoreRepository },
   outbox: { sql: ({ db }) => createOutboxRepository(db), firestore: createOutboxFirestoreRepository },
+  notices: { sql: ({ db }) => createNoticesRepository(db), firestore: createNoticesFirestoreRepository },
+  noticeDeliveries: {
+    sql: ({ db }) => createDeliveriesRepository(db),
+    firestore: createDeliveriesFirestoreRepository,
+  },
   payments: { sql: ({ db }) => createPaymentsRepository(db), firestore: createPaymentsFirestoreRepository },
   packages: { sql: ({ db }) => createPackagesRepository(db), firestore: createPackagesFirestoreRepository },
   profile: { sql: ({ db }) => createProfileRepository(db), firestore: createProfileFirestoreRepository },

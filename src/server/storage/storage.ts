@@ -2,6 +2,7 @@ import type { AccountsRepository } from '../auth/accounts.storage.ts';
 import type { ImportLedgerRepository } from '../import/import-ledger.storage.ts';
 import type { RefusalsRepository } from '../http/refusals.storage.ts';
 import type { OutboxRepository } from '../mail/mail.storage.ts';
+import type { DeliveriesRepository, NoticesRepository } from '../notices/notices.storage.ts';
 import type { AvailabilityRepository } from '../modules/availability/availability.storage.ts';
 import type { BookingsRepository } from '../modules/bookings/bookings.storage.ts';
 import type { CalendarFeedsRepository } from '../modules/calendar/calendar.storage.ts';
@@ -34,6 +35,10 @@ export interface Repositories {
   importLedger: ImportLedgerRepository;
   /** E-mails waiting to be sent, and the delivery log. */
   outbox: OutboxRepository;
+  /** Each user's notifications, the follows, their choices of channel and their devices' push subscriptions. */
+  notices: NoticesRepository;
+  /** The notices' deliveries through push and WhatsApp, claimed and retried. */
+  noticeDeliveries: DeliveriesRepository;
   /** Payments, refunds and waivers, and what each went to (the bookings keep the sums). */
   payments: PaymentsRepository;
   packages: PackagesRepository;
