@@ -140,3 +140,30 @@ export const noticeMessages = {
   pushUnsupported: 'This browser cannot show push notifications.',
   notFound: 'No such notification.',
 } as const;
+
+/** `GET /api/me/notice-preferences`: the user's choices, and what this server offers. */
+export const noticeSettingsSchema = z.object({
+  preferences: noticePreferencesSchema,
+  /** The server's VAPID public key for `pushManager.subscribe`, base64url. */
+  pushKey: z.string(),
+  /** Whether WhatsApp messages can be sent here (the owner's WhatsApp Business account is configured). */
+  whatsapp: z.boolean(),
+});
+export type NoticeSettings = z.infer<typeof noticeSettingsSchema>;
+
+/** `DELETE /api/me/push-subscriptions`: the device's subscription to remove. */
+export const pushUnsubscribeInputSchema = z.strictObject({ endpoint: z.string().min(1).max(2000) });
+
+/** A delivery failed for good, as the admin sees it (`GET /api/admin/deliveries`). */
+export const failedDeliverySchema = z.object({
+  id: z.string(),
+  channel: z.enum(['email', ...deliveryChannels]),
+  kind: z.string(),
+  to: z.string(),
+  status: z.enum(['failed', 'gone']),
+  attempts: z.number().int(),
+  reason: z.string(),
+  createdAt: z.string(),
+});
+export type FailedDelivery = z.infer<typeof failedDeliverySchema>;
+export const failedDeliveriesSchema = z.object({ deliveries: z.array(failedDeliverySchema) });

@@ -121,3 +121,6 @@ export const voteInputSchema = z.strictObject({ value: voteValueSchema });
 /** `PUT /api/questions/:id/accepted-answer`: the asker picks one answer, or none (null). */
 // Not only UUIDs: answers brought from the old Firebase site keep their Firestore ids.
 export const acceptAnswerInputSchema = z.strictObject({ answerId: z.string().min(1).max(128).nullable() });
+
+/** `PUT /api/questions/:id/follow`: follow the question (hear of its answers), or stop. */
+export const followInputSchema = z.strictObject({ following: z.boolean() });

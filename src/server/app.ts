@@ -1,3 +1,8 @@
+import {
+  createDeliveryAdminRoutes,
+  createNoticePreferenceRoutes,
+  createNoticeRoutes,
+} from './modules/notices/notices.routes.ts';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { signedInPages } from '../common/routes.ts';
 import { createSessionMiddleware, readSessionOnce } from './auth/auth.middleware.ts';
@@ -180,6 +185,9 @@ function createApiRoutes({
     .route('/api/me', createMeRoutes())
     .route('/api/me', createProfileRoutes({ deps, auth, personalData }))
     .route('/api/me/calendar-feed', createCalendarFeedRoutes(deps))
+    .route('/api/me', createNoticePreferenceRoutes(deps))
+    .route('/api/notices', createNoticeRoutes(deps))
+    .route('/api/admin/deliveries', createDeliveryAdminRoutes(deps))
     .route('/api/modules', createCatalogueRoutes(catalogue))
     .route('/api/questions', createQaRoutes(deps))
     .route('/api/bookings', createBookingRoutes(deps))

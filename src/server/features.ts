@@ -6,6 +6,7 @@ import { catalogueFeature } from './modules/catalogue/catalogue.feature.ts';
 import { configFeature } from './modules/config/config.feature.ts';
 import { healthFeature } from './modules/health/health.feature.ts';
 import { meFeature } from './modules/me/me.feature.ts';
+import { noticesFeature } from './modules/notices/notices.feature.ts';
 import { profileFeature } from './modules/profile/profile.feature.ts';
 import { qaFeature } from './modules/qa/qa.feature.ts';
 import { staffFeature } from './modules/staff/staff.feature.ts';
@@ -28,4 +29,5 @@ export const features: readonly ServerFeature[] = [
   testimonialsFeature,
   availabilityFeature,
   calendarFeature,
+  noticesFeature,
 ];

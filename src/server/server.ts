@@ -35,6 +35,7 @@ import {
 import { createMailWorker } from './mail/mail.worker.ts';
 import { createOutbox } from './mail/outbox.ts';
 import { features } from './features.ts';
+import { startNotices } from './notices/notices.ts';
 import type { PersonalDataPart } from './personal-data.ts';
 
 /** Everything the process runs, wired once; `main.ts`, the CLI and the tests build on this. */
@@ -109,6 +110,7 @@ export async function createServices(
   const personalData: PersonalDataPart[] = features.flatMap((f) => f.personalData ?? []);
   // What the features run in the background: the bookings' reminders.
   const jobs = features.flatMap((f) => f.start?.(deps) ?? []);
+  const notices = startNotices({ deps, bus, senders: [] });
   const streamHub = createStreamHub({
     bus,
     heartbeatMs: options.eventsHeartbeatMs,
@@ -141,6 +143,7 @@ export async function createServices(
     bus,
     auth,
     worker,
+    notices,
     app,
     /** For `createHttpServer(app.fetch, { prepared })`: the busiest public GETs, answered before the app. */
     prepared,
@@ -148,6 +151,7 @@ export async function createServices(
     async close() {
       await streamHub.closeAll();
       for (const job of jobs) await job.stop();
+      await notices.stop();
       await bus.close();
       await worker.stop();
       transport.close();

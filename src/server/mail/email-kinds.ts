@@ -20,6 +20,7 @@ export const emailKinds = [
   'booking-reminder',
   'payment-reminder',
   'payment-receipt',
+  'notice',
 ] as const;
 
 export type EmailKind = (typeof emailKinds)[number];

@@ -8,10 +8,7 @@ import { createImportLedgerFirestoreRepository } from '../import/import-ledger.f
 import { createImportLedgerRepository } from '../import/import-ledger.repository.ts';
 import { createOutboxFirestoreRepository } from '../mail/mail.firestore.ts';
 import { createOutboxRepository } from '../mail/mail.repository.ts';
-import {
-  createDeliveriesFirestoreRepository,
-  createNoticesFirestoreRepository,
-} from '../notices/notices.firestore.ts';
+import { createDeliveriesFirestoreRepository, createNoticesFirestoreRepository } from '../notices/notices.firestore.ts';
 import { createDeliveriesRepository, createNoticesRepository } from '../notices/notices.repository.ts';
 import { createAvailabilityFirestoreRepository } from '../modules/availability/availability.firestore.ts';
 import { createAvailabilityRepository } from '../modules/availability/availability.repository.ts';

@@ -1,3 +1,5 @@
+import { writeNotices } from '../../notices/notify.ts';
+import { confirmedNotices } from './bookings.notices.ts';
 import type { z } from 'zod';
 import { latestBookableDate, type Booking, type BookingTutor } from '../../../common/bookings.ts';
 import type {
@@ -156,7 +158,7 @@ export async function openGroupSession(
  * details and invitation at once.
  */
 export async function takeSeat(
-  deps: Uses<'bookings' | 'groups' | 'accounts', 'storage' | 'events' | 'clock' | 'mail' | 'config'>,
+  deps: Uses<'bookings' | 'groups' | 'accounts' | 'notices', 'storage' | 'events' | 'clock' | 'mail' | 'config'>,
   me: Me | undefined,
   groupId: string,
   input: z.output<typeof takeSeatInputSchema>,
@@ -206,6 +208,7 @@ export async function takeSeat(
     await groups.setTaken(group.id, [...group.taken, { bookingId: record.id, userId: student.id }]);
     const booking = toBooking(record, [toChange(change)]);
     await tx.mail.enqueue(confirmedEmail(booking, group.start, mailArgsOf(tx, now)));
+    await writeNotices(tx, confirmedNotices(booking, group.start), student.id);
     notify(tx, record, stamp!.version);
     return booking;
   });

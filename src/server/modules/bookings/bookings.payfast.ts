@@ -117,7 +117,7 @@ export interface NoticeChecks {
  * arrives after the thing was paid another way is still recorded (the money came), as paid beyond what is due.
  */
 export async function acceptPayFastNotice(
-  deps: Uses<'bookings' | 'packages' | 'payments', 'storage' | 'events' | 'clock' | 'mail' | 'config'>,
+  deps: Uses<'bookings' | 'packages' | 'payments' | 'notices', 'storage' | 'events' | 'clock' | 'mail' | 'config'>,
   notice: PayFastNotice,
   checks: NoticeChecks,
 ): Promise<NoticeOutcome> {

@@ -1,3 +1,5 @@
+import { writeNotices } from '../../notices/notify.ts';
+import { paymentNotices } from './bookings.notices.ts';
 import type { Booking, BookingStatus } from '../../../common/bookings.ts';
 import {
   bookingStanding,
@@ -27,7 +29,7 @@ import type { PaymentRecord } from './payments.storage.ts';
  * one's history commit together, at a new version the devices sync.
  */
 
-type PaymentDeps = Uses<'bookings' | 'payments', 'storage' | 'events' | 'clock' | 'mail' | 'config'>;
+type PaymentDeps = Uses<'bookings' | 'payments' | 'notices', 'storage' | 'events' | 'clock' | 'mail' | 'config'>;
 
 const fieldError = (code: string, field: string, message: string) =>
   createError({ code: `payments.${code}`, message, status: 400, fields: { [field]: message } });
@@ -134,6 +136,7 @@ export async function writePayment(
     // EmailJS carries no attachments (docs/email.md): its e-mail says where to download the receipt instead.
     const pdf = tx.config.emailJs ? undefined : await renderReceiptPdf(receiptDocument(record, [paid], tx.config));
     await tx.mail.enqueue(paymentReceiptEmail(toBooking(paid, []), record, { publicUrl: tx.config.publicUrl, pdf }));
+    await writeNotices(tx, paymentNotices(toBooking(paid, []), payment.amountCents));
   }
   notify(tx, row, stamp.version);
 }

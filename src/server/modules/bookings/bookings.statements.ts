@@ -25,7 +25,10 @@ import type { PackageRecord } from './packages.storage.ts';
 import type { IgnoredStatementLine, PaymentRecord } from './payments.storage.ts';
 import { readStatement, StatementError } from './statement-csv.ts';
 
-type StatementDeps = Uses<'bookings' | 'packages' | 'payments', 'storage' | 'events' | 'clock' | 'mail' | 'config'>;
+type StatementDeps = Uses<
+  'bookings' | 'packages' | 'payments' | 'notices',
+  'storage' | 'events' | 'clock' | 'mail' | 'config'
+>;
 /** What reading and matching a statement reads: the bookings and packages its references name, the lines' keys. */
 type MatchDeps = Uses<'bookings' | 'packages' | 'payments'>;
 

@@ -1,3 +1,11 @@
+import { writeNotices } from '../../notices/notify.ts';
+import {
+  cancelledNotices,
+  confirmedNotices,
+  reminderNotices,
+  requestNotices,
+  timeChangedNotices,
+} from './bookings.notices.ts';
 import { randomInt } from 'node:crypto';
 import type { z } from 'zod';
 import {
@@ -97,7 +105,7 @@ const hourMs = 3_600_000;
 
 /** What a staff member's or student's change to one booking uses (`confirmBooking`, `setBookingStatus`). */
 type BookingChangeDeps = Uses<
-  'bookings' | 'accounts' | 'availability' | 'groups' | 'packages',
+  'bookings' | 'accounts' | 'availability' | 'groups' | 'packages' | 'notices',
   'storage' | 'events' | 'clock' | 'mail' | 'config'
 >;
 
@@ -288,7 +296,7 @@ export async function requireWithinRateLimit(tx: Uses<'bookings', 'clock'>, me: 
  * does not know is a custom subject, uncategorised, at the live session fee. The e-mails are queued with it.
  */
 export async function createBooking(
-  deps: Uses<'bookings' | 'catalogue' | 'accounts', 'storage' | 'events' | 'clock' | 'mail' | 'config'>,
+  deps: Uses<'bookings' | 'catalogue' | 'accounts' | 'notices', 'storage' | 'events' | 'clock' | 'mail' | 'config'>,
   me: Me | undefined,
   input: CreateInput,
 ): Promise<{ booking: Booking; created: boolean }> {
@@ -350,6 +358,7 @@ export async function createBooking(
       ...staff.map((person) => newRequestEmail(booking, person, tx.config.publicUrl)),
       receiptEmail(booking, tx.config.publicUrl),
     );
+    await writeNotices(tx, requestNotices(booking, staff), student.id);
     notify(
       tx,
       records[0]!,
@@ -509,6 +518,11 @@ export async function confirmBooking(
     await tx.mail.enqueue(
       before ? timeChangedEmail(booking, before, input.slot, mailArgs) : confirmedEmail(booking, input.slot, mailArgs),
     );
+    await writeNotices(
+      tx,
+      before ? timeChangedNotices(booking, input.slot) : confirmedNotices(booking, input.slot),
+      staff.id,
+    );
     notify(tx, row, version);
   });
   return readBooking(deps.repos.bookings, id);
@@ -521,7 +535,7 @@ export async function confirmBooking(
  * one e-mail whose invitation holds every session.
  */
 async function confirmSeries(
-  tx: Uses<'bookings' | 'availability' | 'groups' | 'packages', 'events' | 'clock' | 'mail' | 'config'>,
+  tx: Uses<'bookings' | 'availability' | 'groups' | 'packages' | 'notices', 'events' | 'clock' | 'mail' | 'config'>,
   staff: Me,
   row: BookingRecord,
   slot: string,
@@ -565,6 +579,7 @@ async function confirmSeries(
   await settleDraws(tx, moved);
   const [first, ...rest] = confirmed;
   await tx.mail.enqueue(confirmedEmail(first!, slot, mailArgsOf(tx, now), rest));
+  await writeNotices(tx, confirmedNotices(first!, slot), staff.id);
   notify(
     tx,
     row,
@@ -611,6 +626,7 @@ export async function setBookingStatus(
     await seat();
     if (input.status === 'Cancelled')
       await tx.mail.enqueue(cancelledEmail(booking, tx.config.publicUrl, tx.config.paymentEftDetails));
+    if (input.status === 'Cancelled') await writeNotices(tx, cancelledNotices(booking, 'staff'), staff.id);
     if (input.status === 'Completed') await tx.mail.enqueue(completedEmail(booking, tx.config.publicUrl));
     notify(tx, row, version);
   });
@@ -623,7 +639,10 @@ export async function setBookingStatus(
  * cancelled booking again is answered with it (a retry); staff use the status instead.
  */
 export async function cancelBooking(
-  deps: Uses<'bookings' | 'accounts' | 'groups' | 'packages', 'storage' | 'events' | 'clock' | 'mail' | 'config'>,
+  deps: Uses<
+    'bookings' | 'accounts' | 'groups' | 'packages' | 'notices',
+    'storage' | 'events' | 'clock' | 'mail' | 'config'
+  >,
   me: Me | undefined,
   id: string,
 ): Promise<Booking> {
@@ -647,6 +666,7 @@ export async function cancelBooking(
       cancelledEmail(booking, tx.config.publicUrl, tx.config.paymentEftDetails),
       ...staff.map((person) => cancelledForStaffEmail(booking, person, tx.config.publicUrl, 'student')),
     );
+    await writeNotices(tx, cancelledNotices(booking, 'student', staff), user.id);
     notify(tx, row, version);
   });
   return readBooking(deps.repos.bookings, id);
@@ -773,6 +793,7 @@ export async function moveBooking(
     }));
     const from = { date: row.date, slot: row.confirmedSlot ?? startTime(row) };
     await tx.mail.enqueue(timeChangedEmail(booking, from, input.slot, mailArgsOf(tx, now)));
+    await writeNotices(tx, timeChangedNotices(booking, input.slot), staff.id);
     notify(tx, row, version);
   });
   return readBooking(deps.repos.bookings, id);
@@ -821,6 +842,7 @@ export async function keepBookingTime(
       },
     }));
     await tx.mail.enqueue(confirmedEmail(booking, old.slot, mailArgsOf(tx, now)));
+    await writeNotices(tx, timeChangedNotices(booking, old.slot), staff.id);
     notify(tx, row, version);
   });
   return readBooking(deps.repos.bookings, id);
@@ -834,7 +856,7 @@ export async function keepBookingTime(
  * to run in several processes at once: each reminder is claimed with a conditional update before it is queued.
  */
 export async function sendDueReminders(
-  deps: Uses<'bookings', 'storage' | 'clock' | 'mail' | 'config'>,
+  deps: Uses<'bookings' | 'notices', 'storage' | 'events' | 'clock' | 'mail' | 'config'>,
 ): Promise<number> {
   const now = deps.clock.now();
   const due = await deps.repos.bookings.findDueReminders({
@@ -847,6 +869,7 @@ export async function sendDueReminders(
     const claimed = await withTransaction(deps, async (tx) => {
       if (!(await tx.repos.bookings.claimReminder(row.id, row.version, now.toISOString()))) return false;
       await tx.mail.enqueue(reminderEmail(toBooking(row, []), row.confirmedSlot!, tx.config.publicUrl));
+      await writeNotices(tx, reminderNotices(toBooking(row, [])));
       return true;
     });
     if (claimed) queued++;

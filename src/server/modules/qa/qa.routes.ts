@@ -4,6 +4,7 @@ import { positionSchema } from '../../../common/position-schema.ts';
 import { z } from '../../../common/zod.ts';
 import {
   acceptAnswerInputSchema,
+  followInputSchema,
   answerInputSchema,
   askQuestionInputSchema,
   qaMessages,
@@ -17,6 +18,8 @@ import { offlineChanges } from '../../http/offline-changes.ts';
 import { syncedTo } from '../../http/synced-to.ts';
 import {
   acceptAnswer,
+  getFollowing,
+  setFollowing,
   answerQuestion,
   askQuestion,
   deleteAnswer,
@@ -81,6 +84,13 @@ export function createQaRoutes(deps: Deps) {
       })
       .put('/:id/vote', queued, signedIn(qaMessages.voteSignedOut), jsonBody(voteInputSchema), async (c) =>
         c.json(await voteOnQuestion(deps, c.get('me'), c.req.param('id'), c.req.valid('json').value)),
+      )
+      .get('/:id/follow', async (c) => {
+        c.header('cache-control', 'no-store');
+        return c.json(await getFollowing(deps, c.get('me'), c.req.param('id')));
+      })
+      .put('/:id/follow', jsonBody(followInputSchema), async (c) =>
+        c.json(await setFollowing(deps, c.get('me'), c.req.param('id'), c.req.valid('json').following)),
       )
       .put('/:id/accepted-answer', jsonBody(acceptAnswerInputSchema), async (c) =>
         c.json(await acceptAnswer(deps, c.get('me'), c.req.param('id'), c.req.valid('json'))),

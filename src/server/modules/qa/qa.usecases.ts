@@ -1,3 +1,5 @@
+import { questionTopic } from '../../../common/notices.ts';
+import { writeFollowersNotice, writeNotices } from '../../notices/notify.ts';
 import { positionInBody, type Position } from '../../../common/positions.ts';
 import type { z } from 'zod';
 import {
@@ -50,7 +52,7 @@ const changesPageSize = 100;
 /** What the board's reads use: its repository alone. */
 type BoardReads = Uses<'qa'>;
 /** What the board's changes use: its repository in a transaction, the clock, and the notices. */
-type BoardWrites = Uses<'qa', 'storage' | 'events' | 'clock'>;
+type BoardWrites = Uses<'qa' | 'notices', 'storage' | 'events' | 'clock'>;
 
 // ---------------------------------------------------------------------------------------------------------
 // Reading
@@ -216,6 +218,8 @@ export async function askQuestion(
       createdAt,
       stamp: stamp!,
     });
+    // The asker hears of every answer (issue 38): she follows her question from the start.
+    await tx.repos.notices.follow(questionTopic(input.id), asker.id, tx.clock.now());
     notify(tx, [input.id], version);
     return {
       id: input.id,
@@ -275,6 +279,14 @@ export async function answerQuestion(
       createdAt: tx.clock.now().toISOString(),
     });
     await tx.repos.qa.setVersion(questionId, stamp);
+    await writeFollowersNotice(tx, {
+      topic: questionTopic(questionId),
+      exceptUserId: author.id,
+      kind: 'question-answered',
+      title: `New answer: ${question.title}`,
+      body: `${author.name} answered: ${excerpt(input.text)}`,
+      path: `/qa/${questionId}`,
+    });
     notify(tx, [questionId], stamp.version);
     return true;
   });
@@ -328,11 +340,25 @@ export async function acceptAnswer(
     await tx.repos.qa.beginChanges();
     const question = await requireLiveQuestion(tx, questionId);
     if (question.userId !== me.id) throw createNotAskerError();
-    if (input.answerId !== null && (await tx.repos.qa.findAnswer(input.answerId))?.questionId !== questionId)
-      throw createAnswerNotFoundError();
+    const answer = input.answerId === null ? undefined : await tx.repos.qa.findAnswer(input.answerId);
+    if (input.answerId !== null && answer?.questionId !== questionId) throw createAnswerNotFoundError();
     const stamp = await stampFor(tx, question);
     await tx.repos.qa.setAcceptedAnswer(questionId, input.answerId);
     await tx.repos.qa.setVersion(questionId, stamp);
+    if (answer?.userId && question.acceptedAnswerId !== answer.id)
+      await writeNotices(
+        tx,
+        [
+          {
+            userId: answer.userId,
+            kind: 'answer-accepted',
+            title: 'Your answer was accepted',
+            body: `${me.name} marked your answer to “${question.title}” as the one that helped.`,
+            path: `/qa/${questionId}`,
+          },
+        ],
+        me.id,
+      );
     notify(tx, [questionId], stamp.version);
   });
   return getQuestion(deps, me, questionId);
@@ -460,4 +486,35 @@ export async function restampPostsOf(qa: QaRepository, userIds: Iterable<string>
   const stamps = await qa.takeStamps(ids.length, await qa.versionsOf(ids));
   for (const [i, id] of ids.entries()) await qa.setVersion(id, stamps[i]!);
   return { ids, last: Math.max(...stamps.map((s) => s.version)) };
+}
+
+/** An answer's start, for a notice: its first line, at most 140 characters. */
+function excerpt(text: string): string {
+  const line = text.trim().split('\n')[0]!.trim();
+  return line.length <= 140 ? line : `${line.slice(0, 139).trimEnd()}…`;
+}
+
+/** Whether the user follows the question (hears of its answers). */
+export async function getFollowing(
+  { repos }: Uses<'qa' | 'notices'>,
+  me: Me | undefined,
+  questionId: string,
+): Promise<{ following: boolean }> {
+  if (!me) throw createUnauthenticatedError();
+  await requireLiveQuestion({ repos }, questionId);
+  return { following: await repos.notices.isFollowing(questionTopic(questionId), me.id) };
+}
+
+/** Follows the question, or stops following it: sending it twice changes nothing. */
+export async function setFollowing(
+  { repos, clock }: Uses<'qa' | 'notices', 'clock'>,
+  me: Me | undefined,
+  questionId: string,
+  following: boolean,
+): Promise<{ following: boolean }> {
+  if (!me) throw createUnauthenticatedError();
+  await requireLiveQuestion({ repos }, questionId);
+  if (following) await repos.notices.follow(questionTopic(questionId), me.id, clock.now());
+  else await repos.notices.unfollow(questionTopic(questionId), me.id);
+  return { following };
 }

@@ -1,0 +1,96 @@
+import type { Booking } from '../../../common/bookings.ts';
+import { formatRand } from '../../../common/money.ts';
+import { dashboardPathByRole, type Role } from '../../../common/roles.ts';
+import { formatSastDate, formatSastSlot } from '../../../common/sast.ts';
+import type { NewNotice } from '../../notices/notices.storage.ts';
+
+/**
+ * The bookings' notices (issue 38 §1): the short line each change leaves in a user's notifications list and sends
+ * through the channels they chose, beside its e-mail (which carries every detail). Each names the session as the
+ * student knows it (the module, the time in SAST) and opens the dashboard where it is.
+ */
+
+type Person = { id: string | null; role?: Role };
+const studentPath = (b: Booking) => `/student-dashboard#booking-${b.id}`;
+const staffPath = (b: Booking, role: Role) => `${dashboardPathByRole[role]}#booking-${b.id}`;
+const when = (b: Booking, slot = b.confirmedSlot) => (slot ? formatSastSlot(b.date, slot) : formatSastDate(b.date));
+
+/** For those of `people` who have an account (an imported booking's student may not). */
+const toEach = <P extends Person>(people: readonly P[], make: (p: P & { id: string }) => NewNotice): NewNotice[] =>
+  people.filter((p): p is P & { id: string } => p.id !== null).map(make);
+
+export const requestNotices = (b: Booking, staff: readonly { id: string; role: Role }[]): NewNotice[] =>
+  toEach(staff, (p) => ({
+    userId: p.id,
+    kind: 'booking-request',
+    title: `New booking request: ${b.moduleName}`,
+    body: `${b.student.name} asked for a session on ${formatSastDate(b.date)}. Confirm one of the times.`,
+    path: staffPath(b, p.role),
+  }));
+
+export const confirmedNotices = (b: Booking, slot: string): NewNotice[] =>
+  toEach([b.student], (p) => ({
+    userId: p.id,
+    kind: 'booking-confirmed',
+    title: `Session confirmed: ${b.moduleName}`,
+    body: `${when(b, slot)}${b.tutor ? ` with ${b.tutor.name}` : ''}. ${formatRand(b.totalCents)}, payment reference ${b.paymentReference}.`,
+    path: studentPath(b),
+  }));
+
+export const timeChangedNotices = (b: Booking, slot: string): NewNotice[] =>
+  toEach([b.student], (p) => ({
+    userId: p.id,
+    kind: 'booking-time-changed',
+    title: `New time: ${b.moduleName}`,
+    body: `Your session is now ${when(b, slot)}.`,
+    path: studentPath(b),
+  }));
+
+/** To the student, when staff cancelled; to staff, when the student did. */
+export const cancelledNotices = (
+  b: Booking,
+  by: 'staff' | 'student',
+  staff: readonly { id: string; role: Role }[] = [],
+): NewNotice[] =>
+  by === 'staff'
+    ? toEach([b.student], (p) => ({
+        userId: p.id,
+        kind: 'booking-cancelled',
+        title: `Session cancelled: ${b.moduleName}`,
+        body: `Your session of ${when(b)} was cancelled.`,
+        path: studentPath(b),
+      }))
+    : toEach(staff, (p) => ({
+        userId: p.id,
+        kind: 'booking-cancelled',
+        title: `Cancelled by ${b.student.name}: ${b.moduleName}`,
+        body: `The session of ${when(b)} was cancelled${b.lateCancellation ? ', late: the fee applies' : ''}.`,
+        path: staffPath(b, p.role),
+      }));
+
+/** The reminder, to the student and to the session's tutor (sent once: the reminder's claim). */
+export const reminderNotices = (b: Booking): NewNotice[] => [
+  ...toEach([b.student], (p) => ({
+    userId: p.id,
+    kind: 'booking-reminder' as const,
+    title: `Reminder: ${b.moduleName}`,
+    body: `Your session is ${when(b)}${b.tutor ? ` with ${b.tutor.name}` : ''}.`,
+    path: studentPath(b),
+  })),
+  ...toEach(b.tutor ? [{ ...b.tutor, role: 'tutor' as const }] : [], (p) => ({
+    userId: p.id,
+    kind: 'booking-reminder' as const,
+    title: `Reminder: ${b.moduleName} with ${b.student.name}`,
+    body: `The session is ${when(b)}.`,
+    path: staffPath(b, 'tutor'),
+  })),
+];
+
+export const paymentNotices = (b: Booking, amountCents: number): NewNotice[] =>
+  toEach([b.student], (p) => ({
+    userId: p.id,
+    kind: 'payment-recorded',
+    title: `Payment recorded: ${formatRand(amountCents)}`,
+    body: `For ${b.moduleName}, ${when(b)} (reference ${b.paymentReference}). Your receipt is on your dashboard.`,
+    path: studentPath(b),
+  }));

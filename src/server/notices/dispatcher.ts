@@ -1,0 +1,151 @@
+import type { Logger } from 'pino';
+import { isChosen, noticeKindInfo, type DeliveryChannel, type PushPayload } from '../../common/notices.ts';
+import type { EventPublisher } from '../events/events.ts';
+import type { Repositories } from '../storage/storage.ts';
+import type { NewDelivery, NoticeRecord, UndispatchedNotice } from './notices.storage.ts';
+import { noticesTable } from './notify.ts';
+
+/** What the dispatcher turns a notice into on a channel it cannot deliver itself: an e-mail, for the board's kinds. */
+export type NoticeEmailer = (notice: NoticeRecord, repos: Repositories) => Promise<void>;
+
+export interface NoticeDispatcher {
+  /** Dispatches what is waiting; resolves when done. */
+  runOnce(): Promise<number>;
+  wake(): void;
+  stop(): Promise<void>;
+}
+
+const batchSize = 100;
+
+/**
+ * Turns notices into deliveries (docs/decisions/0059), after their change committed: a fan-out into each
+ * follower's notice, a user's notice into a delivery per channel they chose (a push to each of their devices, a
+ * WhatsApp message to their number) and, for the kinds whose e-mail is not part of the change itself, an e-mail.
+ * Every step can run again: the deliveries' and followers' notices' ids are made from the notice's, so a process
+ * that dies half-way, or two processes at once, write each once; a notice is marked dispatched last.
+ */
+export function createNoticeDispatcher(deps: {
+  repos: Repositories;
+  events: EventPublisher;
+  logger: Logger;
+  /** The channels configured here (WhatsApp only with the owner's account). */
+  channels: readonly DeliveryChannel[];
+  /** Woken when it wrote deliveries of a channel. */
+  onDeliveries?: (channel: DeliveryChannel) => void;
+  email?: NoticeEmailer;
+  now?: () => Date;
+  pollMs?: number;
+}): NoticeDispatcher {
+  const now = deps.now ?? (() => new Date());
+  const { notices, noticeDeliveries } = deps.repos;
+  let running: Promise<number> | undefined;
+  let again = false;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  async function expand(fanout: Extract<UndispatchedNotice, { fanout: true }>) {
+    const followers = (await notices.followersOf(fanout.topic)).filter((id) => id !== fanout.exceptUserId);
+    const at = new Date(fanout.createdAt);
+    const rows = followers.map((userId) => ({
+      notice: { userId, kind: fanout.kind, title: fanout.title, body: fanout.body, path: fanout.path },
+      id: `${fanout.id}.${userId}`,
+      at,
+    }));
+    await notices.expandFanout(fanout.id, rows);
+    await notices.markDispatched(fanout.id, now());
+    if (rows.length > 0)
+      deps.events.publish({ table: noticesTable, ids: rows.map((r) => r.id), audience: { userIds: followers } });
+  }
+
+  async function deliver(batch: NoticeRecord[]) {
+    const userIds = [...new Set(batch.map((n) => n.userId))];
+    const preferences = await notices.preferencesOfMany(userIds);
+    const wantsPush = userIds.filter((id) => batch.some((n) => n.userId === id && chosen(n, 'push')));
+    const subscriptions = deps.channels.includes('push') ? await notices.pushSubscriptionsOf(wantsPush) : [];
+    function chosen(n: NoticeRecord, channel: 'email' | DeliveryChannel) {
+      const prefs = preferences.get(n.userId);
+      return prefs ? isChosen(prefs, n.kind, channel) : channel === 'email';
+    }
+    const deliveries: NewDelivery[] = [];
+    for (const n of batch) {
+      const base = { noticeId: n.id, userId: n.userId, kind: n.kind };
+      if (chosen(n, 'push'))
+        for (const s of subscriptions.filter((s) => s.userId === n.userId)) {
+          const payload: PushPayload = { id: n.id, kind: n.kind, title: n.title, body: n.body, path: n.path };
+          deliveries.push({
+            ...base,
+            id: `${n.id}:push:${s.id}`,
+            channel: 'push',
+            target: s.id,
+            payload: JSON.stringify(payload),
+          });
+        }
+      const number = preferences.get(n.userId)?.whatsappNumber;
+      if (deps.channels.includes('whatsapp') && number && chosen(n, 'whatsapp'))
+        deliveries.push({
+          ...base,
+          id: `${n.id}:whatsapp:${number}`,
+          channel: 'whatsapp',
+          target: number,
+          payload: JSON.stringify({ title: n.title, body: n.body, path: n.path }),
+        });
+    }
+    await noticeDeliveries.add(deliveries, now());
+    for (const n of batch)
+      if (deps.email && !noticeKindInfo[n.kind].emailAlways && chosen(n, 'email')) await deps.email(n, deps.repos);
+    for (const n of batch) await notices.markDispatched(n.id, now());
+    for (const channel of new Set(deliveries.map((d) => d.channel))) deps.onDeliveries?.(channel);
+    return deliveries.length;
+  }
+
+  async function dispatch(): Promise<number> {
+    let done = 0;
+    for (;;) {
+      if (stopped) return done;
+      const waiting = await notices.findUndispatched(batchSize);
+      if (waiting.length === 0) return done;
+      for (const n of waiting) if (n.fanout) await expand(n);
+      const own = waiting.filter((n): n is Extract<UndispatchedNotice, { fanout: false }> => !n.fanout);
+      if (own.length > 0) await deliver(own);
+      done += waiting.length;
+      if (waiting.length < batchSize) return done;
+    }
+  }
+
+  function runOnce(): Promise<number> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = dispatch()
+      .catch((error: unknown) => {
+        deps.logger.error({ err: error }, 'notice dispatch failed');
+        return 0;
+      })
+      .finally(() => {
+        running = undefined;
+        if (again && !stopped) {
+          again = false;
+          void runOnce();
+        }
+      });
+    return running;
+  }
+
+  function schedule() {
+    if (stopped) return;
+    timer = setTimeout(() => void runOnce().finally(schedule), deps.pollMs ?? 10_000);
+    timer.unref();
+  }
+  schedule();
+
+  return {
+    runOnce,
+    wake: () => void runOnce(),
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
