@@ -24,6 +24,7 @@ export const signedInPaths = [
   '/tutor-dashboard',
   '/admin-dashboard',
   '/availability',
+  '/notifications',
 ] as const;
 /**
  * Public pages rendered to HTML at build time, and the file each is written to; every other page path gets

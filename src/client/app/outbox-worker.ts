@@ -6,6 +6,7 @@
  * tries again later.
  */
 import './sync-modules.ts';
+import './push-handler.ts';
 import { localDb } from '../offline/db.ts';
 import { engine } from '../offline/engine.ts';
 import { outboxSyncTag } from './background-send.ts';

@@ -94,6 +94,11 @@ export const routes: RouteObject[] = [
             ...page(() => import('./profile-route.tsx'), 'ProfileRoute'),
             ...loginNotice('Log in to see your profile.'),
           },
+          {
+            path: '/notifications',
+            ...page(() => import('../features/notices/notifications-page.tsx'), 'NotificationsPage'),
+            ...loginNotice('Log in to see your notifications.'),
+          },
         ],
       },
       {

@@ -3,6 +3,7 @@ import { NavLink, useNavigate } from 'react-router-dom';
 import { dashboardPathByRole } from '../../common/roles.ts';
 import { sessionMessages } from '../../common/session.messages.ts';
 import type { Me } from '../../common/session.ts';
+import { NoticeBell } from '../features/notices/notice-bell.tsx';
 import { useSession } from '../lib/session.tsx';
 import { toast } from '../lib/toast.ts';
 import { useConfirmLogOut } from './confirm-log-out.ts';
@@ -46,6 +47,9 @@ export function SignedInLinks({ me }: { me: Me }) {
         <NavLink to="/profile" className={linkClass}>
           Profile
         </NavLink>
+      </li>
+      <li>
+        <NoticeBell className={linkClass} />
       </li>
       <li>
         <button

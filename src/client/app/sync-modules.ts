@@ -4,6 +4,7 @@
 import '../features/bookings/bookings.sync.ts';
 import '../features/bookings/free-times.sync.ts';
 import '../features/catalogue/catalogue.sync.ts';
+import '../features/notices/notices.sync.ts';
 import '../features/profile/profile.sync.ts';
 import '../features/public/testimonials.sync.ts';
 import '../features/qa/qa.sync.ts';

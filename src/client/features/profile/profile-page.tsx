@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useEffect } from 'react';
 import { profileMessages } from '../../../common/profile.ts';
 import { Notice } from '../../components/notice.tsx';
@@ -18,7 +19,14 @@ import { YourDetails } from './your-details.tsx';
  * (download, delete the account). Reads come from IndexedDB, so the page opens offline. `modules`:
  * undefined until the catalogue has been read.
  */
-export function ProfilePage({ modules }: { modules: OfferedModule[] | undefined }) {
+export function ProfilePage({
+  modules,
+  settings,
+}: {
+  modules: OfferedModule[] | undefined;
+  /** Other features' settings, shown among the profile's (the notices' choices). */
+  settings?: ReactNode;
+}) {
   const { session } = useSession();
   const me = session.me;
   const enrolments = useEnrolments();
@@ -48,6 +56,7 @@ export function ProfilePage({ modules }: { modules: OfferedModule[] | undefined 
       </div>
 
       <CalendarFeed />
+      {settings}
       <DataSaverSetting />
       <ChangePassword />
       <YourData />

@@ -279,7 +279,8 @@ describe('downloading my data', () => {
 
     const data = response.body;
     // The profile's own keys, and those of every feature that registered a part (the Q&A board, bookings,
-    // availability, the calendar feed, the money recorded against their bookings, their monthly packages).
+    // availability, the calendar feed, the money recorded against their bookings, their monthly packages, their
+    // notifications and choices).
     expect(Object.keys(data).sort()).toEqual([
       'account',
       'answers',
@@ -289,6 +290,7 @@ describe('downloading my data', () => {
       'emails',
       'enrolments',
       'exportedAt',
+      'notifications',
       'packages',
       'payments',
       'questions',

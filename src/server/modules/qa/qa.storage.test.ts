@@ -1,3 +1,5 @@
+import { createNoticesFirestoreRepository } from '../../notices/notices.firestore.ts';
+import type { NoticesRepository } from '../../notices/notices.storage.ts';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { firestoreTestsRun } from '../../test/firestore-emulator.ts';
 import { contractEngines, openFirestoreEngine, openSqlEngine } from '../../test/storage-engines.ts';
@@ -757,7 +759,8 @@ describe.skipIf(!firestoreTestsRun)('the board’s usecases on Firestore', () =>
     close = client.close;
     const { db } = client;
     const positions = createPositions(db, { shards: 4 });
-    // Another feature's repository may be handed on (withTransaction binds the outbox), never used.
+    // Another feature's repository may be handed on (withTransaction binds the outbox), never used; but the
+    // notices, which the board writes (the follows, an answer's fan-out: issue 38).
     const unused = (feature: string) =>
       new Proxy(
         {},
@@ -767,13 +770,16 @@ describe.skipIf(!firestoreTestsRun)('the board’s usecases on Firestore', () =>
           },
         },
       );
-    const only = (qa: QaRepository) =>
-      new Proxy({ qa } as Deps['repos'], {
-        get: (target, name: string) => (name === 'qa' ? target.qa : unused(name)),
+    const only = (qa: QaRepository, notices: NoticesRepository) =>
+      new Proxy({ qa, notices } as Deps['repos'], {
+        get: (target, name: string) => (name === 'qa' || name === 'notices' ? target[name] : unused(name)),
       });
     for (const me of [asker, tutor, admin])
       await db.doc(`users/${me.id}`).set({ name: me.name, role: me.role, email: me.email });
-    const repos = only(createQaFirestoreRepository({ db }, positions, createAccountsFirestoreRepository({ db })));
+    const repos = only(
+      createQaFirestoreRepository({ db }, positions, createAccountsFirestoreRepository({ db })),
+      createNoticesFirestoreRepository({ db }),
+    );
     deps = {
       storage: {
         kind: 'firestore',
@@ -781,7 +787,10 @@ describe.skipIf(!firestoreTestsRun)('the board’s usecases on Firestore', () =>
         transaction: (work) =>
           db.runTransaction((tx) =>
             work(
-              only(createQaFirestoreRepository({ db, tx }, positions, createAccountsFirestoreRepository({ db, tx }))),
+              only(
+                createQaFirestoreRepository({ db, tx }, positions, createAccountsFirestoreRepository({ db, tx })),
+                createNoticesFirestoreRepository({ db, tx }),
+              ),
             ),
           ),
         ping: async () => true,

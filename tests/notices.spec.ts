@@ -1,0 +1,97 @@
+import { expect, test } from '@playwright/test';
+import { noticeKindInfo, noticeMessages } from '../src/common/notices.ts';
+import { sastDate } from '../src/common/sast.ts';
+import { confirmTime, expectNoAxeViolations, newModule, requestBooking, userPage, viewports } from './fixtures.ts';
+
+/**
+ * Notices (issue 38 §1) as a student meets them: her tutor confirms, the navbar's bell counts one unread, the
+ * notifications page names the session in SAST and opens it; read offline, marked read offline, the mark reaches the
+ * server when the connection is back. Her choices on the profile page: push and WhatsApp never pre-ticked, a
+ * booking's e-mail always on.
+ */
+const dayMs = 24 * 3_600_000;
+const daysAhead = (days: number) => sastDate(new Date(Date.now() + days * dayMs));
+
+test('a confirmation reaches the student’s notifications, read and marked read offline too', async ({ browser }) => {
+  const { admin, module } = await newModule(browser, 'Statistics');
+  const student = await userPage(browser, 'student');
+  const requested = await requestBooking(student.page.request, {
+    module: module.name,
+    date: daysAhead(6),
+    slots: ['08:00', '12:30', '16:00'],
+    hours: 2,
+  });
+  await student.page.goto('/student-dashboard');
+  const bell = student.page.getByRole('link', { name: /^Notifications/ });
+  await expect(bell).toHaveAccessibleName(noticeMessages.title);
+
+  const tutor = await userPage(browser, 'tutor', { categories: ['Statistics'] });
+  await confirmTime(tutor.page.request, requested, '12:30');
+  // The live stream brings it to the open page.
+  await expect(bell).toHaveAccessibleName(`${noticeMessages.title}, 1 unread notification`);
+
+  await bell.click();
+  await expect(student.page).toHaveURL(/\/notifications$/);
+  const item = student.page.getByRole('listitem', { name: `Unread: Session confirmed: ${module.name}` });
+  await expect(item).toContainText(/12:30 SAST/);
+  await expect(item).toContainText(requested.paymentReference);
+  await expect(student.page.getByRole('status').filter({ hasText: '1 unread notification' })).toBeVisible();
+  for (const [size, viewport] of Object.entries(viewports)) {
+    await student.page.setViewportSize(viewport);
+    await expectNoAxeViolations(student.page);
+    await student.page.screenshot({ path: `test-results/screenshots/notifications-${size}.png`, fullPage: true });
+  }
+
+  // The admin's list has the request (the tutor joined after it was made).
+  await admin.page.goto('/notifications');
+  await expect(
+    admin.page.getByRole('listitem').filter({ hasText: `New booking request: ${module.name}` }),
+  ).toBeVisible();
+
+  // Offline: the list is still there, and "Mark all as read" works, queued until the connection is back.
+  await student.context.setOffline(true);
+  await student.page.reload();
+  await expect(item).toBeVisible();
+  await student.page.getByRole('button', { name: noticeMessages.markAllRead }).click();
+  await expect(student.page.getByRole('status').filter({ hasText: 'Everything is read.' })).toBeVisible();
+  await expect(bell).toHaveAccessibleName(noticeMessages.title);
+  await student.context.setOffline(false);
+  await expect
+    .poll(async () => (await (await student.page.request.get('/api/notices')).json()).unread, { timeout: 30_000 })
+    .toBe(0);
+
+  // The notice opens the session it is about.
+  await student.page.getByRole('link', { name: `Session confirmed: ${module.name}` }).click();
+  await expect(student.page).toHaveURL(new RegExp(`/student-dashboard#booking-${requested.id}$`));
+});
+
+test('the choices on the profile: e-mail as before, push and WhatsApp off until ticked, kept', async ({ browser }) => {
+  const student = await userPage(browser, 'student');
+  await student.page.goto('/profile');
+  const section = student.page.getByRole('region', { name: noticeMessages.preferencesTitle });
+  await expect(section).toContainText('We never send promotions');
+  const box = (kind: keyof typeof noticeKindInfo, channel: string) =>
+    section.getByRole('checkbox', { name: new RegExp(`^${noticeKindInfo[kind].label}: ${channel}`) });
+  await expect(box('booking-confirmed', 'E-mail')).toBeChecked();
+  await expect(box('booking-confirmed', 'E-mail')).toBeDisabled();
+  await expect(box('booking-confirmed', 'Push')).not.toBeChecked();
+  await expect(box('question-answered', 'E-mail')).toBeChecked();
+  // A tutor's kind is not shown to a student.
+  await expect(section.getByText(noticeKindInfo['booking-request'].label)).toHaveCount(0);
+  for (const [size, viewport] of Object.entries(viewports)) {
+    await student.page.setViewportSize(viewport);
+    await section.scrollIntoViewIfNeeded();
+    expect(await section.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+    await expectNoAxeViolations(student.page);
+    await section.screenshot({ path: `test-results/screenshots/notice-preferences-${size}.png` });
+  }
+
+  await box('question-answered', 'E-mail').uncheck();
+  await section.getByRole('button', { name: 'Save choices' }).click();
+  await expect(student.page.getByText(noticeMessages.saved)).toBeVisible();
+  await student.page.reload();
+  await expect(box('question-answered', 'E-mail')).not.toBeChecked();
+  const saved = await (await student.page.request.get('/api/me/notice-preferences')).json();
+  expect(saved.preferences.choices['question-answered'].email.on).toBe(false);
+  expect(Date.parse(saved.preferences.choices['question-answered'].email.at)).toBeGreaterThan(Date.now() - 120_000);
+});
