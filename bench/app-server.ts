@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadEnv } from '../src/server/env.ts';
 import { createHttpServer } from '../src/server/http/node-server.ts';
+import { newVapidKeysEnv } from '../src/server/push/vapid.ts';
 import { createServices, type Services } from '../src/server/server.ts';
 
 /**
@@ -37,6 +38,8 @@ export async function startAppServer(
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     AUTH_SECRET: randomBytes(32).toString('hex'),
+    // Production does not start without the server's VAPID keys (web push).
+    ...newVapidKeysEnv(),
     // Production does not start without the bank details students pay into.
     PAYMENT_EFT_DETAILS: 'Bank: Bench Bank; Account number: 0',
     // Every client of the bench is this machine's one address: reads are counted, as in production, never refused.

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadEnv } from '../src/server/env.ts';
 import { createHttpServer } from '../src/server/http/node-server.ts';
+import { newVapidKeysEnv } from '../src/server/push/vapid.ts';
 import { createServices } from '../src/server/server.ts';
 import type { Measurement } from './results.ts';
 
@@ -34,6 +35,8 @@ export async function runFanOutBench(): Promise<{ measurement: Measurement; cond
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     AUTH_SECRET: randomBytes(32).toString('hex'),
+    // Production does not start without the server's VAPID keys (web push).
+    ...newVapidKeysEnv(),
     // Production does not start without the bank details students pay into.
     PAYMENT_EFT_DETAILS: 'Bank: Bench Bank; Account number: 0',
     // Every stream comes from this machine's one address.

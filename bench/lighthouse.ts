@@ -10,6 +10,7 @@ import { insertVerifiedUsers } from '../src/server/auth/verified-users.ts';
 import { loadEnv } from '../src/server/env.ts';
 import { createHttpServer } from '../src/server/http/node-server.ts';
 import { addStaff } from '../src/server/modules/staff/staff.usecases.ts';
+import { newVapidKeysEnv } from '../src/server/push/vapid.ts';
 import { createServices } from '../src/server/server.ts';
 
 /**
@@ -64,6 +65,8 @@ const env = loadEnv({
   PUBLIC_URL: baseUrl,
   LOG_LEVEL: 'silent',
   AUTH_SECRET: randomBytes(32).toString('hex'),
+  // Production does not start without the server's VAPID keys (web push).
+  ...newVapidKeysEnv(),
   // Production does not start without the bank details students pay into.
   PAYMENT_EFT_DETAILS: 'Bank: Bench Bank; Account number: 0',
 });

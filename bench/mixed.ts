@@ -8,6 +8,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { loadEnv } from '../src/server/env.ts';
 import { createHttpServer } from '../src/server/http/node-server.ts';
+import { newVapidKeysEnv } from '../src/server/push/vapid.ts';
 import { createServices } from '../src/server/server.ts';
 import { autocannon, type AutocannonResult } from './autocannon.ts';
 import { recordResults, type Measurement } from './results.ts';
@@ -43,11 +44,14 @@ const writesOnly = process.argv[4] === 'writes';
 const adminUrl = process.env.TEST_DATABASE_URL?.startsWith('postgres') ? process.env.TEST_DATABASE_URL : undefined;
 
 const secret = randomBytes(32).toString('hex');
+// One pair for both processes, as for the secret: production does not start without it (web push).
+const vapidKeys = newVapidKeysEnv();
 const productionEnv = (dataDir: string) => ({
   NODE_ENV: 'production',
   DATA_DIR: dataDir,
   LOG_LEVEL: 'info',
   AUTH_SECRET: secret,
+  ...vapidKeys,
   PAYMENT_EFT_DETAILS: 'Bank: Bench Bank; Account number: 0',
   READS_PER_MINUTE: String(1e9),
   EVENT_STREAMS_PER_ADDRESS: String(userCount * 2),

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { createHttpServer } from '../src/server/http/node-server.ts';
 import { loadEnv } from '../src/server/env.ts';
 import { autocannon, type AutocannonResult } from './autocannon.ts';
+import { newVapidKeysEnv } from '../src/server/push/vapid.ts';
 import { createServices } from '../src/server/server.ts';
 import { createLogDestination } from '../src/server/log.ts';
 import { runFanOutBench } from './fan-out.ts';
@@ -66,6 +67,8 @@ async function startApp(logLevel: 'info' | 'warn') {
     DATA_DIR: dir,
     LOG_LEVEL: logLevel,
     AUTH_SECRET: randomBytes(32).toString('hex'),
+    // Production does not start without the server's VAPID keys (web push).
+    ...newVapidKeysEnv(),
     // Production does not start without the bank details students pay into.
     PAYMENT_EFT_DETAILS: 'Bank: Bench Bank; Account number: 0',
     // Every client of the bench is this machine's one address: reads are counted, as in production, never refused.

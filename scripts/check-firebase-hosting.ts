@@ -21,6 +21,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { newVapidKeysEnv } from '../src/server/push/vapid.ts';
 import { readFirebaseJson, startHostingStandin } from './hosting-standin.ts';
 
 const firebase = path.resolve('deploy/firebase-tools/node_modules/.bin/firebase');
@@ -72,6 +73,7 @@ try {
     PORT: String(serverPort),
     PUBLIC_URL: 'https://tutorbook.example',
     AUTH_SECRET: randomBytes(32).toString('base64url'),
+    ...newVapidKeysEnv(),
     DATA_DIR: dataDir,
     PAYMENT_EFT_DETAILS: 'Bank: FNB; Account number: 62 1234 5678; Branch code: 250655',
     LOG_LEVEL: 'warn',

@@ -70,9 +70,16 @@ pod build -q --pull=never --network host --build-arg "NODE_IMAGE=$base" -t local
   { tail -n 40 "$work/build.log"; exit 1; }
 
 port=$("$node_bin" -e "const s=require('node:net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
+# Production does not start without a VAPID key pair (web push): a P-256 pair, as web-push's keys are written.
+vapid_jwk=$("$node_bin" -e "console.log(JSON.stringify(require('node:crypto').generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' })))")
+vapid_key() {
+  "$node_bin" -e "const k = JSON.parse(process.argv[1]); const b = (s) => Buffer.from(s, 'base64url');
+    console.log('$1' === 'private' ? k.d : Buffer.concat([Buffer.from([4]), b(k.x), b(k.y)]).toString('base64url'))" "$vapid_jwk"
+}
 pod run -d --name "$container" --network host \
   -e PORT="$port" -e HOST=127.0.0.1 -e DATABASE_URL="$DATABASE_URL" \
   -e AUTH_SECRET="$(head -c 32 /dev/urandom | base64 | tr -d '=+/')" -e PUBLIC_URL=https://tutorbook.example \
+  -e VAPID_PUBLIC_KEY="$(vapid_key public)" -e VAPID_PRIVATE_KEY="$(vapid_key private)" \
   -e 'PAYMENT_EFT_DETAILS=Bank: FNB; Account number: 62 1234 5678; Branch code: 250655' \
   localhost/tutorbook:check >/dev/null
 health=''

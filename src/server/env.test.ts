@@ -3,6 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadEnv, resolveAuthSecret, settingNames } from './env.ts';
+import { newVapidKeysEnv } from './push/vapid.ts';
+
+/** Production does not start without a VAPID pair (web push): the tests of its other rules give one. */
+const vapidKeys = newVapidKeysEnv();
 
 describe('loadEnv', () => {
   test('an empty environment gets the documented defaults', () => {
@@ -123,6 +127,7 @@ describe('loadEnv', () => {
       ...keys,
       NODE_ENV: 'production',
       AUTH_SECRET: 'x'.repeat(32),
+      ...vapidKeys,
       PUBLIC_URL: 'https://tutorbook.co.za',
       PAYMENT_EFT_DETAILS: 'Bank: FNB',
     };
@@ -175,6 +180,7 @@ describe('loadEnv', () => {
     const env = loadEnv({
       NODE_ENV: 'production',
       AUTH_SECRET: 's'.repeat(32),
+      ...vapidKeys,
       RATE_LIMIT: 'off',
       PAYMENT_EFT_DETAILS: 'Bank: FNB',
     });
@@ -183,7 +189,12 @@ describe('loadEnv', () => {
   });
 
   test('production refuses a PUBLIC_URL that is not https, unless it is this machine', () => {
-    const production = { NODE_ENV: 'production', AUTH_SECRET: 's'.repeat(32), PAYMENT_EFT_DETAILS: 'Bank: FNB' };
+    const production = {
+      NODE_ENV: 'production',
+      AUTH_SECRET: 's'.repeat(32),
+      PAYMENT_EFT_DETAILS: 'Bank: FNB',
+      ...vapidKeys,
+    };
     for (const url of ['http://tutorbook.co.za', 'http://10.0.0.5:3000', 'ftp://tutorbook.co.za']) {
       expect(() => loadEnv({ ...production, PUBLIC_URL: url }), url).toThrow(
         'Invalid environment:\n  PUBLIC_URL: must be https:// in production (http:// only on localhost)',
@@ -204,7 +215,7 @@ describe('loadEnv', () => {
   });
 
   test('production refuses to start without the bank details students pay into, naming the variable', () => {
-    const production = { NODE_ENV: 'production', AUTH_SECRET: 's'.repeat(32) };
+    const production = { NODE_ENV: 'production', AUTH_SECRET: 's'.repeat(32), ...vapidKeys };
     for (const details of [undefined, '', ' ; '])
       expect(() => loadEnv({ ...production, PAYMENT_EFT_DETAILS: details })).toThrow(
         /PAYMENT_EFT_DETAILS: required in production/,
@@ -283,6 +294,56 @@ describe('loadEnv', () => {
       63,
     );
   });
+
+  // --- Web push (issue 38 §2): the VAPID keys and subject (push/vapid.ts).
+  test('web push: the VAPID pair from the environment, the business’s address as subject unless told otherwise', () => {
+    expect(loadEnv({}).vapid).toEqual({ subject: 'mailto:hello@tutorbook.co.za' });
+    expect(loadEnv(vapidKeys).vapid).toEqual({
+      subject: 'mailto:hello@tutorbook.co.za',
+      keys: { publicKey: vapidKeys.VAPID_PUBLIC_KEY, privateKey: vapidKeys.VAPID_PRIVATE_KEY },
+    });
+    for (const subject of ['mailto:bookings@tutorbook.co.za', 'https://tutorbook.co.za/contact'])
+      expect(loadEnv({ ...vapidKeys, VAPID_SUBJECT: subject }).vapid.subject).toBe(subject);
+  });
+
+  test('web push: one key of the pair alone stops the start, naming the one that is missing', () => {
+    expect(() => loadEnv({ VAPID_PUBLIC_KEY: vapidKeys.VAPID_PUBLIC_KEY })).toThrow(
+      'Invalid environment:\n  VAPID_PUBLIC_KEY: set without VAPID_PRIVATE_KEY: web push needs both keys of the pair, or neither',
+    );
+    expect(() => loadEnv({ VAPID_PRIVATE_KEY: vapidKeys.VAPID_PRIVATE_KEY })).toThrow(
+      'Invalid environment:\n  VAPID_PRIVATE_KEY: set without VAPID_PUBLIC_KEY: web push needs both keys of the pair, or neither',
+    );
+  });
+
+  test('web push: keys of another pair stop the start (every push would be refused)', () => {
+    const other = newVapidKeysEnv();
+    expect(() => loadEnv({ ...vapidKeys, VAPID_PRIVATE_KEY: other.VAPID_PRIVATE_KEY })).toThrow(
+      'Invalid environment:\n  VAPID_PRIVATE_KEY: not the private key of VAPID_PUBLIC_KEY',
+    );
+  });
+
+  test('web push: production requires the pair', () => {
+    const production = { NODE_ENV: 'production', AUTH_SECRET: 's'.repeat(32), PAYMENT_EFT_DETAILS: 'Bank: FNB' };
+    expect(() => loadEnv(production)).toThrow(
+      /^Invalid environment:\n {2}VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: required in production \(make a pair once with `npx web-push generate-vapid-keys`/,
+    );
+    expect(loadEnv({ ...production, ...vapidKeys }).vapid.keys?.publicKey).toBe(vapidKeys.VAPID_PUBLIC_KEY);
+  });
+
+  test.each([
+    ['VAPID_PUBLIC_KEY', { ...vapidKeys, VAPID_PUBLIC_KEY: vapidKeys.VAPID_PUBLIC_KEY.slice(0, -2) }],
+    ['VAPID_PUBLIC_KEY', { ...vapidKeys, VAPID_PUBLIC_KEY: `${vapidKeys.VAPID_PUBLIC_KEY}=` }],
+    ['VAPID_PUBLIC_KEY', { ...vapidKeys, VAPID_PUBLIC_KEY: Buffer.alloc(65, 5).toString('base64url') }],
+    ['VAPID_PRIVATE_KEY', { ...vapidKeys, VAPID_PRIVATE_KEY: Buffer.alloc(31, 1).toString('base64url') }],
+    ['VAPID_PRIVATE_KEY', { ...vapidKeys, VAPID_PRIVATE_KEY: vapidKeys.VAPID_PRIVATE_KEY.replace(/.$/, '+') }],
+    ['VAPID_SUBJECT', { VAPID_SUBJECT: 'hello@tutorbook.co.za' }],
+    ['VAPID_SUBJECT', { VAPID_SUBJECT: 'http://tutorbook.co.za' }],
+    ['VAPID_SUBJECT', { VAPID_SUBJECT: 'mailto:nobody' }],
+  ])('web push: a bad %s stops start-up with a message naming it', (name, source) => {
+    expect(() => loadEnv(source)).toThrow(/^Invalid environment:\n/);
+    expect(() => loadEnv(source)).toThrow(`  ${name}: `);
+  });
+  // --- end of web push.
 
   test('all problems are reported at once', () => {
     expect(() => loadEnv({ PORT: 'x', LOG_LEVEL: 'loud' })).toThrow(/PORT[\s\S]*LOG_LEVEL|LOG_LEVEL[\s\S]*PORT/);

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { emailKinds } from './mail/email-kinds.ts';
+import { vapidEnvSchema, vapidSettings } from './push/vapid.ts';
 
 /**
  * The only module that reads `process.env`. Bad values stop the process with a clear message.
@@ -102,6 +103,9 @@ const schema = z.object({
     .optional(),
   /** Turns better-auth's rate limiter on outside production (tests do). */
   RATE_LIMIT: flag,
+  // --- Web push (issue 38 §2, docs/push.md): VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT (push/vapid.ts).
+  ...vapidEnvSchema,
+  // --- end of web push.
 });
 
 export type Env = ReturnType<typeof loadEnv>;
@@ -144,6 +148,8 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     throw new Error('Invalid environment:\n  DATABASE_URL: must start with file:, postgres:// or firestore://');
   }
   const firestore = firestoreOf(databaseUrl);
+  // Web push: both keys or neither, required in production (push/vapid.ts).
+  const vapid = vapidSettings(e, production);
   return {
     production,
     test: e.NODE_ENV === 'test',
@@ -183,6 +189,8 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
      * in a database of its own, never in the old site's `(default)` (docs/moving-in-from-firebase.md).
      */
     firestoreDatabaseId: firestore?.databaseId,
+    /** Web push: the VAPID subject, and the key pair when set; unset, push/vapid.ts keeps one in the data folder. */
+    vapid,
   };
 }
 
