@@ -36,6 +36,9 @@ import { createMailWorker } from './mail/mail.worker.ts';
 import { createOutbox } from './mail/outbox.ts';
 import { features } from './features.ts';
 import { startNotices } from './notices/notices.ts';
+import { createPushChannel } from './notices/push-channel.ts';
+import { createPushSender } from './push/push-sender.ts';
+import { resolveVapidKeys } from './push/vapid.ts';
 import type { PersonalDataPart } from './personal-data.ts';
 
 /** Everything the process runs, wired once; `main.ts`, the CLI and the tests build on this. */
@@ -46,6 +49,8 @@ export async function createServices(
     /** The renderer of the pages rendered per request, for tests without a build (http/rendered-pages.ts). */
     renderApp?: RenderApp;
     mailPollMs?: number;
+    /** How often the notices' dispatcher and delivery workers look for work besides being woken (10 s and 5 s). */
+    noticesPollMs?: number;
     eventsHeartbeatMs?: number;
     /** How often an open signed-in stream checks its session again (stream-hub.ts: 60 s otherwise). */
     eventsRecheckMs?: number;
@@ -100,7 +105,14 @@ export async function createServices(
         settled: bus.settled && (() => bus.settled!()),
       }
     : bus;
-  const deps: Deps = { storage, repos: storage.repos, clock, events, mail, config: env, logger };
+  // Push's keys, made once into the data folder where the environment gives none (push/vapid.ts): the routes
+  // hand the public one to browsers.
+  const vapid = resolveVapidKeys(env);
+  const config: Env = {
+    ...env,
+    vapid: { subject: vapid.subject, keys: { publicKey: vapid.publicKey, privateKey: vapid.privateKey } },
+  };
+  const deps: Deps = { storage, repos: storage.repos, clock, events, mail, config, logger };
 
   const auth = engine.createAuth({ env, secret: resolveAuthSecret(env), outbox: mail, events, logger });
   // Fails fast when the migrations and better-auth disagree about a table or column.
@@ -110,7 +122,12 @@ export async function createServices(
   const personalData: PersonalDataPart[] = features.flatMap((f) => f.personalData ?? []);
   // What the features run in the background: the bookings' reminders.
   const jobs = features.flatMap((f) => f.start?.(deps) ?? []);
-  const notices = startNotices({ deps, bus, senders: [] });
+  const notices = startNotices({
+    deps,
+    bus,
+    senders: [createPushChannel({ repos: storage.repos, sender: createPushSender({ vapid }) })],
+    pollMs: options.noticesPollMs,
+  });
   const streamHub = createStreamHub({
     bus,
     heartbeatMs: options.eventsHeartbeatMs,

@@ -1,11 +1,11 @@
 import type { Env } from '../env.ts';
 
 /**
- * What this server offers beyond e-mail: push always (its VAPID key), WhatsApp with the owner's account. Until the
- * push and WhatsApp channels are wired, placeholders.
+ * What this server offers beyond e-mail: push always (its VAPID public key, resolved at start: server.ts),
+ * WhatsApp with the owner's account.
  */
 export function offeredChannels(config: Env): { pushKey: string; whatsapp: boolean } {
-  return { pushKey: '', whatsapp: config.publicUrl === '' };
+  return { pushKey: config.vapid.keys?.publicKey ?? '', whatsapp: false };
 }
 
 /** A WhatsApp number as the Cloud API takes it (digits, with the country code), or undefined. */

@@ -66,12 +66,23 @@ export function createNoticeDispatcher(deps: {
       const prefs = preferences.get(n.userId);
       return prefs ? isChosen(prefs, n.kind, channel) : channel === 'email';
     }
+    // A push carries the user's unread count, for the app icon's badge.
+    const unread = new Map<string, number>();
+    for (const userId of new Set(subscriptions.map((s) => s.userId)))
+      unread.set(userId, await notices.unreadCount(userId));
     const deliveries: NewDelivery[] = [];
     for (const n of batch) {
       const base = { noticeId: n.id, userId: n.userId, kind: n.kind };
       if (chosen(n, 'push'))
         for (const s of subscriptions.filter((s) => s.userId === n.userId)) {
-          const payload: PushPayload = { id: n.id, kind: n.kind, title: n.title, body: n.body, path: n.path };
+          const payload: PushPayload = {
+            id: n.id,
+            kind: n.kind,
+            title: n.title,
+            body: n.body,
+            path: n.path,
+            unread: unread.get(n.userId),
+          };
           deliveries.push({
             ...base,
             id: `${n.id}:push:${s.id}`,

@@ -10,3 +10,6 @@ export const createDeliveryNotFoundError = () =>
     message: 'There is no failed delivery with that id.',
     status: 404,
   });
+
+export const createPushServiceRefusedError = () =>
+  createValidationError({ endpoint: 'This browser’s push service is not one we can send to.' });

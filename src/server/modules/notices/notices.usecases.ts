@@ -14,7 +14,12 @@ import { requireRole, requireUser } from '../../auth/auth.session.ts';
 import type { Uses } from '../../deps.ts';
 import { deliveriesTable, noticesTable } from '../../notices/notify.ts';
 import type { PersonalDataPart } from '../../personal-data.ts';
-import { createDeliveryNotFoundError, createWhatsAppNeedsNumberError } from './notices.errors.ts';
+import { isPushEndpointAllowed } from '../../notices/push-channel.ts';
+import {
+  createDeliveryNotFoundError,
+  createPushServiceRefusedError,
+  createWhatsAppNeedsNumberError,
+} from './notices.errors.ts';
 
 /**
  * The user's side of notices (issue 38, docs/decisions/0059): their notifications list, read and unread; their
@@ -110,11 +115,13 @@ export async function saveNoticePreferences(
 export const subscriptionIdOf = (endpoint: string) => createHash('sha256').update(endpoint).digest('hex');
 
 export async function subscribePush(
-  { repos, clock }: Uses<'notices', 'clock'>,
+  { repos, clock, config }: Uses<'notices', 'clock' | 'config'>,
   me: Me | undefined,
   input: PushSubscriptionInput,
 ): Promise<void> {
   const user = requireUser(me);
+  // The server posts to the endpoint: only a browser push service's, never an address someone typed.
+  if (!isPushEndpointAllowed(input.endpoint, config.production)) throw createPushServiceRefusedError();
   await repos.notices.savePushSubscription({
     id: subscriptionIdOf(input.endpoint),
     userId: user.id,
