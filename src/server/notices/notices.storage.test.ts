@@ -280,4 +280,47 @@ describe.each(contractEngines(openSql, openFirestore))('the notices’ storage o
     await repo.deleteOf(user);
     expect((await repo.listFailed(1000)).some((d) => d.userId === user)).toBe(false);
   });
+
+  test('at once: of ten senders one claims, five writers of one key make one notice, each read is counted once', async () => {
+    const { notices: repo, deliveries } = engine;
+    const [user, noticeId] = [uid(), uid()];
+    const target = '+27 82/123 4567';
+    const delivery: NewDelivery = {
+      id: `${noticeId}:whatsapp:${target}`,
+      noticeId,
+      userId: user,
+      kind: 'booking-reminder',
+      channel: 'whatsapp',
+      target,
+      payload: '{}',
+    };
+    await deliveries.add([delivery], at(1));
+    const claims = await Promise.all(Array.from({ length: 10 }, () => deliveries.claim(delivery.id, at(2), 60_000)));
+    expect(claims.filter(Boolean)).toHaveLength(1);
+
+    const reminder = (i: number) => [
+      {
+        notice: notice(user, `Reminder ${i}`, { kind: 'booking-reminder', dedupeKey: `reminder/${noticeId}` }),
+        id: uid(),
+        at: at(3),
+      },
+    ];
+    await Promise.all([
+      ...[0, 1, 2, 3].map((i) => repo.add(reminder(i))),
+      engine.transaction((tx) => tx.add(reminder(4))),
+    ]);
+    expect(await repo.listFor(user, 10)).toHaveLength(1);
+
+    const ids = [uid(), uid(), uid()];
+    await repo.add(ids.map((id) => ({ notice: notice(user, 'Another'), id, at: at(4) })));
+    const counts = await Promise.all([
+      repo.markRead(user, 'all', at(5)),
+      repo.markRead(user, ids, at(5)),
+      repo.markRead(user, 'all', at(5)),
+    ]);
+    expect(counts.reduce((sum, n) => sum + n, 0)).toBe(4);
+    expect(await repo.unreadCount(user)).toBe(0);
+    await Promise.all([repo.deleteOf(user), deliveries.deleteOf(user)]);
+    expect(await repo.listFor(user, 10)).toEqual([]);
+  });
 });

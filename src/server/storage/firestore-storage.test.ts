@@ -113,6 +113,8 @@ describe('the Firestore storage', () => {
       'groups',
       'importLedger',
       'outbox',
+      'notices',
+      'noticeDeliveries',
       'payments',
       'packages',
       'profile',
