@@ -151,7 +151,6 @@ async function probe(base: string, project: string, database: string, rules: str
     'packages',
     'packagePaymentReferences',
     'notices',
-    'noticeKeys',
     'noticeFollows',
     'noticePreferences',
     'pushSubscriptions',

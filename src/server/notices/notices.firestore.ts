@@ -24,9 +24,7 @@ import type {
 
 /**
  * The notices on Firestore (docs/firestore-layout.md, "The notices"), the SQL tables' rows as documents:
- * `notices/{id}` (a user's notice, or a fan-out: `userId` null and a `topic`), `noticeKeys/{dedupe key}` (the
- * unique index SQL keeps on `dedupe_key`: created with its notice, at once, only if neither is there),
- * `noticeFollows/{topic}:{user}`, `noticePreferences/{user}` and `pushSubscriptions/{id}`. Times are UTC ISO
+ * `notices/{id}` (a user's notice, or a fan-out: `userId` null and a `topic`), `noticeFollows/{topic}:{user}`, `noticePreferences/{user}` and `pushSubscriptions/{id}`. Times are UTC ISO
  * text, as on SQL. Ids from outside that no document can have (`isRecordId`) name nothing, as on SQL.
  */
 interface NoticeDoc {
@@ -37,15 +35,9 @@ interface NoticeDoc {
   title: string;
   body: string;
   path: string;
-  dedupeKey: string | null;
   createdAt: string;
   readAt: string | null;
   dispatchedAt: string | null;
-}
-
-interface NoticeKeyDoc {
-  noticeId: string;
-  userId: string;
 }
 
 interface FollowDoc {
@@ -196,12 +188,10 @@ function compareAndSet<D, R>(
 /** The notices' storage on Firestore. */
 export function createNoticesFirestoreRepository(ctx: FirestoreContext): NoticesRepository {
   const notices = ctx.db.collection('notices') as CollectionReference<NoticeDoc>;
-  const keys = ctx.db.collection('noticeKeys') as CollectionReference<NoticeKeyDoc>;
   const follows = ctx.db.collection('noticeFollows') as CollectionReference<FollowDoc>;
   const preferences = ctx.db.collection('noticePreferences') as CollectionReference<PreferencesDoc>;
   const subscriptions = ctx.db.collection('pushSubscriptions') as CollectionReference<SubscriptionDoc>;
   const followRef = (topic: string, userId: string) => follows.doc(keyId(topic, userId));
-  const keyRef = (dedupeKey: string) => keys.doc(keyId(dedupeKey));
   /** In a usecase's transaction, the documents this repository has created in it (made once per transaction). */
   const held = ctx.tx ? new Set<string>() : undefined;
 
@@ -216,19 +206,17 @@ export function createNoticesFirestoreRepository(ctx: FirestoreContext): Notices
           title: notice.title,
           body: notice.body,
           path: notice.path,
-          dedupeKey: notice.dedupeKey ?? null,
           createdAt: at.toISOString(),
           readAt: null,
           dispatchedAt: null,
         };
-        const group: [DocumentReference, object][] = [[notices.doc(id), doc]];
-        if (notice.dedupeKey !== undefined) {
-          group.push([keyRef(notice.dedupeKey), { noticeId: id, userId: notice.userId } satisfies NoticeKeyDoc]);
-        }
-        return group;
+        return [[notices.doc(id), doc]] as [DocumentReference, object][];
       });
-      // A notice written before (its id, or its dedupe key) is left as it is.
-      await createMissing(ctx, held, groups);
+      // In a usecase's transaction only writes, after its other writes (Firestore reads nothing after one): the
+      // ids are new. Outside one (a fan-out's expansion, by any number of dispatchers), a notice written before
+      // is left as it is.
+      if (ctx.tx) for (const [ref, doc] of groups.flat()) ctx.tx.create(ref, doc);
+      else await createMissing(ctx, held, groups);
     }
   }
 
@@ -260,7 +248,6 @@ export function createNoticesFirestoreRepository(ctx: FirestoreContext): Notices
         title: fanout.title,
         body: fanout.body,
         path: fanout.path,
-        dedupeKey: null,
         createdAt: at.toISOString(),
         readAt: null,
         dispatchedAt: null,
@@ -349,9 +336,13 @@ export function createNoticesFirestoreRepository(ctx: FirestoreContext): Notices
       await updateIfThere(ctx, notices.doc(id), { dispatchedAt: at.toISOString() });
     },
 
-    follow: (topic, userId, at) =>
-      // Created if absent: a second follow keeps the first's time, as SQL's `do nothing`.
-      createMissing(ctx, held, [[[followRef(topic, userId), { topic, userId, createdAt: at.toISOString() }]]]),
+    async follow(topic, userId, at) {
+      const doc = { topic, userId, createdAt: at.toISOString() };
+      // In a usecase's transaction (a question asked) only a write, after its others: a follow made again takes the
+      // new time. Outside one, created if absent: a second follow keeps the first's time, as SQL's `do nothing`.
+      if (ctx.tx) ctx.tx.set(followRef(topic, userId), doc);
+      else await createMissing(ctx, held, [[[followRef(topic, userId), doc]]]);
+    },
 
     async unfollow(topic, userId) {
       const ref = followRef(topic, userId);
@@ -460,20 +451,16 @@ export function createNoticesFirestoreRepository(ctx: FirestoreContext): Notices
 
     async deleteOf(userId) {
       // Found outside the transaction and deleted in it (queries.ts `deleteFound`: the account's deletion calls
-      // this after other parts' writes). A notice's dedupe key goes with it, so the key is free again, as SQL's
+      // this after other parts' writes).
       // unique index forgets a deleted row's.
       const [mine, caused, followed, devices] = await Promise.all([
-        notices.where('userId', '==', userId).select('dedupeKey').get(),
+        notices.where('userId', '==', userId).select().get(),
         notices.where('exceptUserId', '==', userId).select().get(),
         follows.where('userId', '==', userId).select().get(),
         subscriptions.where('userId', '==', userId).select().get(),
       ]);
       const refs: DocumentReference[] = [
         ...mine.docs.map((d) => d.ref),
-        ...mine.docs.flatMap((d) => {
-          const key = d.get('dedupeKey') as string | null;
-          return key === null ? [] : [keyRef(key)];
-        }),
         ...caused.docs.map((d) => d.ref),
         ...followed.docs.map((d) => d.ref),
         ...devices.docs.map((d) => d.ref),

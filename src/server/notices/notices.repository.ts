@@ -55,12 +55,11 @@ export function createNoticesRepository(db: Db): NoticesRepository {
         title: notice.title,
         body: notice.body,
         path: notice.path,
-        dedupe_key: notice.dedupeKey ?? null,
         created_at: at.toISOString(),
         read_at: null,
         dispatched_at: null,
       }));
-      // A notice written before (its id, or its dedupe key) is left as it is.
+      // A notice written before (its id) is left as it is.
       await db
         .insertInto('notices')
         .values(rows)
@@ -93,7 +92,6 @@ export function createNoticesRepository(db: Db): NoticesRepository {
           title: fanout.title,
           body: fanout.body,
           path: fanout.path,
-          dedupe_key: null,
           created_at: at.toISOString(),
           read_at: null,
           dispatched_at: null,

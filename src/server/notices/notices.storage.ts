@@ -8,8 +8,6 @@ export interface NewNotice {
   body: string;
   /** The page it opens, e.g. `/student-dashboard#booking-…`. */
   path: string;
-  /** A notice with a key already written is not written again (a reminder, once per session). */
-  dedupeKey?: string;
 }
 
 /** A notice for every follower of `topic` but `exceptUserId` (who caused it): expanded after the commit. */
@@ -54,7 +52,10 @@ export interface PushSubscriptionRecord {
  * SQL, notices.firestore.ts on Firestore.
  */
 export interface NoticesRepository {
-  /** Writes the notices, due for dispatch; one whose `dedupeKey` was written before is not written again. */
+  /**
+   * Writes the notices, due for dispatch. Inside a transaction it only writes (Firestore reads nothing after a
+   * write): each id must be new. Outside one, a notice whose id was written before is left as it is.
+   */
   add(notices: readonly { notice: NewNotice; id: string; at: Date }[]): Promise<void>;
   /** Writes a fan-out, due for dispatch. */
   addFanout(fanout: NewFanout, id: string, at: Date): Promise<void>;
@@ -69,6 +70,7 @@ export interface NoticesRepository {
   expandFanout(fanoutId: string, notices: readonly { notice: NewNotice; id: string; at: Date }[]): Promise<void>;
   markDispatched(id: string, at: Date): Promise<void>;
 
+  /** Follows `topic`; inside a transaction it only writes, and a follow made again takes the new time. */
   follow(topic: string, userId: string, at: Date): Promise<void>;
   unfollow(topic: string, userId: string): Promise<void>;
   isFollowing(topic: string, userId: string): Promise<boolean>;

@@ -8,7 +8,6 @@ export interface NoticesTable {
   title: string;
   body: string;
   path: string;
-  dedupe_key: string | null;
   created_at: string;
   read_at: string | null;
   /** When its deliveries (a fan-out: its notices) were made; null until then. */

@@ -18,7 +18,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('title', 'text', (c) => c.notNull())
     .addColumn('body', 'text', (c) => c.notNull())
     .addColumn('path', 'text', (c) => c.notNull())
-    .addColumn('dedupe_key', 'text', (c) => c.unique())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('read_at', 'text')
     .addColumn('dispatched_at', 'text')
