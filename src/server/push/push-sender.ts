@@ -100,7 +100,7 @@ export function createPushSender({
       response = await fetch(request.endpoint, {
         method: request.method,
         headers,
-        body: request.body ?? undefined,
+        body: request.body ? new Uint8Array(request.body) : undefined,
         // A push service answers; it never sends the message elsewhere.
         redirect: 'manual',
         signal: AbortSignal.timeout(timeoutMs),
