@@ -6,6 +6,7 @@ import { Notice } from '../../components/notice.tsx';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { useServedData } from '../../lib/page-data.tsx';
 import { useSession } from '../../lib/session.tsx';
+import { FollowButton } from './follow-button.tsx';
 import { useQaActions, useQuestion } from './qa-data.ts';
 import { QuestionCard } from './question-card.tsx';
 
@@ -57,6 +58,11 @@ export function QuestionPage() {
     body = (
       <>
         <PageMeta title={question.title} description={describe(question.text)} canonical={questionPath(question.id)} />
+        {me && (
+          <div className="mb-3 flex justify-end">
+            <FollowButton questionId={question.id} />
+          </div>
+        )}
         <QuestionCard question={question} me={me} actions={actions} onItsPage />
       </>
     );
