@@ -57,6 +57,7 @@ describe('the status webhook', () => {
     expect(verifyWebhookSubscription({ ...check, 'hub.verify_token': undefined }, 'verify-me')).toBeUndefined();
     expect(verifyWebhookSubscription({ ...check, 'hub.mode': 'unsubscribe' }, 'verify-me')).toBeUndefined();
     expect(verifyWebhookSubscription({ ...check, 'hub.challenge': '' }, 'verify-me')).toBeUndefined();
+    expect(verifyWebhookSubscription({ ...check, 'hub.challenge': '<script>x</script>' }, 'verify-me')).toBeUndefined();
     expect(verifyWebhookSubscription({}, 'verify-me')).toBeUndefined();
   });
 

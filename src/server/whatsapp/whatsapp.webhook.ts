@@ -11,7 +11,7 @@ import { z } from 'zod';
  */
 
 /**
- * The challenge to answer (200, as plain text) when `query` is Meta's subscription check with our verify token;
+ * The challenge to answer (200, `text/plain`) when `query` is Meta's subscription check with our verify token;
  * undefined otherwise (answer 403).
  */
 export function verifyWebhookSubscription(
@@ -20,7 +20,8 @@ export function verifyWebhookSubscription(
 ): string | undefined {
   const get = (name: string) => (query instanceof URLSearchParams ? (query.get(name) ?? undefined) : query[name]);
   const challenge = get('hub.challenge');
-  if (get('hub.mode') !== 'subscribe' || !challenge) return undefined;
+  // Meta's challenge is a number; anything else is not echoed (the answer must never carry markup of a stranger's).
+  if (get('hub.mode') !== 'subscribe' || !challenge || !/^[\w-]{1,200}$/.test(challenge)) return undefined;
   return sameText(get('hub.verify_token') ?? '', verifyToken) ? challenge : undefined;
 }
 
