@@ -1,3 +1,4 @@
+import { noticeKinds, type NoticeKind } from '../../common/notices.ts';
 import { normaliseWhatsAppNumber } from '../../common/whatsapp.ts';
 
 /**
@@ -10,19 +11,9 @@ import { normaliseWhatsAppNumber } from '../../common/whatsapp.ts';
  * messages" reference).
  */
 
-/** The notices that may go on WhatsApp; the same names as the notices core's kinds. */
-export const whatsAppNoticeKinds = [
-  'booking-confirmed',
-  'booking-time-changed',
-  'booking-reminder',
-  'booking-cancelled',
-  'booking-request',
-  'question-answered',
-  'answer-accepted',
-  'answer-endorsed',
-  'payment-recorded',
-] as const;
-export type WhatsAppNoticeKind = (typeof whatsAppNoticeKinds)[number];
+/** Every kind of notice may go on WhatsApp: the notices core's kinds (common/notices.ts), each with a template. */
+export const whatsAppNoticeKinds = noticeKinds;
+export type WhatsAppNoticeKind = NoticeKind;
 
 /** A value a template's text takes, by the name the caller gives it. */
 export type WhatsAppParam =
