@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import {
   formatSastDate,
   formatSastDateTime,
+  formatSastSession,
   formatSastSlot,
   isCalendarDate,
   isTimeOfDay,
@@ -35,6 +36,12 @@ describe('SAST times', () => {
   test('pages and e-mails say the day and SAST', () => {
     expect(formatSastDate('2026-11-24')).toBe('Tue, 24 Nov 2026');
     expect(formatSastSlot('2026-11-24', '14:00')).toBe('Tue, 24 Nov 2026, 14:00 SAST');
+  });
+
+  test('a session reads as its day, start and end in SAST, on one line', () => {
+    expect(formatSastSession('2026-12-08', '14:00', 1)).toBe('Tue, 08 Dec 2026, 14:00–15:00 SAST');
+    expect(formatSastSession('2026-12-08', '09:30', 2)).toBe('Tue, 08 Dec 2026, 09:30–11:30 SAST');
+    expect(formatSastSession('2026-12-31', '23:00', 2)).toBe('Thu, 31 Dec 2026, 23:00–01:00 SAST');
   });
 
   test("the texts are Intl's en-ZA ones in Johannesburg's zone, for every hour of years apart", () => {

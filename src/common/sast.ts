@@ -58,3 +58,12 @@ export function formatSastDateTime(iso: string): string {
 
 /** "Tue, 24 Nov 2026, 14:00 SAST": a session's time as every page and e-mail shows it. */
 export const formatSastSlot = (date: string, time: string) => `${formatSastDate(date)}, ${time} SAST`;
+
+/**
+ * "Tue, 08 Dec 2026, 14:00–15:00 SAST": a session of `hours` from `time` on `date`, where a message has room for
+ * one line (a WhatsApp notice, a shared confirmation). An end past midnight is the next day's time on the clock.
+ */
+export function formatSastSession(date: string, time: string, hours: number): string {
+  const end = sastTime(new Date(sastInstant(date, time).getTime() + hours * 60 * 60 * 1000));
+  return `${formatSastDate(date)}, ${time}–${end} SAST`;
+}

@@ -137,6 +137,63 @@ describe('loadEnv', () => {
     );
   });
 
+  const whatsAppKeys = {
+    WHATSAPP_TOKEN: 'EAAG-system-user-token',
+    WHATSAPP_PHONE_NUMBER_ID: '106540352242922',
+    WHATSAPP_APP_SECRET: 'app-secret',
+    WHATSAPP_VERIFY_TOKEN: 'verify-me',
+  };
+
+  test('WhatsApp: the four keys together or none, Graph API v21.0 and `en` unless told otherwise', () => {
+    expect(loadEnv({}).whatsapp).toBeUndefined();
+    expect(loadEnv(whatsAppKeys).whatsapp).toEqual({
+      token: 'EAAG-system-user-token',
+      phoneNumberId: '106540352242922',
+      appSecret: 'app-secret',
+      verifyToken: 'verify-me',
+      apiUrl: 'https://graph.facebook.com/v21.0',
+      templateLanguage: 'en',
+    });
+    const told = loadEnv({
+      ...whatsAppKeys,
+      WHATSAPP_API_URL: 'http://127.0.0.1:4371/',
+      WHATSAPP_TEMPLATE_LANGUAGE: 'en_US',
+    }).whatsapp;
+    expect(told).toMatchObject({ apiUrl: 'http://127.0.0.1:4371', templateLanguage: 'en_US' });
+    // Empty values are unset: all four empty is WhatsApp off, not an error.
+    expect(
+      loadEnv({ WHATSAPP_TOKEN: '', WHATSAPP_PHONE_NUMBER_ID: '', WHATSAPP_APP_SECRET: '', WHATSAPP_VERIFY_TOKEN: '' })
+        .whatsapp,
+    ).toBeUndefined();
+  });
+
+  test.each([
+    ['WHATSAPP_APP_SECRET, WHATSAPP_VERIFY_TOKEN: missing', { WHATSAPP_TOKEN: 't', WHATSAPP_PHONE_NUMBER_ID: '1' }],
+    ['WHATSAPP_TOKEN: missing', { ...whatsAppKeys, WHATSAPP_TOKEN: '' }],
+    ['WHATSAPP_TOKEN, WHATSAPP_PHONE_NUMBER_ID, WHATSAPP_APP_SECRET: missing', { WHATSAPP_VERIFY_TOKEN: 'verify-me' }],
+    ['WHATSAPP_PHONE_NUMBER_ID: digits', { ...whatsAppKeys, WHATSAPP_PHONE_NUMBER_ID: '+27 82 123 4567' }],
+    ['WHATSAPP_API_URL', { ...whatsAppKeys, WHATSAPP_API_URL: 'graph.facebook.com' }],
+    ['WHATSAPP_TEMPLATE_LANGUAGE', { ...whatsAppKeys, WHATSAPP_TEMPLATE_LANGUAGE: 'English' }],
+  ])('WhatsApp: %s is refused at start with a message naming it', (name, source) => {
+    expect(() => loadEnv(source)).toThrow(/^Invalid environment:\n/);
+    expect(() => loadEnv(source)).toThrow(name);
+  });
+
+  test('WhatsApp: the API’s URL must be https in production', () => {
+    const production = {
+      ...whatsAppKeys,
+      ...vapidKeys,
+      NODE_ENV: 'production',
+      AUTH_SECRET: 'x'.repeat(32),
+      PUBLIC_URL: 'https://tutorbook.co.za',
+      PAYMENT_EFT_DETAILS: 'Bank: FNB',
+    };
+    expect(loadEnv(production).whatsapp?.apiUrl).toBe('https://graph.facebook.com/v21.0');
+    expect(() => loadEnv({ ...production, WHATSAPP_API_URL: 'http://127.0.0.1:4371' })).toThrow(
+      'Invalid environment:\n  WHATSAPP_API_URL: must be https:// in production',
+    );
+  });
+
   const emailJsKeys = {
     EMAILJS_SERVICE_ID: 'service_tb',
     EMAILJS_TEMPLATE_ID: 'template_all',

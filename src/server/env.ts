@@ -18,6 +18,63 @@ const flag = z
 const trustProxyWords = new Map(Object.entries({ true: 1, yes: 1, on: 1, false: 0, no: 0, off: 0 }));
 const maxTrustedProxies = 5;
 
+// --- WhatsApp (issue 38 §3, docs/whatsapp.md): its settings, read in loadEnv as `whatsapp` -------------------
+
+const whatsAppShape = {
+  /**
+   * The owner's WhatsApp Business account on Meta's Cloud API: the access token (a system user's, which does not
+   * expire), the sending number's id, the app secret that signs the status webhook and the token the webhook's
+   * subscription check echoes; all four or none. Unset, nobody is offered WhatsApp notices.
+   */
+  WHATSAPP_TOKEN: z.string().min(1).optional(),
+  WHATSAPP_PHONE_NUMBER_ID: z
+    .string()
+    .regex(/^\d{1,30}$/, 'digits, as WhatsApp Manager shows the phone number ID')
+    .optional(),
+  WHATSAPP_APP_SECRET: z.string().min(1).optional(),
+  WHATSAPP_VERIFY_TOKEN: z.string().min(1).optional(),
+  /** Graph API's base with its version, or a stand-in's (scripts/whatsapp-standin.ts) in tests. */
+  WHATSAPP_API_URL: z.url().default('https://graph.facebook.com/v21.0'),
+  /** The language code the templates were registered in (WhatsApp Manager), e.g. `en` or `en_US`. */
+  WHATSAPP_TEMPLATE_LANGUAGE: z
+    .string()
+    .regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, 'a template language code as WhatsApp Manager shows it, e.g. en or en_US')
+    .default('en'),
+};
+
+/**
+ * The four WHATSAPP_ keys come together or not at all: without the app secret no status could be trusted, and
+ * without the verify token Meta cannot subscribe the webhook. In production the API's URL is https (the token goes
+ * to it).
+ */
+function whatsAppSettings(e: Parsed, production: boolean) {
+  const keys = {
+    WHATSAPP_TOKEN: e.WHATSAPP_TOKEN,
+    WHATSAPP_PHONE_NUMBER_ID: e.WHATSAPP_PHONE_NUMBER_ID,
+    WHATSAPP_APP_SECRET: e.WHATSAPP_APP_SECRET,
+    WHATSAPP_VERIFY_TOKEN: e.WHATSAPP_VERIFY_TOKEN,
+  };
+  const missing = Object.entries(keys).filter(([, value]) => value === undefined);
+  if (missing.length === 4) return undefined;
+  if (missing.length > 0)
+    throw new Error(
+      `Invalid environment:\n  ${missing.map(([name]) => name).join(', ')}: missing (WhatsApp needs all of WHATSAPP_TOKEN, WHATSAPP_PHONE_NUMBER_ID, WHATSAPP_APP_SECRET and WHATSAPP_VERIFY_TOKEN, or none)`,
+    );
+  const apiUrl = e.WHATSAPP_API_URL.replace(/\/$/, '');
+  if (production && !apiUrl.startsWith('https://'))
+    throw new Error('Invalid environment:\n  WHATSAPP_API_URL: must be https:// in production');
+  return {
+    token: keys.WHATSAPP_TOKEN!,
+    phoneNumberId: keys.WHATSAPP_PHONE_NUMBER_ID!,
+    appSecret: keys.WHATSAPP_APP_SECRET!,
+    verifyToken: keys.WHATSAPP_VERIFY_TOKEN!,
+    apiUrl,
+    templateLanguage: e.WHATSAPP_TEMPLATE_LANGUAGE,
+  };
+}
+
+// --- end of WhatsApp ------------------------------------------------------------------------------------------
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -79,6 +136,7 @@ const schema = z.object({
     .optional(),
   PAYFAST_PASSPHRASE: z.string().min(1).max(100).optional(),
   PAYFAST_URL: z.url().default('https://www.payfast.co.za'),
+  ...whatsAppShape,
   /**
    * How many proxies of our own append to X-Forwarded-For in front of the server (http/client-address.ts,
    * docs/limits.md): 1 for Cloud Run alone, 2 for Firebase Hosting in front of Cloud Run. `on` (as before) is 1.
@@ -173,6 +231,8 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     paymentEftDetails: splitLines(e.PAYMENT_EFT_DETAILS),
     /** Set: students may pay online through PayFast (server/payfast/payfast.ts); undefined: by EFT only. */
     payfast,
+    /** Set: opted-in users get their notices on WhatsApp (server/whatsapp/); undefined: no WhatsApp notices. */
+    whatsapp: whatsAppSettings(e, production),
     /** Printed on receipts; undefined: they say "Not VAT registered". */
     vatNumber: e.VAT_NUMBER,
     /** How many proxies append to X-Forwarded-For: the client's entry is that many from the right (0: ignored). */

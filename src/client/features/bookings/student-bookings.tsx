@@ -12,6 +12,7 @@ import { canCancel } from './booking-rules.ts';
 import { MoveSession } from './move-session.tsx';
 import { PayNow } from './pay-now.tsx';
 import { ReceiptLinks } from './receipt-links.tsx';
+import { ShareOnWhatsApp } from './share-on-whatsapp.tsx';
 import { useMyBookings, useStudentActions } from './use-bookings.ts';
 
 const muted = 'text-slate-700 dark:text-slate-300';
@@ -153,6 +154,7 @@ function StudentBookingCard({
         />
       )}
       <ReceiptLinks booking={booking} />
+      {!pending && <ShareOnWhatsApp booking={booking} describedBy={nameId} />}
       {refused ? (
         <div className="mt-4 flex flex-col gap-3">
           <Notice tone="error">Needs attention: {pending.error?.message ?? bookingMessages.failed}</Notice>
