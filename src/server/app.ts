@@ -31,6 +31,7 @@ import { createBookingRoutes } from './modules/bookings/bookings.routes.ts';
 import { createGroupRoutes } from './modules/bookings/groups.routes.ts';
 import { createPackageRoutes } from './modules/bookings/packages.routes.ts';
 import { createPayFastRoutes } from './modules/bookings/payfast.routes.ts';
+import { createWhatsAppRoutes } from './modules/notices/whatsapp.routes.ts';
 import { createCalendarFeedRoutes, createCalendarRoutes } from './modules/calendar/calendar.routes.ts';
 import { createCatalogueRoutes, preparedCatalogue } from './modules/catalogue/catalogue.routes.ts';
 import { createCatalogueDeps, findModuleBySlug, type CatalogueDeps } from './modules/catalogue/catalogue.usecases.ts';
@@ -194,6 +195,7 @@ function createApiRoutes({
     .route('/api/groups', createGroupRoutes(deps))
     .route('/api/packages', createPackageRoutes(deps))
     .route('/api/payfast', createPayFastRoutes(deps))
+    .route('/api/whatsapp', createWhatsAppRoutes(deps))
     .route('/api/staff', createStaffRoutes(deps))
     .route('/api/testimonials', createTestimonialsRoutes(deps))
     .route('/api/availability', createAvailabilityRoutes(deps))

@@ -37,6 +37,8 @@ import { createOutbox } from './mail/outbox.ts';
 import { features } from './features.ts';
 import { startNotices } from './notices/notices.ts';
 import { createPushChannel } from './notices/push-channel.ts';
+import { createWhatsAppChannel } from './notices/whatsapp-channel.ts';
+import { createWhatsAppSender } from './whatsapp/whatsapp.sender.ts';
 import { createPushSender } from './push/push-sender.ts';
 import { resolveVapidKeys } from './push/vapid.ts';
 import type { PersonalDataPart } from './personal-data.ts';
@@ -125,7 +127,17 @@ export async function createServices(
   const notices = startNotices({
     deps,
     bus,
-    senders: [createPushChannel({ repos: storage.repos, sender: createPushSender({ vapid }) })],
+    senders: [
+      createPushChannel({ repos: storage.repos, sender: createPushSender({ vapid }) }),
+      ...(env.whatsapp
+        ? [
+            createWhatsAppChannel({
+              sender: createWhatsAppSender(env.whatsapp),
+              language: env.whatsapp.templateLanguage,
+            }),
+          ]
+        : []),
+    ],
     pollMs: options.noticesPollMs,
   });
   const streamHub = createStreamHub({

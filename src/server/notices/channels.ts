@@ -1,3 +1,4 @@
+import { normaliseWhatsAppNumber } from '../../common/whatsapp.ts';
 import type { Env } from '../env.ts';
 
 /**
@@ -5,12 +6,11 @@ import type { Env } from '../env.ts';
  * WhatsApp with the owner's account.
  */
 export function offeredChannels(config: Env): { pushKey: string; whatsapp: boolean } {
-  return { pushKey: config.vapid.keys?.publicKey ?? '', whatsapp: false };
+  return { pushKey: config.vapid.keys?.publicKey ?? '', whatsapp: config.whatsapp !== undefined };
 }
 
-/** A WhatsApp number as the Cloud API takes it (digits, with the country code), or undefined. */
+/** A WhatsApp number as the Cloud API takes it (a South African mobile number, digits with 27), or undefined. */
 export function whatsappNumberOf(typed: string): string | undefined {
-  const digits = typed.replace(/[\s()-]/g, '').replace(/^\+/, '');
-  if (/^0\d{9}$/.test(digits)) return `27${digits.slice(1)}`;
-  return /^[1-9]\d{9,14}$/.test(digits) ? digits : undefined;
+  const reading = normaliseWhatsAppNumber(typed);
+  return reading.ok ? reading.number : undefined;
 }

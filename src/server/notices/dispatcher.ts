@@ -47,7 +47,14 @@ export function createNoticeDispatcher(deps: {
     const followers = (await notices.followersOf(fanout.topic)).filter((id) => id !== fanout.exceptUserId);
     const at = new Date(fanout.createdAt);
     const rows = followers.map((userId) => ({
-      notice: { userId, kind: fanout.kind, title: fanout.title, body: fanout.body, path: fanout.path },
+      notice: {
+        userId,
+        kind: fanout.kind,
+        title: fanout.title,
+        body: fanout.body,
+        path: fanout.path,
+        ...(fanout.params ? { params: fanout.params } : {}),
+      },
       id: `${fanout.id}.${userId}`,
       at,
     }));
@@ -98,7 +105,7 @@ export function createNoticeDispatcher(deps: {
           id: `${n.id}:whatsapp:${number}`,
           channel: 'whatsapp',
           target: number,
-          payload: JSON.stringify({ title: n.title, body: n.body, path: n.path }),
+          payload: JSON.stringify({ params: { ...n.params, path: n.path } }),
         });
     }
     await noticeDeliveries.add(deliveries, now());

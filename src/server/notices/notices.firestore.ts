@@ -35,6 +35,8 @@ interface NoticeDoc {
   title: string;
   body: string;
   path: string;
+  /** The WhatsApp template's values, or null. */
+  params: Record<string, string> | null;
   createdAt: string;
   readAt: string | null;
   dispatchedAt: string | null;
@@ -60,6 +62,7 @@ const toNotice = (id: string, doc: NoticeDoc): NoticeRecord => ({
   title: doc.title,
   body: doc.body,
   path: doc.path,
+  ...(doc.params ? { params: doc.params } : {}),
   createdAt: doc.createdAt,
   readAt: doc.readAt,
 });
@@ -206,6 +209,7 @@ export function createNoticesFirestoreRepository(ctx: FirestoreContext): Notices
           title: notice.title,
           body: notice.body,
           path: notice.path,
+          params: notice.params ?? null,
           createdAt: at.toISOString(),
           readAt: null,
           dispatchedAt: null,
@@ -248,6 +252,7 @@ export function createNoticesFirestoreRepository(ctx: FirestoreContext): Notices
         title: fanout.title,
         body: fanout.body,
         path: fanout.path,
+        params: fanout.params ?? null,
         createdAt: at.toISOString(),
         readAt: null,
         dispatchedAt: null,
@@ -324,6 +329,7 @@ export function createNoticesFirestoreRepository(ctx: FirestoreContext): Notices
               title: doc.title,
               body: doc.body,
               path: doc.path,
+              ...(doc.params ? { params: doc.params } : {}),
             }
           : { fanout: false, ...toNotice(d.id, doc) };
       });

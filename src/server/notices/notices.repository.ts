@@ -24,6 +24,7 @@ const toNotice = (row: Selectable<NoticesTable>): NoticeRecord => ({
   title: row.title,
   body: row.body,
   path: row.path,
+  ...(row.params ? { params: JSON.parse(row.params) as Record<string, string> } : {}),
   createdAt: iso(row.created_at),
   readAt: isoOrNull(row.read_at),
 });
@@ -55,6 +56,7 @@ export function createNoticesRepository(db: Db): NoticesRepository {
         title: notice.title,
         body: notice.body,
         path: notice.path,
+        params: notice.params ? JSON.stringify(notice.params) : null,
         created_at: at.toISOString(),
         read_at: null,
         dispatched_at: null,
@@ -92,6 +94,7 @@ export function createNoticesRepository(db: Db): NoticesRepository {
           title: fanout.title,
           body: fanout.body,
           path: fanout.path,
+          params: fanout.params ? JSON.stringify(fanout.params) : null,
           created_at: at.toISOString(),
           read_at: null,
           dispatched_at: null,
@@ -154,6 +157,7 @@ export function createNoticesRepository(db: Db): NoticesRepository {
               title: row.title,
               body: row.body,
               path: row.path,
+              ...(row.params ? { params: JSON.parse(row.params) as Record<string, string> } : {}),
             }
           : { fanout: false as const, ...toNotice(row) },
       );

@@ -8,6 +8,8 @@ export interface NewNotice {
   body: string;
   /** The page it opens, e.g. `/student-dashboard#booking-…`. */
   path: string;
+  /** The values a WhatsApp template of its kind takes, by name (server/whatsapp/whatsapp.ts): module, time, … */
+  params?: Record<string, string>;
 }
 
 /** A notice for every follower of `topic` but `exceptUserId` (who caused it): expanded after the commit. */
@@ -18,6 +20,7 @@ export interface NewFanout {
   title: string;
   body: string;
   path: string;
+  params?: Record<string, string>;
 }
 
 export interface NoticeRecord {
@@ -27,6 +30,7 @@ export interface NoticeRecord {
   title: string;
   body: string;
   path: string;
+  params?: Record<string, string>;
   /** UTC ISO. */
   createdAt: string;
   readAt: string | null;

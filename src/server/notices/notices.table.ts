@@ -8,6 +8,8 @@ export interface NoticesTable {
   title: string;
   body: string;
   path: string;
+  /** The WhatsApp template's values (`NewNotice.params`) as JSON, or null. */
+  params: string | null;
   created_at: string;
   read_at: string | null;
   /** When its deliveries (a fan-out: its notices) were made; null until then. */

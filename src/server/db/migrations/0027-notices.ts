@@ -18,6 +18,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('title', 'text', (c) => c.notNull())
     .addColumn('body', 'text', (c) => c.notNull())
     .addColumn('path', 'text', (c) => c.notNull())
+    .addColumn('params', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('read_at', 'text')
     .addColumn('dispatched_at', 'text')

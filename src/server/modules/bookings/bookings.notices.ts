@@ -1,7 +1,7 @@
 import type { Booking } from '../../../common/bookings.ts';
 import { formatRand } from '../../../common/money.ts';
 import { dashboardPathByRole, type Role } from '../../../common/roles.ts';
-import { formatSastDate, formatSastSlot } from '../../../common/sast.ts';
+import { formatSastDate, formatSastSession, formatSastSlot } from '../../../common/sast.ts';
 import type { NewNotice } from '../../notices/notices.storage.ts';
 
 /**
@@ -14,6 +14,9 @@ type Person = { id: string | null; role?: Role };
 const studentPath = (b: Booking) => `/student-dashboard#booking-${b.id}`;
 const staffPath = (b: Booking, role: Role) => `${dashboardPathByRole[role]}#booking-${b.id}`;
 const when = (b: Booking, slot = b.confirmedSlot) => (slot ? formatSastSlot(b.date, slot) : formatSastDate(b.date));
+/** The session's time as a WhatsApp template says it: `Tue, 08 Dec 2026, 14:00–15:00 SAST`. */
+const session = (b: Booking, slot = b.confirmedSlot) =>
+  slot ? formatSastSession(b.date, slot, b.hours) : `${formatSastDate(b.date)} (SAST)`;
 
 /** For those of `people` who have an account (an imported booking's student may not). */
 const toEach = <P extends Person>(people: readonly P[], make: (p: P & { id: string }) => NewNotice): NewNotice[] =>
@@ -26,6 +29,11 @@ export const requestNotices = (b: Booking, staff: readonly { id: string; role: R
     title: `New booking request: ${b.moduleName}`,
     body: `${b.student.name} asked for a session on ${formatSastDate(b.date)}. Confirm one of the times.`,
     path: staffPath(b, p.role),
+    params: {
+      student: b.student.name,
+      module: b.moduleName,
+      times: `${formatSastDate(b.date)}, ${b.slots.join(', ')} SAST`,
+    },
   }));
 
 export const confirmedNotices = (b: Booking, slot: string): NewNotice[] =>
@@ -35,6 +43,12 @@ export const confirmedNotices = (b: Booking, slot: string): NewNotice[] =>
     title: `Session confirmed: ${b.moduleName}`,
     body: `${when(b, slot)}${b.tutor ? ` with ${b.tutor.name}` : ''}. ${formatRand(b.totalCents)}, payment reference ${b.paymentReference}.`,
     path: studentPath(b),
+    params: {
+      module: b.moduleName,
+      time: session(b, slot),
+      amount: formatRand(b.totalCents),
+      reference: b.paymentReference,
+    },
   }));
 
 export const timeChangedNotices = (b: Booking, slot: string): NewNotice[] =>
@@ -44,6 +58,7 @@ export const timeChangedNotices = (b: Booking, slot: string): NewNotice[] =>
     title: `New time: ${b.moduleName}`,
     body: `Your session is now ${when(b, slot)}.`,
     path: studentPath(b),
+    params: { module: b.moduleName, reference: b.paymentReference, time: session(b, slot) },
   }));
 
 /** To the student, when staff cancelled; to staff, when the student did. */
@@ -59,6 +74,7 @@ export const cancelledNotices = (
         title: `Session cancelled: ${b.moduleName}`,
         body: `Your session of ${when(b)} was cancelled.`,
         path: studentPath(b),
+        params: { module: b.moduleName, time: session(b), reference: b.paymentReference },
       }))
     : toEach(staff, (p) => ({
         userId: p.id,
@@ -66,6 +82,7 @@ export const cancelledNotices = (
         title: `Cancelled by ${b.student.name}: ${b.moduleName}`,
         body: `The session of ${when(b)} was cancelled${b.lateCancellation ? ', late: the fee applies' : ''}.`,
         path: staffPath(b, p.role),
+        params: { module: b.moduleName, time: session(b), reference: b.paymentReference },
       }));
 
 /** The reminder, to the student and to the session's tutor (sent once: the reminder's claim). */
@@ -76,6 +93,7 @@ export const reminderNotices = (b: Booking): NewNotice[] => [
     title: `Reminder: ${b.moduleName}`,
     body: `Your session is ${when(b)}${b.tutor ? ` with ${b.tutor.name}` : ''}.`,
     path: studentPath(b),
+    params: { module: b.moduleName, time: session(b), reference: b.paymentReference },
   })),
   ...toEach(b.tutor ? [{ ...b.tutor, role: 'tutor' as const }] : [], (p) => ({
     userId: p.id,
@@ -83,6 +101,7 @@ export const reminderNotices = (b: Booking): NewNotice[] => [
     title: `Reminder: ${b.moduleName} with ${b.student.name}`,
     body: `The session is ${when(b)}.`,
     path: staffPath(b, 'tutor'),
+    params: { module: b.moduleName, time: session(b), reference: b.paymentReference },
   })),
 ];
 
@@ -93,4 +112,9 @@ export const paymentNotices = (b: Booking, amountCents: number): NewNotice[] =>
     title: `Payment recorded: ${formatRand(amountCents)}`,
     body: `For ${b.moduleName}, ${when(b)} (reference ${b.paymentReference}). Your receipt is on your dashboard.`,
     path: studentPath(b),
+    params: {
+      amount: formatRand(amountCents),
+      what: `${b.moduleName}, ${when(b)}`,
+      reference: b.paymentReference,
+    },
   }));

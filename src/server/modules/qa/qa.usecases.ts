@@ -286,6 +286,7 @@ export async function answerQuestion(
       title: `New answer: ${question.title}`,
       body: `${author.name} answered: ${excerpt(input.text)}`,
       path: `/qa/${questionId}`,
+      params: { author: author.name, question: question.title },
     });
     notify(tx, [questionId], stamp.version);
     return true;
@@ -355,6 +356,7 @@ export async function acceptAnswer(
             title: 'Your answer was accepted',
             body: `${me.name} marked your answer to “${question.title}” as the one that helped.`,
             path: `/qa/${questionId}`,
+            params: { question: question.title },
           },
         ],
         me.id,
