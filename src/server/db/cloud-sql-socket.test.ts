@@ -35,7 +35,8 @@ async function cloudSqlSocket(dir: string, target: { host: string; port: number 
 describe.runIf(onPostgres)("Cloud SQL's socket form of DATABASE_URL", () => {
   test('postgres://user:pass@/db?host=/cloudsql/PROJECT:REGION:INSTANCE: the server migrates, answers and hears its bus through the socket', async () => {
     const tmp = await mkdtemp(path.join(os.tmpdir(), 'tutorbook-cloudsql-'));
-    const database = await createTestDatabase(tmp);
+    // With no tables: the server migrates it through the socket.
+    const database = await createTestDatabase(tmp, { empty: true });
     const tcp = new URL(database.url);
     const socketDir = path.join(tmp, 'cloudsql', 'demo-project:africa-south1:tutorbook');
     const socket = await cloudSqlSocket(socketDir, { host: tcp.hostname, port: Number(tcp.port || 5432) });

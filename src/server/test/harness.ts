@@ -309,11 +309,15 @@ export const onPostgres = /^postgres(ql)?:/.test(process.env.TEST_DATABASE_URL ?
  * server, dropped afterwards, so no test sees another's rows. Firestore (TEST_DATABASE_URL=firestore://…):
  * a new project on the run's emulator (vitest.global-setup.ts), which keeps projects apart with no clean-up.
  * Also used for `main.ts` run as a process (main-process.ts).
+ *
+ * A PostgreSQL database is a copy of the run's migrated one (TEST_POSTGRES_TEMPLATE, vitest.global-setup.ts),
+ * so the server's migrations find nothing to do; `empty` gives one with no tables, for a test of the migrations
+ * themselves. Without the template (a file run outside Vitest's global setup), an empty one.
  */
-export async function createTestDatabase(dataDir: string): Promise<TestDatabase> {
+export async function createTestDatabase(dataDir: string, options: { empty?: boolean } = {}): Promise<TestDatabase> {
   // The one place tests read the environment: which database server to run against.
   // eslint-disable-next-line no-restricted-properties -- a test setting, not app configuration (env.ts)
-  const adminUrl = process.env.TEST_DATABASE_URL;
+  const { TEST_DATABASE_URL: adminUrl, TEST_POSTGRES_TEMPLATE: template } = process.env;
   if (!adminUrl) return { url: `file:${path.join(dataDir, 'app.db')}`, drop: async () => {} };
   if (adminUrl.startsWith('firestore://')) return createTestFirestoreProject();
 
@@ -321,7 +325,7 @@ export async function createTestDatabase(dataDir: string): Promise<TestDatabase>
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.query(`CREATE DATABASE ${name}${template && !options.empty ? ` TEMPLATE ${template}` : ''}`);
   } finally {
     await admin.end();
   }
