@@ -51,7 +51,7 @@ export async function createServices(
     /** The renderer of the pages rendered per request, for tests without a build (http/rendered-pages.ts). */
     renderApp?: RenderApp;
     mailPollMs?: number;
-    /** How often the notices' dispatcher and delivery workers look for work besides being woken (10 s and 5 s). */
+    /** How often the notices' dispatcher and delivery workers look for work besides being woken (60 s and 30 s). */
     noticesPollMs?: number;
     eventsHeartbeatMs?: number;
     /** How often an open signed-in stream checks its session again (stream-hub.ts: 60 s otherwise). */

@@ -36,7 +36,14 @@ export function startNotices({
   const workers = new Map(
     senders.map((sender) => [
       sender.channel,
-      createDeliveryWorker({ deliveries: repos.noticeDeliveries, sender, logger, now: clock.now, pollMs }),
+      // Woken by the bus for what is new; the poll finds retries come due (30 s and more after a failure).
+      createDeliveryWorker({
+        deliveries: repos.noticeDeliveries,
+        sender,
+        logger,
+        now: clock.now,
+        pollMs: pollMs ?? 30_000,
+      }),
     ]),
   );
   const dispatcher = createNoticeDispatcher({
@@ -47,7 +54,8 @@ export function startNotices({
     onDeliveries: (channel) => workers.get(channel)?.wake(),
     email: createNoticeEmailer(deps.mail, deps.config.publicUrl),
     now: clock.now,
-    pollMs,
+    // Every process hears of new notices on the bus: the poll is for one a process missed (it restarted).
+    pollMs: pollMs ?? 60_000,
   });
   const unsubscribe = bus.subscribe((message) => {
     if (message.type === 'resync') return dispatcher.wake();
