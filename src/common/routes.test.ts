@@ -23,6 +23,7 @@ describe('isKnownPagePath', () => {
       '/tutor-dashboard',
       '/admin-dashboard',
       '/availability',
+      '/notifications',
     ]);
     for (const path of [...publicPaths, ...signedInPaths]) expect(isKnownPagePath(path), path).toBe(true);
   });
