@@ -1,4 +1,4 @@
-import { MessageCircle } from 'lucide-react';
+import { Share2 } from 'lucide-react';
 import type { Booking } from '../../../common/bookings.ts';
 import { whatsAppShareText, whatsAppShareUrl } from '../../../common/whatsapp-share.ts';
 
@@ -18,7 +18,7 @@ export function ShareOnWhatsApp({ booking, describedBy }: { booking: Booking; de
       className="btn-secondary mt-4"
       aria-describedby={describedBy}
     >
-      <MessageCircle aria-hidden size={18} className="shrink-0" />
+      <Share2 aria-hidden size={18} className="shrink-0" />
       Share on WhatsApp
       <span className="sr-only"> (opens WhatsApp in a new tab)</span>
     </a>
