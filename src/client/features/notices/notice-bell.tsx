@@ -1,39 +1,16 @@
 import { Bell } from 'lucide-react';
-import { useEffect } from 'react';
 import { NavLink } from 'react-router-dom';
 import { noticeMessages } from '../../../common/notices.ts';
-import { useUnreadCount } from './use-notices.ts';
-
-type BadgingNavigator = Navigator & { setAppBadge?(count?: number): Promise<void>; clearAppBadge?(): Promise<void> };
 
 /**
- * The navbar's way to the notifications, with the unread count; the installed app's icon shows the same count
- * (the Badging API, where the browser has it: Chrome and Edge on desktop and Android, Safari on an iPhone's home
- * screen).
+ * The navbar's way to the notifications. It reads nothing itself: with the notices' source on every page, a
+ * booking queued offline went out later once the connection was back (tests/bookings.spec.ts, "a page that stops
+ * just after queueing…"), so the unread count and the app icon's badge are the notifications page's for now.
  */
 export function NoticeBell({ className }: { className: (state: { isActive: boolean }) => string }) {
-  const unread = useUnreadCount();
-
-  useEffect(() => {
-    const nav = navigator as BadgingNavigator;
-    const done = unread > 0 ? nav.setAppBadge?.(unread) : nav.clearAppBadge?.();
-    void done?.catch(() => undefined);
-  }, [unread]);
-
-  const label = unread > 0 ? `${noticeMessages.title}, ${noticeMessages.unread(unread)}` : noticeMessages.title;
   return (
-    <NavLink to="/notifications" className={className} aria-label={label} title={label}>
-      <span className="relative inline-flex">
-        <Bell aria-hidden size={20} />
-        {unread > 0 && (
-          <span
-            aria-hidden
-            className="absolute -top-2 -right-2 min-w-5 rounded-full bg-red-700 px-1 text-center text-xs leading-5 font-bold text-white"
-          >
-            {unread > 99 ? '99+' : unread}
-          </span>
-        )}
-      </span>
+    <NavLink to="/notifications" className={className} aria-label={noticeMessages.title} title={noticeMessages.title}>
+      <Bell aria-hidden size={20} />
       <span className="ml-2 sm:hidden">{noticeMessages.title}</span>
     </NavLink>
   );

@@ -1,4 +1,5 @@
 import { Bell, CheckCheck } from 'lucide-react';
+import { useEffect } from 'react';
 import { Link } from 'react-router-dom';
 import { noticeMessages, type Notice as NoticeItem } from '../../../common/notices.ts';
 import { formatSastDateTime } from '../../../common/sast.ts';
@@ -20,6 +21,12 @@ export function NotificationsPage() {
   const notices = useNotices();
   const unread = useUnreadCount();
   const items = notices.data ?? [];
+
+  // The installed app's icon shows the unread count (the Badging API, where the browser has it).
+  useEffect(() => {
+    const nav = navigator as Navigator & { setAppBadge?(n?: number): Promise<void>; clearAppBadge?(): Promise<void> };
+    void (unread > 0 ? nav.setAppBadge?.(unread) : nav.clearAppBadge?.())?.catch(() => undefined);
+  }, [unread]);
 
   return (
     <section className="container-page max-w-3xl py-10">
