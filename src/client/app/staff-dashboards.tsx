@@ -7,7 +7,6 @@ import { SectionTabs } from '../components/section-tabs.tsx';
 import { StaffBookings } from '../features/bookings/staff-bookings.tsx';
 import { MoneyOwing } from '../features/bookings/money-owing.tsx';
 import { PackagesAdmin } from '../features/bookings/packages-admin.tsx';
-import { FailedDeliveries } from '../features/notices/failed-deliveries.tsx';
 import { AdminGroups, StaffGroups } from '../features/bookings/staff-groups.tsx';
 import { useStaffBookings } from '../features/bookings/use-bookings.ts';
 import { useGroupSessions } from '../features/bookings/use-group-sessions.ts';
@@ -91,11 +90,11 @@ export function TutorDashboardPage() {
   );
 }
 
-type AdminSection = 'bookings' | 'money' | 'packages' | 'groups' | 'modules' | 'testimonials' | 'notices';
-const sectionsByHash: readonly AdminSection[] = ['money', 'packages', 'modules', 'groups', 'testimonials', 'notices'];
+type AdminSection = 'bookings' | 'money' | 'packages' | 'groups' | 'modules' | 'testimonials';
+const sectionsByHash: readonly AdminSection[] = ['money', 'packages', 'modules', 'groups', 'testimonials'];
 
 /**
- * The admin's section: Bookings, the daily work, unless the address names another (`#money`, `#notices`, …), so a
+ * The admin's section: Bookings, the daily work, unless the address names another (`#money`, `#modules`, …), so a
  * reload or a link keeps that section open. The page is rendered at build time without the hash: it is read once hydrated.
  */
 function useAdminSection(): [AdminSection, (section: AdminSection) => void] {
@@ -124,8 +123,6 @@ export function AdminDashboardPage() {
   if (section === 'money' && !moneyOpened) setMoneyOpened(true);
   const [packagesOpened, setPackagesOpened] = useState(false);
   if (section === 'packages' && !packagesOpened) setPackagesOpened(true);
-  const [noticesOpened, setNoticesOpened] = useState(false);
-  if (section === 'notices' && !noticesOpened) setNoticesOpened(true);
   const { session } = useSession();
   const modules = useModules();
   return (
@@ -156,7 +153,6 @@ export function AdminDashboardPage() {
             content: <AdminGroups modules={modules.data} />,
           },
           { id: 'testimonials', label: 'Testimonials', content: <ManageTestimonials /> },
-          { id: 'notices', label: 'Notices', content: noticesOpened ? <FailedDeliveries /> : null },
         ]}
       />
     </section>

@@ -6,7 +6,9 @@ import { formatSastDateTime } from '../../../common/sast.ts';
 import { Notice } from '../../components/notice.tsx';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { errorText } from '../../lib/error-text.ts';
+import { useSession } from '../../lib/session.tsx';
 import { toast } from '../../lib/toast.ts';
+import { FailedDeliveries } from './failed-deliveries.tsx';
 import { markNoticesRead } from './notices.sync.ts';
 import { useNotices, useUnreadCount } from './use-notices.ts';
 
@@ -21,6 +23,7 @@ export function NotificationsPage() {
   const notices = useNotices();
   const unread = useUnreadCount();
   const items = notices.data ?? [];
+  const { session } = useSession();
 
   // The installed app's icon shows the unread count (the Badging API, where the browser has it).
   useEffect(() => {
@@ -68,6 +71,12 @@ export function NotificationsPage() {
             <NoticeRow key={n.id} notice={n} />
           ))}
         </ul>
+      )}
+      {/* The admin also sees the notices that did not reach their users. */}
+      {session.me?.role === 'admin' && (
+        <div className="mt-10">
+          <FailedDeliveries />
+        </div>
       )}
     </section>
   );
