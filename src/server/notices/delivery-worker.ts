@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { DeliveryChannel } from '../../common/notices.ts';
 import { nextAttemptDelayMs } from '../mail/mail.worker.ts';
+import { createPolledRun, type PolledRun } from './polled-run.ts';
 import type { DeliveriesRepository, DeliveryRecord } from './notices.storage.ts';
 
 /** What one send came to: sent (with the provider's id for the message), or not, and whether to try again. */
@@ -15,11 +16,7 @@ export interface ChannelSender {
   atOnce: number;
 }
 
-export interface DeliveryWorker {
-  runOnce(): Promise<number>;
-  wake(): void;
-  stop(): Promise<void>;
-}
+export type DeliveryWorker = PolledRun;
 
 /** How long a sender holds a delivery it claimed: well over a send's time-out. */
 const leaseMs = 60_000;
@@ -40,10 +37,6 @@ export function createDeliveryWorker(deps: {
 }): DeliveryWorker {
   const now = deps.now ?? (() => new Date());
   const { sender } = deps;
-  let running: Promise<number> | undefined;
-  let again = false;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
 
   async function sendOne(id: string): Promise<boolean> {
     const delivery = await deps.deliveries.claim(id, now(), leaseMs);
@@ -71,11 +64,11 @@ export function createDeliveryWorker(deps: {
     return false;
   }
 
-  async function sendDue(): Promise<number> {
+  async function sendDue(isStopped: () => boolean): Promise<number> {
     let sent = 0;
     const tried = new Set<string>();
     for (;;) {
-      if (stopped) return sent;
+      if (isStopped()) return sent;
       const due = (await deps.deliveries.findDue(sender.channel, now(), batchSize)).filter((id) => !tried.has(id));
       if (due.length === 0) return sent;
       for (let i = 0; i < due.length; i += sender.atOnce) {
@@ -87,40 +80,9 @@ export function createDeliveryWorker(deps: {
     }
   }
 
-  function runOnce(): Promise<number> {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = sendDue()
-      .catch((error: unknown) => {
-        deps.logger.error({ err: error }, `${sender.channel} worker run failed`);
-        return 0;
-      })
-      .finally(() => {
-        running = undefined;
-        if (again && !stopped) {
-          again = false;
-          void runOnce();
-        }
-      });
-    return running;
-  }
-
-  function schedule() {
-    if (stopped) return;
-    timer = setTimeout(() => void runOnce().finally(schedule), deps.pollMs ?? 5_000);
-    timer.unref();
-  }
-  schedule();
-
-  return {
-    runOnce,
-    wake: () => void runOnce(),
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  return createPolledRun(sendDue, {
+    pollMs: deps.pollMs ?? 5_000,
+    logger: deps.logger,
+    what: `${sender.channel} worker run`,
+  });
 }

@@ -4,16 +4,13 @@ import type { EventPublisher } from '../events/events.ts';
 import type { Repositories } from '../storage/storage.ts';
 import type { NewDelivery, NoticeRecord, UndispatchedNotice } from './notices.storage.ts';
 import { noticesTable } from './notify.ts';
+import { createPolledRun, type PolledRun } from './polled-run.ts';
 
 /** What the dispatcher turns a notice into on a channel it cannot deliver itself: an e-mail, for the board's kinds. */
 export type NoticeEmailer = (notice: NoticeRecord, repos: Repositories) => Promise<void>;
 
-export interface NoticeDispatcher {
-  /** Dispatches what is waiting; resolves when done. */
-  runOnce(): Promise<number>;
-  wake(): void;
-  stop(): Promise<void>;
-}
+/** Dispatches what is waiting when woken, and every `pollMs`. */
+export type NoticeDispatcher = PolledRun;
 
 const batchSize = 100;
 
@@ -38,10 +35,6 @@ export function createNoticeDispatcher(deps: {
 }): NoticeDispatcher {
   const now = deps.now ?? (() => new Date());
   const { notices, noticeDeliveries } = deps.repos;
-  let running: Promise<number> | undefined;
-  let again = false;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
 
   async function expand(fanout: Extract<UndispatchedNotice, { fanout: true }>) {
     const followers = (await notices.followersOf(fanout.topic)).filter((id) => id !== fanout.exceptUserId);
@@ -116,10 +109,10 @@ export function createNoticeDispatcher(deps: {
     return deliveries.length;
   }
 
-  async function dispatch(): Promise<number> {
+  async function dispatch(isStopped: () => boolean): Promise<number> {
     let done = 0;
     for (;;) {
-      if (stopped) return done;
+      if (isStopped()) return done;
       const waiting = await notices.findUndispatched(batchSize);
       if (waiting.length === 0) return done;
       for (const n of waiting) if (n.fanout) await expand(n);
@@ -130,40 +123,5 @@ export function createNoticeDispatcher(deps: {
     }
   }
 
-  function runOnce(): Promise<number> {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = dispatch()
-      .catch((error: unknown) => {
-        deps.logger.error({ err: error }, 'notice dispatch failed');
-        return 0;
-      })
-      .finally(() => {
-        running = undefined;
-        if (again && !stopped) {
-          again = false;
-          void runOnce();
-        }
-      });
-    return running;
-  }
-
-  function schedule() {
-    if (stopped) return;
-    timer = setTimeout(() => void runOnce().finally(schedule), deps.pollMs ?? 10_000);
-    timer.unref();
-  }
-  schedule();
-
-  return {
-    runOnce,
-    wake: () => void runOnce(),
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  return createPolledRun(dispatch, { pollMs: deps.pollMs ?? 10_000, logger: deps.logger, what: 'notice dispatch' });
 }
