@@ -76,14 +76,16 @@ export async function createServices(
     : env.smtpUrl
       ? createSmtpTransport(env.smtpUrl)
       : createFolderTransport(path.join(env.dataDir, 'mail'), (msg, links) => logger.info({ links }, msg));
+  const clock: Clock = { now: () => new Date() };
   const worker = createMailWorker({
     outbox: storage.repos.outbox,
     transport,
     from: env.mailFrom,
     logger,
+    // The process's clock, read at each use: a test that moves it moves the retries' times too.
+    now: () => clock.now(),
     pollMs: options.mailPollMs,
   });
-  const clock: Clock = { now: () => new Date() };
   const mail = createOutbox({ repo: storage.repos.outbox, now: clock.now, onQueued: () => worker.wake() });
   const bus = await engine.openBus().catch(async (error: unknown) => {
     await storage.close();

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { FieldValue, type CollectionReference, type DocumentReference } from 'firebase-admin/firestore';
-import { atomically, type FirestoreContext } from '../storage/firestore/context.ts';
+import { atomically, readAll, type FirestoreContext } from '../storage/firestore/context.ts';
 import { deleteFound, hasCode, notFound, query } from '../storage/firestore/queries.ts';
 import { sentFirst } from './email-kinds.ts';
 import type {
@@ -197,6 +197,20 @@ export function createOutboxFirestoreRepository(ctx: FirestoreContext): OutboxRe
       const iso = since.toISOString();
       const found = await query(ctx, outbox.where('to', '==', to).select('kind', 'createdAt'));
       return found.docs.some((d) => d.get('kind') === kind && (d.get('createdAt') as string) > iso);
+    },
+
+    async statusesOf(dedupeKeys) {
+      const keys = [...new Set(dedupeKeys)];
+      const docs = await readAll(
+        ctx,
+        keys.map((key) => outbox.doc(keyedId(key))),
+      );
+      const statuses = new Map<string, { status: EmailStatus; lastError: string | null }>();
+      docs.forEach((doc, i) => {
+        const data = doc.data();
+        if (data) statuses.set(keys[i]!, { status: data.status, lastError: data.lastError ?? null });
+      });
+      return statuses;
     },
 
     async listTo(address) {

@@ -211,6 +211,16 @@ export function createOutboxRepository(db: Db): OutboxRepository {
       return row !== undefined;
     },
 
+    async statusesOf(dedupeKeys) {
+      if (dedupeKeys.length === 0) return new Map();
+      const rows = await db
+        .selectFrom('email_outbox')
+        .select(['dedupe_key', 'status', 'last_error'])
+        .where('dedupe_key', 'in', [...dedupeKeys])
+        .execute();
+      return new Map(rows.map((r) => [r.dedupe_key!, { status: r.status, lastError: r.last_error }]));
+    },
+
     async listTo(address) {
       const rows = await db
         .selectFrom('email_outbox')

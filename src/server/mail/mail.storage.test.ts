@@ -219,6 +219,27 @@ describe.each(contractEngines(openSql, openFirestore))('the outbox’s storage o
     expect((await repo.listTo('lerato@example.com')).map((e) => e.status)).toEqual(['failed']);
   });
 
+  test('keyed e-mails say where they stand, by key: pending, sent, or failed with the reason', async () => {
+    const { repo } = engine;
+    await repo.enqueueAll([
+      { email: email('Reminder 1', { dedupeKey: 'reminder:1' }), now: at(1) },
+      { email: email('Reminder 2', { dedupeKey: 'reminder:2' }), now: at(2) },
+      { email: email('Reminder 3', { dedupeKey: 'reminder:3' }), now: at(3) },
+    ]);
+    const ids = await dueIds(repo, at(5), 10);
+    await repo.claim(ids[0]!, at(5), lockMs);
+    await repo.markSent(ids[0]!, at(6));
+    await repo.claim(ids[1]!, at(5), lockMs);
+    await repo.markAttemptFailed(ids[1]!, { error: 'Mailbox unavailable', nextAttemptAt: undefined });
+    const statuses = await repo.statusesOf(['reminder:1', 'reminder:2', 'reminder:3', 'reminder:never']);
+    expect(Object.fromEntries(statuses)).toEqual({
+      'reminder:1': { status: 'sent', lastError: null },
+      'reminder:2': { status: 'failed', lastError: 'Mailbox unavailable' },
+      'reminder:3': { status: 'pending', lastError: null },
+    });
+    expect((await repo.statusesOf([])).size).toBe(0);
+  });
+
   test('a sent e-mail is never due again and shows in the delivery log with its time', async () => {
     const { repo } = engine;
     await repo.enqueue(email('Sent'), at(1));

@@ -92,6 +92,11 @@ export interface OutboxRepository {
   deleteFinishedBefore(before: Date): Promise<number>;
   /** Whether an e-mail of this kind was queued to the address after `since` (the verification e-mail's cooldown). */
   queuedSince(to: string, kind: string, since: Date): Promise<boolean>;
+  /**
+   * Where the e-mails queued with these `dedupeKey`s stand, by key (a key never queued is left out): what a
+   * session's reminder check reads (bookings.reminder-check.ts).
+   */
+  statusesOf(dedupeKeys: readonly string[]): Promise<Map<string, { status: EmailStatus; lastError: string | null }>>;
   /** E-mails sent (or queued) to the address, oldest first: what and when, not the bodies. */
   listTo(address: string): Promise<EmailLogEntry[]>;
   /**

@@ -274,6 +274,19 @@ export function createNoticesFirestoreRepository(ctx: FirestoreContext): Notices
       return found.docs.map((d) => toNotice(d.id, d.data()));
     },
 
+    async listSince(userId, since) {
+      // The list's composite index `userId, createdAt desc, __name__ desc` (docs/firestore-layout.md), read backwards.
+      const found = await query(
+        ctx,
+        notices
+          .where('userId', '==', userId)
+          .where('createdAt', '>=', since)
+          .orderBy('createdAt', 'desc')
+          .orderBy(FieldPath.documentId(), 'desc'),
+      );
+      return found.docs.map((d) => toNotice(d.id, d.data())).reverse();
+    },
+
     async unreadCount(userId) {
       // Two equalities: Firestore merges their single-field indexes.
       const unread = notices.where('userId', '==', userId).where('readAt', '==', null).count();
@@ -630,6 +643,16 @@ export function createDeliveriesFirestoreRepository(ctx: FirestoreContext): Deli
         providerStatus: status,
         ...(status === 'failed' ? { status: 'failed', lastError: (error ?? 'failed').slice(0, 1000) } : {}),
       });
+    },
+
+    async ofNotices(noticeIds) {
+      const found = [];
+      // `in` takes up to 30 values.
+      for (let i = 0; i < noticeIds.length; i += 30) {
+        const some = await query(ctx, deliveries.where('noticeId', 'in', noticeIds.slice(i, i + 30)));
+        found.push(...some.docs.map((d) => toDelivery(d.data())));
+      }
+      return found.sort((a, b) => a.id.localeCompare(b.id));
     },
 
     async listFailed(limit) {

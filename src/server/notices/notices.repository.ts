@@ -114,6 +114,18 @@ export function createNoticesRepository(db: Db): NoticesRepository {
       return rows.map(toNotice);
     },
 
+    async listSince(userId, since) {
+      const rows = await db
+        .selectFrom('notices')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('created_at', '>=', since)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+      return rows.map(toNotice);
+    },
+
     async unreadCount(userId) {
       const row = await db
         .selectFrom('notices')
@@ -405,6 +417,17 @@ export function createDeliveriesRepository(db: Db): DeliveriesRepository {
         })
         .where('provider_id', '=', providerId)
         .execute();
+    },
+
+    async ofNotices(noticeIds) {
+      if (noticeIds.length === 0) return [];
+      const rows = await db
+        .selectFrom('notice_deliveries')
+        .selectAll()
+        .where('notice_id', 'in', [...noticeIds])
+        .orderBy('id')
+        .execute();
+      return rows.map(toDelivery);
     },
 
     async listFailed(limit) {

@@ -83,6 +83,8 @@ describe.each(contractEngines(openSql, openFirestore))('the notices’ storage o
       readAt: null,
     });
     expect((await repo.listFor(user, 2)).map((n) => n.id)).toEqual([c, b]);
+    expect((await repo.listSince(user, at(2).toISOString())).map((n) => n.id)).toEqual([b, c]);
+    expect(await repo.listSince(user, at(6).toISOString())).toEqual([]);
     expect(await repo.unreadCount(user)).toBe(3);
     expect(await repo.markRead(user, [a, theirs, 'nobody'], at(6))).toBe(1);
     expect(await repo.markRead(user, [a], at(7))).toBe(0);
@@ -246,6 +248,9 @@ describe.each(contractEngines(openSql, openFirestore))('the notices’ storage o
     await repo.markAttemptFailed(push.id, { error: 'gone (410)', nextAttemptAt: undefined, gone: true });
     expect(await repo.claim(push.id, at(50), 60_000)).toBeUndefined();
     expect(await repo.resend(push.id, at(51))).toBe(false);
+    const ofNotice = await repo.ofNotices([noticeId, uid()]);
+    expect(ofNotice.map((d) => `${d.channel} ${d.status}`).sort()).toEqual(['push gone', 'whatsapp pending']);
+    expect(await repo.ofNotices([])).toEqual([]);
 
     await repo.claim(wa.id, now, 60_000);
     await repo.markAttemptFailed(wa.id, { error: 'refused (131026)', nextAttemptAt: undefined });

@@ -65,6 +65,8 @@ export interface NoticesRepository {
   addFanout(fanout: NewFanout, id: string, at: Date): Promise<void>;
   /** The user's notices, newest first, up to `limit`. */
   listFor(userId: string, limit: number): Promise<NoticeRecord[]>;
+  /** The user's notices made at or after `since` (UTC ISO), oldest first: a session's reminder check reads them. */
+  listSince(userId: string, since: string): Promise<NoticeRecord[]>;
   unreadCount(userId: string): Promise<number>;
   /** Marks the user's notices read at `at` (these ids, or all); others' ids change nothing. Returns how many changed. */
   markRead(userId: string, which: readonly string[] | 'all', at: Date): Promise<number>;
@@ -149,6 +151,8 @@ export interface DeliveriesRepository {
   ): Promise<void>;
   /** A provider's report on a sent message (WhatsApp: delivered, read, failed with its reason). */
   reportByProvider(providerId: string, status: string, error?: string): Promise<void>;
+  /** These notices' deliveries, by any channel. */
+  ofNotices(noticeIds: readonly string[]): Promise<DeliveryRecord[]>;
   /** The deliveries failed for good (and those gone), newest first. */
   listFailed(limit: number): Promise<DeliveryRecord[]>;
   /** Makes a failed delivery pending again, due now, its attempts counted afresh; false when it is not failed. */

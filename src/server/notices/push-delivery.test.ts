@@ -2,7 +2,9 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createPushStandin, type PushStandin } from '../../../scripts/push-standin.ts';
 import { bookingSchema, type Booking } from '../../common/bookings.ts';
 import { failedDeliveriesSchema, noticeSettingsSchema } from '../../common/notices.ts';
-import { sastDate } from '../../common/sast.ts';
+import type { ReminderProblem } from '../../common/reminder-check.ts';
+import { sastDate, sastInstant } from '../../common/sast.ts';
+import { sendDueReminders } from '../modules/bookings/bookings.usecases.ts';
 import { createPushSender } from '../push/push-sender.ts';
 import { resolveVapidKeys } from '../push/vapid.ts';
 import {
@@ -27,7 +29,7 @@ import { createPushChannel, isPushEndpointAllowed } from './push-channel.ts';
 let smtp: TestSmtpServer;
 let server: TestServer;
 let standin: PushStandin;
-type Person = { id: string; client: TestClient };
+type Person = { id: string; email: string; client: TestClient };
 let tutor: Person;
 let admin: Person;
 
@@ -37,29 +39,29 @@ let nextDay = 8;
 
 async function student(name: string): Promise<Person> {
   const account = await createVerifiedUser(server, { name });
-  return { id: account.id, client: await logIn(server, account) };
+  return { id: account.id, email: account.email, client: await logIn(server, account) };
 }
 
-/** Subscribes a device of `p` at the stand-in (with the server's key) and ticks push for a confirmation. */
-async function optIn(p: Person, choose = true) {
+/** Subscribes a device of `p` at the stand-in (with the server's key) and ticks push for `kind`. */
+async function optIn(p: Person, choose = true, kind = 'booking-confirmed') {
   const { pushKey } = noticeSettingsSchema.parse((await p.client.get('/api/me/notice-preferences')).body);
   const device = standin.subscribe({ applicationServerKey: pushKey });
   const subscribed = await p.client.post('/api/me/push-subscriptions', device.toJSON());
   expect(subscribed.status, subscribed.text).toBe(204);
   if (choose) {
     const chosen = await p.client.put('/api/me/notice-preferences', {
-      set: [{ kind: 'booking-confirmed', channel: 'push', on: true }],
+      set: [{ kind, channel: 'push', on: true }],
     });
     expect(chosen.status, chosen.text).toBe(200);
   }
   return device;
 }
 
-async function bookAndConfirm(p: Person): Promise<Booking> {
+async function bookAndConfirm(p: Person, slot = '14:00', date = inDays(nextDay++)): Promise<Booking> {
   const booked = await p.client.post('/api/bookings', {
     id: crypto.randomUUID(),
     module: 'Introduction to Statistics',
-    date: inDays(nextDay++),
+    date,
     slots: ['09:00', '14:00', '17:30'],
     hours: 1,
     concepts: 'Regression',
@@ -67,7 +69,7 @@ async function bookAndConfirm(p: Person): Promise<Booking> {
   expect(booked.status, booked.text).toBe(201);
   const booking = bookingSchema.parse(booked.body);
   const confirmed = await tutor.client.post(`/api/bookings/${booking.id}/confirm`, {
-    slot: '14:00',
+    slot,
     version: booking.version,
   });
   expect(confirmed.status, confirmed.text).toBe(200);
@@ -171,6 +173,61 @@ test('a refused send is tried again after its backoff and goes once; one failed 
   expect(standin.messages(device.id)).toHaveLength(2);
   await server.services.notices.flush();
   expect(standin.messages(device.id)).toHaveLength(2);
+});
+
+test('a reminder that reached the student by no channel is flagged to the staff before the session', async () => {
+  const [zanele, bongani] = [await student('Zanele Nkosi'), await student('Bongani Zulu')];
+  const maths = await signInAs(server, 'tutor', { name: 'Ayanda Maths', categories: ['Mathematics'] });
+  // Both chose push for their reminders, and neither mailbox exists; Zanele's device refuses for good.
+  const [hers, his] = [await optIn(zanele, true, 'booking-reminder'), await optIn(bongani, true, 'booking-reminder')];
+  const date = inDays(nextDay++);
+  const [herSession] = [await bookAndConfirm(zanele, '09:00', date), await bookAndConfirm(bongani, '14:00', date)];
+  smtp.refuse(zanele.email);
+  smtp.refuse(bongani.email);
+  standin.refuse(hers.id, 400);
+  const problems = async (p: { client: TestClient }) => {
+    const answer = await p.client.get('/api/bookings/reminder-problems');
+    expect(answer.status, answer.text).toBe(200);
+    return (answer.body as { problems: ReminderProblem[] }).problems.filter((x) => x.date === date);
+  };
+
+  const { clock } = server.services.deps;
+  const real = clock.now;
+  let now = sastInstant(date, '14:00').getTime() - 23 * 3_600_000;
+  clock.now = () => new Date(now);
+  try {
+    // An hour past their time, the reminders have not gone (no scan ran): both sessions are flagged late.
+    expect((await problems(tutor)).map((x) => [x.studentName, x.slot, x.reason])).toEqual([
+      ['Zanele Nkosi', '09:00', 'late'],
+      ['Bongani Zulu', '14:00', 'late'],
+    ]);
+    expect(await problems(admin)).toHaveLength(2);
+    expect(await problems(maths)).toEqual([]);
+    expect((await zanele.client.get('/api/bookings/reminder-problems')).status).toBe(403);
+
+    expect(await sendDueReminders({ ...server.services.deps, clock })).toBe(2);
+    await server.services.notices.flush();
+    expect(standin.messages(his.id).map((m) => (m.json as { kind: string }).kind)).toContain('booking-reminder');
+    // Sent, not yet failed for good: nothing to flag while the e-mails are being retried.
+    expect(await problems(tutor)).toEqual([]);
+    // The mail worker's ten attempts, each when its backoff (at most an hour) is over.
+    for (let attempt = 0; attempt < 10; attempt++) {
+      now += 3_600_000;
+      await server.services.worker.runOnce();
+    }
+    const keys = [herSession.id].map((id) => `booking-reminder:${id}:${date}T09:00`);
+    expect((await server.services.deps.repos.outbox.statusesOf(keys)).get(keys[0]!)?.status).toBe('failed');
+
+    // Bongani's push went: his reminder reached him. Zanele's went nowhere.
+    const [flagged, ...others] = await problems(tutor);
+    expect(others).toEqual([]);
+    expect(flagged).toMatchObject({ bookingId: herSession.id, studentName: 'Zanele Nkosi', reason: 'undelivered' });
+    expect(flagged!.details).toEqual([expect.stringMatching(/^E-mail: .*550/), expect.stringMatching(/^Push: .*400/)]);
+    expect(await problems(admin)).toEqual([flagged]);
+    expect(await problems(maths)).toEqual([]);
+  } finally {
+    clock.now = real;
+  }
 });
 
 test('in production a subscription must be a browser push service’s, over https', () => {

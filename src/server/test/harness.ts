@@ -70,16 +70,23 @@ export interface TestSmtpServer {
   waitForEmail(query: EmailQuery): Promise<ReceivedEmail>;
   /** Messages that match and were not yet returned by `waitForEmail`. */
   unclaimed(query: Omit<EmailQuery, 'timeoutMs'>): ReceivedEmail[];
+  /** Refuses every message to `address` from now on, as a mail server with no such mailbox does (550). */
+  refuse(address: string): void;
   close(): Promise<void>;
 }
 
 export async function startSmtpServer(): Promise<TestSmtpServer> {
   const messages: ReceivedEmail[] = [];
   const claimed = new Set<ReceivedEmail>();
+  const refused = new Set<string>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (!refused.has(address.address.toLowerCase())) return callback();
+      callback(Object.assign(new Error('5.1.1 Mailbox unavailable'), { responseCode: 550 }));
+    },
     onData(stream, session, callback) {
       simpleParser(stream)
         .then((mail) => {
@@ -119,6 +126,7 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
     url: `smtp://127.0.0.1:${port}`,
     messages,
     unclaimed,
+    refuse: (address) => void refused.add(address.toLowerCase()),
     async waitForEmail(query) {
       const until = Date.now() + deadline(query.timeoutMs ?? 10_000);
       for (;;) {

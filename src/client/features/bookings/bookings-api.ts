@@ -90,6 +90,9 @@ export const bookingsApi = {
   /** The admin records a payment, refund or waiver against the booking (issue 37). */
   recordPayment: async (id: string, json: RecordPaymentRequest): Promise<Booking> =>
     readJson(await bookings[':id'].payments.$post({ ...booking(id), json })),
+  /** The sessions of the next day whose reminder did not reach the student (the staff). */
+  reminderProblems: async (signal?: AbortSignal) =>
+    readJson(await bookings['reminder-problems'].$get({}, { init: { signal } })),
   /** Every booking with money owing, the oldest session first (the admin). */
   unpaid: async (signal?: AbortSignal) => readJson(await bookings.unpaid.$get({}, { init: { signal } })),
   /** The month's figures (the admin): money in per week, unpaid per month, hours per tutor. */

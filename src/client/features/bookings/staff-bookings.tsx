@@ -4,6 +4,7 @@ import { Notice } from '../../components/notice.tsx';
 import { useSyncStatus } from '../../offline/hooks.ts';
 import type { BookingFilters } from './bookings-api.ts';
 import { StaffBookingList } from './staff-booking-list.tsx';
+import { ReminderProblems } from './reminder-problems.tsx';
 import { StaffFilters } from './staff-filters.tsx';
 import { useServerPages } from './use-server-pages.ts';
 import { useStaffActions, useStaffBookings } from './use-bookings.ts';
@@ -53,6 +54,7 @@ export function StaffBookings({
       <h2 id={headingId} className="text-xl font-semibold">
         Bookings
       </h2>
+      <ReminderProblems />
       <StaffFilters filters={typed} onChange={changeFilters} withCategory={role === 'admin'} reversed={reversed} />
       {!online && (
         <Notice tone="offline" className="mt-4">

@@ -36,6 +36,10 @@ export function requireManageable(me: Me, row: BookingRecord) {
   if (me.role === 'tutor' && row.student.id === me.id) throw createOwnBookingError();
 }
 
+/** requireManageable as a test: whether `me` runs this booking as staff. */
+export const managesBooking = (me: Me, row: BookingRecord): boolean =>
+  canManage(me, row) && !(me.role === 'tutor' && row.student.id === me.id);
+
 /** Staff only: a student is refused before the body is read or the booking looked up. */
 export function requireBookingStaff(me: Me | undefined): Me {
   return requireRole(me, 'tutor', 'admin');

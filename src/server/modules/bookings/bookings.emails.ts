@@ -302,13 +302,17 @@ function reminderPayment(b: Booking): string {
     : `If you have not paid yet: ${pay}.`;
 }
 
+/** The reminder e-mail's key in the outbox: one per booking and time (the reminder check looks it up). */
+export const reminderKey = (bookingId: string, date: string, slot: string) =>
+  `booking-reminder:${bookingId}:${date}T${slot}`;
+
 export function reminderEmail(b: Booking, slot: string, publicUrl: string): NewEmail {
   const when = formatSastSlot(b.date, slot);
   return {
     kind: 'booking-reminder',
     ...addressed(b, b.student),
     // One reminder per booking and time, whichever process sends it.
-    dedupeKey: `booking-reminder:${b.id}:${b.date}T${slot}`,
+    dedupeKey: reminderKey(b.id, b.date, slot),
     ...renderEmail({
       subject: `Reminder: ${b.moduleName}, ${when}`,
       greeting: `Hi ${b.student.name},`,

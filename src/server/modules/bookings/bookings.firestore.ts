@@ -554,6 +554,20 @@ export function createBookingsFirestoreRepository(ctx: FirestoreContext, positio
         .map((d) => toRecord(d.id, d.data()));
     },
 
+    async findConfirmedStarting(args) {
+      // The composite index `status, startsAt` (docs/firestore-layout.md).
+      const query = bookings
+        .where('status', '==', 'Confirmed')
+        .where('startsAt', '>', args.after)
+        .where('startsAt', '<=', args.until)
+        .orderBy('startsAt')
+        .orderBy(FieldPath.documentId())
+        .limit(args.limit);
+      return (await readQuery(query))
+        .filter((d) => d.data().confirmedSlot !== null)
+        .map((d) => toRecord(d.id, d.data()));
+    },
+
     claimReminder: (id, version, at) =>
       modify(id, (doc) =>
         doc.version === version && doc.reminderSentAt === null ? { ...doc, reminderSentAt: at } : undefined,

@@ -11,7 +11,8 @@ import type { NewNotice } from '../../notices/notices.storage.ts';
  */
 
 type Person = { id: string | null; role?: Role };
-const studentPath = (b: Booking) => `/student-dashboard#booking-${b.id}`;
+/** Where the student's notices of a booking lead (the reminder check finds the reminder's by it). */
+export const studentPath = (b: Pick<Booking, 'id'>) => `/student-dashboard#booking-${b.id}`;
 const staffPath = (b: Booking, role: Role) => `${dashboardPathByRole[role]}#booking-${b.id}`;
 const when = (b: Booking, slot = b.confirmedSlot) => (slot ? formatSastSlot(b.date, slot) : formatSastDate(b.date));
 /** The session's time as a WhatsApp template says it: `Tue, 08 Dec 2026, 14:00–15:00 SAST`. */

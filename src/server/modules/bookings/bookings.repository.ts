@@ -370,6 +370,21 @@ export function createBookingsRepository(db: Db, versions: Versions = versionsOn
       return toRecords(rows);
     },
 
+    async findConfirmedStarting(args) {
+      const rows = await db
+        .selectFrom('bookings')
+        .selectAll()
+        .where('status', '=', 'Confirmed')
+        .where('confirmed_slot', 'is not', null)
+        .where('starts_at', '>', args.after)
+        .where('starts_at', '<=', args.until)
+        .orderBy('starts_at')
+        .orderBy('id')
+        .limit(boundLimit(args.limit))
+        .execute();
+      return toRecords(rows);
+    },
+
     async claimReminder(id, version, at) {
       const result = await db
         .updateTable('bookings')

@@ -18,6 +18,7 @@ import { z } from '../../../common/zod.ts';
 import { checkFirst, type SessionEnv } from '../../auth/auth.middleware.ts';
 import { requireRole, requireUser } from '../../auth/auth.session.ts';
 import type { Deps } from '../../deps.ts';
+import { findReminderProblems } from './bookings.reminder-check.ts';
 import { answerJson, personal } from '../../http/etag.ts';
 import { jsonBody, queryOf } from '../../http/json-body.ts';
 import { offlineChanges } from '../../http/offline-changes.ts';
@@ -86,6 +87,11 @@ export function createBookingRoutes(deps: Deps) {
       .post('/:id/move', checkFirst(requireBookingStaff), jsonBody(moveBookingInputSchema), async (c) =>
         c.json(await moveBooking(deps, c.get('me'), c.req.param('id'), c.req.valid('json'))),
       )
+      // Sessions of the next day whose reminder did not reach the student (issue 38 §4): the staff's dashboards.
+      .get('/reminder-problems', checkFirst(requireBookingStaff), async (c) => {
+        c.header('cache-control', personal);
+        return c.json(await findReminderProblems(deps, c.get('me')));
+      })
       // Money (issue 37): every booking with money owing, oldest session first; a reminder to its student.
       .get('/unpaid', checkFirst(requireAdmin), async (c) => {
         c.header('cache-control', personal);

@@ -599,6 +599,9 @@ describe.each(contractEngines(openSql, openFirestore))('the bookings’ storage 
     // A booking changed since it was read is not claimed.
     expect(await repo.claimReminder(noon.id, noon.version + 1, '2030-01-01T12:00:00.000Z')).toBe(false);
     expect(ids(await repo.findDueReminders(window))).toEqual(ids([noon]));
+    // Reminded or not, the window's confirmed sessions are what the staff's dashboards check.
+    expect(ids(await repo.findConfirmedStarting(window))).toEqual(ids([morning, noon]));
+    expect(ids(await repo.findConfirmedStarting({ ...window, limit: 1 }))).toEqual(ids([morning]));
   });
 
   test('a user’s bookings, those they changed, and their name replaced or scrubbed, leaving others’ alone', async () => {

@@ -143,6 +143,11 @@ export interface BookingsRepository {
   historyOf(bookingIds: readonly string[]): Promise<BookingChangeRecord[]>;
   /** Confirmed sessions with a confirmed time in (`after`, `until`] that have had no reminder, soonest first. */
   findDueReminders(args: { after: string; until: string; limit: number }): Promise<BookingRecord[]>;
+  /**
+   * Confirmed sessions with a confirmed time in (`after`, `until`], reminded or not, soonest first: those whose
+   * reminder is checked on the staff's dashboards (bookings.reminder-check.ts).
+   */
+  findConfirmedStarting(args: { after: string; until: string; limit: number }): Promise<BookingRecord[]>;
   /** Marks the reminder sent if nobody did and the booking is still at `version`: of several processes, one wins. */
   claimReminder(id: string, version: number, at: string): Promise<boolean>;
   /** The user's own bookings, oldest request first (the data export). */
