@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 
 /** Background work run when woken and every `pollMs`: one run at a time, one more if woken meanwhile. */
 export interface PolledRun {
-  /** Runs now (or joins the run under way, and runs once more after it); resolves with what it did. */
+  /** Runs now, or once more after the run under way; resolves with what that run did. */
   runOnce(): Promise<number>;
   wake(): void;
   stop(): Promise<void>;
@@ -18,16 +18,13 @@ export function createPolledRun(
   options: { pollMs: number; logger: Logger; what: string },
 ): PolledRun {
   let running: Promise<number> | undefined;
-  let again = false;
+  // The run asked for while one was under way: one, however often it is asked for.
+  let queued: Promise<number> | undefined;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   const isStopped = () => stopped;
 
-  function runOnce(): Promise<number> {
-    if (running) {
-      again = true;
-      return running;
-    }
+  function start(): Promise<number> {
     running = work(isStopped)
       .catch((error: unknown) => {
         options.logger.error({ err: error }, `${options.what} failed`);
@@ -35,12 +32,21 @@ export function createPolledRun(
       })
       .finally(() => {
         running = undefined;
-        if (again && !stopped) {
-          again = false;
-          void runOnce();
-        }
       });
     return running;
+  }
+
+  /**
+   * A run asked for during another starts when that one ends, and is what the caller waits for: the run under way
+   * may have looked before what the caller wrote (a flush would otherwise return with it not done).
+   */
+  function runOnce(): Promise<number> {
+    if (!running) return start();
+    queued ??= running.then(() => {
+      queued = undefined;
+      return stopped ? 0 : runOnce();
+    });
+    return queued;
   }
 
   function schedule() {
