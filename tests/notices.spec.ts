@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { noticeKindInfo, noticeMessages } from '../src/common/notices.ts';
 import { sastDate } from '../src/common/sast.ts';
 import { confirmTime, expectNoAxeViolations, newModule, requestBooking, userPage, viewports } from './fixtures.ts';
@@ -10,6 +10,20 @@ import { confirmTime, expectNoAxeViolations, newModule, requestBooking, userPage
  * booking's e-mail always on.
  */
 const dayMs = 24 * 3_600_000;
+
+/**
+ * Keeps what the page asks the app icon's badge to show (`window.badges`), where Chromium here has no installed app
+ * to show it on: a stand-in of the browser's Badging API, not of the app.
+ */
+const recordBadges = () => {
+  const shown: number[] = [];
+  Object.assign(window, { badges: shown });
+  Object.assign(Navigator.prototype, {
+    setAppBadge: (n?: number) => Promise.resolve(void shown.push(n ?? 0)),
+    clearAppBadge: () => Promise.resolve(void shown.push(0)),
+  });
+};
+const lastBadge = (page: Page) => page.evaluate(() => (window as unknown as { badges: number[] }).badges.at(-1));
 const daysAhead = (days: number) => sastDate(new Date(Date.now() + days * dayMs));
 
 test('a confirmation reaches the student’s notifications, read and marked read offline too', async ({ browser }) => {
@@ -21,19 +35,28 @@ test('a confirmation reaches the student’s notifications, read and marked read
     slots: ['08:00', '12:30', '16:00'],
     hours: 2,
   });
+  await student.context.addInitScript(recordBadges);
   await student.page.goto('/student-dashboard');
   const bell = student.page.getByRole('link', { name: noticeMessages.title });
   await bell.click();
   await expect(student.page).toHaveURL(/\/notifications$/);
   await expect(student.page.getByText(noticeMessages.empty)).toBeVisible();
 
+  // The tutor's app icon counts the requests waiting in her subjects: one fewer once she confirms this one.
   const tutor = await userPage(browser, 'tutor', { categories: ['Statistics'] });
+  await tutor.context.addInitScript(recordBadges);
+  await tutor.page.goto('/tutor-dashboard');
+  await expect(tutor.page.locator(`#booking-${requested.id}`)).toBeVisible();
+  const waiting = await lastBadge(tutor.page);
+  expect(waiting).toBeGreaterThanOrEqual(1);
   await confirmTime(tutor.page.request, requested, '12:30');
+  await expect.poll(() => lastBadge(tutor.page)).toBe(waiting! - 1);
   // The live stream brings it to the open page.
   const item = student.page.getByRole('listitem', { name: `Unread: Session confirmed: ${module.name}` });
   await expect(item).toContainText(/12:30 SAST/);
   await expect(item).toContainText(requested.paymentReference);
   await expect(student.page.getByRole('status').filter({ hasText: '1 unread notification' })).toBeVisible();
+  expect(await lastBadge(student.page)).toBe(1);
   for (const [size, viewport] of Object.entries(viewports)) {
     await student.page.setViewportSize(viewport);
     await expectNoAxeViolations(student.page);
@@ -57,6 +80,7 @@ test('a confirmation reaches the student’s notifications, read and marked read
   await expect(item).toBeVisible();
   await student.page.getByRole('button', { name: noticeMessages.markAllRead }).click();
   await expect(student.page.getByRole('status').filter({ hasText: 'Everything is read.' })).toBeVisible();
+  expect(await lastBadge(student.page)).toBe(0);
   await student.context.setOffline(false);
   await expect
     .poll(async () => (await (await student.page.request.get('/api/notices')).json()).unread, { timeout: 30_000 })

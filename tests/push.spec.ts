@@ -73,7 +73,7 @@ test('the student turns push on, her tutor confirms, and the notification opens 
     await confirmTime(tutor.page.request, requested, '12:30');
     await expect.poll(() => standin.messages().length, { timeout: 30_000 }).toBe(1);
     const [message] = standin.messages();
-    expect(message!.json).toMatchObject({ title: `Session confirmed: ${module.name}`, unread: 1 });
+    expect(message!.json).toMatchObject({ title: `Session confirmed: ${module.name}`, badge: 1 });
     expect((message!.json as { body: string }).body).toContain('12:30 SAST');
 
     // The push service's message, handed to the app's worker as Chromium's push service would.

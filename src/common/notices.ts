@@ -116,7 +116,8 @@ export const pushPayloadSchema = z.object({
   title: z.string(),
   body: z.string(),
   path: z.string(),
-  unread: z.number().int().optional(),
+  /** The app icon's badge: a student's unread notices; for the staff, the booking requests waiting for them. */
+  badge: z.number().int().optional(),
 });
 export type PushPayload = z.infer<typeof pushPayloadSchema>;
 

@@ -1,6 +1,6 @@
 /**
  * The service worker's side of push notifications (issue 38 §2): a push message (server/notices/, as
- * common/notices.ts's `PushPayload`) becomes a notification, and the app icon's badge shows the unread count; a tap
+ * common/notices.ts's `PushPayload`) becomes a notification, and the app icon's badge shows its number; a tap
  * opens the page it names in a window of the app (offline too: the worker answers the navigation from its shell).
  * Imported by outbox-worker.ts, which the worker Workbox generates loads.
  */
@@ -41,7 +41,7 @@ function readPayload(event: PushEvent) {
       body: typeof data.body === 'string' ? data.body : '',
       // Only a path of this site: a payload never sends the app elsewhere.
       path: data.path.startsWith('/') && !data.path.startsWith('//') ? data.path : '/',
-      unread: typeof data.unread === 'number' ? data.unread : undefined,
+      badge: typeof data.badge === 'number' ? data.badge : undefined,
     };
   } catch {
     return undefined;
@@ -60,7 +60,7 @@ worker.addEventListener('push', (event) => {
         badge: '/icons/icon-192.png',
         data: { path: payload.path },
       });
-      if (payload.unread !== undefined) await worker.navigator.setAppBadge?.(payload.unread).catch(() => undefined);
+      if (payload.badge !== undefined) await worker.navigator.setAppBadge?.(payload.badge).catch(() => undefined);
     })(),
   );
 });

@@ -30,11 +30,14 @@ export function createNoticeDispatcher(deps: {
   /** Woken when it wrote deliveries of a channel. */
   onDeliveries?: (channel: DeliveryChannel) => void;
   email?: NoticeEmailer;
+  /** The app icon's badge a push sets for the user (badge.ts): their unread count unless told otherwise. */
+  badge?: (userId: string) => Promise<number>;
   now?: () => Date;
   pollMs?: number;
 }): NoticeDispatcher {
   const now = deps.now ?? (() => new Date());
   const { notices, noticeDeliveries } = deps.repos;
+  const badgeOf = deps.badge ?? ((userId: string) => notices.unreadCount(userId));
 
   async function expand(fanout: Extract<UndispatchedNotice, { fanout: true }>) {
     const followers = (await notices.followersOf(fanout.topic)).filter((id) => id !== fanout.exceptUserId);
@@ -66,10 +69,9 @@ export function createNoticeDispatcher(deps: {
       const prefs = preferences.get(n.userId);
       return prefs ? isChosen(prefs, n.kind, channel) : channel === 'email';
     }
-    // A push carries the user's unread count, for the app icon's badge.
-    const unread = new Map<string, number>();
-    for (const userId of new Set(subscriptions.map((s) => s.userId)))
-      unread.set(userId, await notices.unreadCount(userId));
+    // A push carries the app icon's badge.
+    const badges = new Map<string, number>();
+    for (const userId of new Set(subscriptions.map((s) => s.userId))) badges.set(userId, await badgeOf(userId));
     const deliveries: NewDelivery[] = [];
     for (const n of batch) {
       const base = { noticeId: n.id, userId: n.userId, kind: n.kind };
@@ -81,7 +83,7 @@ export function createNoticeDispatcher(deps: {
             title: n.title,
             body: n.body,
             path: n.path,
-            unread: unread.get(n.userId),
+            badge: badges.get(n.userId),
           };
           deliveries.push({
             ...base,

@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.ts';
 import type { EventBus } from '../events/events.ts';
 import { createDeliveryWorker, type ChannelSender, type DeliveryWorker } from './delivery-worker.ts';
+import { createBadgeCounter } from './badge.ts';
 import { createNoticeDispatcher, type NoticeDispatcher } from './dispatcher.ts';
 import { createNoticeEmailer } from './notice-email.ts';
 import { deliveriesTable, noticesTable } from './notify.ts';
@@ -53,6 +54,7 @@ export function startNotices({
     channels: senders.map((s) => s.channel),
     onDeliveries: (channel) => workers.get(channel)?.wake(),
     email: createNoticeEmailer(deps.mail, deps.config.publicUrl),
+    badge: createBadgeCounter(repos),
     now: clock.now,
     // Every process hears of new notices on the bus: the poll is for one a process missed (it restarted).
     pollMs: pollMs ?? 60_000,

@@ -57,7 +57,7 @@ async function optIn(p: Person, choose = true, kind = 'booking-confirmed') {
   return device;
 }
 
-async function bookAndConfirm(p: Person, slot = '14:00', date = inDays(nextDay++)): Promise<Booking> {
+async function book(p: Person, date: string): Promise<Booking> {
   const booked = await p.client.post('/api/bookings', {
     id: crypto.randomUUID(),
     module: 'Introduction to Statistics',
@@ -67,7 +67,11 @@ async function bookAndConfirm(p: Person, slot = '14:00', date = inDays(nextDay++
     concepts: 'Regression',
   });
   expect(booked.status, booked.text).toBe(201);
-  const booking = bookingSchema.parse(booked.body);
+  return bookingSchema.parse(booked.body);
+}
+
+async function bookAndConfirm(p: Person, slot = '14:00', date = inDays(nextDay++)): Promise<Booking> {
+  const booking = await book(p, date);
   const confirmed = await tutor.client.post(`/api/bookings/${booking.id}/confirm`, {
     slot,
     version: booking.version,
@@ -105,7 +109,7 @@ test('one push to the device of a student who opted in, naming the session in SA
     kind: 'booking-confirmed',
     title: 'Session confirmed: Introduction to Statistics',
     path: `/student-dashboard#booking-${booking.id}`,
-    unread: 1,
+    badge: 1,
   });
   expect((message!.json as { body: string }).body).toMatch(
     /, 14:00 SAST with Musa Stats\. R\d+, payment reference TB-/,
@@ -228,6 +232,24 @@ test('a reminder that reached the student by no channel is flagged to the staff 
   } finally {
     clock.now = real;
   }
+});
+
+test('a tutor’s push sets the app icon’s badge to the requests waiting in their subjects', async () => {
+  const device = await optIn(tutor, true, 'booking-request');
+  const sizwe = await student('Sizwe Ndlovu');
+  const first = await book(sizwe, inDays(nextDay++));
+  await server.services.notices.flush();
+  await book(sizwe, inDays(nextDay++));
+  await server.services.notices.flush();
+  const confirmed = await tutor.client.post(`/api/bookings/${first.id}/confirm`, {
+    slot: '09:00',
+    version: first.version,
+  });
+  expect(confirmed.status, confirmed.text).toBe(200);
+  await book(sizwe, inDays(nextDay++));
+  await server.services.notices.flush();
+  // Not the tutor's unread notices (three requests, none read): the requests still waiting for a time.
+  expect(standin.messages(device.id).map((m) => (m.json as { badge: number }).badge)).toEqual([1, 2, 2]);
 });
 
 test('in production a subscription must be a browser push service’s, over https', () => {

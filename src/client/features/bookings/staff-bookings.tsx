@@ -1,13 +1,14 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { bookingMessages, dateRangeInOrder } from '../../../common/bookings.ts';
 import { Notice } from '../../components/notice.tsx';
+import { showAppBadge } from '../../lib/app-badge.ts';
 import { useSyncStatus } from '../../offline/hooks.ts';
 import type { BookingFilters } from './bookings-api.ts';
 import { StaffBookingList } from './staff-booking-list.tsx';
 import { ReminderProblems } from './reminder-problems.tsx';
 import { StaffFilters } from './staff-filters.tsx';
 import { useServerPages } from './use-server-pages.ts';
-import { useStaffActions, useStaffBookings } from './use-bookings.ts';
+import { useStaffActions, useStaffBookings, useWaitingCount } from './use-bookings.ts';
 
 /**
  * The staff's bookings as cards (spec §2 tutor and admin dashboards, §8 Tutor and Admin): a tutor's categories,
@@ -38,6 +39,8 @@ export function StaffBookings({
   const bookings = useStaffBookings(filters, role === 'tutor' ? categories : undefined);
   const { arrived, failed, nextCursor, loadingMore, loadMore } = useServerPages(filters, online);
   const actions = useStaffActions(role);
+  const waiting = useWaitingCount(role === 'tutor' ? categories : undefined, userId);
+  useEffect(() => showAppBadge(waiting), [waiting]);
 
   if (role === 'tutor' && categories.length === 0) {
     return (

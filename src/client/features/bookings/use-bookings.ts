@@ -63,6 +63,26 @@ export function useStaffBookings(
   );
 }
 
+/**
+ * How many requests wait for a time in the staff member's subjects (a tutor's categories, or all for the admin),
+ * not counting a tutor's own: the number on the app icon (issue 38 §1), from the device, so offline too.
+ */
+export function useWaitingCount(categories: readonly string[] | undefined, userId: string): number {
+  const key = JSON.stringify(categories ?? null);
+  const waiting = useLocalData(
+    async () => {
+      const cats = JSON.parse(key) as string[] | null;
+      const rows = await bookingsTable.toArray();
+      return rows.filter(
+        (b) => b.status === 'Pending' && (!cats || cats.includes(b.moduleCategory)) && b.student.id !== userId,
+      ).length;
+    },
+    [key, userId],
+    [bookingsSource],
+  );
+  return waiting.data ?? 0;
+}
+
 /** Rows fetched by a page (a filtered list, the next page, a changed booking), merged as the source's are. */
 export async function storeBookings(bookings: Booking[], fetchedAt = engine.generation()) {
   await mergeRows({ put: { bookings } }, fetchedAt);

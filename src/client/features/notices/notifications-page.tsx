@@ -6,6 +6,7 @@ import { formatSastDateTime } from '../../../common/sast.ts';
 import { Notice } from '../../components/notice.tsx';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { errorText } from '../../lib/error-text.ts';
+import { showAppBadge } from '../../lib/app-badge.ts';
 import { useSession } from '../../lib/session.tsx';
 import { toast } from '../../lib/toast.ts';
 import { FailedDeliveries } from './failed-deliveries.tsx';
@@ -25,11 +26,11 @@ export function NotificationsPage() {
   const items = notices.data ?? [];
   const { session } = useSession();
 
-  // The installed app's icon shows the unread count (the Badging API, where the browser has it).
+  // A student's app icon shows her unread count; the staff's shows the requests waiting (their dashboard sets it).
+  const isStudent = session.me?.role === 'student';
   useEffect(() => {
-    const nav = navigator as Navigator & { setAppBadge?(n?: number): Promise<void>; clearAppBadge?(): Promise<void> };
-    void (unread > 0 ? nav.setAppBadge?.(unread) : nav.clearAppBadge?.())?.catch(() => undefined);
-  }, [unread]);
+    if (isStudent) showAppBadge(unread);
+  }, [isStudent, unread]);
 
   return (
     <section className="container-page max-w-3xl py-10">

@@ -568,6 +568,15 @@ export function createBookingsFirestoreRepository(ctx: FirestoreContext, positio
         .map((d) => toRecord(d.id, d.data()));
     },
 
+    async countWaiting(categories) {
+      if (categories !== 'all' && categories.length === 0) return 0;
+      // Equalities (`in` is one): Firestore merges the single-field indexes.
+      let query = bookings.where('status', '==', 'Pending');
+      if (categories !== 'all') query = query.where('moduleCategory', 'in', [...categories]);
+      const counted = query.count();
+      return (await (ctx.tx ? ctx.tx.get(counted) : counted.get())).data().count;
+    },
+
     claimReminder: (id, version, at) =>
       modify(id, (doc) =>
         doc.version === version && doc.reminderSentAt === null ? { ...doc, reminderSentAt: at } : undefined,

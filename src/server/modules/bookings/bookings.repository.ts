@@ -385,6 +385,16 @@ export function createBookingsRepository(db: Db, versions: Versions = versionsOn
       return toRecords(rows);
     },
 
+    async countWaiting(categories) {
+      if (categories !== 'all' && categories.length === 0) return 0;
+      let query = db
+        .selectFrom('bookings')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('status', '=', 'Pending');
+      if (categories !== 'all') query = query.where('module_category', 'in', [...categories]);
+      return Number((await query.executeTakeFirst())?.n ?? 0);
+    },
+
     async claimReminder(id, version, at) {
       const result = await db
         .updateTable('bookings')

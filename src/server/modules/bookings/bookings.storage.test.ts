@@ -604,6 +604,29 @@ describe.each(contractEngines(openSql, openFirestore))('the bookings’ storage 
     expect(ids(await repo.findConfirmedStarting({ ...window, limit: 1 }))).toEqual(ids([morning]));
   });
 
+  test('the requests waiting are counted by category, and in all', async () => {
+    const { repo } = engine;
+    const student = await engine.addStudent('Waiting');
+    const counts = async () =>
+      Promise.all([
+        repo.countWaiting(['Mathematics']),
+        repo.countWaiting(['Mathematics', 'Computer Science']),
+        repo.countWaiting('all'),
+        repo.countWaiting([]),
+      ]);
+    const before = await counts();
+    const maths = { moduleName: 'Calculus I', moduleCategory: 'Mathematics' as const };
+    const added = [
+      newBooking(student, maths),
+      newBooking(student, maths),
+      newBooking(student, { moduleName: 'Programming I', moduleCategory: 'Computer Science' }),
+      newBooking(student, { ...maths, status: 'Confirmed', confirmedSlot: '09:00' }),
+      newBooking(student, { ...maths, status: 'Cancelled' }),
+    ];
+    for (const booking of added) await repo.insert(booking, stampOf(booking));
+    expect((await counts()).map((n, i) => n - before[i]!)).toEqual([2, 3, 3, 0]);
+  });
+
   test('a user’s bookings, those they changed, and their name replaced or scrubbed, leaving others’ alone', async () => {
     const { repo } = engine;
     const [student, tutor, other] = [

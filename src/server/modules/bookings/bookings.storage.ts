@@ -148,6 +148,8 @@ export interface BookingsRepository {
    * reminder is checked on the staff's dashboards (bookings.reminder-check.ts).
    */
   findConfirmedStarting(args: { after: string; until: string; limit: number }): Promise<BookingRecord[]>;
+  /** How many requests wait for a time to be confirmed (`Pending`) in these categories, or in all: the staff's badge. */
+  countWaiting(categories: readonly Category[] | 'all'): Promise<number>;
   /** Marks the reminder sent if nobody did and the booking is still at `version`: of several processes, one wins. */
   claimReminder(id: string, version: number, at: string): Promise<boolean>;
   /** The user's own bookings, oldest request first (the data export). */
