@@ -18,7 +18,8 @@
  *
  * By hand or from another process, the same through JSON at `/stand-in/`: `POST /stand-in/subscriptions` (body
  * `{ "applicationServerKey": … }` or nothing) gives a subscription with its private key, `GET /stand-in/messages`
- * (`?subscription=<id>`) the messages, decrypted, `GET /stand-in/requests` every answer given, and
+ * (`?subscription=<id>`) the messages, decrypted, `GET /stand-in/requests` every answer given, `GET /stand-in/count`
+ * how many messages it took (cheap to poll: bench/notices.ts), and
  * `POST /stand-in/refuse` `{ "id", "status", "times" }`.
  *
  *   node scripts/push-standin.ts [--port 4360]
@@ -324,6 +325,8 @@ export async function createPushStandin(options: { port?: number } = {}): Promis
       return json(response, 200, messages(subscriptionId));
     if (pathname === '/stand-in/requests' && request.method === 'GET')
       return json(response, 200, requests(subscriptionId));
+    if (pathname === '/stand-in/count' && request.method === 'GET')
+      return json(response, 200, { messages: received.length });
     if (request.method !== 'POST') return json(response, 404, { error: 'not found' });
     const body = (await readBody(request)).toString('utf8');
     const input = (body ? parseJson(body) : {}) as Record<string, unknown> | undefined;

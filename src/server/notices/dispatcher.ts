@@ -15,6 +15,12 @@ export type NoticeDispatcher = PolledRun;
 const batchSize = 100;
 
 /**
+ * Lets the requests waiting on the event loop in between batches: on SQLite every storage call completes without
+ * waiting for I/O, so a dispatch of 500 followers' notices would otherwise hold the loop from start to end.
+ */
+const turnOfTheLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
  * Turns notices into deliveries (docs/decisions/0059), after their change committed: a fan-out into each
  * follower's notice, a user's notice into a delivery per channel they chose (a push to each of their devices, a
  * WhatsApp message to their number) and, for the kinds whose e-mail is not part of the change itself, an e-mail.
@@ -117,9 +123,14 @@ export function createNoticeDispatcher(deps: {
       if (isStopped()) return done;
       const waiting = await notices.findUndispatched(batchSize);
       if (waiting.length === 0) return done;
-      for (const n of waiting) if (n.fanout) await expand(n);
+      for (const n of waiting)
+        if (n.fanout) {
+          await expand(n);
+          await turnOfTheLoop();
+        }
       const own = waiting.filter((n): n is Extract<UndispatchedNotice, { fanout: false }> => !n.fanout);
       if (own.length > 0) await deliver(own);
+      await turnOfTheLoop();
       done += waiting.length;
       if (waiting.length < batchSize) return done;
     }
