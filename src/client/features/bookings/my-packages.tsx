@@ -32,7 +32,12 @@ export function MyPackages({ userId }: { userId: string }) {
       ) : (
         <ul className="mt-3 grid gap-3 sm:grid-cols-2">
           {(mine.data ?? []).map((pkg) => (
-            <li key={pkg.id} className="card" data-state={packageState(pkg, today)}>
+            <li
+              key={pkg.id}
+              id={`package-${pkg.id}`}
+              className="card scroll-mt-20"
+              data-state={packageState(pkg, today)}
+            >
               <h3 className="font-semibold">{packageTitle(pkg)}</h3>
               <p className={`text-sm ${muted}`}>{scopeOf(pkg)}</p>
               <p className="mt-2">{packageSummary(pkg, today)}</p>

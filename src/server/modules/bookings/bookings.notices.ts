@@ -2,6 +2,7 @@ import type { Booking } from '../../../common/bookings.ts';
 import { formatRand } from '../../../common/money.ts';
 import { dashboardPathByRole, type Role } from '../../../common/roles.ts';
 import { formatSastDate, formatSastSession, formatSastSlot } from '../../../common/sast.ts';
+import { formatMonth, type PackageRecord } from '../../../common/packages.ts';
 import type { NewNotice } from '../../notices/notices.storage.ts';
 
 /**
@@ -105,6 +106,21 @@ export const reminderNotices = (b: Booking): NewNotice[] => [
     params: { module: b.moduleName, time: session(b), reference: b.paymentReference },
   })),
 ];
+
+/** A monthly package's payment, to its student (a refund or a waiver says nothing). */
+export const packagePaymentNotices = (pkg: PackageRecord, amountCents: number): NewNotice[] =>
+  toEach([pkg.student], (p) => ({
+    userId: p.id,
+    kind: 'payment-recorded',
+    title: `Payment recorded: ${formatRand(amountCents)}`,
+    body: `For your package ${pkg.name}, ${formatMonth(pkg.month)} (reference ${pkg.paymentReference}). Your receipt is on your dashboard.`,
+    path: `/student-dashboard#package-${pkg.id}`,
+    params: {
+      amount: formatRand(amountCents),
+      what: `${pkg.name}, ${formatMonth(pkg.month)}`,
+      reference: pkg.paymentReference,
+    },
+  }));
 
 export const paymentNotices = (b: Booking, amountCents: number): NewNotice[] =>
   toEach([b.student], (p) => ({

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bookingSchema, type Booking } from '../../../common/bookings.ts';
 import { formatRand } from '../../../common/money.ts';
+import { noticeListSchema } from '../../../common/notices.ts';
 import {
   formatMonth,
   nextMonth,
@@ -340,6 +341,16 @@ describe('a package’s receipts', () => {
     expect(
       (await storedEmails(server.services, [account.email])).filter((e) => e.kind === 'payment-receipt'),
     ).toHaveLength(2);
+
+    // Each payment leaves her a notice that opens the package on her dashboard; the admin who recorded it, none.
+    const notices = noticeListSchema.parse((await thandi.get('/api/notices')).body).notices;
+    expect(notices.filter((n) => n.kind === 'payment-recorded').map((n) => [n.title, n.path])).toEqual([
+      [`Payment recorded: ${formatRand(pkg.priceCents - 20_000)}`, `/student-dashboard#package-${pkg.id}`],
+      [`Payment recorded: ${formatRand(20_000)}`, `/student-dashboard#package-${pkg.id}`],
+    ]);
+    expect(notices[0]!.body).toContain(`For your package ${title} (reference ${pkg.paymentReference})`);
+    const adminNotices = noticeListSchema.parse((await admin.client.get('/api/notices')).body).notices;
+    expect(adminNotices.some((n) => n.kind === 'payment-recorded')).toBe(false);
   });
 
   test('a module’s package names the module; refunds and waivers are listed, with no receipt and no e-mail', async () => {

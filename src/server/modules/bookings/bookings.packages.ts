@@ -1,3 +1,5 @@
+import { writeNotices } from '../../notices/notify.ts';
+import { packagePaymentNotices } from './bookings.notices.ts';
 import {
   buyableMonths,
   packageLimits,
@@ -146,7 +148,7 @@ export async function listPackages(
  * to no booking. Sent again with the same id and details, it records nothing new.
  */
 export async function recordPackagePayment(
-  deps: Uses<'bookings' | 'packages' | 'payments', 'storage' | 'clock' | 'mail' | 'config'>,
+  deps: Uses<'bookings' | 'packages' | 'payments' | 'notices', 'storage' | 'clock' | 'mail' | 'config' | 'events'>,
   me: Me | undefined,
   packageId: string,
   input: PackagePaymentInput,
@@ -190,7 +192,7 @@ export async function recordPackagePayment(
  * statement's lines and PayFast's notice all record through here. Returns the package as it is now.
  */
 export async function writePackagePayment(
-  tx: Uses<'packages' | 'payments', 'mail' | 'config'>,
+  tx: Uses<'packages' | 'payments' | 'notices', 'mail' | 'config' | 'clock' | 'events'>,
   pkg: PackageRecord,
   by: { id: string | null; name: string },
   at: string,
@@ -210,6 +212,7 @@ export async function writePackagePayment(
   if (record.kind === 'payment' && pkg.student.id) {
     const pdf = tx.config.emailJs ? undefined : await renderReceiptPdf(packageReceiptDocument(record, paid, tx.config));
     await tx.mail.enqueue(packageReceiptEmail(paid, record, { publicUrl: tx.config.publicUrl, pdf }));
+    await writeNotices(tx, packagePaymentNotices(paid, record.amountCents), by.id ?? undefined);
   }
   return paid;
 }
