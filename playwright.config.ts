@@ -13,6 +13,11 @@ export const e2eDir = path.resolve(`test-results/e2e-${e2ePort}`);
 export const e2eDataDir = path.join(e2eDir, 'data');
 /** The built app this run's server serves: a copy of dist/ (client, pages, ssr) in e2eDir. */
 export const e2eClientDir = path.join(e2eDir, 'dist/client');
+/**
+ * WhatsApp's Cloud API as the journeys' server reaches it: the stand-in tests/start-server.ts starts on this port
+ * (scripts/whatsapp-standin.ts), whose `/stand-in/messages` a journey reads.
+ */
+export const e2eWhatsApp = { port: e2ePort + 200, token: 'e2e-whatsapp-token', appSecret: 'e2e-whatsapp-app-secret' };
 /** E2E_DATABASE_URL runs the journeys on another engine (scripts/e2e-firestore.ts); unset: SQLite in e2eDataDir. */
 export const e2eDatabaseUrl = process.env.E2E_DATABASE_URL || undefined;
 /**

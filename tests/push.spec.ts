@@ -2,7 +2,18 @@ import { expect, test } from '@playwright/test';
 import { createPushStandin } from '../scripts/push-standin.ts';
 import { noticeMessages } from '../src/common/notices.ts';
 import { sastDate } from '../src/common/sast.ts';
-import { confirmTime, newModule, origin, requestBooking, userPage, waitForActiveServiceWorker } from './fixtures.ts';
+import type { RecordedMessage } from '../scripts/whatsapp-standin.ts';
+import { e2eWhatsApp } from '../playwright.config.ts';
+import {
+  confirmTime,
+  expectNoAxeViolations,
+  newModule,
+  origin,
+  requestBooking,
+  userPage,
+  viewports,
+  waitForActiveServiceWorker,
+} from './fixtures.ts';
 
 /**
  * Push on the installed app (issue 38 §2), as far as a browser here can go. Chromium cannot subscribe to Google's
@@ -14,7 +25,14 @@ import { confirmTime, newModule, origin, requestBooking, userPage, waitForActive
  */
 const daysAhead = (days: number) => sastDate(new Date(Date.now() + days * 24 * 3_600_000));
 
-test('the student turns push on, her tutor confirms, and the notification opens her session', async ({ browser }) => {
+/** The WhatsApp Cloud API stand-in the journeys' server sends through (tests/start-server.ts). */
+const whatsApp = `http://127.0.0.1:${e2eWhatsApp.port}/stand-in`;
+const whatsAppTo = async (number: string): Promise<RecordedMessage[]> =>
+  (await fetch(`${whatsApp}/messages?to=${number}`)).json() as Promise<RecordedMessage[]>;
+
+test('at 360 px the student turns on push and WhatsApp, her tutor confirms: one of each, and the tap opens it', async ({
+  browser,
+}) => {
   const standin = await createPushStandin();
   try {
     const { module } = await newModule(browser, 'Statistics');
@@ -56,12 +74,24 @@ test('the student turns push on, her tutor confirms, and the notification opens 
       PushManager.prototype.getSubscription = async () => current;
     });
 
+    await page.setViewportSize(viewports.phone);
     await page.goto('/profile');
     await waitForActiveServiceWorker(page);
     const section = page.getByRole('region', { name: noticeMessages.preferencesTitle });
     await section.getByRole('checkbox', { name: /^Your session is confirmed: Push/ }).check();
+    // WhatsApp needs her number first; the owner's account is configured on this server (tests/start-server.ts).
+    await section.getByRole('checkbox', { name: /^Your session is confirmed: WhatsApp/ }).check();
+    await section.getByRole('button', { name: 'Save choices' }).click();
+    await expect(section.getByText(noticeMessages.whatsappNeedsNumber)).toBeVisible();
+    const local = `082${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
+    const number = `27${local.slice(1)}`;
+    await section.getByLabel('WhatsApp number').fill(`${local.slice(0, 3)} ${local.slice(3, 6)} ${local.slice(6)}`);
     await section.getByRole('button', { name: 'Save choices' }).click();
     await expect(section.getByText('This device shows your notifications.')).toBeVisible();
+    await expect(page.getByText(noticeMessages.saved)).toBeVisible();
+    expect(await section.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+    await expectNoAxeViolations(page);
+    await section.screenshot({ path: 'test-results/screenshots/notice-preferences-whatsapp-phone.png' });
 
     const requested = await requestBooking(page.request, {
       module: module.name,
@@ -75,6 +105,13 @@ test('the student turns push on, her tutor confirms, and the notification opens 
     const [message] = standin.messages();
     expect(message!.json).toMatchObject({ title: `Session confirmed: ${module.name}`, badge: 1 });
     expect((message!.json as { body: string }).body).toContain('12:30 SAST');
+    // And one WhatsApp template message to her number, naming the session in SAST.
+    await expect.poll(async () => (await whatsAppTo(number)).length, { timeout: 30_000 }).toBe(1);
+    const [whatsAppMessage] = await whatsAppTo(number);
+    expect(whatsAppMessage!.template).toBe('tutorbook_booking_confirmed');
+    expect(whatsAppMessage!.text).toContain(module.name);
+    expect(whatsAppMessage!.text).toMatch(/12:30.13:30 SAST/);
+    expect(whatsAppMessage!.text).toContain(requested.paymentReference);
 
     // The push service's message, handed to the app's worker as Chromium's push service would.
     await page.goto('/qa');

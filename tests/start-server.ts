@@ -1,8 +1,17 @@
 import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { e2eClientDir, e2eDatabaseUrl, e2eDataDir, e2eDir, e2eHosting, e2ePort } from '../playwright.config.ts';
+import {
+  e2eClientDir,
+  e2eDatabaseUrl,
+  e2eDataDir,
+  e2eDir,
+  e2eHosting,
+  e2ePort,
+  e2eWhatsApp,
+} from '../playwright.config.ts';
 import { readFirebaseJson, startHostingStandin } from '../scripts/hosting-standin.ts';
 import { sandboxMerchant, startPayFastStandIn } from '../scripts/payfast-standin.ts';
+import { createWhatsAppStandin } from '../scripts/whatsapp-standin.ts';
 import { findClosedPort } from '../src/server/test/free-port.ts';
 
 // A fresh folder per run: e-mails go to its data folder's mail folder, where the fixtures read them. The server
@@ -19,6 +28,14 @@ const firebaseJson = path.resolve('firebase.json');
 const serverPort = e2eHosting ? await findClosedPort() : e2ePort;
 // PayFast on this machine (scripts/payfast-standin.ts): students may pay online, as on a site set up for it.
 const payFast = await startPayFastStandIn(sandboxMerchant);
+// WhatsApp Business on this machine (scripts/whatsapp-standin.ts): the owner's account configured, as on a site set up
+// for it; the stand-in reports each message's statuses to the app's webhook, signed, as Meta does.
+const whatsApp = await createWhatsAppStandin({
+  token: e2eWhatsApp.token,
+  appSecret: e2eWhatsApp.appSecret,
+  port: e2eWhatsApp.port,
+  webhookUrl: `http://127.0.0.1:${e2ePort}/api/whatsapp/webhook`,
+});
 process.chdir(e2eDir);
 Object.assign(process.env, {
   DATA_DIR: e2eDataDir,
@@ -35,6 +52,11 @@ Object.assign(process.env, {
   PAYFAST_MERCHANT_KEY: sandboxMerchant.merchantKey,
   PAYFAST_PASSPHRASE: sandboxMerchant.passphrase,
   PAYFAST_URL: payFast.url,
+  WHATSAPP_API_URL: whatsApp.url,
+  WHATSAPP_TOKEN: e2eWhatsApp.token,
+  WHATSAPP_APP_SECRET: e2eWhatsApp.appSecret,
+  WHATSAPP_PHONE_NUMBER_ID: '100000000000001',
+  WHATSAPP_VERIFY_TOKEN: 'e2e-whatsapp-verify',
 });
 await import('../src/server/main.ts');
 if (e2eHosting) {
