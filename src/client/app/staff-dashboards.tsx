@@ -7,6 +7,7 @@ import { SectionTabs } from '../components/section-tabs.tsx';
 import { StaffBookings } from '../features/bookings/staff-bookings.tsx';
 import { MoneyOwing } from '../features/bookings/money-owing.tsx';
 import { PackagesAdmin } from '../features/bookings/packages-admin.tsx';
+import { ReminderProblems } from '../features/bookings/reminder-problems.tsx';
 import { AdminGroups, StaffGroups } from '../features/bookings/staff-groups.tsx';
 import { useStaffBookings } from '../features/bookings/use-bookings.ts';
 import { useGroupSessions } from '../features/bookings/use-group-sessions.ts';
@@ -69,6 +70,7 @@ export function TutorDashboardPage() {
       {categories.length > 0 && (
         <p className="mt-2 text-slate-700 dark:text-slate-300">Your subjects: {categories.join(', ')}.</p>
       )}
+      {categories.length > 0 && <ReminderProblems />}
       {ready ? (
         <>
           {categories.length > 0 && <TutorWeekView tutorId={tutorId} bookings={bookings.data ?? []} />}
@@ -130,6 +132,7 @@ export function AdminDashboardPage() {
       <PageMeta title="Admin dashboard" description="Manage bookings, modules and testimonials." />
       <DashboardHeading title="Admin dashboard" />
       <ImportedAccountsNote />
+      <ReminderProblems />
       <SectionTabs
         label="Admin dashboard sections"
         selected={section}

@@ -3,7 +3,7 @@ import { createPushStandin, type PushStandin } from '../../../scripts/push-stand
 import { bookingSchema, type Booking } from '../../common/bookings.ts';
 import { failedDeliveriesSchema, noticeSettingsSchema } from '../../common/notices.ts';
 import type { ReminderProblem } from '../../common/reminder-check.ts';
-import { sastDate, sastInstant } from '../../common/sast.ts';
+import { formatSastDateTime, sastDate, sastInstant } from '../../common/sast.ts';
 import { sendDueReminders } from '../modules/bookings/bookings.usecases.ts';
 import { createPushSender } from '../push/push-sender.ts';
 import { resolveVapidKeys } from '../push/vapid.ts';
@@ -204,6 +204,9 @@ test('a reminder that reached the student by no channel is flagged to the staff 
     expect((await problems(tutor)).map((x) => [x.studentName, x.slot, x.reason])).toEqual([
       ['Zanele Nkosi', '09:00', 'late'],
       ['Bongani Zulu', '14:00', 'late'],
+    ]);
+    expect((await problems(tutor))[0]!.details).toEqual([
+      `It was due ${formatSastDateTime(new Date(sastInstant(date, '09:00').getTime() - 24 * 3_600_000).toISOString())}.`,
     ]);
     expect(await problems(admin)).toHaveLength(2);
     expect(await problems(maths)).toEqual([]);

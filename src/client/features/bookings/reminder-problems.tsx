@@ -11,8 +11,8 @@ const reasons: Record<ReminderProblem['reason'], string> = {
 };
 
 /**
- * The sessions of the next day whose reminder did not reach the student (issue 38 §4), above the staff's
- * bookings: a reminder never fails silently, and a tutor or the admin can still call the student. Read from the
+ * The sessions of the next day whose reminder did not reach the student (issue 38 §4), at the top of the staff's
+ * dashboards: a reminder never fails silently, and a tutor or the admin can still call the student. Read from the
  * server when online (it is the deliveries' state there); nothing shows when every reminder went.
  */
 export function ReminderProblems() {
@@ -23,12 +23,12 @@ export function ReminderProblems() {
   return (
     <section
       aria-labelledby={headingId}
-      className="mt-4 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-900 dark:border-red-900 dark:bg-red-950 dark:text-red-100"
+      className="mt-6 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-900 dark:border-red-900 dark:bg-red-950 dark:text-red-100"
     >
-      <h3 id={headingId} className="flex items-center gap-2 font-semibold">
+      <h2 id={headingId} className="flex items-center gap-2 font-semibold">
         <BellOff aria-hidden size={18} className="shrink-0" />
         Reminders that did not reach the student
-      </h3>
+      </h2>
       <ul className="mt-2 space-y-2">
         {problems.map((p) => (
           <li key={p.bookingId}>

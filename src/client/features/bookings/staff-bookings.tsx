@@ -5,7 +5,6 @@ import { showAppBadge } from '../../lib/app-badge.ts';
 import { useSyncStatus } from '../../offline/hooks.ts';
 import type { BookingFilters } from './bookings-api.ts';
 import { StaffBookingList } from './staff-booking-list.tsx';
-import { ReminderProblems } from './reminder-problems.tsx';
 import { StaffFilters } from './staff-filters.tsx';
 import { useServerPages } from './use-server-pages.ts';
 import { useStaffActions, useStaffBookings, useWaitingCount } from './use-bookings.ts';
@@ -57,7 +56,6 @@ export function StaffBookings({
       <h2 id={headingId} className="text-xl font-semibold">
         Bookings
       </h2>
-      <ReminderProblems />
       <StaffFilters filters={typed} onChange={changeFilters} withCategory={role === 'admin'} reversed={reversed} />
       {!online && (
         <Notice tone="offline" className="mt-4">

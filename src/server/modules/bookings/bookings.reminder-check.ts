@@ -1,5 +1,6 @@
 import { bookingLimits } from '../../../common/bookings.ts';
 import { reminderGraceMinutes, type ReminderProblem } from '../../../common/reminder-check.ts';
+import { formatSastDateTime } from '../../../common/sast.ts';
 import type { Me } from '../../../common/session.ts';
 import type { Uses } from '../../deps.ts';
 import { managesBooking, requireBookingStaff } from './bookings.access.ts';
@@ -50,7 +51,10 @@ export async function findReminderProblems(
   }
 
   const problems: ReminderProblem[] = [
-    ...late.map((row) => problem(row, 'late', ['The reminder is due and has not gone out.'])),
+    ...late.map((row) => {
+      const due = new Date(Date.parse(row.startsAt) - bookingLimits.reminderHours * hourMs).toISOString();
+      return problem(row, 'late', [`It was due ${formatSastDateTime(due)}.`]);
+    }),
     ...undelivered.map(({ row, details }) => problem(row, 'undelivered', details)),
   ];
   problems.sort((a, b) => `${a.date}T${a.slot}`.localeCompare(`${b.date}T${b.slot}`));
