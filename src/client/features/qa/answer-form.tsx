@@ -63,7 +63,7 @@ export function AnswerForm({
           photos={photos}
           onChange={setPhotos}
           disabled={busy}
-          compact={{ name: `Add photos to your answer to "${questionTitle}"` }}
+          compact={{ name: `Add photos to the answer to "${questionTitle}"` }}
         />
       )}
       <button type="submit" className="btn-secondary" disabled={busy}>
