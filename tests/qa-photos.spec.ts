@@ -116,7 +116,7 @@ test('a photo picked on a phone is made small, waits offline with its post, arri
 
   const question = page.getByRole('article', { name: title });
   await expect(question.getByText('Waiting to send')).toBeVisible();
-  await expect(question.getByRole('img', { name: 'Photo 1 of 1' })).toBeVisible();
+  await expect(question.getByRole('img', { name: 'Photo 1 of 1 of the question' })).toBeVisible();
   const [queued] = await queuedPhotoSizes(page);
   expect(queued!.full).toBeLessThanOrEqual(photoLimits.targetBytes);
   expect(queued!.thumb).toBeLessThanOrEqual(photoLimits.thumbMaxBytes);
@@ -147,7 +147,7 @@ test('a photo picked on a phone is made small, waits offline with its post, arri
   writeFileSync('test-results/screenshots/qa-photo-as-stored.jpg', await full.body());
 
   // The thumbnail is the server's now, and opens the photo full size.
-  const thumbnail = question.getByRole('img', { name: 'Photo 1 of 1, opens full size' });
+  const thumbnail = question.getByRole('img', { name: 'Photo 1 of 1 of the question, opens full size' });
   await expect(thumbnail).toBeVisible();
   expect((await naturalSize(page, `article[id="q-${stored.id}"] img[src$="/thumb"]`)).width).toBe(
     photoLimits.thumbEdge,
@@ -160,21 +160,34 @@ test('a photo picked on a phone is made small, waits offline with its post, arri
 
   // Its own page, at both sizes, with nothing axe objects to.
   await page.goto(`/qa/${stored.id}`);
-  await expect(page.getByRole('img', { name: 'Photo 1 of 1, opens full size' })).toBeVisible();
+  await expect(page.getByRole('img', { name: 'Photo 1 of 1 of the question, opens full size' })).toBeVisible();
   await expectNoAxeViolations(page);
   await page.screenshot({ path: 'test-results/screenshots/qa-photo-phone.png', fullPage: true });
   await page.setViewportSize(viewports.desktop);
+  // An answer with a photo, online this time: sent at once, shown with the server's thumbnail.
+  await page
+    .getByLabel(`Add photos to the answer to "${title}"`)
+    .setInputFiles({ name: 'working.jpg', mimeType: 'image/jpeg', buffer: photo });
+  await expect(page.getByRole('img', { name: 'Photo 1 to post' })).toBeVisible({ timeout: 20_000 });
+  await page.getByLabel(`Your answer to "${title}"`).fill('The sign flips in the second step: see my photo.');
+  await page.getByRole('button', { name: 'Post answer' }).click();
+  const answers = page.getByRole('region', { name: `Answers to "${title}"` });
+  await expect(answers.getByRole('img', { name: /^Photo 1 of 1 of the answer by .*, opens full size$/ })).toBeVisible();
+  await expect.poll(() => outboxCount(page), { message: 'the answer is sent' }).toBe(0);
   await expectNoAxeViolations(page);
-  await page.screenshot({ path: 'test-results/screenshots/qa-photo-desktop.png' });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: 'test-results/screenshots/qa-photo-desktop.png', fullPage: true });
   await context.close();
 
   // A visitor with scripts off: the page the server rendered shows the thumbnail, which links to the photo.
   const visitor = await browser.newContext({ baseURL: origin, javaScriptEnabled: false, viewport: viewports.phone });
   const reader = await visitor.newPage();
   await reader.goto(`/qa/${stored.id}`);
-  const link = reader.getByRole('link', { name: 'Photo 1 of 1, opens full size' });
+  const link = reader.getByRole('link', { name: 'Photo 1 of 1 of the question, opens full size' });
   await expect(link).toHaveAttribute('href', `/api/photos/${stored.photos![0]}`);
-  expect((await naturalSize(reader, 'img[src$="/thumb"]')).width).toBe(photoLimits.thumbEdge);
+  expect((await naturalSize(reader, `img[src="/api/photos/${stored.photos![0]}/thumb"]`)).width).toBe(
+    photoLimits.thumbEdge,
+  );
   await reader.screenshot({ path: 'test-results/screenshots/qa-photo-no-script-phone.png', fullPage: true });
   const [fullSize] = await Promise.all([reader.waitForEvent('popup'), link.click()]);
   await fullSize.waitForLoadState();

@@ -3,6 +3,7 @@ import { photoPath } from '../../../common/qa.ts';
 /**
  * A post's photos as thumbnails, each a link to the photo full size (which works without scripts: the server
  * renders it in /qa/<id>). A post still waiting to be sent shows the thumbnails made on this device instead.
+ * `of` ("the question", "the answer by …") tells each photo's name apart from the other posts' on the page.
  */
 export function PostPhotos({ photos, previews, of }: { photos?: string[]; previews?: string[]; of: string }) {
   const thumb = 'size-24 rounded-lg border border-slate-300 object-cover dark:border-slate-600';
@@ -19,7 +20,7 @@ export function PostPhotos({ photos, previews, of }: { photos?: string[]; previe
             >
               <img
                 src={photoPath(id, 'thumb')}
-                alt={`Photo ${i + 1} of ${photos.length}, opens full size`}
+                alt={`Photo ${i + 1} of ${photos.length} of ${of}, opens full size`}
                 width={96}
                 height={96}
                 loading="lazy"
@@ -36,7 +37,13 @@ export function PostPhotos({ photos, previews, of }: { photos?: string[]; previe
       <ul className="mt-3 flex flex-wrap gap-2" aria-label={`Photos of ${of}, waiting to send`}>
         {previews.map((src, i) => (
           <li key={i}>
-            <img src={src} alt={`Photo ${i + 1} of ${previews.length}`} width={96} height={96} className={thumb} />
+            <img
+              src={src}
+              alt={`Photo ${i + 1} of ${previews.length} of ${of}`}
+              width={96}
+              height={96}
+              className={thumb}
+            />
           </li>
         ))}
       </ul>

@@ -51,7 +51,7 @@ export function QuestionCard({
         <Byline author={question.author} createdAt={question.createdAt} pending={question.pending} />
       </div>
       <PostText text={question.text} className="mt-3" />
-      <PostPhotos photos={question.photos} previews={question.previews} of={`"${question.title}"`} />
+      <PostPhotos photos={question.photos} previews={question.previews} of="the question" />
       {question.pending?.state === 'attention' && (
         <NeedsAttention
           message={question.pending.message}
