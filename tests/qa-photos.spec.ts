@@ -112,6 +112,8 @@ test('a photo picked on a phone is made small, waits offline with its post, arri
     buffer: photo,
   });
   await expect(form.getByRole('img', { name: 'Photo 1 to post' })).toBeVisible({ timeout: 20_000 });
+  await form.getByRole('button', { name: 'Remove photo 1' }).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/screenshots/qa-photo-picked-phone.png' });
   await form.getByRole('button', { name: 'Post question' }).click();
 
   const question = page.getByRole('article', { name: title });
