@@ -133,8 +133,8 @@ async function probe(base: string, project: string, database: string, rules: str
   const fields = JSON.stringify({ fields: { name: { stringValue: 'x' } } });
   const requests: [string, string, RequestInit][] = [];
   // What the new site keeps there: accounts, sessions, reset tokens and hashes among it, the testimonials the
-  // admin hid, the tutors' availability, the calendar feeds' hashes, the payments, the monthly packages, and the
-  // notices with their push keys and WhatsApp numbers (docs/firestore-layout.md).
+  // admin hid, the tutors' availability, the calendar feeds' hashes, the payments, the monthly packages, the
+  // notices with their push keys and WhatsApp numbers, and the board's photos (docs/firestore-layout.md).
   for (const collection of [
     'users',
     'sessions',
@@ -155,6 +155,7 @@ async function probe(base: string, project: string, database: string, rules: str
     'noticePreferences',
     'pushSubscriptions',
     'noticeDeliveries',
+    'postPhotos',
   ]) {
     requests.push(
       [`read ${collection}/a`, `${documents}/${collection}/a`, {}],

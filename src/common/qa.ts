@@ -19,6 +19,10 @@ export const qaMessages = {
   idReused: 'This post was already sent with different content.',
   acceptNotAsker: 'Only the person who asked can accept an answer.',
   deletedUser: 'Deleted user',
+  tooManyPhotos: (max: number) => `A post can carry at most ${formatCount(max)} photos.`,
+  photoTooLarge: 'This photo is too large even after resizing. Please take it again a little further away.',
+  photoType: 'A photo must be a JPEG, PNG or WebP image.',
+  photoNotFound: 'This photo no longer exists.',
 } as const;
 
 export const qaLimits = {
@@ -29,6 +33,32 @@ export const qaLimits = {
   postsPerWindow: 20,
   rateWindowMinutes: 10,
 } as const;
+
+/**
+ * Photos of working (issue 39 §2, docs/decisions/0061): the device resizes a photo to at most `maxEdge` pixels and
+ * about `targetBytes`, with a thumbnail of `thumbEdge`; the server refuses more than `perPost`, or bytes over the
+ * caps, and checks the type from the bytes.
+ */
+export const photoLimits = {
+  perPost: 3,
+  maxEdge: 1600,
+  targetBytes: 300 * 1024,
+  maxBytes: 400 * 1024,
+  thumbEdge: 240,
+  thumbMaxBytes: 48 * 1024,
+  types: ['image/jpeg', 'image/png', 'image/webp'],
+} as const;
+export type PhotoType = (typeof photoLimits.types)[number];
+
+/** A post with photos is sent as multipart/form-data: the post, the photos' ids, then each photo and thumbnail. */
+export const photoPostMaxBytes = photoLimits.perPost * (photoLimits.maxBytes + photoLimits.thumbMaxBytes) + 64 * 1024;
+
+/** Where a photo is served: full size, or its thumbnail. */
+export const photoPath = (id: string, size: 'full' | 'thumb' = 'full') =>
+  `/api/photos/${encodeURIComponent(id)}${size === 'thumb' ? '/thumb' : ''}`;
+
+/** The photos' ids of a post with photos (a multipart field, as JSON), in the order they show. */
+export const photoIdsSchema = z.array(z.uuid()).max(photoLimits.perPost, qaMessages.tooManyPhotos(photoLimits.perPost));
 
 /** Author of a post as everyone sees it: the display name only (never the e-mail), and null for a deleted account. */
 export const authorSchema = z.object({
@@ -44,6 +74,8 @@ export const answerSchema = z.object({
   text: z.string(),
   author: authorSchema,
   createdAt: z.string(),
+  /** Its photos' ids, in order (photoPath); absent in a copy a device stored before photos. */
+  photos: z.array(z.string()).optional(),
 });
 export type Answer = z.infer<typeof answerSchema>;
 
@@ -60,6 +92,8 @@ export const questionSchema = z.object({
   upvotes: z.number().int(),
   downvotes: z.number().int(),
   acceptedAnswerId: z.string().nullable(),
+  /** Its photos' ids, in order (photoPath); absent in a copy a device stored before photos. */
+  photos: z.array(z.string()).optional(),
   answers: z.array(answerSchema),
   /** 0 for a visitor. */
   myVote: voteValueSchema,

@@ -3,7 +3,7 @@ import {
   createNoticePreferenceRoutes,
   createNoticeRoutes,
 } from './modules/notices/notices.routes.ts';
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { signedInPages } from '../common/routes.ts';
 import { createSessionMiddleware, readSessionOnce } from './auth/auth.middleware.ts';
 import { createSessionReader } from './auth/auth.session.ts';
@@ -16,6 +16,8 @@ import type { EventBus } from './events/events.ts';
 import { createEventsRoutes, livePosition } from './events/events.routes.ts';
 import type { StreamHub } from './events/stream-hub.ts';
 import { statementMaxBytes } from '../common/statements.ts';
+import { photoPostMaxBytes } from '../common/qa.ts';
+
 import { limitBody } from './http/body-limit.ts';
 import { compressJson } from './http/compression.ts';
 import { errorHandler } from './http/error-handler.ts';
@@ -45,11 +47,14 @@ import {
 import { createMeRoutes, createSessionRoutes } from './modules/me/me.routes.ts';
 import { createProfileRoutes } from './modules/profile/profile.routes.ts';
 import { createStaffRoutes } from './modules/staff/staff.routes.ts';
-import { createQaRoutes } from './modules/qa/qa.routes.ts';
+import { createPhotoRoutes, createQaRoutes } from './modules/qa/qa.routes.ts';
 import { createTestimonialsRoutes } from './modules/testimonials/testimonials.routes.ts';
 import type { RouteScope } from './feature.ts';
 import { features } from './features.ts';
 import type { PersonalDataPart } from './personal-data.ts';
+
+/** The two posts that may carry photos: a question, and an answer to one. */
+const photoPost = /^\/api\/questions(\/[^/]+\/answers)?$/;
 
 export interface AppOptions {
   deps: Deps;
@@ -94,8 +99,16 @@ export function createApp({
   // (about 1.5 MB); every other body fits in 64 KB.
   const smallBody = limitBody(64 * 1024);
   const statementBody = limitBody(statementMaxBytes + 2 * 1024 * 1024);
+  // A question or an answer with up to three photos (issue 39), sent as a form: about 1.4 MB at most.
+  const photoPostBody = limitBody(photoPostMaxBytes);
+  const limitFor = (c: Context) => {
+    if (c.req.path.startsWith('/api/bookings/statements/')) return statementBody;
+    if (photoPost.test(c.req.path) && c.req.header('content-type')?.startsWith('multipart/form-data'))
+      return photoPostBody;
+    return smallBody;
+  };
   app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '/api/*', requireSameOrigin(deps.config.publicUrl), (c, next) =>
-    (c.req.path.startsWith('/api/bookings/statements/') ? statementBody : smallBody)(c, next),
+    limitFor(c)(c, next),
   );
   // Counted against the signed-in user, or a visitor's address: the session is read here for the one time the
   // request reads it.
@@ -191,6 +204,7 @@ function createApiRoutes({
     .route('/api/admin/deliveries', createDeliveryAdminRoutes(deps))
     .route('/api/modules', createCatalogueRoutes(catalogue))
     .route('/api/questions', createQaRoutes(deps))
+    .route('/api/photos', createPhotoRoutes(deps))
     .route('/api/bookings', createBookingRoutes(deps))
     .route('/api/groups', createGroupRoutes(deps))
     .route('/api/packages', createPackageRoutes(deps))

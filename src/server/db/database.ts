@@ -21,7 +21,7 @@ import type {
 } from '../modules/bookings/payments.table.ts';
 import type { PackageOffersTable, PackagesTable } from '../modules/bookings/packages.table.ts';
 import type { EnrolmentsTable } from '../modules/profile/profile.table.ts';
-import type { AnswersTable, QuestionsTable, QuestionVotesTable } from '../modules/qa/qa.table.ts';
+import type { AnswersTable, PostPhotosTable, QuestionsTable, QuestionVotesTable } from '../modules/qa/qa.table.ts';
 import type { TutorCategoriesTable } from '../modules/staff/staff.table.ts';
 import type { TestimonialsTable } from '../modules/testimonials/testimonials.table.ts';
 import type { ChangeRefusalsTable } from './change-refusals.ts';
@@ -41,6 +41,7 @@ export interface Database {
   questions: QuestionsTable;
   answers: AnswersTable;
   question_votes: QuestionVotesTable;
+  post_photos: PostPhotosTable;
   sync_counter: SyncCounterTable;
   bookings: BookingsTable;
   booking_changes: BookingChangesTable;

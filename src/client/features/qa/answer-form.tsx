@@ -3,6 +3,8 @@ import { qaLimits } from '../../../common/qa.ts';
 import { TextareaField } from '../../components/form-field.tsx';
 import { HydratedForm } from '../../components/hydrated-form.tsx';
 import { formatCount } from '../../../common/locale.ts';
+import { PhotoPicker } from './photo-picker.tsx';
+import type { LocalPhoto } from './qa.sync.ts';
 
 /**
  * The per-question answer form (spec §2). An empty answer is silently ignored (spec §5); the text is cleared
@@ -12,11 +14,15 @@ import { formatCount } from '../../../common/locale.ts';
 export function AnswerForm({
   questionTitle,
   onAnswer,
+  signedIn = true,
 }: {
   questionTitle: string;
-  onAnswer: (text: string) => Promise<void>;
+  /** A visitor is asked to log in when posting: no photos to prepare for nothing. */
+  signedIn?: boolean;
+  onAnswer: (text: string, photos: LocalPhoto[]) => Promise<void>;
 }) {
   const [text, setText] = useState('');
+  const [photos, setPhotos] = useState<LocalPhoto[]>([]);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
 
@@ -26,8 +32,9 @@ export function AnswerForm({
     setBusy(true);
     setError(undefined);
     try {
-      await onAnswer(text);
+      await onAnswer(text, photos);
       setText('');
+      setPhotos([]);
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : String(failure));
     } finally {
@@ -51,6 +58,14 @@ export function AnswerForm({
             : undefined
         }
       />
+      {signedIn && (
+        <PhotoPicker
+          photos={photos}
+          onChange={setPhotos}
+          disabled={busy}
+          compact={{ name: `Add photos to the answer to "${questionTitle}"` }}
+        />
+      )}
       <button type="submit" className="btn-secondary" disabled={busy}>
         Post answer
       </button>

@@ -5,6 +5,8 @@ import { FormField, TextareaField } from '../../components/form-field.tsx';
 import { Notice } from '../../components/notice.tsx';
 import { toast } from '../../lib/toast.ts';
 import { HydratedForm } from '../../components/hydrated-form.tsx';
+import { PhotoPicker } from './photo-picker.tsx';
+import type { LocalPhoto } from './qa.sync.ts';
 
 /** Shown once a field is nearly full, so the limit is never a surprise. */
 const nearLimit = (value: string, max: number) =>
@@ -22,10 +24,11 @@ export function AskForm({
   onAsk,
 }: {
   signedIn: boolean;
-  onAsk: (input: { title: string; text: string }) => Promise<void>;
+  onAsk: (input: { title: string; text: string; photos: LocalPhoto[] }) => Promise<void>;
 }) {
   const [title, setTitle] = useState('');
   const [text, setText] = useState('');
+  const [photos, setPhotos] = useState<LocalPhoto[]>([]);
   const [missing, setMissing] = useState<{ title: boolean; text: boolean }>({ title: false, text: false });
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -47,9 +50,10 @@ export function AskForm({
     setBusy(true);
     setError(undefined);
     try {
-      await onAsk({ title: title.trim(), text: text.trim() });
+      await onAsk({ title: title.trim(), text: text.trim(), photos });
       setTitle('');
       setText('');
+      setPhotos([]);
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : String(failure));
     } finally {
@@ -90,6 +94,7 @@ export function AskForm({
           nearLimit(text, qaLimits.textMax) ?? 'Markdown works: `inline code`, ``` code blocks ```, lists and links.'
         }
       />
+      {signedIn && <PhotoPicker photos={photos} onChange={setPhotos} disabled={busy} />}
       {incomplete && (
         <div id={incompleteId}>
           <Notice tone="error">{qaMessages.askIncomplete}</Notice>

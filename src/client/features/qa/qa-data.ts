@@ -13,8 +13,10 @@ import type { LocalDataStatus } from '../../offline/hooks.ts';
 import type { AnswerView, PendingState, QaActions, QuestionView } from './qa-view.ts';
 import {
   answerQuestion,
+  answerQuestionWithPhotos,
   answersTable,
   askQuestion,
+  askQuestionWithPhotos,
   boardPagingTable,
   fetchQuestion,
   fetchQuestionPage,
@@ -25,6 +27,8 @@ import {
   voteOnQuestion,
   type AnswerPayload,
   type AskPayload,
+  type AskWithPhotosPayload,
+  type LocalPhoto,
   type MyVoteRow,
   type QuestionRow,
 } from './qa.sync.ts';
@@ -299,7 +303,7 @@ export function useQaActions(me: Me | undefined): BoardActions {
   return useMemo(() => qaActions(me, items, confirm), [me, items, confirm]);
 }
 
-type BoardActions = QaActions & { ask(input: { title: string; text: string }): Promise<void> };
+type BoardActions = QaActions & { ask(input: { title: string; text: string; photos: LocalPhoto[] }): Promise<void> };
 
 function qaActions(me: Me | undefined, items: OutboxItem[], confirm: ReturnType<typeof useConfirm>): BoardActions {
   const author = me ? { id: me.id, name: me.name, role: me.role } : undefined;
@@ -321,26 +325,27 @@ function qaActions(me: Me | undefined, items: OutboxItem[], confirm: ReturnType<
   return {
     async ask(input) {
       if (!author) throw new Error(qaMessages.askSignedOut);
-      await askQuestion({
-        id: crypto.randomUUID(),
-        ...input,
-        author,
-        createdAt: new Date().toISOString(),
-      } satisfies AskPayload);
+      const { photos, ...post } = input;
+      const payload = { id: crypto.randomUUID(), ...post, author, createdAt: new Date().toISOString() };
+      // With photos, a mutation of its own (qa.sync.ts says why).
+      if (photos.length > 0) await askQuestionWithPhotos({ ...payload, photos } satisfies AskWithPhotosPayload);
+      else await askQuestion(payload satisfies AskPayload);
     },
-    async answer(question, text) {
+    async answer(question, text, photos = []) {
       if (!author) {
         toast.error(qaMessages.answerSignedOut);
         throw new Error(qaMessages.answerSignedOut);
       }
       if (!text.trim()) return;
-      await answerQuestion({
+      const payload = {
         id: crypto.randomUUID(),
         questionId: question.id,
         text: text.trim(),
         author,
         createdAt: new Date().toISOString(),
-      } satisfies AnswerPayload);
+      } satisfies AnswerPayload;
+      if (photos.length > 0) await answerQuestionWithPhotos({ ...payload, photos });
+      else await answerQuestion(payload);
     },
     vote(question, value: VoteValue) {
       if (!author) return void toast.error(qaMessages.voteSignedOut);

@@ -1,4 +1,5 @@
 import type { Answer, Question, VoteValue } from '../../../common/qa.ts';
+import type { LocalPhoto } from './qa.sync.ts';
 
 /**
  * How an item the user wrote stands in the outbox: shown on the post itself until the server has it. A refused
@@ -7,19 +8,21 @@ import type { Answer, Question, VoteValue } from '../../../common/qa.ts';
 export type PendingState =
   { state: 'waiting' } | { state: 'attention'; message: string; typed: { title?: string | undefined; text: string } };
 
-export type AnswerView = Answer & { pending?: PendingState | undefined };
+/** `previews`: the thumbnails made on this device for a post still waiting to be sent (qa.sync.ts). */
+export type AnswerView = Answer & { pending?: PendingState | undefined; previews?: string[] };
 
 /** A question as the board shows it: its answers (accepted first, then oldest first) and its outbox state. */
 export type QuestionView = Omit<Question, 'answers' | 'version'> & {
   answers: AnswerView[];
   pending?: PendingState | undefined;
+  previews?: string[];
 };
 
 /** What the board can do; each checks who is signed in and says the spec's message when nobody is. */
 export interface QaActions {
   vote(question: QuestionView, value: VoteValue): void;
   /** Resolves once the answer is saved on the device (queued); rejects with a message the form shows. */
-  answer(question: QuestionView, text: string): Promise<void>;
+  answer(question: QuestionView, text: string, photos?: LocalPhoto[]): Promise<void>;
   accept(question: QuestionView, answerId: string | null): void;
   deleteQuestion(question: QuestionView): void;
   deleteAnswer(question: QuestionView, answer: AnswerView): void;

@@ -1,6 +1,6 @@
 import type { Position } from '../../../common/positions.ts';
 import type { Answer, Author, Question, QuestionChanges, QuestionPage, VoteValue } from '../../../common/qa.ts';
-import { readJson } from '../../lib/api.ts';
+import { apiFetch, readJson } from '../../lib/api.ts';
 import {
   firstCursor,
   ifNoneMatch,
@@ -19,8 +19,16 @@ import { defineMutation, defineSource, engine, type PullResult } from '../../off
  * fresh, and the three writes that work offline: ask, answer, vote.
  */
 
+/**
+ * What a post queued with photos shows until the server has it: the thumbnails made on this device, as data
+ * URLs (the server's copies replace the row once it is acknowledged).
+ */
+interface LocalPreviews {
+  previews?: string[];
+}
 /** A question as stored here: its answers live in their own table, the reader's vote in `myVotes`. */
-export type QuestionRow = Omit<Question, 'answers' | 'myVote'>;
+export type QuestionRow = Omit<Question, 'answers' | 'myVote'> & LocalPreviews;
+export type AnswerRow = Answer & LocalPreviews;
 export interface MyVoteRow {
   /** The question's id. */
   id: string;
@@ -39,7 +47,7 @@ export const questionsTable = defineLocalTable<QuestionRow>({
   version: 1,
   scope: 'public',
 });
-export const answersTable = defineLocalTable<Answer>({
+export const answersTable = defineLocalTable<AnswerRow>({
   name: 'answers',
   schema: 'id, questionId',
   version: 1,
@@ -62,6 +70,7 @@ const toRow = ({
   upvotes,
   downvotes,
   acceptedAnswerId,
+  photos,
   version,
 }: Question): QuestionRow => ({
   id,
@@ -72,6 +81,7 @@ const toRow = ({
   upvotes,
   downvotes,
   acceptedAnswerId,
+  photos,
   version,
 });
 
@@ -233,6 +243,23 @@ export interface AnswerPayload {
   createdAt: string;
 }
 
+/** A photo resized on this device (photo-resize.ts), queued with its post: the bytes sent, and its preview. */
+export interface LocalPhoto {
+  id: string;
+  full: Blob;
+  thumb: Blob;
+  /** The thumbnail as a data URL, shown on the post while it waits (the pages' CSP allows data: images). */
+  preview: string;
+}
+
+export interface AskWithPhotosPayload extends AskPayload {
+  photos: LocalPhoto[];
+}
+
+export interface AnswerWithPhotosPayload extends AnswerPayload {
+  photos: LocalPhoto[];
+}
+
 export interface VotePayload {
   questionId: string;
   value: VoteValue;
@@ -249,15 +276,32 @@ async function storeQuestion(question: Question, tx: LocalTransaction) {
 /** The question a payload is about, as a dependency names it. */
 const questionRow = (questionId: string) => ({ table: 'questions', id: questionId });
 
-export const askQuestion = defineMutation<AskPayload, Question>({
-  name: 'qa.ask',
+/**
+ * A post with photos goes as a form (the server's qa.post-body.ts): the post, the photos' ids, then each photo
+ * and its thumbnail, in order. Up to about 1.4 MB: it may take minutes on a slow connection, so its time limit
+ * grows with its size (8 KB/s at the least) before a timeout sends it again.
+ */
+async function sendWithPhotos(path: string, post: object, photos: readonly LocalPhoto[], headers: HeadersInit) {
+  const form = new FormData();
+  form.set('post', JSON.stringify(post));
+  form.set('photoIds', JSON.stringify(photos.map((p) => p.id)));
+  for (const photo of photos) {
+    form.append('photo', photo.full, `${photo.id}.jpg`);
+    form.append('thumb', photo.thumb, `${photo.id}-thumb.jpg`);
+  }
+  const bytes = photos.reduce((sum, p) => sum + p.full.size + p.thumb.size, 0);
+  // 15 s, apiFetch's own limit (not imported: the entry chunk would grow by keeping it as a name), and 1 s per 8 KB.
+  return apiFetch(path, { method: 'POST', body: form, headers, timeoutMs: 15_000 + Math.ceil(bytes / 8) });
+}
+
+const askSpec = {
   version: 1,
   collection,
-  target: (p) => ({ table: 'questions', id: p.id }),
+  target: (p: AskPayload) => ({ table: 'questions', id: p.id }),
   // The acknowledgement stores the question and the reader's vote on it (storeQuestion).
-  touches: (p) => [questionRow(p.id), { table: 'myVotes', id: p.id }],
-  describe: (p) => ({ label: `Question: ${p.title}`, href: `/qa#q-${p.id}` }),
-  apply: async (p, tx) => {
+  touches: (p: AskPayload) => [questionRow(p.id), { table: 'myVotes', id: p.id }],
+  describe: (p: AskPayload) => ({ label: `Question: ${p.title}`, href: `/qa#q-${p.id}` }),
+  apply: async (p: AskPayload | AskWithPhotosPayload, tx: LocalTransaction) => {
     // Once the server's copy is here (sent, but the answer lost), it is the truth.
     if (await questionsTable.in(tx).get(p.id)) return;
     await questionsTable.in(tx).put({
@@ -269,29 +313,46 @@ export const askQuestion = defineMutation<AskPayload, Question>({
       upvotes: 0,
       downvotes: 0,
       acceptedAnswerId: null,
+      photos: [],
+      ...('photos' in p && { previews: p.photos.map((photo) => photo.preview) }),
       version: 0,
     });
   },
+  acknowledge: async (_p: AskPayload, question: Question, tx: LocalTransaction) => storeQuestion(question, tx),
+  revert: async (p: AskPayload, tx: LocalTransaction) => {
+    await questionsTable.in(tx).delete(p.id);
+  },
+};
+
+export const askQuestion = defineMutation<AskPayload, Question>({
+  name: 'qa.ask',
+  ...askSpec,
   send: async (p, { headers }) =>
     readSent(await questions.$post({ json: { id: p.id, title: p.title, text: p.text } }, { headers })),
-  acknowledge: async (_p, question, tx) => storeQuestion(question, tx),
-  revert: async (p, tx) => {
-    await questionsTable.in(tx).delete(p.id);
+});
+
+/** A question with photos: a mutation of its own, so a tab of a build before photos leaves it for a newer one. */
+export const askQuestionWithPhotos = defineMutation<AskWithPhotosPayload, Question>({
+  name: 'qa.askWithPhotos',
+  ...askSpec,
+  send: async (p, { headers }) => {
+    const post = { id: p.id, title: p.title, text: p.text };
+    const sent = await readSent(await sendWithPhotos('/api/questions', post, p.photos, headers));
+    return { ...sent, result: sent.result as Question };
   },
 });
 
-export const answerQuestion = defineMutation<AnswerPayload, Answer>({
-  name: 'qa.answer',
+const answerSpec = {
   version: 1,
   collection,
-  target: (p) => ({ table: 'answers', id: p.id }),
-  describe: (p) => ({
+  target: (p: AnswerPayload) => ({ table: 'answers', id: p.id }),
+  describe: (p: AnswerPayload) => ({
     label: `Answer: ${p.text.length > 60 ? `${p.text.slice(0, 60)}…` : p.text}`,
     href: `/qa#q-${p.questionId}`,
   }),
   // An answer to a question still waiting goes after it, and waits with it if the question is refused.
-  after: (p) => questionRow(p.questionId),
-  apply: async (p, tx) => {
+  after: (p: AnswerPayload) => questionRow(p.questionId),
+  apply: async (p: AnswerPayload | AnswerWithPhotosPayload, tx: LocalTransaction) => {
     if (await answersTable.in(tx).get(p.id)) return;
     await answersTable.in(tx).put({
       id: p.id,
@@ -299,8 +360,21 @@ export const answerQuestion = defineMutation<AnswerPayload, Answer>({
       text: p.text,
       author: p.author,
       createdAt: p.createdAt,
+      photos: [],
+      ...('photos' in p && { previews: p.photos.map((photo) => photo.preview) }),
     });
   },
+  acknowledge: async (_p: AnswerPayload, answer: Answer, tx: LocalTransaction) => {
+    await answersTable.in(tx).put(answer);
+  },
+  revert: async (p: AnswerPayload, tx: LocalTransaction) => {
+    await answersTable.in(tx).delete(p.id);
+  },
+};
+
+export const answerQuestion = defineMutation<AnswerPayload, Answer>({
+  name: 'qa.answer',
+  ...answerSpec,
   send: async (p, { headers }) =>
     readSent(
       await questions[':id'].answers.$post(
@@ -308,11 +382,16 @@ export const answerQuestion = defineMutation<AnswerPayload, Answer>({
         { headers },
       ),
     ),
-  acknowledge: async (_p, answer, tx) => {
-    await answersTable.in(tx).put(answer);
-  },
-  revert: async (p, tx) => {
-    await answersTable.in(tx).delete(p.id);
+});
+
+/** An answer with photos (as `askQuestionWithPhotos`). */
+export const answerQuestionWithPhotos = defineMutation<AnswerWithPhotosPayload, Answer>({
+  name: 'qa.answerWithPhotos',
+  ...answerSpec,
+  send: async (p, { headers }) => {
+    const path = `/api/questions/${encodeURIComponent(p.questionId)}/answers`;
+    const sent = await readSent(await sendWithPhotos(path, { id: p.id, text: p.text }, p.photos, headers));
+    return { ...sent, result: sent.result as Answer };
   },
 });
 

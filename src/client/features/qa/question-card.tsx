@@ -5,6 +5,7 @@ import { questionPath } from '../../../common/routes.ts';
 import type { Me } from '../../../common/session.ts';
 import { AnswerForm } from './answer-form.tsx';
 import { PostText } from './post-text.tsx';
+import { PostPhotos } from './post-photos.tsx';
 import { AcceptedBadge, Byline, NeedsAttention, VoteButtons } from './post-parts.tsx';
 import type { AnswerView, QaActions, QuestionView } from './qa-view.ts';
 
@@ -50,6 +51,7 @@ export function QuestionCard({
         <Byline author={question.author} createdAt={question.createdAt} pending={question.pending} />
       </div>
       <PostText text={question.text} className="mt-3" />
+      <PostPhotos photos={question.photos} previews={question.previews} of="the question" />
       {question.pending?.state === 'attention' && (
         <NeedsAttention
           message={question.pending.message}
@@ -102,7 +104,11 @@ export function QuestionCard({
           </ol>
         </section>
       )}
-      <AnswerForm questionTitle={question.title} onAnswer={(text) => actions.answer(question, text)} />
+      <AnswerForm
+        questionTitle={question.title}
+        signedIn={me !== undefined}
+        onAnswer={(text, photos) => actions.answer(question, text, photos)}
+      />
     </article>
   );
 }
@@ -124,6 +130,7 @@ function AnswerItem(props: {
         {accepted && <AcceptedBadge />}
       </div>
       <PostText text={answer.text} className="mt-2" />
+      <PostPhotos photos={answer.photos} previews={answer.previews} of={`the answer by ${answer.author.name}`} />
       {answer.pending?.state === 'attention' && (
         <NeedsAttention
           message={answer.pending.message}

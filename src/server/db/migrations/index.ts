@@ -26,6 +26,7 @@ import * as m0024 from './0024-ignored-statement-lines.ts';
 import * as m0025 from './0025-packages.ts';
 import * as m0026 from './0026-payment-ids-in-history.ts';
 import * as m0027 from './0027-notices.ts';
+import * as m0028 from './0028-post-photos.ts';
 
 /** Every migration, in order. Append only: a landed migration is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '0025-packages': m0025,
   '0026-payment-ids-in-history': m0026,
   '0027-notices': m0027,
+  '0028-post-photos': m0028,
 };

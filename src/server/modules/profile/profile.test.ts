@@ -278,9 +278,9 @@ describe('downloading my data', () => {
     ]).toContain(disposition);
 
     const data = response.body;
-    // The profile's own keys, and those of every feature that registered a part (the Q&A board, bookings,
-    // availability, the calendar feed, the money recorded against their bookings, their monthly packages, their
-    // notifications and choices).
+    // The profile's own keys, and those of every feature that registered a part (the Q&A board and its photos,
+    // bookings, availability, the calendar feed, the money recorded against their bookings, their monthly packages,
+    // their notifications and choices).
     expect(Object.keys(data).sort()).toEqual([
       'account',
       'answers',
@@ -293,6 +293,7 @@ describe('downloading my data', () => {
       'notifications',
       'packages',
       'payments',
+      'photos',
       'questions',
       'sessions',
       'votes',

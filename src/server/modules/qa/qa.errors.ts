@@ -1,4 +1,4 @@
-import { qaMessages } from '../../../common/qa.ts';
+import { photoLimits, qaMessages } from '../../../common/qa.ts';
 import { createError } from '../../http/errors.ts';
 
 /** A visitor's write, with the spec's own text for it (§5); the code is the one every 401 carries. */
@@ -26,3 +26,20 @@ export const createInvalidCursorError = () => {
   const message = 'This page of questions cannot be found. Please reload the board.';
   return createError({ code: 'request.invalid', message, status: 400, fields: { cursor: message } });
 };
+
+export const createTooManyPhotosError = () =>
+  createError({
+    code: 'qa.too_many_photos',
+    message: qaMessages.tooManyPhotos(photoLimits.perPost),
+    status: 400,
+  });
+
+export const createPhotoTooLargeError = () =>
+  createError({ code: 'qa.photo_too_large', message: qaMessages.photoTooLarge, status: 413 });
+
+/** The bytes are not a JPEG, PNG or WebP, whatever the name or type they came with. */
+export const createPhotoTypeError = () =>
+  createError({ code: 'qa.photo_type', message: qaMessages.photoType, status: 415 });
+
+export const createPhotoNotFoundError = () =>
+  createError({ code: 'qa.photo_not_found', message: qaMessages.photoNotFound, status: 404 });

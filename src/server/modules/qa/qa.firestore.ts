@@ -13,7 +13,7 @@ import type { Positions } from '../../storage/firestore/positions.ts';
 import { keyId } from '../../storage/firestore/document-ids.ts';
 import { createRecentTimes } from '../../storage/firestore/recent-times.ts';
 import { isRecordId } from '../../storage/record-ids.ts';
-import type { BoardAnswer, BoardQuestion, PostAuthor, QaRepository, QuestionRecord } from './qa.storage.ts';
+import type { BoardAnswer, BoardQuestion, PhotoRef, PostAuthor, QaRepository, QuestionRecord } from './qa.storage.ts';
 
 /**
  * The board on Firestore (docs/firestore-layout.md, "The Q&A board"):
@@ -23,6 +23,8 @@ import type { BoardAnswer, BoardQuestion, PostAuthor, QaRepository, QuestionReco
  *   its answers (a page's answers are read by key: see listAnswers);
  * - `answers/{id}`: the answer, with `questionId`;
  * - `questionVotes/{questionId}:{userId}`: one vote per user and question, by its key;
+ * - `postPhotos/{id}`: a photo of a question or an answer, its bytes and its thumbnail's (decision 0061); the
+ *   question lists its own and its answers' in `photos`, so a page's photos are named by the reads it makes anyway;
  * - `boardPostTimes/{userId}`: when the user posted (recent-times.ts): the rate limit's count, read by key in
  *   the post's transaction (a count query over `questions` and `answers` there made the emulator order every
  *   post after every other).
@@ -53,6 +55,28 @@ interface QuestionDoc {
   version: number;
   versionShard: number;
   deletedAt: string | null;
+  /** The photos of the question and of its answers, each post's in order; absent on one stored before photos. */
+  photos?: PhotoEntry[];
+}
+
+/** A photo as its question lists it. */
+interface PhotoEntry {
+  id: string;
+  answerId: string | null;
+}
+
+/** A photo, full size and thumbnail in one document: the caps keep it far under Firestore's 1 MiB (0061). */
+interface PhotoDoc {
+  questionId: string;
+  answerId: string | null;
+  userId: string | null;
+  position: number;
+  contentType: string;
+  bytes: Uint8Array;
+  size: number;
+  thumbType: string;
+  thumb: Uint8Array;
+  createdAt: string;
 }
 
 interface AnswerDoc {
@@ -112,6 +136,17 @@ const toRecord = (id: string, doc: QuestionDoc): QuestionRecord => ({
   version: doc.version,
 });
 
+/** The questions' lists of photos (`QuestionDoc.photos`) these photos go into or leave. */
+function entriesByQuestion(refs: readonly PhotoRef[]): Map<string, PhotoEntry[]> {
+  const byQuestion = new Map<string, PhotoEntry[]>();
+  for (const ref of refs) {
+    const entries = byQuestion.get(ref.questionId) ?? [];
+    entries.push({ id: ref.id, answerId: ref.answerId });
+    byQuestion.set(ref.questionId, entries);
+  }
+  return byQuestion;
+}
+
 const byCreation = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }) =>
   a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 
@@ -127,6 +162,7 @@ export function createQaFirestoreRepository(
   const questions = ctx.db.collection('questions') as CollectionReference<QuestionDoc>;
   const answers = ctx.db.collection('answers') as CollectionReference<AnswerDoc>;
   const votes = ctx.db.collection('questionVotes') as CollectionReference<VoteDoc>;
+  const photos = ctx.db.collection('postPhotos') as CollectionReference<PhotoDoc>;
   const voteRef = (questionId: string, userId: string) => votes.doc(voteIdOf(questionId, userId));
   const postTimes = createRecentTimes(ctx, 'boardPostTimes', postTimesKeptMs);
 
@@ -465,6 +501,81 @@ export function createQaFirestoreRepository(
         tx.delete(voteRef(vote.questionId, userId));
         recount(tx, vote.questionId, 0, vote.value);
       }
+    },
+
+    async insertPhotos(added) {
+      if (added.length === 0) return;
+      const tx = writer();
+      for (const p of added)
+        tx.create(photos.doc(p.id), {
+          questionId: p.questionId,
+          answerId: p.answerId,
+          userId: p.userId,
+          position: p.position,
+          contentType: p.contentType,
+          bytes: p.bytes,
+          size: p.bytes.byteLength,
+          thumbType: p.thumbType,
+          thumb: p.thumb,
+          createdAt: p.createdAt,
+        });
+      for (const [questionId, entries] of entriesByQuestion(added))
+        tx.update(questions.doc(questionId), { photos: FieldValue.arrayUnion(...entries) });
+    },
+
+    async listPhotos(questionIds) {
+      const asked = await readAll(
+        ctx,
+        [...new Set(questionIds)].filter(isRecordId).map((id) => questions.doc(id)),
+      );
+      return asked.flatMap((d) =>
+        (d.data()?.photos ?? []).map((p) => ({ id: p.id, questionId: d.id, answerId: p.answerId })),
+      );
+    },
+
+    async findPhoto(id, size) {
+      if (!isRecordId(id)) return undefined;
+      // Only the size asked for: a thumbnail's read does not carry the full photo's bytes.
+      const fields = size === 'full' ? ['contentType', 'bytes'] : ['thumbType', 'thumb'];
+      const [doc] = await ctx.db.getAll(photos.doc(id), {
+        fieldMask: ['questionId', 'answerId', ...fields],
+      });
+      const photo = doc?.data();
+      if (!photo) return undefined;
+      return {
+        id,
+        questionId: photo.questionId,
+        answerId: photo.answerId,
+        contentType: size === 'full' ? photo.contentType : photo.thumbType,
+        bytes: new Uint8Array(size === 'full' ? photo.bytes : photo.thumb),
+      };
+    },
+
+    async listPhotosBy(userId) {
+      const found = await query(
+        photos.where('userId', '==', userId).select('questionId', 'answerId', 'contentType', 'size', 'createdAt'),
+      );
+      return found.docs
+        .map((d) => {
+          const p = d.data();
+          return {
+            id: d.id,
+            questionId: p.questionId,
+            answerId: p.answerId,
+            contentType: p.contentType,
+            size: p.size,
+            createdAt: p.createdAt,
+          };
+        })
+        .sort(byCreation);
+    },
+
+    async deletePhotos(removed) {
+      if (removed.length === 0) return;
+      const tx = writer();
+      for (const p of removed) tx.delete(photos.doc(p.id));
+      for (const [questionId, entries] of entriesByQuestion(removed))
+        tx.update(questions.doc(questionId), { photos: FieldValue.arrayRemove(...entries) });
     },
   };
 }

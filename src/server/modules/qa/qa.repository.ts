@@ -519,5 +519,97 @@ export function createQaRepository(
         votes.map((v) => v.questionId),
       );
     },
+
+    async insertPhotos(photos) {
+      if (photos.length === 0) return;
+      await db
+        .insertInto('post_photos')
+        .values(
+          photos.map((p) => ({
+            id: p.id,
+            question_id: p.questionId,
+            answer_id: p.answerId,
+            user_id: p.userId,
+            position: p.position,
+            content_type: p.contentType,
+            bytes: p.bytes,
+            thumb_type: p.thumbType,
+            thumb: p.thumb,
+            created_at: p.createdAt,
+          })),
+        )
+        .execute();
+    },
+
+    async listPhotos(questionIds) {
+      if (questionIds.length === 0) return [];
+      const rows = await db
+        .selectFrom('post_photos')
+        .select(['id', 'question_id', 'answer_id'])
+        .where('question_id', 'in', questionIds)
+        .orderBy('question_id')
+        .orderBy('answer_id')
+        .orderBy('position')
+        .execute();
+      return rows.map((r) => ({ id: r.id, questionId: r.question_id, answerId: r.answer_id }));
+    },
+
+    async findPhoto(id, size) {
+      const row = await db
+        .selectFrom('post_photos')
+        .select(
+          size === 'full'
+            ? ['id', 'question_id', 'answer_id', 'content_type as type', 'bytes as data']
+            : ['id', 'question_id', 'answer_id', 'thumb_type as type', 'thumb as data'],
+        )
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return (
+        row && {
+          id: row.id,
+          questionId: row.question_id,
+          answerId: row.answer_id,
+          contentType: row.type,
+          bytes: new Uint8Array(row.data),
+        }
+      );
+    },
+
+    async listPhotosBy(userId) {
+      const rows = await db
+        .selectFrom('post_photos')
+        .select((eb) => [
+          'id',
+          'question_id',
+          'answer_id',
+          'content_type',
+          'created_at',
+          eb.fn<number>('length', ['bytes']).as('size'),
+        ])
+        .where('user_id', '=', userId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+      return rows.map((r) => ({
+        id: r.id,
+        questionId: r.question_id,
+        answerId: r.answer_id,
+        contentType: r.content_type,
+        size: Number(r.size),
+        createdAt: r.created_at,
+      }));
+    },
+
+    async deletePhotos(photos) {
+      if (photos.length === 0) return;
+      await db
+        .deleteFrom('post_photos')
+        .where(
+          'id',
+          'in',
+          photos.map((p) => p.id),
+        )
+        .execute();
+    },
   };
 }

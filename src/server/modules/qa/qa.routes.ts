@@ -16,6 +16,7 @@ import { answerJson, personal, revalidatePrivately } from '../../http/etag.ts';
 import { jsonBody, queryOf } from '../../http/json-body.ts';
 import { offlineChanges } from '../../http/offline-changes.ts';
 import { syncedTo } from '../../http/synced-to.ts';
+import { postBody, photosOf } from './qa.post-body.ts';
 import {
   acceptAnswer,
   getFollowing,
@@ -29,6 +30,7 @@ import {
   listMyVotes,
   listQuestions,
   readBoardPosition,
+  readPhoto,
   requireSignedIn,
   voteOnQuestion,
 } from './qa.usecases.ts';
@@ -74,12 +76,18 @@ export function createQaRoutes(deps: Deps) {
         return answerJson(c, await listMyVotes(deps, c.get('me')));
       })
       .get('/:id', async (c) => c.json(await getQuestion(deps, readAs(c), c.req.param('id'))))
-      .post('/', queued, signedIn(qaMessages.askSignedOut), jsonBody(askQuestionInputSchema), async (c) => {
-        const { question, created } = await askQuestion(deps, c.get('me'), c.req.valid('json'));
+      .post('/', queued, signedIn(qaMessages.askSignedOut), postBody(askQuestionInputSchema), async (c) => {
+        const { question, created } = await askQuestion(deps, c.get('me'), c.req.valid('json'), photosOf(c));
         return c.json(question, created ? 201 : 200);
       })
-      .post('/:id/answers', queued, signedIn(qaMessages.answerSignedOut), jsonBody(answerInputSchema), async (c) => {
-        const { answer, created } = await answerQuestion(deps, c.get('me'), c.req.param('id'), c.req.valid('json'));
+      .post('/:id/answers', queued, signedIn(qaMessages.answerSignedOut), postBody(answerInputSchema), async (c) => {
+        const { answer, created } = await answerQuestion(
+          deps,
+          c.get('me'),
+          c.req.param('id'),
+          c.req.valid('json'),
+          photosOf(c),
+        );
         return c.json(answer, created ? 201 : 200);
       })
       .put('/:id/vote', queued, signedIn(qaMessages.voteSignedOut), jsonBody(voteInputSchema), async (c) =>
@@ -104,4 +112,26 @@ export function createQaRoutes(deps: Deps) {
         return c.json({ deleted: true });
       })
   );
+}
+
+/**
+ * `/api/photos/:id` and `/api/photos/:id/thumb`: a photo of a post, to whoever may see the post (readPhoto). Its
+ * bytes never change, but it goes with its post: kept a day by the reader's browser only, never by a shared cache.
+ * Its type is the one its bytes were checked to be; `nosniff` and the API's CSP come with every answer
+ * (node-server.ts), widened here just enough for the browser to show the image itself when it is opened.
+ */
+export function createPhotoRoutes(deps: Deps) {
+  const serve = (size: 'full' | 'thumb') => async (c: Context) => {
+    const photo = await readPhoto(deps, c.req.param('id') ?? '', size);
+    return c.body(photo.bytes as Uint8Array<ArrayBuffer>, 200, {
+      'content-type': photo.contentType,
+      'content-length': String(photo.bytes.byteLength),
+      'cache-control': 'private, max-age=86400',
+      etag: `"${photo.id}-${size}"`,
+      'content-security-policy':
+        "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+      'cross-origin-resource-policy': 'same-origin',
+    });
+  };
+  return new Hono().get('/:id', serve('full')).get('/:id/thumb', serve('thumb'));
 }

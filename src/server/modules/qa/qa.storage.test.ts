@@ -13,7 +13,7 @@ import { createPositions } from '../../storage/firestore/positions.ts';
 import { createAccountsFirestoreRepository } from '../../auth/accounts.firestore.ts';
 import { createQaFirestoreRepository } from './qa.firestore.ts';
 import { createQaRepository } from './qa.repository.ts';
-import type { BoardQuestion, QaRepository } from './qa.storage.ts';
+import type { BoardQuestion, NewPhoto, QaRepository } from './qa.storage.ts';
 import {
   acceptAnswer,
   answerQuestion,
@@ -248,6 +248,91 @@ describe.each(contractEngines(openSql, openFirestore))('the board’s storage on
     expect(await repo.findQuestion(crypto.randomUUID())).toBeUndefined();
     expect(await repo.findBoardQuestion(crypto.randomUUID())).toBeUndefined();
     expect(await repo.versionsOf([id, 'no-such-question'])).toEqual([record!.version, 0]);
+  });
+
+  describe('photos', () => {
+    const bytes = (size: number, fill: number) => new Uint8Array(size).fill(fill);
+    const photo = (questionId: string, answerId: string | null, userId: string, position: number): NewPhoto => ({
+      id: crypto.randomUUID(),
+      questionId,
+      answerId,
+      userId,
+      position,
+      contentType: 'image/jpeg',
+      bytes: bytes(1_000 + position, 0x10 + position),
+      thumbType: 'image/webp',
+      thumb: bytes(100 + position, 0x40 + position),
+      createdAt: at(10 + position),
+    });
+    const store = (photos: NewPhoto[]) =>
+      change(
+        engine,
+        photos[0]!.questionId,
+        async () => undefined,
+        (qa) => qa.insertPhotos(photos),
+      );
+    const ref = (p: NewPhoto) => ({ id: p.id, questionId: p.questionId, answerId: p.answerId });
+
+    test('stored with their post, listed per post in order, each size read back as stored', async () => {
+      const { repo } = engine;
+      const q1 = await askNew(engine, alice);
+      const q2 = await askNew(engine, alice);
+      await answer(engine, q1, bob, `${q1}-a`);
+      const asked = [photo(q1, null, alice, 0), photo(q1, null, alice, 1)];
+      const answered = [photo(q1, `${q1}-a`, bob, 0)];
+      const other = [photo(q2, null, alice, 0)];
+      await store(asked);
+      await store(answered);
+      await store(other);
+      const listed = await repo.listPhotos([q1, q2]);
+      expect(listed).toHaveLength(4);
+      expect(listed.filter((p) => p.questionId === q1 && p.answerId === null)).toEqual(asked.map(ref));
+      expect(listed.filter((p) => p.answerId === `${q1}-a`)).toEqual(answered.map(ref));
+      expect(await repo.listPhotos([q2])).toEqual(other.map(ref));
+      expect(await repo.listPhotos([])).toEqual([]);
+      expect(await repo.findPhoto(asked[1]!.id, 'full')).toEqual({
+        ...ref(asked[1]!),
+        contentType: 'image/jpeg',
+        bytes: asked[1]!.bytes,
+      });
+      expect(await repo.findPhoto(answered[0]!.id, 'thumb')).toEqual({
+        ...ref(answered[0]!),
+        contentType: 'image/webp',
+        bytes: answered[0]!.thumb,
+      });
+      for (const id of [crypto.randomUUID(), 'a/b', '..']) expect(await repo.findPhoto(id, 'full')).toBeUndefined();
+    });
+
+    test('listed by who posted them, for the export, and deleted bytes and all', async () => {
+      const { repo } = engine;
+      const id = await askNew(engine, alice);
+      await answer(engine, id, bob, `${id}-a`);
+      const mine = [photo(id, null, alice, 0), photo(id, null, alice, 1)];
+      const theirs = [photo(id, `${id}-a`, bob, 0)];
+      await store(mine);
+      await store(theirs);
+      const own = (await repo.listPhotosBy(bob)).filter((p) => p.questionId === id);
+      expect(own).toEqual([
+        { ...ref(theirs[0]!), contentType: 'image/jpeg', size: theirs[0]!.bytes.byteLength, createdAt: at(10) },
+      ]);
+      await change(
+        engine,
+        id,
+        async (qa) => (await qa.listPhotosBy(bob)).filter((p) => p.questionId === id),
+        (qa, found) => qa.deletePhotos(found),
+      );
+      expect(await repo.findPhoto(theirs[0]!.id, 'full')).toBeUndefined();
+      expect(await repo.findPhoto(theirs[0]!.id, 'thumb')).toBeUndefined();
+      expect(await repo.listPhotos([id])).toEqual(mine.map(ref));
+      await change(
+        engine,
+        id,
+        (qa) => qa.listPhotos([id]),
+        (qa, found) => qa.deletePhotos(found),
+      );
+      expect(await repo.listPhotos([id])).toEqual([]);
+      expect((await repo.listPhotosBy(alice)).filter((p) => p.questionId === id)).toEqual([]);
+    });
   });
 
   test('an id from the URL that no document can have names no question or answer', async () => {

@@ -87,6 +87,38 @@ export interface StoredVote {
   value: 1 | -1;
 }
 
+/** A photo of a post, as a list names it: which post it is on (answerId null: the question's). */
+export interface PhotoRef {
+  id: string;
+  questionId: string;
+  answerId: string | null;
+}
+
+/** A photo to store with its post, in the post's transaction; the bytes are checked already (qa.photos.ts). */
+export interface NewPhoto extends PhotoRef {
+  userId: string;
+  /** Its place among the post's photos, from 0. */
+  position: number;
+  contentType: string;
+  bytes: Uint8Array;
+  thumbType: string;
+  thumb: Uint8Array;
+  createdAt: string;
+}
+
+/** One size of a stored photo, and the post it is on (who may see it follows the post). */
+export interface StoredPhoto extends PhotoRef {
+  contentType: string;
+  bytes: Uint8Array;
+}
+
+/** A photo the user posted, for the data export. */
+export interface OwnPhoto extends PhotoRef {
+  contentType: string;
+  size: number;
+  createdAt: string;
+}
+
 /** The user's own questions, answers and votes, for the data export. */
 export interface OwnQuestion {
   id: string;
@@ -231,4 +263,15 @@ export interface QaRepository {
    * questions' votes again (as `setVote` does).
    */
   withdrawVotes(userId: string, votes: readonly StoredVote[]): Promise<void>;
+
+  /** Stores a post's photos (written after the post itself, in its transaction). */
+  insertPhotos(photos: readonly NewPhoto[]): Promise<void>;
+  /** The photos of these questions and of their answers, each post's in order. */
+  listPhotos(questionIds: readonly string[]): Promise<PhotoRef[]>;
+  /** One size of the photo, or undefined when there is none. */
+  findPhoto(id: string, size: 'full' | 'thumb'): Promise<StoredPhoto | undefined>;
+  /** The photos the user posted, oldest first. */
+  listPhotosBy(userId: string): Promise<OwnPhoto[]>;
+  /** Deletes these photos (as `listPhotos` or `listPhotosBy` read them in this transaction), bytes and all. */
+  deletePhotos(photos: readonly PhotoRef[]): Promise<void>;
 }

@@ -33,3 +33,19 @@ export interface QuestionVotesTable {
   user_id: string;
   value: 1 | -1;
 }
+
+/** A photo of a question (answer_id null) or an answer, with its thumbnail (migration 0028). */
+export interface PostPhotosTable {
+  id: string;
+  question_id: string;
+  answer_id: string | null;
+  /** Who posted it; the account's deletion deletes it. */
+  user_id: string | null;
+  /** Its place among the post's photos, from 0. */
+  position: number;
+  content_type: string;
+  bytes: Uint8Array;
+  thumb_type: string;
+  thumb: Uint8Array;
+  created_at: string;
+}

@@ -3,6 +3,7 @@ import { writeFollowersNotice, writeNotices } from '../../notices/notify.ts';
 import { positionInBody, type Position } from '../../../common/positions.ts';
 import type { z } from 'zod';
 import {
+  photoPath,
   qaLimits,
   qaMessages,
   type acceptAnswerInputSchema,
@@ -27,6 +28,7 @@ import {
   createIdReusedError,
   createInvalidCursorError,
   createNotAskerError,
+  createPhotoNotFoundError,
   createQuestionNotFoundError,
   createRateLimitedError,
   createSignedOutError,
@@ -35,10 +37,14 @@ import type {
   BoardAnswer,
   BoardPosition,
   BoardQuestion,
+  NewPhoto,
+  PhotoRef,
   PostAuthor,
   QaRepository,
   QuestionRecord,
+  StoredPhoto,
 } from './qa.storage.ts';
+import { checkPhotos, type CheckedPhoto, type PhotoUpload } from './qa.photos.ts';
 
 /**
  * The community board (spec §2, §5; DESIGN "Product decisions"): anyone reads; signed-in users ask, answer and
@@ -61,17 +67,36 @@ type BoardWrites = Uses<'qa' | 'notices', 'storage' | 'events' | 'clock'>;
 const toAuthor = (author: PostAuthor | null): Author =>
   author ?? { id: null, name: qaMessages.deletedUser, role: null };
 
-const toAnswer = (answer: BoardAnswer): Answer => ({ ...answer, author: toAuthor(answer.author) });
+const toAnswer = (answer: BoardAnswer, photos: string[] = []): Answer => ({
+  ...answer,
+  author: toAuthor(answer.author),
+  photos,
+});
 
-/** The questions with all their answers and the caller's votes: one query for each, whatever the count. */
+/** The photos' ids of each post: a question's under its id, an answer's under the answer's. */
+function photosByPost(refs: readonly PhotoRef[]): Map<string, string[]> {
+  const byPost = new Map<string, string[]>();
+  for (const ref of refs) {
+    const post = ref.answerId ?? ref.questionId;
+    byPost.set(post, [...(byPost.get(post) ?? []), ref.id]);
+  }
+  return byPost;
+}
+
+/** The questions with all their answers, their photos and the caller's votes: one query for each, whatever the count. */
 async function withAnswersAndVotes(deps: BoardReads, me: Me | undefined, rows: BoardQuestion[]): Promise<Question[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const [answers, votes] = await Promise.all([
+  const [answers, votes, photos] = await Promise.all([
     deps.repos.qa.listAnswers(ids),
     me ? deps.repos.qa.votesOn(me.id, ids) : [],
+    deps.repos.qa.listPhotos(ids),
   ]);
-  const answersOf = Map.groupBy(answers.map(toAnswer), (a) => a.questionId);
+  const photosOf = photosByPost(photos);
+  const answersOf = Map.groupBy(
+    answers.map((a) => toAnswer(a, photosOf.get(a.id))),
+    (a) => a.questionId,
+  );
   const voteOn = new Map(votes.map((v) => [v.questionId, v.value]));
   return rows.map((row) => ({
     id: row.id,
@@ -82,6 +107,7 @@ async function withAnswersAndVotes(deps: BoardReads, me: Me | undefined, rows: B
     upvotes: row.upvotes,
     downvotes: row.downvotes,
     acceptedAnswerId: row.acceptedAnswerId,
+    photos: photosOf.get(row.id) ?? [],
     answers: answersOf.get(row.id) ?? [],
     myVote: voteOn.get(row.id) ?? 0,
     version: row.version,
@@ -182,23 +208,51 @@ type AskInput = z.output<typeof askQuestionInputSchema>;
  * A question stored under this id already: the same post sent again (its answer was lost) gets the stored
  * question; anything else under the id is a conflict. Undefined when the id is new.
  */
-async function findRepeatedQuestion(deps: BoardReads, me: Me, input: AskInput): Promise<Question | undefined> {
+async function findRepeatedQuestion(
+  deps: BoardReads,
+  me: Me,
+  input: AskInput,
+  photos: readonly PhotoUpload[],
+): Promise<Question | undefined> {
   const row = await deps.repos.qa.findQuestion(input.id);
-  if (!row) return undefined;
+  if (!row) {
+    await refuseTakenPhotoIds(deps, photos);
+    return undefined;
+  }
   if (row.userId !== me.id || row.title !== input.title || row.text !== input.text) throw createIdReusedError();
   if (row.deletedAt !== null) throw createQuestionNotFoundError();
-  return getQuestion(deps, me, input.id);
+  const question = await getQuestion(deps, me, input.id);
+  if (!samePhotos(question.photos ?? [], photos)) throw createIdReusedError();
+  return question;
 }
+
+/** Whether a post sent again brings the photos it was stored with (by their ids: the bytes were checked then). */
+const samePhotos = (stored: readonly string[], sent: readonly PhotoUpload[]) =>
+  stored.length === sent.length && stored.every((id, i) => sent[i]!.id === id);
+
+/** A photo's id is the client's, as a post's is: one another post holds already is refused as reused. */
+async function refuseTakenPhotoIds(deps: BoardReads, photos: readonly PhotoUpload[]) {
+  for (const photo of photos)
+    if (!isRecordId(photo.id) || (await deps.repos.qa.findPhoto(photo.id, 'thumb'))) throw createIdReusedError();
+}
+
+/** The post's checked photos as stored, in its transaction. */
+const newPhotos = (
+  photos: readonly CheckedPhoto[],
+  post: { questionId: string; answerId: string | null; userId: string; createdAt: string },
+): NewPhoto[] => photos.map((photo, position) => ({ ...post, ...photo, id: photo.id, position }));
 
 /** Posts a question, exactly once per client id: `created` is false when it was stored before. */
 export async function askQuestion(
   deps: BoardWrites,
   me: Me | undefined,
   input: AskInput,
+  uploads: readonly PhotoUpload[] = [],
 ): Promise<{ question: Question; created: boolean }> {
   const asker = requireSignedIn(me, qaMessages.askSignedOut);
+  const photos = checkPhotos(uploads);
   // A repeat is answered before the rate limit (it posts nothing) and without waiting for the board's lock.
-  const before = await findRepeatedQuestion(deps, asker, input);
+  const before = await findRepeatedQuestion(deps, asker, input, photos);
   if (before) return { question: before, created: false };
   // The question as inserted (no answers or votes yet), so no read after the commit.
   const created = await withTransaction(deps, async (tx): Promise<Question | undefined> => {
@@ -218,6 +272,9 @@ export async function askQuestion(
       createdAt,
       stamp: stamp!,
     });
+    await tx.repos.qa.insertPhotos(
+      newPhotos(photos, { questionId: input.id, answerId: null, userId: asker.id, createdAt }),
+    );
     // The asker hears of every answer (issue 38): she follows her question from the start.
     await tx.repos.notices.follow(questionTopic(input.id), asker.id, tx.clock.now());
     notify(tx, [input.id], version);
@@ -230,13 +287,14 @@ export async function askQuestion(
       upvotes: 0,
       downvotes: 0,
       acceptedAnswerId: null,
+      photos: photos.map((p) => p.id),
       answers: [],
       myVote: 0,
       version,
     };
   });
   if (created) return { question: created, created: true };
-  return { question: (await findRepeatedQuestion(deps, asker, input))!, created: false };
+  return { question: (await findRepeatedQuestion(deps, asker, input, photos))!, created: false };
 }
 
 type AnswerInput = z.output<typeof answerInputSchema>;
@@ -247,12 +305,22 @@ async function findRepeatedAnswer(
   me: Me,
   questionId: string,
   input: AnswerInput,
+  photos: readonly PhotoUpload[],
 ): Promise<Answer | undefined> {
   const row = await deps.repos.qa.findBoardAnswer(input.id);
-  if (!row) return undefined;
+  if (!row) {
+    await refuseTakenPhotoIds(deps, photos);
+    return undefined;
+  }
   if (row.author?.id !== me.id || row.questionId !== questionId || row.text !== input.text) throw createIdReusedError();
   if ((await deps.repos.qa.findQuestion(questionId))?.deletedAt !== null) throw createQuestionNotFoundError();
-  return toAnswer(row);
+  const stored = (await deps.repos.qa.listPhotos([questionId])).filter((p) => p.answerId === input.id);
+  const answer = toAnswer(
+    row,
+    stored.map((p) => p.id),
+  );
+  if (!samePhotos(answer.photos ?? [], photos)) throw createIdReusedError();
+  return answer;
 }
 
 /** Posts an answer, exactly once per client id, to a question that still exists. */
@@ -261,9 +329,11 @@ export async function answerQuestion(
   me: Me | undefined,
   questionId: string,
   input: AnswerInput,
+  uploads: readonly PhotoUpload[] = [],
 ): Promise<{ answer: Answer; created: boolean }> {
   const author = requireSignedIn(me, qaMessages.answerSignedOut);
-  const before = await findRepeatedAnswer(deps, author, questionId, input);
+  const photos = checkPhotos(uploads);
+  const before = await findRepeatedAnswer(deps, author, questionId, input, photos);
   if (before) return { answer: before, created: false };
   const created = await withTransaction(deps, async (tx) => {
     await tx.repos.qa.beginChanges();
@@ -271,13 +341,9 @@ export async function answerQuestion(
     const question = await requireLiveQuestion(tx, questionId);
     await requireWithinRateLimit(tx, author);
     const stamp = await stampFor(tx, question);
-    await tx.repos.qa.insertAnswer({
-      id: input.id,
-      questionId,
-      userId: author.id,
-      text: input.text,
-      createdAt: tx.clock.now().toISOString(),
-    });
+    const createdAt = tx.clock.now().toISOString();
+    await tx.repos.qa.insertAnswer({ id: input.id, questionId, userId: author.id, text: input.text, createdAt });
+    await tx.repos.qa.insertPhotos(newPhotos(photos, { questionId, answerId: input.id, userId: author.id, createdAt }));
     await tx.repos.qa.setVersion(questionId, stamp);
     await writeFollowersNotice(tx, {
       topic: questionTopic(questionId),
@@ -291,7 +357,7 @@ export async function answerQuestion(
     notify(tx, [questionId], stamp.version);
     return true;
   });
-  const answer = await findRepeatedAnswer(deps, author, questionId, input);
+  const answer = await findRepeatedAnswer(deps, author, questionId, input, photos);
   // Deleted by the admin between the commit and this read.
   if (!answer) throw createAnswerNotFoundError();
   return { answer, created };
@@ -378,8 +444,11 @@ export async function deleteQuestion(deps: BoardWrites, me: Me | undefined, ques
   await withTransaction(deps, async (tx) => {
     await tx.repos.qa.beginChanges();
     const question = await requireLiveQuestion(tx, questionId);
+    // Its photos and its answers' go with it (privacy): a tombstone keeps no bytes.
+    const photos = await tx.repos.qa.listPhotos([questionId]);
     const stamp = await stampFor(tx, question);
     await tx.repos.qa.markQuestionDeleted(questionId, tx.clock.now().toISOString());
+    await tx.repos.qa.deletePhotos(photos);
     await tx.repos.qa.setVersion(questionId, stamp);
     notify(tx, [questionId], stamp.version);
   });
@@ -397,7 +466,9 @@ export async function deleteAnswer(
     await tx.repos.qa.beginChanges();
     const question = await requireLiveQuestion(tx, questionId);
     if ((await tx.repos.qa.findAnswer(answerId))?.questionId !== questionId) throw createAnswerNotFoundError();
+    const photos = (await tx.repos.qa.listPhotos([questionId])).filter((p) => p.answerId === answerId);
     const stamp = await stampFor(tx, question);
+    await tx.repos.qa.deletePhotos(photos);
     await tx.repos.qa.deleteAnswer(question, answerId);
     await tx.repos.qa.setVersion(questionId, stamp);
     notify(tx, [questionId], stamp.version);
@@ -418,17 +489,18 @@ export async function listMyVotes(deps: BoardReads, me: Me | undefined): Promise
 
 export const qaPersonalData: PersonalDataPart = {
   async exportFor(deps, me) {
-    const [questions, answers, votes] = await Promise.all([
+    const [questions, answers, votes, photos] = await Promise.all([
       deps.repos.qa.listQuestionsBy(me.id),
       deps.repos.qa.listAnswersBy(me.id),
       deps.repos.qa.listVotesBy(me.id),
+      deps.repos.qa.listPhotosBy(me.id),
     ]);
-    return { questions, answers, votes };
+    return { questions, answers, votes, photos: photos.map((p) => ({ ...p, url: photoPath(p.id) })) };
   },
 
   /**
-   * Votes go (and the counts with them); questions and answers stay without an author, and read "Deleted
-   * user". Every question that changes that way gets a new version here, in the deletion's transaction, so
+   * Votes go (and the counts with them), and the photos they posted (privacy: a photo of someone's working may
+   * show their handwriting or more); questions and answers stay without an author, and read "Deleted user". Every question that changes that way gets a new version here, in the deletion's transaction, so
    * clients refresh its counts and authors.
    */
   async eraseFor(tx, userId) {
@@ -437,6 +509,7 @@ export const qaPersonalData: PersonalDataPart = {
     // Reads first, then stamps, then writes.
     const posts = await qa.listPostsBy(userId);
     const votes = await qa.listVotesBy(userId);
+    const photos = await qa.listPhotosBy(userId);
     const posted = [...posts.questionIds, ...posts.answers.map((a) => a.questionId)];
     const touched = [...new Set([...votes.map((v) => v.questionId), ...posted])].sort();
     if (touched.length === 0) {
@@ -445,6 +518,7 @@ export const qaPersonalData: PersonalDataPart = {
       return;
     }
     const stamps = await qa.takeStamps(touched.length, await qa.versionsOf(touched));
+    await qa.deletePhotos(photos);
     await qa.withdrawVotes(userId, votes);
     await qa.forgetAuthor(userId, posts);
     for (const [i, id] of touched.entries()) await qa.setVersion(id, stamps[i]!);
@@ -519,4 +593,19 @@ export async function setFollowing(
   if (following) await repos.notices.follow(questionTopic(questionId), me.id, clock.now());
   else await repos.notices.unfollow(questionTopic(questionId), me.id);
   return { following };
+}
+
+/**
+ * One size of a photo, for whoever may see its post: anyone, while the question stands (and the answer, for an
+ * answer's photo). The photo goes with its post, so this refuses only what a race or a wrong id could ask for; it
+ * checks all the same, so a photo never outlives what may show it.
+ */
+export async function readPhoto(deps: BoardReads, id: string, size: 'full' | 'thumb'): Promise<StoredPhoto> {
+  const photo = isRecordId(id) ? await deps.repos.qa.findPhoto(id, size) : undefined;
+  if (!photo) throw createPhotoNotFoundError();
+  const question = await deps.repos.qa.findQuestion(photo.questionId);
+  if (!question || question.deletedAt !== null) throw createPhotoNotFoundError();
+  if (photo.answerId !== null && (await deps.repos.qa.findAnswer(photo.answerId))?.questionId !== photo.questionId)
+    throw createPhotoNotFoundError();
+  return photo;
 }
