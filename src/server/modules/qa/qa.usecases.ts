@@ -39,6 +39,7 @@ import type {
   QaRepository,
   QuestionRecord,
 } from './qa.storage.ts';
+import { renderPost } from './qa.rendering.ts';
 
 /**
  * The community board (spec §2, §5; DESIGN "Product decisions"): anyone reads; signed-in users ask, answer and
@@ -61,7 +62,11 @@ type BoardWrites = Uses<'qa' | 'notices', 'storage' | 'events' | 'clock'>;
 const toAuthor = (author: PostAuthor | null): Author =>
   author ?? { id: null, name: qaMessages.deletedUser, role: null };
 
-const toAnswer = (answer: BoardAnswer): Answer => ({ ...answer, author: toAuthor(answer.author) });
+const toAnswer = (answer: BoardAnswer): Answer => ({
+  ...answer,
+  html: renderPost(answer.text),
+  author: toAuthor(answer.author),
+});
 
 /** The questions with all their answers and the caller's votes: one query for each, whatever the count. */
 async function withAnswersAndVotes(deps: BoardReads, me: Me | undefined, rows: BoardQuestion[]): Promise<Question[]> {
@@ -77,6 +82,7 @@ async function withAnswersAndVotes(deps: BoardReads, me: Me | undefined, rows: B
     id: row.id,
     title: row.title,
     text: row.text,
+    html: renderPost(row.text),
     author: toAuthor(row.author),
     createdAt: row.createdAt,
     upvotes: row.upvotes,
@@ -225,6 +231,7 @@ export async function askQuestion(
       id: input.id,
       title: input.title,
       text: input.text,
+      html: renderPost(input.text),
       author: toAuthor({ id: asker.id, name: asker.name, role: asker.role }),
       createdAt,
       upvotes: 0,
