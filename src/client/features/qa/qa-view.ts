@@ -1,4 +1,5 @@
-import type { Answer, Question, VoteValue } from '../../../common/qa.ts';
+import type { Question, VoteValue } from '../../../common/qa.ts';
+import type { AnswerRow } from './qa.sync.ts';
 
 /**
  * How an item the user wrote stands in the outbox: shown on the post itself until the server has it. A refused
@@ -7,10 +8,12 @@ import type { Answer, Question, VoteValue } from '../../../common/qa.ts';
 export type PendingState =
   { state: 'waiting' } | { state: 'attention'; message: string; typed: { title?: string | undefined; text: string } };
 
-export type AnswerView = Answer & { pending?: PendingState | undefined };
+/** `html`: the server's rendering of the text; absent while the post waits to be sent (decision 0060). */
+export type AnswerView = AnswerRow & { pending?: PendingState | undefined };
 
 /** A question as the board shows it: its answers (accepted first, then oldest first) and its outbox state. */
-export type QuestionView = Omit<Question, 'answers' | 'version'> & {
+export type QuestionView = Omit<Question, 'answers' | 'version' | 'html'> & {
+  html?: string | undefined;
   answers: AnswerView[];
   pending?: PendingState | undefined;
 };

@@ -19,8 +19,14 @@ import { defineMutation, defineSource, engine, type PullResult } from '../../off
  * fresh, and the three writes that work offline: ask, answer, vote.
  */
 
+/**
+ * A post's `html` is the server's rendering of its text (decision 0060): absent while the post waits to be sent,
+ * and on rows stored before the server sent it; the board then renders the text on the device.
+ */
+type ServerHtml = { html?: string | undefined };
 /** A question as stored here: its answers live in their own table, the reader's vote in `myVotes`. */
-export type QuestionRow = Omit<Question, 'answers' | 'myVote'>;
+export type QuestionRow = Omit<Question, 'answers' | 'myVote' | 'html'> & ServerHtml;
+export type AnswerRow = Omit<Answer, 'html'> & ServerHtml;
 export interface MyVoteRow {
   /** The question's id. */
   id: string;
@@ -39,7 +45,7 @@ export const questionsTable = defineLocalTable<QuestionRow>({
   version: 1,
   scope: 'public',
 });
-export const answersTable = defineLocalTable<Answer>({
+export const answersTable = defineLocalTable<AnswerRow>({
   name: 'answers',
   schema: 'id, questionId',
   version: 1,
@@ -57,6 +63,7 @@ const toRow = ({
   id,
   title,
   text,
+  html,
   author,
   createdAt,
   upvotes,
@@ -67,6 +74,7 @@ const toRow = ({
   id,
   title,
   text,
+  html,
   author,
   createdAt,
   upvotes,
