@@ -3,6 +3,7 @@ import { qaLimits } from '../../../common/qa.ts';
 import { TextareaField } from '../../components/form-field.tsx';
 import { HydratedForm } from '../../components/hydrated-form.tsx';
 import { formatCount } from '../../../common/locale.ts';
+import { PostPreview } from './post-preview.tsx';
 
 /**
  * The per-question answer form (spec §2). An empty answer is silently ignored (spec §5); the text is cleared
@@ -51,6 +52,8 @@ export function AnswerForm({
             : undefined
         }
       />
+      {/* Under the field, once there is something to show: twenty forms on the board keep no empty boxes. */}
+      {text.trim() && <PostPreview text={text} label={`Preview of your answer to "${questionTitle}"`} />}
       <button type="submit" className="btn-secondary" disabled={busy}>
         Post answer
       </button>

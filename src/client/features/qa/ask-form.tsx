@@ -5,6 +5,7 @@ import { FormField, TextareaField } from '../../components/form-field.tsx';
 import { Notice } from '../../components/notice.tsx';
 import { toast } from '../../lib/toast.ts';
 import { HydratedForm } from '../../components/hydrated-form.tsx';
+import { PostPreview } from './post-preview.tsx';
 
 /** Shown once a field is nearly full, so the limit is never a surprise. */
 const nearLimit = (value: string, max: number) =>
@@ -74,22 +75,31 @@ export function AskForm({
         invalidBy={missing.title ? incompleteId : undefined}
         hint={nearLimit(title, qaLimits.titleMax) ?? 'One line that sums up your question.'}
       />
-      <TextareaField
-        label="Description"
-        name="text"
-        rows={5}
-        value={text}
-        maxLength={qaLimits.textMax}
-        onChange={(e) => {
-          setText(e.target.value);
-          fillIn('text', e.target.value);
-        }}
-        invalidBy={missing.text ? incompleteId : undefined}
-        error={error}
-        hint={
-          nearLimit(text, qaLimits.textMax) ?? 'Markdown works: `inline code`, ``` code blocks ```, lists and links.'
-        }
-      />
+      {/* The preview beside the description on a wide screen, under it on a phone. */}
+      <div className="grid gap-4 md:grid-cols-2">
+        <TextareaField
+          label="Description"
+          name="text"
+          rows={7}
+          value={text}
+          maxLength={qaLimits.textMax}
+          onChange={(e) => {
+            setText(e.target.value);
+            fillIn('text', e.target.value);
+          }}
+          invalidBy={missing.text ? incompleteId : undefined}
+          error={error}
+          hint={
+            nearLimit(text, qaLimits.textMax) ??
+            'Markdown works: `inline code`, ``` code blocks ``` (```java, ```python, ```sql, ```r, ```js), lists, links, and maths in $…$ or $$…$$.'
+          }
+        />
+        <PostPreview
+          text={text}
+          label="Preview of your question"
+          empty="Your description appears here as it will be posted: maths as formulas, code highlighted."
+        />
+      </div>
       {incomplete && (
         <div id={incompleteId}>
           <Notice tone="error">{qaMessages.askIncomplete}</Notice>
