@@ -52,6 +52,9 @@ const katexWoff2Only = (): Plugin => ({
   },
 });
 
+/** A font is never inlined into a style sheet as a `data:` URL, which the CSP's `font-src 'self'` refuses (KaTeX's smallest). */
+const assetsInlineLimit = (file: string) => (/\.woff2?$/.test(file) ? false : undefined);
+
 export default defineConfig(({ isSsrBuild }) => ({
   root: 'src/client',
   publicDir: path.resolve('public'),
@@ -67,6 +70,7 @@ export default defineConfig(({ isSsrBuild }) => ({
         target: 'node24',
         cssMinify: true,
         cssTarget: clientTarget,
+        assetsInlineLimit,
       }
     : {
         outDir: clientDir,
@@ -77,6 +81,7 @@ export default defineConfig(({ isSsrBuild }) => ({
         // Read by scripts/page-chunks.ts (the prerender, the JavaScript budget, the worker's precache): which chunks each page loads at once.
         manifest: true,
         target: clientTarget,
+        assetsInlineLimit,
         // The HTML's preloads only: a dynamic import's list of chunks would sit in the entry for every page
         // (docs/decisions/0014-no-preload-lists-for-lazy-pages.md).
         modulePreload: { resolveDependencies: (_file, deps, { hostType }) => (hostType === 'html' ? deps : []) },

@@ -1,5 +1,10 @@
 import katexCss from 'katex/dist/katex.min.css?url';
+import mainFont from 'katex/dist/fonts/KaTeX_Main-Regular.woff2?url';
+import mathItalicFont from 'katex/dist/fonts/KaTeX_Math-Italic.woff2?url';
+import size1Font from 'katex/dist/fonts/KaTeX_Size1-Regular.woff2?url';
+import size2Font from 'katex/dist/fonts/KaTeX_Size2-Regular.woff2?url';
 import { lazy, memo, Suspense } from 'react';
+import { preload } from 'react-dom';
 
 /**
  * What a student or tutor wrote: Markdown with maths and code, as the board's one pipeline renders it
@@ -13,14 +18,34 @@ import { lazy, memo, Suspense } from 'react';
 const hasMaths = (html: string) => html.includes('class="katex');
 
 /**
+ * KaTeX's fonts that most formulas use, by the class that shows a post uses it: fetched with the style sheet, not
+ * after it, so a formula is laid out once in its own font rather than again when the font arrives (a layout
+ * shift). Its rarer fonts (blackboard bold, script, the largest delimiters) load when first used.
+ */
+const katexFonts: [mark: string, font: string][] = [
+  ['class="katex', mainFont],
+  ['mathnormal', mathItalicFont],
+  ['small-op', size1Font],
+  ['size1', size1Font],
+  ['large-op', size2Font],
+  ['size2', size2Font],
+];
+
+function KatexStyle({ html }: { html: string }) {
+  for (const [mark, font] of katexFonts)
+    if (html.includes(mark)) preload(font, { as: 'font', type: 'font/woff2', crossOrigin: 'anonymous' });
+  return <link rel="stylesheet" href={katexCss} precedence="katex" />;
+}
+
+/**
  * A post's HTML from the pipeline, which sanitised it against a strict allowlist (no script, no event handler,
- * links only to http, https and mailto). KaTeX's style sheet (and, through it, its fonts) loads only where a post
- * has maths: React puts it in the head once, and shows the post when it has loaded.
+ * links only to http, https and mailto). KaTeX's style sheet and fonts load only where a post has maths: React
+ * puts them in the head once, and shows the post when the sheet has loaded.
  */
 export function PostHtml({ html, className }: { html: string; className: string }) {
   return (
     <>
-      {hasMaths(html) && <link rel="stylesheet" href={katexCss} precedence="katex" />}
+      {hasMaths(html) && <KatexStyle html={html} />}
       <div className={className} dangerouslySetInnerHTML={{ __html: html }} />
     </>
   );
