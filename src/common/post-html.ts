@@ -131,13 +131,17 @@ function highlightCode() {
 }
 
 /**
- * Links people post lead off the site: a new tab, no referrer, no ranking credit. A code block and a formula on
- * its own line are focusable, so a keyboard can scroll one wider than a phone sideways. Added after the
- * allowlist: fixed values, never a post's.
+ * Links people post lead off the site: a new tab, no referrer, no ranking credit; one whose address the allowlist
+ * dropped (`javascript:`) is its text alone. A code block and a formula on its own line are focusable, so a
+ * keyboard can scroll one wider than a phone sideways. Added after the allowlist: fixed values, never a post's.
  */
 function decorate() {
   return (tree: Root) => {
-    visit(tree, 'element', (node) => {
+    visit(tree, 'element', (node, index, parent) => {
+      if (node.tagName === 'a' && node.properties.href === undefined && parent && index !== undefined) {
+        parent.children.splice(index, 1, ...node.children);
+        return index;
+      }
       if (node.tagName === 'a') {
         node.properties.target = '_blank';
         node.properties.rel = ['nofollow', 'ugc', 'noopener', 'noreferrer'];

@@ -53,7 +53,7 @@ export function AnswerForm({
         }
       />
       {/* Under the field, once there is something to show: twenty forms on the board keep no empty boxes. */}
-      {text.trim() && <PostPreview text={text} label={`Preview of your answer to "${questionTitle}"`} />}
+      {text.trim() && <PostPreview text={text} label={`Preview of the answer to "${questionTitle}"`} />}
       <button type="submit" className="btn-secondary" disabled={busy}>
         Post answer
       </button>
