@@ -1,6 +1,6 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import type { Question } from '../src/common/qa.ts';
-import { expectNoAxeViolations, layoutShifts, loginAs, origin, recordLayoutShifts, viewports } from './fixtures.ts';
+import { expectNoAxeViolations, loginAs, origin, viewports } from './fixtures.ts';
 
 /**
  * Maths and code on the board (issue 39 §1, docs/decisions/0060): rendered by the server into the HTML, so a
@@ -28,6 +28,36 @@ async function asked(browser: Browser, title: string, text: string) {
   await context.close();
   return question;
 }
+
+/**
+ * Layout shifts, as tests/fixtures.ts records them, told apart by where they happen. KaTeX's fonts are the one web
+ * font the board loads (DESIGN: the system's fonts otherwise): preloaded in the head, they are fetched with its style
+ * sheet, but a formula laid out before they arrive is laid out again once they do, moving the words after it by a
+ * pixel or less. Such a shift inside a post is tolerated up to 0.01 in all (Web Vitals call a page's 0.1 good);
+ * anything else that moves fails.
+ */
+const recordShifts = (context: BrowserContext) =>
+  context.addInitScript(() => {
+    const shifts: { value: number; inPost: boolean; what: string }[] = [];
+    Object.assign(window, { shifts });
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & {
+        value: number;
+        hadRecentInput: boolean;
+        sources: { node?: Node | null }[];
+      })[]) {
+        if (entry.hadRecentInput) continue;
+        const elements = entry.sources.map((s) => (s.node instanceof Element ? s.node : s.node?.parentElement));
+        shifts.push({
+          value: entry.value,
+          inPost: elements.every((e) => e?.closest('.post-text')),
+          what: elements.map((e) => `${e?.localName}.${e?.className}`).join('; '),
+        });
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+const shiftsOf = (page: Page) =>
+  page.evaluate(() => (window as unknown as { shifts: { value: number; inPost: boolean; what: string }[] }).shifts);
 
 /** Console errors and uncaught errors (a failed hydration is one: React #418). */
 function recordErrors(page: Page) {
@@ -79,11 +109,13 @@ test('a visitor with scripts off reads a formula and highlighted Java, and bad m
   await bare.close();
 });
 
-test('the board with maths hydrates without an error, and passes axe at both widths', async ({ browser }) => {
+test('the board with maths hydrates without an error or a shift but a formula’s, and passes axe at both widths', async ({
+  browser,
+}) => {
   const title = unique('A formula and a snippet');
   const question = await asked(browser, title, mathsAndJava);
   const visitor = await browser.newContext({ baseURL: origin });
-  await recordLayoutShifts(visitor);
+  await recordShifts(visitor);
   for (const path of ['/qa', `/qa/${question.id}`])
     for (const [size, viewport] of Object.entries(viewports)) {
       const page = await visitor.newPage();
@@ -93,7 +125,15 @@ test('the board with maths hydrates without an error, and passes axe at both wid
       await expect(page.locator('main textarea').first()).toBeEnabled();
       await expect(page.getByRole('article', { name: title }).locator('.katex').first()).toBeVisible();
       expect(errors, `${path} at ${size}`).toEqual([]);
-      expect(await layoutShifts(page), `${path} at ${size}`).toEqual([]);
+      const shifts = await shiftsOf(page);
+      expect(
+        shifts.filter((shift) => !shift.inPost),
+        `${path} at ${size}`,
+      ).toEqual([]);
+      expect(
+        shifts.reduce((sum, shift) => sum + shift.value, 0),
+        `${path} at ${size}`,
+      ).toBeLessThan(0.01);
       await expectNoAxeViolations(page);
       await page.close();
     }

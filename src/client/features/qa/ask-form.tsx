@@ -91,7 +91,7 @@ export function AskForm({
           error={error}
           hint={
             nearLimit(text, qaLimits.textMax) ??
-            'Markdown works: `inline code`, ``` code blocks ``` (```java, ```python, ```sql, ```r, ```js), lists, links, and maths in $…$ or $$…$$.'
+            'Markdown works: `inline code`, ```java code blocks ```, lists, links, and maths in $…$ or $$…$$.'
           }
         />
         <PostPreview

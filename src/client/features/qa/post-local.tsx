@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { createPostRenderer } from '../../../common/post-html.ts';
-import { PostHtml, TypedText } from './post-text.tsx';
+import { KatexSheet, PostHtml, TypedText } from './post-text.tsx';
 
 /**
  * A post rendered on this device, with the server's pipeline (common/post-html.ts): loaded lazily by post-text.tsx
@@ -38,9 +38,11 @@ function useRendered(text: string): string | undefined {
 
 export default function LocalPost({ text, className }: { text: string; className: string }) {
   const html = useRendered(text);
-  return html === undefined ? (
-    <TypedText text={text} className={className} />
-  ) : (
-    <PostHtml html={html} className={className} />
+  if (html === undefined) return <TypedText text={text} className={className} />;
+  return (
+    <>
+      <KatexSheet htmls={[html]} />
+      <PostHtml html={html} className={className} />
+    </>
   );
 }
