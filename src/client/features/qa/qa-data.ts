@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { byCodeUnits } from '../../../common/locale.ts';
-import { qaMessages, type Answer, type Question, type QuestionPage, type VoteValue } from '../../../common/qa.ts';
+import { qaMessages, type Question, type QuestionPage, type VoteValue } from '../../../common/qa.ts';
 import type { Me } from '../../../common/session.ts';
 import { useConfirm } from '../../components/confirm-dialog.tsx';
 import { ApiError, isOffline, isSessionEnded, readJson } from '../../lib/api.ts';
@@ -26,6 +26,7 @@ import {
   mergeQuestionPage,
   voteOnQuestion,
   type AnswerPayload,
+  type AnswerRow,
   type AskPayload,
   type AskWithPhotosPayload,
   type LocalPhoto,
@@ -76,7 +77,7 @@ export interface QaBoard {
 
 /** What the device holds of questions, for the views below. */
 interface Held {
-  answers: Answer[];
+  answers: AnswerRow[];
   votes: MyVoteRow[];
 }
 
@@ -87,7 +88,7 @@ interface Held {
 function viewsOf(held: Held, items: OutboxItem[]) {
   const pending = pendingByTarget(items);
   const votes = new Map(held.votes.map((v) => [v.id, v.value]));
-  const answersByQuestion = new Map<string, Answer[]>();
+  const answersByQuestion = new Map<string, AnswerRow[]>();
   for (const answer of [...held.answers].sort((a, b) => byCodeUnits(a.createdAt, b.createdAt))) {
     const list = answersByQuestion.get(answer.questionId);
     if (list) list.push(answer);

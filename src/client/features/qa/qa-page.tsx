@@ -8,6 +8,7 @@ import { useServedData } from '../../lib/page-data.tsx';
 import { useSession } from '../../lib/session.tsx';
 import { AskForm } from './ask-form.tsx';
 import { useQaActions, useQaBoard } from './qa-data.ts';
+import { htmlOf, KatexSheet } from './post-text.tsx';
 import { QuestionCard, StrandedAnswers } from './question-card.tsx';
 
 /**
@@ -34,6 +35,7 @@ export function QaPage() {
     () => questions.map((question) => <QuestionCard key={question.id} question={question} me={me} actions={actions} />),
     [questions, me, actions],
   );
+  const htmls = useMemo(() => htmlOf(questions), [questions]);
 
   return (
     <section className="container-page max-w-3xl py-10">
@@ -76,6 +78,8 @@ export function QaPage() {
         </Notice>
       )}
 
+      {/* Before the posts, after the heading and the forms, which show without waiting for it. */}
+      <KatexSheet htmls={htmls} inPlace />
       <div className="mt-6 space-y-4" aria-busy={board.status === 'loading'}>
         <StrandedAnswers answers={stranded} actions={actions} />
         {board.status === 'loading' ? (

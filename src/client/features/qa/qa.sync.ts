@@ -21,14 +21,17 @@ import { defineMutation, defineSource, engine, type PullResult } from '../../off
 
 /**
  * What a post queued with photos shows until the server has it: the thumbnails made on this device, as data
- * URLs (the server's copies replace the row once it is acknowledged).
+ * URLs (the server's copies replace the row once it is acknowledged). A post's `html` is the server's rendering of
+ * its text (decision 0060): absent while the post waits to be sent, and on rows stored before the server sent it;
+ * the board then renders the text on the device.
  */
 interface LocalPreviews {
   previews?: string[];
 }
+type ServerHtml = { html?: string | undefined };
 /** A question as stored here: its answers live in their own table, the reader's vote in `myVotes`. */
-export type QuestionRow = Omit<Question, 'answers' | 'myVote'> & LocalPreviews;
-export type AnswerRow = Answer & LocalPreviews;
+export type QuestionRow = Omit<Question, 'answers' | 'myVote' | 'html'> & ServerHtml & LocalPreviews;
+export type AnswerRow = Omit<Answer, 'html'> & ServerHtml & LocalPreviews;
 export interface MyVoteRow {
   /** The question's id. */
   id: string;
@@ -65,6 +68,7 @@ const toRow = ({
   id,
   title,
   text,
+  html,
   author,
   createdAt,
   upvotes,
@@ -76,6 +80,7 @@ const toRow = ({
   id,
   title,
   text,
+  html,
   author,
   createdAt,
   upvotes,

@@ -50,7 +50,7 @@ export function QuestionCard({
       <div className="mt-1">
         <Byline author={question.author} createdAt={question.createdAt} pending={question.pending} />
       </div>
-      <PostText text={question.text} className="mt-3" />
+      <PostText text={question.text} html={question.html} className="mt-3" />
       <PostPhotos photos={question.photos} previews={question.previews} of="the question" />
       {question.pending?.state === 'attention' && (
         <NeedsAttention
@@ -129,7 +129,7 @@ function AnswerItem(props: {
         <Byline author={answer.author} createdAt={answer.createdAt} pending={answer.pending} />
         {accepted && <AcceptedBadge />}
       </div>
-      <PostText text={answer.text} className="mt-2" />
+      <PostText text={answer.text} html={answer.html} className="mt-2" />
       <PostPhotos photos={answer.photos} previews={answer.previews} of={`the answer by ${answer.author.name}`} />
       {answer.pending?.state === 'attention' && (
         <NeedsAttention
@@ -188,7 +188,7 @@ export function StrandedAnswers({ answers, actions }: { answers: AnswerView[]; a
                 onDiscard={() => actions.discard({ table: 'answers', id: answer.id })}
               />
             ) : (
-              <PostText text={answer.text} className="mt-2" />
+              <PostText text={answer.text} html={answer.html} className="mt-2" />
             )}
           </li>
         ))}

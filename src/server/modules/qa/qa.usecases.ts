@@ -45,6 +45,7 @@ import type {
   StoredPhoto,
 } from './qa.storage.ts';
 import { checkPhotos, type CheckedPhoto, type PhotoUpload } from './qa.photos.ts';
+import { renderPost } from './qa.rendering.ts';
 
 /**
  * The community board (spec §2, §5; DESIGN "Product decisions"): anyone reads; signed-in users ask, answer and
@@ -69,6 +70,7 @@ const toAuthor = (author: PostAuthor | null): Author =>
 
 const toAnswer = (answer: BoardAnswer, photos: string[] = []): Answer => ({
   ...answer,
+  html: renderPost(answer.text),
   author: toAuthor(answer.author),
   photos,
 });
@@ -102,6 +104,7 @@ async function withAnswersAndVotes(deps: BoardReads, me: Me | undefined, rows: B
     id: row.id,
     title: row.title,
     text: row.text,
+    html: renderPost(row.text),
     author: toAuthor(row.author),
     createdAt: row.createdAt,
     upvotes: row.upvotes,
@@ -282,6 +285,7 @@ export async function askQuestion(
       id: input.id,
       title: input.title,
       text: input.text,
+      html: renderPost(input.text),
       author: toAuthor({ id: asker.id, name: asker.name, role: asker.role }),
       createdAt,
       upvotes: 0,
