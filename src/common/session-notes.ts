@@ -95,7 +95,7 @@ export type SessionOffers = z.infer<typeof sessionOffersSchema>;
  */
 export function offerBookingPath(questionId: string, moduleName?: string | null): string {
   const module = moduleName ? `module=${encodeURIComponent(moduleName)}&` : '';
-  return `/book?${module}question=${encodeURIComponent(questionId)}`;
+  return `/booking?${module}question=${encodeURIComponent(questionId)}`;
 }
 
 /** The answer a summary posts: the notes as the student agreed to share them. */

@@ -223,7 +223,9 @@ function applyUpdate(doc: BookingDoc, update: BookingUpdate): BookingDoc {
     ...(update.concepts !== undefined ? { concepts: update.concepts } : {}),
     ...(update.payments !== undefined ? { payments: { ...update.payments } } : {}),
     ...(update.package !== undefined ? { packageDraw: update.package ? { ...update.package } : null } : {}),
-    ...(update.notes !== undefined ? { notes: update.notes ? { ...update.notes, by: { ...update.notes.by } } : null } : {}),
+    ...(update.notes !== undefined
+      ? { notes: update.notes ? { ...update.notes, by: { ...update.notes.by } } : null }
+      : {}),
     ...(update.summaryConsentAt !== undefined ? { summaryConsentAt: update.summaryConsentAt } : {}),
     ...(update.summaryPostedAt !== undefined ? { summaryPostedAt: update.summaryPostedAt } : {}),
     version: update.stamp.version,

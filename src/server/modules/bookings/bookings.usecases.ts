@@ -295,8 +295,7 @@ export async function requireWithinRateLimit(tx: Uses<'bookings', 'clock'>, me: 
 /** The question a request links (issue 39 §4): the student's own, still on the board; its title as it is now. */
 async function requireOwnQuestion(tx: Uses<'qa'>, student: Me, questionId: string) {
   const question = await tx.repos.qa.findQuestion(questionId);
-  if (!question || question.deletedAt !== null || question.userId !== student.id)
-    throw createQuestionNotYoursError();
+  if (!question || question.deletedAt !== null || question.userId !== student.id) throw createQuestionNotYoursError();
   return { id: question.id, title: question.title };
 }
 

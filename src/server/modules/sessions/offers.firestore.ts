@@ -30,8 +30,7 @@ const oldestFirst = (a: SessionOffer, b: SessionOffer) =>
 
 export function createSessionOffersFirestoreRepository(ctx: FirestoreContext): SessionOffersRepository {
   const offers = ctx.db.collection('sessionOffers') as CollectionReference<OfferDoc>;
-  const list = async (q: Query<OfferDoc>) =>
-    (await query(ctx, q)).docs.map((d) => toOffer(d.data())).sort(oldestFirst);
+  const list = async (q: Query<OfferDoc>) => (await query(ctx, q)).docs.map((d) => toOffer(d.data())).sort(oldestFirst);
   return {
     insertOnce: (offer) =>
       atomically(ctx, async ({ tx }) => {

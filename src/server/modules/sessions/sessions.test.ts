@@ -104,7 +104,7 @@ describe('offering a session on a question', () => {
     const notices = noticeListSchema.parse((await student.client.get('/api/notices')).body).notices;
     const offered = notices.filter((n) => n.kind === 'session-offered');
     expect(offered).toHaveLength(1);
-    expect(offered[0]!.path).toBe(`/book?question=${question.id}`);
+    expect(offered[0]!.path).toBe(`/booking?question=${question.id}`);
     expect(offered[0]!.body).toContain('Musa Stats');
     // The asker sees every offer; a tutor sees their own only.
     const mine = sessionOffersSchema.parse((await student.client.get(`/api/questions/${question.id}/offers`)).body);
@@ -126,7 +126,11 @@ describe('offering a session on a question', () => {
     expectApiError(await asker.client.post(`/api/questions/${question.id}/offers`), 403, 'sessions.staff_only');
     expectApiError(await visitor.get(`/api/questions/${question.id}/offers`), 401, 'auth.unauthenticated');
     expectApiError(await other.client.get(`/api/questions/${question.id}/offers`), 403, 'sessions.staff_only');
-    expectApiError(await musa.client.post(`/api/questions/${crypto.randomUUID()}/offers`), 404, 'sessions.question_not_found');
+    expectApiError(
+      await musa.client.post(`/api/questions/${crypto.randomUUID()}/offers`),
+      404,
+      'sessions.question_not_found',
+    );
     const own = await ask(mathsTutor.client, 'A tutor asks too');
     expectApiError(await mathsTutor.client.post(`/api/questions/${own.id}/offers`), 409, 'sessions.own_question');
   });
@@ -182,8 +186,16 @@ describe('a booking from a question, its notes and its summary', () => {
     expectApiError(await musa.client.post(summaryPath, { version: booking.version }), 409, 'bookings.no_consent');
     expectApiError(await admin.client.post(summaryPath, { version: booking.version }), 409, 'bookings.no_consent');
     const consentPath = `/api/bookings/${booking.id}/summary-consent`;
-    expectApiError(await put(musa.client, consentPath, { consent: true, version: booking.version }), 403, 'auth.forbidden');
-    expectApiError(await put(other.client, consentPath, { consent: true, version: booking.version }), 404, 'bookings.not_found');
+    expectApiError(
+      await put(musa.client, consentPath, { consent: true, version: booking.version }),
+      403,
+      'auth.forbidden',
+    );
+    expectApiError(
+      await put(other.client, consentPath, { consent: true, version: booking.version }),
+      404,
+      'bookings.not_found',
+    );
     const consented = await put(asker.client, consentPath, { consent: true, version: booking.version });
     expect(consented.status, consented.text).toBe(200);
     booking = bookingSchema.parse(consented.body);
@@ -210,7 +222,10 @@ describe('a booking from a question, its notes and its summary', () => {
     const written = await put(musa.client, `/api/bookings/${booking.id}/notes`, { ...notes, version: booking.version });
     booking = bookingSchema.parse(written.body);
     expectApiError(
-      await put(student.client, `/api/bookings/${booking.id}/summary-consent`, { consent: true, version: booking.version }),
+      await put(student.client, `/api/bookings/${booking.id}/summary-consent`, {
+        consent: true,
+        version: booking.version,
+      }),
       409,
       'bookings.nothing_to_consent_to',
     );
@@ -229,8 +244,12 @@ describe('a booking from a question, its notes and its summary', () => {
       (await put(musa.client, `/api/bookings/${booking.id}/notes`, { ...notes, version: booking.version })).body,
     );
     const consentPath = `/api/bookings/${booking.id}/summary-consent`;
-    booking = bookingSchema.parse((await put(asker.client, consentPath, { consent: true, version: booking.version })).body);
-    booking = bookingSchema.parse((await put(asker.client, consentPath, { consent: false, version: booking.version })).body);
+    booking = bookingSchema.parse(
+      (await put(asker.client, consentPath, { consent: true, version: booking.version })).body,
+    );
+    booking = bookingSchema.parse(
+      (await put(asker.client, consentPath, { consent: false, version: booking.version })).body,
+    );
     expect(booking.summaryConsentAt ?? null).toBeNull();
     expectApiError(
       await musa.client.post(`/api/bookings/${booking.id}/summary`, { version: booking.version }),

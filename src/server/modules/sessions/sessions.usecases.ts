@@ -83,8 +83,7 @@ export async function listOffers(
   const question = await requireAskedQuestion(deps, questionId);
   const offers = await deps.repos.sessionOffers.listFor(questionId);
   if (question.userId === user.id) return { offers };
-  if (user.role === 'tutor' || user.role === 'admin')
-    return { offers: offers.filter((o) => o.tutor.id === user.id) };
+  if (user.role === 'tutor' || user.role === 'admin') return { offers: offers.filter((o) => o.tutor.id === user.id) };
   throw createNotStaffError();
 }
 
