@@ -9,6 +9,7 @@ import { useSession } from '../../lib/session.tsx';
 import { FollowButton } from './follow-button.tsx';
 import { useQaActions, useQuestion } from './qa-data.ts';
 import { QuestionCard } from './question-card.tsx';
+import { SessionOfferPanel } from './session-offer.tsx';
 
 /** What was served for /qa/<id> (server/modules/qa/qa.pages.ts): the question, or null when there is none. */
 export interface ServedQuestion {
@@ -63,6 +64,7 @@ export function QuestionPage() {
             <FollowButton questionId={question.id} />
           </div>
         )}
+        {me && <SessionOfferPanel question={question} me={me} />}
         <QuestionCard question={question} me={me} actions={actions} onItsPage />
       </>
     );

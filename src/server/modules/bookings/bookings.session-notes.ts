@@ -106,10 +106,10 @@ export async function setSummaryConsent(
  * This branch has no endorsements yet; the summary's answer is known by its id (the booking's) and the
  * booking's `summaryPostedAt`. Once §3 lands, this marks the answer endorsed by `by` in the same transaction.
  */
-export async function endorseSessionSummary(
-  _tx: Uses<'qa'>,
-  _summary: { questionId: string; answerId: string; by: Me },
-): Promise<void> {}
+export const endorseSessionSummary: (
+  tx: Uses<'qa'>,
+  summary: { questionId: string; answerId: string; by: Me },
+) => Promise<void> = async () => {};
 
 /**
  * The tutor posts a summary of the notes as their answer to the booking's question, once, with the student's
