@@ -29,6 +29,7 @@ export const sessionMessages = {
   consentNeedsNotesAndQuestion: 'A summary can only be posted once the session has notes and came from a question.',
   consentStudentOnly: 'Only the student of this booking can agree to a summary on her question.',
   postSummary: 'Post summary to the question',
+  awaitingConsent: 'The student has not agreed to a summary on her question yet.',
   summaryPosted: 'The summary is posted on the question.',
   summaryPostedOn: 'Summary posted on the question.',
   noQuestion: 'This booking did not come from a question: there is nowhere to post a summary.',

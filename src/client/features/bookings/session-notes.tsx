@@ -83,20 +83,21 @@ export function SessionNotesView({ booking }: { booking: Booking }) {
 
 /** The student's consent to a summary on her question: once there are notes and the booking came from one. */
 export function SummaryConsent({ booking }: { booking: Booking }) {
-  const [busy, setBusy] = useState(false);
+  // What she ticked, shown at once while it is sent; the booking's own value again once it is back (or refused).
+  const [ticked, setTicked] = useState<boolean>();
   if (!booking.notes || !booking.question || booking.summaryPostedAt) return null;
   const toggle = async (consent: boolean) => {
-    setBusy(true);
+    setTicked(consent);
     await send(() => bookingsApi.setSummaryConsent(booking.id, consent, booking.version), 'Your choice was not saved.');
-    setBusy(false);
+    setTicked(undefined);
   };
   return (
     <label className="mt-3 flex min-h-11 items-center gap-3">
       <input
         type="checkbox"
         className="size-5 shrink-0"
-        checked={Boolean(booking.summaryConsentAt)}
-        disabled={busy}
+        checked={ticked ?? Boolean(booking.summaryConsentAt)}
+        disabled={ticked !== undefined}
         onChange={(e) => void toggle(e.target.checked)}
       />
       {sessionMessages.consentLabel}
@@ -163,9 +164,7 @@ export function StaffSessionNotes({ booking, nameId }: { booking: Booking; nameI
         </button>
       </form>
       {booking.question && !booking.summaryPostedAt && !booking.summaryConsentAt && booking.notes && (
-        <p className="text-sm text-slate-600 dark:text-slate-400">
-          The student has not agreed to a summary on her question yet.
-        </p>
+        <p className="text-sm text-slate-600 dark:text-slate-400">{sessionMessages.awaitingConsent}</p>
       )}
       {canPost && (
         <button
