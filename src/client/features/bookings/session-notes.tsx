@@ -166,6 +166,14 @@ export function StaffSessionNotes({ booking, nameId }: { booking: Booking; nameI
       {booking.question && !booking.summaryPostedAt && !booking.summaryConsentAt && booking.notes && (
         <p className="text-sm text-slate-600 dark:text-slate-400">{sessionMessages.awaitingConsent}</p>
       )}
+      {booking.summaryPostedAt && booking.question && (
+        <p className="text-sm">
+          {sessionMessages.summaryPostedOn}{' '}
+          <Link to={`/qa/${booking.question.id}`} className="link">
+            Read it
+          </Link>
+        </p>
+      )}
       {canPost && (
         <button
           type="button"

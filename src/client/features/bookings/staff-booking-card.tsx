@@ -65,7 +65,8 @@ export function StaffBookingCard({
           {confirmer.role === 'admin' && <RecordPayment booking={booking} actions={actions} nameId={nameId} />}
         </>
       )}
-      <SessionNotesView booking={booking} />
+      {/* Staff who run the booking read the notes in their form (StaffSessionNotes). */}
+      {own && <SessionNotesView booking={booking} />}
       <BookingHistory history={booking.history} />
     </article>
   );

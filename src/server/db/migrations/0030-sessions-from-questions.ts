@@ -18,10 +18,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('session_offers_pk', ['question_id', 'tutor_id'])
     .execute();
   await db.schema.createIndex('session_offers_tutor_idx').on('session_offers').columns(['tutor_id']).execute();
-  await db.schema
-    .alterTable('bookings')
-    .addColumn('question_id', 'text', (c) => c.references('questions.id').onDelete('set null'))
-    .execute();
+  // No foreign key, as on Firestore: questions are deleted as tombstones, and a link to one gone shows as gone.
+  await db.schema.alterTable('bookings').addColumn('question_id', 'text').execute();
   await db.schema.alterTable('bookings').addColumn('question_title', 'text').execute();
   await db.schema.alterTable('bookings').addColumn('session_notes', 'text').execute();
   await db.schema.alterTable('bookings').addColumn('summary_consent_at', 'text').execute();
