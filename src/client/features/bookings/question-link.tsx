@@ -8,13 +8,15 @@ import { Link } from 'react-router-dom';
 export function DraftQuestionLink({ questionId, onRemove }: { questionId: string; onRemove(): void }) {
   return (
     <p className="flex flex-wrap items-center gap-2 rounded-lg border border-brand-200 bg-brand-50 p-3 text-sm dark:border-brand-800 dark:bg-brand-900/40">
-      <MessageCircleQuestion aria-hidden size={18} className="shrink-0" />
-      <span>
-        Linked to{' '}
-        <Link to={`/qa/${questionId}`} className="link">
-          your question on the board
-        </Link>
-        : your tutor sees it with the request.
+      <span className="flex min-w-0 grow basis-60 items-start gap-2">
+        <MessageCircleQuestion aria-hidden size={18} className="mt-0.5 shrink-0" />
+        <span>
+          Linked to{' '}
+          <Link to={`/qa/${questionId}`} className="link">
+            your question on the board
+          </Link>
+          : your tutor sees it with the request.
+        </span>
       </span>
       <button type="button" className="btn-secondary ml-auto" onClick={onRemove}>
         <X aria-hidden size={16} />
