@@ -156,6 +156,7 @@ async function probe(base: string, project: string, database: string, rules: str
     'pushSubscriptions',
     'noticeDeliveries',
     'postPhotos',
+    'sessionOffers',
   ]) {
     requests.push(
       [`read ${collection}/a`, `${documents}/${collection}/a`, {}],

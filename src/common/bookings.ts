@@ -6,6 +6,7 @@ import { formatCount } from './locale.ts';
 import { asLineFeeds, isMultiLine, isOneLine, textMessages } from './validation.ts';
 import { formatRand } from './money.ts';
 import { paymentKinds, paymentMethods, paymentTotalsSchema } from './payment-kinds.ts';
+import { bookingQuestionSchema, questionIdSchema, sessionNotesSchema } from './session-notes.ts';
 
 /** Spec §4 Booking status. */
 export const bookingStatuses = ['Pending', 'Confirmed', 'Completed', 'Cancelled'] as const;
@@ -219,6 +220,14 @@ export const bookingSchema = z.object({
    * when it is paid for in money.
    */
   package: packageDrawSchema.nullable().optional(),
+  /** The board question it was booked from (issue 39 §4, common/session-notes.ts); absent or null for none. */
+  question: bookingQuestionSchema.nullable().optional(),
+  /** The tutor's notes after the session; absent or null until written. */
+  notes: sessionNotesSchema.nullable().optional(),
+  /** When the student agreed to a summary of the notes on her question; absent or null until she does. */
+  summaryConsentAt: z.string().nullable().optional(),
+  /** When the summary was posted on the question (its answer's id is the booking's); absent or null before. */
+  summaryPostedAt: z.string().nullable().optional(),
 });
 export type Booking = z.infer<typeof bookingSchema>;
 
@@ -277,6 +286,8 @@ export const createBookingInputSchema = z.strictObject({
     .min(1, bookingMessages.weeksInvalid)
     .max(bookingLimits.weeksMax, bookingMessages.weeksInvalid)
     .optional(),
+  /** The board question a tutor offered a session on (issue 39 §4): the student's own. */
+  questionId: questionIdSchema.optional(),
 });
 export type CreateBookingInput = z.input<typeof createBookingInputSchema>;
 

@@ -16,6 +16,7 @@ export const noticeKinds = [
   'question-answered',
   'answer-accepted',
   'answer-endorsed',
+  'session-offered',
 ] as const;
 export type NoticeKind = (typeof noticeKinds)[number];
 
@@ -42,6 +43,7 @@ export const noticeKindInfo: Record<NoticeKind, { label: string; emailAlways: bo
   'question-answered': { label: 'An answer to a question you follow', emailAlways: false, who: 'everyone' },
   'answer-accepted': { label: 'Your answer was accepted', emailAlways: false, who: 'everyone' },
   'answer-endorsed': { label: 'Your answer was endorsed', emailAlways: false, who: 'everyone' },
+  'session-offered': { label: 'A tutor offered a session on your question', emailAlways: false, who: 'everyone' },
 };
 
 /** A notice in the user's list. UTC ISO times; `path` is the page it opens. */

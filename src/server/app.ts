@@ -48,6 +48,7 @@ import { createMeRoutes, createSessionRoutes } from './modules/me/me.routes.ts';
 import { createProfileRoutes } from './modules/profile/profile.routes.ts';
 import { createStaffRoutes } from './modules/staff/staff.routes.ts';
 import { createPhotoRoutes, createQaRoutes } from './modules/qa/qa.routes.ts';
+import { createSessionOfferRoutes } from './modules/sessions/sessions.routes.ts';
 import { createTestimonialsRoutes } from './modules/testimonials/testimonials.routes.ts';
 import type { RouteScope } from './feature.ts';
 import { features } from './features.ts';
@@ -204,6 +205,7 @@ function createApiRoutes({
     .route('/api/admin/deliveries', createDeliveryAdminRoutes(deps))
     .route('/api/modules', createCatalogueRoutes(catalogue))
     .route('/api/questions', createQaRoutes(deps))
+    .route('/api/questions', createSessionOfferRoutes(deps))
     .route('/api/photos', createPhotoRoutes(deps))
     .route('/api/bookings', createBookingRoutes(deps))
     .route('/api/groups', createGroupRoutes(deps))

@@ -11,8 +11,8 @@ describe('the server’s features', () => {
     expect(features.map((f) => f.name).sort()).toEqual(folders.sort());
   });
 
-  test('the personal-data parts keep their order: the board’s, the bookings’, then the availability’s, the calendar feed’s and the notices’', () => {
+  test('the personal-data parts keep their order: the board’s, the bookings’, the session offers’, then the availability’s, the calendar feed’s and the notices’', () => {
     const parts = features.filter((f) => f.personalData).map((f) => f.name);
-    expect(parts).toEqual(['qa', 'bookings', 'availability', 'calendar', 'notices']);
+    expect(parts).toEqual(['qa', 'bookings', 'sessions', 'availability', 'calendar', 'notices']);
   });
 });

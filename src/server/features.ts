@@ -9,6 +9,7 @@ import { meFeature } from './modules/me/me.feature.ts';
 import { noticesFeature } from './modules/notices/notices.feature.ts';
 import { profileFeature } from './modules/profile/profile.feature.ts';
 import { qaFeature } from './modules/qa/qa.feature.ts';
+import { sessionsFeature } from './modules/sessions/sessions.feature.ts';
 import { staffFeature } from './modules/staff/staff.feature.ts';
 import { testimonialsFeature } from './modules/testimonials/testimonials.feature.ts';
 
@@ -25,6 +26,7 @@ export const features: readonly ServerFeature[] = [
   catalogueFeature,
   qaFeature,
   bookingsFeature,
+  sessionsFeature,
   staffFeature,
   testimonialsFeature,
   availabilityFeature,

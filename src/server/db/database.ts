@@ -22,6 +22,7 @@ import type {
 import type { PackageOffersTable, PackagesTable } from '../modules/bookings/packages.table.ts';
 import type { EnrolmentsTable } from '../modules/profile/profile.table.ts';
 import type { AnswersTable, PostPhotosTable, QuestionsTable, QuestionVotesTable } from '../modules/qa/qa.table.ts';
+import type { SessionOffersTable } from '../modules/sessions/offers.table.ts';
 import type { TutorCategoriesTable } from '../modules/staff/staff.table.ts';
 import type { TestimonialsTable } from '../modules/testimonials/testimonials.table.ts';
 import type { ChangeRefusalsTable } from './change-refusals.ts';
@@ -42,6 +43,7 @@ export interface Database {
   answers: AnswersTable;
   question_votes: QuestionVotesTable;
   post_photos: PostPhotosTable;
+  session_offers: SessionOffersTable;
   sync_counter: SyncCounterTable;
   bookings: BookingsTable;
   booking_changes: BookingChangesTable;

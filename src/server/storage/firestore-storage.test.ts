@@ -117,6 +117,7 @@ describe('the Firestore storage', () => {
       'noticeDeliveries',
       'payments',
       'packages',
+      'sessionOffers',
       'profile',
       'refusals',
       'qa',

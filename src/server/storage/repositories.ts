@@ -28,6 +28,8 @@ import { createProfileFirestoreRepository } from '../modules/profile/profile.fir
 import { createProfileRepository } from '../modules/profile/profile.repository.ts';
 import { createQaFirestoreRepository } from '../modules/qa/qa.firestore.ts';
 import { createQaRepository } from '../modules/qa/qa.repository.ts';
+import { createSessionOffersFirestoreRepository } from '../modules/sessions/offers.firestore.ts';
+import { createSessionOffersRepository } from '../modules/sessions/offers.repository.ts';
 import { createTestimonialsFirestoreRepository } from '../modules/testimonials/testimonials.firestore.ts';
 import { createTestimonialsRepository } from '../modules/testimonials/testimonials.repository.ts';
 import type { FirestoreRepositoryFactories, FirestoreRepositoryFactory } from './firestore-storage.ts';
@@ -77,6 +79,10 @@ export const repositoryMakers = {
   },
   payments: { sql: ({ db }) => createPaymentsRepository(db), firestore: createPaymentsFirestoreRepository },
   packages: { sql: ({ db }) => createPackagesRepository(db), firestore: createPackagesFirestoreRepository },
+  sessionOffers: {
+    sql: ({ db }) => createSessionOffersRepository(db),
+    firestore: createSessionOffersFirestoreRepository,
+  },
   profile: { sql: ({ db }) => createProfileRepository(db), firestore: createProfileFirestoreRepository },
   refusals: { sql: ({ db }) => createRefusalsRepository(db), firestore: createRefusalsFirestoreRepository },
   qa: {

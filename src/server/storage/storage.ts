@@ -12,6 +12,7 @@ import type { PackagesRepository } from '../modules/bookings/packages.storage.ts
 import type { PaymentsRepository } from '../modules/bookings/payments.storage.ts';
 import type { ProfileRepository } from '../modules/profile/profile.storage.ts';
 import type { QaRepository } from '../modules/qa/qa.storage.ts';
+import type { SessionOffersRepository } from '../modules/sessions/offers.storage.ts';
 import type { TestimonialsRepository } from '../modules/testimonials/testimonials.storage.ts';
 
 /**
@@ -48,6 +49,8 @@ export interface Repositories {
   refusals: RefusalsRepository;
   /** The Q&A board: questions, answers, votes. */
   qa: QaRepository;
+  /** Sessions offered on board questions (issue 39 §4). */
+  sessionOffers: SessionOffersRepository;
   /** The testimonials the admin curates for the public pages. */
   testimonials: TestimonialsRepository;
 }

@@ -72,6 +72,11 @@ export const whatsAppTemplates: Record<WhatsAppNoticeKind, WhatsAppTemplate> = {
     body: 'Your answer to "{{1}}" was endorsed by {{2}}. Tap below to see it on the TutorBook board.',
     params: ['question', 'endorser'],
   },
+  'session-offered': {
+    name: 'tutorbook_session_offered',
+    body: 'Your tutor {{1}} offered you a session on your question "{{2}}". Tap below to book it: your request is ready to send.',
+    params: ['author', 'question'],
+  },
   'payment-recorded': {
     name: 'tutorbook_payment_recorded',
     body: 'We have recorded your payment of {{1}} for {{2}} (payment reference {{3}}). Thank you: your receipt is on your TutorBook dashboard.',

@@ -5,7 +5,8 @@ import { BookingFields } from './booking-fields.tsx';
 import { BookingQuote } from './booking-quote.tsx';
 import { weeksOf, type ModuleInfo } from './booking-rules.ts';
 import { BookingStatusLine, statusOf } from './booking-status.tsx';
-import { useBookingForm } from './use-booking-form.ts';
+import { DraftQuestionLink } from './question-link.tsx';
+import { useBookingForm, type QuestionLink } from './use-booking-form.ts';
 import { WaitingActions } from './waiting-actions.tsx';
 
 /** Where the form will be, while the module or the lead time is still being read. */
@@ -17,9 +18,9 @@ export function BookingFormSkeleton() {
  * Spec §4 Booking form: the fields, the price, the status line, and Submit (or, while the request is on its
  * way, where to go next). The state and the submit are useBookingForm's.
  */
-export function BookingForm({ module }: { module: ModuleInfo }) {
+export function BookingForm({ module, link }: { module: ModuleInfo; link?: QuestionLink }) {
   const { formRef, me, values, leadHours, ready, current, waiting, submitting, localError, shown, set, submit, clear } =
-    useBookingForm(module);
+    useBookingForm(module, link);
   const { online } = useSyncStatus();
   const quoteId = useId();
 
@@ -37,6 +38,9 @@ export function BookingForm({ module }: { module: ModuleInfo }) {
       <h2 id="booking-form-title" className="text-xl font-semibold">
         Your session
       </h2>
+      {values.questionId && (
+        <DraftQuestionLink questionId={values.questionId} onRemove={() => set({ questionId: null })} />
+      )}
       <BookingFields
         category={module.category}
         values={values}

@@ -1,6 +1,6 @@
 import { ArrowLeft } from 'lucide-react';
-import { useEffect, useMemo, useState } from 'react';
-import { Link, useLocation } from 'react-router-dom';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import type { Module } from '../../../common/catalogue.ts';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { BookingForm, BookingFormSkeleton } from './booking-form.tsx';
@@ -19,7 +19,16 @@ import { ModuleSummary } from './module-summary.tsx';
  */
 export function BookingPage({ modules }: { modules: Module[] | undefined }) {
   const { state } = useLocation();
-  const fromState = useMemo(() => moduleFromState(state), [state]);
+  // A tutor's offer on a question (issue 39 §4) opens `?question=<id>`, and `&module=` once questions have one.
+  const [params, setParams] = useSearchParams();
+  const moduleParam = params.get('module');
+  const fromState = useMemo(
+    () => moduleFromState(state) ?? (moduleParam ? { name: moduleParam } : null),
+    [state, moduleParam],
+  );
+  const questionId = params.get('question') ?? undefined;
+  // Once in the draft, the question leaves the address: a reload restores the draft, link removed or not.
+  const linked = useCallback(() => setParams({}, { replace: true, state }), [setParams, state]);
   const [chosen, setChosen] = useState<ChosenModule | null>(() => fromState ?? storedChosenModule());
 
   useEffect(() => {
@@ -44,7 +53,7 @@ export function BookingPage({ modules }: { modules: Module[] | undefined }) {
       ) : (
         <div className="mt-6 grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
           <ModuleSummary name={chosen.name} info={info} />
-          {info ? <BookingForm module={info} /> : <BookingFormSkeleton />}
+          {info ? <BookingForm module={info} link={{ questionId, linked }} /> : <BookingFormSkeleton />}
         </div>
       )}
       {chosen && <GroupSessionsOffer moduleName={chosen.name} />}

@@ -66,6 +66,8 @@ export interface BookingFormValues {
   concepts: string;
   /** How many weeks at the same times (issue 36): "1" for one session. Absent in drafts saved before. */
   weeks?: string;
+  /** The board question a tutor offered this session on (issue 39 §4); absent or null for none. */
+  questionId?: string | null;
 }
 
 export const emptyBookingForm: BookingFormValues = {
@@ -133,6 +135,7 @@ export function checkBookingForm(
     concepts: values.concepts,
     // One week is a single session: the request says nothing of weeks then.
     ...(values.weeks === undefined || values.weeks.trim() === '1' ? {} : { weeks: Number(values.weeks) }),
+    ...(values.questionId ? { questionId: values.questionId } : {}),
   };
   const parsed = createBookingInputSchema.safeParse(candidate);
   const errors: BookingFormErrors = parsed.success ? {} : (fieldErrors(parsed.error) as BookingFormErrors);

@@ -87,6 +87,13 @@ export const bookingsApi = {
   /** Staff move a confirmed session to a new date and time. */
   move: async (id: string, date: string, slot: string, version: number): Promise<Booking> =>
     readJson(await bookings[':id'].move.$post({ ...booking(id), json: { date, slot, version } })),
+  /** After the session (issue 39 §4): the tutor's notes, the student's consent, the summary on the question. */
+  writeNotes: async (id: string, json: { covered: string; practise: string; version: number }): Promise<Booking> =>
+    readJson(await bookings[':id'].notes.$put({ ...booking(id), json })),
+  setSummaryConsent: async (id: string, consent: boolean, version: number): Promise<Booking> =>
+    readJson(await bookings[':id']['summary-consent'].$put({ ...booking(id), json: { consent, version } })),
+  postSummary: async (id: string, version: number): Promise<Booking> =>
+    readJson(await bookings[':id'].summary.$post({ ...booking(id), json: { version } })),
   /** The admin records a payment, refund or waiver against the booking (issue 37). */
   recordPayment: async (id: string, json: RecordPaymentRequest): Promise<Booking> =>
     readJson(await bookings[':id'].payments.$post({ ...booking(id), json })),

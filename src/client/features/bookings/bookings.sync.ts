@@ -118,6 +118,7 @@ export const requestBooking = defineMutation<BookingRequestPayload, Booking>({
         hours: p.hours,
         concepts: p.concepts,
         ...(p.weeks ? { weeks: p.weeks } : {}),
+        ...(p.questionId ? { questionId: p.questionId } : {}),
       },
       change,
     ),

@@ -5,6 +5,7 @@ import { BookingFacts, BookingHistory, LateCancellation, StatusLabel } from './b
 import { StaffBookingActions, type Confirmer } from './staff-booking-actions.tsx';
 import { ReceiptLinks } from './receipt-links.tsx';
 import { RecordPayment } from './record-payment.tsx';
+import { BookingQuestion, SessionNotesView, StaffSessionNotes } from './session-notes.tsx';
 import { StaffMove } from './staff-move.tsx';
 import type { useStaffActions } from './use-bookings.ts';
 
@@ -36,6 +37,7 @@ export function StaffBookingCard({
         Booking <span className="font-mono">{booking.paymentReference}</span>
       </p>
       <BookingFacts booking={booking} forStaff />
+      <BookingQuestion booking={booking} forStaff />
       <LateCancellation booking={booking} />
       {/* The admin may download every payment's receipt (a student asks for a copy); a tutor is not shown them. */}
       {confirmer.role === 'admin' && <ReceiptLinks booking={booking} />}
@@ -59,9 +61,12 @@ export function StaffBookingCard({
             confirmer={confirmer}
           />
           <StaffMove booking={booking} actions={actions} nameId={nameId} />
+          <StaffSessionNotes key={`notes-${booking.version}`} booking={booking} nameId={nameId} />
           {confirmer.role === 'admin' && <RecordPayment booking={booking} actions={actions} nameId={nameId} />}
         </>
       )}
+      {/* Staff who run the booking read the notes in their form (StaffSessionNotes). */}
+      {own && <SessionNotesView booking={booking} />}
       <BookingHistory history={booking.history} />
     </article>
   );

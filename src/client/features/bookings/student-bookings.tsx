@@ -13,6 +13,7 @@ import { MoveSession } from './move-session.tsx';
 import { PayNow } from './pay-now.tsx';
 import { ReceiptLinks } from './receipt-links.tsx';
 import { ShareOnWhatsApp } from './share-on-whatsapp.tsx';
+import { BookingQuestion, SessionNotesView, SummaryConsent } from './session-notes.tsx';
 import { useMyBookings, useStudentActions } from './use-bookings.ts';
 
 const muted = 'text-slate-700 dark:text-slate-300';
@@ -144,7 +145,10 @@ function StudentBookingCard({
         </div>
       </div>
       <BookingFacts booking={booking} />
+      <BookingQuestion booking={booking} />
       <LateCancellation booking={booking} />
+      <SessionNotesView booking={booking} />
+      <SummaryConsent booking={booking} />
       {!pending && (
         <PayNow
           target="booking"

@@ -9,12 +9,18 @@ import { requestBooking } from './bookings.sync.ts';
 import { useBookingDraft, useLeadHours } from './use-booking-draft.ts';
 import { useDraftRequest } from './use-draft-request.ts';
 
+/** The question an offer links (`?question=`), and what to do once it is in the draft (drop it from the address). */
+export interface QuestionLink {
+  questionId: string | undefined;
+  linked(): void;
+}
+
 /**
  * The booking form's state: the draft (IndexedDB), the server's lead time, the messages next to the fields
  * (the form's own check, or what a refused request said) and the submit, which asks first and then queues the
  * request linked to the draft (use-draft-request.ts follows it from there).
  */
-export function useBookingForm(module: ModuleInfo) {
+export function useBookingForm(module: ModuleInfo, link?: QuestionLink) {
   const { session } = useSession();
   const me = session.me;
   const confirm = useConfirm();
@@ -49,6 +55,15 @@ export function useBookingForm(module: ModuleInfo) {
         : {},
     [refused, values, module.name, leadHours],
   );
+
+  // A tutor's offer opened the page (issue 39 §4): its question goes into the draft, saved as any field is.
+  const linking = link?.questionId;
+  const linked = link?.linked;
+  useEffect(() => {
+    if (!linking || !values) return;
+    if (values.questionId !== linking) draft.update({ ...values, questionId: linking });
+    linked?.();
+  }, [linking, linked, values, draft]);
 
   const set = (patch: Partial<BookingFormValues>) => {
     if (!values) return;

@@ -10,6 +10,7 @@ import { FollowButton } from './follow-button.tsx';
 import { useQaActions, useQuestion } from './qa-data.ts';
 import { htmlOf, KatexSheet } from './post-text.tsx';
 import { QuestionCard } from './question-card.tsx';
+import { SessionOfferPanel } from './session-offer.tsx';
 
 /** What was served for /qa/<id> (server/modules/qa/qa.pages.ts): the question, or null when there is none. */
 export interface ServedQuestion {
@@ -65,6 +66,7 @@ export function QuestionPage() {
           </div>
         )}
         <KatexSheet htmls={htmlOf([question])} inPlace />
+        {me && <SessionOfferPanel question={question} me={me} />}
         <QuestionCard question={question} me={me} actions={actions} onItsPage />
       </>
     );

@@ -1,5 +1,6 @@
 import { bookingMessages } from '../../../common/bookings.ts';
 import { groupMessages } from '../../../common/groups.ts';
+import { sessionMessages } from '../../../common/session-notes.ts';
 import { createError } from '../../http/errors.ts';
 
 /** Unknown, or not one the caller may see (the answer does not tell which). */
@@ -117,3 +118,37 @@ export const createNotOfCategoryError = () =>
 /** A group id already used by another group, or by this one with other details. */
 export const createGroupIdReusedError = () =>
   createError({ code: 'groups.id_reused', message: bookingMessages.idReused, status: 409 });
+
+/** A booking request linked to a question that is not the student's own, or no longer there (issue 39 §4). */
+export const createQuestionNotYoursError = () =>
+  createError({
+    code: 'bookings.question_not_yours',
+    message: sessionMessages.questionNotYours,
+    status: 400,
+    fields: { questionId: sessionMessages.questionNotYours },
+  });
+
+/** Notes before the session is Completed. */
+export const createNotesBeforeCompletedError = () =>
+  createError({ code: 'bookings.notes_before_completed', message: sessionMessages.notesBeforeCompleted, status: 409 });
+
+/** Consent asked of a booking with no notes or no question. */
+export const createNothingToConsentToError = () =>
+  createError({
+    code: 'bookings.nothing_to_consent_to',
+    message: sessionMessages.consentNeedsNotesAndQuestion,
+    status: 409,
+  });
+
+export const createNoQuestionError = () =>
+  createError({ code: 'bookings.no_question', message: sessionMessages.noQuestion, status: 409 });
+
+export const createNoNotesError = () =>
+  createError({ code: 'bookings.no_notes', message: sessionMessages.noNotes, status: 409 });
+
+/** A summary without the student's consent: refused, whoever asks. */
+export const createNoConsentError = () =>
+  createError({ code: 'bookings.no_consent', message: sessionMessages.noConsent, status: 409 });
+
+export const createQuestionGoneError = () =>
+  createError({ code: 'bookings.question_gone', message: sessionMessages.questionGone, status: 409 });

@@ -1,4 +1,5 @@
 import type { PackageDraw } from '../../../common/package-draw.ts';
+import type { BookingQuestion, SessionNotes } from '../../../common/session-notes.ts';
 import {
   FieldPath,
   Filter,
@@ -101,6 +102,13 @@ interface BookingDoc {
   payments?: PaymentTotals;
   /** What the session took from a monthly package; absent or null if nothing. */
   packageDraw?: PackageDraw | null;
+  /** The board question it was booked from (issue 39 §4); absent or null for none. */
+  question?: BookingQuestion | null;
+  /** The tutor's notes after the session; absent or null until written. */
+  notes?: SessionNotes | null;
+  /** When the student agreed to a summary on her question, and when it was posted; absent or null before. */
+  summaryConsentAt?: string | null;
+  summaryPostedAt?: string | null;
 }
 
 /** `tutorDays/<tutor id>:<date>`: written by each confirm of the tutor's around the date (`tutorSessionsOn`). */
@@ -144,6 +152,10 @@ function toRecord(id: string, doc: BookingDoc): BookingRecord {
       ? { payments: { ...doc.payments } }
       : {}),
     ...(doc.packageDraw ? { package: { ...doc.packageDraw } } : {}),
+    ...(doc.question ? { question: { ...doc.question } } : {}),
+    ...(doc.notes ? { notes: { ...doc.notes, by: { ...doc.notes.by } } } : {}),
+    ...(doc.summaryConsentAt ? { summaryConsentAt: doc.summaryConsentAt } : {}),
+    ...(doc.summaryPostedAt ? { summaryPostedAt: doc.summaryPostedAt } : {}),
   };
 }
 
@@ -180,6 +192,10 @@ function toDoc(booking: Omit<BookingRecord, 'version'>, stamp: Stamp): BookingDo
     ...(booking.group ? { groupId: booking.group.id } : {}),
     ...(booking.payments ? { payments: { ...booking.payments } } : {}),
     ...(booking.package ? { packageDraw: { ...booking.package } } : {}),
+    ...(booking.question ? { question: { ...booking.question } } : {}),
+    ...(booking.notes ? { notes: { ...booking.notes, by: { ...booking.notes.by } } } : {}),
+    ...(booking.summaryConsentAt ? { summaryConsentAt: booking.summaryConsentAt } : {}),
+    ...(booking.summaryPostedAt ? { summaryPostedAt: booking.summaryPostedAt } : {}),
   };
 }
 
@@ -207,6 +223,11 @@ function applyUpdate(doc: BookingDoc, update: BookingUpdate): BookingDoc {
     ...(update.concepts !== undefined ? { concepts: update.concepts } : {}),
     ...(update.payments !== undefined ? { payments: { ...update.payments } } : {}),
     ...(update.package !== undefined ? { packageDraw: update.package ? { ...update.package } : null } : {}),
+    ...(update.notes !== undefined
+      ? { notes: update.notes ? { ...update.notes, by: { ...update.notes.by } } : null }
+      : {}),
+    ...(update.summaryConsentAt !== undefined ? { summaryConsentAt: update.summaryConsentAt } : {}),
+    ...(update.summaryPostedAt !== undefined ? { summaryPostedAt: update.summaryPostedAt } : {}),
     version: update.stamp.version,
     versionShard: update.stamp.shard,
   };
@@ -607,7 +628,17 @@ export function createBookingsFirestoreRepository(ctx: FirestoreContext, positio
         userId,
         [ofStudent(userId)],
         (doc) => doc.userId === userId,
-        (doc) => ({ ...doc, userId: null, studentName: name, studentEmail: '', concepts: '', updatedAt: at }),
+        // The session notes and the consent are the student's too (issue 39 §4); the question's link stays.
+        (doc) => ({
+          ...doc,
+          userId: null,
+          studentName: name,
+          studentEmail: '',
+          concepts: '',
+          notes: null,
+          summaryConsentAt: null,
+          updatedAt: at,
+        }),
       );
       // Their request times go with them.
       if (ctx.tx) requestTimes.forget(ctx.tx, userId);

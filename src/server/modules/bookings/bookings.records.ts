@@ -56,6 +56,10 @@ export function toBooking(record: BookingRecord, history: BookingChange[]): Book
     ...(record.group ? { group: record.group } : {}),
     ...(record.payments ? { payments: record.payments } : {}),
     ...(record.package ? { package: record.package } : {}),
+    ...(record.question ? { question: record.question } : {}),
+    ...(record.notes ? { notes: record.notes } : {}),
+    ...(record.summaryConsentAt ? { summaryConsentAt: record.summaryConsentAt } : {}),
+    ...(record.summaryPostedAt ? { summaryPostedAt: record.summaryPostedAt } : {}),
   };
 }
 

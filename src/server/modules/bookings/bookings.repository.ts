@@ -1,4 +1,5 @@
 import { packageDrawSchema } from '../../../common/package-draw.ts';
+import { sessionNotesSchema } from '../../../common/session-notes.ts';
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { BookingMove } from '../../../common/bookings.ts';
 import { sastTime } from '../../../common/sast.ts';
@@ -48,6 +49,10 @@ function toRecord(row: BookingRow): BookingRecord {
       ? { payments: { paidCents: row.paid_cents, refundedCents: row.refunded_cents, waivedCents: row.waived_cents } }
       : {}),
     ...(row.package_draw ? { package: packageDrawSchema.parse(JSON.parse(row.package_draw)) } : {}),
+    ...(row.question_id ? { question: { id: row.question_id, title: row.question_title ?? '' } } : {}),
+    ...(row.session_notes ? { notes: sessionNotesSchema.parse(JSON.parse(row.session_notes)) } : {}),
+    ...(row.summary_consent_at ? { summaryConsentAt: row.summary_consent_at } : {}),
+    ...(row.summary_posted_at ? { summaryPostedAt: row.summary_posted_at } : {}),
   };
 }
 
@@ -87,6 +92,11 @@ function toRow(booking: Omit<BookingRecord, 'version'>, version: number): Insert
     refunded_cents: booking.payments?.refundedCents ?? 0,
     waived_cents: booking.payments?.waivedCents ?? 0,
     package_draw: booking.package ? JSON.stringify(booking.package) : null,
+    question_id: booking.question?.id ?? null,
+    question_title: booking.question?.title ?? null,
+    session_notes: booking.notes ? JSON.stringify(booking.notes) : null,
+    summary_consent_at: booking.summaryConsentAt ?? null,
+    summary_posted_at: booking.summaryPostedAt ?? null,
   };
 }
 
@@ -121,6 +131,9 @@ function toSet(update: BookingUpdate): Updateable<BookingsTable> {
         }
       : {}),
     ...(update.package !== undefined ? { package_draw: update.package ? JSON.stringify(update.package) : null } : {}),
+    ...(update.notes !== undefined ? { session_notes: update.notes ? JSON.stringify(update.notes) : null } : {}),
+    ...(update.summaryConsentAt !== undefined ? { summary_consent_at: update.summaryConsentAt } : {}),
+    ...(update.summaryPostedAt !== undefined ? { summary_posted_at: update.summaryPostedAt } : {}),
     version: update.stamp.version,
   };
 }
@@ -436,7 +449,16 @@ export function createBookingsRepository(db: Db, versions: Versions = versionsOn
     async scrubStudent(userId, name, at) {
       await db
         .updateTable('bookings')
-        .set({ user_id: null, student_name: name, student_email: '', concepts: '', updated_at: at })
+        // The session notes and the consent are the student's too (issue 39 §4); the question's link stays.
+        .set({
+          user_id: null,
+          student_name: name,
+          student_email: '',
+          concepts: '',
+          session_notes: null,
+          summary_consent_at: null,
+          updated_at: at,
+        })
         .where('user_id', '=', userId)
         .execute();
     },

@@ -28,6 +28,12 @@ import { paymentsCsv, readFigures } from './bookings.figures.ts';
 import { importStatement, listBankMappings, previewStatement } from './bookings.statements.ts';
 import { readReceipt } from './bookings.receipts.ts';
 import { requireBookingStaff } from './bookings.access.ts';
+import { postSessionSummary, setSummaryConsent, writeSessionNotes } from './bookings.session-notes.ts';
+import {
+  postSummaryInputSchema,
+  sessionNotesInputSchema,
+  summaryConsentInputSchema,
+} from '../../../common/session-notes.ts';
 
 const requireAdmin = (me: Parameters<typeof requireRole>[0]) => requireRole(me, 'admin');
 import {
@@ -78,6 +84,16 @@ export function createBookingRoutes(deps: Deps) {
       )
       .put('/:id/status', checkFirst(requireBookingStaff), jsonBody(setBookingStatusInputSchema), async (c) =>
         c.json(await setBookingStatus(deps, c.get('me'), c.req.param('id'), c.req.valid('json'))),
+      )
+      // After the session (issue 39 §4): the tutor's notes, the student's consent, the summary on the question.
+      .put('/:id/notes', checkFirst(requireBookingStaff), jsonBody(sessionNotesInputSchema), async (c) =>
+        c.json(await writeSessionNotes(deps, c.get('me'), c.req.param('id'), c.req.valid('json'))),
+      )
+      .put('/:id/summary-consent', checkFirst(requireUser), jsonBody(summaryConsentInputSchema), async (c) =>
+        c.json(await setSummaryConsent(deps, c.get('me'), c.req.param('id'), c.req.valid('json'))),
+      )
+      .post('/:id/summary', checkFirst(requireBookingStaff), jsonBody(postSummaryInputSchema), async (c) =>
+        c.json(await postSessionSummary(deps, c.get('me'), c.req.param('id'), c.req.valid('json'))),
       )
       .post('/:id/cancel', async (c) => c.json(await cancelBooking(deps, c.get('me'), c.req.param('id'))))
       // The student's move, queued offline as a request is (issue 36).

@@ -680,6 +680,52 @@ describe.each(contractEngines(openSql, openFirestore))('the bookings’ storage 
     expect(await repo.listTouchedBy(tutor.id)).toEqual([]);
   });
 
+  test('a booking from a question keeps it, its notes, the consent and the summary; a deletion clears hers', async () => {
+    const { repo } = engine;
+    const student = await engine.addStudent('Naledi');
+    const question = { id: crypto.randomUUID(), title: 'Why is my p-value not the chance H0 is true?' };
+    const booking = await book(engine, newBooking(student, { status: 'Completed', question }));
+    expect(await repo.findById(booking.id)).toEqual(booking);
+    const notes = {
+      covered: 'P(data this extreme | H0)\nand what it is not',
+      practise: 'Exercises 4.1 to 4.6',
+      by: { id: crypto.randomUUID(), name: 'Musa Stats' },
+      at: '2026-12-10T09:00:00.000Z',
+    };
+    const changes = {
+      notes,
+      summaryConsentAt: '2026-12-10T10:00:00.000Z',
+      summaryPostedAt: '2026-12-10T11:00:00.000Z',
+    };
+    const version = booking.version + 1;
+    expect(
+      await repo.updateIfAtVersion(booking.id, booking.version, { ...changes, stamp: { shard: 0, version } }),
+    ).toBe(true);
+    const changed = { ...booking, ...changes, version };
+    expect(await repo.findById(booking.id)).toEqual(changed);
+    expect((await repo.listOf(student.id)).find((b) => b.id === booking.id)).toEqual(changed);
+    // Withdrawn: null, read back as none (toEqual takes a property undefined as one left out).
+    await repo.updateIfAtVersion(booking.id, version, {
+      summaryConsentAt: null,
+      stamp: { shard: 0, version: version + 1 },
+    });
+    const withdrawn = { ...changed, summaryConsentAt: undefined, version: version + 1 };
+    expect(await repo.findById(booking.id)).toEqual(withdrawn);
+
+    await engine.transaction(async (inTx) => {
+      await inTx.listTouchedBy(student.id);
+      await inTx.scrubStudent(student.id, 'Deleted user', 'scrubbed');
+    });
+    // Her notes go with her; the question's link stays (the question stays, as "Deleted user"'s).
+    expect(await repo.findById(booking.id)).toEqual({
+      ...withdrawn,
+      notes: undefined,
+      student: { id: null, name: 'Deleted user', email: '' },
+      concepts: '',
+      updatedAt: 'scrubbed',
+    });
+  });
+
   test('a rename in one transaction, as the usecase runs it: every touched booking at a new version, with the new names', async () => {
     const [student, tutor, other] = [
       await engine.addStudent('Lerato'),

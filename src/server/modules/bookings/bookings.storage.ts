@@ -48,6 +48,9 @@ export type BookingUpdate = Partial<
     | 'concepts'
     | 'payments'
     | 'package'
+    | 'notes'
+    | 'summaryConsentAt'
+    | 'summaryPostedAt'
   >
 > & { stamp: Stamp };
 

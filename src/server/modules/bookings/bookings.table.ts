@@ -47,6 +47,14 @@ export interface BookingsTable {
   waived_cents: Generated<number>;
   /** What the session took from a monthly package: JSON of common/package-draw.ts `PackageDraw`; null if nothing. */
   package_draw: Generated<string | null>;
+  /** The board question it was booked from (issue 39 §4) and its title then; null for none. */
+  question_id: Generated<string | null>;
+  question_title: Generated<string | null>;
+  /** The tutor's notes after the session: JSON of common/session-notes.ts `SessionNotes`; null until written. */
+  session_notes: Generated<string | null>;
+  /** When the student agreed to a summary on her question, and when it was posted; null before. */
+  summary_consent_at: Generated<string | null>;
+  summary_posted_at: Generated<string | null>;
 }
 
 /** One change to a booking: the request itself (from null), a confirmation, a status, a cancellation. */

@@ -67,6 +67,7 @@ import {
   createSlotNotRequestedError,
   createTooSoonError,
   createSeatNotMovedError,
+  createQuestionNotYoursError,
 } from './bookings.errors.ts';
 import { seatFollows } from './bookings.seats.ts';
 import { referenceAlphabet } from '../../../common/statement-match.ts';
@@ -246,7 +247,8 @@ async function findRepeatedBooking(deps: Uses<'bookings'>, me: Me, input: Create
     row.slots.join() === input.slots.join() &&
     row.hours === input.hours &&
     row.concepts === input.concepts &&
-    (row.series?.count ?? 1) === (input.weeks ?? 1);
+    (row.series?.count ?? 1) === (input.weeks ?? 1) &&
+    (row.question?.id ?? undefined) === input.questionId;
   if (!same) throw createIdReusedError();
   return readBooking(deps.repos.bookings, row.id);
 }
@@ -290,13 +292,23 @@ export async function requireWithinRateLimit(tx: Uses<'bookings', 'clock'>, me: 
     throw createRateLimitedError();
 }
 
+/** The question a request links (issue 39 §4): the student's own, still on the board; its title as it is now. */
+async function requireOwnQuestion(tx: Uses<'qa'>, student: Me, questionId: string) {
+  const question = await tx.repos.qa.findQuestion(questionId);
+  if (!question || question.deletedAt !== null || question.userId !== student.id) throw createQuestionNotYoursError();
+  return { id: question.id, title: question.title };
+}
+
 /**
  * A booking request (any signed-in user, for themself), exactly once per client id: `created` is false when it
  * was stored before. It keeps the module's name, category and rate as they are now; a module the catalogue
  * does not know is a custom subject, uncategorised, at the live session fee. The e-mails are queued with it.
  */
 export async function createBooking(
-  deps: Uses<'bookings' | 'catalogue' | 'accounts' | 'notices', 'storage' | 'events' | 'clock' | 'mail' | 'config'>,
+  deps: Uses<
+    'bookings' | 'catalogue' | 'accounts' | 'notices' | 'qa',
+    'storage' | 'events' | 'clock' | 'mail' | 'config'
+  >,
   me: Me | undefined,
   input: CreateInput,
 ): Promise<{ booking: Booking; created: boolean }> {
@@ -311,6 +323,7 @@ export async function createBooking(
     requireBookableTime(tx, input);
     await requireWithinRateLimit(tx, student);
     const module = await tx.repos.catalogue.findByName(input.module);
+    const question = input.questionId ? await requireOwnQuestion(tx, student, input.questionId) : undefined;
     const priceCentsPerHour = module?.priceCents ?? bookingLimits.customRateCents;
     const moduleCategory = module?.category ?? uncategorized;
     // A weekly series (issue 36): a booking per week, each with its own reference, moved or cancelled alone.
@@ -348,6 +361,7 @@ export async function createBooking(
         // A confirmation names the tutor.
         tutor: null,
         ...(weeks > 1 ? { series: { id: input.id, index, count: weeks } } : {}),
+        ...(question ? { question } : {}),
       };
     });
     const changes = records.map((record) => historyEntry(record.id, record.version, now, student, null, 'Pending'));

@@ -295,6 +295,7 @@ describe('downloading my data', () => {
       'payments',
       'photos',
       'questions',
+      'sessionOffers',
       'sessions',
       'votes',
     ]);

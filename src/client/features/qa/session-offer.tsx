@@ -1,0 +1,81 @@
+import { CalendarPlus } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
+import type { Question } from '../../../common/qa.ts';
+import type { Me } from '../../../common/session.ts';
+import { offerBookingPath, sessionMessages, type SessionOffer } from '../../../common/session-notes.ts';
+import { isSessionEnded, readJson } from '../../lib/api.ts';
+import { client } from '../../lib/api-client.ts';
+import { errorText } from '../../lib/error-text.ts';
+import { toast } from '../../lib/toast.ts';
+
+const offers = client.api.questions[':id'].offers;
+
+/**
+ * From a question to a session (issue 39 §4). A tutor or the admin offers a session on someone's question (once:
+ * after that it says so); the asker sees who offered, each with the booking page of the question one tap away (the
+ * notice she gets opens the same). Needs the connection: offline, or before the offers are read, nothing shows.
+ */
+export function SessionOfferPanel({ question, me }: { question: Pick<Question, 'id' | 'author'>; me: Me }) {
+  const asker = question.author.id === me.id;
+  const staff = (me.role === 'tutor' || me.role === 'admin') && !asker;
+  const [made, setMade] = useState<SessionOffer[]>();
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (!asker && !staff) return;
+    let current = true;
+    void offers
+      .$get({ param: { id: question.id } })
+      .then(readJson)
+      .then(
+        (answer) => current && setMade(answer.offers),
+        () => undefined,
+      );
+    return () => {
+      current = false;
+    };
+  }, [asker, staff, question.id]);
+
+  if (!made || (asker && made.length === 0)) return null;
+
+  async function offer() {
+    setBusy(true);
+    try {
+      const made = await readJson(await offers.$post({ param: { id: question.id } }));
+      setMade([made]);
+      toast.success('Your offer is sent: the student can book the session from her notifications.');
+    } catch (error) {
+      if (!isSessionEnded(error)) toast.error(errorText(error, 'The offer was not sent. Please try again.'));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (staff)
+    return made.length > 0 ? (
+      <p className="mb-3 text-sm text-slate-700 dark:text-slate-300">{sessionMessages.offered}</p>
+    ) : (
+      <div className="mb-3">
+        <button type="button" className="btn-secondary" disabled={busy} onClick={() => void offer()}>
+          <CalendarPlus aria-hidden size={18} />
+          {sessionMessages.offer}
+        </button>
+      </div>
+    );
+  return (
+    <ul className="mb-3 flex flex-col gap-2">
+      {made.map((o) => (
+        <li
+          key={o.tutor.id}
+          className="flex flex-wrap items-center gap-3 rounded-lg border border-brand-200 bg-brand-50 p-3 dark:border-brand-800 dark:bg-brand-900/40"
+        >
+          <span>{sessionMessages.offeredBy(o.tutor.name)}</span>
+          <Link to={offerBookingPath(question.id)} className="btn-primary ml-auto">
+            {sessionMessages.bookOffer}
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
