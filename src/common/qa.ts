@@ -216,3 +216,9 @@ export const similarQuestionsSchema = z.object({
 });
 export type SimilarQuestions = z.infer<typeof similarQuestionsSchema>;
 export type SimilarQuestion = SimilarQuestions['questions'][number];
+
+/** `GET /api/questions/revealed`: who asked each anonymous question the signed-in user may see the name of. */
+export const revealedAuthorsSchema = z.object({
+  revealed: z.array(z.object({ questionId: z.string(), author: authorSchema, mine: z.boolean() })),
+});
+export type RevealedAuthors = z.infer<typeof revealedAuthorsSchema>;

@@ -466,6 +466,14 @@ export function createQaFirestoreRepository(
       return snapshot?.exists ? (await toBoardAnswers([snapshot]))[0] : undefined;
     },
 
+    // Equalities only: Firestore merges its single-field indexes, so no composite index is needed.
+    async listAnonymous(userId) {
+      let anonymous: Query<QuestionDoc> = questions.where('anonymous', '==', true);
+      if (userId !== undefined) anonymous = anonymous.where('userId', '==', userId);
+      const found = (await query(anonymous)).docs.filter((d) => d.data().deletedAt === null);
+      return toBoardQuestions(found);
+    },
+
     async votesOn(userId, questionIds) {
       const found = await readAll(
         ctx,

@@ -4,6 +4,7 @@ import {
   qaMessages,
   questionPageSchema,
   questionSchema,
+  revealedAuthorsSchema,
   similarQuestionsSchema,
   type Question,
 } from '../../../common/qa.ts';
@@ -158,6 +159,20 @@ describe('anonymous questions', () => {
       expect(seen.revealed).toEqual({ mine: false, author: { id: naledi.id, name: 'Naledi Asker', role: 'student' } });
     }
     expect((await read(asked.id, naledi.client)).revealed?.mine).toBe(true);
+
+    // A device that has just logged in learns the names it may show, and only those.
+    const revealedTo = async (client: TestClient) =>
+      revealedAuthorsSchema.parse((await client.get('/api/questions/revealed')).body).revealed;
+    expect(await revealedTo(tutor)).toContainEqual({
+      questionId: asked.id,
+      mine: false,
+      author: { id: naledi.id, name: 'Naledi Asker', role: 'student' },
+    });
+    expect(await revealedTo(naledi.client)).toEqual([
+      { questionId: asked.id, mine: true, author: { id: naledi.id, name: 'Naledi Asker', role: 'student' } },
+    ]);
+    expect(await revealedTo(classmate.client)).toEqual([]);
+    expectApiError(await visitor.get('/api/questions/revealed'), 401, 'auth.unauthenticated');
   });
 
   test('the asker still accepts an answer, and the answerer is not told her name', async () => {

@@ -481,6 +481,12 @@ export function createQaRepository(
       return row && toBoardAnswer(row);
     },
 
+    async listAnonymous(userId) {
+      let query = selectQuestions(db).where('questions.anonymous', '=', 1).where('questions.deleted_at', 'is', null);
+      if (userId !== undefined) query = query.where('questions.user_id', '=', userId);
+      return (await query.execute()).map(toBoardQuestion);
+    },
+
     async votesOn(userId, questionIds) {
       const rows = await db
         .selectFrom('question_votes')

@@ -32,6 +32,7 @@ import {
   getQuestion,
   listQuestionChanges,
   listMyVotes,
+  listRevealedAuthors,
   listQuestions,
   readBoardPosition,
   readPhoto,
@@ -84,6 +85,10 @@ export function createQaRoutes(deps: Deps) {
         return answerJson(c, await findSimilarQuestions(deps, c.req.valid('query').title));
       })
       // Before `/:id`, which would take "my-votes" for a question id.
+      .get('/revealed', async (c) => {
+        c.header('cache-control', personal);
+        return answerJson(c, await listRevealedAuthors(deps, c.get('me')));
+      })
       .get('/my-votes', async (c) => {
         c.header('cache-control', personal);
         return answerJson(c, await listMyVotes(deps, c.get('me')));

@@ -264,6 +264,8 @@ export interface QaRepository {
   /** The answers to these questions, oldest first. */
   listAnswers(questionIds: readonly string[]): Promise<BoardAnswer[]>;
   findBoardAnswer(id: string): Promise<BoardAnswer | undefined>;
+  /** The live anonymous questions, or those of one asker (`userId`), in no order: for `revealed` (usecases). */
+  listAnonymous(userId?: string): Promise<BoardQuestion[]>;
   /** The user's votes on these questions (those without one are left out). */
   votesOn(userId: string, questionIds: readonly string[]): Promise<StoredVote[]>;
 

@@ -16,6 +16,7 @@ import {
   type QuestionChanges,
   type QuestionModule,
   type QuestionPage,
+  type RevealedAuthors,
   type SimilarQuestions,
   type VoteValue,
   otherModule,
@@ -643,6 +644,20 @@ export async function deleteAnswer(
 
 /** Ids per notice when one change touches many questions: a notice stays far under NOTIFY's 8,000 bytes. */
 const idsPerNotice = 100;
+
+/**
+ * The authors of the anonymous questions the user may see the name of (tutors and the admin: all; a student: her
+ * own), for a device that has just logged in and holds the board as a visitor saw it.
+ */
+export async function listRevealedAuthors(deps: BoardReads, me: Me | undefined): Promise<RevealedAuthors> {
+  const reader = requireUser(me);
+  const rows = await deps.repos.qa.listAnonymous(isStaff(reader) ? undefined : reader.id);
+  return {
+    revealed: rows
+      .map((row) => ({ questionId: row.id, author: toAuthor(row.author), mine: row.author?.id === reader.id }))
+      .sort((a, b) => (a.questionId < b.questionId ? -1 : a.questionId > b.questionId ? 1 : 0)),
+  };
+}
 
 /** The user's own votes, for a device that has just logged in. */
 export async function listMyVotes(deps: BoardReads, me: Me | undefined): Promise<MyVotes> {
