@@ -208,6 +208,27 @@ export const followInputSchema = z.strictObject({ following: z.boolean() });
 /** `PUT /api/questions/:id/answers/:answerId/endorsement`: set, not toggled, so sending it twice is harmless. */
 export const endorseInputSchema = z.strictObject({ endorsed: z.boolean() });
 
+/** Words too common to tell one question from another. */
+const commonWords = new Set(
+  (
+    'about after also because been before being does doing from have help into just like make more need only other ' +
+    'please question should some than that their them then there these they this what when where which while with ' +
+    'would your'
+  ).split(' '),
+);
+
+/**
+ * The words of a title that can tell questions apart (similar questions, issue 39 §3): 4 characters or more, not
+ * common, the longest 4. The server searches by them, and a device offline looks among its own questions.
+ */
+export function telling(title: string): string[] {
+  const words = new Set(title.toLowerCase().match(/[\p{L}\p{N}+#]{4,}/gu) ?? []);
+  return [...words]
+    .filter((w) => !commonWords.has(w))
+    .sort((a, b) => b.length - a.length)
+    .slice(0, 4);
+}
+
 /** `GET /api/questions/similar?title=`: the questions most like a title being typed, with their answer counts. */
 export const similarQuestionsSchema = z.object({
   questions: z.array(

@@ -6,7 +6,10 @@ import { Notice } from '../../components/notice.tsx';
 import { toast } from '../../lib/toast.ts';
 import { HydratedForm } from '../../components/hydrated-form.tsx';
 import { PhotoPicker } from './photo-picker.tsx';
-import type { LocalPhoto } from './qa.sync.ts';
+import { AskChoices, type ModuleChoice } from './ask-choices.tsx';
+import type { AskInput } from './qa-data.ts';
+import { SimilarQuestions } from './similar-questions.tsx';
+import type { QuestionModule } from '../../../common/qa.ts';
 
 /** Shown once a field is nearly full, so the limit is never a surprise. */
 const nearLimit = (value: string, max: number) =>
@@ -22,13 +25,18 @@ const nearLimit = (value: string, max: number) =>
 export function AskForm({
   signedIn,
   onAsk,
+  modules = [],
 }: {
   signedIn: boolean;
-  onAsk: (input: { title: string; text: string; photos: LocalPhoto[] }) => Promise<void>;
+  onAsk: (input: AskInput) => Promise<void>;
+  /** The catalogue's modules, to tag the question with (issue 39 §3). */
+  modules?: readonly ModuleChoice[];
 }) {
   const [title, setTitle] = useState('');
   const [text, setText] = useState('');
-  const [photos, setPhotos] = useState<LocalPhoto[]>([]);
+  const [photos, setPhotos] = useState<AskInput['photos']>([]);
+  const [module, setModule] = useState<QuestionModule>(null);
+  const [anonymous, setAnonymous] = useState(false);
   const [missing, setMissing] = useState<{ title: boolean; text: boolean }>({ title: false, text: false });
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -50,10 +58,11 @@ export function AskForm({
     setBusy(true);
     setError(undefined);
     try {
-      await onAsk({ title: title.trim(), text: text.trim(), photos });
+      await onAsk({ title: title.trim(), text: text.trim(), photos, module, anonymous });
       setTitle('');
       setText('');
       setPhotos([]);
+      setAnonymous(false);
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : String(failure));
     } finally {
@@ -78,6 +87,7 @@ export function AskForm({
         invalidBy={missing.title ? incompleteId : undefined}
         hint={nearLimit(title, qaLimits.titleMax) ?? 'One line that sums up your question.'}
       />
+      <SimilarQuestions title={title} />
       <TextareaField
         label="Description"
         name="text"
@@ -95,6 +105,16 @@ export function AskForm({
         }
       />
       {signedIn && <PhotoPicker photos={photos} onChange={setPhotos} disabled={busy} />}
+      {signedIn && (
+        <AskChoices
+          modules={modules}
+          module={module}
+          onModule={setModule}
+          anonymous={anonymous}
+          onAnonymous={setAnonymous}
+          disabled={busy}
+        />
+      )}
       {incomplete && (
         <div id={incompleteId}>
           <Notice tone="error">{qaMessages.askIncomplete}</Notice>

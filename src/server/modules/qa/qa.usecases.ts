@@ -20,6 +20,7 @@ import {
   type SimilarQuestions,
   type VoteValue,
   otherModule,
+  telling,
 } from '../../../common/qa.ts';
 import type { Me } from '../../../common/session.ts';
 import { requireUser } from '../../auth/auth.session.ts';
@@ -197,22 +198,6 @@ export async function listQuestions(
     questions: await withAnswersAndVotes(deps, me, page),
     nextCursor: rows.length > page.length && last ? encodeCursor(last) : null,
   };
-}
-
-/** Words too common to tell one question from another. */
-const commonWords = new Set(
-  'about after also because been before being does doing from have help into just like make more need only other please question should some than that their them then there these they this what when where which while with would your'.split(
-    ' ',
-  ),
-);
-
-/** The words of a title that can tell questions apart: 4 letters or more, not common, the longest 4. */
-export function telling(title: string): string[] {
-  const words = new Set(title.toLowerCase().match(/[\p{L}\p{N}+#]{4,}/gu) ?? []);
-  return [...words]
-    .filter((w) => !commonWords.has(w))
-    .sort((a, b) => b.length - a.length)
-    .slice(0, 4);
 }
 
 /**
