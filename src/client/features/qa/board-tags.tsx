@@ -1,4 +1,4 @@
-import { BadgeCheck, EyeOff } from 'lucide-react';
+import { Award, EyeOff } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { otherModule, qaMessages, type Author, type QuestionModule } from '../../../common/qa.ts';
 
@@ -22,7 +22,7 @@ export function ModuleTag({ module }: { module: QuestionModule | undefined }) {
 export function EndorsedBadge() {
   return (
     <span className={`${badgeClass} bg-sky-100 text-sky-900 dark:bg-sky-900 dark:text-sky-100`}>
-      <BadgeCheck aria-hidden size={14} /> {qaMessages.endorsed}
+      <Award aria-hidden size={14} /> {qaMessages.endorsed}
     </span>
   );
 }
