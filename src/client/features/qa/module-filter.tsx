@@ -18,7 +18,7 @@ export function ModuleFilter({
   return (
     <div className="mt-3">
       <label htmlFor="qa-module" className="block text-sm font-medium">
-        Module
+        Filter by module
       </label>
       <select
         id="qa-module"
