@@ -89,6 +89,8 @@ export const answerSchema = z.object({
   photos: z.array(z.string()).optional(),
   /** Endorsed by a tutor or the admin (issue 39 §3), who stay unnamed; absent in a copy stored before endorsements. */
   endorsed: z.boolean().optional(),
+  /** By the asker of an anonymous question: `author` reads "Anonymous student", and her question's `revealed` names her. */
+  byAsker: z.boolean().optional(),
 });
 export type Answer = z.infer<typeof answerSchema>;
 

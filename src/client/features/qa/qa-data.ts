@@ -380,6 +380,7 @@ function qaActions(me: Me | undefined, items: OutboxItem[], confirm: ReturnType<
         text: text.trim(),
         author,
         createdAt: new Date().toISOString(),
+        ...(question.anonymous && question.revealed?.mine && { byAsker: true }),
       } satisfies AnswerPayload;
       if (photos.length > 0) await answerQuestionWithPhotos({ ...payload, photos });
       else await answerQuestion(payload);

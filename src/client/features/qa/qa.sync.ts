@@ -308,6 +308,8 @@ export interface AnswerPayload {
   text: string;
   author: Author;
   createdAt: string;
+  /** The asker answering her own anonymous question: the waiting answer names nobody either (issue 39 §3). */
+  byAsker?: boolean;
 }
 
 /** A photo resized on this device (photo-resize.ts), queued with its post: the bytes sent, and its preview. */
@@ -431,7 +433,8 @@ const answerSpec = {
       id: p.id,
       questionId: p.questionId,
       text: p.text,
-      author: p.author,
+      author: p.byAsker ? { id: null, name: qaMessages.anonymousStudent, role: 'student' } : p.author,
+      ...(p.byAsker && { byAsker: true }),
       createdAt: p.createdAt,
       photos: [],
       ...('photos' in p && { previews: p.photos.map((photo) => photo.preview) }),

@@ -136,7 +136,11 @@ function AnswerItem(props: {
   return (
     <li className={`py-3 ${accepted ? '-mx-2 rounded-lg bg-emerald-50 px-2 dark:bg-emerald-950' : ''}`}>
       <div className="flex flex-wrap items-center gap-2">
-        <Byline author={answer.author} createdAt={answer.createdAt} pending={answer.pending} />
+        <Byline
+          author={shownAuthor(answer.author, answer.byAsker ? question.revealed : undefined)}
+          createdAt={answer.createdAt}
+          pending={answer.pending}
+        />
         {accepted && <AcceptedBadge />}
         {endorsed && <EndorsedBadge />}
       </div>

@@ -175,6 +175,29 @@ describe('anonymous questions', () => {
     expectApiError(await visitor.get('/api/questions/revealed'), 401, 'auth.unauthenticated');
   });
 
+  test("the asker's own answer on her question names her to nobody, nor does its notice to followers", async () => {
+    const naledi = await newStudent('Naledi Asker');
+    const classmate = await newStudent('Bongani Classmate');
+    const asked = await ask(naledi.client, { anonymous: true });
+    await put(classmate.client, `/api/questions/${asked.id}/follow`, { following: true });
+    const answerId = crypto.randomUUID();
+    const sent = await naledi.client.post(`/api/questions/${asked.id}/answers`, { id: answerId, text: 'Solved it.' });
+    expect(sent.body).toMatchObject({ byAsker: true, author: { id: null, name: qaMessages.anonymousStudent } });
+    for (const reader of [visitor, classmate.client, tutor]) {
+      const answer = (await read(asked.id, reader)).answers[0]!;
+      expect(answer).toMatchObject({ id: answerId, byAsker: true, author: { name: qaMessages.anonymousStudent } });
+    }
+    await expect
+      .poll(async () => noticeListSchema.parse((await classmate.client.get('/api/notices')).body).notices.length)
+      .toBeGreaterThan(0);
+    const notices = (await classmate.client.get('/api/notices')).text;
+    expect(notices).toContain('Anonymous student answered');
+    expect(notices).not.toContain('Naledi');
+    // Another's answer keeps its name.
+    await tutor.post(`/api/questions/${asked.id}/answers`, { id: crypto.randomUUID(), text: 'Well done.' });
+    expect((await read(asked.id, visitor)).answers[1]!.author.name).toBe('Sipho Tutor');
+  });
+
   test('the asker still accepts an answer, and the answerer is not told her name', async () => {
     const naledi = await newStudent('Naledi Asker');
     const classmate = await newStudent('Bongani Classmate');

@@ -111,6 +111,15 @@ function authorParts(row: BoardQuestion, me: Me | undefined): Pick<Question, 'au
   };
 }
 
+/**
+ * The asker's own answer on her anonymous question reads "Anonymous student" for everyone, marked `byAsker`: those who
+ * may know who asked (the question's `revealed`) know who answered, and nobody else learns it from her answer.
+ */
+function maskAsker(answer: Answer, question: { anonymous: boolean; askerId: string | null } | undefined): Answer {
+  if (!question?.anonymous || answer.author.id === null || answer.author.id !== question.askerId) return answer;
+  return { ...answer, author: anonymousAuthor, byAsker: true };
+}
+
 /** The modules' names by slug, read only when a question names one (the catalogue is a few dozen rows). */
 async function moduleNames(deps: BoardReads, slugs: readonly (string | null)[]): Promise<Map<string, string>> {
   if (!slugs.some((s) => s !== null)) return new Map();
@@ -137,8 +146,9 @@ async function withAnswersAndVotes(deps: BoardReads, me: Me | undefined, rows: B
     ),
   ]);
   const photosOf = photosByPost(photos);
+  const byId = new Map(rows.map((r) => [r.id, { anonymous: r.anonymous, askerId: r.author?.id ?? null }]));
   const answersOf = Map.groupBy(
-    answers.map((a) => toAnswer(a, photosOf.get(a.id))),
+    answers.map((a) => maskAsker(toAnswer(a, photosOf.get(a.id)), byId.get(a.questionId))),
     (a) => a.questionId,
   );
   const voteOn = new Map(votes.map((v) => [v.questionId, v.value]));
@@ -417,11 +427,15 @@ async function findRepeatedAnswer(
     return undefined;
   }
   if (row.author?.id !== me.id || row.questionId !== questionId || row.text !== input.text) throw createIdReusedError();
-  if ((await deps.repos.qa.findQuestion(questionId))?.deletedAt !== null) throw createQuestionNotFoundError();
+  const question = await deps.repos.qa.findQuestion(questionId);
+  if (question?.deletedAt !== null) throw createQuestionNotFoundError();
   const stored = (await deps.repos.qa.listPhotos([questionId])).filter((p) => p.answerId === input.id);
-  const answer = toAnswer(
-    row,
-    stored.map((p) => p.id),
+  const answer = maskAsker(
+    toAnswer(
+      row,
+      stored.map((p) => p.id),
+    ),
+    question && { anonymous: question.anonymous, askerId: question.userId },
   );
   if (!samePhotos(answer.photos ?? [], photos)) throw createIdReusedError();
   return answer;
@@ -446,6 +460,9 @@ export async function answerQuestion(
     await requireWithinRateLimit(tx, author);
     const stamp = await stampFor(tx, question);
     const createdAt = tx.clock.now().toISOString();
+    // The asker answering her own anonymous question stays anonymous to its followers too.
+    const answererName =
+      question.anonymous && question.userId === author.id ? qaMessages.anonymousStudent : author.name;
     await tx.repos.qa.insertAnswer({ id: input.id, questionId, userId: author.id, text: input.text, createdAt });
     await tx.repos.qa.insertPhotos(newPhotos(photos, { questionId, answerId: input.id, userId: author.id, createdAt }));
     await tx.repos.qa.setVersion(questionId, stamp);
@@ -454,9 +471,9 @@ export async function answerQuestion(
       exceptUserId: author.id,
       kind: 'question-answered',
       title: `New answer: ${question.title}`,
-      body: `${author.name} answered: ${excerpt(input.text)}`,
+      body: `${answererName} answered: ${excerpt(input.text)}`,
       path: `/qa/${questionId}`,
-      params: { author: author.name, question: question.title },
+      params: { author: answererName, question: question.title },
     });
     notify(tx, [questionId], stamp.version);
     return true;
