@@ -139,6 +139,8 @@ test('a module, similar questions, an anonymous question and an endorsed answer,
   await answerItems.nth(1).getByRole('button', { name: 'Endorse' }).click();
   await expect(answerItems.first()).toContainText('Endorsed by a tutor');
   await expect(answerItems.first()).toContainText('I forgot the return');
+  // Her own answer on her anonymous question: named to the tutor, who sees who asked.
+  await expect(answerItems.first()).toContainText(askerName);
   await expectNoAxeViolations(tutor.page);
   await shot(tutor.page, 'endorsed-desktop');
 
@@ -148,6 +150,8 @@ test('a module, similar questions, an anonymous question and an endorsed answer,
   await expect(items.first()).toContainText('Endorsed by a tutor');
   await expect(items.first()).toContainText('I forgot the return');
   await expect(seen.getByRole('button', { name: 'Endorse' })).toHaveCount(0);
+  await expect(items.first()).toContainText('Anonymous student');
+  await expect(seen).not.toContainText(askerName);
   await shot(classmate.page, 'endorsed-phone');
 
   // The board filtered by the module holds her question and not the unrelated one, at both widths.
