@@ -9,6 +9,8 @@ import { lazyChunksList, precacheGlobPatterns, pagesAndEntry, workerAddition } f
 import { brand } from './src/common/brand.ts';
 
 const clientDir = path.resolve('dist/client');
+/** The browsers the client's build is for. */
+const clientTarget = 'es2022';
 const ssrDir = path.resolve('dist/ssr');
 /** The worker's own code beside Workbox's (src/client/sw-assets.js), named by `workerAddition` during the build. */
 const importScripts: string[] = [];
@@ -37,12 +39,39 @@ const prerender = (): Plugin => {
   };
 };
 
+/**
+ * KaTeX's style sheet (loaded where a post has maths: features/qa/post-text.tsx) names each of its fonts in WOFF2,
+ * WOFF and TrueType. Every browser the app supports reads WOFF2 (the others would only be built, 40 files more).
+ */
+const katexWoff2Only = (): Plugin => ({
+  name: 'tutorbook:katex-woff2-only',
+  enforce: 'pre',
+  transform(code, id) {
+    if (!/[\\/]katex[\\/]dist[\\/]katex\.min\.css/.test(id)) return undefined;
+    return code.replace(/,url\([^)]+\.(?:woff|ttf)\) format\("(?:woff|truetype)"\)/g, '');
+  },
+});
+
+/** A font is never inlined into a style sheet as a `data:` URL, which the CSP's `font-src 'self'` refuses (KaTeX's smallest). */
+const assetsInlineLimit = (file: string) => (/\.woff2?$/.test(file) ? false : undefined);
+
 export default defineConfig(({ isSsrBuild }) => ({
   root: 'src/client',
   publicDir: path.resolve('public'),
   build: isSsrBuild
     ? // The public pages' renderer for the prerender step (src/client/entry-server.tsx), run at build time only.
-      { outDir: ssrDir, emptyOutDir: true, copyPublicDir: false, ssr: 'entry-server.tsx', target: 'node24' }
+      // CSS made as in the client's build (minified, for its browsers), so that a style sheet's URL imported by the
+      // app (KaTeX's) has the same hash in both.
+      {
+        outDir: ssrDir,
+        emptyOutDir: true,
+        copyPublicDir: false,
+        ssr: 'entry-server.tsx',
+        target: 'node24',
+        cssMinify: true,
+        cssTarget: clientTarget,
+        assetsInlineLimit,
+      }
     : {
         outDir: clientDir,
         emptyOutDir: true,
@@ -51,7 +80,8 @@ export default defineConfig(({ isSsrBuild }) => ({
         sourcemap: 'hidden',
         // Read by scripts/page-chunks.ts (the prerender, the JavaScript budget, the worker's precache): which chunks each page loads at once.
         manifest: true,
-        target: 'es2022',
+        target: clientTarget,
+        assetsInlineLimit,
         // The HTML's preloads only: a dynamic import's list of chunks would sit in the entry for every page
         // (docs/decisions/0014-no-preload-lists-for-lazy-pages.md).
         modulePreload: { resolveDependencies: (_file, deps, { hostType }) => (hostType === 'html' ? deps : []) },
@@ -81,6 +111,7 @@ export default defineConfig(({ isSsrBuild }) => ({
       },
   server: { port: 5173, proxy: { '/api': 'http://127.0.0.1:3000' } },
   plugins: [
+    katexWoff2Only(),
     react(),
     tailwindcss(),
     prerender(),

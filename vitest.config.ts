@@ -60,6 +60,9 @@ export default defineConfig({
   test: {
     environment: 'node',
     pool: 'forks',
+    // KaTeX's style sheet, which the board's pages link to by its URL (features/qa/post-text.tsx): processed, so that
+    // the URL is there as in a build (Vitest leaves CSS out by default, and the URL empty).
+    css: { include: [/[\\/]katex[\\/]dist[\\/]katex\.min\.css/] },
     projects: [
       {
         extends: true,

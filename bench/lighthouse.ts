@@ -226,8 +226,8 @@ function questionId(i: number): string {
 }
 
 /**
- * A board as a student meets it: ten questions with code, half of them with two answers by a tutor (within the
- * posting limit of each account, qaLimits).
+ * A board as a student meets it: ten questions with code, half of them with maths too (issue 39) and half with
+ * two answers by a tutor, one with a formula (within the posting limit of each account, qaLimits).
  */
 async function seedBoard() {
   const post = async (who: 'student' | 'tutor', url: string, body: unknown) => {
@@ -242,12 +242,16 @@ async function seedBoard() {
     await post('student', '/api/questions', {
       id: questionId(i),
       title: `How do I read a 2D array column by column in Java? (${i + 1})`,
-      text: `I have \`int[][] grid\` and need the sum of each column for COMP102.\n\n\`\`\`java\nfor (int r = 0; r < grid.length; r++)\n  for (int c = 0; c < grid[r].length; c++)\n    sum[c] += grid[r][c];\n\`\`\`\n\nIs this right when the rows have different lengths?`,
+      text: `I have \`int[][] grid\` and need the sum of each column for COMP102.\n\n\`\`\`java\nfor (int r = 0; r < grid.length; r++)\n  for (int c = 0; c < grid[r].length; c++)\n    sum[c] += grid[r][c];\n\`\`\`\n\nIs this right when the rows have different lengths?${
+        i % 2 === 0
+          ? '\n\nThe sums should add up:\n\n$$\n\\sum_{c=0}^{m-1} s_c = \\sum_{r=0}^{n-1} \\sum_{c=0}^{|g_r|-1} g_{rc}\n$$'
+          : ''
+      }`,
     });
     for (const n of i < 5 ? [1, 2] : [])
       await post('tutor', `/api/questions/${questionId(i)}/answers`, {
         id: randomUUID(),
-        text: `Yes (${n}): the inner loop reads \`grid[r].length\`, so a short row is fine, but \`sum\` must be as long as the longest row.`,
+        text: `Yes (${n}): the inner loop reads \`grid[r].length\`, so a short row is fine, but \`sum\` must be as long as the longest row: $\\max_r |g_r|$.`,
       });
   }
 }

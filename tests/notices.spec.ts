@@ -1,7 +1,17 @@
 import { expect, test, type Page } from '@playwright/test';
 import { noticeKindInfo, noticeMessages } from '../src/common/notices.ts';
 import { sastDate } from '../src/common/sast.ts';
-import { confirmTime, expectNoAxeViolations, newModule, requestBooking, userPage, viewports } from './fixtures.ts';
+import { e2eWhatsApp } from '../playwright.config.ts';
+import type { RecordedMessage } from '../scripts/whatsapp-standin.ts';
+import {
+  confirmTime,
+  expectNoAxeViolations,
+  newModule,
+  origin,
+  requestBooking,
+  userPage,
+  viewports,
+} from './fixtures.ts';
 
 /**
  * Notices (issue 38 §1) as a student meets them: her tutor confirms, her open notifications page shows one unread, the
@@ -120,4 +130,87 @@ test('the choices on the profile: e-mail as before, push and WhatsApp off until 
   const saved = await (await student.page.request.get('/api/me/notice-preferences')).json();
   expect(saved.preferences.choices['question-answered'].email.on).toBe(false);
   expect(Date.parse(saved.preferences.choices['question-answered'].email.at)).toBeGreaterThan(Date.now() - 120_000);
+});
+
+test('a student follows a classmate’s question at 360 px, and its answer reaches her notifications', async ({
+  browser,
+}) => {
+  const asker = await userPage(browser, 'student');
+  const id = crypto.randomUUID();
+  const title = `Why is e to the x its own derivative? ${id.slice(0, 6)}`;
+  const asked = await asker.page.request.post('/api/questions', {
+    data: { id, title, text: 'My textbook says so, but why?' },
+    headers: { origin },
+  });
+  expect(asked.status(), await asked.text()).toBe(201);
+
+  const reader = await userPage(browser, 'student');
+  await reader.page.setViewportSize(viewports.phone);
+  await reader.page.goto(`/qa/${id}`);
+  const follow = reader.page.getByRole('button', { name: 'Follow' });
+  await follow.click();
+  await expect(reader.page.getByRole('button', { name: 'Following' })).toHaveAttribute('aria-pressed', 'true');
+  await expectNoAxeViolations(reader.page);
+
+  const tutor = await userPage(browser, 'tutor', { categories: ['Mathematics'] });
+  const answered = await tutor.page.request.post(`/api/questions/${id}/answers`, {
+    data: { id: crypto.randomUUID(), text: 'Its slope at every point equals its height: that is what defines e.' },
+    headers: { origin },
+  });
+  expect(answered.status(), await answered.text()).toBe(201);
+
+  await reader.page.goto('/notifications');
+  const item = reader.page.getByRole('listitem', { name: `Unread: New answer: ${title}` });
+  await expect(item).toContainText('Its slope at every point equals its height');
+  await reader.page.getByRole('link', { name: `New answer: ${title}` }).click();
+  await expect(reader.page).toHaveURL(new RegExp(`/qa/${id}`));
+});
+
+test('a WhatsApp message refused for good shows on the admin’s notifications; once fixed, Send again delivers it', async ({
+  browser,
+}) => {
+  const { admin, module } = await newModule(browser, 'Statistics');
+  const student = await userPage(browser, 'student');
+  const local = `083${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
+  const number = `27${local.slice(1)}`;
+  const chosen = await student.page.request.put('/api/me/notice-preferences', {
+    data: { set: [{ kind: 'booking-confirmed', channel: 'whatsapp', on: true }], whatsappNumber: local },
+    headers: { origin },
+  });
+  expect(chosen.status(), await chosen.text()).toBe(200);
+  // The owner's test number may send only to the numbers on its allowed list (131030): refused, not retried.
+  const standin = `http://127.0.0.1:${e2eWhatsApp.port}/stand-in`;
+  await fetch(`${standin}/refuse`, {
+    method: 'POST',
+    body: JSON.stringify({ to: number, status: 400, code: 131030, times: 1 }),
+  });
+  const requested = await requestBooking(student.page.request, {
+    module: module.name,
+    date: daysAhead(9),
+    slots: ['08:00', '12:30', '16:00'],
+  });
+  const tutor = await userPage(browser, 'tutor', { categories: ['Statistics'] });
+  await confirmTime(tutor.page.request, requested, '16:00');
+
+  await admin.page.goto('/notifications');
+  const failed = admin.page
+    .getByRole('list', { name: 'Failed deliveries' })
+    .getByRole('listitem')
+    .filter({ hasText: `WhatsApp …${number.slice(-4)}` });
+  await expect(async () => {
+    await admin.page.reload();
+    await expect(failed).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 30_000 });
+  await expect(failed).toContainText('131030');
+  await expect(failed).toContainText('allowed list');
+  for (const [size, viewport] of Object.entries(viewports)) {
+    await admin.page.setViewportSize(viewport);
+    await expectNoAxeViolations(admin.page);
+    await admin.page.screenshot({ path: `test-results/screenshots/failed-deliveries-${size}.png`, fullPage: true });
+  }
+  const received = async () =>
+    ((await (await fetch(`${standin}/messages?to=${number}`)).json()) as RecordedMessage[]).length;
+  expect(await received()).toBe(0);
+  await failed.getByRole('button', { name: 'Send again' }).click();
+  await expect.poll(received, { timeout: 30_000 }).toBe(1);
 });

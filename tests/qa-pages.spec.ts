@@ -161,7 +161,10 @@ test('on a question’s page a student answers and votes, and reads it again off
 
   await page.getByLabel(`Your answer to "${title}"`).fill('It belongs to the class, not to an object.');
   await page.getByRole('button', { name: 'Post answer' }).click();
-  await expect(page.getByText('It belongs to the class, not to an object.')).toBeVisible();
+  // Among the answers (the text was in the field and its preview until queued).
+  await expect(
+    page.getByRole('region', { name: `Answers to "${title}"` }).getByText('It belongs to the class, not to an object.'),
+  ).toBeVisible();
   await page.getByRole('button', { name: /^Upvote/ }).click();
   await expect(page.getByRole('button', { name: /^Upvote/ })).toHaveAttribute('aria-pressed', 'true');
   await expect

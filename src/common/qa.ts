@@ -79,10 +79,15 @@ export const authorSchema = z.object({
 });
 export type Author = z.infer<typeof authorSchema>;
 
+/**
+ * A post's `text` is what its author typed (Markdown with maths and code); `html` is that text as every reader is
+ * shown it, rendered and sanitised by the server with the board's one pipeline (post-html.ts, decision 0060).
+ */
 export const answerSchema = z.object({
   id: z.string(),
   questionId: z.string(),
   text: z.string(),
+  html: z.string(),
   author: authorSchema,
   createdAt: z.string(),
   /** Its photos' ids, in order (photoPath); absent in a copy a device stored before photos. */
@@ -118,6 +123,7 @@ export const questionSchema = z.object({
   id: z.string(),
   title: z.string(),
   text: z.string(),
+  html: z.string(),
   author: authorSchema,
   createdAt: z.string(),
   upvotes: z.number().int(),

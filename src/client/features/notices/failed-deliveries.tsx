@@ -94,7 +94,11 @@ export function FailedDeliveries() {
               <p className="mt-1 font-semibold">{kindLabel(d.kind)}</p>
               <p className="mt-1 text-slate-700 dark:text-slate-300">To {d.to}</p>
               <p className="mt-1 text-sm break-words text-red-800 dark:text-red-300">
-                {d.status === 'gone' ? 'The device no longer takes notifications: ' : 'Why: '}
+                {d.status !== 'gone'
+                  ? 'Why: '
+                  : d.channel === 'push'
+                    ? 'The device no longer takes notifications: '
+                    : 'WhatsApp cannot reach this number: '}
                 {d.reason}
               </p>
               {d.status === 'failed' && (

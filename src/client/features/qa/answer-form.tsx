@@ -5,6 +5,7 @@ import { HydratedForm } from '../../components/hydrated-form.tsx';
 import { formatCount } from '../../../common/locale.ts';
 import { PhotoPicker } from './photo-picker.tsx';
 import type { LocalPhoto } from './qa.sync.ts';
+import { PostPreview } from './post-preview.tsx';
 
 /**
  * The per-question answer form (spec §2). An empty answer is silently ignored (spec §5); the text is cleared
@@ -58,6 +59,8 @@ export function AnswerForm({
             : undefined
         }
       />
+      {/* Under the field, once there is something to show: twenty forms on the board keep no empty boxes. */}
+      {text.trim() && <PostPreview text={text} label={`Preview of the answer to "${questionTitle}"`} />}
       {signedIn && (
         <PhotoPicker
           photos={photos}

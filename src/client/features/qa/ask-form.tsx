@@ -10,6 +10,7 @@ import { AskChoices, type ModuleChoice } from './ask-choices.tsx';
 import type { AskInput } from './qa-data.ts';
 import { SimilarQuestions } from './similar-questions.tsx';
 import type { QuestionModule } from '../../../common/qa.ts';
+import { PostPreview } from './post-preview.tsx';
 
 /** Shown once a field is nearly full, so the limit is never a surprise. */
 const nearLimit = (value: string, max: number) =>
@@ -88,22 +89,31 @@ export function AskForm({
         hint={nearLimit(title, qaLimits.titleMax) ?? 'One line that sums up your question.'}
       />
       <SimilarQuestions title={title} />
-      <TextareaField
-        label="Description"
-        name="text"
-        rows={5}
-        value={text}
-        maxLength={qaLimits.textMax}
-        onChange={(e) => {
-          setText(e.target.value);
-          fillIn('text', e.target.value);
-        }}
-        invalidBy={missing.text ? incompleteId : undefined}
-        error={error}
-        hint={
-          nearLimit(text, qaLimits.textMax) ?? 'Markdown works: `inline code`, ``` code blocks ```, lists and links.'
-        }
-      />
+      {/* The preview beside the description on a wide screen, under it on a phone. */}
+      <div className="grid gap-4 md:grid-cols-2">
+        <TextareaField
+          label="Description"
+          name="text"
+          rows={7}
+          value={text}
+          maxLength={qaLimits.textMax}
+          onChange={(e) => {
+            setText(e.target.value);
+            fillIn('text', e.target.value);
+          }}
+          invalidBy={missing.text ? incompleteId : undefined}
+          error={error}
+          hint={
+            nearLimit(text, qaLimits.textMax) ??
+            'Markdown works: `inline code`, ```java code blocks ```, lists, links, and maths in $…$ or $$…$$.'
+          }
+        />
+        <PostPreview
+          text={text}
+          label="Preview of your question"
+          empty="Your description appears here as it will be posted: maths as formulas, code highlighted."
+        />
+      </div>
       {signedIn && <PhotoPicker photos={photos} onChange={setPhotos} disabled={busy} />}
       {signedIn && (
         <AskChoices

@@ -3,7 +3,6 @@ import { byCodeUnits } from '../../../common/locale.ts';
 import {
   otherModule,
   qaMessages,
-  type Answer,
   type Question,
   type QuestionModule,
   type QuestionPage,
@@ -36,6 +35,7 @@ import {
   mergeQuestionPage,
   voteOnQuestion,
   type AnswerPayload,
+  type AnswerRow,
   type AskPayload,
   type AskWithPhotosPayload,
   type LocalPhoto,
@@ -86,7 +86,7 @@ export interface QaBoard {
 
 /** What the device holds of questions, for the views below. */
 interface Held {
-  answers: Answer[];
+  answers: AnswerRow[];
   votes: MyVoteRow[];
   revealed: RevealedRow[];
 }
@@ -99,7 +99,7 @@ function viewsOf(held: Held, items: OutboxItem[]) {
   const pending = pendingByTarget(items);
   const votes = new Map(held.votes.map((v) => [v.id, v.value]));
   const revealed = new Map(held.revealed.map(({ id, ...r }) => [id, r]));
-  const answersByQuestion = new Map<string, Answer[]>();
+  const answersByQuestion = new Map<string, AnswerRow[]>();
   for (const answer of [...held.answers].sort((a, b) => byCodeUnits(a.createdAt, b.createdAt))) {
     const list = answersByQuestion.get(answer.questionId);
     if (list) list.push(answer);

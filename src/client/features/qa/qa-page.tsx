@@ -11,6 +11,7 @@ import { AskForm } from './ask-form.tsx';
 import type { ModuleChoice } from './ask-choices.tsx';
 import { ModuleFilter } from './module-filter.tsx';
 import { useQaActions, useQaBoard } from './qa-data.ts';
+import { htmlOf, KatexSheet } from './post-text.tsx';
 import { QuestionCard, StrandedAnswers } from './question-card.tsx';
 
 /**
@@ -40,6 +41,7 @@ export function QaPage({ modules = [] }: { modules?: readonly ModuleChoice[] }) 
     () => questions.map((question) => <QuestionCard key={question.id} question={question} me={me} actions={actions} />),
     [questions, me, actions],
   );
+  const htmls = useMemo(() => htmlOf(questions), [questions]);
 
   return (
     <section className="container-page max-w-3xl py-10">
@@ -89,6 +91,8 @@ export function QaPage({ modules = [] }: { modules?: readonly ModuleChoice[] }) 
         </Notice>
       )}
 
+      {/* Before the posts, after the heading and the forms, which show without waiting for it. */}
+      <KatexSheet htmls={htmls} inPlace />
       <div className="mt-6 space-y-4" aria-busy={board.status === 'loading'}>
         <StrandedAnswers answers={stranded} actions={actions} />
         {board.status === 'loading' ? (

@@ -1,5 +1,5 @@
-import type { Answer, Question, VoteValue } from '../../../common/qa.ts';
-import type { LocalPhoto } from './qa.sync.ts';
+import type { Question, VoteValue } from '../../../common/qa.ts';
+import type { AnswerRow, LocalPhoto } from './qa.sync.ts';
 
 /**
  * How an item the user wrote stands in the outbox: shown on the post itself until the server has it. A refused
@@ -8,11 +8,15 @@ import type { LocalPhoto } from './qa.sync.ts';
 export type PendingState =
   { state: 'waiting' } | { state: 'attention'; message: string; typed: { title?: string | undefined; text: string } };
 
-/** `previews`: the thumbnails made on this device for a post still waiting to be sent (qa.sync.ts). */
-export type AnswerView = Answer & { pending?: PendingState | undefined; previews?: string[] };
+/**
+ * `html`: the server's rendering of the text, absent while the post waits to be sent (decision 0060); `previews`:
+ * the thumbnails made on this device for a post still waiting to be sent (qa.sync.ts).
+ */
+export type AnswerView = AnswerRow & { pending?: PendingState | undefined; previews?: string[] };
 
 /** A question as the board shows it: its answers (accepted first, then oldest first) and its outbox state. */
-export type QuestionView = Omit<Question, 'answers' | 'version'> & {
+export type QuestionView = Omit<Question, 'answers' | 'version' | 'html'> & {
+  html?: string | undefined;
   answers: AnswerView[];
   pending?: PendingState | undefined;
   previews?: string[];

@@ -29,24 +29,27 @@ import { defineMutation, defineSource, engine, type PullResult } from '../../off
 
 /**
  * What a post queued with photos shows until the server has it: the thumbnails made on this device, as data
- * URLs (the server's copies replace the row once it is acknowledged).
+ * URLs (the server's copies replace the row once it is acknowledged). A post's `html` is the server's rendering of
+ * its text (decision 0060): absent while the post waits to be sent, and on rows stored before the server sent it;
+ * the board then renders the text on the device.
  */
 interface LocalPreviews {
   previews?: string[];
 }
+type ServerHtml = { html?: string | undefined };
 /**
  * A question as stored here: its answers live in their own table, the reader's vote in `myVotes`, and who asked an
  * anonymous one (for those who may know) in `qaRevealed`, which a log-out clears: the board's own rows outlive the
  * session, so they never name an anonymous asker (issue 39 §3).
  */
-export type QuestionRow = Omit<Question, 'answers' | 'myVote' | 'revealed'> & LocalPreviews;
+export type QuestionRow = Omit<Question, 'answers' | 'myVote' | 'html' | 'revealed'> & ServerHtml & LocalPreviews;
 /** Who asked an anonymous question, by its id, for the signed-in tutor, admin or the asker herself. */
 export interface RevealedRow {
   id: string;
   author: Author;
   mine: boolean;
 }
-export type AnswerRow = Answer & LocalPreviews;
+export type AnswerRow = Omit<Answer, 'html'> & ServerHtml & LocalPreviews;
 export interface MyVoteRow {
   /** The question's id. */
   id: string;
@@ -89,6 +92,7 @@ const toRow = ({
   id,
   title,
   text,
+  html,
   author,
   createdAt,
   upvotes,
@@ -102,6 +106,7 @@ const toRow = ({
   id,
   title,
   text,
+  html,
   author,
   createdAt,
   upvotes,

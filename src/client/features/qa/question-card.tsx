@@ -57,7 +57,7 @@ export function QuestionCard({
         />
         {question.revealed && <AnonymousMark mine={question.revealed.mine} />}
       </div>
-      <PostText text={question.text} className="mt-3" />
+      <PostText text={question.text} html={question.html} className="mt-3" />
       <PostPhotos photos={question.photos} previews={question.previews} of="the question" />
       {question.pending?.state === 'attention' && (
         <NeedsAttention
@@ -144,7 +144,7 @@ function AnswerItem(props: {
         {accepted && <AcceptedBadge />}
         {endorsed && <EndorsedBadge />}
       </div>
-      <PostText text={answer.text} className="mt-2" />
+      <PostText text={answer.text} html={answer.html} className="mt-2" />
       <PostPhotos photos={answer.photos} previews={answer.previews} of={`the answer by ${answer.author.name}`} />
       {answer.pending?.state === 'attention' && (
         <NeedsAttention
@@ -212,7 +212,7 @@ export function StrandedAnswers({ answers, actions }: { answers: AnswerView[]; a
                 onDiscard={() => actions.discard({ table: 'answers', id: answer.id })}
               />
             ) : (
-              <PostText text={answer.text} className="mt-2" />
+              <PostText text={answer.text} html={answer.html} className="mt-2" />
             )}
           </li>
         ))}

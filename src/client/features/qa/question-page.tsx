@@ -8,6 +8,7 @@ import { useServedData } from '../../lib/page-data.tsx';
 import { useSession } from '../../lib/session.tsx';
 import { FollowButton } from './follow-button.tsx';
 import { useQaActions, useQuestion } from './qa-data.ts';
+import { htmlOf, KatexSheet } from './post-text.tsx';
 import { QuestionCard } from './question-card.tsx';
 
 /** What was served for /qa/<id> (server/modules/qa/qa.pages.ts): the question, or null when there is none. */
@@ -63,6 +64,7 @@ export function QuestionPage() {
             <FollowButton questionId={question.id} />
           </div>
         )}
+        <KatexSheet htmls={htmlOf([question])} inPlace />
         <QuestionCard question={question} me={me} actions={actions} onItsPage />
       </>
     );

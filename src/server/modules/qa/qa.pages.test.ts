@@ -144,6 +144,61 @@ test('what a user wrote is text in the page: no markup, no script, no break out 
   }
 });
 
+test("maths and code are rendered into the HTML, with KaTeX's style sheet only where there is maths", async () => {
+  const question = await ask(
+    'Why is my loop sum off by one?',
+    'The sum should be $\\sum_{i=0}^{n-1} a_i$:\n\n```java\nfor (int i = 0; i <= n; i++) { total += a[i]; }\n```',
+  );
+  await answer(question, 'The last index is $n-1$, so:\n\n$$\ni < n\n$$\n\nBut $\\frac{1}{$ is not maths.');
+  const plain = await ask('A question with neither', 'Just words, and `code` inline.');
+
+  for (const path of ['/qa', questionPath(question.id)]) {
+    const page = await visitor.get(path);
+    expect(page.status, path).toBe(200);
+    const [head, body] = page.text.split('</head>') as [string, string];
+    // The formula as MathML (what a screen reader reads) and KaTeX's HTML, the Java with its tokens marked.
+    expect(body, path).toContain('<annotation encoding="application/x-tex">\\sum_{i=0}^{n-1} a_i</annotation>');
+    expect(body, path).toContain('<span class="katex-html" aria-hidden="true">');
+    expect(body, path).toContain('<code class="language-java hljs"><span class="hljs-keyword">for</span>');
+    expect(body, path).toContain('<span class="math-error" title="Not shown as maths: KaTeX parse error:');
+    expect(body, path).toContain('>$\\frac{1}{$</span> is not maths.');
+    // KaTeX's style sheet once, in the body before the posts (not in the head, where it would hold up the first
+    // paint), and no font preloaded: they load as formulas need them. Here from the source; built, from /assets/:
+    // tests/qa-maths.spec.ts.
+    const sheet = /<link rel="stylesheet" href="[^"]*\/katex\.min[^"]*\.css"\/>/g;
+    expect(head, path).not.toMatch(sheet);
+    expect(body.match(sheet), path).toHaveLength(1);
+    expect(body.indexOf('katex.min'), path).toBeLessThan(body.indexOf('class="post-text'));
+    expect(page.text, path).not.toContain('as="font"');
+    const served = servedData(page.text).data as { questions?: Question[]; question?: Question };
+    const read = served.question ?? served.questions!.find((q) => q.id === question.id)!;
+    expect(read.html).toContain('<code class="language-java hljs">');
+    expect(read.answers[0]!.html).toContain('<span class="katex-display" tabindex="0">');
+  }
+  // A page without maths does not load KaTeX's style sheet.
+  const page = await visitor.get(questionPath(plain.id));
+  expect(page.text).toContain('<p>Just words, and <code>code</code> inline.</p>');
+  expect(page.text).not.toContain('katex');
+});
+
+test('a post that tries script, links to javascript: or maths that links renders inert, in the page and its data', async () => {
+  const question = await ask(
+    'Inert?',
+    '<script>alert(1)</script>\n\n[x](javascript:alert(2)) $\\href{javascript:alert(3)}{y}$ $\\htmlClass{a}{b}$ <img src=x onerror=alert(4)>',
+  );
+  for (const path of ['/qa', questionPath(question.id)]) {
+    const page = await visitor.get(path);
+    expect(page.text, path).not.toMatch(/<script>alert|href="javascript:|<img src=x|class="a"/);
+    expect(page.text, path).toContain('&#x3C;script>alert(1)&#x3C;/script>');
+    expect(page.text, path).toContain(
+      '<span class="math-error" title="Not shown as maths: \\href is not allowed here">',
+    );
+    const served = servedData(page.text).data as { questions?: Question[]; question?: Question };
+    const read = served.question ?? served.questions!.find((q) => q.id === question.id)!;
+    expect(read.html, path).not.toMatch(/<script|href="javascript:|<img/);
+  }
+});
+
 test("a signed-in user gets a question's page rendered for them, with their vote, never kept for others", async () => {
   const question = await ask('Is Big-O the worst case?', 'Or the average?');
   expect(

@@ -52,6 +52,7 @@ import type {
   StoredPhoto,
 } from './qa.storage.ts';
 import { checkPhotos, type CheckedPhoto, type PhotoUpload } from './qa.photos.ts';
+import { renderPost } from './qa.rendering.ts';
 
 /**
  * The community board (spec §2, §5; DESIGN "Product decisions"): anyone reads; signed-in users ask, answer and
@@ -76,6 +77,7 @@ const toAuthor = (author: PostAuthor | null): Author =>
 
 const toAnswer = (answer: BoardAnswer, photos: string[] = []): Answer => ({
   ...answer,
+  html: renderPost(answer.text),
   author: toAuthor(answer.author),
   photos,
 });
@@ -156,6 +158,7 @@ async function withAnswersAndVotes(deps: BoardReads, me: Me | undefined, rows: B
     id: row.id,
     title: row.title,
     text: row.text,
+    html: renderPost(row.text),
     ...authorParts(row, me),
     module: moduleOf(names, row.moduleSlug),
     createdAt: row.createdAt,
@@ -395,6 +398,7 @@ export async function askQuestion(
       id: input.id,
       title: input.title,
       text: input.text,
+      html: renderPost(input.text),
       ...authorParts({ author, anonymous } as BoardQuestion, asker),
       module: moduleOf(names, moduleSlug),
       createdAt,
