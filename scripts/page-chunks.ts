@@ -28,7 +28,7 @@ export const publicPageModules: Record<keyof typeof prerenderedPages, string> = 
  */
 export const signedInPageModules: Record<SignedInPagePath, string[]> = {
   '/offers': ['app/offers-route.tsx', 'app/offline-setup.ts'],
-  '/qa': ['features/qa/qa-page.tsx', 'app/offline-setup.ts'],
+  '/qa': ['app/qa-route.tsx', 'app/offline-setup.ts'],
   '/student-dashboard': ['app/student-dashboard.tsx', 'app/offline-setup.ts'],
   '/tutor-dashboard': ['app/staff-dashboards.tsx', 'app/offline-setup.ts'],
   '/admin-dashboard': ['app/staff-dashboards.tsx', 'app/offline-setup.ts'],
@@ -36,7 +36,7 @@ export const signedInPageModules: Record<SignedInPagePath, string[]> = {
 
 /** Each page the server renders per request (common/routes.ts `requestRenderedPages`) and the modules its route loads. */
 export const requestRenderedPageModules: Record<RequestRenderedPage, string[]> = {
-  board: ['features/qa/qa-page.tsx', 'app/offline-setup.ts'],
+  board: ['app/qa-route.tsx', 'app/offline-setup.ts'],
   question: ['features/qa/question-page.tsx', 'app/offline-setup.ts'],
 };
 

@@ -23,6 +23,11 @@ export const qaMessages = {
   photoTooLarge: 'This photo is too large even after resizing. Please take it again a little further away.',
   photoType: 'A photo must be a JPEG, PNG or WebP image.',
   photoNotFound: 'This photo no longer exists.',
+  anonymousStudent: 'Anonymous student',
+  anonymousHint: 'Classmates and visitors see "Anonymous student"; tutors and the admin still see your name.',
+  endorsed: 'Endorsed by a tutor',
+  endorseNotStaff: 'Only a tutor or the admin can endorse an answer.',
+  unknownModule: 'Choose a module from the list, or Other.',
 } as const;
 
 export const qaLimits = {
@@ -32,7 +37,13 @@ export const qaLimits = {
   /** Questions and answers one user may post in `rateWindowMinutes` (replays of a post already stored do not count). */
   postsPerWindow: 20,
   rateWindowMinutes: 10,
+  /** Questions shown as like the title being typed, and the title's length before any are looked for. */
+  similarMax: 5,
+  similarMinChars: 8,
 } as const;
+
+/** The board's filter for questions tagged with no module ("Other"); a module's slug never reads so (slugify). */
+export const otherModule = 'other';
 
 /**
  * Photos of working (issue 39 §2, docs/decisions/0061): the device resizes a photo to at most `maxEdge` pixels and
@@ -81,8 +92,28 @@ export const answerSchema = z.object({
   createdAt: z.string(),
   /** Its photos' ids, in order (photoPath); absent in a copy a device stored before photos. */
   photos: z.array(z.string()).optional(),
+  /** Endorsed by a tutor or the admin (issue 39 §3), who stay unnamed; absent in a copy stored before endorsements. */
+  endorsed: z.boolean().optional(),
+  /** By the asker of an anonymous question: `author` reads "Anonymous student", and her question's `revealed` names her. */
+  byAsker: z.boolean().optional(),
 });
 export type Answer = z.infer<typeof answerSchema>;
+
+/**
+ * The order answers show in, on the server's page and on the device alike: the accepted answer, then the endorsed
+ * ones, then the rest, each group oldest first (the order the API lists them in, which `sort` keeps).
+ */
+export function orderAnswers<A extends Pick<Answer, 'id' | 'endorsed'>>(
+  answers: readonly A[],
+  acceptedId: string | null,
+) {
+  const rank = (a: A) => (a.id === acceptedId ? 0 : a.endorsed ? 1 : 2);
+  return [...answers].sort((a, b) => rank(a) - rank(b));
+}
+
+/** The module a question is about: its catalogue slug and name, or null for "Other" (or a module since deleted). */
+export const questionModuleSchema = z.object({ slug: z.string(), name: z.string() }).nullable();
+export type QuestionModule = z.infer<typeof questionModuleSchema>;
 
 export const voteValueSchema = z.union([z.literal(1), z.literal(-1), z.literal(0)]);
 export type VoteValue = z.infer<typeof voteValueSchema>;
@@ -100,6 +131,18 @@ export const questionSchema = z.object({
   acceptedAnswerId: z.string().nullable(),
   /** Its photos' ids, in order (photoPath); absent in a copy a device stored before photos. */
   photos: z.array(z.string()).optional(),
+  /** Absent in a copy a device stored before modules: read as "Other". */
+  module: questionModuleSchema.optional(),
+  /**
+   * Posted anonymously to classmates: `author` then reads "Anonymous student" for everyone, and the real author
+   * comes only in `revealed` (below), so that no copy a device keeps for everyone holds it.
+   */
+  anonymous: z.boolean().optional(),
+  /**
+   * The author of an anonymous question, sent only to tutors, the admin and the asker herself (`mine`); a device
+   * keeps it with the signed-in user's data, which a log-out clears.
+   */
+  revealed: z.object({ author: authorSchema, mine: z.boolean() }).optional(),
   answers: z.array(answerSchema),
   /** 0 for a visitor. */
   myVote: voteValueSchema,
@@ -134,11 +177,16 @@ const postTitle = (max: number, message: string) =>
 const postText = (max: number, message: string) =>
   z.string().overwrite(asLineFeeds).trim().max(max, message).refine(isMultiLine, textMessages.multiLine);
 
-/** `POST /api/questions`. The id is made by the client, so a repeat of the same post creates nothing new. */
+/**
+ * `POST /api/questions`. The id is made by the client, so a repeat of the same post creates nothing new. `module`:
+ * a catalogue module's slug, or null for "Other" (left out by an app from before modules).
+ */
 export const askQuestionInputSchema = z.strictObject({
   id: z.uuid(),
   title: postTitle(qaLimits.titleMax, qaMessages.titleTooLong(qaLimits.titleMax)).min(1, qaMessages.askIncomplete),
   text: postText(qaLimits.textMax, qaMessages.textTooLong(qaLimits.textMax)).min(1, qaMessages.askIncomplete),
+  module: z.string().min(1).max(100).nullable().default(null),
+  anonymous: z.boolean().default(false),
 });
 export type AskQuestionInput = z.input<typeof askQuestionInputSchema>;
 
@@ -164,3 +212,42 @@ export const acceptAnswerInputSchema = z.strictObject({ answerId: z.string().min
 
 /** `PUT /api/questions/:id/follow`: follow the question (hear of its answers), or stop. */
 export const followInputSchema = z.strictObject({ following: z.boolean() });
+
+/** `PUT /api/questions/:id/answers/:answerId/endorsement`: set, not toggled, so sending it twice is harmless. */
+export const endorseInputSchema = z.strictObject({ endorsed: z.boolean() });
+
+/** Words too common to tell one question from another. */
+const commonWords = new Set(
+  (
+    'about after also because been before being does doing from have help into just like make more need only other ' +
+    'please question should some than that their them then there these they this what when where which while with ' +
+    'would your'
+  ).split(' '),
+);
+
+/**
+ * The words of a title that can tell questions apart (similar questions, issue 39 §3): 4 characters or more, not
+ * common, the longest 4. The server searches by them, and a device offline looks among its own questions.
+ */
+export function telling(title: string): string[] {
+  const words = new Set(title.toLowerCase().match(/[\p{L}\p{N}+#]{4,}/gu) ?? []);
+  return [...words]
+    .filter((w) => !commonWords.has(w))
+    .sort((a, b) => b.length - a.length)
+    .slice(0, 4);
+}
+
+/** `GET /api/questions/similar?title=`: the questions most like a title being typed, with their answer counts. */
+export const similarQuestionsSchema = z.object({
+  questions: z.array(
+    z.object({ id: z.string(), title: z.string(), answerCount: z.number().int(), module: questionModuleSchema }),
+  ),
+});
+export type SimilarQuestions = z.infer<typeof similarQuestionsSchema>;
+export type SimilarQuestion = SimilarQuestions['questions'][number];
+
+/** `GET /api/questions/revealed`: who asked each anonymous question the signed-in user may see the name of. */
+export const revealedAuthorsSchema = z.object({
+  revealed: z.array(z.object({ questionId: z.string(), author: authorSchema, mine: z.boolean() })),
+});
+export type RevealedAuthors = z.infer<typeof revealedAuthorsSchema>;

@@ -48,7 +48,7 @@ export const routes: RouteObject[] = [
       { path: '/signup', ...publicPage(() => import('../features/auth/signup-page.tsx'), 'SignupPage') },
       { path: '/login', ...publicPage(() => import('../features/auth/login-page.tsx'), 'LoginPage') },
       // Visitors read the board (spec §6, DESIGN); asking, answering and voting say 'Please log in…'.
-      { path: '/qa', ...page(() => import('../features/qa/qa-page.tsx'), 'QaPage') },
+      { path: '/qa', ...page(() => import('./qa-route.tsx'), 'QaRoute') },
       // A question's own address, to share; the server renders it (docs/decisions/0024).
       { path: '/qa/:id', ...page(() => import('../features/qa/question-page.tsx'), 'QuestionPage') },
       {

@@ -6,7 +6,10 @@ import { Notice } from '../../components/notice.tsx';
 import { toast } from '../../lib/toast.ts';
 import { HydratedForm } from '../../components/hydrated-form.tsx';
 import { PhotoPicker } from './photo-picker.tsx';
-import type { LocalPhoto } from './qa.sync.ts';
+import { AskChoices, type ModuleChoice } from './ask-choices.tsx';
+import type { AskInput } from './qa-data.ts';
+import { SimilarQuestions } from './similar-questions.tsx';
+import type { QuestionModule } from '../../../common/qa.ts';
 import { PostPreview } from './post-preview.tsx';
 
 /** Shown once a field is nearly full, so the limit is never a surprise. */
@@ -23,13 +26,18 @@ const nearLimit = (value: string, max: number) =>
 export function AskForm({
   signedIn,
   onAsk,
+  modules = [],
 }: {
   signedIn: boolean;
-  onAsk: (input: { title: string; text: string; photos: LocalPhoto[] }) => Promise<void>;
+  onAsk: (input: AskInput) => Promise<void>;
+  /** The catalogue's modules, to tag the question with (issue 39 §3). */
+  modules?: readonly ModuleChoice[];
 }) {
   const [title, setTitle] = useState('');
   const [text, setText] = useState('');
-  const [photos, setPhotos] = useState<LocalPhoto[]>([]);
+  const [photos, setPhotos] = useState<AskInput['photos']>([]);
+  const [module, setModule] = useState<QuestionModule>(null);
+  const [anonymous, setAnonymous] = useState(false);
   const [missing, setMissing] = useState<{ title: boolean; text: boolean }>({ title: false, text: false });
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -51,10 +59,11 @@ export function AskForm({
     setBusy(true);
     setError(undefined);
     try {
-      await onAsk({ title: title.trim(), text: text.trim(), photos });
+      await onAsk({ title: title.trim(), text: text.trim(), photos, module, anonymous });
       setTitle('');
       setText('');
       setPhotos([]);
+      setAnonymous(false);
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : String(failure));
     } finally {
@@ -79,6 +88,7 @@ export function AskForm({
         invalidBy={missing.title ? incompleteId : undefined}
         hint={nearLimit(title, qaLimits.titleMax) ?? 'One line that sums up your question.'}
       />
+      <SimilarQuestions title={title} />
       {/* The preview beside the description on a wide screen, under it on a phone. */}
       <div className="grid gap-4 md:grid-cols-2">
         <TextareaField
@@ -105,6 +115,16 @@ export function AskForm({
         />
       </div>
       {signedIn && <PhotoPicker photos={photos} onChange={setPhotos} disabled={busy} />}
+      {signedIn && (
+        <AskChoices
+          modules={modules}
+          module={module}
+          onModule={setModule}
+          anonymous={anonymous}
+          onAnonymous={setAnonymous}
+          disabled={busy}
+        />
+      )}
       {incomplete && (
         <div id={incompleteId}>
           <Notice tone="error">{qaMessages.askIncomplete}</Notice>

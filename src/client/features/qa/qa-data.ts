@@ -1,6 +1,13 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { byCodeUnits } from '../../../common/locale.ts';
-import { qaMessages, type Question, type QuestionPage, type VoteValue } from '../../../common/qa.ts';
+import {
+  otherModule,
+  qaMessages,
+  type Question,
+  type QuestionModule,
+  type QuestionPage,
+  type VoteValue,
+} from '../../../common/qa.ts';
 import type { Me } from '../../../common/session.ts';
 import { useConfirm } from '../../components/confirm-dialog.tsx';
 import { ApiError, isOffline, isSessionEnded, readJson } from '../../lib/api.ts';
@@ -22,6 +29,8 @@ import {
   fetchQuestionPage,
   myVotesTable,
   questionsSource,
+  revealedTable,
+  type RevealedRow,
   questionsTable,
   mergeQuestionPage,
   voteOnQuestion,
@@ -79,6 +88,7 @@ export interface QaBoard {
 interface Held {
   answers: AnswerRow[];
   votes: MyVoteRow[];
+  revealed: RevealedRow[];
 }
 
 /**
@@ -88,6 +98,7 @@ interface Held {
 function viewsOf(held: Held, items: OutboxItem[]) {
   const pending = pendingByTarget(items);
   const votes = new Map(held.votes.map((v) => [v.id, v.value]));
+  const revealed = new Map(held.revealed.map(({ id, ...r }) => [id, r]));
   const answersByQuestion = new Map<string, AnswerRow[]>();
   for (const answer of [...held.answers].sort((a, b) => byCodeUnits(a.createdAt, b.createdAt))) {
     const list = answersByQuestion.get(answer.questionId);
@@ -108,6 +119,7 @@ function viewsOf(held: Held, items: OutboxItem[]) {
   const view = (q: QuestionRow): QuestionView => ({
     ...q,
     myVote: votes.get(q.id) ?? 0,
+    revealed: revealed.get(q.id),
     pending: stateOf('questions', q.id),
     answers: (answersByQuestion.get(q.id) ?? []).map((a) => ({ ...a, pending: stateOf('answers', a.id) })),
   });
@@ -123,19 +135,20 @@ const servedView = (question: Question): QuestionView => question;
  * search also asks the server, for what this device has never seen. `served`: the page the server rendered the
  * board with, shown until the device's copy is read.
  */
-export function useQaBoard(query: string, served?: QuestionPage): QaBoard {
+export function useQaBoard(query: string, served?: QuestionPage, module?: string): QaBoard {
   const local = useLocalData(
     async () => {
-      const [questions, answers, votes, paging] = await Promise.all([
+      const [questions, answers, votes, paging, revealed] = await Promise.all([
         questionsTable.orderBy('createdAt').reverse().toArray(),
         answersTable.toArray(),
         myVotesTable.toArray(),
         boardPagingTable.get('board'),
+        revealedTable.toArray(),
       ]);
       // Null when the device holds nothing of the board: the engine then tells "never loaded" from "really empty".
       // Answers alone are not nothing: the user's unsent answers to questions deleted meanwhile (`stranded`)
       // must stay on show, to copy or discard, after the last question has gone.
-      return questions.length === 0 && answers.length === 0 ? null : { questions, answers, votes, paging };
+      return questions.length === 0 && answers.length === 0 ? null : { questions, answers, votes, paging, revealed };
     },
     [],
     [questionsSource],
@@ -147,6 +160,15 @@ export function useQaBoard(query: string, served?: QuestionPage): QaBoard {
     loading: false,
   });
   const [loadingMore, setLoadingMore] = useState(false);
+
+  // A module's filter asks the server for its newest page too, once (the device may hold none of it yet).
+  useEffect(() => {
+    if (!module) return;
+    const generation = engine.generation();
+    fetchQuestionPage({ module })
+      .then((page) => mergeQuestionPage(page, generation))
+      .catch(() => undefined);
+  }, [module]);
 
   const fetchPage = useCallback(async (params: { q?: string; cursor?: string }) => {
     const generation = engine.generation();
@@ -174,21 +196,23 @@ export function useQaBoard(query: string, served?: QuestionPage): QaBoard {
   const data = local.data;
   // Until the device's copy is read, the questions the server rendered the page with (decision 0024): the same
   // the browser's first render must show, and what a visitor reads before any script has run.
-  const seeded = served !== undefined && !query && !data && local.status !== 'empty';
+  const seeded = served !== undefined && !query && !module && !data && local.status !== 'empty';
   const posts = useMemo((): BoardPosts => {
     if (seeded) return { questions: served.questions.map(servedView), stranded: [] };
     if (!data) return { questions: [], stranded: [] };
     const { view, stateOf } = viewsOf(data, items);
     const oldest = data.paging?.oldestCreatedAt;
-    const shown = query
-      ? data.questions.filter(matches(query))
-      : data.questions.filter(
-          (q) =>
-            oldest === null ||
-            oldest === undefined ||
-            q.createdAt >= oldest ||
-            stateOf('questions', q.id) !== undefined,
-        );
+    const inModule = (q: QuestionRow) => !module || (module === otherModule ? !q.module : q.module?.slug === module);
+    const shown =
+      query || module
+        ? data.questions.filter((q) => inModule(q) && (!query || matches(query)(q)))
+        : data.questions.filter(
+            (q) =>
+              oldest === null ||
+              oldest === undefined ||
+              q.createdAt >= oldest ||
+              stateOf('questions', q.id) !== undefined,
+          );
     const onDevice = new Set(data.questions.map((q) => q.id));
     return {
       questions: shown.map(view),
@@ -196,15 +220,17 @@ export function useQaBoard(query: string, served?: QuestionPage): QaBoard {
         .filter((a) => !onDevice.has(a.questionId) && stateOf('answers', a.id) !== undefined)
         .map((a) => ({ ...a, pending: stateOf('answers', a.id) })),
     };
-  }, [data, items, query, seeded, served]);
+  }, [data, items, query, seeded, served, module]);
 
-  const nextCursor = query
-    ? search.query === query
-      ? search.nextCursor
-      : null
-    : seeded
-      ? served.nextCursor
-      : (data?.paging?.nextCursor ?? null);
+  const nextCursor = module
+    ? null
+    : query
+      ? search.query === query
+        ? search.nextCursor
+        : null
+      : seeded
+        ? served.nextCursor
+        : (data?.paging?.nextCursor ?? null);
 
   const loadMore = useCallback(() => {
     if (!nextCursor) return;
@@ -246,11 +272,12 @@ export function useQuestion(id: string, served?: { question: Question | null }):
     async () => {
       const question = await questionsTable.get(id);
       if (!question) return null;
-      const [answers, vote] = await Promise.all([
+      const [answers, vote, revealed] = await Promise.all([
         answersTable.where('questionId').equals(id).toArray(),
         myVotesTable.get(id),
+        revealedTable.get(id),
       ]);
-      return { question, answers, votes: vote ? [vote] : [] };
+      return { question, answers, votes: vote ? [vote] : [], revealed: revealed ? [revealed] : [] };
     },
     [id],
     [questionsSource],
@@ -304,7 +331,16 @@ export function useQaActions(me: Me | undefined): BoardActions {
   return useMemo(() => qaActions(me, items, confirm), [me, items, confirm]);
 }
 
-type BoardActions = QaActions & { ask(input: { title: string; text: string; photos: LocalPhoto[] }): Promise<void> };
+/** What the ask form sends: the module as the catalogue names it (null: "Other"), and whether to hide the name. */
+export interface AskInput {
+  title: string;
+  text: string;
+  photos: LocalPhoto[];
+  module: QuestionModule;
+  anonymous: boolean;
+}
+
+type BoardActions = QaActions & { ask(input: AskInput): Promise<void> };
 
 function qaActions(me: Me | undefined, items: OutboxItem[], confirm: ReturnType<typeof useConfirm>): BoardActions {
   const author = me ? { id: me.id, name: me.name, role: me.role } : undefined;
@@ -344,6 +380,7 @@ function qaActions(me: Me | undefined, items: OutboxItem[], confirm: ReturnType<
         text: text.trim(),
         author,
         createdAt: new Date().toISOString(),
+        ...(question.anonymous && question.revealed?.mine && { byAsker: true }),
       } satisfies AnswerPayload;
       if (photos.length > 0) await answerQuestionWithPhotos({ ...payload, photos });
       else await answerQuestion(payload);
@@ -351,6 +388,13 @@ function qaActions(me: Me | undefined, items: OutboxItem[], confirm: ReturnType<
     vote(question, value: VoteValue) {
       if (!author) return void toast.error(qaMessages.voteSignedOut);
       voteOnQuestion({ questionId: question.id, value }).catch((error: unknown) => toast.error(errorText(error)));
+    },
+    endorse(question, answer, endorsed) {
+      const param = { id: encodeURIComponent(question.id), answerId: encodeURIComponent(answer.id) };
+      void online(
+        async () => readJson(await questionRoute.answers[':answerId'].endorsement.$put({ param, json: { endorsed } })),
+        'The endorsement could not be saved. Please try again.',
+      );
     },
     accept(question, answerId) {
       void online(

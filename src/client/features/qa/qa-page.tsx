@@ -1,5 +1,6 @@
 import { Search } from 'lucide-react';
 import { useDeferredValue, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { qaMessages, type QuestionPage } from '../../../common/qa.ts';
 import { Notice } from '../../components/notice.tsx';
 import { PageMeta } from '../../components/page-meta.tsx';
@@ -7,6 +8,8 @@ import { useHydrated } from '../../lib/hydrated.ts';
 import { useServedData } from '../../lib/page-data.tsx';
 import { useSession } from '../../lib/session.tsx';
 import { AskForm } from './ask-form.tsx';
+import type { ModuleChoice } from './ask-choices.tsx';
+import { ModuleFilter } from './module-filter.tsx';
 import { useQaActions, useQaBoard } from './qa-data.ts';
 import { htmlOf, KatexSheet } from './post-text.tsx';
 import { QuestionCard, StrandedAnswers } from './question-card.tsx';
@@ -16,14 +19,17 @@ import { QuestionCard, StrandedAnswers } from './question-card.tsx';
  * write waits on the device and is sent when the connection returns). Others' posts appear live. Each question
  * links to its own address (/qa/<id>, question-page.tsx).
  */
-export function QaPage() {
+export function QaPage({ modules = [] }: { modules?: readonly ModuleChoice[] }) {
   const { session } = useSession();
   const me = session.me;
   const [search, setSearch] = useState('');
+  // The module filter lives in the address (`/qa?module=<slug>`), which a question's tag and a module's page link to.
+  const [params, setParams] = useSearchParams();
+  const module = params.get('module') ?? undefined;
   // Typing stays responsive on a slow phone: the list filters a beat behind the keystrokes.
   const query = useDeferredValue(search.trim());
   // A visitor's board arrives rendered with its first page (decision 0024).
-  const board = useQaBoard(query, useServedData<QuestionPage>());
+  const board = useQaBoard(query, useServedData<QuestionPage>(), module);
   const actions = useQaActions(me);
   const hydrated = useHydrated();
   // When the list changes, React renders it in the background, yielding to the browser: on a slow phone the
@@ -47,7 +53,7 @@ export function QaPage() {
       <p className="mt-2 text-slate-700 dark:text-slate-300">Ask, answer and vote. Tutors answer here too.</p>
 
       <div className="mt-6">
-        <AskForm signedIn={me !== undefined} onAsk={actions.ask} />
+        <AskForm signedIn={me !== undefined} onAsk={actions.ask} modules={modules} />
       </div>
 
       <div role="search" className="relative mt-8">
@@ -70,6 +76,13 @@ export function QaPage() {
           onChange={(e) => setSearch(e.target.value)}
         />
       </div>
+
+      <ModuleFilter
+        modules={modules}
+        value={module}
+        disabled={!hydrated}
+        onChange={(slug) => setParams(slug ? { module: slug } : {}, { replace: true })}
+      />
 
       {board.status === 'stale' && (
         <Notice tone="offline" className="mt-4">

@@ -28,6 +28,8 @@ export interface QaActions {
   /** Resolves once the answer is saved on the device (queued); rejects with a message the form shows. */
   answer(question: QuestionView, text: string, photos?: LocalPhoto[]): Promise<void>;
   accept(question: QuestionView, answerId: string | null): void;
+  /** A tutor or the admin endorses an answer, or withdraws it (needs the connection). */
+  endorse(question: QuestionView, answer: AnswerView, endorsed: boolean): void;
   deleteQuestion(question: QuestionView): void;
   deleteAnswer(question: QuestionView, answer: AnswerView): void;
   /** For an item that needs attention: send it again (edited), or drop it. */

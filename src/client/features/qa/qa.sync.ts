@@ -1,5 +1,13 @@
 import type { Position } from '../../../common/positions.ts';
-import type { Answer, Author, Question, QuestionChanges, QuestionPage, VoteValue } from '../../../common/qa.ts';
+import {
+  qaMessages,
+  type Answer,
+  type Author,
+  type Question,
+  type QuestionChanges,
+  type QuestionPage,
+  type VoteValue,
+} from '../../../common/qa.ts';
 import { apiFetch, readJson } from '../../lib/api.ts';
 import {
   firstCursor,
@@ -29,8 +37,18 @@ interface LocalPreviews {
   previews?: string[];
 }
 type ServerHtml = { html?: string | undefined };
-/** A question as stored here: its answers live in their own table, the reader's vote in `myVotes`. */
-export type QuestionRow = Omit<Question, 'answers' | 'myVote' | 'html'> & ServerHtml & LocalPreviews;
+/**
+ * A question as stored here: its answers live in their own table, the reader's vote in `myVotes`, and who asked an
+ * anonymous one (for those who may know) in `qaRevealed`, which a log-out clears: the board's own rows outlive the
+ * session, so they never name an anonymous asker (issue 39 §3).
+ */
+export type QuestionRow = Omit<Question, 'answers' | 'myVote' | 'html' | 'revealed'> & ServerHtml & LocalPreviews;
+/** Who asked an anonymous question, by its id, for the signed-in tutor, admin or the asker herself. */
+export interface RevealedRow {
+  id: string;
+  author: Author;
+  mine: boolean;
+}
 export type AnswerRow = Omit<Answer, 'html'> & ServerHtml & LocalPreviews;
 export interface MyVoteRow {
   /** The question's id. */
@@ -57,6 +75,12 @@ export const answersTable = defineLocalTable<AnswerRow>({
   scope: 'public',
 });
 export const myVotesTable = defineLocalTable<MyVoteRow>({ name: 'myVotes', schema: 'id', version: 1, scope: 'user' });
+export const revealedTable = defineLocalTable<RevealedRow>({
+  name: 'qaRevealed',
+  schema: 'id',
+  version: 1,
+  scope: 'user',
+});
 export const boardPagingTable = defineLocalTable<BoardPagingRow>({
   name: 'qaPaging',
   schema: 'id',
@@ -75,6 +99,8 @@ const toRow = ({
   downvotes,
   acceptedAnswerId,
   photos,
+  module,
+  anonymous,
   version,
 }: Question): QuestionRow => ({
   id,
@@ -87,8 +113,13 @@ const toRow = ({
   downvotes,
   acceptedAnswerId,
   photos,
+  module,
+  anonymous,
   version,
 });
+
+const revealedOf = (questions: Question[]): RevealedRow[] =>
+  questions.flatMap((q) => (q.revealed ? [{ id: q.id, ...q.revealed }] : []));
 
 /** The server's collection the board's versions (`Synced-To`, `since`) count. */
 const collection = 'questions';
@@ -112,13 +143,16 @@ export function rowsOf(
             myVotes: questions
               .filter((q) => q.myVote !== 0)
               .map((q): MyVoteRow => ({ id: q.id, value: q.myVote === 1 ? 1 : -1 })),
+            qaRevealed: revealedOf(questions),
           }
         : {}),
     },
     remove: { questions: deleted },
     children: {
       answers: { parent: 'questions', key: 'questionId' },
-      ...(signedIn ? { myVotes: { parent: 'questions', key: 'id' } } : {}),
+      ...(signedIn
+        ? { myVotes: { parent: 'questions', key: 'id' }, qaRevealed: { parent: 'questions', key: 'id' } }
+        : {}),
     },
   };
 }
@@ -132,7 +166,7 @@ const question = (id: string) => ({ param: { id: encodeURIComponent(id) } });
  * `since`, so its body is typed as either: `deleted` tells them apart.
  */
 export async function fetchQuestionPage(
-  query: { q?: string; cursor?: string },
+  query: { q?: string; cursor?: string; module?: string },
   signal?: AbortSignal,
 ): Promise<QuestionPage & { syncedTo: Position | null }> {
   const response = await questions.$get({ query }, { init: { signal } });
@@ -174,7 +208,7 @@ async function fetchQuestionChanges(
  */
 export const questionsSource = defineSource({
   name: 'qa.questions',
-  tables: ['questions', 'answers', 'myVotes', 'qaPaging'],
+  tables: ['questions', 'answers', 'myVotes', 'qaPaging', 'qaRevealed'],
   needsUser: false,
   listensTo: ['questions'],
   collection,
@@ -229,16 +263,49 @@ export const myVotesSource = defineSource({
   },
 });
 
+/** Who asked the anonymous questions the user may know of, whole: as `myVotesSource`, for a device just logged in. */
+export const revealedSource = defineSource({
+  name: 'qa.revealed',
+  tables: ['qaRevealed'],
+  needsUser: true,
+  listensTo: ['questions'],
+  collection,
+  pull: async ({ signal, etag }) => {
+    const answer = await readRevalidated(
+      await questions.revealed.$get({}, { init: { signal }, headers: ifNoneMatch(etag) }),
+    );
+    if (answer.notModified) return answer;
+    return {
+      put: { qaRevealed: answer.body.revealed.map(({ questionId, ...r }): RevealedRow => ({ id: questionId, ...r })) },
+      replace: true,
+      etag: answer.etag,
+      syncedTo: answer.syncedTo,
+    };
+  },
+});
+
 // ---------------------------------------------------------------------------------------------------------
 // Writes that work offline. Payloads are versioned: a tab of an older build may have queued them (rule 8).
 
+/** `module` and `anonymous` came with issue 39 §3: a payload an older build queued has neither ("Other", named). */
 export interface AskPayload {
   id: string;
   title: string;
   text: string;
   author: Author;
   createdAt: string;
+  module?: { slug: string; name: string } | null;
+  anonymous?: boolean;
 }
+
+/** What the server sends for an ask (the module by its slug). */
+const askBody = (p: AskPayload) => ({
+  id: p.id,
+  title: p.title,
+  text: p.text,
+  module: p.module?.slug ?? null,
+  anonymous: p.anonymous ?? false,
+});
 
 export interface AnswerPayload {
   id: string;
@@ -246,6 +313,8 @@ export interface AnswerPayload {
   text: string;
   author: Author;
   createdAt: string;
+  /** The asker answering her own anonymous question: the waiting answer names nobody either (issue 39 §3). */
+  byAsker?: boolean;
 }
 
 /** A photo resized on this device (photo-resize.ts), queued with its post: the bytes sent, and its preview. */
@@ -274,6 +343,8 @@ export interface VotePayload {
 async function storeQuestion(question: Question, tx: LocalTransaction) {
   await questionsTable.in(tx).put(toRow(question));
   await answersTable.in(tx).bulkPut(question.answers);
+  if (question.revealed) await revealedTable.in(tx).put({ id: question.id, ...question.revealed });
+  else await revealedTable.in(tx).delete(question.id);
   if (question.myVote === 0) await myVotesTable.in(tx).delete(question.id);
   else await myVotesTable.in(tx).put({ id: question.id, value: question.myVote });
 }
@@ -304,16 +375,21 @@ const askSpec = {
   collection,
   target: (p: AskPayload) => ({ table: 'questions', id: p.id }),
   // The acknowledgement stores the question and the reader's vote on it (storeQuestion).
-  touches: (p: AskPayload) => [questionRow(p.id), { table: 'myVotes', id: p.id }],
+  touches: (p: AskPayload) => [questionRow(p.id), { table: 'myVotes', id: p.id }, { table: 'qaRevealed', id: p.id }],
   describe: (p: AskPayload) => ({ label: `Question: ${p.title}`, href: `/qa#q-${p.id}` }),
   apply: async (p: AskPayload | AskWithPhotosPayload, tx: LocalTransaction) => {
     // Once the server's copy is here (sent, but the answer lost), it is the truth.
     if (await questionsTable.in(tx).get(p.id)) return;
+    // Anonymous: the board's row, kept past a log-out, names nobody even on the asker's own device.
+    const anonymous = p.anonymous === true;
+    if (anonymous) await revealedTable.in(tx).put({ id: p.id, author: p.author, mine: true });
     await questionsTable.in(tx).put({
       id: p.id,
       title: p.title,
       text: p.text,
-      author: p.author,
+      author: anonymous ? { id: null, name: qaMessages.anonymousStudent, role: 'student' } : p.author,
+      anonymous,
+      module: p.module ?? null,
       createdAt: p.createdAt,
       upvotes: 0,
       downvotes: 0,
@@ -326,14 +402,14 @@ const askSpec = {
   acknowledge: async (_p: AskPayload, question: Question, tx: LocalTransaction) => storeQuestion(question, tx),
   revert: async (p: AskPayload, tx: LocalTransaction) => {
     await questionsTable.in(tx).delete(p.id);
+    await revealedTable.in(tx).delete(p.id);
   },
 };
 
 export const askQuestion = defineMutation<AskPayload, Question>({
   name: 'qa.ask',
   ...askSpec,
-  send: async (p, { headers }) =>
-    readSent(await questions.$post({ json: { id: p.id, title: p.title, text: p.text } }, { headers })),
+  send: async (p, { headers }) => readSent(await questions.$post({ json: askBody(p) }, { headers })),
 });
 
 /** A question with photos: a mutation of its own, so a tab of a build before photos leaves it for a newer one. */
@@ -341,8 +417,7 @@ export const askQuestionWithPhotos = defineMutation<AskWithPhotosPayload, Questi
   name: 'qa.askWithPhotos',
   ...askSpec,
   send: async (p, { headers }) => {
-    const post = { id: p.id, title: p.title, text: p.text };
-    const sent = await readSent(await sendWithPhotos('/api/questions', post, p.photos, headers));
+    const sent = await readSent(await sendWithPhotos('/api/questions', askBody(p), p.photos, headers));
     return { ...sent, result: sent.result as Question };
   },
 });
@@ -363,7 +438,8 @@ const answerSpec = {
       id: p.id,
       questionId: p.questionId,
       text: p.text,
-      author: p.author,
+      author: p.byAsker ? { id: null, name: qaMessages.anonymousStudent, role: 'student' } : p.author,
+      ...(p.byAsker && { byAsker: true }),
       createdAt: p.createdAt,
       photos: [],
       ...('photos' in p && { previews: p.photos.map((photo) => photo.preview) }),

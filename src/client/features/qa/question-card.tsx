@@ -7,6 +7,8 @@ import { AnswerForm } from './answer-form.tsx';
 import { PostText } from './post-text.tsx';
 import { PostPhotos } from './post-photos.tsx';
 import { AcceptedBadge, Byline, NeedsAttention, VoteButtons } from './post-parts.tsx';
+import { AnonymousMark, EndorsedBadge, ModuleTag, shownAuthor } from './board-tags.tsx';
+import { orderAnswers } from '../../../common/qa.ts';
 import type { AnswerView, QaActions, QuestionView } from './qa-view.ts';
 
 /**
@@ -26,12 +28,11 @@ export function QuestionCard({
 }) {
   const titleId = useId();
   const isAdmin = me?.role === 'admin';
-  const isAsker = me !== undefined && question.author.id === me.id;
+  const isStaff = me?.role === 'tutor' || isAdmin;
+  const isAsker = me !== undefined && (question.revealed?.mine === true || question.author.id === me.id);
   const count = question.answers.length;
-  // The accepted answer first, then the rest oldest first (DESIGN "the asker can accept one answer").
-  const answers = [...question.answers].sort(
-    (a, b) => Number(b.id === question.acceptedAnswerId) - Number(a.id === question.acceptedAnswerId),
-  );
+  // The accepted answer first, then the endorsed ones, then the rest oldest first (common/qa.ts, issue 39 §3).
+  const answers = orderAnswers(question.answers, question.acceptedAnswerId);
   const target = { table: 'questions', id: question.id } as const;
 
   return (
@@ -47,8 +48,14 @@ export function QuestionCard({
           </Link>
         </h2>
       )}
-      <div className="mt-1">
-        <Byline author={question.author} createdAt={question.createdAt} pending={question.pending} />
+      <div className="mt-1 flex flex-wrap items-center gap-2">
+        <ModuleTag module={question.module} />
+        <Byline
+          author={shownAuthor(question.author, question.revealed)}
+          createdAt={question.createdAt}
+          pending={question.pending}
+        />
+        {question.revealed && <AnonymousMark mine={question.revealed.mine} />}
       </div>
       <PostText text={question.text} html={question.html} className="mt-3" />
       <PostPhotos photos={question.photos} previews={question.previews} of="the question" />
@@ -97,6 +104,7 @@ export function QuestionCard({
                 answer={answer}
                 accepted={answer.id === question.acceptedAnswerId}
                 canAccept={isAsker && !question.pending && !answer.pending}
+                canEndorse={isStaff && !answer.pending}
                 canDelete={isAdmin && !answer.pending}
                 actions={actions}
               />
@@ -118,16 +126,23 @@ function AnswerItem(props: {
   answer: AnswerView;
   accepted: boolean;
   canAccept: boolean;
+  canEndorse: boolean;
   canDelete: boolean;
   actions: QaActions;
 }) {
-  const { question, answer, accepted, canAccept, canDelete, actions } = props;
+  const { question, answer, accepted, canAccept, canEndorse, canDelete, actions } = props;
+  const endorsed = answer.endorsed === true;
   const target = { table: 'answers', id: answer.id } as const;
   return (
     <li className={`py-3 ${accepted ? '-mx-2 rounded-lg bg-emerald-50 px-2 dark:bg-emerald-950' : ''}`}>
       <div className="flex flex-wrap items-center gap-2">
-        <Byline author={answer.author} createdAt={answer.createdAt} pending={answer.pending} />
+        <Byline
+          author={shownAuthor(answer.author, answer.byAsker ? question.revealed : undefined)}
+          createdAt={answer.createdAt}
+          pending={answer.pending}
+        />
         {accepted && <AcceptedBadge />}
+        {endorsed && <EndorsedBadge />}
       </div>
       <PostText text={answer.text} html={answer.html} className="mt-2" />
       <PostPhotos photos={answer.photos} previews={answer.previews} of={`the answer by ${answer.author.name}`} />
@@ -139,7 +154,7 @@ function AnswerItem(props: {
           onDiscard={() => actions.discard(target)}
         />
       )}
-      {(canAccept || canDelete) && (
+      {(canAccept || canEndorse || canDelete) && (
         <div className="mt-2 flex flex-wrap gap-2">
           {canAccept && (
             <button
@@ -148,6 +163,15 @@ function AnswerItem(props: {
               onClick={() => actions.accept(question, accepted ? null : answer.id)}
             >
               {accepted ? 'Unmark accepted' : 'Accept this answer'}
+            </button>
+          )}
+          {canEndorse && (
+            <button
+              type="button"
+              className="btn-secondary"
+              onClick={() => actions.endorse(question, answer, !endorsed)}
+            >
+              {endorsed ? 'Withdraw endorsement' : 'Endorse'}
             </button>
           )}
           {canDelete && (

@@ -27,6 +27,7 @@ import * as m0025 from './0025-packages.ts';
 import * as m0026 from './0026-payment-ids-in-history.ts';
 import * as m0027 from './0027-notices.ts';
 import * as m0028 from './0028-post-photos.ts';
+import * as m0029 from './0029-board-modules.ts';
 import * as m0030 from './0030-sessions-from-questions.ts';
 
 /** Every migration, in order. Append only: a landed migration is never edited. */
@@ -59,5 +60,6 @@ export const migrations: Record<string, Migration> = {
   '0026-payment-ids-in-history': m0026,
   '0027-notices': m0027,
   '0028-post-photos': m0028,
+  '0029-board-modules': m0029,
   '0030-sessions-from-questions': m0030,
 };

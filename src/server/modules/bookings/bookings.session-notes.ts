@@ -102,14 +102,16 @@ export async function setSummaryConsent(
 }
 
 /**
- * Where issue 39 §3's endorsement plugs in: a summary posted from a session is an answer endorsed by its tutor.
- * This branch has no endorsements yet; the summary's answer is known by its id (the booking's) and the
- * booking's `summaryPostedAt`. Once §3 lands, this marks the answer endorsed by `by` in the same transaction.
+ * A summary posted from a session is an answer endorsed by its tutor (issue 39 §4, decision 0062's endorsement), in
+ * the summary's own transaction: a blind write, as Firestore's transactions allow after the answer's insert. The
+ * tutor is its author, so nobody is told of it.
  */
-export const endorseSessionSummary: (
+export async function endorseSessionSummary(
   tx: Uses<'qa'>,
-  summary: { questionId: string; answerId: string; by: Me },
-) => Promise<void> = async () => {};
+  summary: { questionId: string; answerId: string; by: Me; at: string },
+): Promise<void> {
+  await tx.repos.qa.setEndorsement(summary.answerId, { userId: summary.by.id, at: summary.at });
+}
 
 /**
  * The tutor posts a summary of the notes as their answer to the booking's question, once, with the student's
@@ -143,7 +145,7 @@ export async function postSessionSummary(
     }));
     const text = summaryAnswerText(row.notes, row.tutor?.name ?? staff.name);
     await tx.repos.qa.insertAnswer({ id: row.id, questionId: question.id, userId: staff.id, text, createdAt: at });
-    await endorseSessionSummary(tx, { questionId: question.id, answerId: row.id, by: staff });
+    await endorseSessionSummary(tx, { questionId: question.id, answerId: row.id, by: staff, at });
     await tx.repos.qa.setVersion(question.id, stamp);
     await writeFollowersNotice(tx, {
       topic: questionTopic(question.id),

@@ -43,3 +43,16 @@ export const createPhotoTypeError = () =>
 
 export const createPhotoNotFoundError = () =>
   createError({ code: 'qa.photo_not_found', message: qaMessages.photoNotFound, status: 404 });
+
+/** Endorsing is for tutors and the admin (issue 39 §3). */
+export const createNotStaffError = () =>
+  createError({ code: 'qa.not_staff', message: qaMessages.endorseNotStaff, status: 403 });
+
+/** A module the catalogue does not hold (deleted meanwhile, or made up). */
+export const createUnknownModuleError = () =>
+  createError({
+    code: 'qa.unknown_module',
+    message: qaMessages.unknownModule,
+    status: 400,
+    fields: { module: qaMessages.unknownModule },
+  });

@@ -57,6 +57,10 @@ interface QuestionDoc {
   deletedAt: string | null;
   /** The photos of the question and of its answers, each post's in order; absent on one stored before photos. */
   photos?: PhotoEntry[];
+  /** The catalogue module's slug; null, or absent on one stored before modules, for "Other" (issue 39 §3). */
+  module?: string | null;
+  /** Anonymous to classmates; absent: not. */
+  anonymous?: boolean;
 }
 
 /** A photo as its question lists it. */
@@ -84,6 +88,9 @@ interface AnswerDoc {
   userId: string | null;
   text: string;
   createdAt: string;
+  /** Who endorsed it and when (issue 39 §3); absent or null when nobody did. */
+  endorsedBy?: string | null;
+  endorsedAt?: string | null;
 }
 
 interface VoteDoc {
@@ -132,6 +139,7 @@ const toRecord = (id: string, doc: QuestionDoc): QuestionRecord => ({
   title: doc.title,
   text: doc.text,
   acceptedAnswerId: doc.acceptedAnswerId,
+  anonymous: doc.anonymous === true,
   deletedAt: doc.deletedAt,
   version: doc.version,
 });
@@ -199,6 +207,8 @@ export function createQaFirestoreRepository(
         upvotes: q.upvotes,
         downvotes: q.downvotes,
         acceptedAnswerId: q.acceptedAnswerId,
+        moduleSlug: q.module ?? null,
+        anonymous: q.anonymous === true,
         version: q.version,
         deletedAt: q.deletedAt,
       };
@@ -215,6 +225,7 @@ export function createQaFirestoreRepository(
         text: a.text,
         author: (a.userId !== null && authors.get(a.userId)) || null,
         createdAt: a.createdAt,
+        endorsed: (a.endorsedAt ?? null) !== null,
       };
     });
   }
@@ -230,22 +241,31 @@ export function createQaFirestoreRepository(
     });
   }
 
-  /** One page of live questions, newest first, after `after`; `search` filters in memory (see searchGramsOf). */
+  /**
+   * One page of live questions, newest first, after `after`; `search` filters in memory (see searchGramsOf). A
+   * module's slug alone is a query of its own index; with a search, or for "Other" (null, which questions stored
+   * before modules hold by leaving the field out, so no query can find them), it filters in memory too.
+   */
   async function scanPage(
     search: string | undefined,
     after: readonly [string, string] | undefined,
     limit: number,
+    moduleSlug?: string | null,
   ): Promise<DocumentSnapshot<QuestionDoc>[]> {
     let base: Query<QuestionDoc> = questions.where('deletedAt', '==', null);
+    const byIndex = typeof moduleSlug === 'string' && !search;
+    const inMemory = (search !== undefined && search !== '') || (moduleSlug !== undefined && !byIndex);
     if (search) base = base.where('searchGrams', 'array-contains', gramToFind(search));
+    if (byIndex) base = base.where('module', '==', moduleSlug);
     base = base.orderBy('createdAt', 'desc').orderBy(FieldPath.documentId(), 'desc');
-    const batch = search ? Math.max(limit, searchBatch) : limit;
+    const batch = inMemory ? Math.max(limit, searchBatch) : limit;
     const found: DocumentSnapshot<QuestionDoc>[] = [];
     let cursor = after;
     for (;;) {
       const round = await query((cursor ? base.startAfter(...cursor) : base).limit(batch));
       for (const d of round.docs) {
         if (search && !d.data().search.includes(search)) continue;
+        if (moduleSlug !== undefined && !byIndex && (d.data().module ?? null) !== moduleSlug) continue;
         found.push(d);
         if (found.length === limit) return found;
       }
@@ -270,7 +290,15 @@ export function createQaFirestoreRepository(
 
     async findAnswer(id) {
       const doc = (await readById(answers, id))?.data();
-      return doc && { id, questionId: doc.questionId, userId: doc.userId, text: doc.text };
+      return (
+        doc && {
+          id,
+          questionId: doc.questionId,
+          userId: doc.userId,
+          text: doc.text,
+          endorsed: (doc.endorsedAt ?? null) !== null,
+        }
+      );
     },
 
     countPostsSince: (userId, since) => postTimes.countSince(userId, since),
@@ -309,6 +337,8 @@ export function createQaFirestoreRepository(
         version: question.stamp.version,
         versionShard: question.stamp.shard,
         deletedAt: null,
+        module: question.moduleSlug ?? null,
+        anonymous: question.anonymous === true,
       });
     },
 
@@ -373,6 +403,13 @@ export function createQaFirestoreRepository(
       writer().update(questions.doc(questionId), { acceptedAnswerId: answerId });
     },
 
+    async setEndorsement(answerId, endorsement) {
+      writer().update(answers.doc(answerId), {
+        endorsedBy: endorsement?.userId ?? null,
+        endorsedAt: endorsement?.at ?? null,
+      });
+    },
+
     async markQuestionDeleted(questionId, at) {
       writer().update(questions.doc(questionId), { deletedAt: at });
     },
@@ -386,9 +423,9 @@ export function createQaFirestoreRepository(
       });
     },
 
-    async listPage({ search, after, limit }) {
+    async listPage({ search, moduleSlug, after, limit }) {
       const needle = search ? asStored(search) : undefined;
-      return toBoardQuestions(await scanPage(needle, after && [after.createdAt, after.id], limit));
+      return toBoardQuestions(await scanPage(needle, after && [after.createdAt, after.id], limit, moduleSlug));
     },
 
     async listChangedSince(since, limit) {
@@ -429,6 +466,14 @@ export function createQaFirestoreRepository(
       return snapshot?.exists ? (await toBoardAnswers([snapshot]))[0] : undefined;
     },
 
+    // Equalities only: Firestore merges its single-field indexes, so no composite index is needed.
+    async listAnonymous(userId) {
+      let anonymous: Query<QuestionDoc> = questions.where('anonymous', '==', true);
+      if (userId !== undefined) anonymous = anonymous.where('userId', '==', userId);
+      const found = (await query(anonymous)).docs.filter((d) => d.data().deletedAt === null);
+      return toBoardQuestions(found);
+    },
+
     async votesOn(userId, questionIds) {
       const found = await readAll(
         ctx,
@@ -454,6 +499,8 @@ export function createQaFirestoreRepository(
             downvotes: q.downvotes,
             acceptedAnswerId: q.acceptedAnswerId,
             deletedAt: q.deletedAt,
+            moduleSlug: q.module ?? null,
+            anonymous: q.anonymous === true,
           };
         })
         .sort(byCreation);

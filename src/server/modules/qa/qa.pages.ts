@@ -66,7 +66,8 @@ export function createQaPages(deps: Deps, renderPage: PageRenderer) {
 
   return new Hono<SessionEnv>()
     .get('/qa', async (c, next) => {
-      if (c.get('me')) return next();
+      // A board filtered by module is the app's to fill in, from the device or the server (issue 39 §3).
+      if (c.get('me') || c.req.query('module') !== undefined) return next();
       const page = await forVisitors('/qa', async () => {
         const document = await render('board', '/qa', await listQuestions(deps, undefined, {}));
         return document && { document, found: true };

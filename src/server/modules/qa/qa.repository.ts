@@ -41,6 +41,8 @@ function selectQuestions(db: Db) {
       'questions.accepted_answer_id',
       'questions.version',
       'questions.deleted_at',
+      'questions.module_slug',
+      'questions.anonymous',
       'users.name as author_name',
       'users.role as author_role',
     ]);
@@ -57,6 +59,7 @@ function selectAnswers(db: Db) {
       'answers.user_id',
       'answers.text',
       'answers.created_at',
+      'answers.endorsed_at',
       'users.name as author_name',
       'users.role as author_role',
     ]);
@@ -76,6 +79,8 @@ const toBoardQuestion = (row: QuestionRow): BoardQuestion => ({
   upvotes: row.upvotes,
   downvotes: row.downvotes,
   acceptedAnswerId: row.accepted_answer_id,
+  moduleSlug: row.module_slug,
+  anonymous: Number(row.anonymous) === 1,
   version: row.version,
   deletedAt: row.deleted_at,
 });
@@ -86,15 +91,21 @@ const toBoardAnswer = (row: AnswerRow): BoardAnswer => ({
   text: row.text,
   author: toAuthor(row.user_id, row.author_name, row.author_role),
   createdAt: row.created_at,
+  endorsed: row.endorsed_at !== null,
 });
 
 // ---------------------------------------------------------------------------------------------------------
 // The board's pages and its search (migration 0010). SQLite answers on the event loop's thread, so no query of
 // a search may take long there: with 100,000 questions a LIKE over every row took about 50 ms.
 
-/** Live questions after `after` in the board's order (newest first, then by id). */
-function listed(db: Db, after: BoardPosition | undefined) {
+/**
+ * Live questions after `after` in the board's order (newest first, then by id); tagged `moduleSlug` (null: none)
+ * when it is given.
+ */
+function listed(db: Db, after: BoardPosition | undefined, moduleSlug?: string | null) {
   let query = selectQuestions(db).where('questions.deleted_at', 'is', null);
+  if (moduleSlug !== undefined)
+    query = query.where('questions.module_slug', moduleSlug === null ? 'is' : '=', moduleSlug);
   if (after) {
     query = query.where((eb) =>
       eb(eb.refTuple('questions.created_at', 'questions.id'), '<', eb.tuple(after.createdAt, after.id)),
@@ -152,6 +163,7 @@ async function searchSqlite(
   after: BoardPosition | undefined,
   limit: number,
   tuning: SearchTuning,
+  moduleSlug?: string | null,
 ): Promise<BoardQuestion[]> {
   if ([...search].length >= 3) {
     // FTS5's query language reads a double-quoted string as one phrase: the trigrams in a row.
@@ -163,7 +175,7 @@ async function searchSqlite(
       .execute(db)
       .then((r) => r.rows[0]!);
     if (count <= tuning.candidates) {
-      const rows = await newestFirst(listed(db, after).where(sql<boolean>`questions.id in (${holding})`))
+      const rows = await newestFirst(listed(db, after, moduleSlug).where(sql<boolean>`questions.id in (${holding})`))
         .limit(boundLimit(limit))
         .execute();
       return rows.map(toBoardQuestion);
@@ -179,7 +191,7 @@ async function searchSqlite(
       .offset(tuning.slice - 1)
       .limit(1)
       .executeTakeFirst();
-    let slice = listed(db, from).where(containing(search));
+    let slice = listed(db, from, moduleSlug).where(containing(search));
     if (last) {
       slice = slice.where((eb) =>
         eb(eb.refTuple('questions.created_at', 'questions.id'), '>=', eb.tuple(last.created_at, last.id)),
@@ -222,7 +234,7 @@ export function createQaRepository(
     async findQuestion(id) {
       const row = await db
         .selectFrom('questions')
-        .select(['id', 'user_id', 'title', 'text', 'accepted_answer_id', 'deleted_at', 'version'])
+        .select(['id', 'user_id', 'title', 'text', 'accepted_answer_id', 'deleted_at', 'version', 'anonymous'])
         .where('id', '=', id)
         .executeTakeFirst();
       return (
@@ -232,6 +244,7 @@ export function createQaRepository(
           title: row.title,
           text: row.text,
           acceptedAnswerId: row.accepted_answer_id,
+          anonymous: Number(row.anonymous) === 1,
           deletedAt: row.deleted_at,
           version: row.version,
         }
@@ -241,10 +254,18 @@ export function createQaRepository(
     async findAnswer(id) {
       const row = await db
         .selectFrom('answers')
-        .select(['id', 'question_id', 'user_id', 'text'])
+        .select(['id', 'question_id', 'user_id', 'text', 'endorsed_at'])
         .where('id', '=', id)
         .executeTakeFirst();
-      return row && { id: row.id, questionId: row.question_id, userId: row.user_id, text: row.text };
+      return (
+        row && {
+          id: row.id,
+          questionId: row.question_id,
+          userId: row.user_id,
+          text: row.text,
+          endorsed: row.endorsed_at !== null,
+        }
+      );
     },
 
     async countPostsSince(userId, since) {
@@ -285,6 +306,8 @@ export function createQaRepository(
           title: question.title,
           text: question.text,
           search: question.searchText,
+          module_slug: question.moduleSlug ?? null,
+          anonymous: question.anonymous ? 1 : 0,
           created_at: question.createdAt,
           version: question.stamp.version,
           ...(question.importedVotes && {
@@ -382,6 +405,14 @@ export function createQaRepository(
       await db.updateTable('questions').set({ accepted_answer_id: answerId }).where('id', '=', questionId).execute();
     },
 
+    async setEndorsement(answerId, endorsement) {
+      await db
+        .updateTable('answers')
+        .set({ endorsed_by: endorsement?.userId ?? null, endorsed_at: endorsement?.at ?? null })
+        .where('id', '=', answerId)
+        .execute();
+    },
+
     async markQuestionDeleted(questionId, at) {
       await db.updateTable('questions').set({ deleted_at: at }).where('id', '=', questionId).execute();
     },
@@ -396,9 +427,15 @@ export function createQaRepository(
         .execute();
     },
 
-    async listPage({ search, after, limit }) {
+    async listPage({ search, moduleSlug, after, limit }) {
       // PostgreSQL's trigram index serves LIKE itself; SQLite's FTS5 index needs its own query (see searchSqlite).
-      if (search && kind === 'sqlite') return searchSqlite(db, search, after, limit, searchTuning);
+      if (search && kind === 'sqlite') return searchSqlite(db, search, after, limit, searchTuning, moduleSlug);
+      if (moduleSlug !== undefined) {
+        // A module's page: its index (migration 0029) reads it newest first.
+        let query = listed(db, after, moduleSlug);
+        if (search) query = query.where(containing(search));
+        return (await newestFirst(query).limit(boundLimit(limit)).execute()).map(toBoardQuestion);
+      }
       const { rows } = await boardPage(db, {
         afterCreatedAt: after?.createdAt,
         afterId: after?.id,
@@ -444,6 +481,12 @@ export function createQaRepository(
       return row && toBoardAnswer(row);
     },
 
+    async listAnonymous(userId) {
+      let query = selectQuestions(db).where('questions.anonymous', '=', 1).where('questions.deleted_at', 'is', null);
+      if (userId !== undefined) query = query.where('questions.user_id', '=', userId);
+      return (await query.execute()).map(toBoardQuestion);
+    },
+
     async votesOn(userId, questionIds) {
       const rows = await db
         .selectFrom('question_votes')
@@ -457,7 +500,18 @@ export function createQaRepository(
     async listQuestionsBy(userId) {
       const rows = await db
         .selectFrom('questions')
-        .select(['id', 'title', 'text', 'created_at', 'upvotes', 'downvotes', 'accepted_answer_id', 'deleted_at'])
+        .select([
+          'id',
+          'title',
+          'text',
+          'created_at',
+          'upvotes',
+          'downvotes',
+          'accepted_answer_id',
+          'deleted_at',
+          'module_slug',
+          'anonymous',
+        ])
         .where('user_id', '=', userId)
         .orderBy('created_at')
         .orderBy('id')
@@ -471,6 +525,8 @@ export function createQaRepository(
         downvotes: q.downvotes,
         acceptedAnswerId: q.accepted_answer_id,
         deletedAt: q.deleted_at,
+        moduleSlug: q.module_slug,
+        anonymous: Number(q.anonymous) === 1,
       }));
     },
 

@@ -7,6 +7,8 @@ import {
   followInputSchema,
   answerInputSchema,
   askQuestionInputSchema,
+  endorseInputSchema,
+  qaLimits,
   qaMessages,
   voteInputSchema,
 } from '../../../common/qa.ts';
@@ -25,9 +27,12 @@ import {
   askQuestion,
   deleteAnswer,
   deleteQuestion,
+  endorseAnswer,
+  findSimilarQuestions,
   getQuestion,
   listQuestionChanges,
   listMyVotes,
+  listRevealedAuthors,
   listQuestions,
   readBoardPosition,
   readPhoto,
@@ -41,11 +46,15 @@ const listQuerySchema = z
     since: positionSchema.optional(),
     q: z.string().max(200, 'The search can be at most 200 characters.').optional(),
     cursor: z.string().max(500).optional(),
+    /** A module's slug, or `other` (common/qa.ts `otherModule`). */
+    module: z.string().min(1).max(100).optional(),
   })
   .refine(
-    (v) => v.since === undefined || (v.q === undefined && v.cursor === undefined),
-    'Ask for changes (since) or for a page (q, cursor), not both.',
+    (v) => v.since === undefined || (v.q === undefined && v.cursor === undefined && v.module === undefined),
+    'Ask for changes (since) or for a page (q, module, cursor), not both.',
   );
+
+const similarQuerySchema = z.strictObject({ title: z.string().max(qaLimits.titleMax) });
 
 /** `/api/questions`: the Q&A board. Anyone reads; the usecases decide who may write. */
 export function createQaRoutes(deps: Deps) {
@@ -70,7 +79,16 @@ export function createQaRoutes(deps: Deps) {
         if (since !== undefined) return answerJson(c, await listQuestionChanges(deps, c.get('me'), since));
         return answerJson(c, await listQuestions(deps, c.get('me'), page));
       })
+      // Before `/:id`, like my-votes. Public like the board: titles and answer counts only, never an author.
+      .get('/similar', queryOf(similarQuerySchema), async (c) => {
+        c.header('cache-control', revalidatePrivately);
+        return answerJson(c, await findSimilarQuestions(deps, c.req.valid('query').title));
+      })
       // Before `/:id`, which would take "my-votes" for a question id.
+      .get('/revealed', async (c) => {
+        c.header('cache-control', personal);
+        return answerJson(c, await listRevealedAuthors(deps, c.get('me')));
+      })
       .get('/my-votes', async (c) => {
         c.header('cache-control', personal);
         return answerJson(c, await listMyVotes(deps, c.get('me')));
@@ -102,6 +120,17 @@ export function createQaRoutes(deps: Deps) {
       )
       .put('/:id/accepted-answer', jsonBody(acceptAnswerInputSchema), async (c) =>
         c.json(await acceptAnswer(deps, c.get('me'), c.req.param('id'), c.req.valid('json'))),
+      )
+      .put('/:id/answers/:answerId/endorsement', jsonBody(endorseInputSchema), async (c) =>
+        c.json(
+          await endorseAnswer(
+            deps,
+            c.get('me'),
+            c.req.param('id'),
+            c.req.param('answerId'),
+            c.req.valid('json').endorsed,
+          ),
+        ),
       )
       .delete('/:id', async (c) => {
         await deleteQuestion(deps, c.get('me'), c.req.param('id'));

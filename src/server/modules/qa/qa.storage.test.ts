@@ -123,6 +123,8 @@ interface Asked {
   title?: string;
   text?: string;
   createdAt?: string;
+  moduleSlug?: string | null;
+  anonymous?: boolean;
 }
 
 /** askQuestion's transaction: false when the id is taken already. */
@@ -142,6 +144,8 @@ function ask(engine: Engine, userId: string, asked: Asked = {}) {
       searchText: `${title}\n${text}`.toLowerCase(),
       createdAt: asked.createdAt ?? at(0),
       stamp: stamp!,
+      ...(asked.moduleSlug !== undefined && { moduleSlug: asked.moduleSlug }),
+      ...(asked.anonymous !== undefined && { anonymous: asked.anonymous }),
     });
     return true;
   });
@@ -227,6 +231,7 @@ describe.each(contractEngines(openSql, openFirestore))('the board’s storage on
       title: 'Chain rule?',
       text: 'When do I use it?',
       acceptedAnswerId: null,
+      anonymous: false,
       deletedAt: null,
     });
     const shown = await repo.findBoardQuestion(id);
@@ -239,6 +244,8 @@ describe.each(contractEngines(openSql, openFirestore))('the board’s storage on
       upvotes: 0,
       downvotes: 0,
       acceptedAnswerId: null,
+      moduleSlug: null,
+      anonymous: false,
       version: record!.version,
       deletedAt: null,
     });
@@ -362,6 +369,7 @@ describe.each(contractEngines(openSql, openFirestore))('the board’s storage on
       questionId: q1,
       userId: bob,
       text: `Answer ${q1}-b`,
+      endorsed: false,
     });
     expect(await repo.findBoardAnswer(`${q1}-b`)).toEqual({
       id: `${q1}-b`,
@@ -369,6 +377,7 @@ describe.each(contractEngines(openSql, openFirestore))('the board’s storage on
       text: `Answer ${q1}-b`,
       author: { id: bob, name: 'Bob Tutor', role: 'tutor' },
       createdAt: at(3),
+      endorsed: false,
     });
     await change(
       engine,
@@ -438,7 +447,13 @@ describe.each(contractEngines(openSql, openFirestore))('the board’s storage on
       await qa.insertAnswer({ id: answerId, questionId: id, userId: null, text: 'Old answer', createdAt: at(8) });
     });
     expect(await repo.findBoardQuestion(id)).toMatchObject({ author: null, upvotes: 3, downvotes: 1 });
-    expect(await repo.findAnswer(answerId)).toEqual({ id: answerId, questionId: id, userId: null, text: 'Old answer' });
+    expect(await repo.findAnswer(answerId)).toEqual({
+      id: answerId,
+      questionId: id,
+      userId: null,
+      text: 'Old answer',
+      endorsed: false,
+    });
     await vote(engine, id, bob, 1);
     await vote(engine, id, alice, -1);
     expect(await repo.findBoardQuestion(id)).toMatchObject({ upvotes: 4, downvotes: 2 });
@@ -590,6 +605,51 @@ describe.each(contractEngines(openSql, openFirestore))('the board’s storage on
     expect(second.map((q) => q.id)).toEqual([ids[1], ids[0]]);
     // A deleted question is still found by id, as a tombstone.
     expect((await repo.findBoardQuestion(ids[3]!))?.deletedAt).toBe(future(5));
+  });
+
+  test('a module’s questions come newest first, "Other" holds those with none, and a search keeps to its module', async () => {
+    const { repo } = engine;
+    const word = `modword${crypto.randomUUID().slice(0, 8)}`;
+    const slug = `module-${crypto.randomUUID().slice(0, 8)}`;
+    const future = (minute: number) => `2998-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`;
+    const older = await askNew(engine, alice, { title: `Old ${word}`, moduleSlug: slug, createdAt: future(1) });
+    const newer = await askNew(engine, alice, { title: `New ${word}`, moduleSlug: slug, createdAt: future(2) });
+    const other = await askNew(engine, alice, { title: `None ${word}`, createdAt: future(3), anonymous: true });
+    expect((await repo.listPage({ moduleSlug: slug, limit: 5 })).map((q) => q.id)).toEqual([newer, older]);
+    const paged = await repo.listPage({ moduleSlug: slug, limit: 1, after: { createdAt: future(2), id: newer } });
+    expect(paged.map((q) => q.id)).toEqual([older]);
+    expect((await repo.listPage({ moduleSlug: slug, search: `new ${word}`, limit: 5 })).map((q) => q.id)).toEqual([
+      newer,
+    ]);
+    const none = await repo.listPage({ moduleSlug: null, search: word, limit: 5 });
+    expect(none.map((q) => q.id)).toEqual([other]);
+    // The real author stays stored: the usecases decide who sees it.
+    expect(none[0]).toMatchObject({ anonymous: true, moduleSlug: null, author: { id: alice } });
+    expect((await repo.findBoardQuestion(newer))?.moduleSlug).toBe(slug);
+    expect(await repo.listQuestionsBy(alice)).toContainEqual(
+      expect.objectContaining({ id: other, anonymous: true, moduleSlug: null }),
+    );
+  });
+
+  test('an answer is endorsed and the endorsement withdrawn', async () => {
+    const { repo } = engine;
+    const id = await askNew(engine, alice);
+    await answer(engine, id, alice, `${id}-a`);
+    await change(
+      engine,
+      id,
+      async () => undefined,
+      (qa) => qa.setEndorsement(`${id}-a`, { userId: bob, at: at(4) }),
+    );
+    expect((await repo.findAnswer(`${id}-a`))?.endorsed).toBe(true);
+    expect((await repo.listAnswers([id]))[0]?.endorsed).toBe(true);
+    await change(
+      engine,
+      id,
+      async () => undefined,
+      (qa) => qa.setEndorsement(`${id}-a`, null),
+    );
+    expect((await repo.findBoardAnswer(`${id}-a`))?.endorsed).toBe(false);
   });
 
   test('a post whose author’s account is gone has no author', async () => {

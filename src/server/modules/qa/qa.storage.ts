@@ -16,6 +16,8 @@ export interface QuestionRecord {
   title: string;
   text: string;
   acceptedAnswerId: string | null;
+  /** Anonymous to classmates: what it causes (an accepted answer's notice) must not name the asker either. */
+  anonymous: boolean;
   /** Set on a deleted question: a tombstone, so incremental sync can report it. */
   deletedAt: string | null;
   /** The board's version of the question's last change: what a change to it must go above (`takeStamps`). */
@@ -29,6 +31,8 @@ export interface AnswerRecord {
   /** Null once the author's account is deleted. */
   userId: string | null;
   text: string;
+  /** Endorsed by a tutor or the admin (issue 39 §3). */
+  endorsed: boolean;
 }
 
 /** A question as the board shows it, before its answers and the reader's vote are added. */
@@ -41,6 +45,10 @@ export interface BoardQuestion {
   upvotes: number;
   downvotes: number;
   acceptedAnswerId: string | null;
+  /** The catalogue module's slug it is tagged with; null for "Other". */
+  moduleSlug: string | null;
+  /** Posted anonymously to classmates: `author` is still the real one, which the usecases show only to some. */
+  anonymous: boolean;
   /** The board's version of the question's last change. */
   version: number;
   deletedAt: string | null;
@@ -53,6 +61,7 @@ export interface BoardAnswer {
   text: string;
   author: PostAuthor | null;
   createdAt: string;
+  endorsed: boolean;
 }
 
 export interface NewQuestion {
@@ -63,6 +72,10 @@ export interface NewQuestion {
   text: string;
   /** Title and text lower-cased (the usecases' `toSearchText`), what `listPage`'s search looks in. */
   searchText: string;
+  /** The catalogue module's slug; null or absent for "Other". */
+  moduleSlug?: string | null;
+  /** Anonymous to classmates (issue 39 §3); absent: not. */
+  anonymous?: boolean;
   createdAt: string;
   stamp: Stamp;
   /**
@@ -129,6 +142,8 @@ export interface OwnQuestion {
   downvotes: number;
   acceptedAnswerId: string | null;
   deletedAt: string | null;
+  moduleSlug: string | null;
+  anonymous: boolean;
 }
 
 export interface OwnAnswer {
@@ -223,6 +238,8 @@ export interface QaRepository {
    */
   setVote(questionId: string, userId: string, value: 1 | -1 | 0, before: 1 | -1 | 0): Promise<void>;
   setAcceptedAnswer(questionId: string, answerId: string | null): Promise<void>;
+  /** Endorses the answer (by this tutor or admin, at this time), or withdraws its endorsement (null). */
+  setEndorsement(answerId: string, endorsement: { userId: string; at: string } | null): Promise<void>;
   /** Leaves the question as a tombstone (deleted at `at`), so every client learns it went. */
   markQuestionDeleted(questionId: string, at: string): Promise<void>;
   /** Deletes the answer, and un-accepts it if it was the question's accepted one (as read in this transaction). */
@@ -231,9 +248,15 @@ export interface QaRepository {
   /**
    * A page of the board, newest first (by creation time, then id), after `after`, without deleted questions.
    * `search`, already lower-cased like `NewQuestion.searchText`, keeps the questions whose title or text
-   * contains it as it is (`%` and `_` are plain characters).
+   * contains it as it is (`%` and `_` are plain characters). `moduleSlug` keeps the questions tagged with that
+   * module, or with none ("Other") when null; undefined keeps all.
    */
-  listPage(options: { search?: string; after?: BoardPosition; limit: number }): Promise<BoardQuestion[]>;
+  listPage(options: {
+    search?: string;
+    moduleSlug?: string | null;
+    after?: BoardPosition;
+    limit: number;
+  }): Promise<BoardQuestion[]>;
   /** At most `limit` questions changed since the position (deleted ones too), and the answer's position. */
   listChangedSince(since: Position, limit: number): Promise<BoardChanges>;
   /** The question as the board shows it, deleted or not. */
@@ -241,6 +264,8 @@ export interface QaRepository {
   /** The answers to these questions, oldest first. */
   listAnswers(questionIds: readonly string[]): Promise<BoardAnswer[]>;
   findBoardAnswer(id: string): Promise<BoardAnswer | undefined>;
+  /** The live anonymous questions, or those of one asker (`userId`), in no order: for `revealed` (usecases). */
+  listAnonymous(userId?: string): Promise<BoardQuestion[]>;
   /** The user's votes on these questions (those without one are left out). */
   votesOn(userId: string, questionIds: readonly string[]): Promise<StoredVote[]>;
 

@@ -18,6 +18,10 @@ export interface QuestionsTable {
   version: number;
   /** Set on a deleted question (a tombstone, so incremental sync can report it). */
   deleted_at: string | null;
+  /** The catalogue module's slug; null for "Other" (migration 0029). */
+  module_slug: string | null;
+  /** 1: anonymous to classmates (migration 0029). */
+  anonymous: Generated<number>;
 }
 
 export interface AnswersTable {
@@ -26,6 +30,9 @@ export interface AnswersTable {
   user_id: string | null;
   text: string;
   created_at: string;
+  /** Who endorsed it (a tutor or the admin) and when; null when nobody did (migration 0029). */
+  endorsed_by: string | null;
+  endorsed_at: string | null;
 }
 
 export interface QuestionVotesTable {

@@ -573,7 +573,7 @@ describe('incremental sync (`since`)', () => {
       expect(error).toMatchObject({ message: sinceMessage, fields: { since: sinceMessage } });
     }
     const mixed = expectApiError(await visitor.get('/api/questions?since=1&q=java'), 400, 'request.invalid');
-    expect(mixed.message).toBe('Ask for changes (since) or for a page (q, cursor), not both.');
+    expect(mixed.message).toBe('Ask for changes (since) or for a page (q, module, cursor), not both.');
   });
 
   test('a parameter the board does not know, or one given twice, is refused', async () => {

@@ -14,8 +14,13 @@ import {
   type MyVotes,
   type Question,
   type QuestionChanges,
+  type QuestionModule,
   type QuestionPage,
+  type RevealedAuthors,
+  type SimilarQuestions,
   type VoteValue,
+  otherModule,
+  telling,
 } from '../../../common/qa.ts';
 import type { Me } from '../../../common/session.ts';
 import { requireUser } from '../../auth/auth.session.ts';
@@ -32,6 +37,8 @@ import {
   createQuestionNotFoundError,
   createRateLimitedError,
   createSignedOutError,
+  createNotStaffError,
+  createUnknownModuleError,
 } from './qa.errors.ts';
 import type {
   BoardAnswer,
@@ -56,10 +63,10 @@ import { renderPost } from './qa.rendering.ts';
 
 const changesPageSize = 100;
 
-/** What the board's reads use: its repository alone. */
-type BoardReads = Uses<'qa'>;
+/** What the board's reads use: its repository, and the catalogue's for the modules' names. */
+type BoardReads = Uses<'qa' | 'catalogue'>;
 /** What the board's changes use: its repository in a transaction, the clock, and the notices. */
-type BoardWrites = Uses<'qa' | 'notices', 'storage' | 'events' | 'clock'>;
+type BoardWrites = Uses<'qa' | 'notices' | 'catalogue', 'storage' | 'events' | 'clock'>;
 
 // ---------------------------------------------------------------------------------------------------------
 // Reading
@@ -85,18 +92,65 @@ function photosByPost(refs: readonly PhotoRef[]): Map<string, string[]> {
   return byPost;
 }
 
+/** Tutors and the admin see who asked an anonymous question, and they alone endorse answers (decision 0062). */
+const isStaff = (me: Me | undefined) => me?.role === 'tutor' || me?.role === 'admin';
+
+/** What classmates and visitors see of an anonymous question's author. */
+const anonymousAuthor: Author = { id: null, name: qaMessages.anonymousStudent, role: 'student' };
+
+/**
+ * Who asked, as `me` may see it (issue 39 §3): an anonymous question reads "Anonymous student" in `author` for
+ * everyone, so that no copy kept for every user of a device names anyone; the asker herself (`mine`), tutors and
+ * the admin get the real author besides, in `revealed`.
+ */
+function authorParts(row: BoardQuestion, me: Me | undefined): Pick<Question, 'author' | 'anonymous' | 'revealed'> {
+  if (!row.anonymous) return { author: toAuthor(row.author), anonymous: false };
+  const mine = me !== undefined && row.author?.id === me.id;
+  return {
+    author: anonymousAuthor,
+    anonymous: true,
+    ...((mine || isStaff(me)) && { revealed: { author: toAuthor(row.author), mine } }),
+  };
+}
+
+/**
+ * The asker's own answer on her anonymous question reads "Anonymous student" for everyone, marked `byAsker`: those who
+ * may know who asked (the question's `revealed`) know who answered, and nobody else learns it from her answer.
+ */
+function maskAsker(answer: Answer, question: { anonymous: boolean; askerId: string | null } | undefined): Answer {
+  if (!question?.anonymous || answer.author.id === null || answer.author.id !== question.askerId) return answer;
+  return { ...answer, author: anonymousAuthor, byAsker: true };
+}
+
+/** The modules' names by slug, read only when a question names one (the catalogue is a few dozen rows). */
+async function moduleNames(deps: BoardReads, slugs: readonly (string | null)[]): Promise<Map<string, string>> {
+  if (!slugs.some((s) => s !== null)) return new Map();
+  return new Map((await deps.repos.catalogue.list()).map((m) => [m.slug, m.name]));
+}
+
+/** A question's module as the board shows it; one deleted from the catalogue since reads "Other". */
+const moduleOf = (names: Map<string, string>, slug: string | null): QuestionModule => {
+  const name = slug === null ? undefined : names.get(slug);
+  return slug !== null && name !== undefined ? { slug, name } : null;
+};
+
 /** The questions with all their answers, their photos and the caller's votes: one query for each, whatever the count. */
 async function withAnswersAndVotes(deps: BoardReads, me: Me | undefined, rows: BoardQuestion[]): Promise<Question[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const [answers, votes, photos] = await Promise.all([
+  const [answers, votes, photos, names] = await Promise.all([
     deps.repos.qa.listAnswers(ids),
     me ? deps.repos.qa.votesOn(me.id, ids) : [],
     deps.repos.qa.listPhotos(ids),
+    moduleNames(
+      deps,
+      rows.map((r) => r.moduleSlug),
+    ),
   ]);
   const photosOf = photosByPost(photos);
+  const byId = new Map(rows.map((r) => [r.id, { anonymous: r.anonymous, askerId: r.author?.id ?? null }]));
   const answersOf = Map.groupBy(
-    answers.map((a) => toAnswer(a, photosOf.get(a.id))),
+    answers.map((a) => maskAsker(toAnswer(a, photosOf.get(a.id)), byId.get(a.questionId))),
     (a) => a.questionId,
   );
   const voteOn = new Map(votes.map((v) => [v.questionId, v.value]));
@@ -105,7 +159,8 @@ async function withAnswersAndVotes(deps: BoardReads, me: Me | undefined, rows: B
     title: row.title,
     text: row.text,
     html: renderPost(row.text),
-    author: toAuthor(row.author),
+    ...authorParts(row, me),
+    module: moduleOf(names, row.moduleSlug),
     createdAt: row.createdAt,
     upvotes: row.upvotes,
     downvotes: row.downvotes,
@@ -136,21 +191,70 @@ function decodeCursor(cursor: string): BoardPosition {
   throw createInvalidCursorError();
 }
 
-/** The board, newest first, 20 at a time; `q` keeps questions whose title or text contains it, in any case. */
+/**
+ * The board, newest first, 20 at a time; `q` keeps questions whose title or text contains it, in any case;
+ * `module` those tagged with that module's slug, or `other` with none.
+ */
 export async function listQuestions(
   deps: BoardReads,
   me: Me | undefined,
-  options: { q?: string; cursor?: string },
+  options: { q?: string; cursor?: string; module?: string },
 ): Promise<QuestionPage> {
   const search = options.q?.trim() ? toSearchText(options.q.trim()) : undefined;
   const after = options.cursor ? decodeCursor(options.cursor) : undefined;
+  const moduleSlug = options.module === undefined ? undefined : options.module === otherModule ? null : options.module;
   // One row more than a page says whether another page follows.
-  const rows = await deps.repos.qa.listPage({ search, after, limit: qaLimits.pageSize + 1 });
+  const rows = await deps.repos.qa.listPage({ search, moduleSlug, after, limit: qaLimits.pageSize + 1 });
   const page = rows.slice(0, qaLimits.pageSize);
   const last = page.at(-1);
   return {
     questions: await withAnswersAndVotes(deps, me, page),
     nextCursor: rows.length > page.length && last ? encodeCursor(last) : null,
+  };
+}
+
+/**
+ * The questions most like a title being typed (issue 39 §3), through the board's own search (each engine's index,
+ * migration 0010, firestore-layout.md): one search per telling word, ranked by how many of the words each question
+ * holds, those in its title first, then the newest. Only titles, modules and answer counts: no author, so an
+ * anonymous question stays so.
+ */
+export async function findSimilarQuestions(deps: BoardReads, title: string): Promise<SimilarQuestions> {
+  const words = telling(title);
+  if (title.trim().length < qaLimits.similarMinChars || words.length === 0) return { questions: [] };
+  const found = new Map<string, { row: BoardQuestion; score: number; inTitle: number }>();
+  for (const word of words) {
+    for (const row of await deps.repos.qa.listPage({ search: word, limit: 20 })) {
+      const entry = found.get(row.id) ?? { row, score: 0, inTitle: 0 };
+      entry.score += 1;
+      if (row.title.toLowerCase().includes(word)) entry.inTitle += 1;
+      found.set(row.id, entry);
+    }
+  }
+  const best = [...found.values()]
+    .sort(
+      (a, b) =>
+        b.score - a.score ||
+        b.inTitle - a.inTitle ||
+        (a.row.createdAt < b.row.createdAt ? 1 : a.row.createdAt > b.row.createdAt ? -1 : 0),
+    )
+    .slice(0, qaLimits.similarMax)
+    .map((e) => e.row);
+  if (best.length === 0) return { questions: [] };
+  const [answers, names] = await Promise.all([
+    deps.repos.qa.listAnswers(best.map((r) => r.id)),
+    moduleNames(
+      deps,
+      best.map((r) => r.moduleSlug),
+    ),
+  ]);
+  return {
+    questions: best.map((row) => ({
+      id: row.id,
+      title: row.title,
+      answerCount: answers.filter((a) => a.questionId === row.id).length,
+      module: moduleOf(names, row.moduleSlug),
+    })),
   };
 }
 
@@ -205,7 +309,9 @@ async function requireWithinRateLimit(tx: Uses<'qa', 'clock'>, me: Me) {
   if ((await tx.repos.qa.countPostsSince(me.id, since)) >= qaLimits.postsPerWindow) throw createRateLimitedError();
 }
 
-type AskInput = z.output<typeof askQuestionInputSchema>;
+/** As the route parses it; a caller in code (the CLI, tests) may leave the module ("Other") and anonymity out. */
+type AskInput = Omit<z.output<typeof askQuestionInputSchema>, 'module' | 'anonymous'> &
+  Partial<Pick<z.output<typeof askQuestionInputSchema>, 'module' | 'anonymous'>>;
 
 /**
  * A question stored under this id already: the same post sent again (its answer was lost) gets the stored
@@ -254,6 +360,10 @@ export async function askQuestion(
 ): Promise<{ question: Question; created: boolean }> {
   const asker = requireSignedIn(me, qaMessages.askSignedOut);
   const photos = checkPhotos(uploads);
+  const moduleSlug = input.module ?? null;
+  const anonymous = input.anonymous ?? false;
+  const names = await moduleNames(deps, [moduleSlug]);
+  if (moduleSlug !== null && !names.has(moduleSlug)) throw createUnknownModuleError();
   // A repeat is answered before the rate limit (it posts nothing) and without waiting for the board's lock.
   const before = await findRepeatedQuestion(deps, asker, input, photos);
   if (before) return { question: before, created: false };
@@ -272,6 +382,8 @@ export async function askQuestion(
       title: input.title,
       text: input.text,
       searchText: toSearchText(input.title, input.text),
+      moduleSlug,
+      anonymous,
       createdAt,
       stamp: stamp!,
     });
@@ -281,12 +393,14 @@ export async function askQuestion(
     // The asker hears of every answer (issue 38): she follows her question from the start.
     await tx.repos.notices.follow(questionTopic(input.id), asker.id, tx.clock.now());
     notify(tx, [input.id], version);
+    const author = { id: asker.id, name: asker.name, role: asker.role };
     return {
       id: input.id,
       title: input.title,
       text: input.text,
       html: renderPost(input.text),
-      author: toAuthor({ id: asker.id, name: asker.name, role: asker.role }),
+      ...authorParts({ author, anonymous } as BoardQuestion, asker),
+      module: moduleOf(names, moduleSlug),
       createdAt,
       upvotes: 0,
       downvotes: 0,
@@ -317,11 +431,15 @@ async function findRepeatedAnswer(
     return undefined;
   }
   if (row.author?.id !== me.id || row.questionId !== questionId || row.text !== input.text) throw createIdReusedError();
-  if ((await deps.repos.qa.findQuestion(questionId))?.deletedAt !== null) throw createQuestionNotFoundError();
+  const question = await deps.repos.qa.findQuestion(questionId);
+  if (question?.deletedAt !== null) throw createQuestionNotFoundError();
   const stored = (await deps.repos.qa.listPhotos([questionId])).filter((p) => p.answerId === input.id);
-  const answer = toAnswer(
-    row,
-    stored.map((p) => p.id),
+  const answer = maskAsker(
+    toAnswer(
+      row,
+      stored.map((p) => p.id),
+    ),
+    question && { anonymous: question.anonymous, askerId: question.userId },
   );
   if (!samePhotos(answer.photos ?? [], photos)) throw createIdReusedError();
   return answer;
@@ -346,6 +464,9 @@ export async function answerQuestion(
     await requireWithinRateLimit(tx, author);
     const stamp = await stampFor(tx, question);
     const createdAt = tx.clock.now().toISOString();
+    // The asker answering her own anonymous question stays anonymous to its followers too.
+    const answererName =
+      question.anonymous && question.userId === author.id ? qaMessages.anonymousStudent : author.name;
     await tx.repos.qa.insertAnswer({ id: input.id, questionId, userId: author.id, text: input.text, createdAt });
     await tx.repos.qa.insertPhotos(newPhotos(photos, { questionId, answerId: input.id, userId: author.id, createdAt }));
     await tx.repos.qa.setVersion(questionId, stamp);
@@ -354,9 +475,9 @@ export async function answerQuestion(
       exceptUserId: author.id,
       kind: 'question-answered',
       title: `New answer: ${question.title}`,
-      body: `${author.name} answered: ${excerpt(input.text)}`,
+      body: `${answererName} answered: ${excerpt(input.text)}`,
       path: `/qa/${questionId}`,
-      params: { author: author.name, question: question.title },
+      params: { author: answererName, question: question.title },
     });
     notify(tx, [questionId], stamp.version);
     return true;
@@ -367,14 +488,14 @@ export async function answerQuestion(
   return { answer, created };
 }
 
-async function requireLiveQuestion(tx: BoardReads, questionId: string) {
+async function requireLiveQuestion(tx: Uses<'qa'>, questionId: string) {
   const question = await tx.repos.qa.findQuestion(questionId);
   if (!question || question.deletedAt !== null) throw createQuestionNotFoundError();
   return question;
 }
 
 /** The stamp of a change to `question` (read in this transaction): after every read, before any write. */
-async function stampFor(tx: BoardReads, question: QuestionRecord) {
+async function stampFor(tx: Uses<'qa'>, question: QuestionRecord) {
   const [stamp] = await tx.repos.qa.takeStamps(1, [question.version]);
   return stamp!;
 }
@@ -424,9 +545,54 @@ export async function acceptAnswer(
             userId: answer.userId,
             kind: 'answer-accepted',
             title: 'Your answer was accepted',
-            body: `${me.name} marked your answer to “${question.title}” as the one that helped.`,
+            // An anonymous asker stays so to the answerer, who may be a classmate.
+            body: `${question.anonymous ? 'The person who asked' : me.name} marked your answer to “${question.title}” as the one that helped.`,
             path: `/qa/${questionId}`,
             params: { question: question.title },
+          },
+        ],
+        me.id,
+      );
+    notify(tx, [questionId], stamp.version);
+  });
+  return getQuestion(deps, me, questionId);
+}
+
+/**
+ * A tutor or the admin endorses an answer ("Endorsed by a tutor"), or withdraws the endorsement; apart from the
+ * asker's accepted answer. Any tutor may: the board is shared by every category, and tutors answer across it
+ * (decision 0062). Its author hears of it, with the endorser's name (staff are named on the board anyway).
+ */
+export async function endorseAnswer(
+  deps: BoardWrites,
+  me: Me | undefined,
+  questionId: string,
+  answerId: string,
+  endorsed: boolean,
+): Promise<Question> {
+  if (!me) throw createUnauthenticatedError();
+  if (!isStaff(me)) throw createNotStaffError();
+  await withTransaction(deps, async (tx) => {
+    await tx.repos.qa.beginChanges();
+    const question = await requireLiveQuestion(tx, questionId);
+    const answer = await tx.repos.qa.findAnswer(answerId);
+    if (answer?.questionId !== questionId) throw createAnswerNotFoundError();
+    if (answer.endorsed === endorsed) return;
+    const stamp = await stampFor(tx, question);
+    const at = tx.clock.now().toISOString();
+    await tx.repos.qa.setEndorsement(answerId, endorsed ? { userId: me.id, at } : null);
+    await tx.repos.qa.setVersion(questionId, stamp);
+    if (endorsed && answer.userId)
+      await writeNotices(
+        tx,
+        [
+          {
+            userId: answer.userId,
+            kind: 'answer-endorsed',
+            title: 'Your answer was endorsed',
+            body: `${me.name} endorsed your answer to “${question.title}”.`,
+            path: `/qa/${questionId}`,
+            params: { question: question.title, endorser: me.name },
           },
         ],
         me.id,
@@ -484,6 +650,20 @@ export async function deleteAnswer(
 
 /** Ids per notice when one change touches many questions: a notice stays far under NOTIFY's 8,000 bytes. */
 const idsPerNotice = 100;
+
+/**
+ * The authors of the anonymous questions the user may see the name of (tutors and the admin: all; a student: her
+ * own), for a device that has just logged in and holds the board as a visitor saw it.
+ */
+export async function listRevealedAuthors(deps: BoardReads, me: Me | undefined): Promise<RevealedAuthors> {
+  const reader = requireUser(me);
+  const rows = await deps.repos.qa.listAnonymous(isStaff(reader) ? undefined : reader.id);
+  return {
+    revealed: rows
+      .map((row) => ({ questionId: row.id, author: toAuthor(row.author), mine: row.author?.id === reader.id }))
+      .sort((a, b) => (a.questionId < b.questionId ? -1 : a.questionId > b.questionId ? 1 : 0)),
+  };
+}
 
 /** The user's own votes, for a device that has just logged in. */
 export async function listMyVotes(deps: BoardReads, me: Me | undefined): Promise<MyVotes> {

@@ -211,7 +211,8 @@ describe('a booking from a question, its notes and its summary', () => {
     expect((await musa.client.post(summaryPath, { version: booking.version })).status).toBe(200);
     const onBoard = questionSchema.parse((await visitor.get(`/api/questions/${question.id}`)).body);
     expect(onBoard.answers).toHaveLength(1);
-    expect(onBoard.answers[0]).toMatchObject({ id: booking.id, author: { name: 'Musa Stats' } });
+    // Posted from a session, it is endorsed by its tutor ("Endorsed by a tutor").
+    expect(onBoard.answers[0]).toMatchObject({ id: booking.id, author: { name: 'Musa Stats' }, endorsed: true });
     expect(onBoard.answers[0]!.text).toContain(notes.covered);
     expect(onBoard.answers[0]!.text).toContain(notes.practise);
   });
