@@ -31,6 +31,8 @@ test('Save data on: no live stream, nothing read on focus or a page opening; Ref
   await loginAs(page, 'student');
   await nav(page, 'Community');
   await expect(page.getByRole('heading', { name: 'Community Q&A' })).toBeVisible();
+  // The board reads the catalogue too (its module filter): read here once, as the board is, before Save data.
+  await expect(page.getByLabel('Filter by module').getByRole('option')).not.toHaveCount(2);
   await nav(page, 'Profile');
   await expect(saveData(page)).not.toBeChecked();
   await expect(page.getByText('For this device only')).toBeVisible();
@@ -55,11 +57,13 @@ test('Save data on: no live stream, nothing read on focus or a page opening; Ref
   await settle(page);
   expect(api.paths).toEqual([]);
 
-  // Refresh reads the board the page shows, and only that.
+  // Refresh reads what the board page shows, and only that.
   await refresh(page).click();
   await expect.poll(() => api.paths).toContain('/api/questions');
   await settle(page);
-  expect(api.paths.filter((p) => p !== '/api/questions' && p !== '/api/questions/my-votes')).toEqual([]);
+  // The board's lists: its questions, the reader's votes, and the catalogue its module filter offers.
+  const boardReads = ['/api/questions', '/api/questions/my-votes', '/api/modules'];
+  expect(api.paths.filter((p) => !boardReads.includes(p))).toEqual([]);
 
   // Off again: the stream opens, and what changed meanwhile is read.
   api.clear();
