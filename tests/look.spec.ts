@@ -135,7 +135,9 @@ test('/qa: a question in Markdown with a code block, a vote and an answer, in li
   await expect(card.getByRole('button', { name: /^Upvote/ })).toHaveAttribute('aria-pressed', 'true');
   await card.getByLabel(`Your answer to "${title}"`).fill('Same here, following. Is it the `i--`?');
   await card.getByRole('button', { name: 'Post answer' }).click();
-  await expect(card.getByText('Is it the')).toBeVisible();
+  // Posted: the field empties (its preview with it) and the answer is listed.
+  await expect(card.getByLabel(`Your answer to "${title}"`)).toHaveValue('');
+  await expect(card.getByRole('region', { name: `Answers to "${title}"` }).getByText('Is it the')).toBeVisible();
   await expect(card.locator('pre code')).toContainText('i--');
   await lookEverywhere(page, 'look-qa');
 });

@@ -3,6 +3,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';
 import { App } from './app/app.tsx';
 import { createAppRouter } from './app/router.tsx';
+import { markShellStart } from './lib/hydrated.ts';
 import { servedPageData } from './lib/page-data.tsx';
 import { servedUser } from './lib/served-user.ts';
 import './styles.css';
@@ -24,7 +25,10 @@ void createAppRouter().then((router) => {
   // meanwhile is not kept waiting.
   startTransition(() => {
     if (root.hasChildNodes()) hydrateRoot(root, app);
-    else createRoot(root).render(app);
+    else {
+      markShellStart();
+      createRoot(root).render(app);
+    }
   });
   // The page's own chunks are in: the worker is registered once the page has loaded, not when it is idle
   // (app/asset-cache.ts, a chunk of its own: the public pages' first load is held to its budget).

@@ -25,10 +25,17 @@ const nearLimit = (value: string, max: number) =>
  */
 export function AskForm({
   signedIn,
+  settling = false,
   onAsk,
   modules = [],
 }: {
   signedIn: boolean;
+  /**
+   * Who is signed in is still being read from the device (a page opened from the service worker's shell, whose
+   * device most likely holds a signed-in user): the signed-in parts hold their place, disabled, so that nothing
+   * under them moves when the answer comes.
+   */
+  settling?: boolean;
   onAsk: (input: AskInput) => Promise<void>;
   /** The catalogue's modules, to tag the question with (issue 39 §3). */
   modules?: readonly ModuleChoice[];
@@ -114,15 +121,15 @@ export function AskForm({
           empty="Your description appears here as it will be posted: maths as formulas, code highlighted."
         />
       </div>
-      {signedIn && <PhotoPicker photos={photos} onChange={setPhotos} disabled={busy} />}
-      {signedIn && (
+      {(signedIn || settling) && <PhotoPicker photos={photos} onChange={setPhotos} disabled={busy || settling} />}
+      {(signedIn || settling) && (
         <AskChoices
           modules={modules}
           module={module}
           onModule={setModule}
           anonymous={anonymous}
           onAnonymous={setAnonymous}
-          disabled={busy}
+          disabled={busy || settling}
         />
       )}
       {incomplete && (
@@ -130,7 +137,7 @@ export function AskForm({
           <Notice tone="error">{qaMessages.askIncomplete}</Notice>
         </div>
       )}
-      <button type="submit" className="btn-primary" disabled={busy}>
+      <button type="submit" className="btn-primary" disabled={busy || settling}>
         Post question
       </button>
     </HydratedForm>

@@ -4,7 +4,7 @@ import { useSearchParams } from 'react-router-dom';
 import { qaMessages, type QuestionPage } from '../../../common/qa.ts';
 import { Notice } from '../../components/notice.tsx';
 import { PageMeta } from '../../components/page-meta.tsx';
-import { useHydrated } from '../../lib/hydrated.ts';
+import { awaitsStoredUser, useHydrated } from '../../lib/hydrated.ts';
 import { useServedData } from '../../lib/page-data.tsx';
 import { useSession } from '../../lib/session.tsx';
 import { AskForm } from './ask-form.tsx';
@@ -53,7 +53,12 @@ export function QaPage({ modules = [] }: { modules?: readonly ModuleChoice[] }) 
       <p className="mt-2 text-slate-700 dark:text-slate-300">Ask, answer and vote. Tutors answer here too.</p>
 
       <div className="mt-6">
-        <AskForm signedIn={me !== undefined} onAsk={actions.ask} modules={modules} />
+        <AskForm
+          signedIn={me !== undefined}
+          settling={session.status === 'loading' && awaitsStoredUser()}
+          onAsk={actions.ask}
+          modules={modules}
+        />
       </div>
 
       <div role="search" className="relative mt-8">
