@@ -54,16 +54,25 @@ test('a tutor’s offer on a question becomes the student’s booking draft and,
   const { admin, module } = await newModule(browser, 'Statistics');
   const student = await userPage(browser, 'student');
   const tutor = await userPage(browser, 'tutor', { categories: ['Statistics'] });
+  const otherSubject = await userPage(browser, 'tutor', { categories: ['Mathematics'] });
 
-  // She asks.
+  // She asks, about the module.
   const asked = await student.page.request.post('/api/questions', {
-    data: { id: crypto.randomUUID(), title: 'Why is my p-value not the chance H0 is true?', text: 'p = 0.03. So?' },
+    data: {
+      id: crypto.randomUUID(),
+      title: 'Why is my p-value not the chance H0 is true?',
+      text: 'p = 0.03. So?',
+      module: module.slug,
+    },
     headers: { origin },
   });
   expect(asked.status()).toBe(201);
   const question = (await asked.json()) as Question;
 
-  // The tutor offers a session on it, once.
+  // A tutor of another subject has no offer to make; hers offers a session on it, once.
+  await otherSubject.page.goto(`/qa/${question.id}`);
+  await expect(otherSubject.page.getByRole('heading', { name: question.title })).toBeVisible();
+  await expect(otherSubject.page.getByRole('button', { name: sessionMessages.offer })).toHaveCount(0);
   await tutor.page.goto(`/qa/${question.id}`);
   await tutor.page.getByRole('button', { name: sessionMessages.offer }).click();
   await expect(tutor.page.getByText(sessionMessages.offered)).toBeVisible();
@@ -78,10 +87,8 @@ test('a tutor’s offer on a question becomes the student’s booking draft and,
   await student.page.goto('/notifications');
   const notice = student.page.getByRole('listitem', { name: `Unread: A session offered: ${question.title}` });
   await notice.getByRole('link').click();
-  await expect(student.page).toHaveURL(new RegExp(`/booking\\?question=${question.id}$`));
-  // Questions carry no module until issue 39 §3: she names it (a module chosen before would be there already).
-  await student.page.getByLabel('Subject').fill(module.name);
-  await student.page.getByRole('button', { name: 'Continue' }).click();
+  // The booking page of her question's module: nothing to choose.
+  await expect(student.page.getByRole('heading', { name: module.name })).toBeVisible();
   const link = form(student.page).getByText('Linked to');
   await expect(link).toBeVisible();
   await expect(student.page).toHaveURL(/\/booking$/);
@@ -116,6 +123,11 @@ test('a tutor’s offer on a question becomes the student’s booking draft and,
   expect(booked.question).toEqual({ id: question.id, title: question.title });
   const studentCard = student.page.locator(`#booking-${booked.id}`);
   await expect(studentCard.getByRole('link', { name: question.title })).toHaveAttribute('href', `/qa/${question.id}`);
+  // Her question's page no longer offers to book what she booked.
+  await student.page.goto(`/qa/${question.id}`);
+  await expect(student.page.getByText(sessionMessages.booked)).toBeVisible();
+  await expect(student.page.getByRole('link', { name: sessionMessages.bookOffer })).toHaveCount(0);
+  await student.page.goto('/student-dashboard');
 
   // The tutor confirms; after the session it is set Completed (the admin, as staff do once asked).
   const confirmed = await confirmTime(tutor.page.request, booked, '13:00');
@@ -160,7 +172,7 @@ test('a tutor’s offer on a question becomes the student’s booking draft and,
   await expect(student.page.getByText('Summary of a tutoring session with Lerato Tutor')).toBeVisible();
   await expect(student.page.getByText('Exercises 4.1 to 4.6; say each answer in words.')).toBeVisible();
   await shoot(student.page, 'summary-on-question');
-  for (const c of [admin.context, student.context, tutor.context]) await c.close();
+  for (const c of [admin.context, student.context, tutor.context, otherSubject.context]) await c.close();
 });
 
 test('a student sees no offer button, and another student sees no offers', async ({ browser }) => {

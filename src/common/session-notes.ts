@@ -16,6 +16,9 @@ export const sessionMessages = {
   bookOffer: 'Book this session',
   offerStudentOnly: 'Only tutors and the admin can offer a session.',
   offerOwnQuestion: 'This is your own question: a session is offered to the person who asked.',
+  offerOtherSubject: 'You can offer a session only on a question about a module in your subjects.',
+  booked: 'You booked a session from this question.',
+  seeBooking: 'See it on your dashboard',
   fromQuestion: 'From your question:',
   fromQuestionStaff: 'From the question:',
   notesTitle: 'Session notes',
@@ -86,8 +89,16 @@ export const sessionOfferSchema = z.object({
 });
 export type SessionOffer = z.infer<typeof sessionOfferSchema>;
 
-/** `GET /api/questions/:id/offers`: the asker sees every offer, a tutor or the admin their own. */
-export const sessionOffersSchema = z.object({ offers: z.array(sessionOfferSchema) });
+/**
+ * `GET /api/questions/:id/offers`: the asker sees every offer, a tutor or the admin their own. `mayOffer`: the
+ * caller may offer one (staff, not the asker; a tutor, on a question about a module in their subjects or about
+ * none). `booked`: the asker has a booking from this question that is not cancelled.
+ */
+export const sessionOffersSchema = z.object({
+  offers: z.array(sessionOfferSchema),
+  mayOffer: z.boolean(),
+  booked: z.boolean(),
+});
 export type SessionOffers = z.infer<typeof sessionOffersSchema>;
 
 /**

@@ -13,13 +13,16 @@ const offers = client.api.questions[':id'].offers;
 
 /**
  * From a question to a session (issue 39 §4). A tutor or the admin offers a session on someone's question (once:
- * after that it says so); the asker sees who offered, each with the booking page of the question one tap away (the
- * notice she gets opens the same). Needs the connection: offline, or before the offers are read, nothing shows.
+ * after that it says so; a tutor only on a question about a module of their subjects, or about none); the asker
+ * sees who offered, each with the booking page of the question and its module one tap away (the notice she gets
+ * opens the same), until she has booked from it. Needs the connection: offline, or before the offers are read, nothing shows.
  */
-export function SessionOfferPanel({ question, me }: { question: Pick<Question, 'id' | 'author'>; me: Me }) {
+export function SessionOfferPanel({ question, me }: { question: Pick<Question, 'id' | 'author' | 'module'>; me: Me }) {
   const asker = question.author.id === me.id;
   const staff = (me.role === 'tutor' || me.role === 'admin') && !asker;
   const [made, setMade] = useState<SessionOffer[]>();
+  // Whether I may offer (staff: a tutor in the question's subject), and whether the asker booked from it.
+  const [standing, setStanding] = useState({ mayOffer: false, booked: false });
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
@@ -29,7 +32,11 @@ export function SessionOfferPanel({ question, me }: { question: Pick<Question, '
       .$get({ param: { id: question.id } })
       .then(readJson)
       .then(
-        (answer) => current && setMade(answer.offers),
+        (answer) => {
+          if (!current) return;
+          setMade(answer.offers);
+          setStanding({ mayOffer: answer.mayOffer, booked: answer.booked });
+        },
         () => undefined,
       );
     return () => {
@@ -52,10 +59,12 @@ export function SessionOfferPanel({ question, me }: { question: Pick<Question, '
     }
   }
 
-  if (staff)
-    return made.length > 0 ? (
-      <p className="mb-3 text-sm text-slate-700 dark:text-slate-300">{sessionMessages.offered}</p>
-    ) : (
+  if (staff) {
+    if (made.length > 0)
+      return <p className="mb-3 text-sm text-slate-700 dark:text-slate-300">{sessionMessages.offered}</p>;
+    // A tutor of another subject: its tutors run the booking, and offer it.
+    if (!standing.mayOffer) return null;
+    return (
       <div className="mb-3">
         <button type="button" className="btn-secondary" disabled={busy} onClick={() => void offer()}>
           <CalendarPlus aria-hidden size={18} />
@@ -63,19 +72,36 @@ export function SessionOfferPanel({ question, me }: { question: Pick<Question, '
         </button>
       </div>
     );
+  }
+  // The booking page with the question linked and its module chosen, as the notice opens it.
+  const bookingPath = offerBookingPath(question.id, question.module?.name);
   return (
-    <ul className="mb-3 flex flex-col gap-2">
-      {made.map((o) => (
-        <li
-          key={o.tutor.id}
-          className="flex flex-wrap items-center gap-3 rounded-lg border border-brand-200 bg-brand-50 p-3 dark:border-brand-800 dark:bg-brand-900/40"
-        >
-          <span>{sessionMessages.offeredBy(o.tutor.name)}</span>
-          <Link to={offerBookingPath(question.id)} className="btn-primary ml-auto">
-            {sessionMessages.bookOffer}
-          </Link>
-        </li>
-      ))}
-    </ul>
+    <>
+      <ul className="mb-3 flex flex-col gap-2">
+        {made.map((o) => (
+          <li
+            key={o.tutor.id}
+            className="flex flex-wrap items-center gap-3 rounded-lg border border-brand-200 bg-brand-50 p-3 dark:border-brand-800 dark:bg-brand-900/40"
+          >
+            <span>{sessionMessages.offeredBy(o.tutor.name)}</span>
+            {!standing.booked && (
+              <Link to={bookingPath} className="btn-primary ml-auto">
+                {sessionMessages.bookOffer}
+              </Link>
+            )}
+          </li>
+        ))}
+      </ul>
+      {standing.booked && (
+        <p className="mb-3 text-sm text-slate-700 dark:text-slate-300">
+          {sessionMessages.booked}{' '}
+          {me.role === 'student' && (
+            <Link to="/student-dashboard" className="link">
+              {sessionMessages.seeBooking}
+            </Link>
+          )}
+        </p>
+      )}
+    </>
   );
 }

@@ -139,6 +139,7 @@ const toRecord = (id: string, doc: QuestionDoc): QuestionRecord => ({
   title: doc.title,
   text: doc.text,
   acceptedAnswerId: doc.acceptedAnswerId,
+  moduleSlug: doc.module ?? null,
   anonymous: doc.anonymous === true,
   deletedAt: doc.deletedAt,
   version: doc.version,

@@ -234,7 +234,17 @@ export function createQaRepository(
     async findQuestion(id) {
       const row = await db
         .selectFrom('questions')
-        .select(['id', 'user_id', 'title', 'text', 'accepted_answer_id', 'deleted_at', 'version', 'anonymous'])
+        .select([
+          'id',
+          'user_id',
+          'title',
+          'text',
+          'accepted_answer_id',
+          'module_slug',
+          'deleted_at',
+          'version',
+          'anonymous',
+        ])
         .where('id', '=', id)
         .executeTakeFirst();
       return (
@@ -244,6 +254,7 @@ export function createQaRepository(
           title: row.title,
           text: row.text,
           acceptedAnswerId: row.accepted_answer_id,
+          moduleSlug: row.module_slug,
           anonymous: Number(row.anonymous) === 1,
           deletedAt: row.deleted_at,
           version: row.version,

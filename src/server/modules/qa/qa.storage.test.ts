@@ -231,6 +231,7 @@ describe.each(contractEngines(openSql, openFirestore))('the board’s storage on
       title: 'Chain rule?',
       text: 'When do I use it?',
       acceptedAnswerId: null,
+      moduleSlug: null,
       anonymous: false,
       deletedAt: null,
     });
@@ -626,6 +627,7 @@ describe.each(contractEngines(openSql, openFirestore))('the board’s storage on
     // The real author stays stored: the usecases decide who sees it.
     expect(none[0]).toMatchObject({ anonymous: true, moduleSlug: null, author: { id: alice } });
     expect((await repo.findBoardQuestion(newer))?.moduleSlug).toBe(slug);
+    expect((await repo.findQuestion(newer))?.moduleSlug).toBe(slug);
     expect(await repo.listQuestionsBy(alice)).toContainEqual(
       expect.objectContaining({ id: other, anonymous: true, moduleSlug: null }),
     );

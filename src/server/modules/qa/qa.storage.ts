@@ -16,6 +16,8 @@ export interface QuestionRecord {
   title: string;
   text: string;
   acceptedAnswerId: string | null;
+  /** The catalogue module's slug it is tagged with; null for "Other" (a session offered on it books that module). */
+  moduleSlug: string | null;
   /** Anonymous to classmates: what it causes (an accepted answer's notice) must not name the asker either. */
   anonymous: boolean;
   /** Set on a deleted question: a tombstone, so incremental sync can report it. */

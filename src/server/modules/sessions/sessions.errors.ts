@@ -12,3 +12,7 @@ export const createOwnQuestionError = () =>
 /** A student (or anyone not staff) offering a session. */
 export const createNotStaffError = () =>
   createError({ code: 'sessions.staff_only', message: sessionMessages.offerStudentOnly, status: 403 });
+
+/** A tutor offering a session on a question about a module of another subject: its tutors run that booking. */
+export const createOtherSubjectError = () =>
+  createError({ code: 'sessions.other_subject', message: sessionMessages.offerOtherSubject, status: 403 });

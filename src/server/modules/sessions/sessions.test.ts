@@ -47,9 +47,9 @@ async function newStudent(name = 'Thandi Mokoena') {
   return { ...account, client: await logIn(server, account) };
 }
 
-async function ask(client: TestClient, title = 'How do I read a p-value?') {
+async function ask(client: TestClient, title = 'How do I read a p-value?', module: string | null = null) {
   const id = crypto.randomUUID();
-  const response = await client.post('/api/questions', { id, title, text: 'My p-value is 0.03. Now what?' });
+  const response = await client.post('/api/questions', { id, title, text: 'My p-value is 0.03. Now what?', module });
   expect(response.status, response.text).toBe(201);
   return questionSchema.parse(response.body);
 }
@@ -115,6 +115,40 @@ describe('offering a session on a question', () => {
     expect(theirs.offers.map((o) => o.tutor.name)).toEqual(['Musa Stats']);
     const all = sessionOffersSchema.parse((await student.client.get(`/api/questions/${question.id}/offers`)).body);
     expect(all.offers.map((o) => o.tutor.name)).toEqual(['Musa Stats', 'Lerato Admin']);
+  });
+
+  test('a tutor offers only in their subjects; the offer books the question’s module; the asker sees her booking', async () => {
+    const student = await newStudent();
+    const question = await ask(student.client, 'Which test for two means?', 'introduction-to-statistics');
+    const offersPath = `/api/questions/${question.id}/offers`;
+    // A Mathematics tutor may not offer on a Statistics question, and is told so before trying.
+    expect(sessionOffersSchema.parse((await mathsTutor.client.get(offersPath)).body)).toEqual({
+      offers: [],
+      mayOffer: false,
+      booked: false,
+    });
+    expectApiError(await mathsTutor.client.post(offersPath), 403, 'sessions.other_subject');
+    expect(sessionOffersSchema.parse((await musa.client.get(offersPath)).body).mayOffer).toBe(true);
+    expect(sessionOffersSchema.parse((await admin.client.get(offersPath)).body).mayOffer).toBe(true);
+    expect((await musa.client.post(offersPath)).status).toBe(201);
+    const notice = noticeListSchema
+      .parse((await student.client.get('/api/notices')).body)
+      .notices.find((n) => n.kind === 'session-offered' && n.path?.includes(question.id));
+    expect(notice?.path).toBe(`/booking?module=Introduction%20to%20Statistics&question=${question.id}`);
+    // The asker: every offer, never one to make, and whether she booked from the question.
+    const before = sessionOffersSchema.parse((await student.client.get(offersPath)).body);
+    expect(before).toMatchObject({ mayOffer: false, booked: false });
+    expect(before.offers.map((o) => o.tutor.name)).toEqual(['Musa Stats']);
+    await book(student.client, { questionId: question.id });
+    expect(sessionOffersSchema.parse((await student.client.get(offersPath)).body).booked).toBe(true);
+    // A question about no module ("Other"): any tutor may offer.
+    const other = await ask(student.client, 'Where do I start revising?');
+    expect(sessionOffersSchema.parse((await mathsTutor.client.get(`/api/questions/${other.id}/offers`)).body)).toEqual({
+      offers: [],
+      mayOffer: true,
+      booked: false,
+    });
+    expect((await mathsTutor.client.post(`/api/questions/${other.id}/offers`)).status).toBe(201);
   });
 
   test('a visitor, a student and the asker herself cannot offer; only the asker and staff see offers', async () => {

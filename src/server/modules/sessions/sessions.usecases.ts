@@ -4,7 +4,13 @@ import { requireUser } from '../../auth/auth.session.ts';
 import { withTransaction, type Uses } from '../../deps.ts';
 import { writeNotices } from '../../notices/notify.ts';
 import type { PersonalDataPart } from '../../personal-data.ts';
-import { createNotStaffError, createOwnQuestionError, createQuestionNotFoundError } from './sessions.errors.ts';
+import type { Module } from '../../../common/catalogue.ts';
+import {
+  createNotStaffError,
+  createOtherSubjectError,
+  createOwnQuestionError,
+  createQuestionNotFoundError,
+} from './sessions.errors.ts';
 
 /**
  * From a question to a session (issue 39 §4): a tutor or the admin offers a session on a board question; its
@@ -14,14 +20,9 @@ import { createNotStaffError, createOwnQuestionError, createQuestionNotFoundErro
  * the bookings' (bookings.session-notes.ts).
  */
 
-type OfferDeps = Uses<'qa' | 'sessionOffers' | 'notices', 'storage' | 'events' | 'clock'>;
+type OfferDeps = Uses<'qa' | 'catalogue' | 'sessionOffers' | 'notices', 'storage' | 'events' | 'clock'>;
 
-/**
- * Who may offer on this question: a tutor or the admin. Issue 39 §3 tags questions with a module; once it has
- * landed, a tutor offers only on questions of their categories' modules (the question's module's category),
- * and the offer's booking page chooses that module. Until then any tutor may.
- */
-function requireMayOffer(me: Me | undefined): Me {
+function requireStaff(me: Me | undefined): Me {
   const user = requireUser(me);
   if (user.role !== 'tutor' && user.role !== 'admin') throw createNotStaffError();
   return user;
@@ -33,16 +34,30 @@ async function requireAskedQuestion(deps: Uses<'qa'>, questionId: string) {
   return { ...question, userId: question.userId };
 }
 
+/** The catalogue module a question is about; none for "Other" or a module deleted since. */
+async function moduleOf(deps: Uses<'catalogue'>, slug: string | null): Promise<Module | undefined> {
+  return slug === null ? undefined : (await deps.repos.catalogue.list()).find((m) => m.slug === slug);
+}
+
+/**
+ * Whether a member of staff's offer is theirs to make: the admin's always; a tutor's on a question about a module
+ * of their subjects (its booking is theirs to confirm), or about none ("Other": the student chooses the module).
+ */
+const inTheirSubjects = (user: Me, module: Module | undefined) =>
+  user.role === 'admin' || module === undefined || user.categories.includes(module.category);
+
 /** Offers a session on a question: stored once per tutor, and the asker told the first time. */
 export async function offerSession(
   deps: OfferDeps,
   me: Me | undefined,
   questionId: string,
 ): Promise<{ offer: SessionOffer; created: boolean }> {
-  const tutor = requireMayOffer(me);
+  const tutor = requireStaff(me);
   return withTransaction(deps, async (tx) => {
     const question = await requireAskedQuestion(tx, questionId);
     if (question.userId === tutor.id) throw createOwnQuestionError();
+    const module = await moduleOf(tx, question.moduleSlug);
+    if (!inTheirSubjects(tutor, module)) throw createOtherSubjectError();
     const offer: SessionOffer = {
       questionId,
       tutor: { id: tutor.id, name: tutor.name },
@@ -60,7 +75,8 @@ export async function offerSession(
           kind: 'session-offered',
           title: `A session offered: ${question.title}`,
           body: `${tutor.name} offered you a tutoring session on your question. Tap to book it.`,
-          path: offerBookingPath(questionId),
+          // The booking page with the question linked and its module chosen.
+          path: offerBookingPath(questionId, module?.name),
           params: { author: tutor.name, question: question.title },
         },
       ],
@@ -71,20 +87,30 @@ export async function offerSession(
 }
 
 /**
- * The offers on a question: its asker sees them all; a tutor or the admin their own (to not offer twice).
- * Anyone else is refused: a visitor 401, another student 403.
+ * The offers on a question: its asker sees them all, and whether she booked a session from it; a tutor or the
+ * admin their own (to not offer twice), and whether they may offer. Anyone else is refused: a visitor 401,
+ * another student 403.
  */
 export async function listOffers(
-  deps: Uses<'qa' | 'sessionOffers'>,
+  deps: Uses<'qa' | 'catalogue' | 'sessionOffers' | 'bookings'>,
   me: Me | undefined,
   questionId: string,
 ): Promise<SessionOffers> {
   const user = requireUser(me);
   const question = await requireAskedQuestion(deps, questionId);
   const offers = await deps.repos.sessionOffers.listFor(questionId);
-  if (question.userId === user.id) return { offers };
-  if (user.role === 'tutor' || user.role === 'admin') return { offers: offers.filter((o) => o.tutor.id === user.id) };
-  throw createNotStaffError();
+  if (question.userId === user.id) {
+    const booked = (await deps.repos.bookings.listOf(user.id)).some(
+      (b) => b.student.id === user.id && b.question?.id === questionId && b.status !== 'Cancelled',
+    );
+    return { offers, mayOffer: false, booked };
+  }
+  if (user.role !== 'tutor' && user.role !== 'admin') throw createNotStaffError();
+  return {
+    offers: offers.filter((o) => o.tutor.id === user.id),
+    mayOffer: inTheirSubjects(user, await moduleOf(deps, question.moduleSlug)),
+    booked: false,
+  };
 }
 
 /** The offers a tutor made are theirs: in their export, gone with their account, renamed with them. */
