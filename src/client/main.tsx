@@ -3,7 +3,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';
 import { App } from './app/app.tsx';
 import { createAppRouter } from './app/router.tsx';
-import { markShellStart } from './lib/hydrated.ts';
+import { markShellStart } from './lib/engine-wanted.ts';
 import { servedPageData } from './lib/page-data.tsx';
 import { servedUser } from './lib/served-user.ts';
 import './styles.css';

@@ -48,3 +48,18 @@ export function useEngineWanted(signedIn: boolean): boolean {
   }, [signedIn]);
   return flag || signedIn;
 }
+
+/** This page arrived as the empty shell (the service worker's, for one) and is rendered here, not hydrated. */
+let shellStart = false;
+
+/** Called by main.tsx before it renders into the empty shell. */
+export function markShellStart(): void {
+  shellStart = true;
+}
+
+/**
+ * Whether a page, while the session is still read from the device, should hold the place of what a signed-in
+ * user sees: it began as the empty shell on a device that may hold someone's data, most likely theirs. Never
+ * while hydrating: that HTML was rendered for a visitor while the session was being read, as here.
+ */
+export const awaitsStoredUser = (): boolean => shellStart && deviceMayHoldData();

@@ -1,5 +1,4 @@
 import { startTransition, useEffect, useState } from 'react';
-import { deviceMayHoldData } from './engine-wanted.ts';
 
 /** Whether this page's first render is over: from then on, what mounts renders its hydrated self at once. */
 let firstRenderDone = false;
@@ -23,18 +22,3 @@ export function useHydrated(): boolean {
   }, []);
   return hydrated;
 }
-
-/** This page arrived as the empty shell (the service worker's, for one) and is rendered here, not hydrated. */
-let shellStart = false;
-
-/** Called by main.tsx before it renders into the empty shell. */
-export function markShellStart(): void {
-  shellStart = true;
-}
-
-/**
- * Whether a page, while the session is still read from the device, should hold the place of what a signed-in
- * user sees: it began as the empty shell on a device that holds someone's data, most likely theirs. Never while
- * hydrating, whose HTML was rendered for a visitor while the session was being read, as here.
- */
-export const awaitsStoredUser = (): boolean => shellStart && deviceMayHoldData();
