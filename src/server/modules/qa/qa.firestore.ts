@@ -525,13 +525,15 @@ export function createQaFirestoreRepository(
     },
 
     async listPostsBy(userId) {
-      const [asked, answered] = await Promise.all([
+      const [asked, answered, endorsed] = await Promise.all([
         query(questions.where('userId', '==', userId).select()),
         query(answers.where('userId', '==', userId).select('questionId')),
+        query(answers.where('endorsedBy', '==', userId).select()),
       ]);
       return {
         questionIds: asked.docs.map((d) => d.id),
         answers: answered.docs.map((d) => ({ id: d.id, questionId: d.data().questionId })),
+        endorsedAnswerIds: endorsed.docs.map((d) => d.id),
       };
     },
 
@@ -541,6 +543,7 @@ export function createQaFirestoreRepository(
       postTimes.forget(tx, userId);
       for (const id of posts.questionIds) tx.update(questions.doc(id), { userId: null });
       for (const { id } of posts.answers) tx.update(answers.doc(id), { userId: null });
+      for (const id of posts.endorsedAnswerIds) tx.update(answers.doc(id), { endorsedBy: null });
     },
 
     async withdrawVotes(userId, withdrawn) {

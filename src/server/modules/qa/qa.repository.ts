@@ -563,13 +563,15 @@ export function createQaRepository(
     },
 
     async listPostsBy(userId) {
-      const [asked, answered] = await Promise.all([
+      const [asked, answered, endorsed] = await Promise.all([
         db.selectFrom('questions').select('id').where('user_id', '=', userId).execute(),
         db.selectFrom('answers').select(['id', 'question_id']).where('user_id', '=', userId).execute(),
+        db.selectFrom('answers').select('id').where('endorsed_by', '=', userId).execute(),
       ]);
       return {
         questionIds: asked.map((r) => r.id),
         answers: answered.map((r) => ({ id: r.id, questionId: r.question_id })),
+        endorsedAnswerIds: endorsed.map((r) => r.id),
       };
     },
 
@@ -577,6 +579,7 @@ export function createQaRepository(
     async forgetAuthor(userId) {
       await db.updateTable('questions').set({ user_id: null }).where('user_id', '=', userId).execute();
       await db.updateTable('answers').set({ user_id: null }).where('user_id', '=', userId).execute();
+      await db.updateTable('answers').set({ endorsed_by: null }).where('endorsed_by', '=', userId).execute();
     },
 
     async withdrawVotes(userId, votes) {

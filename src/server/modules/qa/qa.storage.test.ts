@@ -815,6 +815,14 @@ describe.each(contractEngines(openSql, openFirestore))('the board’s storage on
     await vote(engine, theirs, user, 1);
     await vote(engine, mine, user, -1);
     await vote(engine, theirs, alice, 1);
+    // The user endorses an answer (as staff do): it stays endorsed after, by nobody named.
+    await answer(engine, theirs, alice, `${theirs}-endorsed`, at(4));
+    await change(
+      engine,
+      theirs,
+      async () => undefined,
+      (qa) => qa.setEndorsement(`${theirs}-endorsed`, { userId: user, at: at(5) }),
+    );
     expect((await repo.listQuestionsBy(user)).map((q) => q.id)).toEqual([older, mine]);
     expect((await repo.listQuestionsBy(user))[1]).toMatchObject({ id: mine, upvotes: 0, downvotes: 1 });
     expect(await repo.listAnswersBy(user)).toEqual([
@@ -830,6 +838,7 @@ describe.each(contractEngines(openSql, openFirestore))('the board’s storage on
     const posts = await repo.listPostsBy(user);
     expect(posts.questionIds.sort()).toEqual([mine, older].sort());
     expect(posts.answers).toEqual([{ id: `${theirs}-own`, questionId: theirs }]);
+    expect(posts.endorsedAnswerIds).toEqual([`${theirs}-endorsed`]);
     // The account deletion's transaction (qaPersonalData.eraseFor).
     await engine.transaction(async (qa) => {
       await qa.beginChanges();
@@ -845,7 +854,8 @@ describe.each(contractEngines(openSql, openFirestore))('the board’s storage on
     expect((await repo.findBoardQuestion(theirs))?.upvotes).toBe(1);
     expect((await repo.findBoardQuestion(mine))?.downvotes).toBe(0);
     // Their posts stay, with no author and nothing left that finds them by the account.
-    expect(await repo.listPostsBy(user)).toEqual({ questionIds: [], answers: [] });
+    expect(await repo.listPostsBy(user)).toEqual({ questionIds: [], answers: [], endorsedAnswerIds: [] });
+    expect((await repo.findAnswer(`${theirs}-endorsed`))?.endorsed).toBe(true);
     expect(await repo.listQuestionsBy(user)).toEqual([]);
     expect((await repo.findQuestion(mine))?.userId).toBeNull();
     expect((await repo.findAnswer(`${theirs}-own`))?.userId).toBeNull();

@@ -186,6 +186,8 @@ export interface BoardChanges {
 export interface PostsBy {
   questionIds: string[];
   answers: { id: string; questionId: string }[];
+  /** The answers the user endorsed (a tutor or the admin): the endorsement stays, without who made it. */
+  endorsedAnswerIds: string[];
 }
 
 export interface QaRepository {
@@ -281,8 +283,8 @@ export interface QaRepository {
   listPostsBy(userId: string): Promise<PostsBy>;
   /**
    * Leaves the user's posts (`posts`, as `listPostsBy` read them in this transaction) without an author: they
-   * read "Deleted user" from now on, and hold nothing that ties them to the person or to each other; and
-   * nothing counts the user's posts for the rate limit any more.
+   * read "Deleted user" from now on, and hold nothing that ties them to the person or to each other; the answers
+   * they endorsed stay endorsed, by nobody named; and nothing counts the user's posts for the rate limit any more.
    */
   forgetAuthor(userId: string, posts: PostsBy): Promise<void>;
   /**
