@@ -276,6 +276,13 @@ export const postSchema: SanitizeSchema = {
 };
 
 /**
+ * The version of what the pipeline makes of a text. The server keeps each post's HTML as rendered when it was
+ * posted, with this version (decision 0064): raise it whenever a change here changes any post's HTML (a
+ * library's upgrade too), and posts kept with an older one are rendered afresh when read.
+ */
+export const postHtmlVersion = 1;
+
+/**
  * The pipeline: a post's text (Markdown with maths and code) to the HTML every reader is shown. Without `katex`,
  * any maths stays as typed, marked: only for a text with no `$`.
  */

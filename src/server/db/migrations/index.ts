@@ -29,6 +29,7 @@ import * as m0027 from './0027-notices.ts';
 import * as m0028 from './0028-post-photos.ts';
 import * as m0029 from './0029-board-modules.ts';
 import * as m0030 from './0030-sessions-from-questions.ts';
+import * as m0031 from './0031-stored-post-html.ts';
 
 /** Every migration, in order. Append only: a landed migration is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   '0028-post-photos': m0028,
   '0029-board-modules': m0029,
   '0030-sessions-from-questions': m0030,
+  '0031-stored-post-html': m0031,
 };

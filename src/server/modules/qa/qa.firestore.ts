@@ -13,7 +13,15 @@ import type { Positions } from '../../storage/firestore/positions.ts';
 import { keyId } from '../../storage/firestore/document-ids.ts';
 import { createRecentTimes } from '../../storage/firestore/recent-times.ts';
 import { isRecordId } from '../../storage/record-ids.ts';
-import type { BoardAnswer, BoardQuestion, PhotoRef, PostAuthor, QaRepository, QuestionRecord } from './qa.storage.ts';
+import type {
+  BoardAnswer,
+  BoardQuestion,
+  PhotoRef,
+  PostAuthor,
+  QaRepository,
+  QuestionRecord,
+  StoredHtml,
+} from './qa.storage.ts';
 
 /**
  * The board on Firestore (docs/firestore-layout.md, "The Q&A board"):
@@ -61,6 +69,9 @@ interface QuestionDoc {
   module?: string | null;
   /** Anonymous to classmates; absent: not. */
   anonymous?: boolean;
+  /** The text's HTML kept when posted, and the pipeline's version that made it; absent or null: none (0064). */
+  html?: string | null;
+  htmlVersion?: number | null;
 }
 
 /** A photo as its question lists it. */
@@ -91,6 +102,9 @@ interface AnswerDoc {
   /** Who endorsed it and when (issue 39 §3); absent or null when nobody did. */
   endorsedBy?: string | null;
   endorsedAt?: string | null;
+  /** As a question's. */
+  html?: string | null;
+  htmlVersion?: number | null;
 }
 
 interface VoteDoc {
@@ -130,6 +144,18 @@ const asStored = (text: string) => text.toWellFormed();
 
 /** Questions read per round when a search filters in memory: a page rarely needs a second round. */
 const searchBatch = 100;
+
+/** A post's kept HTML as its document holds it. */
+const storedHtmlOf = (doc: { html?: string | null; htmlVersion?: number | null }): StoredHtml | null =>
+  typeof doc.html === 'string' && typeof doc.htmlVersion === 'number'
+    ? { html: doc.html, version: doc.htmlVersion }
+    : null;
+
+/** The fields of a post's kept HTML (null: none). */
+const storedHtmlFields = (stored: StoredHtml | null | undefined) => ({
+  html: stored?.html ?? null,
+  htmlVersion: stored?.version ?? null,
+});
 
 const voteIdOf = (questionId: string, userId: string) => keyId(questionId, userId);
 
@@ -210,6 +236,7 @@ export function createQaFirestoreRepository(
         acceptedAnswerId: q.acceptedAnswerId,
         moduleSlug: q.module ?? null,
         anonymous: q.anonymous === true,
+        storedHtml: storedHtmlOf(q),
         version: q.version,
         deletedAt: q.deletedAt,
       };
@@ -227,6 +254,7 @@ export function createQaFirestoreRepository(
         author: (a.userId !== null && authors.get(a.userId)) || null,
         createdAt: a.createdAt,
         endorsed: (a.endorsedAt ?? null) !== null,
+        storedHtml: storedHtmlOf(a),
       };
     });
   }
@@ -340,6 +368,7 @@ export function createQaFirestoreRepository(
         deletedAt: null,
         module: question.moduleSlug ?? null,
         anonymous: question.anonymous === true,
+        ...storedHtmlFields(question.storedHtml),
       });
     },
 
@@ -350,6 +379,7 @@ export function createQaFirestoreRepository(
         questionId: answer.questionId,
         userId: answer.userId,
         text: answer.text,
+        ...storedHtmlFields(answer.storedHtml),
         createdAt: answer.createdAt,
       });
       tx.update(questions.doc(answer.questionId), { answerIds: FieldValue.arrayUnion(answer.id) });
@@ -373,6 +403,7 @@ export function createQaFirestoreRepository(
       writer().update(questions.doc(questionId), {
         title: changes.title,
         text: changes.text,
+        ...storedHtmlFields(null),
         search,
         searchGrams: searchGramsOf(search),
         importedUpvotes: changes.importedVotes.upvotes,
@@ -386,7 +417,7 @@ export function createQaFirestoreRepository(
     },
 
     async updateImportedAnswer(answerId, text) {
-      writer().update(answers.doc(answerId), { text });
+      writer().update(answers.doc(answerId), { text, ...storedHtmlFields(null) });
     },
 
     async setVersion(questionId, stamp) {

@@ -4,7 +4,7 @@ import type { Database } from '../../db/database.ts';
 import type { Db, DbKind } from '../../db/create-db.ts';
 import { preparedQuery } from '../../db/prepared-query.ts';
 import { versionsOn, type Versions } from '../../db/versions.ts';
-import type { BoardAnswer, BoardPosition, BoardQuestion, PostAuthor, QaRepository } from './qa.storage.ts';
+import type { BoardAnswer, BoardPosition, BoardQuestion, PostAuthor, QaRepository, StoredHtml } from './qa.storage.ts';
 import { boundLimit } from '../../db/bound-limit.ts';
 
 /**
@@ -43,6 +43,8 @@ function selectQuestions(db: Db) {
       'questions.deleted_at',
       'questions.module_slug',
       'questions.anonymous',
+      'questions.html',
+      'questions.html_version',
       'users.name as author_name',
       'users.role as author_role',
     ]);
@@ -60,11 +62,22 @@ function selectAnswers(db: Db) {
       'answers.text',
       'answers.created_at',
       'answers.endorsed_at',
+      'answers.html',
+      'answers.html_version',
       'users.name as author_name',
       'users.role as author_role',
     ]);
 }
 type AnswerRow = Awaited<ReturnType<ReturnType<typeof selectAnswers>['execute']>>[number];
+
+const toStoredHtml = (html: string | null, version: number | null): StoredHtml | null =>
+  html === null || version === null ? null : { html, version };
+
+/** The columns of a post's kept HTML. */
+const storedHtmlColumns = (stored: StoredHtml | null | undefined) => ({
+  html: stored?.html ?? null,
+  html_version: stored?.version ?? null,
+});
 
 function toAuthor(userId: string | null, name: string | null, role: Role | null): PostAuthor | null {
   return userId === null || name === null || role === null ? null : { id: userId, name, role };
@@ -81,6 +94,7 @@ const toBoardQuestion = (row: QuestionRow): BoardQuestion => ({
   acceptedAnswerId: row.accepted_answer_id,
   moduleSlug: row.module_slug,
   anonymous: Number(row.anonymous) === 1,
+  storedHtml: toStoredHtml(row.html, row.html_version),
   version: row.version,
   deletedAt: row.deleted_at,
 });
@@ -92,6 +106,7 @@ const toBoardAnswer = (row: AnswerRow): BoardAnswer => ({
   author: toAuthor(row.user_id, row.author_name, row.author_role),
   createdAt: row.created_at,
   endorsed: row.endorsed_at !== null,
+  storedHtml: toStoredHtml(row.html, row.html_version),
 });
 
 // ---------------------------------------------------------------------------------------------------------
@@ -319,6 +334,7 @@ export function createQaRepository(
           search: question.searchText,
           module_slug: question.moduleSlug ?? null,
           anonymous: question.anonymous ? 1 : 0,
+          ...storedHtmlColumns(question.storedHtml),
           created_at: question.createdAt,
           version: question.stamp.version,
           ...(question.importedVotes && {
@@ -344,6 +360,7 @@ export function createQaRepository(
           question_id: answer.questionId,
           user_id: answer.userId,
           text: answer.text,
+          ...storedHtmlColumns(answer.storedHtml),
           created_at: answer.createdAt,
         })
         .execute();
@@ -373,6 +390,7 @@ export function createQaRepository(
         .set({
           title: changes.title,
           text: changes.text,
+          ...storedHtmlColumns(null),
           search: changes.searchText,
           imported_upvotes: changes.importedVotes.upvotes,
           imported_downvotes: changes.importedVotes.downvotes,
@@ -388,7 +406,11 @@ export function createQaRepository(
     },
 
     async updateImportedAnswer(answerId, text) {
-      await db.updateTable('answers').set({ text }).where('id', '=', answerId).execute();
+      await db
+        .updateTable('answers')
+        .set({ text, ...storedHtmlColumns(null) })
+        .where('id', '=', answerId)
+        .execute();
     },
 
     async setVersion(questionId, { version }) {

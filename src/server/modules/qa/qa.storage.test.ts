@@ -13,7 +13,7 @@ import { createPositions } from '../../storage/firestore/positions.ts';
 import { createAccountsFirestoreRepository } from '../../auth/accounts.firestore.ts';
 import { createQaFirestoreRepository } from './qa.firestore.ts';
 import { createQaRepository } from './qa.repository.ts';
-import type { BoardQuestion, NewPhoto, QaRepository } from './qa.storage.ts';
+import type { BoardQuestion, NewPhoto, QaRepository, StoredHtml } from './qa.storage.ts';
 import {
   acceptAnswer,
   answerQuestion,
@@ -125,6 +125,7 @@ interface Asked {
   createdAt?: string;
   moduleSlug?: string | null;
   anonymous?: boolean;
+  storedHtml?: StoredHtml;
 }
 
 /** askQuestion's transaction: false when the id is taken already. */
@@ -146,6 +147,7 @@ function ask(engine: Engine, userId: string, asked: Asked = {}) {
       stamp: stamp!,
       ...(asked.moduleSlug !== undefined && { moduleSlug: asked.moduleSlug }),
       ...(asked.anonymous !== undefined && { anonymous: asked.anonymous }),
+      ...(asked.storedHtml && { storedHtml: asked.storedHtml }),
     });
     return true;
   });
@@ -247,6 +249,7 @@ describe.each(contractEngines(openSql, openFirestore))('the board’s storage on
       acceptedAnswerId: null,
       moduleSlug: null,
       anonymous: false,
+      storedHtml: null,
       version: record!.version,
       deletedAt: null,
     });
@@ -379,6 +382,7 @@ describe.each(contractEngines(openSql, openFirestore))('the board’s storage on
       author: { id: bob, name: 'Bob Tutor', role: 'tutor' },
       createdAt: at(3),
       endorsed: false,
+      storedHtml: null,
     });
     await change(
       engine,
@@ -479,8 +483,16 @@ describe.each(contractEngines(openSql, openFirestore))('the board’s storage on
         createdAt: at(7),
         stamp: stamp!,
         importedVotes: { upvotes: 28, downvotes: 2 },
+        storedHtml: { html: '<p>From the old site.</p>', version: 1 },
       });
-      await qa.insertAnswer({ id: answerId, questionId: id, userId: null, text: 'Old answer', createdAt: at(8) });
+      await qa.insertAnswer({
+        id: answerId,
+        questionId: id,
+        userId: null,
+        text: 'Old answer',
+        storedHtml: { html: '<p>Old answer</p>', version: 1 },
+        createdAt: at(8),
+      });
     });
     await vote(engine, id, bob, 1);
     expect(await repo.importedVotesOf(id)).toEqual({ upvotes: 28, downvotes: 2 });
@@ -517,12 +529,51 @@ describe.each(contractEngines(openSql, openFirestore))('the board’s storage on
     });
     expect(await repo.importedVotesOf(id)).toEqual({ upvotes: 33, downvotes: 1 });
     expect((await repo.findAnswer(answerId))?.text).toBe('Edited answer');
+    // The HTML kept for the old texts is gone with them: the new ones are rendered when read.
+    expect((await repo.findBoardQuestion(id))?.storedHtml).toBeNull();
+    expect((await repo.findBoardAnswer(answerId))?.storedHtml).toBeNull();
     // The search finds the new text, and no longer the old.
     expect((await repo.listPage({ search: newWord, limit: 5 })).map((q) => q.id)).toEqual([id]);
     expect(await repo.listPage({ search: word, limit: 5 })).toEqual([]);
     // And a vote still moves the counts from there.
     await vote(engine, id, alice, -1);
     expect(await repo.findBoardQuestion(id)).toMatchObject({ upvotes: 34, downvotes: 2 });
+  });
+
+  test('a post’s HTML kept when posted is read back with it, wherever the board reads it', async () => {
+    const { repo } = engine;
+    const word = marker();
+    const future = (minute: number) => `2997-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`;
+    const kept = { html: `<p>Kept <span class="katex">${word}</span></p>`, version: 7 };
+    const id = await askNew(engine, alice, { title: `Kept ${word}`, storedHtml: kept, createdAt: future(3) });
+    const plain = await askNew(engine, alice, { title: `Plain ${word}`, createdAt: future(2) });
+    await change(
+      engine,
+      id,
+      async () => undefined,
+      (qa) =>
+        qa.insertAnswer({
+          id: `${id}-kept`,
+          questionId: id,
+          userId: bob,
+          text: 'Kept answer',
+          storedHtml: { html: '<p>Kept answer</p>', version: 7 },
+          createdAt: future(4),
+        }),
+    );
+    await answer(engine, id, bob, `${id}-plain`, future(5));
+    expect((await repo.findBoardQuestion(id))?.storedHtml).toEqual(kept);
+    expect((await repo.findBoardQuestion(plain))?.storedHtml).toBeNull();
+    const page = await repo.listPage({ search: word, limit: 5 });
+    expect(page.map((q) => [q.id, q.storedHtml])).toEqual([
+      [id, kept],
+      [plain, null],
+    ]);
+    expect((await repo.listAnswers([id])).map((a) => [a.id, a.storedHtml])).toEqual([
+      [`${id}-kept`, { html: '<p>Kept answer</p>', version: 7 }],
+      [`${id}-plain`, null],
+    ]);
+    expect((await repo.findBoardAnswer(`${id}-kept`))?.storedHtml?.html).toBe('<p>Kept answer</p>');
   });
 
   test('ten users voting at once are all counted, and the question’s version goes above each', async () => {

@@ -37,6 +37,15 @@ export interface AnswerRecord {
   endorsed: boolean;
 }
 
+/**
+ * A post's HTML as the board's pipeline rendered it when it was posted (qa.rendering.ts, decision 0064), and the
+ * pipeline's version then (common/post-html.ts `postHtmlVersion`).
+ */
+export interface StoredHtml {
+  html: string;
+  version: number;
+}
+
 /** A question as the board shows it, before its answers and the reader's vote are added. */
 export interface BoardQuestion {
   id: string;
@@ -51,6 +60,8 @@ export interface BoardQuestion {
   moduleSlug: string | null;
   /** Posted anonymously to classmates: `author` is still the real one, which the usecases show only to some. */
   anonymous: boolean;
+  /** Its text's HTML kept when posted; null when none was (a post from before, imported, or too long to keep). */
+  storedHtml: StoredHtml | null;
   /** The board's version of the question's last change. */
   version: number;
   deletedAt: string | null;
@@ -64,6 +75,8 @@ export interface BoardAnswer {
   author: PostAuthor | null;
   createdAt: string;
   endorsed: boolean;
+  /** As a question's. */
+  storedHtml: StoredHtml | null;
 }
 
 export interface NewQuestion {
@@ -78,6 +91,8 @@ export interface NewQuestion {
   moduleSlug?: string | null;
   /** Anonymous to classmates (issue 39 §3); absent: not. */
   anonymous?: boolean;
+  /** The text's HTML to keep; null or absent: none (the post is rendered when read). */
+  storedHtml?: StoredHtml | null;
   createdAt: string;
   stamp: Stamp;
   /**
@@ -93,6 +108,8 @@ export interface NewAnswer {
   /** Null for an answer imported from the old site whose author's account is gone. */
   userId: string | null;
   text: string;
+  /** As a new question's. */
+  storedHtml?: StoredHtml | null;
   createdAt: string;
 }
 
@@ -221,7 +238,7 @@ export interface QaRepository {
   /**
    * An imported question brought up to date with the old site (a later run of the Firebase import): its title,
    * text and search text, and its old-site counts, replacing `before` (what `importedVotesOf` read in this
-   * transaction); votes cast here stay added to them.
+   * transaction); votes cast here stay added to them. HTML kept for the old text is dropped.
    */
   updateImportedQuestion(
     questionId: string,
@@ -231,7 +248,7 @@ export interface QaRepository {
     before: { upvotes: number; downvotes: number },
     stamp: Stamp,
   ): Promise<void>;
-  /** An imported answer's text brought up to date; the import gives its question a new stamp. */
+  /** An imported answer's text brought up to date (HTML kept for the old one dropped); the import gives its question a new stamp. */
   updateImportedAnswer(answerId: string, text: string): Promise<void>;
   /** Gives the question the stamp of the change just made to it, its answers or its votes. */
   setVersion(questionId: string, stamp: Stamp): Promise<void>;

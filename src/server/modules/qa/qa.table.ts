@@ -22,6 +22,9 @@ export interface QuestionsTable {
   module_slug: string | null;
   /** 1: anonymous to classmates (migration 0029). */
   anonymous: Generated<number>;
+  /** The text's HTML kept when posted, and the pipeline's version that made it; null: none (migration 0031). */
+  html: string | null;
+  html_version: number | null;
 }
 
 export interface AnswersTable {
@@ -33,6 +36,9 @@ export interface AnswersTable {
   /** Who endorsed it (a tutor or the admin) and when; null when nobody did (migration 0029). */
   endorsed_by: string | null;
   endorsed_at: string | null;
+  /** As a question's (migration 0031). */
+  html: string | null;
+  html_version: number | null;
 }
 
 export interface QuestionVotesTable {

@@ -27,6 +27,8 @@ import {
   sqlVersion,
 } from '../../test/harness.ts';
 import { stampOf, storedVoteValues } from '../../test/stored.ts';
+import { postHtmlVersion } from '../../../common/post-html.ts';
+import { withTransaction } from '../../deps.ts';
 
 let smtp: TestSmtpServer;
 let server: TestServer;
@@ -229,6 +231,46 @@ describe('asking', () => {
         (q: Question) => q.id,
       ),
     ).toContain(question.id);
+  });
+});
+
+describe('a post’s HTML', () => {
+  test('is rendered once, as it is posted, and read as kept; one kept by an older pipeline is rendered afresh', async () => {
+    const { client, id: studentId } = await newStudent();
+    const { repos } = server.services.deps;
+    const asked = await ask(client, { text: 'Is $\\int_0^1 x^2\\,dx = \\tfrac13$?\n\n```java\nint x = 1;\n```' });
+    expect(asked.html).toContain('class="katex"');
+    expect((await repos.qa.findBoardQuestion(asked.id))?.storedHtml).toEqual({
+      html: asked.html,
+      version: postHtmlVersion,
+    });
+    const { id: answerId } = await answer(client, asked.id, 'Yes: $\\tfrac{x^3}{3}$ from 0 to 1.');
+    const kept = (await repos.qa.listAnswers([asked.id])).find((a) => a.id === answerId)?.storedHtml;
+    expect(kept?.version).toBe(postHtmlVersion);
+    expect((await read(asked.id)).answers[0]?.html).toBe(kept?.html);
+
+    // What is kept is what readers get: a post kept by this pipeline is not rendered again, one kept by an
+    // older pipeline is.
+    const keep = (id: string, version: number) =>
+      withTransaction(server.services.deps, async (tx) => {
+        await tx.repos.qa.beginChanges();
+        const [stamp] = await tx.repos.qa.takeStamps(1);
+        await tx.repos.qa.insertQuestion({
+          id,
+          userId: studentId,
+          title: 'Kept',
+          text: 'Rendered *now*',
+          searchText: 'kept\nrendered *now*',
+          storedHtml: { html: '<p>As kept</p>', version },
+          createdAt: new Date().toISOString(),
+          stamp: stamp!,
+        });
+      });
+    const [current, older] = [crypto.randomUUID(), crypto.randomUUID()];
+    await keep(current, postHtmlVersion);
+    await keep(older, postHtmlVersion - 1);
+    expect((await read(current)).html).toBe('<p>As kept</p>');
+    expect((await read(older)).html).toContain('<em>now</em>');
   });
 });
 

@@ -52,7 +52,7 @@ import type {
   StoredPhoto,
 } from './qa.storage.ts';
 import { checkPhotos, type CheckedPhoto, type PhotoUpload } from './qa.photos.ts';
-import { renderPost } from './qa.rendering.ts';
+import { htmlOf, htmlToStore } from './qa.rendering.ts';
 
 /**
  * The community board (spec §2, §5; DESIGN "Product decisions"): anyone reads; signed-in users ask, answer and
@@ -75,9 +75,9 @@ type BoardWrites = Uses<'qa' | 'notices' | 'catalogue', 'storage' | 'events' | '
 const toAuthor = (author: PostAuthor | null): Author =>
   author ?? { id: null, name: qaMessages.deletedUser, role: null };
 
-const toAnswer = (answer: BoardAnswer, photos: string[] = []): Answer => ({
+const toAnswer = ({ storedHtml, ...answer }: BoardAnswer, photos: string[] = []): Answer => ({
   ...answer,
-  html: renderPost(answer.text),
+  html: htmlOf({ text: answer.text, storedHtml }),
   author: toAuthor(answer.author),
   photos,
 });
@@ -158,7 +158,7 @@ async function withAnswersAndVotes(deps: BoardReads, me: Me | undefined, rows: B
     id: row.id,
     title: row.title,
     text: row.text,
-    html: renderPost(row.text),
+    html: htmlOf(row),
     ...authorParts(row, me),
     module: moduleOf(names, row.moduleSlug),
     createdAt: row.createdAt,
@@ -367,6 +367,8 @@ export async function askQuestion(
   // A repeat is answered before the rate limit (it posts nothing) and without waiting for the board's lock.
   const before = await findRepeatedQuestion(deps, asker, input, photos);
   if (before) return { question: before, created: false };
+  // Rendered once, here, before the board's lock: readers are sent it as kept (decision 0064).
+  const storedHtml = htmlToStore(input.text);
   // The question as inserted (no answers or votes yet), so no read after the commit.
   const created = await withTransaction(deps, async (tx): Promise<Question | undefined> => {
     await tx.repos.qa.beginChanges();
@@ -384,6 +386,7 @@ export async function askQuestion(
       searchText: toSearchText(input.title, input.text),
       moduleSlug,
       anonymous,
+      storedHtml,
       createdAt,
       stamp: stamp!,
     });
@@ -398,7 +401,7 @@ export async function askQuestion(
       id: input.id,
       title: input.title,
       text: input.text,
-      html: renderPost(input.text),
+      html: htmlOf({ text: input.text, storedHtml }),
       ...authorParts({ author, anonymous } as BoardQuestion, asker),
       module: moduleOf(names, moduleSlug),
       createdAt,
@@ -457,6 +460,7 @@ export async function answerQuestion(
   const photos = checkPhotos(uploads);
   const before = await findRepeatedAnswer(deps, author, questionId, input, photos);
   if (before) return { answer: before, created: false };
+  const storedHtml = htmlToStore(input.text);
   const created = await withTransaction(deps, async (tx) => {
     await tx.repos.qa.beginChanges();
     if (await tx.repos.qa.findAnswer(input.id)) return false;
@@ -467,7 +471,14 @@ export async function answerQuestion(
     // The asker answering her own anonymous question stays anonymous to its followers too.
     const answererName =
       question.anonymous && question.userId === author.id ? qaMessages.anonymousStudent : author.name;
-    await tx.repos.qa.insertAnswer({ id: input.id, questionId, userId: author.id, text: input.text, createdAt });
+    await tx.repos.qa.insertAnswer({
+      id: input.id,
+      questionId,
+      userId: author.id,
+      text: input.text,
+      storedHtml,
+      createdAt,
+    });
     await tx.repos.qa.insertPhotos(newPhotos(photos, { questionId, answerId: input.id, userId: author.id, createdAt }));
     await tx.repos.qa.setVersion(questionId, stamp);
     await writeFollowersNotice(tx, {
