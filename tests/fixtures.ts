@@ -373,3 +373,13 @@ export async function confirmTime(request: APIRequestContext, booking: Booking, 
   expect(res.status(), await res.text()).toBe(200);
   return (await res.json()) as Booking;
 }
+
+/**
+ * Online, fills in the ask form's title and waits for the questions like it: they show under the title a moment
+ * after the typing stops and move what is below it, Post among it, so a click meanwhile could land where it was.
+ */
+export async function fillTitleOnline(form: Locator, title: string): Promise<void> {
+  const looked = form.page().waitForResponse((response) => response.url().includes('/api/questions/similar'));
+  await form.getByLabel('Title').fill(title);
+  await looked;
+}

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { expectNoAxeViolations, journeyTimeout, loginAs, viewports } from './fixtures.ts';
+import { expectNoAxeViolations, fillTitleOnline, journeyTimeout, loginAs, viewports } from './fixtures.ts';
 
 const schemes = ['light', 'dark'] as const;
 
@@ -122,7 +122,7 @@ test('/qa: a question in Markdown with a code block, a vote and an answer, in li
   const main = page.getByRole('main');
   await expect(main.getByRole('heading', { level: 1, name: 'Community Q&A' })).toBeVisible();
   const title = `Why does my Java loop never end? ${Date.now()}`;
-  await main.getByLabel('Title').fill(title);
+  await fillTitleOnline(main.getByRole('form', { name: 'Ask a question' }), title);
   await main
     .getByLabel('Description')
     .fill(

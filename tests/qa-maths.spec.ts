@@ -1,6 +1,6 @@
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import type { Question } from '../src/common/qa.ts';
-import { expectNoAxeViolations, loginAs, origin, viewports } from './fixtures.ts';
+import { expectNoAxeViolations, fillTitleOnline, loginAs, origin, viewports } from './fixtures.ts';
 
 /**
  * Maths and code on the board (issue 39 §1, docs/decisions/0060): rendered by the server into the HTML, so a
@@ -152,7 +152,7 @@ test('the ask form previews maths and code beside the description, as the server
     const preview = form.getByRole('region', { name: 'Preview of your question' });
     await expect(preview).toContainText('Your description appears here');
     const title = unique('Preview of a sum');
-    await form.getByLabel('Title').fill(title);
+    await fillTitleOnline(form, title);
     await form.getByLabel('Description').fill(mathsAndJava);
     await expect(preview.locator('.katex-display .mfrac')).toBeVisible();
     await expect(preview.locator('.hljs-keyword').first()).toHaveText('for');
@@ -232,7 +232,7 @@ test('a post that tries script, javascript: links or maths that links stays iner
   const attack =
     '<script>alert("script")</script>\n\nHi <img src=x onerror="alert(\'img\')"> [click](javascript:alert("link")) ' +
     '$\\href{javascript:alert("href")}{maths}$ $\\htmlId{x}{y}$ <a href="javascript:alert(1)">a</a>';
-  await form.getByLabel('Title').fill(title);
+  await fillTitleOnline(form, title);
   await form.getByLabel('Description').fill(attack);
   const preview = form.getByRole('region', { name: 'Preview of your question' });
   await expect(preview.locator('.math-error').first()).toHaveText('$\\href{javascript:alert("href")}{maths}$');

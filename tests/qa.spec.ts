@@ -2,6 +2,7 @@ import { expect, test, type APIRequestContext, type Browser, type Locator, type 
 import type { Question, QuestionPage } from '../src/common/qa.ts';
 import {
   expectNoAxeViolations,
+  fillTitleOnline,
   journeyTimeout,
   logIn,
   loginAs,
@@ -178,7 +179,7 @@ test('a blank title or description is refused with the typed text kept, and an e
   await expect(page.locator('[data-sonner-toast]').filter({ hasText: incomplete })).toHaveCount(0);
 
   const title = unique('Why does my while loop never end');
-  await askForm(page).getByLabel('Title').fill(title);
+  await fillTitleOnline(askForm(page), title);
   // A field filled in is no longer marked, and the message goes once neither is missing.
   await expect(askForm(page).getByLabel('Title')).not.toHaveAttribute('aria-invalid');
   await expect(alert).toHaveCount(0);
