@@ -105,7 +105,13 @@ test('a photo picked on a phone is made small, waits offline with its post, arri
   const title = unique('Where does my integration by parts go wrong');
   const form = page.getByRole('form', { name: 'Ask a question' });
   await form.getByLabel('Title').fill(title);
-  await form.getByLabel('Description').fill('My working is in the photo.');
+  // Issue 39's done-means: a formula, a Java snippet and a photo, posted offline.
+  await form
+    .getByLabel('Description')
+    .fill(
+      'My working is in the photo: is $\\int x e^x \\, dx = (x - 1) e^x + C$? I checked it in Java:\n\n' +
+        '```java\ndouble f(double x) { return (x - 1) * Math.exp(x); }\n```',
+    );
   await form.getByLabel('Add photos of your working').setInputFiles({
     name: 'IMG_20261204_101500.jpg',
     mimeType: 'image/jpeg',
@@ -185,6 +191,11 @@ test('a photo picked on a phone is made small, waits offline with its post, arri
   const visitor = await browser.newContext({ baseURL: origin, javaScriptEnabled: false, viewport: viewports.phone });
   const reader = await visitor.newPage();
   await reader.goto(`/qa/${stored.id}`);
+  // It reads right: the formula laid out, the Java highlighted, as the server rendered them.
+  await expect(reader.locator('.katex').first()).toBeVisible();
+  await expect(reader.locator('.katex-mathml annotation').first()).toHaveText('\\int x e^x \\, dx = (x - 1) e^x + C');
+  await expect(reader.locator('code.language-java .hljs-type').first()).toHaveText('double');
+  await expect(reader.locator('code.language-java .hljs-keyword').first()).toHaveText('return');
   const link = reader.getByRole('link', { name: 'Photo 1 of 1 of the question, opens full size' });
   await expect(link).toHaveAttribute('href', `/api/photos/${stored.photos![0]}`);
   expect((await naturalSize(reader, `img[src="/api/photos/${stored.photos![0]}/thumb"]`)).width).toBe(
