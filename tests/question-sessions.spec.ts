@@ -127,6 +127,7 @@ test('a tutor’s offer on a question becomes the student’s booking draft and,
   await student.page.goto(`/qa/${question.id}`);
   await expect(student.page.getByText(sessionMessages.booked)).toBeVisible();
   await expect(student.page.getByRole('link', { name: sessionMessages.bookOffer })).toHaveCount(0);
+  await shoot(student.page, 'booked-from-question');
   await student.page.goto('/student-dashboard');
 
   // The tutor confirms; after the session it is set Completed (the admin, as staff do once asked).
