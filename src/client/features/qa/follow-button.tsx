@@ -9,10 +9,12 @@ const follow = client.api.questions[':id'].follow;
 
 /**
  * Follow a question (issue 38 §1): its answers reach the follower through the channels they chose. The asker
- * follows from the start. Needs the connection: offline, or before the state is read, the button is not shown.
+ * follows from the start. Needs the connection: offline, or until the state is read, the button is there but
+ * disabled (so that nothing moves when it comes), as wide as either of its labels.
  */
 export function FollowButton({ questionId }: { questionId: string }) {
   const [following, setFollowing] = useState<boolean>();
+  const [readFailed, setReadFailed] = useState(false);
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
@@ -22,14 +24,12 @@ export function FollowButton({ questionId }: { questionId: string }) {
       .then(readJson)
       .then(
         (state) => current && setFollowing(state.following),
-        () => undefined,
+        () => current && setReadFailed(true),
       );
     return () => {
       current = false;
     };
   }, [questionId]);
-
-  if (following === undefined) return null;
 
   async function toggle() {
     setBusy(true);
@@ -44,16 +44,23 @@ export function FollowButton({ questionId }: { questionId: string }) {
     }
   }
 
+  const known = following !== undefined;
   return (
     <button
       type="button"
-      className="btn-secondary"
-      aria-pressed={following}
-      disabled={busy}
+      className="btn-secondary min-w-36"
+      aria-pressed={known ? following : undefined}
+      disabled={busy || !known}
       onClick={() => void toggle()}
-      title={following ? 'Stop hearing of new answers' : 'Hear of new answers, as you chose on your profile'}
+      title={
+        readFailed
+          ? 'Following a question needs the connection'
+          : following
+            ? 'Stop hearing of new answers'
+            : 'Hear of new answers, as you chose on your profile'
+      }
     >
-      {following ? <BellOff aria-hidden size={18} className="mr-2" /> : <Bell aria-hidden size={18} className="mr-2" />}
+      {following ? <BellOff aria-hidden size={18} /> : <Bell aria-hidden size={18} />}
       {following ? 'Following' : 'Follow'}
     </button>
   );

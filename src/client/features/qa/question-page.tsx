@@ -60,13 +60,20 @@ export function QuestionPage() {
     body = (
       <>
         <PageMeta title={question.title} description={describe(question.text)} canonical={questionPath(question.id)} />
+        {/* Held for the signed-in from the first render: what comes into it as it is read moves nothing. */}
         {me && (
-          <div className="mb-3 flex justify-end">
+          <div className="mb-3 flex flex-wrap items-center justify-end gap-3">
+            {question.author.id !== me.id && (me.role === 'tutor' || me.role === 'admin') && (
+              // Staff's offer, a line of its own on a phone (beside Follow it would not fit).
+              <div className="flex min-h-11 basis-full items-center justify-end sm:basis-auto">
+                <SessionOfferPanel question={question} me={me} />
+              </div>
+            )}
             <FollowButton questionId={question.id} />
           </div>
         )}
         <KatexSheet htmls={htmlOf([question])} inPlace />
-        {me && <SessionOfferPanel question={question} me={me} />}
+        {me && question.author.id === me.id && <SessionOfferPanel question={question} me={me} />}
         <QuestionCard question={question} me={me} actions={actions} onItsPage />
       </>
     );

@@ -15,7 +15,9 @@ const offers = client.api.questions[':id'].offers;
  * From a question to a session (issue 39 §4). A tutor or the admin offers a session on someone's question (once:
  * after that it says so; a tutor only on a question about a module of their subjects, or about none); the asker
  * sees who offered, each with the booking page of the question and its module one tap away (the notice she gets
- * opens the same), until she has booked from it. Needs the connection: offline, or before the offers are read, nothing shows.
+ * opens the same), until she has booked from it. Needs the connection: offline, or before the offers are read,
+ * nothing shows. Staff's part is a button or a line, for the row above the question (beside Follow, where it moves
+ * nothing as it comes); the asker's, the list of offers.
  */
 export function SessionOfferPanel({ question, me }: { question: Pick<Question, 'id' | 'author' | 'module'>; me: Me }) {
   const asker = question.author.id === me.id;
@@ -60,17 +62,14 @@ export function SessionOfferPanel({ question, me }: { question: Pick<Question, '
   }
 
   if (staff) {
-    if (made.length > 0)
-      return <p className="mb-3 text-sm text-slate-700 dark:text-slate-300">{sessionMessages.offered}</p>;
+    if (made.length > 0) return <p className="text-sm text-slate-700 dark:text-slate-300">{sessionMessages.offered}</p>;
     // A tutor of another subject: its tutors run the booking, and offer it.
     if (!standing.mayOffer) return null;
     return (
-      <div className="mb-3">
-        <button type="button" className="btn-secondary" disabled={busy} onClick={() => void offer()}>
-          <CalendarPlus aria-hidden size={18} />
-          {sessionMessages.offer}
-        </button>
-      </div>
+      <button type="button" className="btn-secondary" disabled={busy} onClick={() => void offer()}>
+        <CalendarPlus aria-hidden size={18} />
+        {sessionMessages.offer}
+      </button>
     );
   }
   // The booking page with the question linked and its module chosen, as the notice opens it.
