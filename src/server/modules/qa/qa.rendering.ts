@@ -8,8 +8,8 @@ const postHtml = createPostRenderer(katex);
  * Each post's HTML as the board's one pipeline renders it (common/post-html.ts, docs/decisions/0060), kept by
  * its text: a post is rendered once per process, not on every read of a page that shows it (KaTeX and the
  * highlighter take a millisecond or more for a long post; the board's reads take about one). A post posted now
- * keeps its HTML in storage (`htmlToStore`, decision 0064); this serves the others and the posting itself. The most lately
- * used are kept, up to `keptChars` characters of text and HTML together (about 16 MB of strings).
+ * keeps its HTML in storage (`htmlToStore`, decision 0064); this serves the others and the posting itself. The
+ * most lately used are kept, up to `keptChars` characters of text and HTML together (about 16 MB of strings).
  */
 const keptChars = 8_000_000;
 const kept = new Map<string, string>();

@@ -248,6 +248,8 @@ describe('a post’s HTML', () => {
     const kept = (await repos.qa.listAnswers([asked.id])).find((a) => a.id === answerId)?.storedHtml;
     expect(kept?.version).toBe(postHtmlVersion);
     expect((await read(asked.id)).answers[0]?.html).toBe(kept?.html);
+    // What is kept stays the server's: the API sends the HTML, not the stored record.
+    expect((await visitor.get(`/api/questions/${asked.id}`)).text).not.toContain('storedHtml');
 
     // What is kept is what readers get: a post kept by this pipeline is not rendered again, one kept by an
     // older pipeline is.
