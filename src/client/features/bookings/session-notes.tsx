@@ -1,7 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import type { Booking } from '../../../common/bookings.ts';
-import { sessionMessages } from '../../../common/session-notes.ts';
+import { sessionMessages, sessionNotesLimits } from '../../../common/session-notes.ts';
+import { TextareaField } from '../../components/form-field.tsx';
 import { ApiError, isOffline, isSessionEnded } from '../../lib/api.ts';
 import { errorText } from '../../lib/error-text.ts';
 import { toast } from '../../lib/toast.ts';
@@ -110,8 +111,6 @@ export function StaffSessionNotes({ booking, nameId }: { booking: Booking; nameI
   const [covered, setCovered] = useState(booking.notes?.covered ?? '');
   const [practise, setPractise] = useState(booking.notes?.practise ?? '');
   const [busy, setBusy] = useState(false);
-  const coveredId = useId();
-  const practiseId = useId();
   if (booking.status !== 'Completed') return null;
 
   const save = async (event: FormEvent) => {
@@ -135,30 +134,21 @@ export function StaffSessionNotes({ booking, nameId }: { booking: Booking; nameI
     <div className="mt-4 flex flex-col gap-3">
       <h4 className="font-semibold">Notes for the student</h4>
       <form className="flex flex-col gap-3" onSubmit={(e) => void save(e)} aria-describedby={nameId}>
-        <div>
-          <label htmlFor={coveredId} className="font-medium">
-            {sessionMessages.covered}
-          </label>
-          <textarea
-            id={coveredId}
-            className="input mt-1 min-h-20"
-            value={covered}
-            maxLength={4000}
-            onChange={(e) => setCovered(e.target.value)}
-          />
-        </div>
-        <div>
-          <label htmlFor={practiseId} className="font-medium">
-            {sessionMessages.practise}
-          </label>
-          <textarea
-            id={practiseId}
-            className="input mt-1 min-h-20"
-            value={practise}
-            maxLength={4000}
-            onChange={(e) => setPractise(e.target.value)}
-          />
-        </div>
+        {/* The server's limit, so that a long note is stopped where it is typed, not refused with it. */}
+        <TextareaField
+          label={sessionMessages.covered}
+          rows={3}
+          value={covered}
+          maxLength={sessionNotesLimits.textMax}
+          onChange={(e) => setCovered(e.target.value)}
+        />
+        <TextareaField
+          label={sessionMessages.practise}
+          rows={3}
+          value={practise}
+          maxLength={sessionNotesLimits.textMax}
+          onChange={(e) => setPractise(e.target.value)}
+        />
         <button type="submit" className="btn-secondary self-start" disabled={busy}>
           {booking.notes ? 'Save the notes' : 'Write the notes'}
         </button>
